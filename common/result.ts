@@ -1,0 +1,25 @@
+// Errors as values at the boundaries (CLI --json, socket, IPC): { ok: false, code, message }.
+// Pure TypeScript, shared by every process.
+
+/** Why an operation failed, named for what a caller can do about it. */
+export type ErrorCode =
+  | 'usage' // the request was malformed: fix the call (CLI exit 2)
+  | 'not-found' // no such session, dir or file (CLI exit 3)
+  | 'unreadable' // a state file exists but is corrupt or cannot be read (CLI exit 3)
+  | 'conflict' // the thing exists already or is held by another process (CLI exit 2)
+  | 'failed'; // the action ran and did not succeed, or a check failed (CLI exit 1)
+
+export interface Failure {
+  ok: false;
+  code: ErrorCode;
+  message: string;
+}
+
+export type Result<T> = { ok: true; value: T } | Failure;
+
+export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
+export const fail = (code: ErrorCode, message: string): Failure => ({ ok: false, code, message });
+
+/** CLI exit code for each failure kind (DESIGN.md §9: 0 ok, 1 failed, 2 usage, 3 not found/unreadable). */
+export const exitCodeFor = (code: ErrorCode): number =>
+  ({ usage: 2, conflict: 2, 'not-found': 3, unreadable: 3, failed: 1 })[code];

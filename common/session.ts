@@ -1,0 +1,93 @@
+// The session model and the zod schema of session.json (DESIGN.md §3). Pure, shared by main,
+// preload and renderer. session.json is Mori's own file; it never holds env values or secrets.
+import { z } from 'zod';
+
+/** Bumped whenever session.json changes shape; readers refuse versions they do not know. */
+export const SESSION_SCHEMA_VERSION = 1;
+
+export const PROFILE_NAMES = ['claude', 'codex', 'gemini', 'aider', 'shell', 'custom'] as const;
+export const ProfileName = z.enum(PROFILE_NAMES);
+export type ProfileName = z.infer<typeof ProfileName>;
+
+export const BackendName = z.enum(['tmux', 'direct']);
+export type BackendName = z.infer<typeof BackendName>;
+
+/** A session name: a slug, unique per project; it names the state dir `.mori/<name>/`. */
+export const SESSION_NAME_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+export const SessionName = z
+  .string()
+  .regex(SESSION_NAME_PATTERN, 'a session name is 1-64 lowercase letters, digits, ".", "_" or "-", starting with a letter or digit');
+
+export const InterruptReason = z.enum(['sleep', 'network', 'crash', 'app-exit', 'reboot', 'supervisor-stopped']);
+export type InterruptReason = z.infer<typeof InterruptReason>;
+
+/** Why a session is not running now (DESIGN.md §1); `new` until it first starts, `running` while supervised. */
+export const Intent = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('new') }),
+  z.object({ kind: z.literal('running') }),
+  z.object({ kind: z.literal('user-stopped') }),
+  z.object({ kind: z.literal('finished') }),
+  z.object({ kind: z.literal('interrupted'), reason: InterruptReason }),
+  z.object({ kind: z.literal('attention'), reason: z.string() }),
+]);
+export type Intent = z.infer<typeof Intent>;
+
+export const ExitRecord = z.object({
+  at: z.string(),
+  code: z.number().int().nullable(),
+  signal: z.string().nullable(),
+});
+
+export const Checkpoint = z.object({
+  at: z.string(),
+  gitHead: z.string().nullable(),
+  changedFiles: z.array(z.string()),
+});
+export type Checkpoint = z.infer<typeof Checkpoint>;
+
+export const CheckResultRecord = z.object({
+  id: z.string(),
+  kind: z.string(),
+  target: z.string(),
+  status: z.enum(['pass', 'fail', 'timeout', 'skipped', 'untrusted']),
+  durationMs: z.number(),
+  detail: z.string(),
+  outputTail: z.string().optional(),
+  source: z.string(),
+});
+export type CheckResultRecord = z.infer<typeof CheckResultRecord>;
+
+export const SessionFile = z.object({
+  schemaVersion: z.literal(SESSION_SCHEMA_VERSION),
+  id: z.string().uuid(),
+  name: SessionName,
+  projectDir: z.string().min(1),
+  createdAt: z.string(),
+  task: z.string().optional(),
+  agent: z.object({
+    profile: ProfileName,
+    /** Command line template for the shell/custom profiles (`{prompt}`, `{id}` placeholders). */
+    command: z.string().optional(),
+    /** The agent's own session id (claude --session-id, codex rollout id, gemini chat id). */
+    sessionId: z.string().nullable().default(null),
+    /** The directory the agent ran in when its session id was captured (claude keys transcripts by it). */
+    cwd: z.string().nullable().default(null),
+  }),
+  backend: BackendName,
+  autoResume: z.boolean().default(true),
+  intent: Intent.default({ kind: 'new' }),
+  lastExit: ExitRecord.nullable().default(null),
+  restartHistory: z.array(z.string()).default([]),
+  lastCheckpoint: Checkpoint.nullable().default(null),
+  trust: z
+    .object({ approvedHash: z.string(), approvedAt: z.string() })
+    .nullable()
+    .default(null),
+  lastVerification: z
+    .object({ at: z.string(), results: z.array(CheckResultRecord) })
+    .nullable()
+    .default(null),
+  lastBootId: z.string().nullable().default(null),
+});
+export type SessionFile = z.infer<typeof SessionFile>;
+export type SessionFileInput = z.input<typeof SessionFile>;

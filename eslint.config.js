@@ -1,0 +1,76 @@
+// ESLint configuration. Besides typescript-eslint's recommended rules it enforces the layering of
+// DESIGN.md §2: common/ is pure, only main/electron/ (and preload/) import 'electron', only the
+// direct backend imports node-pty, and the renderer reaches nothing but common/.
+import { builtinModules } from 'node:module';
+import tseslint from 'typescript-eslint';
+
+const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
+
+const noNode = nodeBuiltins.map((name) => ({ name, message: 'this layer runs without Node: no Node built-ins here (DESIGN.md §2)' }));
+const noElectron = { name: 'electron', message: "only main/electron/ and preload/ import 'electron' (DESIGN.md §2)" };
+const noNodePty = { name: 'node-pty', message: 'only main/terminals/direct-*.ts imports node-pty (DESIGN.md §2)' };
+
+const layer = (message, ...folders) => ({ group: folders.map((f) => `**/${f}/**`), message });
+
+/** Builds one no-restricted-imports rule from forbidden module names and forbidden folder patterns. */
+const restrict = (paths, patterns) => ['error', { paths, patterns }];
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', 'out/**', 'dist/**', 'bench/results/**'] },
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['common/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restrict([...noNode, noElectron, noNodePty], [
+        layer('common/ imports nothing of ours outside common/ (DESIGN.md §2)', 'main', 'preload', 'renderer'),
+      ]),
+    },
+  },
+  {
+    files: ['main/**/*.ts'],
+    ignores: ['main/electron/**', 'main/terminals/direct-*.ts'],
+    rules: {
+      'no-restricted-imports': restrict([noElectron, noNodePty], [
+        layer('main/ may not import the preload or the renderer (DESIGN.md §2)', 'preload', 'renderer'),
+        layer('main/ may not import main/electron/ (DESIGN.md §2): the supervisor runs without Electron', 'electron'),
+      ]),
+    },
+  },
+  {
+    files: ['main/terminals/direct-*.ts'],
+    rules: {
+      'no-restricted-imports': restrict([noElectron], [
+        layer('main/ may not import the preload or the renderer (DESIGN.md §2)', 'preload', 'renderer'),
+      ]),
+    },
+  },
+  {
+    files: ['main/electron/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restrict([noNodePty], [
+        layer('main/electron/ may not import the preload or the renderer (DESIGN.md §2)', 'preload', 'renderer'),
+      ]),
+    },
+  },
+  {
+    files: ['preload/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restrict([noNodePty], [
+        layer('preload/ imports only common/ (DESIGN.md §2)', 'main', 'renderer'),
+      ]),
+    },
+  },
+  {
+    files: ['renderer/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restrict([...noNode, noElectron, noNodePty], [
+        layer('the renderer imports only common/ (DESIGN.md §2)', 'main', 'preload'),
+      ]),
+    },
+  },
+);

@@ -1,0 +1,2 @@
+// placeholder
+console.log('mori');

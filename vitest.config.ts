@@ -1,0 +1,16 @@
+// Vitest configuration: unit, integration and lint tests run in Node; the CLI is compiled once
+// first (test/global-setup.ts) so tests exercise the same JavaScript that `mori` runs.
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    globalSetup: ['test/global-setup.ts'],
+    // Integration tests spawn real processes, ptys and tmux servers; on a 2-core machine they need
+    // more than the 5 s default, and running too many files at once starves them.
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    fileParallelism: true,
+    maxWorkers: 2,
+  },
+});
