@@ -1,0 +1,65 @@
+// `mori init [DIR] --name N --agent PROFILE [--task TEXT] [--backend tmux|direct] [--command CMD]`:
+// creates the state dir and registers the session. Runs in the CLI process.
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { BackendName, PROFILE_NAMES, ProfileName } from '../../../common/session.js';
+import { fail } from '../../../common/result.js';
+import { createSession } from '../../state/state-dir.js';
+import { reportFailure, reportSuccess, type OutputOptions } from '../output.js';
+
+interface InitOptions extends OutputOptions {
+  name?: string;
+  agent?: string;
+  task?: string;
+  backend?: string;
+  command?: string;
+}
+
+/** tmux when it is installed (agents then outlive the app), else direct. */
+function defaultBackend(): 'tmux' | 'direct' {
+  return spawnSync('tmux', ['-V'], { stdio: 'ignore' }).status === 0 ? 'tmux' : 'direct';
+}
+
+export function registerInit(program: Command): void {
+  program
+    .command('init [dir]')
+    .description('create a session: <dir>/.mori/<name>/ with its state files, and register it')
+    .requiredOption('--name <name>', 'session name (lowercase slug, unique in the project)')
+    .requiredOption('--agent <profile>', `agent profile: ${PROFILE_NAMES.join(', ')}`)
+    .option('--task <text>', 'the task, written into session_state.md')
+    .option('--backend <backend>', 'tmux (agents outlive Mori) or direct (default: tmux when installed)')
+    .option('--command <cmd>', 'command line for the shell and custom profiles ({prompt} and {id} are filled in)')
+    .option('--json', 'print JSON')
+    .action(async (dir: string | undefined, opts: InitOptions) => {
+      const profile = ProfileName.safeParse(opts.agent);
+      if (!profile.success) return reportFailure(fail('usage', `--agent: "${opts.agent}" is not a profile; use one of ${PROFILE_NAMES.join(', ')}`), opts);
+      const backend = BackendName.safeParse(opts.backend ?? defaultBackend());
+      if (!backend.success) return reportFailure(fail('usage', `--backend: "${opts.backend}" is not a backend; use tmux or direct`), opts);
+      const needsCommand = profile.data === 'shell' || profile.data === 'custom';
+      if (needsCommand && !opts.command) return reportFailure(fail('usage', `--command is required for the ${profile.data} profile`), opts);
+      if (!needsCommand && opts.command) return reportFailure(fail('usage', `--command is only for the shell and custom profiles, not ${profile.data}`), opts);
+
+      const created = await createSession({
+        projectDir: path.resolve(dir ?? '.'),
+        name: opts.name ?? '',
+        profile: profile.data,
+        task: opts.task,
+        backend: backend.data,
+        command: opts.command,
+      });
+      if (!created.ok) return reportFailure(created, opts);
+      const { stateDir, session, gitExclude } = created.value;
+      reportSuccess(
+        { ok: true, id: session.id, name: session.name, stateDir, gitExclude },
+        [
+          `Created session "${session.name}" (${session.id})`,
+          `  state dir: ${stateDir}`,
+          `  agent: ${session.agent.profile}, backend: ${session.backend}`,
+          ...(gitExclude ? [`  added .mori/ to ${gitExclude}`] : []),
+          `Next: describe the task in ${path.join(stateDir, 'session_state.md')}, then \`mori up ${session.name}\`.`,
+        ].join('\n'),
+        opts,
+      );
+    });
+}

@@ -1,0 +1,27 @@
+// `mori log S MESSAGE`: appends one entry to the session's work_log.md. Runs in the CLI process.
+import path from 'node:path';
+import type { Command } from 'commander';
+import { fail } from '../../../common/result.js';
+import { resolveSession } from '../../state/resolve-session.js';
+import { appendEntry, WORK_LOG } from '../../state/work-log.js';
+import { reportFailure, reportSuccess, type OutputOptions } from '../output.js';
+
+export function registerLog(program: Command): void {
+  program
+    .command('log <session> <message...>')
+    .description("append an entry to the session's work_log.md")
+    .option('--json', 'print JSON')
+    .action((spec: string, words: string[], opts: OutputOptions) => {
+      const dir = resolveSession(spec);
+      if (!dir.ok) return reportFailure(dir, opts);
+      const message = words.join(' ').trim();
+      if (message.length === 0) return reportFailure(fail('usage', 'the message is empty'), opts);
+      const at = new Date();
+      try {
+        appendEntry(dir.value, [message], at);
+      } catch (err) {
+        return reportFailure(fail('failed', `${path.join(dir.value, WORK_LOG)}: ${(err as Error).message}`), opts);
+      }
+      reportSuccess({ ok: true, at: at.toISOString(), file: path.join(dir.value, WORK_LOG) }, '', opts);
+    });
+}

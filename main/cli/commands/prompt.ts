@@ -1,0 +1,24 @@
+// `mori prompt S`: prints the resume prompt Mori would give the agent now. Runs in the CLI process.
+import type { Command } from 'commander';
+import { readSessionFile } from '../../state/session-file.js';
+import { resolveSession } from '../../state/resolve-session.js';
+import { buildResumePrompt } from '../../supervisor/resume-prompt.js';
+import { gatherResumeInputs } from '../../supervisor/resume-inputs.js';
+import { reportFailure, reportSuccess, type OutputOptions } from '../output.js';
+
+export function registerPrompt(program: Command): void {
+  program
+    .command('prompt <session>')
+    .description('print the resume prompt built from the state files')
+    .option('--json', 'print JSON')
+    .action((spec: string, opts: OutputOptions) => {
+      const dir = resolveSession(spec);
+      if (!dir.ok) return reportFailure(dir, opts);
+      const session = readSessionFile(dir.value);
+      if (!session.ok) return reportFailure(session, opts);
+      const inputs = gatherResumeInputs(dir.value, session.value);
+      if (!inputs.ok) return reportFailure(inputs, opts);
+      const prompt = buildResumePrompt(inputs.value);
+      reportSuccess({ ok: true, prompt, chars: prompt.length }, prompt, opts);
+    });
+}

@@ -1,0 +1,25 @@
+// How every `mori` command reports: `--json` prints one JSON document on stdout (errors as
+// { ok: false, code, message }); otherwise text on stdout and errors as `mori: …` on stderr.
+// Exit codes per DESIGN.md §9. Runs in the CLI process.
+import { exitCodeFor, type Failure } from '../../common/result.js';
+
+export interface OutputOptions {
+  json?: boolean;
+}
+
+export function printJson(value: unknown): void {
+  process.stdout.write(JSON.stringify(value, null, 2) + '\n');
+}
+
+/** Reports a failure and sets the exit code; the command then returns. */
+export function reportFailure(f: Failure, opts: OutputOptions): void {
+  if (opts.json) printJson(f);
+  else process.stderr.write(`mori: ${f.message}\n`);
+  process.exitCode = exitCodeFor(f.code);
+}
+
+/** Prints a success: the JSON value with --json, else the text. */
+export function reportSuccess(value: unknown, text: string, opts: OutputOptions): void {
+  if (opts.json) printJson(value);
+  else if (text.length > 0) process.stdout.write(text.endsWith('\n') ? text : text + '\n');
+}

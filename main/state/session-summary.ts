@@ -1,0 +1,62 @@
+// A one-screen summary of a session for `mori ls` / `mori status` and, later, the tray: its
+// session.json, the first task line, the last work-log entry (a tail read), and who supervises it.
+// Reads only small files and file tails, so 50 sessions with huge logs load fast. Any Node process.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { SessionFile } from '../../common/session.js';
+import { MarkdownDoc } from './markdown-doc.js';
+import { isStale, readLockOwner } from './pid-lock.js';
+import { readSessionFile } from './session-file.js';
+import { parseSessionState } from './session-state.js';
+import { SESSION_STATE } from './state-dir.js';
+import { readTailEntries, type WorkLogEntry } from './work-log.js';
+
+export const SESSION_LOCK = 'session.lock';
+
+export interface SessionSummary {
+  stateDir: string;
+  ok: boolean;
+  /** Set when a state file cannot be read: names the file and what is wrong. */
+  error?: string;
+  session?: SessionFile;
+  task?: string | null;
+  lastLog?: { heading: string; lines: string[] } | null;
+  supervisedBy?: { pid: number; since: string } | null;
+}
+
+export function summarize(stateDir: string): SessionSummary {
+  const file = readSessionFile(stateDir);
+  if (!file.ok) return { stateDir, ok: false, error: file.message };
+  const summary: SessionSummary = { stateDir, ok: true, session: file.value, supervisedBy: supervisor(stateDir) };
+  try {
+    summary.task = currentTask(stateDir);
+  } catch (err) {
+    summary.task = null;
+    summary.error = `${path.join(stateDir, SESSION_STATE)}: ${(err as Error).message}`;
+  }
+  try {
+    const last: WorkLogEntry | undefined = readTailEntries(stateDir, 1)[0];
+    summary.lastLog = last ? { heading: last.heading, lines: last.lines } : null;
+  } catch (err) {
+    summary.lastLog = null;
+    summary.error = `${path.join(stateDir, 'work_log.md')}: ${(err as Error).message}`;
+  }
+  return summary;
+}
+
+function currentTask(stateDir: string): string | null {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path.join(stateDir, SESSION_STATE));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+  return parseSessionState(new MarkdownDoc(bytes)).task[0] ?? null;
+}
+
+function supervisor(stateDir: string): { pid: number; since: string } | null {
+  const owner = readLockOwner(path.join(stateDir, SESSION_LOCK));
+  if (owner === null || isStale(owner)) return null;
+  return { pid: owner.pid, since: owner.acquiredAt };
+}

@@ -1,0 +1,105 @@
+// Creates and locates state dirs, `<project>/.mori/<name>/` (DESIGN.md §3), and keeps their paths
+// confined to the project dir (realpath: no symlink escape). Any Node process.
+import { existsSync, mkdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { SESSION_NAME_PATTERN, type BackendName, type ProfileName, type SessionFile } from '../../common/session.js';
+import { fail, ok, type Result } from '../../common/result.js';
+import { fsyncDir } from './atomic-write.js';
+import { excludeStateDirs } from './git-exclude.js';
+import { addToRegistry } from './registry.js';
+import { writeSessionFile } from './session-file.js';
+import { environmentTemplate, sessionStateTemplate, workLogTemplate } from './state-templates.js';
+import { appendEntry } from './work-log.js';
+
+export const STATE_ROOT = '.mori';
+export const SESSION_STATE = 'session_state.md';
+export const ENVIRONMENT = 'environment.md';
+export const TRANSCRIPT_DIR = 'transcript';
+/** Files looked for in the project at init, to list under Context Files. */
+const CONTEXT_FILE_CANDIDATES = ['AGENTS.md', 'CLAUDE.md', 'GEMINI.md', 'CONVENTIONS.md'];
+
+export interface CreateOptions {
+  projectDir: string;
+  name: string;
+  profile: ProfileName;
+  task?: string | undefined;
+  backend: BackendName;
+  command?: string | undefined;
+  home?: string | undefined;
+}
+
+export interface Created {
+  stateDir: string;
+  session: SessionFile;
+  gitExclude: string | null;
+}
+
+export function stateDirFor(projectDir: string, name: string): string {
+  return path.join(projectDir, STATE_ROOT, name);
+}
+
+/**
+ * Resolves `stateDir` and checks it lies inside its project dir (no `.mori` symlink pointing
+ * elsewhere). Returns the real path.
+ */
+export function confinedStateDir(projectDir: string, stateDir: string): Result<string> {
+  const realProject = realpathSync(projectDir);
+  let real: string;
+  try {
+    real = realpathSync(stateDir);
+  } catch {
+    return fail('not-found', `${stateDir}: no such state dir`);
+  }
+  const inside = path.relative(realProject, real);
+  if (inside.startsWith('..') || path.isAbsolute(inside)) {
+    return fail('unreadable', `${stateDir}: resolves to ${real}, outside the project ${realProject} (a symlink?); refusing to use it`);
+  }
+  return ok(real);
+}
+
+export async function createSession(opts: CreateOptions): Promise<Result<Created>> {
+  if (!SESSION_NAME_PATTERN.test(opts.name)) {
+    return fail('usage', `"${opts.name}" is not a valid session name: use 1-64 lowercase letters, digits, ".", "_" or "-", starting with a letter or digit`);
+  }
+  let projectDir: string;
+  try {
+    projectDir = realpathSync(opts.projectDir);
+    if (!statSync(projectDir).isDirectory()) return fail('not-found', `${opts.projectDir}: not a directory`);
+  } catch {
+    return fail('not-found', `${opts.projectDir}: no such directory`);
+  }
+  const stateDir = stateDirFor(projectDir, opts.name);
+  if (existsSync(stateDir)) {
+    return fail('conflict', `${stateDir}: a session named "${opts.name}" already exists in this project`);
+  }
+  mkdirSync(stateDir, { recursive: true });
+  const confined = confinedStateDir(projectDir, stateDir);
+  if (!confined.ok) return confined;
+
+  const contextFiles = CONTEXT_FILE_CANDIDATES.filter((f) => existsSync(path.join(projectDir, f)));
+  const input = { name: opts.name, task: opts.task, projectDir, contextFiles };
+  // `wx`: these are fresh files in a fresh dir; never clobber anything that appeared meanwhile.
+  writeFileSync(path.join(stateDir, SESSION_STATE), sessionStateTemplate(input), { flag: 'wx' });
+  writeFileSync(path.join(stateDir, ENVIRONMENT), environmentTemplate(input), { flag: 'wx' });
+  writeFileSync(path.join(stateDir, 'work_log.md'), workLogTemplate(), { flag: 'wx' });
+  mkdirSync(path.join(stateDir, TRANSCRIPT_DIR));
+  appendEntry(stateDir, [`SESSION CREATED - agent ${opts.profile}${opts.task ? `; task: ${opts.task}` : ''}`]);
+
+  const session = writeSessionFile(stateDir, {
+    schemaVersion: 1,
+    id: randomUUID(),
+    name: opts.name,
+    projectDir,
+    createdAt: new Date().toISOString(),
+    ...(opts.task ? { task: opts.task } : {}),
+    agent: { profile: opts.profile, ...(opts.command ? { command: opts.command } : {}), sessionId: null, cwd: null },
+    backend: opts.backend,
+  });
+  fsyncDir(stateDir);
+  fsyncDir(path.dirname(stateDir));
+  const gitExclude = excludeStateDirs(projectDir);
+  const reg = await addToRegistry({ id: session.id, name: session.name, stateDir }, opts.home);
+  if (!reg.ok) return reg;
+  return ok({ stateDir, session, gitExclude });
+}
