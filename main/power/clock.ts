@@ -1,0 +1,36 @@
+// The clocks and timers main/power/ runs on, behind two small interfaces so the detectors are
+// tested with fake time and run for real with the system's. Main process (and the `mori` CLI).
+import { performance } from 'node:perf_hooks';
+
+/** Both clocks the drift detector compares: wall (may jump, counts sleep) and monotonic (never jumps). */
+export interface PowerClock {
+  /** Wall-clock epoch milliseconds (Date.now()). */
+  wallMs(): number;
+  /** Monotonic milliseconds from an arbitrary origin; on Linux and macOS it stops while the machine sleeps. */
+  monoMs(): number;
+}
+
+/** Cancels what was scheduled; calling it twice is harmless. */
+export type Cancel = () => void;
+
+/** One-shot timers. Timers of the system scheduler never keep the process alive on their own. */
+export interface Scheduler {
+  after(ms: number, fn: () => void): Cancel;
+}
+
+export const systemClock: PowerClock = {
+  wallMs: () => Date.now(),
+  monoMs: () => performance.now(),
+};
+
+/**
+ * setTimeout, unref'd: watching for sleep and network is background work, so it must not be the
+ * reason a process stays up (the supervisor's sockets and terminals keep `mori up` alive).
+ */
+export const systemScheduler: Scheduler = {
+  after(ms, fn) {
+    const timer = setTimeout(fn, ms);
+    timer.unref();
+    return () => clearTimeout(timer);
+  },
+};
