@@ -13,9 +13,12 @@ export interface PowerClock {
 /** Cancels what was scheduled; calling it twice is harmless. */
 export type Cancel = () => void;
 
-/** One-shot timers. Timers of the system scheduler never keep the process alive on their own. */
+/**
+ * One-shot timers. Background timers do not keep the process alive on their own; pass
+ * `keepAlive` for a timer someone is awaiting (a bounded wait must end, not vanish at exit).
+ */
 export interface Scheduler {
-  after(ms: number, fn: () => void): Cancel;
+  after(ms: number, fn: () => void, keepAlive?: boolean): Cancel;
 }
 
 export const systemClock: PowerClock = {
@@ -24,13 +27,13 @@ export const systemClock: PowerClock = {
 };
 
 /**
- * setTimeout, unref'd: watching for sleep and network is background work, so it must not be the
- * reason a process stays up (the supervisor's sockets and terminals keep `mori up` alive).
+ * setTimeout, unref'd unless asked: watching for sleep and network is background work, so it must
+ * not be the reason a process stays up (the supervisor's sockets and terminals keep `mori up` alive).
  */
 export const systemScheduler: Scheduler = {
-  after(ms, fn) {
+  after(ms, fn, keepAlive = false) {
     const timer = setTimeout(fn, ms);
-    timer.unref();
+    if (!keepAlive) timer.unref();
     return () => clearTimeout(timer);
   },
 };
