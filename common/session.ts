@@ -54,6 +54,8 @@ export const CheckResultRecord = z.object({
   detail: z.string(),
   outputTail: z.string().optional(),
   source: z.string(),
+  /** What the state file called the check (`Test command`, `API server`), when it named it. */
+  label: z.string().optional(),
 });
 export type CheckResultRecord = z.infer<typeof CheckResultRecord>;
 
@@ -88,6 +90,11 @@ export const SessionFile = z.object({
     .nullable()
     .default(null),
   lastBootId: z.string().nullable().default(null),
+  /**
+   * The boot each pid named in environment.md was seen in (or written in, for a service Mori
+   * started), keyed by the pid: a `(pid N)` check is valid only in that boot.
+   */
+  pidBoots: z.record(z.string(), z.object({ bootId: z.string(), seenAt: z.string() })).default({}),
 });
 export type SessionFile = z.infer<typeof SessionFile>;
 export type SessionFileInput = z.input<typeof SessionFile>;

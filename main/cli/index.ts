@@ -2,6 +2,7 @@
 // never waits for input when stdin is not a terminal, and exits 0 ok, 1 failed, 2 usage, 3 not found
 // or unreadable. Runs as its own Node process.
 import { Command, CommanderError } from 'commander';
+import { registerChecks } from './commands/checks.js';
 import { registerInit } from './commands/init.js';
 import { registerLog } from './commands/log.js';
 import { registerLs } from './commands/ls.js';
@@ -17,6 +18,7 @@ export function buildProgram(): Command {
   registerLs(program);
   registerLog(program);
   registerPrompt(program);
+  registerChecks(program);
   return program;
 }
 

@@ -1,0 +1,116 @@
+// The verification model (DESIGN.md §7): what a check is, where it came from, what a run of it found,
+// and the pure summaries the CLI, the work log, the tray and the resume prompt show. Pure TypeScript,
+// shared by main, preload and renderer.
+import type { CheckResultRecord } from './session.js';
+
+export const CHECK_KINDS = ['command', 'tcp', 'http', 'pid', 'file', 'dns'] as const;
+export type CheckKind = (typeof CHECK_KINDS)[number];
+
+export type CheckStatus = CheckResultRecord['status'];
+
+/** Where a check or a line came from: `environment.md:7`. */
+export interface CheckSource {
+  file: string;
+  /** 1-based line number. */
+  line: number;
+}
+
+export interface CheckSpec {
+  /** Stable within one derivation: `kind:target`. */
+  id: string;
+  kind: CheckKind;
+  /** command line, `host:port`, URL, pid number, path, or hostname. */
+  target: string;
+  /** What the line called it (`Test command`, `API server`), or null. */
+  label: string | null;
+  timeoutMs: number;
+  source: CheckSource;
+  /** Name of the service this check belongs to, when it came from a service line. */
+  service: string | null;
+}
+
+export interface ServiceSpec {
+  /** As written before the first colon: `API server`. */
+  name: string;
+  /** File-name-safe form: `api-server` (names `transcript/service-api-server.log`). */
+  slug: string;
+  /** The `start:` command, or null when the line has none. */
+  start: string | null;
+  /** The ids of the checks derived from this service's line. */
+  checkIds: string[];
+  source: CheckSource;
+  /** The service's line as parsed, so a later edit can find it again before writing a pid back. */
+  text: string;
+}
+
+/** A line that gave no check, with why: listed, never silently dropped. */
+export interface UnparsedLine {
+  source: CheckSource;
+  text: string;
+  reason: string;
+  /** `malformed` for a `## Checks` line that breaks the grammar; `no-check` for free-form facts. */
+  severity: 'malformed' | 'no-check';
+}
+
+export interface DerivedChecks {
+  checks: CheckSpec[];
+  services: ServiceSpec[];
+  unparsed: UnparsedLine[];
+}
+
+export type CheckResult = CheckResultRecord;
+
+export interface VerificationSummary {
+  total: number;
+  passed: number;
+  failed: number;
+  timedOut: number;
+  untrusted: number;
+  skipped: number;
+  /** `checks 3/4 passed (Test command failed)`: the phrase for log entries and notifications. */
+  text: string;
+}
+
+export function sourceText(s: CheckSource): string {
+  return `${s.file}:${s.line}`;
+}
+
+/** A short human name for a check: its label, or `kind target`. */
+export function checkName(c: { label?: string | null | undefined; kind: string; target: string }): string {
+  return c.label ? c.label : `${c.kind} ${c.target}`;
+}
+
+export function summarizeResults(results: readonly CheckResult[]): VerificationSummary {
+  const count = (s: CheckStatus) => results.filter((r) => r.status === s).length;
+  const summary = {
+    total: results.length,
+    passed: count('pass'),
+    failed: count('fail'),
+    timedOut: count('timeout'),
+    untrusted: count('untrusted'),
+    skipped: count('skipped'),
+  };
+  const parts: string[] = [];
+  const names = (s: CheckStatus) => [...new Set(results.filter((r) => r.status === s).map((r) => checkName(r)))].join(', ');
+  if (summary.failed > 0) parts.push(`${names('fail')} failed`);
+  if (summary.timedOut > 0) parts.push(`${names('timeout')} timed out`);
+  if (summary.untrusted > 0) parts.push(`${summary.untrusted} not run: needs trust`);
+  if (summary.skipped > 0) parts.push(`${summary.skipped} skipped`);
+  const text = `checks ${summary.passed}/${summary.total} passed${parts.length > 0 ? ` (${parts.join('; ')})` : ''}`;
+  return { ...summary, text };
+}
+
+export function allPassed(results: readonly CheckResult[]): boolean {
+  return results.every((r) => r.status === 'pass');
+}
+
+/**
+ * Whether a URL's host is this machine by its name alone (no DNS): `localhost`, `*.localhost`,
+ * 127.0.0.0/8, `::1`. Checks to other hosts can carry data off the machine, so they need trust.
+ */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  if (h === 'localhost' || h.endsWith('.localhost')) return true;
+  if (h === '::1' || h === '0:0:0:0:0:0:0:1') return true;
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+}

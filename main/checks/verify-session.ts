@@ -1,0 +1,135 @@
+// One verification of a session (DESIGN.md §4, §7): derive the checks from its state files, run them
+// (untrusted ones are not run), optionally restart failing services, record the results in
+// session.json, and append ONE summary entry to work_log.md. The supervisor calls `verifySession` on
+// wake and before a resume; `mori verify` calls it too. Runs in the supervisor and the CLI.
+import type { CheckResult, UnparsedLine, VerificationSummary } from '../../common/checks.js';
+import { summarizeResults } from '../../common/checks.js';
+import { fail, ok, type Result } from '../../common/result.js';
+import { bootId } from '../state/boot-id.js';
+import { readSessionFile, updateSessionFile } from '../state/session-file.js';
+import { appendEntry } from '../state/work-log.js';
+import { loadChecks } from './load-checks.js';
+import { notePids, samePidBoots, type PidBoots } from './pid-boots.js';
+import { runChecks } from './run-checks.js';
+import { recoverService, type ServiceRecovery } from './service-recovery.js';
+import { trustState, type TrustState } from './trust.js';
+
+export interface VerifyOptions {
+  /** Start services whose checks fail and that have a trusted `start:` command. */
+  restartServices?: boolean;
+  /** Cancels the verification: running commands' process groups are killed, the rest are skipped. */
+  signal?: AbortSignal;
+  /** How long a restarted service has to pass its checks. */
+  serviceDeadlineMs?: number;
+  /** SIGTERM → SIGKILL grace for killed command groups. */
+  graceMs?: number;
+  commandConcurrency?: number;
+  probeConcurrency?: number;
+  onResult?: (r: CheckResult) => void;
+  /** Append the summary entry to work_log.md (default true). */
+  log?: boolean;
+  now?: () => Date;
+}
+
+export interface Verification {
+  at: string;
+  results: CheckResult[];
+  summary: VerificationSummary;
+  services: ServiceRecovery[];
+  trust: TrustState;
+  unparsed: UnparsedLine[];
+  notes: string[];
+  /** The exact lines appended to work_log.md (empty when logging was off). */
+  logLines: string[];
+}
+
+export async function verifySession(stateDir: string, opts: VerifyOptions = {}): Promise<Result<Verification>> {
+  const now = opts.now ?? (() => new Date());
+  const session = readSessionFile(stateDir);
+  if (!session.ok) return session;
+  const loaded = loadChecks(stateDir);
+  if (!loaded.ok) return loaded;
+  const derived = loaded.value;
+  const trust = trustState(derived, session.value);
+  const boot = bootId();
+  const pidTargets = derived.checks.filter((c) => c.kind === 'pid').map((c) => c.target);
+  const pidBoots: PidBoots = notePids(session.value.pidBoots, pidTargets, boot, now());
+
+  const ctx = {
+    projectDir: session.value.projectDir,
+    trusted: trust.trusted,
+    pidBoots,
+    bootId: boot,
+    signal: opts.signal,
+    ...(opts.graceMs === undefined ? {} : { graceMs: opts.graceMs }),
+    ...(opts.commandConcurrency === undefined ? {} : { commandConcurrency: opts.commandConcurrency }),
+    ...(opts.probeConcurrency === undefined ? {} : { probeConcurrency: opts.probeConcurrency }),
+    ...(opts.onResult ? { onResult: opts.onResult } : {}),
+  };
+  let results = await runChecks(derived.checks, ctx);
+
+  const services: ServiceRecovery[] = [];
+  if (opts.restartServices) {
+    const outcomes = await Promise.all(
+      derived.services.map((svc) =>
+        recoverService(svc, derived.checks, results, { ...ctx, stateDir, ...(opts.serviceDeadlineMs === undefined ? {} : { deadlineMs: opts.serviceDeadlineMs }) }),
+      ),
+    );
+    for (const [i, o] of outcomes.entries()) {
+      services.push(o.recovery);
+      const svc = derived.services[i];
+      if (!svc || o.results.length === 0) continue;
+      // The service's checks are replaced by their results after the restart, in place.
+      const own = new Set(svc.checkIds);
+      const first = results.findIndex((r) => own.has(r.id));
+      const rest = results.filter((r) => !own.has(r.id));
+      rest.splice(first < 0 ? rest.length : Math.min(first, rest.length), 0, ...o.results);
+      results = rest;
+    }
+  }
+
+  const at = now();
+  const summary = summarizeResults(results);
+  const prunedBoots = notePids(pidBoots, [...new Set([...pidTargets, ...services.flatMap((s) => (s.pid === null ? [] : [String(s.pid)]))])], boot, at);
+  const recorded = updateSessionFile(stateDir, (s) => ({
+    ...s,
+    lastVerification: { at: at.toISOString(), results },
+    pidBoots: samePidBoots(s.pidBoots, prunedBoots) ? s.pidBoots : prunedBoots,
+  }));
+  if (!recorded.ok) return fail(recorded.code, `checks ran but the results could not be recorded: ${recorded.message}`);
+
+  const logLines = opts.log === false ? [] : workLogLines(session.value.name, summary, services, trust, opts.signal?.aborted ?? false);
+  if (logLines.length > 0) appendEntry(stateDir, logLines, at);
+  return ok({ at: at.toISOString(), results, summary, services, trust, unparsed: derived.unparsed, notes: derived.notes, logLines });
+}
+
+/** The one work-log entry of a verification, in the seed's shape with Mori's capital marker. */
+export function workLogLines(name: string, summary: VerificationSummary, services: readonly ServiceRecovery[], trust: TrustState, cancelled: boolean): string[] {
+  const lines = [`${cancelled ? 'VERIFICATION CANCELLED' : 'VERIFIED'} - ${summary.text}`];
+  for (const s of services) {
+    if (s.action === 'restarted') lines.push(`Service ${s.service} restarted (pid ${s.pid}), its checks pass`);
+    else if (s.action === 'failed') lines.push(`Service ${s.service} restart failed: ${s.detail.split('\n')[0]}`);
+    else if (s.action === 'untrusted' || s.action === 'no-start' || s.action === 'busy') lines.push(`Service ${s.service} not restarted: ${s.detail}`);
+  }
+  if (!trust.trusted) {
+    lines.push(`${trust.items.length} command${trust.items.length === 1 ? '' : 's'} not run: ${trust.changed ? 'the list changed since it was approved' : 'never approved'} (mori trust ${name})`);
+  }
+  return lines;
+}
+
+/**
+ * Records the boot of every `(pid N)` now named in environment.md without running any check: the
+ * supervisor calls it when a session starts, so a pid the agent writes is tied to the boot it ran in.
+ */
+export function recordPids(stateDir: string, now = new Date()): Result<PidBoots> {
+  const loaded = loadChecks(stateDir);
+  if (!loaded.ok) return loaded;
+  const pids = loaded.value.checks.filter((c) => c.kind === 'pid').map((c) => c.target);
+  const boot = bootId();
+  let out: PidBoots = {};
+  const res = updateSessionFile(stateDir, (s) => {
+    out = notePids(s.pidBoots, pids, boot, now);
+    return samePidBoots(s.pidBoots, out) ? s : { ...s, pidBoots: out };
+  });
+  return res.ok ? ok(out) : res;
+}

@@ -1,0 +1,215 @@
+// `mori checks S`, `mori verify S [--restart-services]` and `mori trust S [--yes]` (DESIGN.md §7, §9):
+// show the checks derived from the state files, run them, and approve the commands among them.
+// Thin over main/checks/. Runs in the CLI process.
+import { createInterface } from 'node:readline/promises';
+import type { Command } from 'commander';
+import { allPassed, checkName, sourceText, type CheckResult, type CheckSpec, type UnparsedLine } from '../../../common/checks.js';
+import { fail } from '../../../common/result.js';
+import { loadChecks } from '../../checks/load-checks.js';
+import { formatMs } from '../../checks/run-command.js';
+import { needsTrust, trustState, type TrustItem, type TrustState } from '../../checks/trust.js';
+import { verifySession } from '../../checks/verify-session.js';
+import { resolveSession } from '../../state/resolve-session.js';
+import { readSessionFile, updateSessionFile } from '../../state/session-file.js';
+import { appendEntry } from '../../state/work-log.js';
+import { printJson, reportFailure, reportSuccess, type OutputOptions } from '../output.js';
+
+/** Lines of a failing command's output shown under it in `mori verify`; the full 40 are in --json and session.json. */
+const SHOWN_TAIL_LINES = 10;
+
+interface VerifyCliOptions extends OutputOptions {
+  restartServices?: boolean;
+  serviceDeadline?: string;
+}
+
+interface TrustCliOptions extends OutputOptions {
+  yes?: boolean;
+}
+
+function pad(s: string, n: number): string {
+  return s.length >= n ? s : s + ' '.repeat(n - s.length);
+}
+
+function table(rows: string[][]): string[] {
+  const widths = rows.reduce<number[]>((w, r) => r.map((c, i) => Math.max(w[i] ?? 0, c.length)), []);
+  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : pad(c, widths[i] ?? 0))).join('  ').trimEnd());
+}
+
+function trustLine(t: TrustState, name: string): string {
+  if (t.items.length === 0) return 'Trust: nothing to approve (no commands, no start commands, no http checks off this machine).';
+  if (t.trusted) return `Trust: ${t.items.length} item${t.items.length === 1 ? '' : 's'} approved${t.approvedAt ? ` at ${t.approvedAt}` : ''}.`;
+  return `Trust: ${t.items.length} item${t.items.length === 1 ? '' : 's'} ${t.changed ? 'CHANGED since they were approved' : 'NOT approved'}; they are not run until \`mori trust ${name}\`.`;
+}
+
+function unparsedLines(unparsed: readonly UnparsedLine[]): string[] {
+  const out: string[] = [];
+  const malformed = unparsed.filter((u) => u.severity === 'malformed');
+  const other = unparsed.filter((u) => u.severity === 'no-check');
+  if (malformed.length > 0) {
+    out.push('', 'Malformed check lines (fix them; they are not checked):');
+    for (const u of malformed) out.push(`  ${sourceText(u.source)}  ${u.text}`, `      ${u.reason}`);
+  }
+  if (other.length > 0) {
+    out.push('', 'Lines not understood as checks:');
+    for (const u of other) out.push(`  ${sourceText(u.source)}  ${u.text}`, `      ${u.reason}`);
+  }
+  return out;
+}
+
+function checksText(name: string, checks: readonly CheckSpec[], derived: { services: { name: string; start: string | null; checkIds: string[]; source: { file: string; line: number } }[]; unparsed: UnparsedLine[]; notes: string[] }, t: TrustState): string {
+  const out: string[] = [];
+  if (checks.length === 0) out.push(`No checks derived for "${name}".`);
+  else {
+    out.push(`Checks of "${name}":`);
+    const rows = checks.map((c) => [
+      c.kind,
+      c.target,
+      `${sourceText(c.source)}${c.label ? ` (${c.label})` : ''}`,
+      `timeout ${formatMs(c.timeoutMs)}`,
+      needsTrust(c) ? (t.trusted ? 'trusted' : 'needs trust') : '',
+    ]);
+    out.push(...table(rows).map((l) => `  ${l}`));
+  }
+  if (derived.services.length > 0) {
+    out.push('', 'Services:');
+    for (const s of derived.services) {
+      out.push(`  ${s.name} (${sourceText(s.source)}): ${s.start ? `start: \`${s.start}\`` : 'no start: command (Mori cannot restart it)'}; checks: ${s.checkIds.join(', ') || 'none'}`);
+    }
+  }
+  out.push('', trustLine(t, name));
+  out.push(...unparsedLines(derived.unparsed));
+  for (const n of derived.notes) out.push(`note: ${n}`);
+  return out.join('\n');
+}
+
+function resultsText(results: readonly CheckResult[]): string[] {
+  const rows = results.map((r) => [r.status.toUpperCase(), r.kind, r.target, `${r.durationMs}ms`, r.detail.split('\n')[0] ?? '']);
+  const out = table(rows).map((l) => `  ${l}`);
+  for (const r of results) {
+    if (r.status === 'pass' || !r.outputTail) continue;
+    const tail = r.outputTail.split('\n').slice(-SHOWN_TAIL_LINES);
+    out.push('', `  output of ${checkName(r)} (last ${tail.length} lines):`, ...tail.map((l) => `    | ${l}`));
+  }
+  return out;
+}
+
+function trustItemsText(items: readonly TrustItem[]): string[] {
+  return items.map((i) => `  ${pad(i.kind, 7)}  ${i.value}\n           from ${i.where}`);
+}
+
+async function ask(question: string): Promise<boolean> {
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    const answer = await rl.question(question);
+    return /^y(es)?$/i.test(answer.trim());
+  } finally {
+    rl.close();
+  }
+}
+
+export function registerChecks(program: Command): void {
+  program
+    .command('checks <session>')
+    .description('show the checks derived from environment.md and session_state.md, and where each came from')
+    .option('--json', 'print JSON')
+    .action((spec: string, opts: OutputOptions) => {
+      const dir = resolveSession(spec);
+      if (!dir.ok) return reportFailure(dir, opts);
+      const session = readSessionFile(dir.value);
+      if (!session.ok) return reportFailure(session, opts);
+      const loaded = loadChecks(dir.value);
+      if (!loaded.ok) return reportFailure(loaded, opts);
+      const t = trustState(loaded.value, session.value);
+      reportSuccess(
+        { ok: true, stateDir: dir.value, ...loaded.value, trust: t },
+        checksText(session.value.name, loaded.value.checks, loaded.value, t),
+        opts,
+      );
+    });
+
+  program
+    .command('verify <session>')
+    .description('run the checks now; exit 0 when all pass, 1 when any does not')
+    .option('--restart-services', 'start failing services that have an approved start: command')
+    .option('--service-deadline <seconds>', 'how long a restarted service has to pass its checks (default 30)')
+    .option('--json', 'print JSON')
+    .action(async (spec: string, opts: VerifyCliOptions) => {
+      let deadlineMs: number | undefined;
+      if (opts.serviceDeadline !== undefined) {
+        const n = Number(opts.serviceDeadline);
+        if (!Number.isFinite(n) || n <= 0) return reportFailure(fail('usage', `--service-deadline: "${opts.serviceDeadline}" is not a number of seconds`), opts);
+        deadlineMs = n * 1000;
+      }
+      const dir = resolveSession(spec);
+      if (!dir.ok) return reportFailure(dir, opts);
+      const abort = new AbortController();
+      // Ctrl-C cancels: running commands' process groups are killed and what ran is still recorded.
+      const onSignal = () => abort.abort();
+      process.once('SIGINT', onSignal);
+      process.once('SIGTERM', onSignal);
+      let v;
+      try {
+        v = await verifySession(dir.value, { restartServices: opts.restartServices ?? false, signal: abort.signal, ...(deadlineMs === undefined ? {} : { serviceDeadlineMs: deadlineMs }) });
+      } finally {
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
+      }
+      if (!v.ok) return reportFailure(v, opts);
+      const passed = allPassed(v.value.results);
+      const name = readSessionFile(dir.value);
+      const sessionName = name.ok ? name.value.name : spec;
+      if (opts.json) {
+        printJson({ ok: passed, ...(passed ? {} : { code: 'failed' }), message: v.value.summary.text, stateDir: dir.value, ...v.value });
+      } else {
+        const out = [`${sessionName}: ${v.value.summary.text}`, ...resultsText(v.value.results)];
+        for (const s of v.value.services) if (s.action !== 'not-needed') out.push('', `service ${s.service}: ${s.action} — ${s.detail}`);
+        if (!v.value.trust.trusted) out.push('', trustLine(v.value.trust, sessionName));
+        const malformed = v.value.unparsed.filter((u) => u.severity === 'malformed');
+        if (malformed.length > 0) out.push('', `${malformed.length} malformed check line${malformed.length === 1 ? '' : 's'} not checked (see \`mori checks ${sessionName}\`).`);
+        process.stdout.write(out.join('\n') + '\n');
+      }
+      process.exitCode = passed ? 0 : 1;
+    });
+
+  program
+    .command('trust <session>')
+    .description('show the commands the checks would run and approve exactly that list')
+    .option('--yes', 'approve without a prompt (for scripts)')
+    .option('--json', 'print JSON')
+    .action(async (spec: string, opts: TrustCliOptions) => {
+      const dir = resolveSession(spec);
+      if (!dir.ok) return reportFailure(dir, opts);
+      const session = readSessionFile(dir.value);
+      if (!session.ok) return reportFailure(session, opts);
+      const loaded = loadChecks(dir.value);
+      if (!loaded.ok) return reportFailure(loaded, opts);
+      const name = session.value.name;
+      const t = trustState(loaded.value, session.value);
+      const listing = { stateDir: dir.value, items: t.items, hash: t.hash, changed: t.changed };
+      if (t.items.length === 0 || t.trusted) {
+        return reportSuccess({ ok: true, approved: false, trusted: true, ...listing }, [trustLine(t, name), ...trustItemsText(t.items)].join('\n'), opts);
+      }
+      const header = `${t.changed ? 'The list changed since it was approved. ' : ''}Checks of "${name}" would run:`;
+      const text = [header, ...trustItemsText(t.items)].join('\n');
+      let approve = opts.yes ?? false;
+      if (!approve) {
+        if (!process.stdin.isTTY) {
+          if (opts.json) printJson({ ok: false, code: 'failed', message: 'not approved: no terminal to ask on; pass --yes to approve', approved: false, trusted: false, ...listing });
+          else {
+            process.stdout.write(`${text}\n`);
+            process.stderr.write('mori: not approved: no terminal to ask on; pass --yes to approve\n');
+          }
+          process.exitCode = 1;
+          return;
+        }
+        process.stderr.write(`${text}\n`);
+        approve = await ask(`Approve these ${t.items.length} item${t.items.length === 1 ? '' : 's'}? [y/N] `);
+        if (!approve) return reportFailure(fail('failed', 'not approved; nothing changed'), opts);
+      }
+      const at = new Date();
+      const res = updateSessionFile(dir.value, (s) => ({ ...s, trust: { approvedHash: t.hash, approvedAt: at.toISOString() } }));
+      if (!res.ok) return reportFailure(res, opts);
+      appendEntry(dir.value, [`TRUST APPROVED - ${t.items.length} item${t.items.length === 1 ? '' : 's'} (${t.hash.slice(0, 19)}…)`], at);
+      reportSuccess({ ok: true, approved: true, trusted: true, ...listing }, `${opts.yes ? text + '\n' : ''}Approved ${t.items.length} item${t.items.length === 1 ? '' : 's'} for "${name}".`, opts);
+    });
+}
