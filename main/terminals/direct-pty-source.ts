@@ -1,0 +1,83 @@
+// The direct backend's pty: a node-pty child of this process, adapted to PtySource. The only file
+// that imports node-pty (DESIGN.md §2). Runs in the supervisor's process.
+import { spawn, type IPty } from 'node-pty';
+import { constants } from 'node:os';
+import type { TerminalExit } from '../../common/terminal.js';
+import { killTree, TERMINAL_MARKER_ENV } from './process-tree.js';
+import type { PtySource } from './terminal.js';
+
+const signalName = (n: number): string =>
+  Object.entries(constants.signals).find(([, v]) => v === n)?.[0] ?? `SIG${n}`;
+
+/** node-pty reports a signal death as exit code 0 plus the signal number; we report the signal. */
+export const toExit = (exitCode: number, signal: number | undefined): TerminalExit =>
+  signal ? { code: null, signal: signalName(signal) } : { code: exitCode, signal: null };
+
+export interface DirectPtyOptions {
+  command: string;
+  args: string[];
+  cwd: string;
+  env: Record<string, string>;
+  cols: number;
+  rows: number;
+  marker: string;
+}
+
+export class DirectPtySource implements PtySource {
+  private readonly pty: IPty;
+  private readonly marker: string;
+  private exitInfo: TerminalExit | null = null;
+  private readonly exitListeners: ((exit: TerminalExit) => void)[] = [];
+
+  constructor(options: DirectPtyOptions) {
+    this.marker = options.marker;
+    this.pty = spawn(options.command, options.args, {
+      name: options.env.TERM ?? 'xterm-256color',
+      cols: options.cols,
+      rows: options.rows,
+      cwd: options.cwd,
+      env: { ...options.env, [TERMINAL_MARKER_ENV]: options.marker },
+    });
+    this.pty.onExit(({ exitCode, signal }) => {
+      this.exitInfo = toExit(exitCode, signal);
+      for (const l of this.exitListeners) l(this.exitInfo);
+    });
+  }
+
+  get pid(): number {
+    return this.pty.pid;
+  }
+
+  write(data: string): void {
+    if (!this.exitInfo) this.pty.write(data);
+  }
+
+  resize(cols: number, rows: number): void {
+    if (!this.exitInfo) this.pty.resize(cols, rows);
+  }
+
+  pause(): void {
+    this.pty.pause();
+  }
+
+  resume(): void {
+    this.pty.resume();
+  }
+
+  onData(listener: (data: string) => void): void {
+    this.pty.onData(listener);
+  }
+
+  onExit(listener: (exit: TerminalExit) => void): void {
+    this.exitListeners.push(listener);
+  }
+
+  async kill(): Promise<void> {
+    // The pty's own exit comes through onExit; stragglers (setsid children) are killed too.
+    await killTree(this.exitInfo ? null : this.pty.pid, this.marker);
+  }
+
+  async release(): Promise<void> {
+    await this.kill();
+  }
+}

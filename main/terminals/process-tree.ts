@@ -1,0 +1,174 @@
+// Finding and ending every process a terminal started (DESIGN.md §6): its descendants by parent
+// pid, its process group and session, and anything carrying its marker in the environment (which
+// catches `setsid` children and daemons that were re-parented to init). SIGHUP and SIGTERM first,
+// SIGKILL after a grace period. Linux reads /proc; elsewhere `ps` (no environment markers).
+// Runs in the supervisor's process.
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+
+/** The environment variable that marks a terminal's processes: value `<backend>:<id>`. */
+export const TERMINAL_MARKER_ENV = 'MORI_TERMINAL_ID';
+/** Time a program gets to exit on SIGHUP/SIGTERM before SIGKILL (DESIGN.md §6). */
+export const KILL_GRACE_MS = 2000;
+/** How often we look whether the tree is gone during the grace period. */
+const KILL_POLL_MS = 50;
+
+export interface ProcInfo {
+  pid: number;
+  ppid: number;
+  pgid: number;
+  sid: number;
+  /** Start time in clock ticks since boot (Linux); with the pid, identifies a process across pid reuse. */
+  startTime: number;
+}
+
+const hasProc = (() => {
+  try {
+    readdirSync('/proc/self');
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+/** Parses one /proc/<pid>/stat line (the command name may hold spaces and parentheses). */
+export function parseProcStat(line: string): ProcInfo | null {
+  const close = line.lastIndexOf(')');
+  const open = line.indexOf('(');
+  if (close < 0 || open < 0) return null;
+  const pid = Number(line.slice(0, open).trim());
+  const rest = line.slice(close + 2).split(' ');
+  // Fields after the name: state(0) ppid(1) pgrp(2) session(3) ... starttime(19).
+  const ppid = Number(rest[1]);
+  const pgid = Number(rest[2]);
+  const sid = Number(rest[3]);
+  const startTime = Number(rest[19]);
+  if (![pid, ppid, pgid, sid, startTime].every(Number.isFinite)) return null;
+  return { pid, ppid, pgid, sid, startTime };
+}
+
+export function procInfo(pid: number): ProcInfo | null {
+  if (!hasProc) {
+    return listProcesses().find((p) => p.pid === pid) ?? null;
+  }
+  try {
+    return parseProcStat(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+export function listProcesses(): ProcInfo[] {
+  if (!hasProc) {
+    const out = execFileSync('ps', ['-A', '-o', 'pid=,ppid=,pgid=,sess='], { encoding: 'utf8' });
+    return out
+      .split('\n')
+      .map((l) => l.trim().split(/\s+/).map(Number))
+      .filter((f) => f.length >= 4 && f.every(Number.isFinite))
+      .map(([pid, ppid, pgid, sid]) => ({ pid: pid as number, ppid: ppid as number, pgid: pgid as number, sid: sid as number, startTime: 0 }));
+  }
+  const out: ProcInfo[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const info = procInfo(Number(name));
+    if (info) out.push(info);
+  }
+  return out;
+}
+
+/** Whether a NUL-separated environment block holds `needle` (`NAME=value\0`) as a whole entry. */
+export function environHas(environ: Buffer, needle: Buffer): boolean {
+  const block = environ.length > 0 && environ[environ.length - 1] !== 0 ? Buffer.concat([environ, Buffer.from([0])]) : environ;
+  for (let at = block.indexOf(needle); at >= 0; at = block.indexOf(needle, at + 1)) {
+    if (at === 0 || block[at - 1] === 0) return true;
+  }
+  return false;
+}
+
+/** Pids whose environment holds `TERMINAL_MARKER_ENV=<marker>` (Linux only; others: none). */
+export function pidsWithMarker(marker: string): number[] {
+  if (!hasProc) return [];
+  const needle = Buffer.from(`${TERMINAL_MARKER_ENV}=${marker}\0`);
+  const out: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    try {
+      if (environHas(readFileSync(`/proc/${name}/environ`), needle)) out.push(Number(name));
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return out;
+}
+
+/**
+ * The processes of a terminal: the root, its descendants, members of its process group and session
+ * (the pty's session), and marked processes with their descendants. Never includes this process.
+ */
+export function collectTree(rootPid: number | null, marker: string | null): number[] {
+  const all = listProcesses();
+  const children = new Map<number, number[]>();
+  for (const p of all) {
+    const list = children.get(p.ppid) ?? [];
+    list.push(p.pid);
+    children.set(p.ppid, list);
+  }
+  const seeds = new Set<number>();
+  const root = rootPid ? all.find((p) => p.pid === rootPid) : undefined;
+  if (root) {
+    seeds.add(root.pid);
+    // Only when the root leads its own session (a pty's program does): never sweep our own group.
+    if (root.sid === root.pid) for (const p of all) if (p.sid === root.sid) seeds.add(p.pid);
+  }
+  if (marker) for (const pid of pidsWithMarker(marker)) seeds.add(pid);
+  const found = new Set<number>();
+  const stack = [...seeds];
+  while (stack.length > 0) {
+    const pid = stack.pop() as number;
+    if (found.has(pid) || pid === process.pid || pid <= 1) continue;
+    found.add(pid);
+    for (const c of children.get(pid) ?? []) stack.push(c);
+  }
+  return [...found];
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  if (!hasProc) return true;
+  try {
+    // A zombie is dead for our purposes: it only waits for its parent to reap it.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat[stat.lastIndexOf(')') + 2] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+function signalAll(pids: number[], signal: NodeJS.Signals): void {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // already gone
+    }
+  }
+}
+
+/**
+ * Ends a terminal's process tree: SIGHUP + SIGTERM to all, SIGKILL to whatever is left (looked up
+ * again, so children started meanwhile go too) after `graceMs`. Resolves with the pids signalled.
+ */
+export async function killTree(rootPid: number | null, marker: string | null, graceMs = KILL_GRACE_MS): Promise<number[]> {
+  const first = collectTree(rootPid, marker);
+  signalAll(first, 'SIGHUP');
+  signalAll(first, 'SIGTERM');
+  const deadline = Date.now() + graceMs;
+  while (Date.now() < deadline && first.some(isAlive)) await new Promise((r) => setTimeout(r, KILL_POLL_MS));
+  const rest = [...new Set([...first.filter(isAlive), ...collectTree(rootPid, marker)])];
+  signalAll(rest, 'SIGKILL');
+  return [...new Set([...first, ...rest])];
+}

@@ -1,0 +1,118 @@
+// The private tmux server behind the tmux backend (DESIGN.md §6): its socket name (`tmux -L mori`
+// unless MORI_TMUX_SOCKET or an option says otherwise), running one-shot tmux commands, detecting
+// tmux and its version, and starting the server in its own systemd user scope where that works, so
+// a logout or the app's own cgroup going away does not take the agents with it.
+// Runs in the supervisor's process.
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import type { BackendAvailability } from '../../common/terminal.js';
+import { parseTmuxVersion, tmuxUnusableReason, type TmuxVersion } from './tmux-version.js';
+
+export const DEFAULT_TMUX_SOCKET = 'mori';
+/** One-shot tmux commands answer in milliseconds; this only catches a wedged server. */
+const TMUX_COMMAND_TIMEOUT_MS = 10_000;
+/** systemd-run answers at once when the user manager is reachable; waiting longer means it is not. */
+const SYSTEMD_PROBE_TIMEOUT_MS = 3000;
+
+export interface TmuxServerOptions {
+  /** Socket name for `tmux -L`; default $MORI_TMUX_SOCKET, else "mori". */
+  socketName?: string;
+  /** The tmux binary; default "tmux" on PATH. */
+  tmuxPath?: string;
+  /** Start the server in a systemd user scope when possible (default true). */
+  useSystemdScope?: boolean;
+}
+
+export interface ExecResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Our environment without the variables that make tmux think it runs nested in another tmux. */
+export function tmuxClientEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  delete env.TMUX;
+  delete env.TMUX_PANE;
+  return env;
+}
+
+export function execTool(file: string, args: string[], timeoutMs = TMUX_COMMAND_TIMEOUT_MS): Promise<ExecResult> {
+  return new Promise((resolve) => {
+    execFile(file, args, { env: tmuxClientEnv(), timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      const code = error ? (typeof (error as { code?: unknown }).code === 'number' ? ((error as { code: number }).code) : 127) : 0;
+      resolve({ code, stdout: String(stdout), stderr: String(stderr || (error && code === 127 ? error.message : '')) });
+    });
+  });
+}
+
+let systemdScopeWorks: Promise<boolean> | null = null;
+
+/** Whether `systemd-run --user --scope` works here (a user manager on the bus); probed once. */
+export function canUseSystemdScope(): Promise<boolean> {
+  systemdScopeWorks ??= execTool('systemd-run', ['--user', '--scope', '--quiet', '--', 'true'], SYSTEMD_PROBE_TIMEOUT_MS).then((r) => r.code === 0);
+  return systemdScopeWorks;
+}
+
+export class TmuxServer {
+  readonly socketName: string;
+  readonly tmuxPath: string;
+  private readonly useSystemdScope: boolean;
+  private version: TmuxVersion | null = null;
+
+  constructor(options: TmuxServerOptions = {}) {
+    this.socketName = options.socketName ?? process.env.MORI_TMUX_SOCKET ?? DEFAULT_TMUX_SOCKET;
+    this.tmuxPath = options.tmuxPath ?? 'tmux';
+    this.useSystemdScope = options.useSystemdScope ?? true;
+  }
+
+  /** Whether tmux is here and new enough; the reason says why not. */
+  async detect(): Promise<BackendAvailability> {
+    const r = await execTool(this.tmuxPath, ['-V']);
+    if (r.code !== 0) {
+      return { kind: 'tmux', available: false, version: null, reason: `tmux is not installed or does not run (${(r.stderr || r.stdout).trim().slice(0, 200)})` };
+    }
+    const version = parseTmuxVersion(r.stdout);
+    const reason = tmuxUnusableReason(version, r.stdout);
+    this.version = version;
+    return { kind: 'tmux', available: reason === null, version: version?.text ?? null, reason };
+  }
+
+  /** The detected version (after detect()). */
+  get detectedVersion(): TmuxVersion | null {
+    return this.version;
+  }
+
+  /** `tmux -L <socket> -f /dev/null`: the private server ignores the person's own tmux.conf. */
+  baseArgs(): string[] {
+    return ['-L', this.socketName, '-f', '/dev/null'];
+  }
+
+  run(args: string[]): Promise<ExecResult> {
+    return execTool(this.tmuxPath, [...this.baseArgs(), ...args]);
+  }
+
+  async isRunning(): Promise<boolean> {
+    return (await this.run(['list-sessions', '-F', '#{session_name}'])).code === 0;
+  }
+
+  /**
+   * How to start a tmux client that may start the server: [file, args]. When the server is not
+   * running yet and systemd works, the client (and so the server it forks) goes into a user scope.
+   */
+  async clientCommand(args: string[]): Promise<[string, string[]]> {
+    const direct: [string, string[]] = [this.tmuxPath, [...this.baseArgs(), ...args]];
+    if (!this.useSystemdScope || (await this.isRunning()) || !(await canUseSystemdScope())) return direct;
+    return ['systemd-run', ['--user', '--scope', '--quiet', '--collect', '--', this.tmuxPath, ...this.baseArgs(), ...args]];
+  }
+
+  /** The TERM the panes get: tmux's own entry where this machine knows it. */
+  defaultTerminal(): string {
+    const known = ['/usr/share/terminfo', '/lib/terminfo', '/usr/lib/terminfo', '/etc/terminfo'].some((d) => existsSync(`${d}/t/tmux-256color`));
+    return known ? 'tmux-256color' : 'screen-256color';
+  }
+
+  async killServer(): Promise<void> {
+    await this.run(['kill-server']);
+  }
+}
