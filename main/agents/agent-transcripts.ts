@@ -1,0 +1,233 @@
+// Where each agent keeps its own record of a session, and whether it is there (DESIGN.md §5):
+// claude's transcript jsonl, codex's rollout files, gemini's chats dir, aider's history file.
+// Path rules are pure; the lookups read the disk. Runs in the supervisor's process.
+// Checked against Claude Code 2.1.197, Codex CLI 0.171.0 and Gemini CLI 0.61.0.
+import { createHash } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { Env } from './profile.js';
+import { configDir, homeDir } from './launch-helpers.js';
+
+// ---- claude -----------------------------------------------------------------------------------
+
+/** Claude Code caps a project dir name at this many characters, then appends a hash (its own constant). */
+const CLAUDE_DIR_NAME_MAX = 200;
+
+/** Claude's 32-bit string hash (Java's String.hashCode over UTF-16 units), used for long dir names. */
+function claudeStringHash(s: string): number {
+  let h = 0;
+  for (let i = 0; i < s.length; i++) h = (h * 31 + s.charCodeAt(i)) | 0;
+  return h;
+}
+
+/** `/home/me/proj` → `-home-me-proj`: each non-alphanumeric char becomes '-'; long names are cut and hashed. */
+export function claudeProjectDirName(cwd: string): string {
+  const name = cwd.replace(/[^a-zA-Z0-9]/g, '-');
+  if (name.length <= CLAUDE_DIR_NAME_MAX) return name;
+  return `${name.slice(0, CLAUDE_DIR_NAME_MAX)}-${Math.abs(claudeStringHash(cwd)).toString(36)}`;
+}
+
+/** `$CLAUDE_CONFIG_DIR` (default `~/.claude`). */
+export const claudeConfigDir = (env: Env): string => configDir(env, 'CLAUDE_CONFIG_DIR', '.claude');
+
+/** `$CLAUDE_CONFIG_DIR/projects/<cwd mangled>/<uuid>.jsonl`. */
+export function claudeTranscriptPath(env: Env, cwd: string, sessionId: string): string {
+  return path.join(claudeConfigDir(env), 'projects', claudeProjectDirName(cwd), `${sessionId}.jsonl`);
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await fs.access(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The cwd as given and as resolved: claude keys by the real path (e.g. /private/tmp on macOS). */
+async function cwdForms(cwd: string): Promise<string[]> {
+  const forms = [path.resolve(cwd)];
+  try {
+    const real = await fs.realpath(cwd);
+    if (!forms.includes(real)) forms.push(real);
+  } catch {
+    // a cwd that is gone is still looked up by its recorded name
+  }
+  return forms;
+}
+
+export async function claudeTranscriptExists(env: Env, cwd: string, sessionId: string): Promise<boolean> {
+  for (const form of await cwdForms(cwd)) {
+    if (await exists(claudeTranscriptPath(env, form, sessionId))) return true;
+    const name = form.replace(/[^a-zA-Z0-9]/g, '-');
+    if (name.length > CLAUDE_DIR_NAME_MAX) {
+      // Builds of claude that hash differently still share the prefix; it searches them the same way.
+      const prefix = `${name.slice(0, CLAUDE_DIR_NAME_MAX)}-`;
+      const projects = path.join(claudeConfigDir(env), 'projects');
+      const dirs = await fs.readdir(projects).catch(() => [] as string[]);
+      for (const dir of dirs) {
+        if (dir.startsWith(prefix) && (await exists(path.join(projects, dir, `${sessionId}.jsonl`)))) return true;
+      }
+    }
+  }
+  return false;
+}
+
+// ---- codex ------------------------------------------------------------------------------------
+
+/** `$CODEX_HOME` (default `~/.codex`). */
+export const codexHome = (env: Env): string => configDir(env, 'CODEX_HOME', '.codex');
+
+const ROLLOUT_NAME = /^rollout-.+-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i;
+const DAY_MS = 86_400_000;
+/** The session_meta line carries the model's base instructions (tens of KiB); cwd is in its first part. */
+const ROLLOUT_HEAD_BYTES = 256 * 1024;
+/** Clock steps and coarse mtimes: a rollout a little older than the launch may still be ours. */
+const ROLLOUT_SLACK_MS = 5_000;
+
+interface Rollout {
+  file: string;
+  id: string;
+  mtimeMs: number;
+}
+
+/** Rollout files under `sessions/YYYY/MM/DD/` for the days around [fromMs, now], newest first. */
+async function listRollouts(env: Env, fromMs: number, nowMs: number): Promise<Rollout[]> {
+  const root = path.join(codexHome(env), 'sessions');
+  const days = new Set<string>();
+  // Codex names day dirs by a calendar date; take both the UTC and local reading of each day touched.
+  for (let t = fromMs - DAY_MS; t <= nowMs + DAY_MS; t += DAY_MS / 2) {
+    const d = new Date(t);
+    const pad = (n: number): string => String(n).padStart(2, '0');
+    days.add(path.join(String(d.getUTCFullYear()), pad(d.getUTCMonth() + 1), pad(d.getUTCDate())));
+    days.add(path.join(String(d.getFullYear()), pad(d.getMonth() + 1), pad(d.getDate())));
+  }
+  const found: Rollout[] = [];
+  for (const day of days) {
+    const dir = path.join(root, day);
+    const names = await fs.readdir(dir).catch(() => [] as string[]);
+    for (const name of names) {
+      const m = ROLLOUT_NAME.exec(name);
+      if (m === null) continue;
+      const file = path.join(dir, name);
+      const st = await fs.stat(file).catch(() => null);
+      if (st === null) continue;
+      found.push({ file, id: (m[1] as string).toLowerCase(), mtimeMs: st.mtimeMs });
+    }
+  }
+  return found.sort((a, b) => b.mtimeMs - a.mtimeMs);
+}
+
+/** The cwd recorded in a rollout's first line (`session_meta.payload.cwd`), or null. */
+export async function readRolloutCwd(file: string): Promise<string | null> {
+  let handle: fs.FileHandle | undefined;
+  try {
+    handle = await fs.open(file, 'r');
+    const buf = Buffer.alloc(ROLLOUT_HEAD_BYTES);
+    const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
+    const text = buf.subarray(0, bytesRead).toString('utf8');
+    const firstLine = text.split('\n', 1)[0] ?? '';
+    if (!firstLine.includes('"session_meta"')) return null;
+    // Inside a JSON string a quote is escaped, so this only matches the key itself.
+    const m = /"cwd":("(?:[^"\\]|\\.)*")/.exec(firstLine);
+    return m === null ? null : (JSON.parse(m[1] as string) as string);
+  } catch {
+    return null;
+  } finally {
+    await handle?.close();
+  }
+}
+
+/** The newest rollout started since `startedAtMs` whose recorded cwd is `cwd`: its session id, or null. */
+export async function findCodexSession(env: Env, cwd: string, startedAtMs: number, nowMs = Date.now()): Promise<string | null> {
+  const wanted = new Set(await cwdForms(cwd));
+  for (const r of await listRollouts(env, startedAtMs, nowMs)) {
+    if (r.mtimeMs < startedAtMs - ROLLOUT_SLACK_MS) continue;
+    const recorded = await readRolloutCwd(r.file);
+    if (recorded !== null && wanted.has(path.resolve(recorded))) return r.id;
+  }
+  return null;
+}
+
+/** Whether a rollout of this session id is on disk (any day: a resumed session may be weeks old). */
+export async function codexRolloutExists(env: Env, sessionId: string): Promise<boolean> {
+  const root = path.join(codexHome(env), 'sessions');
+  const suffix = `-${sessionId.toLowerCase()}.jsonl`;
+  const walk = async (dir: string, depth: number): Promise<boolean> => {
+    const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
+    for (const e of entries) {
+      if (depth < 3 && e.isDirectory() && (await walk(path.join(dir, e.name), depth + 1))) return true;
+      if (depth === 3 && e.isFile() && e.name.toLowerCase().endsWith(suffix)) return true;
+    }
+    return false;
+  };
+  return walk(root, 0);
+}
+
+/** The id codex prints when it exits: "To continue this session, run: codex resume <id>" (or "To reconnect"). */
+export function parseCodexExitId(text: string): string | null {
+  const all = [...text.matchAll(/codex resume ([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/gi)];
+  const last = all.at(-1);
+  return last === undefined ? null : (last[1] as string).toLowerCase();
+}
+
+// ---- gemini -----------------------------------------------------------------------------------
+
+/** `$GEMINI_CLI_HOME/.gemini` (default `~/.gemini`). */
+export function geminiDir(env: Env): string {
+  const home = env['GEMINI_CLI_HOME'];
+  return path.join(home !== undefined && home !== '' ? home : homeDir(env), '.gemini');
+}
+
+/** The project's chats dirs: `tmp/<slug from projects.json>/chats`, and the older `tmp/<sha256(cwd)>/chats`. */
+export async function geminiChatsDirs(env: Env, cwd: string): Promise<string[]> {
+  const base = geminiDir(env);
+  const dirs: string[] = [];
+  let projects: Record<string, unknown> = {};
+  try {
+    const parsed = JSON.parse(await fs.readFile(path.join(base, 'projects.json'), 'utf8')) as { projects?: Record<string, unknown> };
+    projects = parsed.projects ?? {};
+  } catch {
+    // no registry yet: only the hashed dir can exist
+  }
+  for (const form of await cwdForms(cwd)) {
+    const slug = projects[form];
+    if (typeof slug === 'string') dirs.push(path.join(base, 'tmp', slug, 'chats'));
+    dirs.push(path.join(base, 'tmp', createHash('sha256').update(form).digest('hex'), 'chats'));
+  }
+  return [...new Set(dirs)];
+}
+
+/** Gemini's header line holds the session id within its first few hundred bytes. */
+const GEMINI_HEAD_BYTES = 4096;
+
+/** Whether gemini saved a chat `session-<time>-<first 8 of id>.json[l]` holding this session id. */
+export async function geminiChatExists(env: Env, cwd: string, sessionId: string): Promise<boolean> {
+  const short = sessionId.slice(0, 8);
+  const idPattern = new RegExp(`"sessionId"\\s*:\\s*"${sessionId.replace(/[^0-9a-zA-Z-]/g, '')}"`);
+  for (const dir of await geminiChatsDirs(env, cwd)) {
+    const names = await fs.readdir(dir).catch(() => [] as string[]);
+    for (const name of names) {
+      if (!name.startsWith('session-') || !(name.endsWith(`-${short}.json`) || name.endsWith(`-${short}.jsonl`))) continue;
+      let handle: fs.FileHandle | undefined;
+      try {
+        handle = await fs.open(path.join(dir, name), 'r');
+        const buf = Buffer.alloc(GEMINI_HEAD_BYTES);
+        const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
+        if (idPattern.test(buf.subarray(0, bytesRead).toString('utf8'))) return true;
+      } catch {
+        // unreadable chat: not a resumable one
+      } finally {
+        await handle?.close();
+      }
+    }
+  }
+  return false;
+}
+
+// ---- aider ------------------------------------------------------------------------------------
+
+/** Aider's default `--chat-history-file`, in the directory it runs in. */
+export const AIDER_HISTORY_FILE = '.aider.chat.history.md';
+
+export const aiderHistoryExists = (cwd: string): Promise<boolean> => exists(path.join(cwd, AIDER_HISTORY_FILE));

@@ -1,0 +1,35 @@
+// The Aider profile (DESIGN.md §5). New: `aider`; resume: `aider --restore-chat-history`. Aider has no
+// session id (its chat history is one file per repo, `.aider.chat.history.md`), and no flag that
+// gives a first prompt without exiting after it (`--message` runs one turn and quits), so the prompt
+// is typed into its input once it shows. Flags from aider's options reference (aider.chat
+// docs/config/options: `--restore-chat-history`, `--chat-history-file`); aider could not be
+// installed here, so its screen patterns follow its documented prompts, not captures.
+import { ok } from '../../common/result.js';
+import type { AgentProfile } from './profile.js';
+import { aiderHistoryExists } from './agent-transcripts.js';
+import { nudgeText } from './first-prompt.js';
+import { resolveBin } from './launch-helpers.js';
+
+export const aiderProfile: AgentProfile = {
+  name: 'aider',
+  label: 'Aider',
+  defaultBin: 'aider',
+  idSource: 'none',
+  newSession: (input) => ok({ file: resolveBin('aider', 'aider', input.env), args: [], cwd: input.cwd, agentSessionId: null, typePrompt: input.prompt }),
+  resumeSession: (input) =>
+    ok({ file: resolveBin('aider', 'aider', input.env), args: ['--restore-chat-history'], cwd: input.cwd, agentSessionId: null, typePrompt: input.prompt }),
+  transcriptExists: (ref) => aiderHistoryExists(ref.cwd),
+  discoverSessionId: () => Promise.resolve(null),
+  nudge: (s) => nudgeText(s.projectDir, s.name),
+  patterns: {
+    needsInput: [/\(Y\)es\/\(N\)o/, /\[Yes\]:\s*$/m, /Open URL for more info\?/],
+    error: [/litellm\.\w*Error/, /APIConnectionError|ServiceUnavailableError|RateLimitError/, /Retrying in [\d.]+ seconds/],
+    working: [/Waiting for \S+/, /^\s*[░█▒]+\s+Waiting/m],
+    waiting: [/^(?:\w+)?> ?$/m],
+  },
+  // Aider's provider depends on its --model; these two cover its defaults.
+  apiHosts: () => [
+    { host: 'api.openai.com', port: 443 },
+    { host: 'api.anthropic.com', port: 443 },
+  ],
+};

@@ -1,0 +1,71 @@
+// Claude Code's own activity file (DESIGN.md §5): while it runs it keeps
+// `$CLAUDE_CONFIG_DIR/sessions/<pid>.json` with `status` idle | busy | waiting (waiting = a
+// permission prompt). A better source than the screen when present. Reading is I/O; the mapping
+// and the merge with the screen are pure. Runs in the supervisor's process.
+// Checked against Claude Code 2.1.197.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { AgentActivity } from '../../common/agent-activity.js';
+import type { Env } from './profile.js';
+import { claudeConfigDir } from './agent-transcripts.js';
+
+export type ClaudeStatus = 'idle' | 'busy' | 'waiting';
+
+export interface ClaudeSessionStatus {
+  pid: number;
+  sessionId: string | null;
+  cwd: string | null;
+  status: ClaudeStatus;
+}
+
+function parseStatusFile(text: string): ClaudeSessionStatus | null {
+  try {
+    const j = JSON.parse(text) as Record<string, unknown>;
+    const status = j['status'];
+    if (status !== 'idle' && status !== 'busy' && status !== 'waiting') return null;
+    return {
+      pid: typeof j['pid'] === 'number' ? j['pid'] : -1,
+      sessionId: typeof j['sessionId'] === 'string' ? j['sessionId'] : null,
+      cwd: typeof j['cwd'] === 'string' ? j['cwd'] : null,
+      status,
+    };
+  } catch {
+    return null; // mid-write or another version's shape: the screen decides
+  }
+}
+
+/** `sessions/<pid>.json` of that claude process, or null when absent or unreadable. */
+export async function readClaudeStatusByPid(env: Env, pid: number): Promise<ClaudeSessionStatus | null> {
+  const text = await fs.readFile(path.join(claudeConfigDir(env), 'sessions', `${pid}.json`), 'utf8').catch(() => null);
+  return text === null ? null : parseStatusFile(text);
+}
+
+/**
+ * The status file of the claude process running `sessionId`, found without knowing its pid (the pty's
+ * child may be a wrapper, or tmux's). The dir holds one small file per running claude.
+ */
+export async function findClaudeStatus(env: Env, sessionId: string): Promise<ClaudeSessionStatus | null> {
+  const dir = path.join(claudeConfigDir(env), 'sessions');
+  const names = await fs.readdir(dir).catch(() => [] as string[]);
+  for (const name of names) {
+    if (!name.endsWith('.json')) continue;
+    const text = await fs.readFile(path.join(dir, name), 'utf8').catch(() => null);
+    const parsed = text === null ? null : parseStatusFile(text);
+    if (parsed !== null && parsed.sessionId === sessionId) return parsed;
+  }
+  return null;
+}
+
+/** busy → working, idle → waiting, waiting (a permission prompt) → needs-input. */
+export function activityFromClaudeStatus(status: ClaudeStatus): AgentActivity {
+  return status === 'busy' ? 'working' : status === 'idle' ? 'waiting' : 'needs-input';
+}
+
+/**
+ * Merges the agent's own report with the screen: the report wins, except that an error on screen
+ * stands (claude reports `busy` while it retries a lost connection).
+ */
+export function combineActivity(reported: AgentActivity | null, screen: AgentActivity): AgentActivity {
+  if (screen === 'error') return 'error';
+  return reported ?? screen;
+}

@@ -1,0 +1,67 @@
+// The Claude Code profile (DESIGN.md §5). New: `claude --session-id <uuid> [prompt]`; resume:
+// `claude --resume <uuid> [prompt]` from the recorded cwd. The id is pre-assigned, the transcript is
+// `$CLAUDE_CONFIG_DIR/projects/<cwd mangled>/<uuid>.jsonl`. Never --continue: with two sessions in one
+// directory it resumes the wrong one. Flags and screens checked against Claude Code 2.1.197
+// (`claude --help`; screens captured from the real CLI: test/fixtures/agent-screens/claude-*.txt).
+import { fail, ok } from '../../common/result.js';
+import type { AgentProfile, Env } from './profile.js';
+import { claudeTranscriptExists } from './agent-transcripts.js';
+import { nudgeText } from './first-prompt.js';
+import { positionalPrompt, resolveBin, UUID_PATTERN } from './launch-helpers.js';
+
+/** The API host claude talks to: ANTHROPIC_BASE_URL's when set (a gateway), else Anthropic's. */
+function apiHosts(env: Env): { host: string; port: number }[] {
+  const base = env['ANTHROPIC_BASE_URL'];
+  if (base !== undefined && base !== '') {
+    try {
+      const u = new URL(base);
+      return [{ host: u.hostname, port: u.port !== '' ? Number(u.port) : u.protocol === 'http:' ? 80 : 443 }];
+    } catch {
+      // an unparsable base URL: claude cannot use it either; probe the default
+    }
+  }
+  return [{ host: 'api.anthropic.com', port: 443 }];
+}
+
+export const claudeProfile: AgentProfile = {
+  name: 'claude',
+  label: 'Claude Code',
+  defaultBin: 'claude',
+  idSource: 'pre-assigned',
+  newSession(input) {
+    if (!UUID_PATTERN.test(input.newAgentSessionId)) return fail('usage', `claude needs a UUID session id, got "${input.newAgentSessionId}"`);
+    const args = ['--session-id', input.newAgentSessionId];
+    if (input.prompt !== null) args.push(positionalPrompt(input.prompt));
+    return ok({ file: resolveBin('claude', 'claude', input.env), args, cwd: input.cwd, agentSessionId: input.newAgentSessionId, typePrompt: null });
+  },
+  resumeSession(input) {
+    if (input.agentSessionId === null) return fail('failed', 'no Claude Code session id was captured, so there is nothing to resume');
+    const args = ['--resume', input.agentSessionId];
+    if (input.prompt !== null) args.push(positionalPrompt(input.prompt));
+    return ok({ file: resolveBin('claude', 'claude', input.env), args, cwd: input.cwd, agentSessionId: input.agentSessionId, typePrompt: null });
+  },
+  transcriptExists: (ref, env) => (ref.agentSessionId === null ? Promise.resolve(false) : claudeTranscriptExists(env, ref.cwd, ref.agentSessionId)),
+  discoverSessionId: () => Promise.resolve(null), // pre-assigned: the launch spec carries it
+  nudge: (s) => nudgeText(s.projectDir, s.name),
+  patterns: {
+    // The echo of the person's prompt, `❯ text` at column 0; numbered menu items (`❯ 1. Yes`) are not turns.
+    turnStart: /^❯ (?!\d+\. )\S/,
+    needsInput: [
+      /Do you want to (?:proceed|make this edit|create|allow|use this API key)/,
+      /Do you trust the files in this folder\?/,
+      /Enter to confirm · Esc to cancel/,
+      /Esc to cancel · Tab to amend/,
+      /Select login method|Paste code here if prompted|Press Enter to continue/,
+    ],
+    error: [
+      /Retrying in \d+s · attempt \d+\/\d+/,
+      /Unable to connect to (?:API|Anthropic services)/,
+      /Failed to connect to \S+: /,
+      /^\s*(?:●|⎿)?\s*API Error\b/m,
+      /Invalid API key|Please run \/login|OAuth token (?:has expired|revoked)|Credit balance is too low/,
+    ],
+    working: [/esc to interrupt/i, /^\s*[✻✽✶✳✢·*]\s+\S+…/m],
+    waiting: [/\? for shortcuts/, /^❯/m],
+  },
+  apiHosts,
+};

@@ -1,0 +1,54 @@
+// The Gemini CLI profile (DESIGN.md §5). New: `gemini --session-id <uuid> [-i prompt]` (Gemini CLI
+// accepts a caller-chosen session UUID, so the id is pre-assigned like claude's); resume:
+// `gemini --resume <uuid> [-i prompt]` (never `--resume latest`). The chat is saved in its chats dir
+// for the project: `~/.gemini/tmp/<project slug>/chats/session-<time>-<uuid prefix>.jsonl`.
+// Flags and screens checked against Gemini CLI 0.61.0 (`gemini --help`; screens:
+// test/fixtures/agent-screens/gemini-*.txt).
+import { fail, ok } from '../../common/result.js';
+import type { AgentProfile } from './profile.js';
+import { geminiChatExists } from './agent-transcripts.js';
+import { nudgeText } from './first-prompt.js';
+import { resolveBin, UUID_PATTERN } from './launch-helpers.js';
+
+export const geminiProfile: AgentProfile = {
+  name: 'gemini',
+  label: 'Gemini CLI',
+  defaultBin: 'gemini',
+  idSource: 'pre-assigned',
+  newSession(input) {
+    if (!UUID_PATTERN.test(input.newAgentSessionId)) return fail('usage', `gemini needs a UUID session id, got "${input.newAgentSessionId}"`);
+    const args = ['--session-id', input.newAgentSessionId];
+    // -i runs the prompt and stays interactive (a bare positional would too, but -i is explicit).
+    if (input.prompt !== null) args.push('-i', input.prompt);
+    return ok({ file: resolveBin('gemini', 'gemini', input.env), args, cwd: input.cwd, agentSessionId: input.newAgentSessionId, typePrompt: null });
+  },
+  resumeSession(input) {
+    if (input.agentSessionId === null) return fail('failed', 'no Gemini CLI session id was captured, so there is nothing to resume');
+    const args = ['--resume', input.agentSessionId];
+    if (input.prompt !== null) args.push('-i', input.prompt);
+    return ok({ file: resolveBin('gemini', 'gemini', input.env), args, cwd: input.cwd, agentSessionId: input.agentSessionId, typePrompt: null });
+  },
+  transcriptExists: (ref, env) => (ref.agentSessionId === null ? Promise.resolve(false) : geminiChatExists(env, ref.cwd, ref.agentSessionId)),
+  discoverSessionId: () => Promise.resolve(null), // pre-assigned
+  nudge: (s) => nudgeText(s.projectDir, s.name),
+  patterns: {
+    // The echo ` > text`; the empty composer (` >   Type your message…`) is not a turn.
+    turnStart: /^ > (?!\s)\S/,
+    needsInput: [
+      /Do you trust the files in this folder\?/,
+      /How would you like to authenticate/,
+      /Enter Gemini API Key/,
+      /Allow execution of/,
+      /Apply this change\?/,
+      /Waiting for user confirmation/,
+    ],
+    error: [/✕ \[API Error/, /\bAPI Error:/, /Attempt \d+ failed\. Retrying/, /This request failed\./],
+    working: [/esc to cancel/i],
+    waiting: [/Type your message or @path\/to\/file/, /\? for shortcuts/],
+  },
+  // API-key accounts use the Generative Language API, Google sign-ins Code Assist: either one is enough.
+  apiHosts: () => [
+    { host: 'generativelanguage.googleapis.com', port: 443 },
+    { host: 'cloudcode-pa.googleapis.com', port: 443 },
+  ],
+};

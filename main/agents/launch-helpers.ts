@@ -1,0 +1,36 @@
+// Small pure helpers shared by the agent profiles: which executable to run (with the
+// `MORI_AGENT_BIN_<NAME>` override tests use to substitute a fake agent), where the agent keeps
+// its files (HOME and config-dir variables), and keeping a prompt from being read as a flag.
+import os from 'node:os';
+import path from 'node:path';
+import type { Env } from './profile.js';
+
+/** `MORI_AGENT_BIN_CLAUDE=/path/to/fake` replaces `claude`; unset or empty keeps the default. */
+export function resolveBin(profileName: string, defaultBin: string, env: Env): string {
+  const key = `MORI_AGENT_BIN_${profileName.toUpperCase()}`;
+  const override = env[key];
+  return override !== undefined && override !== '' ? override : defaultBin;
+}
+
+/** The home directory the agent will see: the launch env's HOME, else this process's. */
+export function homeDir(env: Env): string {
+  const home = env['HOME'];
+  return home !== undefined && home !== '' ? home : os.homedir();
+}
+
+/** A config dir from `variable` when set, else `<home>/<fallback>` (e.g. CLAUDE_CONFIG_DIR, ~/.claude). */
+export function configDir(env: Env, variable: string, fallback: string): string {
+  const v = env[variable];
+  return v !== undefined && v !== '' ? v : path.join(homeDir(env), fallback);
+}
+
+/**
+ * A prompt passed as a positional argument must not start with '-', or the agent's option parser
+ * takes it for a flag; a leading space is harmless to every agent.
+ */
+export function positionalPrompt(prompt: string): string {
+  return prompt.startsWith('-') ? ` ${prompt}` : prompt;
+}
+
+/** A UUID in the canonical 8-4-4-4-12 hex form, as claude's --session-id demands. */
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

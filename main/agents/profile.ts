@@ -1,0 +1,111 @@
+// The shape of an agent profile (DESIGN.md §5): how one agent CLI is started, resumed, nudged and
+// read. Profiles are data plus small functions; this file only declares the types. Runs in the
+// supervisor's process (Electron main or `mori up`).
+import type { Result } from '../../common/result.js';
+import type { ProfileName } from '../../common/session.js';
+
+/** The environment a launch is computed from (bin overrides, config dirs, HOME). Never stored. */
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/** A command to spawn, never through a shell: the backend runs `file` with `args` in `cwd`. */
+export interface LaunchSpec {
+  file: string;
+  args: string[];
+  cwd: string;
+  /** The agent's own session id this launch uses (pre-assigned or resumed); null when learnt later or never. */
+  agentSessionId: string | null;
+  /** Text to type into the terminal once the agent shows its prompt, for agents that take no prompt on argv. */
+  typePrompt: string | null;
+}
+
+export interface NewSessionInput {
+  /** The project directory: the agent runs here. */
+  cwd: string;
+  /** The first prompt (see firstPrompt()) or a full resume prompt; null starts the agent bare. */
+  prompt: string | null;
+  /** A fresh UUID made by the caller; profiles that pre-assign their agent's session id use it. */
+  newAgentSessionId: string;
+  /** The shell/custom profiles' command template (`{prompt}`, `{id}` placeholders). */
+  command?: string | undefined;
+  env: Env;
+}
+
+export interface ResumeInput {
+  /** The directory the agent's session was captured in (claude keys transcripts by it); else the project dir. */
+  cwd: string;
+  /** The captured agent session id; profiles that resume by id fail without it. */
+  agentSessionId: string | null;
+  /** The short resume prompt, or null to resume without one. */
+  prompt: string | null;
+  command?: string | undefined;
+  env: Env;
+}
+
+/** The Mori session a text is about: its project dir and name locate the state files. */
+export interface MoriSessionRef {
+  projectDir: string;
+  name: string;
+}
+
+/** What Mori knows about the agent's own session: its id (if any) and where it ran. */
+export interface AgentSessionRef {
+  agentSessionId: string | null;
+  cwd: string;
+}
+
+/** Clues for learning an id the agent chose itself (codex): when it started, and what it printed on exit. */
+export interface DiscoverInput {
+  cwd: string;
+  /** Epoch ms when the agent was launched; older sessions on disk are not ours. */
+  startedAtMs: number;
+  /** The tail of the terminal after the agent exited, when there is one. */
+  exitText?: string | undefined;
+}
+
+/**
+ * How the agent's own session id is known:
+ * - `pre-assigned`: Mori picks the UUID and passes it on the command line (claude, gemini).
+ * - `discovered`: the agent picks it; Mori finds it on disk or in the exit text (codex).
+ * - `none`: the agent has no addressable session (aider resumes per repo; shell).
+ */
+export type IdSource = 'pre-assigned' | 'discovered' | 'none';
+
+/** Regexes over the screen's text (DESIGN.md §4), checked in the order needs-input, error, working, waiting. */
+export interface ScreenPatterns {
+  /**
+   * A line that starts the latest turn (the agent's echo of the person's prompt). Only the screen from
+   * the last such line down is read, so an error from an earlier turn does not stick. Absent: whole screen.
+   */
+  turnStart?: RegExp;
+  needsInput: RegExp[];
+  error: RegExp[];
+  working: RegExp[];
+  waiting: RegExp[];
+}
+
+/** A host the agent must reach to work; network probes (DESIGN.md §8) try these. */
+export interface ApiHost {
+  host: string;
+  port: number;
+}
+
+export interface AgentProfile {
+  name: ProfileName;
+  /** The name people know the agent by. */
+  label: string;
+  /** The executable looked up on PATH unless `MORI_AGENT_BIN_<NAME>` overrides it. */
+  defaultBin: string;
+  idSource: IdSource;
+  newSession(input: NewSessionInput): Result<LaunchSpec>;
+  /** The resume command; fails (code `failed`) when the profile resumes by id and none was captured. */
+  resumeSession(input: ResumeInput): Result<LaunchSpec>;
+  /** Whether the agent's own record of the session is on disk, so a resume can work. */
+  transcriptExists(ref: AgentSessionRef, env: Env): Promise<boolean>;
+  /** Learns the agent's session id after a launch; null when it cannot be known. */
+  discoverSessionId(input: DiscoverInput, env: Env): Promise<string | null>;
+  /** The short text typed into a live agent after an interruption; null when nothing should be typed. */
+  nudge(session: MoriSessionRef): string | null;
+  patterns: ScreenPatterns;
+  /** Hosts the agent needs; empty for agents that need no network (shell). */
+  apiHosts(env: Env): ApiHost[];
+}

@@ -1,0 +1,77 @@
+// The table of agent profiles (DESIGN.md §5) and the pure choice of how to relaunch a dead agent:
+// with its resume command when its own session is on disk, else fresh with the full resume prompt.
+// Runs in the supervisor's process.
+import { fail, ok, type Result } from '../../common/result.js';
+import type { ProfileName } from '../../common/session.js';
+import type { AgentProfile, Env, LaunchSpec } from './profile.js';
+import { aiderProfile } from './aider.js';
+import { claudeProfile } from './claude.js';
+import { codexProfile } from './codex.js';
+import { geminiProfile } from './gemini.js';
+import { customProfile, shellProfile } from './shell.js';
+
+export const PROFILES: Readonly<Record<ProfileName, AgentProfile>> = {
+  claude: claudeProfile,
+  codex: codexProfile,
+  gemini: geminiProfile,
+  aider: aiderProfile,
+  shell: shellProfile,
+  custom: customProfile,
+};
+
+export function getProfile(name: string): Result<AgentProfile> {
+  const p = (PROFILES as Record<string, AgentProfile | undefined>)[name];
+  return p === undefined ? fail('usage', `unknown agent profile "${name}" (one of: ${Object.keys(PROFILES).join(', ')})`) : ok(p);
+}
+
+export interface RelaunchInput {
+  /** The project dir (fresh starts run here). */
+  projectDir: string;
+  /** The captured agent session id and the cwd it was captured in. */
+  agentSessionId: string | null;
+  agentCwd: string | null;
+  /** Whether profile.transcriptExists() found the agent's own record of that session. */
+  transcriptExists: boolean;
+  /** Short prompt for a resume (the agent has its history); full one for a fresh start (it has none). */
+  resumePrompt: string | null;
+  fullPrompt: string;
+  /** A new UUID for a fresh start of a profile that pre-assigns ids. */
+  newAgentSessionId: string;
+  command?: string | undefined;
+  env: Env;
+  /** The resume launch that already failed once; it is never tried again with the same arguments. */
+  failedResume?: { file: string; args: string[] } | null | undefined;
+}
+
+export type RelaunchPlan = { kind: 'resume' | 'fresh'; spec: LaunchSpec };
+
+const sameLaunch = (a: { file: string; args: string[] }, b: { file: string; args: string[] }): boolean =>
+  a.file === b.file && a.args.length === b.args.length && a.args.every((x, i) => x === b.args[i]);
+
+/**
+ * Relaunch a dead agent (DESIGN.md §4): its resume command with the captured id when its session is on
+ * disk (profiles without ids resume whenever their record exists); otherwise, or when that exact
+ * resume already failed, a fresh start with the full resume prompt.
+ */
+export function planRelaunch(profile: AgentProfile, input: RelaunchInput): Result<RelaunchPlan> {
+  const needsId = profile.idSource !== 'none';
+  const canResume = input.transcriptExists && (!needsId || input.agentSessionId !== null);
+  if (canResume) {
+    const resumed = profile.resumeSession({
+      cwd: input.agentCwd ?? input.projectDir,
+      agentSessionId: input.agentSessionId,
+      prompt: input.resumePrompt,
+      command: input.command,
+      env: input.env,
+    });
+    if (resumed.ok && !(input.failedResume && sameLaunch(resumed.value, input.failedResume))) return ok({ kind: 'resume', spec: resumed.value });
+  }
+  const fresh = profile.newSession({
+    cwd: input.projectDir,
+    prompt: input.fullPrompt,
+    newAgentSessionId: input.newAgentSessionId,
+    command: input.command,
+    env: input.env,
+  });
+  return fresh.ok ? ok({ kind: 'fresh', spec: fresh.value }) : fresh;
+}

@@ -1,0 +1,60 @@
+// The shell and custom profiles (DESIGN.md §5): any terminal program, from a command template with
+// `{prompt}` and `{id}` placeholders (`mori init --command`). The same template starts and resumes;
+// a template that uses `{id}` gets a pre-assigned UUID that is passed again on resume. Mori has no
+// screen patterns for an unknown program and never types into it. Pure.
+import { fail, ok, type Result } from '../../common/result.js';
+import type { AgentProfile, Env, LaunchSpec } from './profile.js';
+import { expandTemplate, templateUsesId } from './command-template.js';
+
+/** The user's login shell for the shell profile without a command. */
+const defaultShell = (env: Env): string => {
+  const sh = env['SHELL'];
+  return sh !== undefined && sh !== '' ? sh : '/bin/sh';
+};
+
+function launch(template: string, cwd: string, prompt: string | null, id: string | null): Result<LaunchSpec> {
+  const usesId = templateUsesId(template);
+  const expanded = expandTemplate(template, { prompt, id: usesId ? id : null });
+  if (!expanded.ok) return expanded;
+  return ok({ ...expanded.value, cwd, agentSessionId: usesId ? id : null, typePrompt: null });
+}
+
+export const shellProfile: AgentProfile = {
+  name: 'shell',
+  label: 'Shell',
+  defaultBin: 'sh',
+  idSource: 'none',
+  newSession: (input) => launch(input.command ?? defaultShell(input.env), input.cwd, input.prompt, input.newAgentSessionId),
+  resumeSession: (input) => launch(input.command ?? defaultShell(input.env), input.cwd, input.prompt, input.agentSessionId),
+  transcriptExists: (ref) => Promise.resolve(ref.agentSessionId !== null),
+  discoverSessionId: () => Promise.resolve(null),
+  nudge: () => null,
+  patterns: {
+    needsInput: [/\[y\/N\]\s*$|\[Y\/n\]\s*$|\(yes\/no\)\??\s*$|[Pp]assword( for [^:]*)?:\s*$/m],
+    error: [],
+    working: [],
+    // A prompt ending the screen: `user@host:~/proj$ `, `# `, `% `, `> `.
+    waiting: [/[$#%>❯]\s*$/],
+  },
+  apiHosts: () => [],
+};
+
+export const customProfile: AgentProfile = {
+  name: 'custom',
+  label: 'Custom command',
+  defaultBin: '',
+  idSource: 'none',
+  newSession: (input) =>
+    input.command === undefined || input.command.trim() === ''
+      ? fail('usage', 'the custom profile needs a command (mori init --command "…")')
+      : launch(input.command, input.cwd, input.prompt, input.newAgentSessionId),
+  resumeSession: (input) =>
+    input.command === undefined || input.command.trim() === ''
+      ? fail('usage', 'the custom profile needs a command (mori init --command "…")')
+      : launch(input.command, input.cwd, input.prompt, input.agentSessionId),
+  transcriptExists: (ref) => Promise.resolve(ref.agentSessionId !== null),
+  discoverSessionId: () => Promise.resolve(null),
+  nudge: () => null,
+  patterns: { needsInput: [], error: [], working: [], waiting: [] },
+  apiHosts: () => [],
+};
