@@ -1,0 +1,142 @@
+// Where agents keep their own sessions (DESIGN.md §5), exercised on real files laid out as each CLI
+// lays them out (observed with Claude Code 2.1.197, codex-cli 0.171.0, Gemini CLI 0.61.0), plus
+// the first prompt's instructions about the state files.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  claudeProjectDirName,
+  claudeTranscriptPath,
+  codexRolloutExists,
+  findCodexSession,
+  geminiChatExists,
+  parseCodexExitId,
+} from '../../main/agents/agent-transcripts.js';
+import { findClaudeStatus, readClaudeStatusByPid } from '../../main/agents/claude-session-status.js';
+import { firstPrompt, stateFilePaths } from '../../main/agents/first-prompt.js';
+import { PROFILES } from '../../main/agents/profiles.js';
+
+const UUID = '0b9f6a4e-4c1d-4e8b-9a57-3c2d1e0f9a8b';
+let tmp: string;
+let env: Record<string, string>;
+let project: string;
+
+beforeEach(() => {
+  tmp = mkdtempSync(path.join(os.tmpdir(), 'mori-agents-'));
+  env = { HOME: path.join(tmp, 'home') };
+  project = path.join(tmp, 'my proj.v2');
+  mkdirSync(project, { recursive: true });
+});
+afterEach(() => rmSync(tmp, { recursive: true, force: true }));
+
+describe('claude', () => {
+  it('mangles the cwd: each non-alphanumeric char becomes "-" (as in -tmp-agent-screens-proj)', () => {
+    expect(claudeProjectDirName('/tmp/agent-screens/proj')).toBe('-tmp-agent-screens-proj');
+    expect(claudeProjectDirName('/home/me/my proj.v2')).toBe('-home-me-my-proj-v2');
+    const long = claudeProjectDirName(`/${'a'.repeat(250)}`);
+    expect(long.startsWith(`-${'a'.repeat(199)}-`)).toBe(true);
+    expect(long.length).toBeGreaterThan(201);
+  });
+
+  it('finds the transcript under CLAUDE_CONFIG_DIR, defaulting to ~/.claude', async () => {
+    const ref = { agentSessionId: UUID, cwd: project };
+    expect(await PROFILES.claude.transcriptExists(ref, env)).toBe(false);
+    const file = claudeTranscriptPath(env, project, UUID);
+    expect(file).toBe(path.join(env.HOME as string, '.claude', 'projects', claudeProjectDirName(project), `${UUID}.jsonl`));
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, '{}\n');
+    expect(await PROFILES.claude.transcriptExists(ref, env)).toBe(true);
+    const custom = { ...env, CLAUDE_CONFIG_DIR: path.join(tmp, 'cfg') };
+    expect(await PROFILES.claude.transcriptExists(ref, custom)).toBe(false);
+    expect(await PROFILES.claude.transcriptExists({ agentSessionId: null, cwd: project }, env)).toBe(false);
+  });
+
+  it('reads sessions/<pid>.json, by pid or by session id', async () => {
+    const dir = path.join(env.HOME as string, '.claude', 'sessions');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, '4242.json'), JSON.stringify({ pid: 4242, sessionId: UUID, cwd: project, status: 'waiting' }));
+    writeFileSync(path.join(dir, '4343.json'), '{"pid": 4343, "sta'); // mid-write: ignored
+    expect(await readClaudeStatusByPid(env, 4242)).toEqual({ pid: 4242, sessionId: UUID, cwd: project, status: 'waiting' });
+    expect(await readClaudeStatusByPid(env, 4343)).toBeNull();
+    expect((await findClaudeStatus(env, UUID))?.status).toBe('waiting');
+    expect(await findClaudeStatus(env, '11111111-2222-4333-8444-555555555555')).toBeNull();
+  });
+});
+
+describe('codex', () => {
+  function rollout(id: string, cwd: string, at: Date): string {
+    const pad = (n: number): string => String(n).padStart(2, '0');
+    const dir = path.join(env.HOME as string, '.codex', 'sessions', String(at.getFullYear()), pad(at.getMonth() + 1), pad(at.getDate()));
+    mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, `rollout-${at.toISOString().slice(0, 19).replace(/:/g, '-')}-${id}.jsonl`);
+    // The real first line: session_meta with id, cwd, and the model's long base instructions.
+    const meta = { timestamp: at.toISOString(), type: 'session_meta', payload: { id, base_instructions: { text: 'x"cwd":"/elsewhere"'.repeat(3000) }, cwd } };
+    writeFileSync(file, `${JSON.stringify(meta)}\n{"type":"event_msg"}\n`);
+    utimesSync(file, at, at);
+    return file;
+  }
+
+  it('finds the newest rollout since the launch whose cwd matches', async () => {
+    const start = Date.now() - 60_000;
+    const mine = '01a22a40-cc5f-7c20-975e-fde24213c735';
+    rollout('11111111-1111-4111-8111-111111111111', project, new Date(start - 3_600_000)); // before the launch
+    rollout('22222222-2222-4222-8222-222222222222', path.join(tmp, 'other'), new Date(start + 20_000)); // other dir
+    rollout(mine, project, new Date(start + 10_000));
+    expect(await findCodexSession(env, project, start)).toBe(mine);
+    expect(await PROFILES.codex.discoverSessionId({ cwd: project, startedAtMs: start }, env)).toBe(mine);
+    expect(await findCodexSession({ ...env, CODEX_HOME: path.join(tmp, 'none') }, project, start)).toBeNull();
+    expect(await codexRolloutExists(env, mine)).toBe(true);
+    expect(await PROFILES.codex.transcriptExists({ agentSessionId: '33333333-3333-4333-8333-333333333333', cwd: project }, env)).toBe(false);
+  });
+
+  it('reads the id codex printed on exit (real exit screen)', async () => {
+    const text = readFileSync(fileURLToPath(new URL('../fixtures/agent-screens/codex-exit-no-daemon.txt', import.meta.url)), 'utf8');
+    expect(parseCodexExitId(text)).toBe('01a22a40-cc5f-7c20-975e-fde24213c735');
+    expect(parseCodexExitId('To reconnect, run:\n  codex resume 01A22A40-CC5F-7C20-975E-FDE24213C735\n')).toBe('01a22a40-cc5f-7c20-975e-fde24213c735');
+    expect(parseCodexExitId('bye')).toBeNull();
+    expect(await PROFILES.codex.discoverSessionId({ cwd: project, startedAtMs: Date.now(), exitText: text }, env)).toBe('01a22a40-cc5f-7c20-975e-fde24213c735');
+  });
+});
+
+describe('gemini', () => {
+  it('finds the chat in the project chats dir named in projects.json (and honours GEMINI_CLI_HOME)', async () => {
+    const base = path.join(env.HOME as string, '.gemini');
+    const chats = path.join(base, 'tmp', 'my-proj', 'chats');
+    mkdirSync(chats, { recursive: true });
+    writeFileSync(path.join(base, 'projects.json'), JSON.stringify({ projects: { [project]: 'my-proj' } }));
+    const ref = { agentSessionId: UUID, cwd: project };
+    expect(await PROFILES.gemini.transcriptExists(ref, env)).toBe(false);
+    writeFileSync(path.join(chats, `session-2026-11-30T02-21-${UUID.slice(0, 8)}.jsonl`), `${JSON.stringify({ sessionId: UUID, kind: 'main' })}\n`);
+    expect(await geminiChatExists(env, project, UUID)).toBe(true);
+    // Same 8-char prefix, different session: not ours.
+    expect(await geminiChatExists(env, project, `${UUID.slice(0, 8)}-0000-4000-8000-000000000000`)).toBe(false);
+    expect(await geminiChatExists({ ...env, GEMINI_CLI_HOME: path.join(tmp, 'gh') }, project, UUID)).toBe(false);
+  });
+});
+
+describe('aider', () => {
+  it('has a record when its chat history file is in the repo', async () => {
+    expect(await PROFILES.aider.transcriptExists({ agentSessionId: null, cwd: project }, env)).toBe(false);
+    writeFileSync(path.join(project, '.aider.chat.history.md'), '# aider chat started\n');
+    expect(await PROFILES.aider.transcriptExists({ agentSessionId: null, cwd: project }, env)).toBe(true);
+  });
+});
+
+describe('first prompt', () => {
+  it('names the three state files, says to read session_state.md first, keep it current, append to the log', () => {
+    const text = firstPrompt({ projectDir: '/work/app', name: 'auth', task: 'Add rate limiting' });
+    expect(text.startsWith('Task: Add rate limiting')).toBe(true);
+    for (const f of ['.mori/auth/session_state.md', '.mori/auth/environment.md', '.mori/auth/work_log.md']) expect(text).toContain(f);
+    expect(text).toMatch(/session_state\.md: read it first\. Keep it current/);
+    expect(text).toMatch(/work_log\.md: append/);
+    expect(firstPrompt({ projectDir: '/work/app', name: 'auth' }).startsWith('This session')).toBe(true);
+    expect(stateFilePaths('/work/app', 'auth')).toEqual({
+      dir: '/work/app/.mori/auth',
+      sessionState: '/work/app/.mori/auth/session_state.md',
+      environment: '/work/app/.mori/auth/environment.md',
+      workLog: '/work/app/.mori/auth/work_log.md',
+    });
+  });
+});
