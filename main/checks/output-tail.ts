@@ -9,21 +9,30 @@ export const TAIL_BYTES = 16 * 1024;
 const MAX_LINE_CHARS = 1_000;
 
 export class OutputTail {
-  private buf: Buffer = Buffer.alloc(0);
+  /** A fixed ring of the newest bytes: no allocation per chunk, whatever the output's size. */
+  private readonly ring: Buffer;
+  private pos = 0;
   private total = 0;
 
-  constructor(private readonly lines = TAIL_LINES, private readonly bytes = TAIL_BYTES) {}
+  constructor(private readonly lines = TAIL_LINES, private readonly bytes = TAIL_BYTES) {
+    // Twice the tail: the window that still holds the last lines once the first (cut) line is dropped.
+    this.ring = Buffer.alloc(bytes * 2);
+  }
 
   push(chunk: Buffer): void {
     this.total += chunk.length;
-    // Only the newest `bytes * 2` are kept: the window that can still hold the last lines once cut.
-    const keep = this.bytes * 2;
-    if (chunk.length >= keep) {
-      this.buf = Buffer.from(chunk.subarray(chunk.length - keep));
-      return;
-    }
-    const joined = Buffer.concat([this.buf, chunk]);
-    this.buf = joined.length > keep ? Buffer.from(joined.subarray(joined.length - keep)) : joined;
+    const cap = this.ring.length;
+    const src = chunk.length > cap ? chunk.subarray(chunk.length - cap) : chunk;
+    const first = Math.min(src.length, cap - this.pos);
+    src.copy(this.ring, this.pos, 0, first);
+    src.copy(this.ring, 0, first);
+    this.pos = (this.pos + src.length) % cap;
+  }
+
+  /** The newest bytes in order (at most the ring's size). */
+  private window(): Buffer {
+    if (this.total < this.ring.length) return this.ring.subarray(0, this.total);
+    return Buffer.concat([this.ring.subarray(this.pos), this.ring.subarray(0, this.pos)]);
   }
 
   /** Bytes seen in all. */
@@ -33,8 +42,9 @@ export class OutputTail {
 
   /** The last lines as text (ANSI colour codes removed), at most `bytes` long. */
   text(): string {
-    const cut = this.total > this.buf.length;
-    let lines = this.buf
+    const win = this.window();
+    const cut = this.total > win.length;
+    let lines = win
       .toString('utf8')
       .replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')
       .split(/\r?\n|\r/);
