@@ -111,7 +111,7 @@ export type PowerFeed =
   | { type: 'suspend'; source: PowerSource; at?: number }
   | { type: 'resume'; source: PowerSource; at?: number; sleptMs?: number };
 
-export interface PowerEventMapLocal {
+export interface SuspendResumeEventMap {
   suspend: SuspendEvent;
   resume: ResumeEvent;
 }
@@ -126,7 +126,7 @@ export class PowerEvents {
   private state = initialPowerState();
   private readonly clock: PowerClock;
   private readonly config: PowerConfig;
-  private readonly listeners: Listeners<PowerEventMapLocal>;
+  private readonly listeners: Listeners<SuspendResumeEventMap>;
 
   constructor(options: PowerEventsOptions = {}) {
     this.clock = options.clock ?? systemClock;
@@ -139,7 +139,7 @@ export class PowerEvents {
     return this.state.asleep !== null;
   }
 
-  on<K extends keyof PowerEventMapLocal>(type: K, fn: (event: PowerEventMapLocal[K]) => void): Unsubscribe {
+  on<K extends keyof SuspendResumeEventMap>(type: K, fn: (event: SuspendResumeEventMap[K]) => void): Unsubscribe {
     return this.listeners.on(type, fn);
   }
 

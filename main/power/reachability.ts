@@ -50,11 +50,6 @@ export class Reachability {
     return this.state.status;
   }
 
-  /** True while a probe round is under way. */
-  get probing(): boolean {
-    return this.inFlight !== null;
-  }
-
   on<K extends keyof ReachabilityEventMap>(type: K, fn: (event: ReachabilityEventMap[K]) => void): Unsubscribe {
     return this.listeners.on(type, fn);
   }
