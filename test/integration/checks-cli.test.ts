@@ -1,0 +1,169 @@
+// `mori checks`, `mori verify` and `mori trust` as a person or a script runs them: the real CLI in a
+// child process, MORI_HOME in a temp dir, real servers, real commands, a faked reboot via MORI_BOOT_ID.
+import { spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+let root: string;
+let home: string;
+
+function mori(args: string[], env: NodeJS.ProcessEnv = {}): { code: number; out: string; err: string; json: () => Record<string, unknown> } {
+  const r = spawnSync(process.execPath, ['bin/mori.js', ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, MORI_HOME: home, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: 60_000,
+  });
+  return { code: r.status ?? -1, out: r.stdout, err: r.stderr, json: () => JSON.parse(r.stdout) as Record<string, unknown> };
+}
+
+/** A fresh project with a session `name`; returns its state dir. */
+function session(name: string): string {
+  const project = path.join(root, name);
+  mkdirSync(project, { recursive: true });
+  const r = mori(['init', project, '--name', name, '--agent', 'shell', '--command', 'bash', '--backend', 'direct', '--json']);
+  expect(r.code, r.err).toBe(0);
+  return String(r.json().stateDir);
+}
+
+const sessionJson = (stateDir: string) => JSON.parse(readFileSync(path.join(stateDir, 'session.json'), 'utf8')) as Record<string, unknown>;
+const verifiedEntries = (stateDir: string) => readFileSync(path.join(stateDir, 'work_log.md'), 'utf8').split('\n').filter((l) => /^- VERIFI/.test(l));
+
+beforeAll(() => {
+  root = mkdtempSync(path.join(os.tmpdir(), 'mori-checks-cli-'));
+  home = path.join(root, 'home');
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe('mori checks', () => {
+  it("prints the seed environment.md's checks with their sources, and the lines it did not understand", () => {
+    const dir = session('seed');
+    copyFileSync(new URL('../fixtures/checks/seed-environment.md', import.meta.url), path.join(dir, 'environment.md'));
+    copyFileSync(new URL('../fixtures/checks/seed-session-state.md', import.meta.url), path.join(dir, 'session_state.md'));
+    const j = mori(['checks', 'seed', '--json']);
+    expect(j.code).toBe(0);
+    const checks = j.json().checks as { id: string; source: { file: string; line: number } }[];
+    expect(checks.map((c) => c.id)).toEqual([
+      'tcp:localhost:5432',
+      'tcp:localhost:6379',
+      'command:pytest tests/',
+      'http:http://localhost:8000',
+      'pid:1234',
+      'pid:1235',
+      'file:auth.py',
+      'file:middleware.py',
+      'file:tests/test_auth.py',
+    ]);
+    expect((j.json().trust as { trusted: boolean }).trusted).toBe(false);
+    const text = mori(['checks', 'seed']);
+    expect(text.code).toBe(0);
+    expect(text.out).toMatch(/command\s+pytest tests\/\s+environment\.md:7 \(Test command\)\s+timeout 2m\s+needs trust/);
+    expect(text.out).toMatch(/file\s+tests\/test_auth\.py\s+session_state\.md:4/);
+    expect(text.out).toMatch(/Lines not understood as checks:\n\s+environment\.md:3\s+Project: \/home\/user\/api-server/);
+  });
+
+  it('lists malformed lines, and exits 3 naming what is missing', () => {
+    const dir = session('malformed');
+    writeFileSync(path.join(dir, 'environment.md'), '## Checks\n- tcp: localhost:99999\n- frobnicate: now\n');
+    const r = mori(['checks', 'malformed']);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/Malformed check lines[^\n]*\n\s+environment\.md:2\s+tcp: localhost:99999\n\s+tcp: "localhost:99999" is not host:port/);
+    expect(r.out).toMatch(/environment\.md:3\s+frobnicate: now\n\s+"frobnicate" is not a check kind/);
+    const missing = mori(['checks', 'no-such-session', '--json']);
+    expect(missing.code).toBe(3);
+    expect(missing.json()).toMatchObject({ ok: false, code: 'not-found' });
+  });
+});
+
+describe('mori verify', () => {
+  it('exits 0 when all pass and 1 when one fails, records results and appends one work-log entry each', async () => {
+    const dir = session('verify');
+    const server = net.createServer((s) => s.destroy());
+    const port = await new Promise<number>((r) => server.listen(0, '127.0.0.1', () => r((server.address() as net.AddressInfo).port)));
+    writeFileSync(path.join(dir, 'environment.md'), `## Setup\n- Cache: 127.0.0.1:${port}\n## Checks\n- file: .mori/verify/work_log.md\n`);
+    const ok = mori(['verify', 'verify', '--json']);
+    expect(ok.code, ok.out + ok.err).toBe(0);
+    expect(ok.json()).toMatchObject({ ok: true, summary: { total: 2, passed: 2 } });
+    await new Promise<void>((r) => server.close(() => r()));
+    const bad = mori(['verify', 'verify']);
+    expect(bad.code).toBe(1);
+    expect(bad.out).toMatch(/^verify: checks 1\/2 passed \(Cache failed\)\n\s+FAIL\s+tcp\s+127\.0\.0\.1:\d+/);
+    const last = sessionJson(dir).lastVerification as { results: { id: string; status: string; source: string }[] };
+    expect(last.results.map((r) => [r.id, r.status, r.source])).toEqual([
+      [`tcp:127.0.0.1:${port}`, 'fail', 'environment.md:2'],
+      ['file:.mori/verify/work_log.md', 'pass', 'environment.md:4'],
+    ]);
+    expect(verifiedEntries(dir)).toEqual(['- VERIFIED - checks 2/2 passed', '- VERIFIED - checks 1/2 passed (Cache failed)']);
+  });
+
+  it('exits 0 for a session with no checks', () => {
+    session('empty');
+    expect(mori(['verify', 'empty']).code).toBe(0);
+  });
+});
+
+describe('trust', () => {
+  it('never runs an untrusted command (its marker stays absent), runs it after approval, and again needs approval after a change', () => {
+    const dir = session('trusting');
+    const project = path.dirname(path.dirname(dir));
+    const marker = path.join(project, 'marker');
+    const env = (cmd: string) => writeFileSync(path.join(dir, 'environment.md'), `## Setup\n- Test command: \`${cmd}\`\n`);
+    env('touch marker');
+
+    const before = mori(['verify', 'trusting', '--json']);
+    expect(before.code).toBe(1);
+    expect((before.json().results as { status: string }[])[0]?.status).toBe('untrusted');
+    expect(existsSync(marker)).toBe(false);
+
+    // No terminal and no --yes: the list is shown, nothing is approved, exit 1.
+    const refused = mori(['trust', 'trusting']);
+    expect(refused.code).toBe(1);
+    expect(refused.out).toMatch(/command\s+touch marker\n\s+from environment\.md:2 \(Test command\)/);
+    expect(refused.err).toMatch(/not approved/);
+    expect(sessionJson(dir).trust).toBeNull();
+    expect(mori(['verify', 'trusting']).code).toBe(1);
+    expect(existsSync(marker)).toBe(false);
+
+    const approved = mori(['trust', 'trusting', '--yes', '--json']);
+    expect(approved.code).toBe(0);
+    expect(approved.json()).toMatchObject({ ok: true, approved: true });
+    expect((sessionJson(dir).trust as { approvedHash: string }).approvedHash).toBe(approved.json().hash);
+    expect(mori(['verify', 'trusting']).code).toBe(0);
+    expect(existsSync(marker)).toBe(true);
+
+    rmSync(marker);
+    env('touch marker; touch marker2');
+    const changed = mori(['verify', 'trusting']);
+    expect(changed.code).toBe(1);
+    expect(changed.out).toMatch(/CHANGED since they were approved/);
+    expect(existsSync(marker)).toBe(false);
+    expect(mori(['trust', 'trusting', '--yes']).code).toBe(0);
+    expect(mori(['trust', 'trusting']).code).toBe(0); // already approved: nothing to ask
+  });
+});
+
+describe('pid checks across a reboot', () => {
+  it('fail for a pid written in another boot even though that number is alive', async () => {
+    const dir = session('pids');
+    const child = spawn('sleep', ['60'], { stdio: 'ignore' });
+    try {
+      writeFileSync(path.join(dir, 'environment.md'), `## Running Services\n- Worker: running (pid ${child.pid})\n`);
+      const first = mori(['verify', 'pids', '--json'], { MORI_BOOT_ID: 'boot-a' });
+      expect(first.code).toBe(0);
+      expect((sessionJson(dir).pidBoots as Record<string, { bootId: string }>)[String(child.pid)]?.bootId).toBe('boot-a');
+
+      const after = mori(['verify', 'pids', '--json'], { MORI_BOOT_ID: 'boot-b' });
+      expect(after.code).toBe(1);
+      const r = (after.json().results as { status: string; detail: string }[])[0];
+      expect(r?.status).toBe('fail');
+      expect(r?.detail).toMatch(/written in another boot.*some other process/);
+      // The record keeps the boot the pid was written in.
+      expect((sessionJson(dir).pidBoots as Record<string, { bootId: string }>)[String(child.pid)]?.bootId).toBe('boot-a');
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+});
