@@ -17,7 +17,10 @@ export interface Section {
   headingLine: number;
   /** 0-based index of the first body line (the line after the heading). */
   bodyStart: number;
-  /** 0-based index one past the last body line: the next heading of the same or a higher level, or EOF. */
+  /**
+   * 0-based index one past the last body line: the next heading of any level, or EOF. A sub-heading
+   * starts a section of its own, so its items are never read (or edited) twice.
+   */
   bodyEnd: number;
 }
 
@@ -196,13 +199,8 @@ function findSections(tree: Root, lineCount: number): Section[] {
   headings.forEach((h, i) => {
     const headingLine = (h.position?.start.line ?? 1) - 1;
     const bodyStart = h.position?.end.line ?? headingLine + 1;
-    let bodyEnd = lineCount;
-    for (const next of headings.slice(i + 1)) {
-      if (next.depth <= h.depth) {
-        bodyEnd = (next.position?.start.line ?? lineCount + 1) - 1;
-        break;
-      }
-    }
+    const next = headings[i + 1];
+    const bodyEnd = next ? (next.position?.start.line ?? lineCount + 1) - 1 : lineCount;
     const heading = plainText(h).trim();
     sections.push({ heading, key: headingKey(heading), depth: h.depth, headingLine, bodyStart, bodyEnd });
   });

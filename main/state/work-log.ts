@@ -4,7 +4,7 @@
 // older entries move to work_log.archive.md, archive written and synced first. Any Node process.
 import { closeSync, fstatSync, fsyncSync, openSync, readSync, statSync, writeSync, constants } from 'node:fs';
 import path from 'node:path';
-import { MarkdownDoc } from './markdown-doc.js';
+import { scanWorkLog, type ScannedLog } from './work-log-scan.js';
 import { writeAtomicSync } from './atomic-write.js';
 import { tryLock } from './pid-lock.js';
 
@@ -78,18 +78,15 @@ export function parseEntryTime(heading: string): Date | null {
 }
 
 /** Every `##` section of the log is an entry; its lines are its body, bullets unwrapped. */
-export function parseEntries(doc: MarkdownDoc): WorkLogEntry[] {
-  return doc.sections
-    .filter((s) => s.depth === 2)
-    .map((s) => ({
-      heading: s.heading,
-      at: parseEntryTime(s.heading),
-      lines: doc
-        .bodyLines(s)
-        .map((l) => l.trim())
-        .filter((l) => l.length > 0)
-        .map((l) => l.replace(/^[-*+]\s+/, '')),
-    }));
+export function parseEntries(bytes: Buffer): WorkLogEntry[] {
+  return scanWorkLog(bytes).entries.map((e) => ({
+    heading: e.heading,
+    at: parseEntryTime(e.heading),
+    lines: e.body
+      .map((l) => l.trim())
+      .filter((l) => l.length > 0)
+      .map((l) => l.replace(/^[-*+]\s+/, '')),
+  }));
 }
 
 /**
@@ -116,8 +113,7 @@ export function readTailEntries(stateDir: string, count: number): WorkLogEntry[]
       const text = buf.toString('utf8');
       const first = whole ? 0 : text.search(/(^|\n)## /);
       if (first >= 0) {
-        const doc = MarkdownDoc.fromString(text.slice(first));
-        const entries = parseEntries(doc);
+        const entries = parseEntries(Buffer.from(text.slice(first), 'utf8'));
         if (entries.length > count || whole) return entries.slice(-count);
       } else if (whole) {
         return [];
@@ -146,9 +142,9 @@ export function workLogSize(stateDir: string): number {
 export function compactWorkLog(stateDir: string, budget = WORK_LOG_BUDGET_BYTES): number {
   const file = path.join(stateDir, WORK_LOG);
   if (workLogSize(stateDir) <= budget) return 0;
-  const doc = new MarkdownDoc(readWhole(file));
+  const doc = scanWorkLog(readWhole(file));
   // The title and any preamble before the first entry stay in the log; entries move.
-  const firstEntry = doc.sections.find((s) => s.depth === 2)?.headingLine ?? 0;
+  const firstEntry = doc.entries[0]?.headingLine ?? 0;
   const cut = cutLine(doc, budget * KEEP_FRACTION);
   if (cut <= firstEntry) return 0; // a single huge entry: nothing sensible to move
   const header = Buffer.concat(doc.lines.slice(0, firstEntry));
@@ -175,21 +171,19 @@ export function compactWorkLog(stateDir: string, budget = WORK_LOG_BUDGET_BYTES)
 }
 
 /** Line index at which to cut: the first entry heading after which the rest fits in `keepBytes`. */
-function cutLine(doc: MarkdownDoc, keepBytes: number): number {
-  const total = doc.bytes.length;
-  let offset = 0;
+function cutLine(doc: ScannedLog, keepBytes: number): number {
+  let total = 0;
   const offsets: number[] = [];
   for (const line of doc.lines) {
-    offsets.push(offset);
-    offset += line.length;
+    offsets.push(total);
+    total += line.length;
   }
-  for (const s of doc.sections) {
-    if (s.depth !== 2 || s.headingLine === 0) continue;
-    if (total - (offsets[s.headingLine] ?? 0) <= keepBytes) return s.headingLine;
+  for (const e of doc.entries) {
+    if (e.headingLine === 0) continue;
+    if (total - (offsets[e.headingLine] ?? 0) <= keepBytes) return e.headingLine;
   }
   // Even the last entry is bigger than the keep share: keep only the last entry.
-  const last = [...doc.sections].reverse().find((s) => s.depth === 2);
-  return last?.headingLine ?? 0;
+  return doc.entries[doc.entries.length - 1]?.headingLine ?? 0;
 }
 
 function appendDurably(file: string, bytes: Buffer): void {
