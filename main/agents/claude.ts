@@ -61,7 +61,8 @@ export const claudeProfile: AgentProfile = {
       /Invalid API key|Please run \/login|OAuth token (?:has expired|revoked)|Credit balance is too low/,
     ],
     working: [/esc to interrupt/i, /^\s*[✻✽✶✳✢·*]\s+\S+…/m],
-    waiting: [/\? for shortcuts/, /^❯/m],
+    // The footer, or the input box (a `❯` line over a rule); the bare echo of a prompt is not idle.
+    waiting: [/\? for shortcuts/, /^❯.*\n─{10,}$/m],
   },
   apiHosts,
 };
