@@ -90,7 +90,14 @@ export async function verifySession(stateDir: string, opts: VerifyOptions = {}):
 
   const at = now();
   const summary = summarizeResults(results);
-  const prunedBoots = notePids(pidBoots, [...new Set([...pidTargets, ...services.flatMap((s) => (s.pid === null ? [] : [String(s.pid)]))])], boot, at);
+  // Keep the records of the pids now named: those checked (a restarted service's pid replaces its
+  // old one), plus the old pid of a service whose new pid could not be written into the file.
+  const unwritten = new Set(derived.services.filter((_s, i) => services[i]?.pid != null && !services[i]?.pidWritten).flatMap((s) => s.checkIds));
+  const keep = [
+    ...results.filter((r) => r.kind === 'pid').map((r) => r.target),
+    ...derived.checks.filter((c) => c.kind === 'pid' && unwritten.has(c.id)).map((c) => c.target),
+  ];
+  const prunedBoots = notePids(pidBoots, [...new Set(keep)], boot, at);
   const recorded = updateSessionFile(stateDir, (s) => ({
     ...s,
     lastVerification: { at: at.toISOString(), results },
@@ -124,12 +131,11 @@ export function workLogLines(name: string, summary: VerificationSummary, service
 export function recordPids(stateDir: string, now = new Date()): Result<PidBoots> {
   const loaded = loadChecks(stateDir);
   if (!loaded.ok) return loaded;
+  const session = readSessionFile(stateDir);
+  if (!session.ok) return session;
   const pids = loaded.value.checks.filter((c) => c.kind === 'pid').map((c) => c.target);
-  const boot = bootId();
-  let out: PidBoots = {};
-  const res = updateSessionFile(stateDir, (s) => {
-    out = notePids(s.pidBoots, pids, boot, now);
-    return samePidBoots(s.pidBoots, out) ? s : { ...s, pidBoots: out };
-  });
-  return res.ok ? ok(out) : res;
+  const next = notePids(session.value.pidBoots, pids, bootId(), now);
+  if (samePidBoots(session.value.pidBoots, next)) return ok(session.value.pidBoots);
+  const res = updateSessionFile(stateDir, (s) => ({ ...s, pidBoots: notePids(s.pidBoots, pids, bootId(), now) }));
+  return res.ok ? ok(res.value.pidBoots) : res;
 }

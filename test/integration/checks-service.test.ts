@@ -1,0 +1,119 @@
+// Service recovery with a real tiny HTTP server as the service: `mori verify --restart-services`
+// starts the trusted `start:` command detached, waits for its check to pass, writes `(pid N)` back
+// into environment.md (every other byte unchanged) and logs to transcript/service-<name>.log.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { groupAlive, signalGroup } from '../../main/checks/process-group.js';
+import { verifySession } from '../../main/checks/verify-session.js';
+
+let root: string;
+let home: string;
+const started: number[] = [];
+const serverScript = fileURLToPath(new URL('../fixtures/checks/tiny-server.mjs', import.meta.url));
+
+function mori(args: string[]): { code: number; out: string; err: string; json: () => Record<string, unknown> } {
+  const r = spawnSync(process.execPath, ['bin/mori.js', ...args], { encoding: 'utf8', env: { ...process.env, MORI_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'], timeout: 90_000 });
+  return { code: r.status ?? -1, out: r.stdout, err: r.stderr, json: () => JSON.parse(r.stdout) as Record<string, unknown> };
+}
+
+function session(name: string): string {
+  const project = path.join(root, name);
+  mkdirSync(project, { recursive: true });
+  const r = mori(['init', project, '--name', name, '--agent', 'shell', '--command', 'bash', '--backend', 'direct', '--json']);
+  expect(r.code, r.err).toBe(0);
+  return String(r.json().stateDir);
+}
+
+/** A port nothing listens on right now. */
+async function freePort(): Promise<number> {
+  const s = net.createServer();
+  const port = await new Promise<number>((r) => s.listen(0, '127.0.0.1', () => r((s.address() as net.AddressInfo).port)));
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}
+
+async function waitFor(cond: () => boolean, ms = 10_000): Promise<boolean> {
+  const until = Date.now() + ms;
+  while (Date.now() < until && !cond()) await new Promise((r) => setTimeout(r, 50));
+  return cond();
+}
+
+beforeAll(() => {
+  root = mkdtempSync(path.join(os.tmpdir(), 'mori-checks-svc-'));
+  home = path.join(root, 'home');
+});
+afterEach(async () => {
+  for (const pid of started.splice(0)) {
+    signalGroup(pid, 'SIGKILL');
+    await waitFor(() => !groupAlive(pid));
+  }
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe('service recovery', () => {
+  it('starts a failing service only once trusted, writes its pid back and re-checks until it passes', async () => {
+    const dir = session('svc');
+    const port = await freePort();
+    const envFile = path.join(dir, 'environment.md');
+    // The server waits 300 ms before it listens, so the re-check has to back off and retry.
+    const before =
+      '# Environment\r\n\r\n## Setup\r\n- Notes: café\r\n\r\n## Running Services\r\n' +
+      `- Tiny: http://127.0.0.1:${port}/health (pid 999999) start: \`node ${serverScript} ${port} 300\`\r\n` +
+      '\r\n<!-- a comment Mori must keep -->\r\n';
+    writeFileSync(envFile, before);
+
+    const untrusted = mori(['verify', 'svc', '--restart-services', '--json']);
+    expect(untrusted.code).toBe(1);
+    expect((untrusted.json().services as { action: string }[])[0]?.action).toBe('untrusted');
+    expect(readFileSync(envFile, 'utf8')).toBe(before);
+
+    expect(mori(['trust', 'svc', '--yes']).code).toBe(0);
+    const r = mori(['verify', 'svc', '--restart-services', '--json']);
+    const services = r.json().services as { action: string; pid: number; log: string; pidWritten: boolean; detail: string }[];
+    const svc = services[0];
+    if (svc?.pid) started.push(svc.pid);
+    expect(svc?.action, svc?.detail).toBe('restarted');
+    expect(r.code, r.out).toBe(0);
+    expect(svc?.pidWritten).toBe(true);
+
+    // The service outlives the `mori` process that started it.
+    expect(groupAlive(svc!.pid)).toBe(true);
+    const after = readFileSync(envFile, 'utf8');
+    expect(after).toBe(before.replace('(pid 999999)', `(pid ${svc!.pid})`));
+    expect(readFileSync(path.join(dir, 'transcript', 'service-tiny.log'), 'utf8')).toMatch(/Mori starts Tiny[\s\S]*tiny-server listening on/);
+    const results = r.json().results as { id: string; status: string }[];
+    expect(results.map((x) => [x.id, x.status])).toEqual([
+      [`http:http://127.0.0.1:${port}/health`, 'pass'],
+      [`pid:${svc!.pid}`, 'pass'],
+    ]);
+    const sessionJson = JSON.parse(readFileSync(path.join(dir, 'session.json'), 'utf8')) as { pidBoots: Record<string, unknown> };
+    expect(Object.keys(sessionJson.pidBoots)).toEqual([String(svc!.pid)]);
+    expect(readFileSync(path.join(dir, 'work_log.md'), 'utf8')).toMatch(/- VERIFIED - checks 2\/2 passed\n- Service Tiny restarted \(pid \d+\), its checks pass\n/);
+
+    // Running again: the service is up, so nothing is started.
+    const again = mori(['verify', 'svc', '--restart-services', '--json']);
+    expect(again.code).toBe(0);
+    expect((again.json().services as { action: string }[])[0]?.action).toBe('not-needed');
+  });
+
+  it('reports a start command that exits before its checks pass, with its output', async () => {
+    const dir = session('crashy');
+    const port = await freePort();
+    writeFileSync(path.join(dir, 'environment.md'), `## Running Services\n- Crashy: 127.0.0.1:${port} start: \`echo cannot bind >&2; exit 4\`\n`);
+    expect(mori(['trust', 'crashy', '--yes']).code).toBe(0);
+    const v = await verifySession(dir, { restartServices: true, serviceDeadlineMs: 20_000 });
+    expect(v.ok).toBe(true);
+    if (!v.ok) return;
+    const svc = v.value.services[0];
+    if (svc?.pid) started.push(svc.pid);
+    expect(svc?.action).toBe('failed');
+    expect(svc?.detail).toMatch(/exited before its checks passed[\s\S]*cannot bind/);
+    expect(v.value.results[0]?.status).toBe('fail');
+    expect(v.value.logLines.join('\n')).toMatch(/Service Crashy restart failed/);
+  });
+});
