@@ -4,15 +4,18 @@
 import { closeSync, fsyncSync, openSync } from 'node:fs';
 import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
+import { recordOwnWrite } from './own-writes.js';
 
 export async function writeAtomic(file: string, data: string | Buffer, mode?: number): Promise<void> {
   await writeFileAtomic(file, data, { fsync: true, ...(mode === undefined ? {} : { mode }) });
   fsyncDir(path.dirname(file));
+  recordOwnWrite(file);
 }
 
 export function writeAtomicSync(file: string, data: string | Buffer, mode?: number): void {
   writeFileAtomic.sync(file, data, { fsync: true, ...(mode === undefined ? {} : { mode }) });
   fsyncDir(path.dirname(file));
+  recordOwnWrite(file);
 }
 
 /** Makes a rename or create in `dir` durable. Windows cannot open a directory; NTFS journals renames. */

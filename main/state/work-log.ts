@@ -7,6 +7,7 @@ import path from 'node:path';
 import { scanWorkLog, type ScannedLog } from './work-log-scan.js';
 import { writeAtomicSync } from './atomic-write.js';
 import { tryLock } from './pid-lock.js';
+import { recordOwnWrite } from './own-writes.js';
 
 export const WORK_LOG = 'work_log.md';
 export const WORK_LOG_ARCHIVE = 'work_log.archive.md';
@@ -55,6 +56,7 @@ export function appendEntry(stateDir: string, lines: readonly string[], at = new
   } finally {
     closeSync(fd);
   }
+  recordOwnWrite(file);
   if (size > budget) {
     const lock = tryLock(path.join(stateDir, 'work_log.compact.lock'), 'work log compaction');
     if (lock.ok) {
