@@ -1,0 +1,123 @@
+// Smoke test against the real agent CLIs: every flag a profile passes is accepted by the installed
+// CLI's own argument parser, without starting a session or reaching the network. Runs for each CLI
+// found in node_modules/.bin or on PATH (they are not dependencies of Mori; install them to run
+// this, e.g. `npm i -g @anthropic-ai/claude-code @openai/codex @google/gemini-cli`), skipped with
+// the reason otherwise. Written against Claude Code 2.1.197, codex-cli 0.171.0, Gemini CLI 0.61.0.
+import { spawnSync } from 'node:child_process';
+import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { PROFILES } from '../../main/agents/profiles.js';
+import type { LaunchSpec } from '../../main/agents/profile.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const UUID = '0b9f6a4e-4c1d-4e8b-9a57-3c2d1e0f9a8b';
+/** A CLI that starts a JS runtime and loads a large bundle takes seconds on a busy 2-core machine. */
+const CLI_TIMEOUT_MS = 60_000;
+
+function findBin(name: string): string | null {
+  const dirs = [path.join(ROOT, 'node_modules', '.bin'), ...(process.env['PATH'] ?? '').split(path.delimiter).filter(Boolean)];
+  for (const dir of dirs) {
+    const file = path.join(dir, name);
+    try {
+      accessSync(file, constants.X_OK);
+      return file;
+    } catch {
+      // not here
+    }
+  }
+  return null;
+}
+
+const home = mkdtempSync(path.join(os.tmpdir(), 'mori-real-cli-'));
+afterAll(() => rmSync(home, { recursive: true, force: true }));
+
+/** A private HOME and config dirs, and no reachable API, so nothing the CLIs do leaves this test. */
+const cliEnv: Record<string, string> = {
+  PATH: process.env['PATH'] ?? '',
+  HOME: home,
+  CLAUDE_CONFIG_DIR: path.join(home, 'claude'),
+  CODEX_HOME: path.join(home, 'codex'),
+  GEMINI_CLI_HOME: home,
+  ANTHROPIC_BASE_URL: 'http://127.0.0.1:9',
+  NO_COLOR: '1',
+  CI: '1',
+};
+
+function run(file: string, args: string[]): { code: number | null; out: string } {
+  const r = spawnSync(file, args, { cwd: home, env: cliEnv, encoding: 'utf8', timeout: CLI_TIMEOUT_MS, stdio: ['ignore', 'pipe', 'pipe'] });
+  return { code: r.status, out: `${r.stdout ?? ''}${r.stderr ?? ''}` };
+}
+
+function specs(profile: keyof typeof PROFILES): { fresh: LaunchSpec; resume: LaunchSpec } {
+  const env = { HOME: home };
+  const fresh = PROFILES[profile].newSession({ cwd: home, prompt: 'say hi', newAgentSessionId: UUID, env });
+  const resume = PROFILES[profile].resumeSession({ cwd: home, agentSessionId: UUID, prompt: 'continue', env });
+  if (!fresh.ok || !resume.ok) throw new Error('profile refused its own launch');
+  return { fresh: fresh.value, resume: resume.value };
+}
+
+const why = (name: string): string => `(skipped: \`${name}\` not found in node_modules/.bin or on PATH)`;
+
+const claude = findBin('claude');
+describe.skipIf(claude === null)(`claude CLI ${claude === null ? why('claude') : ''}`, () => {
+  const bin = claude as string;
+  it('documents --session-id and --resume', () => {
+    const help = run(bin, ['--help']);
+    expect(help.code).toBe(0);
+    expect(help.out).toContain('--session-id <uuid>');
+    expect(help.out).toMatch(/-r, --resume \[value\]/);
+  });
+
+  // Its parser reports the first unknown option and stops before doing anything: a sentinel placed
+  // after the profile's arguments is reported only if every argument before it was accepted.
+  it.each(['fresh', 'resume'] as const)('accepts the %s command line', (kind) => {
+    const r = run(bin, [...specs('claude')[kind].args, '--mori-sentinel', '-p']);
+    expect(r.out).toContain("unknown option '--mori-sentinel'");
+    expect(r.code).not.toBe(0);
+  });
+});
+
+const codex = findBin('codex');
+describe.skipIf(codex === null)(`codex CLI ${codex === null ? why('codex') : ''}`, () => {
+  const bin = codex as string;
+  // clap validates every argument before it honours --help, and exits 2 on one it does not know.
+  it('rejects an unknown flag at --help parsing (the check below can fail)', () => {
+    expect(run(bin, ['--mori-sentinel', '--help']).code).toBe(2);
+  });
+  it.each(['fresh', 'resume'] as const)('accepts the %s command line', (kind) => {
+    const r = run(bin, [...specs('codex')[kind].args, '--help']);
+    expect(r.code, r.out).toBe(0);
+  });
+  it('documents resume <SESSION_ID> [PROMPT] and --no-daemon', () => {
+    const r = run(bin, ['resume', '--help']);
+    expect(r.out).toMatch(/Usage: codex resume \[OPTIONS\] \[SESSION_ID\] \[PROMPT\]/);
+    expect(r.out).toContain('--no-daemon');
+  });
+});
+
+const gemini = findBin('gemini');
+describe.skipIf(gemini === null)(`gemini CLI ${gemini === null ? why('gemini') : ''}`, () => {
+  const bin = gemini as string;
+  it('documents --session-id, --resume and -i', () => {
+    const r = run(bin, ['--help']);
+    expect(r.out).toContain('--session-id');
+    expect(r.out).toMatch(/-r, --resume/);
+    expect(r.out).toMatch(/-i, --prompt-interactive/);
+  });
+  // Its parser lists every unknown argument and exits before starting: only the sentinel may be listed.
+  it.each(['fresh', 'resume'] as const)('accepts the %s command line', (kind) => {
+    const r = run(bin, [...specs('gemini')[kind].args, '--mori-sentinel', '--list-sessions']);
+    const unknown = /Unknown arguments?: (.*)/.exec(r.out)?.[1];
+    expect(unknown, r.out).toBe('mori-sentinel, moriSentinel');
+  });
+});
+
+const aider = findBin('aider');
+describe.skipIf(aider === null)(`aider CLI ${aider === null ? why('aider') : ''}`, () => {
+  it('documents --restore-chat-history', () => {
+    expect(run(aider as string, ['--help']).out).toContain('--restore-chat-history');
+  });
+});
