@@ -59,7 +59,7 @@ export async function runChecks(checks: readonly CheckSpec[], ctx: RunContext): 
 export async function runOne(c: CheckSpec, ctx: RunContext): Promise<CheckResult> {
   const base = { id: c.id, kind: c.kind, target: c.target, source: sourceText(c.source), ...(c.label ? { label: c.label } : {}) };
   if (needsTrust(c) && !ctx.trusted) {
-    return { ...base, status: 'untrusted', durationMs: 0, detail: 'not run: the list of commands changed or was never approved (mori trust)' };
+    return { ...base, status: 'untrusted', durationMs: 0, detail: 'not run: the current list of commands is not approved (mori trust)' };
   }
   if (ctx.signal?.aborted) return { ...base, status: 'skipped', durationMs: 0, detail: 'cancelled before it started' };
   const started = performance.now();

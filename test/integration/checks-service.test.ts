@@ -117,3 +117,27 @@ describe('service recovery', () => {
     expect(v.value.logLines.join('\n')).toMatch(/Service Crashy restart failed/);
   });
 });
+
+describe('verifySession', () => {
+  it('records a cancelled verification: the running command is killed, its result skipped, one entry logged', async () => {
+    const dir = session('cancel');
+    writeFileSync(path.join(dir, 'environment.md'), '## Setup\n- Test command: `sleep 300`\n- Redis: localhost:1\n');
+    expect(mori(['trust', 'cancel', '--yes']).code).toBe(0);
+    const abort = new AbortController();
+    setTimeout(() => abort.abort(), 500);
+    const t = Date.now();
+    const v = await verifySession(dir, { signal: abort.signal, graceMs: 300 });
+    expect(Date.now() - t).toBeLessThan(10_000);
+    expect(v.ok).toBe(true);
+    if (!v.ok) return;
+    expect(v.value.results.map((r) => [r.kind, r.status])).toEqual([
+      ['command', 'skipped'],
+      ['tcp', 'fail'],
+    ]);
+    expect(v.value.logLines[0]).toMatch(/^VERIFICATION CANCELLED - checks 0\/2 passed/);
+    const log = readFileSync(path.join(dir, 'work_log.md'), 'utf8');
+    expect(log.match(/VERIFICATION CANCELLED/g)).toHaveLength(1);
+    const json = JSON.parse(readFileSync(path.join(dir, 'session.json'), 'utf8')) as { lastVerification: { results: unknown[] } };
+    expect(json.lastVerification.results).toHaveLength(2);
+  });
+});
