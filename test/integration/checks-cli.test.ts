@@ -167,3 +167,35 @@ describe('pid checks across a reboot', () => {
     }
   });
 });
+
+describe('mori trust on a terminal', () => {
+  async function trustOnTty(name: string, answer: string): Promise<{ code: number; screen: string }> {
+    const pty = (await import('node-pty')).default;
+    const term = pty.spawn(process.execPath, ['bin/mori.js', 'trust', name], { cwd: process.cwd(), env: { ...process.env, MORI_HOME: home }, cols: 120, rows: 30 });
+    let screen = '';
+    let answered = false;
+    return new Promise((resolve) => {
+      term.onData((d) => {
+        screen += d;
+        if (!answered && screen.includes('[y/N]')) {
+          answered = true;
+          term.write(`${answer}\r`);
+        }
+      });
+      term.onExit(({ exitCode }) => resolve({ code: exitCode, screen }));
+    });
+  }
+
+  it('asks, and approves only on yes', async () => {
+    const dir = session('tty');
+    writeFileSync(path.join(dir, 'environment.md'), '## Setup\n- Test command: `true`\n');
+    const no = await trustOnTty('tty', 'n');
+    expect(no.screen).toMatch(/command\s+true/);
+    expect(no.code).toBe(1);
+    expect(sessionJson(dir).trust).toBeNull();
+    const yes = await trustOnTty('tty', 'y');
+    expect(yes.code).toBe(0);
+    expect(yes.screen).toMatch(/Approved 1 item/);
+    expect(sessionJson(dir).trust).not.toBeNull();
+  });
+});
