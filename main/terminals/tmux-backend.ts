@@ -28,6 +28,9 @@ export const TMUX_HISTORY_LIMIT = 10_000;
 /** Input bytes per `send-keys -H` command: keeps each command line short (3 chars per byte). */
 const SEND_KEYS_CHUNK_BYTES = 512;
 const SESSION_PREFIX = 'mori-';
+/** After losing the control client, look this often, this many times, for the pane to die. */
+const CLIENT_LOST_POLL_MS = 100;
+const CLIENT_LOST_POLLS = 30;
 const SUBSCRIPTION = 'mori-dead';
 
 export const tmuxSessionName = (id: string): string => `${SESSION_PREFIX}${id}`;
@@ -82,32 +85,42 @@ export function captureToScreen(lines: string[], cursor: { x: number; y: number 
 const TAIL_KEEP_CHARS = 16_384;
 
 const stripEscapes = (s: string): string =>
-  // eslint-disable-next-line no-control-regex
   s.replace(/\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x1b[@-Z\\-_]|\r/g, '');
 
 /**
  * The lines of the final screen that came after the output we saw, as output (styled). Finds the
  * last line we saw on the screen, bottom up; nothing when it is not there (the screen was redrawn).
  */
-export function missingTail(seen: string, plainScreen: string[], styledScreen: string[]): string {
+export function missingTail(seen: string, plainScreen: string[], styledScreen: string[], rows: number): string {
   const screen = [...plainScreen];
   while (screen.length > 0 && (screen.at(-1) ?? '').trim() === '') screen.pop();
-  const seenLines = stripEscapes(seen).split('\n');
+  const seenLines = stripEscapes(seen).split('\n').map((l) => l.trimEnd());
   const endsWithNewline = seenLines.at(-1) === '';
   if (endsWithNewline) seenLines.pop();
-  const last = (seenLines.at(-1) ?? '').trimEnd();
-  if (last === '') return '';
-  for (let i = screen.length - 1; i >= 0; i--) {
-    const line = (screen[i] ?? '').trimEnd();
-    if (endsWithNewline ? line === last : line.startsWith(last)) {
-      const rest = styledScreen.slice(i + 1, screen.length);
-      if (rest.length === 0) return '';
-      const styledRest = rest.join('\r\n') + '\r\n';
-      return endsWithNewline ? styledRest : `\r\n${styledRest}`;
-    }
+  // Match the last few lines we saw, not one: a repeated line alone would match too early.
+  const want = seenLines.slice(-MATCH_LINES);
+  // Nothing seen yet: everything on the screen is new.
+  if (want.every((l) => l === '')) return screen.length === 0 ? '' : styledScreen.slice(0, screen.length).join('\r\n') + '\r\n';
+  const lastWanted = want.length - 1;
+  for (let end = screen.length - 1; end >= lastWanted; end--) {
+    const matches = want.every((w, k) => {
+      const line = (screen[end - lastWanted + k] ?? '').trimEnd();
+      return k === lastWanted && !endsWithNewline ? line.startsWith(w) : line === w;
+    });
+    if (!matches) continue;
+    const rest = styledScreen.slice(end + 1, screen.length);
+    if (rest.length === 0) return '';
+    const styledRest = rest.join('\r\n') + '\r\n';
+    return endsWithNewline ? styledRest : `\r\n${styledRest}`;
   }
+  // What we saw scrolled out of the history: all of it is newer than our last output. (A screen
+  // that was redrawn in place has no history beyond the screen, and gets nothing.)
+  if (screen.length > rows) return '\r\n' + styledScreen.slice(0, screen.length).join('\r\n') + '\r\n';
   return '';
 }
+
+/** Lines of seen output that must match the captured history in missingTail(). */
+const MATCH_LINES = 3;
 
 export interface TmuxBackendOptions extends TmuxServerOptions {
   historyLimit?: number;
@@ -124,6 +137,7 @@ class TmuxPtySource implements PtySource {
   syncing = true;
   paneId: string | null = null;
   pid = 0;
+  rows = 24;
   client!: TmuxControlClient;
 
   constructor(
@@ -144,7 +158,7 @@ class TmuxPtySource implements PtySource {
       // tmux paused the pane for us (pause-after); we never ask for that, but resume if it happens.
       pause: (pane) => void this.client.command(`refresh-client -A '${pane}:continue'`),
       exit: () => {
-        if (!this.released) this.reportExit({ code: null, signal: null });
+        if (!this.released) void this.clientLost();
       },
     });
   }
@@ -158,6 +172,7 @@ class TmuxPtySource implements PtySource {
   }
 
   resize(cols: number, rows: number): void {
+    this.rows = rows;
     if (this.paneId) void this.client.command(`resize-window -t ${this.paneId} -x ${cols} -y ${rows}`);
   }
 
@@ -191,6 +206,11 @@ class TmuxPtySource implements PtySource {
     await this.client.close();
   }
 
+  /** Output that is already on the screen when we attach (it counts as seen). */
+  seen(data: string): void {
+    this.tail = (this.tail + data).slice(-TAIL_KEEP_CHARS);
+  }
+
   private emitData(data: string): void {
     this.tail = (this.tail + data).slice(-TAIL_KEEP_CHARS);
     for (const l of this.dataListeners) l(data);
@@ -204,18 +224,34 @@ class TmuxPtySource implements PtySource {
     if (r.ok) {
       // tmux 3.3a does not send a pane's last read to control clients when the program exits with
       // it: recover those lines from the final screen.
-      const plain = await this.client.command(`capture-pane -p -t ${this.paneId}`);
-      const styled = await this.client.command(`capture-pane -p -e -t ${this.paneId}`);
+      const plain = await this.client.command(`capture-pane -p -S - -t ${this.paneId}`);
+      const styled = await this.client.command(`capture-pane -p -e -S - -t ${this.paneId}`);
       if (plain.ok && styled.ok) {
-        const missing = missingTail(this.tail, plain.lines, styled.lines);
+        const missing = missingTail(this.tail, plain.lines, styled.lines, this.rows);
         if (missing) this.emitData(missing);
       }
     }
     this.reportExit(r.ok ? paneExit(status, signal) : { code: null, signal: null });
     // The exit is read and reported: the dead session has done its job.
-    await this.server.run(['kill-session', '-t', this.sessionName]);
+    await this.server.run(['kill-session', '-t', `=${this.sessionName}`]);
     this.released = true;
     await this.client.close();
+  }
+
+  /** Our control client went away on its own: read the pane's fate with a one-shot command. */
+  private async clientLost(): Promise<void> {
+    for (let attempt = 0; attempt < CLIENT_LOST_POLLS && !this.exitInfo; attempt++) {
+      const r = await this.server.run(['display', '-p', '-t', this.paneId ?? `=${this.sessionName}:`, '#{pane_dead}\t#{pane_dead_status}\t#{pane_dead_signal}']);
+      const [dead, status = '', signal = ''] = r.stdout.trim().split('\t');
+      if (r.code !== 0) break;
+      if (dead === '1') {
+        this.reportExit(paneExit(status, signal));
+        await this.server.run(['kill-session', '-t', `=${this.sessionName}`]);
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, CLIENT_LOST_POLL_MS));
+    }
+    this.reportExit({ code: null, signal: null });
   }
 
   reportExit(exit: TerminalExit): void {
@@ -255,6 +291,9 @@ export class TmuxBackend implements PersistentTerminalBackend {
     const version = this.server.detectedVersion;
     // Server-wide options go first: the pane must be born with them (TERM, remain-on-exit).
     const setup = [
+      // The server stays up with no sessions: a session ending must not race the next one's start
+      // against a server that is shutting down ("server exited unexpectedly").
+      ['set-option', '-s', 'exit-empty', 'off'],
       ['set-option', '-g', 'remain-on-exit', 'on'],
       ...(version && versionAtLeast(version, 3, 3) ? [['set-option', '-g', 'remain-on-exit-format', '']] : []),
       ['set-option', '-g', 'status', 'off'],
@@ -267,9 +306,9 @@ export class TmuxBackend implements PersistentTerminalBackend {
       ...Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]),
       '--', ...program,
     ];
-    // Views, not tmux clients, decide the size; set after new-session (tmux 3.3a's server exits
-    // when this is the first command it runs).
-    const after = ['set-option', '-g', 'window-size', 'manual'];
+    // Views, not tmux clients, decide the size. Set per window after new-session: tmux 3.3a's
+    // server crashes on a second new-session while the global value is `manual`.
+    const after = ['set-option', '-w', '-t', `=${name}:`, 'window-size', 'manual'];
     const [file, args] = await this.server.clientCommand([...setup.flatMap((c) => [...c, ';']), ...create, ';', ...after]);
     const created = await execTool(file, args);
     if (created.code !== 0) return fail('failed', `tmux could not start ${options.command}: ${(created.stderr || created.stdout).trim()}`);
@@ -299,6 +338,7 @@ export class TmuxBackend implements PersistentTerminalBackend {
     const name = tmuxSessionName(id);
     const source = new TmuxPtySource(this.server, name, `tmux:${id}`);
     source.connect(this.server.tmuxPath, [...this.server.baseArgs(), '-C', 'attach-session', '-t', `=${name}`]);
+    await source.client.ready;
     const info = await source.client.command(`display -p -t '=${name}:' '${PANE_FORMAT}'`);
     const pane = info.ok ? parsePaneLine(info.lines[0] ?? '') : null;
     if (!pane) {
@@ -307,6 +347,7 @@ export class TmuxBackend implements PersistentTerminalBackend {
     }
     source.paneId = pane.pane;
     source.pid = pane.pid;
+    source.rows = pane.size.rows;
     // One pane per session: a session-wide subscription watches it (tmux 3.3a never reports pane-scoped ones).
     void source.client.command(`refresh-client -B '${SUBSCRIPTION}::#{pane_dead}'`);
     // The cursor, then the whole history and screen. Output that arrived before the capture is in it;
@@ -318,6 +359,7 @@ export class TmuxBackend implements PersistentTerminalBackend {
     const [cx, cy] = ((await cursorReply).lines[0] ?? '').split(' ').map(Number);
     const cursor = Number.isFinite(cx) && Number.isFinite(cy) ? { x: cx as number, y: cy as number } : null;
     const screen = capture.ok ? captureToScreen(capture.lines, cursor) : '';
+    source.seen(capture.ok ? trimBlankTail(capture.lines).join('\n') + '\n' : '');
     const terminal = new ManagedTerminal(source, {
       id,
       backend: 'tmux',
@@ -329,6 +371,12 @@ export class TmuxBackend implements PersistentTerminalBackend {
     if (pane.dead) void source.readExit();
     return ok(terminal);
   }
+}
+
+function trimBlankTail(lines: string[]): string[] {
+  const out = [...lines];
+  while (out.length > 0 && (out.at(-1) ?? '').trim() === '') out.pop();
+  return out;
 }
 
 /** Quotes one word for `sh -c` (tmux runs a lone command string through the shell). */

@@ -28,12 +28,18 @@ export class TmuxControlClient {
   private readonly waiting: { resolve: (r: ControlReply) => void; onReply?: ((r: ControlReply) => void) | undefined }[] = [];
   private readonly decoders = new Map<string, StringDecoder>();
   private ended = false;
+  private markReady!: () => void;
+  /**
+   * Resolves once the client is attached to its session (`%session-changed`), or has ended.
+   * Commands sent before that may run before the attach does, without a session to act on.
+   */
+  readonly ready: Promise<void> = new Promise((resolve) => (this.markReady = resolve));
 
   constructor(file: string, args: string[], private readonly handlers: ControlClientHandlers) {
     this.child = spawn(file, args, { env: tmuxClientEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
     this.parser = new ControlParser((e) => this.onEvent(e));
     this.child.stdout?.setEncoding('latin1');
-    this.child.stdout?.on('data', (chunk: string) => { if (process.env.MORI_DEBUG_TMUX) process.stderr.write(chunk); this.parser.push(chunk); });
+    this.child.stdout?.on('data', (chunk: string) => this.parser.push(chunk));
     this.child.stderr?.on('data', () => undefined);
     this.child.stdin?.on('error', () => undefined);
     this.child.on('error', () => this.end('tmux could not be started'));
@@ -106,6 +112,9 @@ export class TmuxControlClient {
       case 'continue':
         this.handlers.continue?.(e.pane);
         return;
+      case 'notification':
+        if (e.name === '%session-changed') this.markReady();
+        return;
       default:
         return;
     }
@@ -114,6 +123,7 @@ export class TmuxControlClient {
   private end(reason: string | null): void {
     if (this.ended) return;
     this.ended = true;
+    this.markReady();
     for (const w of this.waiting.splice(0)) w.resolve({ ok: false, lines: ['tmux control client is gone'] });
     this.handlers.exit(reason);
   }
