@@ -1,0 +1,91 @@
+// Pure decisions of the terminals layer: flow control, the tmux control-mode parser, version
+// checks, /proc parsing and the recovery of output tmux drops at pane exit.
+import { describe, expect, it } from 'vitest';
+import { FlowControl, FlowControlConstants } from '../../main/terminals/flow-control.js';
+import { parseProcStat } from '../../main/terminals/process-tree.js';
+import { missingTail, paneExit, shellQuote } from '../../main/terminals/tmux-backend.js';
+import { ControlParser, decodeOctal, hexKeys, type ControlEvent } from '../../main/terminals/tmux-protocol.js';
+import { parseTmuxVersion, tmuxUnusableReason } from '../../main/terminals/tmux-version.js';
+
+describe('flow control', () => {
+  it('pauses above the high watermark and resumes below the low one', () => {
+    const f = new FlowControl();
+    f.attach('a');
+    expect(f.sent(FlowControlConstants.HIGH_WATERMARK_CHARS)).toBeNull();
+    expect(f.sent(1)).toBe('pause');
+    expect(f.ack('a', 50_000)).toBeNull();
+    expect(f.ack('a', 50_001 - FlowControlConstants.LOW_WATERMARK_CHARS + 1)).toBe('resume');
+  });
+  it('never pauses with no attachment, and a re-attach resets the debt', () => {
+    const f = new FlowControl();
+    expect(f.sent(10_000_000)).toBeNull();
+    f.attach('a');
+    expect(f.sent(200_000)).toBe('pause');
+    expect(f.detach('a')).toBe('resume');
+    expect(f.attach('b')).toBeNull();
+    expect(f.isPaused).toBe(false);
+    expect(f.ack('a', 10)).toBeNull();
+  });
+});
+
+describe('tmux control-mode parser', () => {
+  const parse = (chunks: string[]): ControlEvent[] => {
+    const events: ControlEvent[] = [];
+    const p = new ControlParser((e) => events.push(e));
+    for (const c of chunks) p.push(c);
+    return events;
+  };
+  it('decodes octal escapes', () => {
+    expect(decodeOctal('a\\033[31mb\\015\\012\\134')).toBe('a\x1b[31mb\r\n\\');
+  });
+  it('splits replies, output, exit across chunk boundaries', () => {
+    const events = parse(['%begin 1 5 1\nline one\n%end 1 5', ' 1\n%output %3 hi\\015\\012\n%out', 'put %3 there\n', '%begin 2 7 1\nbad\n%error 2 7 1\n%exit server exited\n']);
+    expect(events).toEqual([
+      { kind: 'reply', number: 5, fromUs: true, ok: true, lines: ['line one'] },
+      { kind: 'output', pane: '%3', bytes: 'hi\r\n' },
+      { kind: 'output', pane: '%3', bytes: 'there' },
+      { kind: 'reply', number: 7, fromUs: true, ok: false, lines: ['bad'] },
+      { kind: 'exit', reason: 'server exited' },
+    ]);
+  });
+  it('keeps a reply line that looks like %end of another block', () => {
+    const events = parse(['%begin 9 1 0\n%end 8 1 0\n%end 9 1 0\n']);
+    expect(events).toEqual([{ kind: 'reply', number: 1, fromUs: false, ok: true, lines: ['%end 8 1 0'] }]);
+  });
+  it('reads subscriptions, pause and continue', () => {
+    expect(parse(['%subscription-changed mori-dead $0 - - - : 1\n%pause %1\n%continue %1\n'])).toEqual([
+      { kind: 'subscription', name: 'mori-dead', value: '1' },
+      { kind: 'pause', pane: '%1' },
+      { kind: 'continue', pane: '%1' },
+    ]);
+  });
+  it('sends input as hex bytes', () => {
+    expect(hexKeys('a\x03é')).toEqual(['61', '03', 'c3', 'a9']);
+  });
+});
+
+describe('tmux helpers', () => {
+  it('parses versions and explains the fallback', () => {
+    expect(parseTmuxVersion('tmux 3.3a')).toEqual({ major: 3, minor: 3, text: '3.3a' });
+    expect(tmuxUnusableReason(parseTmuxVersion('tmux 3.3a'), 'tmux 3.3a')).toBeNull();
+    expect(tmuxUnusableReason(parseTmuxVersion('tmux 2.9'), 'tmux 2.9')).toMatch(/too old/);
+    expect(tmuxUnusableReason(null, 'garbage')).toMatch(/could not read/);
+  });
+  it('reads exit status and signal of a dead pane', () => {
+    expect(paneExit('3', '')).toEqual({ code: 3, signal: null });
+    expect(paneExit('', '15')).toEqual({ code: null, signal: 'SIGTERM' });
+  });
+  it('recovers the lines after the last ones seen', () => {
+    const screen = ['a', 'b', 'c', 'd', '', ''];
+    expect(missingTail('a\r\nb\r\n', screen, screen, 4)).toBe('c\r\nd\r\n');
+    expect(missingTail('a\r\nb\r\nc\r\nd\r\n', screen, screen, 4)).toBe('');
+    expect(missingTail('', screen, screen, 4)).toBe('a\r\nb\r\nc\r\nd\r\n');
+  });
+  it('quotes a lone command for the shell', () => {
+    expect(shellQuote('claude')).toBe('claude');
+    expect(shellQuote("it's")).toBe(`'it'\\''s'`);
+  });
+  it('parses /proc stat lines with odd command names', () => {
+    expect(parseProcStat('42 (a b) c)) S 1 42 42 0 -1 4194560 0 0 0 0 0 0 0 0 20 0 1 0 777 0 0')).toMatchObject({ pid: 42, ppid: 1, pgid: 42, sid: 42, startTime: 777 });
+  });
+});
