@@ -1,0 +1,69 @@
+// The supervisor's typed events (DESIGN.md §9), as zod schemas so every consumer (the Electron
+// layer, `mori up --json`, a socket subscriber) can validate what it receives. Pure TypeScript,
+// shared by main, preload and renderer. Times are wall-clock epoch milliseconds.
+import { z } from 'zod';
+import { AgentActivity } from './agent-activity.js';
+import { NetworkOfflineEvent, NetworkOnlineEvent, ResumeEvent, SuspendEvent } from './power.js';
+import { InterruptReason } from './session.js';
+
+/** A session's runtime state (DESIGN.md §4): the lifecycle, not the stored intent. */
+export const RUNTIME_STATES = ['idle', 'starting', 'running', 'interrupted', 'backoff', 'verifying', 'resuming', 'attention', 'stopped', 'finished'] as const;
+export const RuntimeState = z.enum(RUNTIME_STATES);
+export type RuntimeState = z.infer<typeof RuntimeState>;
+
+/** How an agent was launched: a new session, its resume command, a fresh start after a failed resume, or an adopted tmux session. */
+export const LaunchKind = z.enum(['new', 'resume', 'fresh', 'reattach']);
+export type LaunchKind = z.infer<typeof LaunchKind>;
+
+const base = { at: z.number() };
+const sessionBase = { ...base, sessionId: z.string(), name: z.string() };
+
+export const SupervisorEvent = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('supervisor.ready'), ...base, sessions: z.number().int(), pid: z.number().int() }),
+  z.object({
+    type: z.literal('session.started'),
+    ...sessionBase,
+    launch: LaunchKind,
+    backend: z.enum(['tmux', 'direct']),
+    pid: z.number().int(),
+    agentSessionId: z.string().nullable(),
+  }),
+  z.object({ type: z.literal('session.activity'), ...sessionBase, from: AgentActivity, to: AgentActivity }),
+  z.object({
+    type: z.literal('session.exited'),
+    ...sessionBase,
+    code: z.number().int().nullable(),
+    signal: z.string().nullable(),
+    /** What the supervisor made of the exit. */
+    outcome: z.enum(['finished', 'crash', 'stopped', 'resume-failed', 'ignored']),
+  }),
+  z.object({
+    type: z.literal('session.interrupted'),
+    ...sessionBase,
+    reason: InterruptReason,
+    /** When a restart is scheduled: how long until it (backoff), else null. */
+    retryInMs: z.number().nullable(),
+  }),
+  z.object({ type: z.literal('session.resuming'), ...sessionBase, launch: LaunchKind }),
+  z.object({ type: z.literal('session.resumed'), ...sessionBase, launch: LaunchKind }),
+  z.object({ type: z.literal('session.attention'), ...sessionBase, reason: z.string(), message: z.string() }),
+  z.object({ type: z.literal('session.stopped'), ...sessionBase, by: z.enum(['user', 'supervisor']) }),
+  z.object({ type: z.literal('power.suspend'), ...SuspendEvent.shape }),
+  z.object({ type: z.literal('power.resume'), ...ResumeEvent.shape }),
+  z.object({ type: z.literal('network.offline'), ...NetworkOfflineEvent.shape }),
+  z.object({ type: z.literal('network.online'), ...NetworkOnlineEvent.shape }),
+  z.object({ type: z.literal('verify.started'), ...sessionBase }),
+  z.object({ type: z.literal('verify.finished'), ...sessionBase, ok: z.boolean(), summary: z.string() }),
+  z.object({
+    type: z.literal('checkpoint.written'),
+    ...sessionBase,
+    gitHead: z.string().nullable(),
+    changedFiles: z.number().int(),
+    /** Whether anything differed from the previous checkpoint (a work-log entry was written). */
+    changed: z.boolean(),
+  }),
+]);
+export type SupervisorEvent = z.infer<typeof SupervisorEvent>;
+export type SupervisorEventType = SupervisorEvent['type'];
+/** The event of one type, e.g. `EventOf<'session.activity'>`. */
+export type EventOf<T extends SupervisorEventType> = Extract<SupervisorEvent, { type: T }>;

@@ -1,0 +1,67 @@
+// Turns "start this session" into a command line (DESIGN.md §4, §5): a new agent session with the
+// first prompt, or a relaunch — the profile's resume command with the captured agent session id when
+// the agent's own record of it exists, else a fresh start with the full resume prompt, and never the
+// same failed resume twice (planRelaunch decides; this gathers its inputs). Runs in the supervisor.
+import { randomUUID } from 'node:crypto';
+import type { LaunchKind } from '../../common/events.js';
+import { ok, type Result } from '../../common/result.js';
+import type { InterruptReason, SessionFile } from '../../common/session.js';
+import { firstPrompt } from '../agents/first-prompt.js';
+import type { AgentProfile, Env, LaunchSpec } from '../agents/profile.js';
+import { planRelaunch } from '../agents/profiles.js';
+import { gatherResumeInputs } from './resume-inputs.js';
+import { buildResumePrompt } from './resume-prompt.js';
+
+export interface PlannedLaunch {
+  kind: Exclude<LaunchKind, 'reattach'>;
+  spec: LaunchSpec;
+}
+
+export function planNewLaunch(profile: AgentProfile, session: SessionFile, env: Env): Result<PlannedLaunch> {
+  const spec = profile.newSession({
+    cwd: session.projectDir,
+    prompt: firstPrompt({ projectDir: session.projectDir, name: session.name, task: session.task }),
+    newAgentSessionId: randomUUID(),
+    command: session.agent.command,
+    env,
+  });
+  return spec.ok ? ok({ kind: 'new', spec: spec.value }) : spec;
+}
+
+export interface RelaunchRequest {
+  profile: AgentProfile;
+  stateDir: string;
+  session: SessionFile;
+  reason: InterruptReason;
+  env: Env;
+  failedResume: { file: string; args: string[] } | null;
+}
+
+export async function planRelaunchLaunch(req: RelaunchRequest): Promise<Result<PlannedLaunch>> {
+  const { profile, session } = req;
+  const interrupted: SessionFile = { ...session, intent: { kind: 'interrupted', reason: req.reason } };
+  const inputs = gatherResumeInputs(req.stateDir, interrupted);
+  if (!inputs.ok) return inputs;
+  const agentCwd = session.agent.cwd ?? session.projectDir;
+  const transcriptExists = await profile.transcriptExists({ agentSessionId: session.agent.sessionId, cwd: agentCwd }, req.env).catch(() => false);
+  const plan = planRelaunch(profile, {
+    projectDir: session.projectDir,
+    agentSessionId: session.agent.sessionId,
+    agentCwd: session.agent.cwd,
+    transcriptExists,
+    resumePrompt: profile.nudge({ projectDir: session.projectDir, name: session.name }),
+    fullPrompt: buildResumePrompt(inputs.value),
+    newAgentSessionId: randomUUID(),
+    command: session.agent.command,
+    env: req.env,
+    failedResume: req.failedResume,
+  });
+  return plan.ok ? ok({ kind: plan.value.kind, spec: plan.value.spec }) : plan;
+}
+
+/** The words a work-log entry uses for a launch. */
+export function describeLaunch(p: PlannedLaunch): string {
+  if (p.kind === 'resume') return `agent relaunched with its resume command${p.spec.agentSessionId ? ` (session ${p.spec.agentSessionId})` : ''}`;
+  if (p.kind === 'fresh') return 'agent started fresh with the resume prompt';
+  return 'new agent session';
+}

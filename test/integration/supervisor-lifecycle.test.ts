@@ -1,0 +1,154 @@
+// The Supervisor for real, in this process: the fake agent in real direct ptys, real state files,
+// real git. Covers the crash loop (growing delays, attention after 5, never a 6th spawn), a user
+// stop never followed by a restart, exit 0 → finished, activity events from the screen, and a
+// relaunch with the resume command and the same agent session id.
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { SupervisorEvent } from '../../common/events.js';
+import { readSessionFile } from '../../main/state/session-file.js';
+import { createSession } from '../../main/state/state-dir.js';
+import { readTailEntries } from '../../main/state/work-log.js';
+import { Supervisor, type SupervisorOptions } from '../../main/supervisor/supervisor.js';
+import { gitRepo, tempDir } from '../helpers/mori-cli.js';
+
+const FAKE = fileURLToPath(new URL('../fixtures/fake-agent.mjs', import.meta.url));
+/** Generous: two cores shared with other test runs. */
+const DEADLINE_MS = 20_000;
+
+let tmp: string;
+let home: string;
+let project: string;
+let record: string;
+let sup: Supervisor | null = null;
+let events: SupervisorEvent[] = [];
+
+beforeEach(() => {
+  tmp = tempDir('sup-life');
+  home = path.join(tmp, 'home');
+  project = path.join(tmp, 'project');
+  record = path.join(tmp, 'record.jsonl');
+  mkdirSync(project);
+  gitRepo(project);
+  events = [];
+});
+afterEach(async () => {
+  await sup?.shutdown();
+  sup = null;
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+function agentEnv(extra: Record<string, string> = {}): Record<string, string | undefined> {
+  return { ...process.env, MORI_AGENT_BIN_CLAUDE: FAKE, CLAUDE_CONFIG_DIR: path.join(tmp, 'claude'), FAKE_AGENT_RECORD: record, FAKE_AGENT_SCRIPT: '', ...extra };
+}
+
+async function session(name: string): Promise<string> {
+  const created = await createSession({ projectDir: project, name, profile: 'claude', backend: 'direct', home, task: 'test task' });
+  if (!created.ok) throw new Error(created.message);
+  return created.value.stateDir;
+}
+
+function supervisor(opts: SupervisorOptions): Supervisor {
+  sup = new Supervisor({ home, tmux: null, startStaggerMs: 0, activity: { readDelayMs: 50, settleMs: 300 }, ...opts });
+  sup.on((e) => events.push(e));
+  return sup;
+}
+
+const starts = (): { argv: string[]; sessionId: string | null; resumeId: string | null; at: number }[] => {
+  try {
+    return readFileSync(record, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>).filter((r) => r['event'] === 'start') as never;
+  } catch {
+    return [];
+  }
+};
+
+async function until(what: string, ok: () => boolean): Promise<void> {
+  const end = Date.now() + DEADLINE_MS;
+  while (!ok()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}; events: ${events.map((e) => e.type).join(', ')}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+describe('Supervisor', () => {
+  it('restarts a crashing agent with growing delays and stops after 5 crashes with attention(crash-loop)', async () => {
+    const dir = await session('crashy');
+    const s = supervisor({ env: agentEnv({ FAKE_AGENT_SCRIPT: 'exit:1' }), policy: { baseDelayMs: 100, maxDelayMs: 5_000 }, random: () => 0.5, verify: false });
+    const started = await s.start();
+    expect(started.ok).toBe(true);
+    await until('attention', () => events.some((e) => e.type === 'session.attention'));
+    // Some time for a (wrong) sixth spawn to show up.
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(starts()).toHaveLength(5);
+    const delays = events.flatMap((e) => (e.type === 'session.interrupted' && e.retryInMs !== null ? [e.retryInMs] : []));
+    expect(delays).toEqual([100, 200, 400, 800]);
+    const attention = events.find((e) => e.type === 'session.attention');
+    expect(attention).toMatchObject({ reason: 'crash-loop' });
+    const file = readSessionFile(dir);
+    expect(file.ok && file.value.intent).toEqual({ kind: 'attention', reason: 'crash-loop' });
+    expect(file.ok && file.value.restartHistory).toHaveLength(4);
+    expect(file.ok && file.value.lastExit?.code).toBe(1);
+    // The wall time between spawns grows with the delays.
+    const times = starts().map((r) => r.at);
+    const gaps = times.slice(1).map((t, i) => t - (times[i] as number));
+    expect(gaps[3] as number).toBeGreaterThan(gaps[0] as number);
+    expect(readTailEntries(dir, 1)[0]?.lines.join(' ')).toMatch(/SESSION NEEDS ATTENTION - crash-loop/);
+  });
+
+  it('never restarts a session the user stopped', async () => {
+    const dir = await session('stopme');
+    const s = supervisor({ env: agentEnv(), policy: { baseDelayMs: 50 }, verify: false });
+    await s.start();
+    await until('the agent runs', () => starts().length === 1);
+    const stopped = await s.stopSession('stopme');
+    expect(stopped.ok && stopped.value.state).toBe('stopped');
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(starts()).toHaveLength(1);
+    expect(events.filter((e) => e.type === 'session.started')).toHaveLength(1);
+    expect(events.some((e) => e.type === 'session.exited' && e.outcome === 'stopped')).toBe(true);
+    const file = readSessionFile(dir);
+    expect(file.ok && file.value.intent).toEqual({ kind: 'user-stopped' });
+    // A new supervisor does not start it either.
+    await s.shutdown();
+    events = [];
+    const again = supervisor({ env: agentEnv(), verify: false });
+    await again.start();
+    await new Promise((r) => setTimeout(r, 500));
+    expect(starts()).toHaveLength(1);
+    expect(again.list()[0]?.state).toBe('stopped');
+  });
+
+  it('treats exit 0 as finished, and reports activity transitions once each', async () => {
+    const dir = await session('done');
+    const s = supervisor({ env: agentEnv(), verify: false });
+    await s.start();
+    await until('waiting', () => events.some((e) => e.type === 'session.activity' && e.to === 'waiting'));
+    s.send('done', 'ask');
+    await until('needs-input', () => events.some((e) => e.type === 'session.activity' && e.to === 'needs-input'));
+    s.send('done', 'exit:0');
+    await until('finished', () => events.some((e) => e.type === 'session.exited'));
+    expect(events.find((e) => e.type === 'session.exited')).toMatchObject({ outcome: 'finished', code: 0 });
+    const transitions = events.flatMap((e) => (e.type === 'session.activity' ? [`${e.from}>${e.to}`] : []));
+    for (let i = 1; i < transitions.length; i++) expect(transitions[i]).not.toBe(transitions[i - 1]);
+    const file = readSessionFile(dir);
+    expect(file.ok && file.value.intent).toEqual({ kind: 'finished' });
+    await new Promise((r) => setTimeout(r, 500));
+    expect(starts()).toHaveLength(1);
+  });
+
+  it('relaunches a crashed agent with its resume command and the same agent session id', async () => {
+    await session('resumer');
+    const s = supervisor({ env: agentEnv(), policy: { baseDelayMs: 100 } });
+    await s.start();
+    await until('working then waiting', () => events.some((e) => e.type === 'session.activity' && e.to === 'waiting'));
+    s.send('resumer', 'crash');
+    await until('resumed', () => events.some((e) => e.type === 'session.resumed') && starts().length === 2);
+    const [first, second] = starts();
+    expect(first?.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(second?.resumeId).toBe(first?.sessionId);
+    expect(second?.argv.slice(0, 2)).toEqual(['--resume', first?.sessionId]);
+    expect(events.some((e) => e.type === 'verify.finished')).toBe(true);
+    expect(events.find((e) => e.type === 'session.resumed')).toMatchObject({ launch: 'resume' });
+  });
+});
