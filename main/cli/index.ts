@@ -3,10 +3,12 @@
 // or unreadable. Runs as its own Node process.
 import { Command, CommanderError } from 'commander';
 import { registerChecks } from './commands/checks.js';
+import { registerControl } from './commands/control.js';
 import { registerInit } from './commands/init.js';
 import { registerLog } from './commands/log.js';
 import { registerLs } from './commands/ls.js';
 import { registerPrompt } from './commands/prompt.js';
+import { registerUp } from './commands/up.js';
 
 export function buildProgram(): Command {
   const program = new Command('mori')
@@ -19,6 +21,8 @@ export function buildProgram(): Command {
   registerLog(program);
   registerPrompt(program);
   registerChecks(program);
+  registerUp(program);
+  registerControl(program);
   return program;
 }
 

@@ -1,0 +1,115 @@
+// `mori start S | stop S | send S TEXT | attach S` (DESIGN.md §9): act on the running supervisor
+// through its control socket. `attach` connects this terminal to the session (raw mode, resize,
+// Ctrl-] detaches) and needs a TTY. Runs in the CLI process.
+import type { Command } from 'commander';
+import { SessionInfo } from '../../../common/ipc.js';
+import { fail, type Result } from '../../../common/result.js';
+import { resolveSession } from '../../state/resolve-session.js';
+import { readSessionFile } from '../../state/session-file.js';
+import { ControlClient } from '../control-client.js';
+import { reportFailure, reportSuccess, type OutputOptions } from '../output.js';
+
+/** Ctrl-]: telnet's and docker's detach key; no agent uses it. */
+export const DETACH_KEY = '\x1d';
+
+/** The session id when S resolves here (names are resolved by the current directory), else S as typed. */
+function sessionRef(spec: string): string {
+  const dir = resolveSession(spec);
+  if (!dir.ok) return spec;
+  const file = readSessionFile(dir.value);
+  return file.ok ? file.value.id : spec;
+}
+
+async function withClient<T>(fn: (c: ControlClient) => Promise<Result<T>>): Promise<Result<T>> {
+  const client = await ControlClient.connect();
+  if (!client.ok) return client;
+  try {
+    return await fn(client.value);
+  } finally {
+    client.value.close();
+  }
+}
+
+function infoText(value: unknown): string {
+  const info = SessionInfo.safeParse(value);
+  if (!info.success) return '';
+  const i = info.data;
+  return `${i.name}: ${i.state}${i.pid !== null ? ` (pid ${i.pid})` : ''}`;
+}
+
+export function registerControl(program: Command): void {
+  for (const action of ['start', 'stop'] as const) {
+    program
+      .command(`${action} <session>`)
+      .description(action === 'start' ? 'start (or restart) a session in the running supervisor' : 'stop a session; it is not resumed until started again')
+      .option('--json', 'print JSON')
+      .action(async (spec: string, opts: OutputOptions) => {
+        const r = await withClient((c) => c.request(action, { session: sessionRef(spec) }));
+        if (!r.ok) return reportFailure(r, opts);
+        reportSuccess({ ok: true, session: r.value }, infoText(r.value), opts);
+      });
+  }
+
+  program
+    .command('send <session> <text...>')
+    .description("type text into the session's agent, then Enter")
+    .option('--no-enter', 'do not press Enter after the text')
+    .option('--json', 'print JSON')
+    .action(async (spec: string, words: string[], opts: OutputOptions & { enter: boolean }) => {
+      const r = await withClient((c) => c.request('send', { session: sessionRef(spec), text: words.join(' '), enter: opts.enter }));
+      if (!r.ok) return reportFailure(r, opts);
+      reportSuccess({ ok: true, ...(r.value as object) }, '', opts);
+    });
+
+  program
+    .command('attach <session>')
+    .description('connect this terminal to the session (Ctrl-] detaches)')
+    .action(async (spec: string) => {
+      if (!process.stdin.isTTY || !process.stdout.isTTY) {
+        return reportFailure(fail('usage', 'attach needs a terminal: run it in an interactive terminal (stdin and stdout must be a TTY)'), {});
+      }
+      const connected = await ControlClient.connect();
+      if (!connected.ok) return reportFailure(connected, {});
+      const client = connected.value;
+      const size = (): { cols: number; rows: number } => ({ cols: process.stdout.columns || 80, rows: process.stdout.rows || 24 });
+      let ended: (reason: string) => void = () => undefined;
+      const done = new Promise<string>((resolve) => (ended = resolve));
+      client.onStream((m) => {
+        if (m.kind === 'frame') {
+          if (m.frame.kind === 'snapshot') process.stdout.write('\x1b[H\x1b[2J\x1b[3J' + m.frame.data);
+          else {
+            process.stdout.write(m.frame.data);
+            client.notify('ack', { chars: m.frame.data.length });
+          }
+        } else if (m.kind === 'detached') ended(m.reason);
+      });
+      client.onClose(() => ended('the supervisor went away'));
+      const r = await client.request('attach', { session: sessionRef(spec), ...size() });
+      if (!r.ok) {
+        client.close();
+        return reportFailure(r, {});
+      }
+      process.stdin.setRawMode(true);
+      process.stdin.resume();
+      const onInput = (data: Buffer): void => {
+        const text = data.toString('utf8');
+        const at = text.indexOf(DETACH_KEY);
+        if (at >= 0) {
+          if (at > 0) client.notify('input', { data: text.slice(0, at) });
+          ended('detached');
+          return;
+        }
+        client.notify('input', { data: text });
+      };
+      const onResize = (): void => client.notify('resize', size());
+      process.stdin.on('data', onInput);
+      process.stdout.on('resize', onResize);
+      const reason = await done;
+      process.stdin.off('data', onInput);
+      process.stdout.off('resize', onResize);
+      process.stdin.setRawMode(false);
+      process.stdin.pause();
+      client.close();
+      process.stdout.write(`\r\n[mori: ${reason}]\r\n`);
+    });
+}
