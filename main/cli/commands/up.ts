@@ -8,7 +8,8 @@ import type { Command } from 'commander';
 import type { SupervisorEvent } from '../../../common/events.js';
 import { fail } from '../../../common/result.js';
 import { moriHome } from '../../state/mori-home.js';
-import { startControlServer } from '../../supervisor/control-server.js';
+import { ensureHome } from '../../state/registry.js';
+import { homeUnsafeReason, startControlServer } from '../../supervisor/control-server.js';
 import { Supervisor, type SupervisorOptions } from '../../supervisor/supervisor.js';
 import { reportFailure, type OutputOptions } from '../output.js';
 
@@ -58,7 +59,10 @@ export function registerUp(program: Command): void {
     .description('run the supervisor in the foreground: start the sessions named, or every registered one meant to run')
     .option('--json', 'print every event as one JSON line')
     .action(async (refs: string[], opts: OutputOptions) => {
-      const home = moriHome();
+      const home = ensureHome(moriHome());
+      // Refuse before any agent starts: the socket would be reachable by others (DESIGN.md §11).
+      const unsafe = homeUnsafeReason(home);
+      if (unsafe) return reportFailure(fail('failed', `refusing to start: ${unsafe}`), opts);
       const base = envMs('MORI_RESTART_BASE_MS');
       const stagger = envMs('MORI_START_STAGGER_MS');
       const options: SupervisorOptions = {

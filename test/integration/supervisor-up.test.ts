@@ -1,0 +1,178 @@
+// `mori up` as a real process with real tmux, real ptys and the real control socket: a SIGKILLed
+// supervisor's tmux session is re-attached (REATTACHED) by the next one; a direct session is resumed
+// with its resume command and the same agent session id; a second `mori up` refuses; SIGTERM leaves
+// tmux running and exits 0; the socket is private and the control commands act through it.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { chmodSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { gitRepo, MORI_BIN, runMori, tempDir } from '../helpers/mori-cli.js';
+
+const FAKE = fileURLToPath(new URL('../fixtures/fake-agent.mjs', import.meta.url));
+/** Generous: two cores shared with other test runs. */
+const DEADLINE_MS = 25_000;
+
+let tmp: string;
+let home: string;
+let project: string;
+let record: string;
+let socketName: string;
+let env: NodeJS.ProcessEnv;
+const children: ChildProcess[] = [];
+
+beforeEach(() => {
+  tmp = tempDir('sup-up');
+  home = path.join(tmp, 'home');
+  project = path.join(tmp, 'project');
+  record = path.join(tmp, 'record.jsonl');
+  mkdirSync(project);
+  gitRepo(project);
+  socketName = `mori-test-up-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  env = {
+    MORI_TMUX_SOCKET: socketName,
+    MORI_AGENT_BIN_CLAUDE: FAKE,
+    CLAUDE_CONFIG_DIR: path.join(tmp, 'claude'),
+    FAKE_AGENT_RECORD: record,
+    FAKE_AGENT_SCRIPT: '',
+    MORI_START_STAGGER_MS: '0',
+    MORI_RESTART_BASE_MS: '100',
+  };
+});
+afterEach(() => {
+  for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  spawnSync('tmux', ['-L', socketName, 'kill-server'], { stdio: 'ignore' });
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+interface Up {
+  child: ChildProcess;
+  lines: () => Record<string, unknown>[];
+  exited: Promise<number | null>;
+  stderr: () => string;
+}
+
+function up(args: string[] = []): Up {
+  const child = spawn(process.execPath, [MORI_BIN, 'up', '--json', ...args], { cwd: project, env: { ...process.env, MORI_HOME: home, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let out = '';
+  let err = '';
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return {
+    child,
+    exited,
+    stderr: () => err,
+    lines: () => out.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>),
+  };
+}
+
+const mori = (...args: string[]) => runMori(args, { home, cwd: project, env });
+
+const starts = (): { argv: string[]; sessionId: string | null; resumeId: string | null; pid: number }[] => {
+  try {
+    return readFileSync(record, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>).filter((r) => r['event'] === 'start') as never;
+  } catch {
+    return [];
+  }
+};
+
+async function until(what: string, ok: () => boolean, extra = ''): Promise<void> {
+  const end = Date.now() + DEADLINE_MS;
+  while (!ok()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what} ${extra}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const hasEvent = (u: Up, type: string, match: Record<string, unknown> = {}): boolean =>
+  u.lines().some((e) => e['type'] === type && Object.entries(match).every(([k, v]) => e[k] === v));
+
+const workLog = (name: string): string => readFileSync(path.join(project, '.mori', name, 'work_log.md'), 'utf8');
+
+function init(name: string, backend: 'tmux' | 'direct'): void {
+  const r = mori('init', project, '--name', name, '--agent', 'claude', '--backend', backend, '--task', 'write the thing');
+  expect(r.code, r.stderr).toBe(0);
+}
+
+describe('mori up', () => {
+  it('re-attaches a tmux session after a SIGKILLed supervisor and logs REATTACHED; SIGTERM leaves it running', async () => {
+    init('tm', 'tmux');
+    const first = up();
+    await until('the agent to wait', () => hasEvent(first, 'session.activity', { to: 'waiting' }), first.stderr());
+    expect(starts()).toHaveLength(1);
+    first.child.kill('SIGKILL');
+    await first.exited;
+    expect(spawnSync('tmux', ['-L', socketName, 'ls']).status).toBe(0);
+
+    const second = up();
+    await until('re-attach', () => hasEvent(second, 'session.started', { launch: 'reattach' }), second.stderr());
+    expect(workLog('tm')).toMatch(/REATTACHED - tmux session mori-/);
+    expect(starts()).toHaveLength(1); // the same agent, not a new one
+    // The re-attached terminal is live: typed text reaches the agent.
+    expect(mori('send', 'tm', 'print:hello').code).toBe(0);
+    await until('the input to arrive', () => readFileSync(record, 'utf8').includes('"line":"print:hello"'));
+
+    second.child.kill('SIGTERM');
+    expect(await second.exited).toBe(0);
+    expect(workLog('tm')).toMatch(/SESSION INTERRUPTED - supervisor stopped/);
+    expect(spawnSync('tmux', ['-L', socketName, 'ls']).status).toBe(0);
+  });
+
+  it('resumes a direct session with its resume command and the same agent session id after a SIGKILL', async () => {
+    init('dr', 'direct');
+    const first = up();
+    await until('the agent to wait', () => hasEvent(first, 'session.activity', { to: 'waiting' }), first.stderr());
+    first.child.kill('SIGKILL');
+    await first.exited;
+
+    const second = up();
+    await until('the resume', () => hasEvent(second, 'session.resumed') && starts().length === 2, second.stderr());
+    const [a, b] = starts();
+    expect(a?.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(b?.argv.slice(0, 2)).toEqual(['--resume', a?.sessionId]);
+    expect(workLog('dr')).toMatch(/SESSION INTERRUPTED - Mori exited/);
+    expect(workLog('dr')).toMatch(/SESSION RESUMED - Mori exited; agent relaunched with its resume command/);
+    second.child.kill('SIGTERM');
+    expect(await second.exited).toBe(0);
+    // The direct agent was ended cleanly with the supervisor.
+    await until('the agent to exit', () => readFileSync(record, 'utf8').trim().split('\n').filter((l) => l.includes('"event":"exit"')).length >= 1);
+  });
+
+  it('refuses a second supervisor, keeps the socket private, and acts through it', async () => {
+    init('ctl', 'direct');
+    const first = up();
+    await until('ready', () => hasEvent(first, 'supervisor.ready') && starts().length === 1, first.stderr());
+    const second = runMori(['up'], { home, cwd: project, env });
+    expect(second.code).toBe(2);
+    expect(second.stderr).toMatch(/another Mori supervisor is running/);
+    expect(statSync(path.join(home, 'mori.sock')).mode & 0o777).toBe(0o600);
+    expect(statSync(home).mode & 0o777).toBe(0o700);
+
+    const attach = mori('attach', 'ctl');
+    expect(attach.code).toBe(2);
+    expect(attach.stderr).toMatch(/needs a terminal/);
+
+    const stop = mori('stop', 'ctl', '--json');
+    expect(stop.code, stop.stderr).toBe(0);
+    expect(JSON.parse(stop.stdout)).toMatchObject({ ok: true, session: { state: 'stopped' } });
+    await new Promise((r) => setTimeout(r, 800));
+    expect(starts()).toHaveLength(1);
+    expect(mori('send', 'ctl', 'hi').code).toBe(1);
+    expect(mori('start', 'ctl').code).toBe(0);
+    await until('a second start', () => starts().length === 2);
+    expect(mori('stop', 'nope').code).toBe(3);
+    first.child.kill('SIGINT');
+    expect(await first.exited).toBe(0);
+    expect(mori('stop', 'ctl').stderr).toMatch(/no Mori supervisor is running/);
+  });
+
+  it('refuses to open the socket in a home others can read', async () => {
+    mkdirSync(home, { recursive: true });
+    chmodSync(home, 0o755);
+    const r = runMori(['up'], { home, cwd: project, env });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/chmod 700/);
+  });
+});
