@@ -6,6 +6,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { spawn as spawnPty } from 'node-pty';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { gitRepo, MORI_BIN, runMori, tempDir } from '../helpers/mori-cli.js';
 
@@ -166,6 +167,31 @@ describe('mori up', () => {
     first.child.kill('SIGINT');
     expect(await first.exited).toBe(0);
     expect(mori('stop', 'ctl').stderr).toMatch(/no Mori supervisor is running/);
+  });
+
+  it('attaches a terminal: sees the screen, types into the agent, detaches with Ctrl-] and leaves it running', { timeout: 90_000 }, async () => {
+    init('att', 'direct');
+    const first = up();
+    await until('the agent to wait', () => hasEvent(first, 'session.activity', { to: 'waiting' }), first.stderr());
+    const pty = spawnPty(process.execPath, [MORI_BIN, 'attach', 'att'], { cwd: project, env: { ...process.env, MORI_HOME: home, ...env } as Record<string, string>, cols: 100, rows: 30 });
+    let screen = '';
+    pty.onData((d) => (screen += d));
+    const exited = new Promise<number>((resolve) => pty.onExit((e) => resolve(e.exitCode)));
+    try {
+      await until('the snapshot', () => screen.includes('? for shortcuts'), screen);
+      pty.write('print:via-attach\r');
+      await until('the typed line to reach the agent', () => readFileSync(record, 'utf8').includes('"line":"print:via-attach"'));
+      await until('its output to come back', () => /\r\n[^\n]*via-attach/.test(screen), JSON.stringify(screen.slice(-600)));
+      pty.write('\x1d');
+      expect(await exited).toBe(0);
+      expect(screen).toMatch(/\[mori: detached\]/);
+    } finally {
+      pty.kill();
+    }
+    expect(mori('send', 'att', 'print:still-here').code).toBe(0);
+    await until('the agent to still run', () => readFileSync(record, 'utf8').includes('"line":"print:still-here"'));
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
   });
 
   it('refuses to open the socket in a home others can read', async () => {
