@@ -2,7 +2,7 @@
 // real git. Covers the crash loop (growing delays, attention after 5, never a 6th spawn), a user
 // stop never followed by a restart, exit 0 → finished, activity events from the screen, and a
 // relaunch with the resume command and the same agent session id.
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -150,5 +150,24 @@ describe('Supervisor', () => {
     expect(second?.argv.slice(0, 2)).toEqual(['--resume', first?.sessionId]);
     expect(events.some((e) => e.type === 'verify.finished')).toBe(true);
     expect(events.find((e) => e.type === 'session.resumed')).toMatchObject({ launch: 'resume' });
+  });
+
+  it('writes a checkpoint on its interval with git HEAD and changed files, logging only changes', async () => {
+    const dir = await session('cp');
+    const s = supervisor({ env: agentEnv(), verify: false, checkpointIntervalMs: 300 });
+    await s.start();
+    const checkpoints = () => events.flatMap((e) => (e.type === 'checkpoint.written' ? [e] : []));
+    await until('a first checkpoint', () => checkpoints().length >= 1);
+    await until('an unchanged checkpoint', () => checkpoints().some((c) => !c.changed));
+    writeFileSync(path.join(project, 'new-file.txt'), 'x');
+    await until('a changed checkpoint', () => checkpoints().some((c) => c.changed && c.changedFiles === 1));
+    await until('two more checkpoints', () => checkpoints().filter((c) => c.changedFiles === 1).length >= 3);
+    const file = readSessionFile(dir);
+    expect(file.ok && file.value.lastCheckpoint?.changedFiles).toEqual(['new-file.txt']);
+    expect(file.ok && file.value.lastCheckpoint?.gitHead).toMatch(/^[0-9a-f]{40}$/);
+    const log = readFileSync(path.join(dir, 'work_log.md'), 'utf8');
+    // One entry for the first checkpoint (HEAD) and one for the new file; none for the unchanged ones.
+    expect(log.match(/CHECKPOINT - /g)).toHaveLength(2);
+    expect(log).toMatch(/CHECKPOINT - [0-9a-f]{12}; 1 changed file: new-file.txt/);
   });
 });
