@@ -10,7 +10,7 @@ import { onCrash, type RestartPolicyConfig, type RestartState } from './restart-
 
 /** Allowed transitions; anything else is a bug in the supervisor and throws. */
 export const TRANSITIONS: Readonly<Record<RuntimeState, readonly RuntimeState[]>> = {
-  idle: ['starting', 'verifying', 'resuming', 'stopped', 'interrupted'],
+  idle: ['starting', 'verifying', 'resuming', 'stopped', 'interrupted', 'attention'],
   starting: ['running', 'interrupted', 'backoff', 'attention', 'stopped', 'finished'],
   running: ['interrupted', 'backoff', 'attention', 'stopped', 'finished', 'resuming'],
   interrupted: ['verifying', 'resuming', 'backoff', 'stopped', 'attention', 'starting'],
@@ -18,8 +18,8 @@ export const TRANSITIONS: Readonly<Record<RuntimeState, readonly RuntimeState[]>
   verifying: ['resuming', 'stopped', 'interrupted', 'attention'],
   resuming: ['running', 'interrupted', 'backoff', 'attention', 'stopped', 'finished'],
   attention: ['starting', 'verifying', 'resuming', 'stopped'],
-  stopped: ['starting', 'verifying', 'resuming'],
-  finished: ['starting', 'verifying', 'resuming', 'stopped'],
+  stopped: ['starting', 'verifying', 'resuming', 'attention'],
+  finished: ['starting', 'verifying', 'resuming', 'stopped', 'attention'],
 };
 
 export function canTransition(from: RuntimeState, to: RuntimeState): boolean {

@@ -170,4 +170,22 @@ describe('Supervisor', () => {
     expect(log.match(/CHECKPOINT - /g)).toHaveLength(2);
     expect(log).toMatch(/CHECKPOINT - [0-9a-f]{12}; 1 changed file: new-file.txt/);
   });
+
+  it('interrupts and resumes a live agent through the entry points the power layer calls: waiting → nudged', async () => {
+    const dir = await session('nudge');
+    const s = supervisor({ env: agentEnv(), verify: false });
+    await s.start();
+    await until('waiting', () => events.some((e) => e.type === 'session.activity' && e.to === 'waiting'));
+    const interrupted = s.interruptSession('nudge', 'network');
+    expect(interrupted.ok && interrupted.value.state).toBe('interrupted');
+    const file = readSessionFile(dir);
+    expect(file.ok && file.value.intent).toEqual({ kind: 'interrupted', reason: 'network' });
+    const resumed = await s.resumeSession('nudge', 'network');
+    expect(resumed.ok && resumed.value.state).toBe('running');
+    await until('the nudge to be typed', () => readFileSync(record, 'utf8').includes('You were interrupted'));
+    expect(starts()).toHaveLength(1);
+    const log = readFileSync(path.join(dir, 'work_log.md'), 'utf8');
+    expect(log).toMatch(/SESSION INTERRUPTED - network lost/);
+    expect(log).toMatch(/SESSION RESUMED - network lost; agent still running, nudged/);
+  });
 });
