@@ -1,5 +1,6 @@
 // Which host:port pairs the reachability probe connects to: each active agent's API hosts, or the
-// HTTPS proxy the agents go through, or `MORI_PROBE` (tests). Pure: the environment is passed in.
+// HTTPS proxy the agents go through, or `MORI_PROBE=host:port[,host:port]` (tests; `none` turns the
+// probes off). Pure: the environment is passed in.
 // Main process (and `mori up`).
 import type { ProbeTarget } from '../../common/power.js';
 import { fail, ok, type Result } from '../../common/result.js';
@@ -69,6 +70,8 @@ export function probeTargetsFor(
   env: Readonly<Record<string, string | undefined>>,
 ): Result<ProbeTarget[]> {
   const override = env.MORI_PROBE?.trim();
+  // `none`: probe nothing, the network is taken as always there (no network interruptions).
+  if (override === 'none') return ok([]);
   if (override) return parseProbeTargets(override);
   const wanted = [...new Set(profiles)].flatMap((p) => PROFILE_API_HOSTS[p]);
   if (wanted.length === 0) return ok([]);

@@ -10,7 +10,23 @@ import { firstPrompt } from '../agents/first-prompt.js';
 import type { AgentProfile, Env, LaunchSpec } from '../agents/profile.js';
 import { planRelaunch } from '../agents/profiles.js';
 import { gatherResumeInputs } from './resume-inputs.js';
-import { buildResumePrompt } from './resume-prompt.js';
+import { buildResumePrompt, type Interruption } from './resume-prompt.js';
+
+/** A resumed agent keeps its conversation, so its prompt holds only the headline, files and checks. */
+const RESUME_WITH_CONTEXT_BUDGET = 2_000;
+
+const REASON_PHRASES: Record<InterruptReason, string> = {
+  sleep: 'system sleep',
+  network: 'a network loss',
+  crash: 'an agent crash',
+  'app-exit': 'Mori exiting',
+  reboot: 'a reboot',
+  'supervisor-stopped': 'the supervisor stopping',
+};
+
+function interruptionFor(reason: InterruptReason, awayMs: number | null): Interruption {
+  return { reason: REASON_PHRASES[reason], awayMs };
+}
 
 export interface PlannedLaunch {
   kind: Exclude<LaunchKind, 'reattach'>;
@@ -33,6 +49,8 @@ export interface RelaunchRequest {
   stateDir: string;
   session: SessionFile;
   reason: InterruptReason;
+  /** How long the session was away, when known (asleep, offline). */
+  awayMs?: number | null;
   env: Env;
   failedResume: { file: string; args: string[] } | null;
 }
@@ -40,7 +58,7 @@ export interface RelaunchRequest {
 export async function planRelaunchLaunch(req: RelaunchRequest): Promise<Result<PlannedLaunch>> {
   const { profile, session } = req;
   const interrupted: SessionFile = { ...session, intent: { kind: 'interrupted', reason: req.reason } };
-  const inputs = gatherResumeInputs(req.stateDir, interrupted);
+  const inputs = gatherResumeInputs(req.stateDir, interrupted, interruptionFor(req.reason, req.awayMs ?? null));
   if (!inputs.ok) return inputs;
   const agentCwd = session.agent.cwd ?? session.projectDir;
   const transcriptExists = await profile.transcriptExists({ agentSessionId: session.agent.sessionId, cwd: agentCwd }, req.env).catch(() => false);
@@ -49,7 +67,9 @@ export async function planRelaunchLaunch(req: RelaunchRequest): Promise<Result<P
     agentSessionId: session.agent.sessionId,
     agentCwd: session.agent.cwd,
     transcriptExists,
-    resumePrompt: profile.nudge({ projectDir: session.projectDir, name: session.name }),
+    // The resumed agent has its conversation: it needs why it stopped and what the checks found
+    // (failing first), not the whole state again.
+    resumePrompt: buildResumePrompt({ ...inputs.value, budget: RESUME_WITH_CONTEXT_BUDGET }),
     fullPrompt: buildResumePrompt(inputs.value),
     newAgentSessionId: randomUUID(),
     command: session.agent.command,

@@ -32,6 +32,8 @@ import { ActivityMonitor } from './activity-monitor.js';
 import { CHECKPOINT_INTERVAL_MS, writeCheckpoint } from './checkpoint.js';
 import { describeLaunch, planNewLaunch, planRelaunchLaunch, type PlannedLaunch } from './launch-plan.js';
 import { canTransition, decideOnExit, meantToRun, startAction, type StartAction } from './lifecycle.js';
+import { formatDuration } from './resume-prompt.js';
+import { decideResumeAction, STUCK_AFTER_WAKE_MS } from './wake-plan.js';
 import { DEFAULT_RESTART_POLICY, initialRestartState, type RestartPolicyConfig, type RestartState } from './restart-policy.js';
 
 /** The lock that keeps a second supervisor (another `mori up`, the app) off this Mori home. */
@@ -97,6 +99,24 @@ interface Runtime {
   releaseLock: () => void;
   /** Bumped on every launch and stop: a stale async step sees it changed and gives up. */
   generation: number;
+  /** When the agent was last nudged after an interruption (monotonic ms); a second nudge becomes a restart. */
+  nudgedAt: number | null;
+  stuckTimer: Cancel | null;
+}
+
+/** What the interruption that a resume ends looked like, for the log entry and the resume prompt. */
+export interface ResumeContext {
+  /** How long the session was away (asleep or offline), when known. */
+  awayMs: number | null;
+  /** What the verification before this resume found, e.g. `checks 3/4 passed (tests failed)`; null: not verified yet. */
+  checks: string | null;
+}
+
+/** The words of a SESSION RESUMED entry: why, how long, what the checks found. */
+function resumeWords(reason: InterruptReason, context: ResumeContext | null): string {
+  const away = context?.awayMs != null ? ` (away ${formatDuration(context.awayMs)})` : '';
+  const checks = context?.checks ? `; ${context.checks}` : '';
+  return `${REASON_WORDS[reason]}${away}${checks}`;
 }
 
 export interface StartReport {
@@ -138,6 +158,11 @@ export class Supervisor {
   on(listener: (e: SupervisorEvent) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** Emits an event that happened outside the supervisor but belongs in its stream (power, network). */
+  publish(e: SupervisorEvent): void {
+    this.emit(e);
   }
 
   private emit(e: SupervisorEvent): void {
@@ -242,6 +267,8 @@ export class Supervisor {
       viewEnders: new Set(),
       releaseLock: lock.release,
       generation: 0,
+      nudgedAt: null,
+      stuckTimer: null,
     };
     this.sessions.set(rt.id, rt);
     return ok(rt);
@@ -279,7 +306,7 @@ export class Supervisor {
   }
 
   /** interrupted(reason) → verifying → resuming → running, for an agent that is not running. */
-  private async relaunch(rt: Runtime, reason: InterruptReason): Promise<void> {
+  private async relaunch(rt: Runtime, reason: InterruptReason, context: ResumeContext | null = null): Promise<void> {
     const gen = ++rt.generation;
     const k = rt.session.intent.kind;
     // A session the person stopped (or that finished) and now starts again was not interrupted.
@@ -289,20 +316,31 @@ export class Supervisor {
       this.setState(rt, 'interrupted');
       this.emit({ type: 'session.interrupted', ...this.base(rt), reason, retryInMs: null });
     }
-    if (this.options.verify ?? true) {
+    let ctx = context;
+    if ((this.options.verify ?? true) && (ctx === null || ctx.checks === null)) {
       this.setState(rt, 'verifying');
       this.emit({ type: 'verify.started', ...this.base(rt) });
-      const v = await verifySession(rt.stateDir).catch((e: unknown) => fail('failed', String(e)));
-      this.emit({ type: 'verify.finished', ...this.base(rt), ok: v.ok && v.value.summary.failed + v.value.summary.timedOut === 0, summary: v.ok ? v.value.summary.text : v.message });
+      const v = await verifySession(rt.stateDir, { restartServices: true }).catch((e: unknown) => fail('failed', String(e)));
+      const summary = v.ok ? v.value.summary.text : v.message;
+      this.emit({ type: 'verify.finished', ...this.base(rt), ok: v.ok && v.value.summary.failed + v.value.summary.timedOut === 0, summary });
       if (gen !== rt.generation || this.shuttingDown) return;
-      this.reload(rt);
+      ctx = { awayMs: ctx?.awayMs ?? null, checks: summary };
     }
-    const plan = await planRelaunchLaunch({ profile: rt.profile, stateDir: rt.stateDir, session: rt.session, reason, env: this.env, failedResume: rt.failedResume });
+    this.reload(rt);
+    const plan = await planRelaunchLaunch({
+      profile: rt.profile,
+      stateDir: rt.stateDir,
+      session: rt.session,
+      reason,
+      awayMs: ctx?.awayMs ?? null,
+      env: this.env,
+      failedResume: rt.failedResume,
+    });
     if (gen !== rt.generation || this.shuttingDown) return;
-    await this.launch(rt, plan, reason);
+    await this.launch(rt, plan, reason, ctx);
   }
 
-  private async launch(rt: Runtime, plan: Result<PlannedLaunch>, reason: InterruptReason | null): Promise<void> {
+  private async launch(rt: Runtime, plan: Result<PlannedLaunch>, reason: InterruptReason | null, context: ResumeContext | null = null): Promise<void> {
     const gen = ++rt.generation;
     if (!plan.ok) return this.needsAttention(rt, 'launch-failed', plan.message);
     const { spec, kind } = plan.value;
@@ -338,7 +376,7 @@ export class Supervisor {
       lastBootId: bootId(),
     }));
     const words = describeLaunch(plan.value);
-    this.log(rt, reason === null ? `SESSION STARTED - agent ${rt.profile.name} (${words})${note}` : `SESSION RESUMED - ${REASON_WORDS[reason]}; ${words}${note}`);
+    this.log(rt, reason === null ? `SESSION STARTED - agent ${rt.profile.name} (${words})${note}` : `SESSION RESUMED - ${resumeWords(reason, context)}; ${words}${note}`);
     this.adopt(rt, spawned.value, kind);
     if (reason !== null) this.emit({ type: 'session.resumed', ...this.base(rt), launch: kind });
   }
@@ -496,6 +534,8 @@ export class Supervisor {
     rt.monitor = null;
     rt.checkpointTimer?.();
     rt.checkpointTimer = null;
+    rt.stuckTimer?.();
+    rt.stuckTimer = null;
     rt.terminal = null;
     for (const end of [...rt.viewEnders]) end(why);
     rt.viewEnders.clear();
@@ -632,28 +672,72 @@ export class Supervisor {
   }
 
   /**
-   * Resumes an interrupted session (DESIGN.md §4, "Resume action"): a dead agent is verified and
-   * relaunched; a live one that is working is left alone, one waiting or in error gets the nudge.
+   * Resumes an interrupted session (DESIGN.md §4, "Resume action"), as decideResumeAction says: a dead
+   * agent is relaunched (its resume command and id, or fresh); a live one that works is left alone; one
+   * that waits or shows an error gets the nudge; one still in error after a nudge, or long after the
+   * wake, is restarted with its resume command. `context` carries the time away and the checks found.
    */
-  async resumeSession(ref: string, reason: InterruptReason): Promise<Result<SessionInfo>> {
+  async resumeSession(ref: string, reason: InterruptReason, context: ResumeContext | null = null): Promise<Result<SessionInfo>> {
     const found = this.find(ref);
     if (!found.ok) return found;
     const rt = found.value;
     if (rt.userStop || rt.session.intent.kind === 'user-stopped') return ok(this.info(rt));
     const t = rt.terminal;
-    if (!t) {
-      await this.relaunch(rt, reason);
+    const sinceWake = this.lastWakeAt === null ? 0 : this.clock.monoMs() - this.lastWakeAt;
+    const action = decideResumeAction(
+      { id: rt.id, state: rt.state, alive: t !== null, activity: rt.activity, needsNetwork: true, userStopped: false },
+      sinceWake,
+      rt.nudgedAt !== null,
+    );
+    if (action.kind === 'relaunch' || t === null) {
+      if (rt.state === 'backoff' || rt.state === 'verifying' || rt.state === 'resuming' || rt.state === 'starting') return ok(this.info(rt));
+      await this.relaunch(rt, reason, context);
+      return ok(this.info(rt));
+    }
+    if (action.kind === 'restart') {
+      this.log(rt, `SESSION RESUMED - ${resumeWords(reason, context)}; ${action.why}: restarting it with its resume command`);
+      this.detachRuntime(rt, 'the agent is restarted');
+      rt.nudgedAt = null;
+      await t.kill().catch(() => undefined);
+      void t.dispose().catch(() => undefined);
+      if (rt.state !== 'interrupted') this.setState(rt, 'interrupted');
+      await this.relaunch(rt, reason, { awayMs: context?.awayMs ?? null, checks: context?.checks ?? null });
       return ok(this.info(rt));
     }
     this.setState(rt, 'resuming');
     this.emit({ type: 'session.resuming', ...this.base(rt), launch: rt.launch });
-    const nudge = rt.activity === 'error' || rt.activity === 'waiting' ? rt.profile.nudge({ projectDir: rt.session.projectDir, name: rt.name }) : null;
-    if (nudge !== null) t.write(`${nudge}\r`);
+    let what = `agent still running (${rt.activity})`;
+    if (action.kind === 'nudge') {
+      const nudge = rt.profile.nudge({ projectDir: rt.session.projectDir, name: rt.name });
+      if (nudge !== null) {
+        t.write(`${nudge}\r`);
+        rt.nudgedAt = this.clock.monoMs();
+        what = `agent still running, ${rt.activity}: nudged to continue`;
+        this.watchForStuck(rt, t, reason);
+      }
+    }
     this.writeSession(rt, (s) => ({ ...s, intent: { kind: 'running' } }));
-    this.log(rt, `SESSION RESUMED - ${REASON_WORDS[reason]}; agent still running${nudge !== null ? ', nudged' : ''}`);
+    this.log(rt, `SESSION RESUMED - ${resumeWords(reason, context)}; ${what}`);
     this.setState(rt, 'running');
     this.emit({ type: 'session.resumed', ...this.base(rt), launch: rt.launch });
     return ok(this.info(rt));
+  }
+
+  /**
+   * After a nudge, an agent that still shows an error once STUCK_AFTER_WAKE_MS has passed (a
+   * connection that never came back inside it) is restarted with its resume command. Progress clears it.
+   */
+  private watchForStuck(rt: Runtime, t: Terminal, reason: InterruptReason): void {
+    rt.stuckTimer?.();
+    rt.stuckTimer = this.scheduler.after(STUCK_AFTER_WAKE_MS, () => {
+      rt.stuckTimer = null;
+      if (rt.terminal !== t || this.shuttingDown) return;
+      if (rt.activity !== 'error') {
+        rt.nudgedAt = null;
+        return;
+      }
+      void this.resumeSession(rt.id, reason, null);
+    });
   }
 
   // ---------------------------------------------------------------- shutdown

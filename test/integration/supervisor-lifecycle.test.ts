@@ -186,6 +186,6 @@ describe('Supervisor', () => {
     expect(starts()).toHaveLength(1);
     const log = readFileSync(path.join(dir, 'work_log.md'), 'utf8');
     expect(log).toMatch(/SESSION INTERRUPTED - network lost/);
-    expect(log).toMatch(/SESSION RESUMED - network lost; agent still running, nudged/);
+    expect(log).toMatch(/SESSION RESUMED - network lost; agent still running, waiting: nudged to continue/);
   });
 });

@@ -12,6 +12,10 @@ import { ensureHome } from '../../state/registry.js';
 import { homeUnsafeReason, startControlServer } from '../../supervisor/control-server.js';
 import { Supervisor, type SupervisorOptions } from '../../supervisor/supervisor.js';
 import { reportFailure, type OutputOptions } from '../output.js';
+import type { ProfileName } from '../../../common/session.js';
+import { createPowerWatch, type PowerWatch } from '../../power/power-watch.js';
+import { readSessionFile } from '../../state/session-file.js';
+import { InterruptionOrchestrator } from '../../supervisor/interruption-orchestrator.js';
 
 function envMs(name: string): number | undefined {
   const v = process.env[name];
@@ -53,6 +57,23 @@ export function describeEvent(e: SupervisorEvent): string {
   }
 }
 
+/**
+ * Sleep/wake and network watch for the supervised sessions: probes the API hosts of the agents that
+ * run (MORI_PROBE overrides), kept current as sessions start.
+ */
+function watchPower(supervisor: Supervisor): PowerWatch {
+  const profiles = (): ProfileName[] =>
+    supervisor.list().flatMap((s) => {
+      const f = readSessionFile(s.stateDir);
+      return f.ok ? [f.value.agent.profile] : [];
+    });
+  const power = createPowerWatch({ profiles: profiles() });
+  supervisor.on((e) => {
+    if (e.type === 'session.started') power.setProfiles(profiles());
+  });
+  return power;
+}
+
 export function registerUp(program: Command): void {
   program
     .command('up [sessions...]')
@@ -80,12 +101,16 @@ export function registerUp(program: Command): void {
         await supervisor.shutdown();
         return reportFailure(server, opts);
       }
+      const power = watchPower(supervisor);
+      const orchestrator = new InterruptionOrchestrator(supervisor, power);
       await new Promise<void>((resolve) => {
         let stopping = false;
         const stop = (): void => {
           if (stopping) return;
           stopping = true;
           void (async () => {
+            orchestrator.dispose();
+            power.dispose();
             await server.value.close();
             await supervisor.shutdown();
             resolve();

@@ -1,0 +1,168 @@
+// Turns power and network events into the supervisor's interruptions and resumes (DESIGN.md §4, §8):
+// suspend → every running session interrupted(sleep), checkpointed and logged at once; wake → wait
+// for the network (bounded) → verify each session (restarting trusted services) → resume it with the
+// time away and what the checks found. Offline → sessions whose agent needs the network are
+// interrupted(network); online → verify → resume. Runs in the supervisor's process.
+import { readSessionFile } from '../state/session-file.js';
+import type { SupervisorEvent } from '../../common/events.js';
+import type { SessionInfo } from '../../common/ipc.js';
+import type { Result } from '../../common/result.js';
+import type { InterruptReason } from '../../common/session.js';
+import type { PowerWatch } from '../power/power-watch.js';
+import { getProfile } from '../agents/profiles.js';
+import { verifySession } from '../checks/verify-session.js';
+import type { ResumeContext } from './supervisor.js';
+import { sessionsToInterrupt, sessionsToResume, WAKE_NETWORK_WAIT_MS, type SessionView } from './wake-plan.js';
+
+/** Verifications run side by side after a wake, but not all at once: each may run a test suite. */
+const RESUME_CONCURRENCY = 4;
+
+
+/** What the orchestrator needs of the Supervisor. */
+export interface OrchestratedSupervisor {
+  list(): SessionInfo[];
+  setAsleep(asleep: boolean): void;
+  interruptSession(ref: string, reason: InterruptReason): Result<SessionInfo>;
+  resumeSession(ref: string, reason: InterruptReason, context?: ResumeContext): Promise<Result<SessionInfo>>;
+  publish(event: SupervisorEvent): void;
+}
+
+export interface OrchestratorOptions {
+  env?: NodeJS.ProcessEnv;
+  networkWaitMs?: number;
+  now?: () => number;
+}
+
+export class InterruptionOrchestrator {
+  private readonly unsubscribe: (() => void)[] = [];
+  /** Bumped by every suspend and offline: a resume begun before it is abandoned. */
+  private epoch = 0;
+  private asleep = false;
+  private inFlight: AbortController | null = null;
+  private pending: Promise<void> = Promise.resolve();
+  private readonly env: NodeJS.ProcessEnv;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly supervisor: OrchestratedSupervisor,
+    private readonly power: PowerWatch,
+    private readonly options: OrchestratorOptions = {},
+  ) {
+    this.env = options.env ?? process.env;
+    this.now = options.now ?? Date.now;
+    this.unsubscribe.push(
+      power.on('power.suspend', (e) => {
+        this.supervisor.publish({ type: 'power.suspend', ...e });
+        this.onSuspend();
+      }),
+      power.on('power.resume', (e) => {
+        this.supervisor.publish({ type: 'power.resume', ...e });
+        this.onResume(e.sleptMs);
+      }),
+      power.on('network.offline', (e) => {
+        this.supervisor.publish({ type: 'network.offline', ...e });
+        this.onOffline();
+      }),
+      power.on('network.online', (e) => {
+        this.supervisor.publish({ type: 'network.online', ...e });
+        this.onOnline(e.offlineMs);
+      }),
+    );
+  }
+
+  /** Resolves when the resumes started so far are done (tests, shutdown). */
+  idle(): Promise<void> {
+    return this.pending;
+  }
+
+  dispose(): void {
+    for (const u of this.unsubscribe.splice(0)) u();
+    this.inFlight?.abort();
+  }
+
+  /** Synchronous on purpose: logind gives a few seconds before the machine sleeps; this takes milliseconds. */
+  private onSuspend(): void {
+    this.epoch++;
+    this.asleep = true;
+    this.inFlight?.abort();
+    this.supervisor.setAsleep(true);
+    for (const id of sessionsToInterrupt(this.views(), 'sleep')) this.supervisor.interruptSession(id, 'sleep');
+  }
+
+  private onResume(sleptMs: number): void {
+    this.asleep = false;
+    this.supervisor.setAsleep(false);
+    const epoch = this.epoch;
+    this.schedule(async () => {
+      const views = this.views();
+      if (views.some((v) => v.needsNetwork && v.state === 'interrupted')) {
+        await this.power.waitForOnline(this.options.networkWaitMs ?? WAKE_NETWORK_WAIT_MS);
+      }
+      if (epoch !== this.epoch) return;
+      await this.resumeAll(sessionsToResume(this.views(), 'sleep'), 'sleep', sleptMs, epoch);
+    });
+  }
+
+  private onOffline(): void {
+    if (this.asleep) return;
+    this.epoch++;
+    this.inFlight?.abort();
+    for (const id of sessionsToInterrupt(this.views(), 'network')) this.supervisor.interruptSession(id, 'network');
+  }
+
+  private onOnline(offlineMs: number): void {
+    if (this.asleep) return;
+    const epoch = this.epoch;
+    this.schedule(() => this.resumeAll(sessionsToResume(this.views(), 'network'), 'network', offlineMs, epoch));
+  }
+
+  private schedule(job: () => Promise<void>): void {
+    this.pending = this.pending.then(job).catch(() => undefined);
+  }
+
+  private async resumeAll(ids: string[], reason: InterruptReason, awayMs: number, epoch: number): Promise<void> {
+    const abort = new AbortController();
+    this.inFlight = abort;
+    const queue = [...ids];
+    const worker = async () => {
+      for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
+        if (epoch !== this.epoch) return;
+        await this.resumeOne(id, reason, awayMs, epoch, abort.signal);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(RESUME_CONCURRENCY, ids.length) }, worker));
+    if (this.inFlight === abort) this.inFlight = null;
+  }
+
+  private async resumeOne(id: string, reason: InterruptReason, awayMs: number, epoch: number, signal: AbortSignal): Promise<void> {
+    const info = this.supervisor.list().find((s) => s.id === id);
+    if (!info) return;
+    const base = { at: this.now(), sessionId: id, name: info.name };
+    this.supervisor.publish({ type: 'verify.started', ...base });
+    const verified = await verifySession(info.stateDir, { restartServices: true, signal });
+    const checks = verified.ok ? verified.value.summary.text : `verification failed: ${verified.message}`;
+    const allPassed = verified.ok && verified.value.summary.passed === verified.value.summary.total;
+    this.supervisor.publish({ type: 'verify.finished', ...base, at: this.now(), ok: allPassed, summary: checks });
+    if (epoch !== this.epoch || signal.aborted) return; // slept or went offline again meanwhile
+    await this.supervisor.resumeSession(id, reason, { awayMs, checks });
+  }
+
+  private views(): (SessionView & { interruptedFor: InterruptReason | null })[] {
+    return this.supervisor.list().map((s) => ({
+      id: s.id,
+      state: s.state,
+      alive: s.pid !== null,
+      activity: s.activity,
+      needsNetwork: this.needsNetwork(s.stateDir),
+      userStopped: s.intent.kind === 'user-stopped',
+      interruptedFor: s.intent.kind === 'interrupted' ? s.intent.reason : null,
+    }));
+  }
+
+  private needsNetwork(stateDir: string): boolean {
+    const s = readSessionFile(stateDir);
+    if (!s.ok) return false;
+    const profile = getProfile(s.value.agent.profile);
+    return profile.ok && profile.value.apiHosts(this.env).length > 0;
+  }
+}
