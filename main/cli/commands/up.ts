@@ -2,8 +2,8 @@
 // sessions named, or every registered one meant to run, with the control socket open for
 // `mori start|stop|send|attach`. `--json` prints every event as one JSON line. SIGINT/SIGTERM:
 // checkpoint, log, leave tmux sessions running, end direct ones, exit 0. Runs as its own process.
-// MORI_RESTART_BASE_MS and MORI_START_STAGGER_MS shorten the first restart delay and the gap
-// between launches (tests; a person has no reason to change them).
+// MORI_RESTART_BASE_MS, MORI_START_STAGGER_MS and MORI_PROBE_INTERVAL_MS shorten the first restart
+// delay, the gap between launches and the network probe interval (tests; a person has no reason to).
 import type { Command } from 'commander';
 import type { SupervisorEvent } from '../../../common/events.js';
 import { fail } from '../../../common/result.js';
@@ -67,7 +67,11 @@ function watchPower(supervisor: Supervisor): PowerWatch {
       const f = readSessionFile(s.stateDir);
       return f.ok ? [f.value.agent.profile] : [];
     });
-  const power = createPowerWatch({ profiles: profiles() });
+  const every = envMs('MORI_PROBE_INTERVAL_MS');
+  const power = createPowerWatch({
+    profiles: profiles(),
+    ...(every !== undefined ? { network: { onlineIntervalMs: every, offlineIntervalMs: every } } : {}),
+  });
   supervisor.on((e) => {
     if (e.type === 'session.started') power.setProfiles(profiles());
   });

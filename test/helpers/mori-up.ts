@@ -1,0 +1,126 @@
+// Test harness for `mori up` as a real process: a temp home and git project, the fake agent behind
+// the claude profile, its own tmux socket, JSON event lines, and the fake agent's start records.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gitRepo, MORI_BIN, runMori, tempDir, type MoriRun } from './mori-cli.js';
+
+export const FAKE_AGENT = fileURLToPath(new URL('../fixtures/fake-agent.mjs', import.meta.url));
+/** Generous: two cores shared with other test runs. */
+export const DEADLINE_MS = 25_000;
+
+export interface Up {
+  child: ChildProcess;
+  lines: () => Record<string, unknown>[];
+  exited: Promise<number | null>;
+  stderr: () => string;
+}
+
+export interface AgentStart {
+  argv: string[];
+  sessionId: string | null;
+  resumeId: string | null;
+  pid: number;
+  at?: number;
+}
+
+export class UpHarness {
+  readonly tmp: string;
+  readonly home: string;
+  readonly project: string;
+  readonly record: string;
+  readonly socketName: string;
+  readonly env: NodeJS.ProcessEnv;
+  private readonly children: ChildProcess[] = [];
+
+  constructor(prefix: string, env: NodeJS.ProcessEnv = {}) {
+    this.tmp = tempDir(prefix);
+    this.home = path.join(this.tmp, 'home');
+    this.project = path.join(this.tmp, 'project');
+    this.record = path.join(this.tmp, 'record.jsonl');
+    mkdirSync(this.project);
+    gitRepo(this.project);
+    this.socketName = `mori-test-${prefix}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+    this.env = {
+      MORI_TMUX_SOCKET: this.socketName,
+      MORI_AGENT_BIN_CLAUDE: FAKE_AGENT,
+      CLAUDE_CONFIG_DIR: path.join(this.tmp, 'claude'),
+      FAKE_AGENT_RECORD: this.record,
+      FAKE_AGENT_SCRIPT: '',
+      MORI_START_STAGGER_MS: '0',
+      MORI_RESTART_BASE_MS: '100',
+      // The agents' real API hosts are unreachable here: no network interruptions unless a test sets a probe.
+      MORI_PROBE: 'none',
+      ...env,
+    };
+  }
+
+  cleanup(): void {
+    for (const c of this.children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+    spawnSync('tmux', ['-L', this.socketName, 'kill-server'], { stdio: 'ignore' });
+    rmSync(this.tmp, { recursive: true, force: true });
+  }
+
+  up(args: string[] = [], env: NodeJS.ProcessEnv = {}): Up {
+    const child = spawn(process.execPath, [MORI_BIN, 'up', '--json', ...args], {
+      cwd: this.project,
+      env: { ...process.env, MORI_HOME: this.home, ...this.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.children.push(child);
+    let out = '';
+    let err = '';
+    child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    return {
+      child,
+      exited,
+      stderr: () => err,
+      lines: () => out.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>),
+    };
+  }
+
+  mori(...args: string[]): MoriRun {
+    return runMori(args, { home: this.home, cwd: this.project, env: this.env });
+  }
+
+  /** The fake agent's start records, oldest first. */
+  starts(): AgentStart[] {
+    try {
+      return readFileSync(this.record, 'utf8')
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+        .filter((r) => r['event'] === 'start') as unknown as AgentStart[];
+    } catch {
+      return [];
+    }
+  }
+
+  workLog(name: string): string {
+    return readFileSync(path.join(this.project, '.mori', name, 'work_log.md'), 'utf8');
+  }
+
+  stateDir(name: string): string {
+    return path.join(this.project, '.mori', name);
+  }
+
+  init(name: string, backend: 'tmux' | 'direct'): void {
+    const r = this.mori('init', this.project, '--name', name, '--agent', 'claude', '--backend', backend, '--task', 'write the thing');
+    if (r.code !== 0) throw new Error(`mori init failed: ${r.stderr}`);
+  }
+}
+
+export async function until(what: string, ok: () => boolean, extra: () => string = () => '', deadlineMs = DEADLINE_MS): Promise<void> {
+  const end = Date.now() + deadlineMs;
+  while (!ok()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what} ${extra()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+export const hasEvent = (u: Up, type: string, match: Record<string, unknown> = {}): boolean =>
+  u.lines().some((e) => e['type'] === type && Object.entries(match).every(([k, v]) => e[k] === v));
