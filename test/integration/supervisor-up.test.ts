@@ -2,101 +2,35 @@
 // supervisor's tmux session is re-attached (REATTACHED) by the next one; a direct session is resumed
 // with its resume command and the same agent session id; a second `mori up` refuses; SIGTERM leaves
 // tmux running and exits 0; the socket is private and the control commands act through it.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { spawn as spawnPty } from 'node-pty';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { gitRepo, MORI_BIN, runMori, tempDir } from '../helpers/mori-cli.js';
+import { MORI_BIN, runMori } from '../helpers/mori-cli.js';
+import { hasEvent, UpHarness, until as waitUntil, type Up } from '../helpers/mori-up.js';
 
-const FAKE = fileURLToPath(new URL('../fixtures/fake-agent.mjs', import.meta.url));
-/** Generous: two cores shared with other test runs. */
-const DEADLINE_MS = 25_000;
-
-let tmp: string;
+let h: UpHarness;
 let home: string;
 let project: string;
 let record: string;
 let socketName: string;
 let env: NodeJS.ProcessEnv;
-const children: ChildProcess[] = [];
 
 beforeEach(() => {
-  tmp = tempDir('sup-up');
-  home = path.join(tmp, 'home');
-  project = path.join(tmp, 'project');
-  record = path.join(tmp, 'record.jsonl');
-  mkdirSync(project);
-  gitRepo(project);
-  socketName = `mori-test-up-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
-  env = {
-    MORI_TMUX_SOCKET: socketName,
-    MORI_AGENT_BIN_CLAUDE: FAKE,
-    CLAUDE_CONFIG_DIR: path.join(tmp, 'claude'),
-    FAKE_AGENT_RECORD: record,
-    FAKE_AGENT_SCRIPT: '',
-    MORI_START_STAGGER_MS: '0',
-    MORI_RESTART_BASE_MS: '100',
-    // The agents' real API hosts are unreachable here: no network interruptions in these tests.
-    MORI_PROBE: 'none',
-  };
+  h = new UpHarness('sup-up');
+  ({ home, project, record, socketName, env } = h);
 });
-afterEach(() => {
-  for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-  spawnSync('tmux', ['-L', socketName, 'kill-server'], { stdio: 'ignore' });
-  rmSync(tmp, { recursive: true, force: true });
-});
+afterEach(() => h.cleanup());
 
-interface Up {
-  child: ChildProcess;
-  lines: () => Record<string, unknown>[];
-  exited: Promise<number | null>;
-  stderr: () => string;
-}
-
-function up(args: string[] = []): Up {
-  const child = spawn(process.execPath, [MORI_BIN, 'up', '--json', ...args], { cwd: project, env: { ...process.env, MORI_HOME: home, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let out = '';
-  let err = '';
-  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return {
-    child,
-    exited,
-    stderr: () => err,
-    lines: () => out.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>),
-  };
-}
-
-const mori = (...args: string[]) => runMori(args, { home, cwd: project, env });
-
-const starts = (): { argv: string[]; sessionId: string | null; resumeId: string | null; pid: number }[] => {
-  try {
-    return readFileSync(record, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>).filter((r) => r['event'] === 'start') as never;
-  } catch {
-    return [];
-  }
-};
-
-async function until(what: string, ok: () => boolean, extra = ''): Promise<void> {
-  const end = Date.now() + DEADLINE_MS;
-  while (!ok()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what} ${extra}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-const hasEvent = (u: Up, type: string, match: Record<string, unknown> = {}): boolean =>
-  u.lines().some((e) => e['type'] === type && Object.entries(match).every(([k, v]) => e[k] === v));
-
-const workLog = (name: string): string => readFileSync(path.join(project, '.mori', name, 'work_log.md'), 'utf8');
+const up = (args: string[] = []): Up => h.up(args);
+const mori = (...args: string[]) => h.mori(...args);
+const starts = () => h.starts();
+const workLog = (name: string): string => h.workLog(name);
+const until = (what: string, ok: () => boolean, extra = ''): Promise<void> => waitUntil(what, ok, () => extra);
 
 function init(name: string, backend: 'tmux' | 'direct'): void {
-  const r = mori('init', project, '--name', name, '--agent', 'claude', '--backend', backend, '--task', 'write the thing');
-  expect(r.code, r.stderr).toBe(0);
+  h.init(name, backend);
 }
 
 describe('mori up', () => {
