@@ -10,23 +10,11 @@ import { firstPrompt } from '../agents/first-prompt.js';
 import type { AgentProfile, Env, LaunchSpec } from '../agents/profile.js';
 import { planRelaunch } from '../agents/profiles.js';
 import { gatherResumeInputs } from './resume-inputs.js';
-import { buildResumePrompt, type Interruption } from './resume-prompt.js';
+import { interruptionFor } from './interrupt-words.js';
+import { buildResumePrompt } from './resume-prompt.js';
 
 /** A resumed agent keeps its conversation, so its prompt holds only the headline, files and checks. */
 const RESUME_WITH_CONTEXT_BUDGET = 2_000;
-
-const REASON_PHRASES: Record<InterruptReason, string> = {
-  sleep: 'system sleep',
-  network: 'a network loss',
-  crash: 'an agent crash',
-  'app-exit': 'Mori exiting',
-  reboot: 'a reboot',
-  'supervisor-stopped': 'the supervisor stopping',
-};
-
-function interruptionFor(reason: InterruptReason, awayMs: number | null): Interruption {
-  return { reason: REASON_PHRASES[reason], awayMs };
-}
 
 export interface PlannedLaunch {
   kind: Exclude<LaunchKind, 'reattach'>;

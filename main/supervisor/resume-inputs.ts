@@ -9,6 +9,7 @@ import { MarkdownDoc } from '../state/markdown-doc.js';
 import { parseSessionState } from '../state/session-state.js';
 import { SESSION_STATE } from '../state/state-dir.js';
 import { readTailEntries } from '../state/work-log.js';
+import { interruptionFor } from './interrupt-words.js';
 import type { Interruption, ResumePromptInput } from './resume-prompt.js';
 
 /** The last few entries are what the agent "already tried"; older ones are in the file. */
@@ -41,14 +42,5 @@ export function gatherResumeInputs(
 
 /** The stored interruption, if the session is interrupted (how long is unknown from the file alone). */
 function interruptionOf(session: SessionFile): Interruption | null {
-  if (session.intent.kind !== 'interrupted') return null;
-  const words: Record<string, string> = {
-    sleep: 'system sleep',
-    network: 'a network loss',
-    crash: 'an agent crash',
-    'app-exit': 'Mori exiting',
-    reboot: 'a reboot',
-    'supervisor-stopped': 'the supervisor stopping',
-  };
-  return { reason: words[session.intent.reason] ?? session.intent.reason, awayMs: null };
+  return session.intent.kind === 'interrupted' ? interruptionFor(session.intent.reason, null) : null;
 }

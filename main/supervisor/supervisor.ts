@@ -32,6 +32,7 @@ import { ActivityMonitor } from './activity-monitor.js';
 import { CHECKPOINT_INTERVAL_MS, writeCheckpoint } from './checkpoint.js';
 import { describeLaunch, planNewLaunch, planRelaunchLaunch, type PlannedLaunch } from './launch-plan.js';
 import { canTransition, decideOnExit, meantToRun, startAction, type StartAction } from './lifecycle.js';
+import { REASON_WORDS } from './interrupt-words.js';
 import { formatDuration } from './resume-prompt.js';
 import { decideResumeAction, STUCK_AFTER_WAKE_MS } from './wake-plan.js';
 import { DEFAULT_RESTART_POLICY, initialRestartState, type RestartPolicyConfig, type RestartState } from './restart-policy.js';
@@ -47,14 +48,6 @@ export const DEFAULT_SIZE: TerminalSize = { cols: 120, rows: 40 };
 /** Restart times kept in session.json: enough to see a crash loop, bounded. */
 const RESTART_HISTORY_KEEP = 20;
 
-const REASON_WORDS: Record<InterruptReason, string> = {
-  sleep: 'system sleep',
-  network: 'network lost',
-  crash: 'agent crashed',
-  'app-exit': 'Mori exited',
-  reboot: 'reboot',
-  'supervisor-stopped': 'supervisor stopped',
-};
 
 export interface SupervisorOptions {
   home?: string;
