@@ -5,7 +5,8 @@ import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fail, ok, type Result } from '../../common/result.js';
 import { readRegistry, type RegistryEntry } from './registry.js';
-import { SESSION_FILE } from './session-file.js';
+import type { SessionFile } from '../../common/session.js';
+import { readSessionFile, SESSION_FILE } from './session-file.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -40,4 +41,12 @@ function projectOf(e: RegistryEntry): string {
 function isInside(dir: string, parent: string): boolean {
   const rel = path.relative(parent, dir);
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+/** Resolves S and reads its session.json: what most commands start with. */
+export function openSession(spec: string, cwd = process.cwd(), home?: string): Result<{ stateDir: string; session: SessionFile }> {
+  const dir = resolveSession(spec, cwd, home);
+  if (!dir.ok) return dir;
+  const session = readSessionFile(dir.value);
+  return session.ok ? ok({ stateDir: dir.value, session: session.value }) : session;
 }

@@ -9,7 +9,7 @@ import { loadChecks } from '../../checks/load-checks.js';
 import { formatMs } from '../../checks/run-command.js';
 import { needsTrust, trustState, type TrustItem, type TrustState } from '../../checks/trust.js';
 import { verifySession } from '../../checks/verify-session.js';
-import { resolveSession } from '../../state/resolve-session.js';
+import { openSession, resolveSession } from '../../state/resolve-session.js';
 import { readSessionFile, updateSessionFile } from '../../state/session-file.js';
 import { appendEntry } from '../../state/work-log.js';
 import { printJson, reportFailure, reportSuccess, type OutputOptions } from '../output.js';
@@ -113,10 +113,10 @@ export function registerChecks(program: Command): void {
     .description('show the checks derived from environment.md and session_state.md, and where each came from')
     .option('--json', 'print JSON')
     .action((spec: string, opts: OutputOptions) => {
-      const dir = resolveSession(spec);
-      if (!dir.ok) return reportFailure(dir, opts);
-      const session = readSessionFile(dir.value);
-      if (!session.ok) return reportFailure(session, opts);
+      const opened = openSession(spec);
+      if (!opened.ok) return reportFailure(opened, opts);
+      const dir = { value: opened.value.stateDir };
+      const session = { value: opened.value.session };
       const loaded = loadChecks(dir.value);
       if (!loaded.ok) return reportFailure(loaded, opts);
       const t = trustState(loaded.value, session.value);
@@ -177,10 +177,10 @@ export function registerChecks(program: Command): void {
     .option('--yes', 'approve without a prompt (for scripts)')
     .option('--json', 'print JSON')
     .action(async (spec: string, opts: TrustCliOptions) => {
-      const dir = resolveSession(spec);
-      if (!dir.ok) return reportFailure(dir, opts);
-      const session = readSessionFile(dir.value);
-      if (!session.ok) return reportFailure(session, opts);
+      const opened = openSession(spec);
+      if (!opened.ok) return reportFailure(opened, opts);
+      const dir = { value: opened.value.stateDir };
+      const session = { value: opened.value.session };
       const loaded = loadChecks(dir.value);
       if (!loaded.ok) return reportFailure(loaded, opts);
       const name = session.value.name;

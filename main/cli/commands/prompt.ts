@@ -1,7 +1,6 @@
 // `mori prompt S`: prints the resume prompt Mori would give the agent now. Runs in the CLI process.
 import type { Command } from 'commander';
-import { readSessionFile } from '../../state/session-file.js';
-import { resolveSession } from '../../state/resolve-session.js';
+import { openSession } from '../../state/resolve-session.js';
 import { buildResumePrompt } from '../../supervisor/resume-prompt.js';
 import { gatherResumeInputs } from '../../supervisor/resume-inputs.js';
 import { reportFailure, reportSuccess, type OutputOptions } from '../output.js';
@@ -12,11 +11,9 @@ export function registerPrompt(program: Command): void {
     .description('print the resume prompt built from the state files')
     .option('--json', 'print JSON')
     .action((spec: string, opts: OutputOptions) => {
-      const dir = resolveSession(spec);
-      if (!dir.ok) return reportFailure(dir, opts);
-      const session = readSessionFile(dir.value);
-      if (!session.ok) return reportFailure(session, opts);
-      const inputs = gatherResumeInputs(dir.value, session.value);
+      const opened = openSession(spec);
+      if (!opened.ok) return reportFailure(opened, opts);
+      const inputs = gatherResumeInputs(opened.value.stateDir, opened.value.session);
       if (!inputs.ok) return reportFailure(inputs, opts);
       const prompt = buildResumePrompt(inputs.value);
       reportSuccess({ ok: true, prompt, chars: prompt.length }, prompt, opts);
