@@ -65,6 +65,8 @@ export interface SupervisorOptions {
   /** Verify the environment before every relaunch (default true). */
   verify?: boolean;
   activity?: { readDelayMs?: number; settleMs?: number };
+  /** A nudged agent still in error this long after is restarted (default STUCK_AFTER_WAKE_MS). */
+  stuckAfterWakeMs?: number;
   size?: TerminalSize;
 }
 
@@ -681,6 +683,7 @@ export class Supervisor {
       { id: rt.id, state: rt.state, alive: t !== null, activity: rt.activity, needsNetwork: true, userStopped: false },
       sinceWake,
       rt.nudgedAt !== null,
+      this.options.stuckAfterWakeMs ?? STUCK_AFTER_WAKE_MS,
     );
     if (action.kind === 'relaunch' || t === null) {
       if (rt.state === 'backoff' || rt.state === 'verifying' || rt.state === 'resuming' || rt.state === 'starting') return ok(this.info(rt));
@@ -722,7 +725,7 @@ export class Supervisor {
    */
   private watchForStuck(rt: Runtime, t: Terminal, reason: InterruptReason): void {
     rt.stuckTimer?.();
-    rt.stuckTimer = this.scheduler.after(STUCK_AFTER_WAKE_MS, () => {
+    rt.stuckTimer = this.scheduler.after(this.options.stuckAfterWakeMs ?? STUCK_AFTER_WAKE_MS, () => {
       rt.stuckTimer = null;
       if (rt.terminal !== t || this.shuttingDown) return;
       if (rt.activity !== 'error') {

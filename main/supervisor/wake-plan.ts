@@ -51,10 +51,10 @@ export type ResumeAction =
  * → type the nudge; alive but still in error long after the wake → restart with the resume command;
  * dead → relaunch (the launch plan picks resume-by-id or fresh).
  */
-export function decideResumeAction(s: SessionView, msSinceWake: number, alreadyNudged: boolean): ResumeAction {
+export function decideResumeAction(s: SessionView, msSinceWake: number, alreadyNudged: boolean, stuckAfterMs = STUCK_AFTER_WAKE_MS): ResumeAction {
   if (!s.alive) return { kind: 'relaunch', why: 'agent not running' };
   if (s.activity === 'working') return { kind: 'none', why: 'agent working' };
-  if (s.activity === 'error' && (alreadyNudged || msSinceWake >= STUCK_AFTER_WAKE_MS)) {
+  if (s.activity === 'error' && (alreadyNudged || msSinceWake >= stuckAfterMs)) {
     return { kind: 'restart', why: 'agent stuck on an error after the wake' };
   }
   if (s.activity === 'error' || s.activity === 'waiting') return { kind: 'nudge', why: `agent ${s.activity}` };

@@ -181,4 +181,26 @@ describe('injected power events', () => {
     expect(count(log, /SESSION RESUMED - system sleep/)).toBe(2);
     expect(h.starts()).toHaveLength(1);
   }, 60_000);
+
+  it('an agent stuck on a connection error after the wake is nudged, then restarted with its resume command', async () => {
+    h = new UpHarness('stuck', { FAKE_AGENT_SCRIPT: 'offline' });
+    h.init('st', 'direct');
+    const env = { ...process.env, ...h.env };
+    sup = new Supervisor({ home: h.home, env, tmux: null, startStaggerMs: 0, stuckAfterWakeMs: 1_500 });
+    const events: SupervisorEvent[] = [];
+    sup.on((e) => events.push(e));
+    expect((await sup.start()).ok).toBe(true);
+    await until('the error screen', () => events.some((e) => e.type === 'session.activity' && e.to === 'error'));
+    power = createPowerWatch({ env: { MORI_PROBE: 'none' } });
+    orch = new InterruptionOrchestrator(sup, power, { env });
+    power.feed({ type: 'suspend', source: 'test' });
+    power.feed({ type: 'resume', source: 'test', sleptMs: 30_000 });
+    await until('the restart', () => h!.starts().length === 2);
+    const [first, second] = h.starts();
+    expect(second!.argv.slice(0, 2)).toEqual(['--resume', first!.sessionId]);
+    const log = h.workLog('st');
+    expect(log).toMatch(/agent still running, error: nudged to continue/);
+    expect(log).toMatch(/agent stuck on an error after the wake: restarting it with its resume command/);
+    expect(log.indexOf('nudged to continue')).toBeLessThan(log.indexOf('restarting it with its resume command'));
+  }, 60_000);
 });
