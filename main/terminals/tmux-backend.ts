@@ -31,7 +31,25 @@ const SESSION_PREFIX = 'mori-';
 /** After losing the control client, look this often, this many times, for the pane to die. */
 const CLIENT_LOST_POLL_MS = 100;
 const CLIENT_LOST_POLLS = 30;
+/**
+ * A pane reads as dead (its pty closed) before tmux has reaped the program and knows its status.
+ * tmux 3.3a built with libutempter can even miss the program's SIGCHLD for good (utempter swaps the
+ * handler while it removes the utmp record of that very pane; fixed upstream after 3.3a), leaving
+ * the program a zombie until some other child of the server exits. So we make one exit: a
+ * `run-shell true` job, whose SIGCHLD makes the server reap every child. Then look again, this
+ * often, this many times; 2 s only bounds a server that never learns the status.
+ */
+const EXIT_STATUS_POLL_MS = 20;
+const EXIT_STATUS_POLLS = 100;
+const REAP_NUDGE = 'run-shell true';
 const SUBSCRIPTION = 'mori-dead';
+/** A control client attaches in milliseconds; this only bounds a wedged server. */
+const CONNECT_TIMEOUT_MS = 10_000;
+/**
+ * The pane's fate, watched by the subscription and read by `display`. It holds the status too, so
+ * the subscription changes again (and the exit is read again) once tmux knows the status.
+ */
+const FATE_FORMAT = '#{pane_dead}:#{pane_dead_status}:#{pane_dead_signal}';
 
 export const tmuxSessionName = (id: string): string => `${SESSION_PREFIX}${id}`;
 
@@ -43,6 +61,27 @@ export function paneExit(status: string, signal: string): TerminalExit {
   if (signal !== '' && Number.isFinite(sig) && sig > 0) return { code: null, signal: signalName(sig) };
   const code = Number(status);
   return { code: status !== '' && Number.isFinite(code) ? code : null, signal: null };
+}
+
+/**
+ * What a pane's `#{pane_dead}`, `#{pane_dead_status}` and `#{pane_dead_signal}` say. `exiting`: the
+ * pty is closed (pane_dead is 1) but tmux has not reaped the program yet, so neither status nor
+ * signal is known; asking again shortly gives the real exit.
+ */
+export type PaneFate = { state: 'running' } | { state: 'exiting' } | { state: 'dead'; exit: TerminalExit };
+
+export function paneFate(dead: string, status: string, signal: string): PaneFate {
+  if (dead !== '1') return { state: 'running' };
+  if (status === '' && signal === '') return { state: 'exiting' };
+  return { state: 'dead', exit: paneExit(status, signal) };
+}
+
+/** Parses a FATE_FORMAT value (`dead:status:signal`); null when it is not one. */
+export function parseFate(value: string): PaneFate | null {
+  const parts = value.trim().split(':');
+  if (parts.length !== 3) return null;
+  const [dead = '', status = '', signal = ''] = parts;
+  return paneFate(dead, status, signal);
 }
 
 const PANE_FORMAT = '#{session_name}\t#{pane_id}\t#{pane_pid}\t#{pane_dead}\t#{pane_dead_status}\t#{pane_dead_signal}\t#{window_width}\t#{window_height}\t#{session_created}';
@@ -60,13 +99,13 @@ interface PaneInfo {
 export function parsePaneLine(line: string): PaneInfo | null {
   const [session, pane, pid, dead, status = '', signal = '', w, h, created] = line.split('\t');
   if (!session || !pane?.startsWith('%')) return null;
-  const isDead = dead === '1';
+  const fate = paneFate(dead ?? '', status, signal);
   return {
     session,
     pane,
     pid: Number(pid),
-    dead: isDead,
-    exit: isDead ? paneExit(status, signal) : null,
+    dead: fate.state !== 'running',
+    exit: fate.state === 'dead' ? fate.exit : null,
     size: { cols: Number(w), rows: Number(h) },
     created: created ? new Date(Number(created) * 1000) : null,
   };
@@ -131,6 +170,9 @@ class TmuxPtySource implements PtySource {
   private readonly exitListeners: ((exit: TerminalExit) => void)[] = [];
   private exitInfo: TerminalExit | null = null;
   private released = false;
+  private readingExit = false;
+  /** The resize under way, if any: input waits for it. */
+  private resizing: Promise<void> | null = null;
   /** The last output, to find what tmux failed to send when the program exited. */
   private tail = '';
   /** Output before this turns false is already in the captured screen. */
@@ -153,7 +195,7 @@ class TmuxPtySource implements PtySource {
         this.emitData(data);
       },
       subscription: (name, value) => {
-        if (name === SUBSCRIPTION && value === '1') void this.readExit();
+        if (name === SUBSCRIPTION && parseFate(value)?.state !== 'running') void this.readExit();
       },
       // tmux paused the pane for us (pause-after); we never ask for that, but resume if it happens.
       pause: (pane) => void this.client.command(`refresh-client -A '${pane}:continue'`),
@@ -165,15 +207,28 @@ class TmuxPtySource implements PtySource {
 
   write(data: string): void {
     if (!this.paneId || this.exitInfo) return;
+    const pane = this.paneId;
     const keys = hexKeys(data);
-    for (let i = 0; i < keys.length; i += SEND_KEYS_CHUNK_BYTES) {
-      void this.client.command(`send-keys -t ${this.paneId} -H ${keys.slice(i, i + SEND_KEYS_CHUNK_BYTES).join(' ')}`);
-    }
+    const send = (): void => {
+      for (let i = 0; i < keys.length; i += SEND_KEYS_CHUNK_BYTES) {
+        void this.client.command(`send-keys -t ${pane} -H ${keys.slice(i, i + SEND_KEYS_CHUNK_BYTES).join(' ')}`);
+      }
+    };
+    // Input typed after a resize reaches the program after it (it may ask for its size).
+    if (this.resizing) void this.resizing.then(send);
+    else send();
   }
 
   resize(cols: number, rows: number): void {
     this.rows = rows;
-    if (this.paneId) void this.client.command(`resize-window -t ${this.paneId} -x ${cols} -y ${rows}`);
+    const pane = this.paneId;
+    if (!pane) return;
+    // A resize notifies every control client (%layout-change): one of the exclusive operations.
+    const done = this.server.exclusive(() => this.client.command(`resize-window -t ${pane} -x ${cols} -y ${rows}`)).then(() => undefined);
+    this.resizing = done;
+    void done.then(() => {
+      if (this.resizing === done) this.resizing = null;
+    });
   }
 
   pause(): void {
@@ -203,7 +258,7 @@ class TmuxPtySource implements PtySource {
 
   async release(): Promise<void> {
     this.released = true;
-    await this.client.close();
+    await this.server.exclusive(() => this.client.close());
   }
 
   /** Output that is already on the screen when we attach (it counts as seen). */
@@ -216,38 +271,68 @@ class TmuxPtySource implements PtySource {
     for (const l of this.dataListeners) l(data);
   }
 
-  async readExit(): Promise<void> {
-    if (this.exitInfo || !this.paneId) return;
-    const r = await this.client.command(`display -p -t ${this.paneId} '#{pane_dead}\t#{pane_dead_status}\t#{pane_dead_signal}'`);
-    const [dead, status = '', signal = ''] = (r.lines[0] ?? '').split('\t');
-    if (r.ok && dead !== '1') return;
-    if (r.ok) {
-      // tmux 3.3a does not send a pane's last read to control clients when the program exits with
-      // it: recover those lines from the final screen.
-      const plain = await this.client.command(`capture-pane -p -S - -t ${this.paneId}`);
-      const styled = await this.client.command(`capture-pane -p -e -S - -t ${this.paneId}`);
-      if (plain.ok && styled.ok) {
-        const missing = missingTail(this.tail, plain.lines, styled.lines, this.rows);
-        if (missing) this.emitData(missing);
-      }
-    }
-    this.reportExit(r.ok ? paneExit(status, signal) : { code: null, signal: null });
-    // The exit is read and reported: the dead session has done its job.
-    await this.server.run(['kill-session', '-t', `=${this.sessionName}`]);
-    this.released = true;
-    await this.client.close();
+  /** Reads the pane's fate through our control client; null when the pane (or the client) is gone. */
+  private async fateNow(): Promise<PaneFate | null> {
+    const r = await this.client.command(`display -p -t ${this.paneId} '${FATE_FORMAT}'`);
+    return r.ok ? parseFate(r.lines[0] ?? '') : null;
   }
 
-  /** Our control client went away on its own: read the pane's fate with a one-shot command. */
+  /**
+   * The pane may have died: wait until tmux knows how, recover output it dropped, report the exit,
+   * and remove the dead session. One read at a time (the subscription and the attach both call this).
+   */
+  async readExit(): Promise<void> {
+    if (this.exitInfo || !this.paneId || this.readingExit) return;
+    this.readingExit = true;
+    try {
+      let fate = await this.fateNow();
+      for (let poll = 0; fate?.state === 'exiting' && poll < EXIT_STATUS_POLLS; poll++) {
+        if (poll > 0) await new Promise((resolve) => setTimeout(resolve, EXIT_STATUS_POLL_MS));
+        await this.client.command(REAP_NUDGE);
+        fate = await this.fateNow();
+      }
+      // Not dead after all; or our client went away, and clientLost() takes over.
+      if (this.exitInfo || fate?.state === 'running' || (fate === null && !this.client.alive)) return;
+      if (fate) {
+        // tmux 3.3a does not send a pane's last read to control clients when the program exits with
+        // it: recover those lines from the final screen.
+        const plain = await this.client.command(`capture-pane -p -S - -t ${this.paneId}`);
+        const styled = await this.client.command(`capture-pane -p -e -S - -t ${this.paneId}`);
+        if (plain.ok && styled.ok) {
+          const missing = missingTail(this.tail, plain.lines, styled.lines, this.rows);
+          if (missing) this.emitData(missing);
+        }
+      }
+      // Gone without a trace (someone killed the session), or a status tmux never learnt: unknown.
+      this.reportExit(fate?.state === 'dead' ? fate.exit : { code: null, signal: null });
+    } finally {
+      this.readingExit = false;
+    }
+    // The exit is read and reported: the dead session has done its job.
+    this.released = true;
+    await this.server.exclusive(async () => {
+      await this.server.run(['kill-session', '-t', `=${this.sessionName}`]);
+      await this.client.close();
+    });
+  }
+
+  /** Our control client went away on its own: read the pane's fate with one-shot commands. */
   private async clientLost(): Promise<void> {
+    let exiting = 0;
     for (let attempt = 0; attempt < CLIENT_LOST_POLLS && !this.exitInfo; attempt++) {
-      const r = await this.server.run(['display', '-p', '-t', this.paneId ?? `=${this.sessionName}:`, '#{pane_dead}\t#{pane_dead_status}\t#{pane_dead_signal}']);
-      const [dead, status = '', signal = ''] = r.stdout.trim().split('\t');
+      const r = await this.server.run(['display', '-p', '-t', this.paneId ?? `=${this.sessionName}:`, FATE_FORMAT]);
       if (r.code !== 0) break;
-      if (dead === '1') {
-        this.reportExit(paneExit(status, signal));
-        await this.server.run(['kill-session', '-t', `=${this.sessionName}`]);
+      const fate = parseFate(r.stdout);
+      if (fate?.state === 'dead') {
+        this.reportExit(fate.exit);
+        await this.server.exclusive(() => this.server.run(['kill-session', '-t', `=${this.sessionName}`]));
         return;
+      }
+      if (fate?.state === 'exiting' && exiting++ < EXIT_STATUS_POLLS) {
+        attempt -= 1;
+        if (exiting > 1) await new Promise((resolve) => setTimeout(resolve, EXIT_STATUS_POLL_MS));
+        await this.server.run(REAP_NUDGE.split(' '));
+        continue;
       }
       await new Promise((resolve) => setTimeout(resolve, CLIENT_LOST_POLL_MS));
     }
@@ -297,6 +382,8 @@ export class TmuxBackend implements PersistentTerminalBackend {
       ['set-option', '-g', 'remain-on-exit', 'on'],
       ...(version && versionAtLeast(version, 3, 3) ? [['set-option', '-g', 'remain-on-exit-format', '']] : []),
       ['set-option', '-g', 'status', 'off'],
+      // Window names mean nothing here, and each rename notifies every control client.
+      ['set-option', '-g', 'automatic-rename', 'off'],
       ['set-option', '-g', 'history-limit', String(this.historyLimit)],
       ['set-option', '-g', 'default-terminal', this.server.defaultTerminal()],
     ];
@@ -310,7 +397,7 @@ export class TmuxBackend implements PersistentTerminalBackend {
     // server crashes on a second new-session while the global value is `manual`.
     const after = ['set-option', '-w', '-t', `=${name}:`, 'window-size', 'manual'];
     const [file, args] = await this.server.clientCommand([...setup.flatMap((c) => [...c, ';']), ...create, ';', ...after]);
-    const created = await execTool(file, args);
+    const created = await this.server.exclusive(() => execTool(file, args));
     if (created.code !== 0) return fail('failed', `tmux could not start ${options.command}: ${(created.stderr || created.stdout).trim()}`);
     return this.open(options.id, { transcriptDir: options.transcriptDir, ...(options.transcriptMaxBytes ? { transcriptMaxBytes: options.transcriptMaxBytes } : {}) }, true);
   }
@@ -337,8 +424,11 @@ export class TmuxBackend implements PersistentTerminalBackend {
   private async open(id: string, options: ReattachOptions, fresh: boolean): Promise<Result<Terminal>> {
     const name = tmuxSessionName(id);
     const source = new TmuxPtySource(this.server, name, `tmux:${id}`);
-    source.connect(this.server.tmuxPath, [...this.server.baseArgs(), '-C', 'attach-session', '-t', `=${name}`]);
-    await source.client.ready;
+    await this.server.exclusive(async () => {
+      source.connect(this.server.tmuxPath, [...this.server.baseArgs(), '-C', 'attach-session', '-t', `=${name}`]);
+      // Bounded: a wedged server must not hold every other terminal's operations for ever.
+      await Promise.race([source.client.ready, new Promise((resolve) => setTimeout(resolve, CONNECT_TIMEOUT_MS).unref())]);
+    });
     const info = await source.client.command(`display -p -t '=${name}:' '${PANE_FORMAT}'`);
     const pane = info.ok ? parsePaneLine(info.lines[0] ?? '') : null;
     if (!pane) {
@@ -349,7 +439,7 @@ export class TmuxBackend implements PersistentTerminalBackend {
     source.pid = pane.pid;
     source.rows = pane.size.rows;
     // One pane per session: a session-wide subscription watches it (tmux 3.3a never reports pane-scoped ones).
-    void source.client.command(`refresh-client -B '${SUBSCRIPTION}::#{pane_dead}'`);
+    void source.client.command(`refresh-client -B '${SUBSCRIPTION}::${FATE_FORMAT}'`);
     // The cursor, then the whole history and screen. Output that arrived before the capture is in it;
     // output after it streams on, so nothing is lost or doubled.
     const cursorReply = source.client.command(`display -p -t ${pane.pane} '#{cursor_x} #{cursor_y}'`);
@@ -359,7 +449,9 @@ export class TmuxBackend implements PersistentTerminalBackend {
     const [cx, cy] = ((await cursorReply).lines[0] ?? '').split(' ').map(Number);
     const cursor = Number.isFinite(cx) && Number.isFinite(cy) ? { x: cx as number, y: cy as number } : null;
     const screen = capture.ok ? captureToScreen(capture.lines, cursor) : '';
-    source.seen(capture.ok ? trimBlankTail(capture.lines).join('\n') + '\n' : '');
+    // A blank screen adds no line: a made-up empty line would have to match one on the final screen.
+    const captured = capture.ok ? trimBlankTail(capture.lines) : [];
+    source.seen(captured.length > 0 ? captured.join('\n') + '\n' : '');
     const terminal = new ManagedTerminal(source, {
       id,
       backend: 'tmux',

@@ -46,6 +46,9 @@ export function execTool(file: string, args: string[], timeoutMs = TMUX_COMMAND_
   });
 }
 
+/** The tail of each socket's queue of exclusive operations (see TmuxServer.exclusive). */
+const exclusiveTails = new Map<string, Promise<unknown>>();
+
 let systemdScopeWorks: Promise<boolean> | null = null;
 
 /** Whether `systemd-run --user --scope` works here (a user manager on the bus); probed once. */
@@ -110,6 +113,24 @@ export class TmuxServer {
   defaultTerminal(): string {
     const known = ['/usr/share/terminfo', '/lib/terminfo', '/usr/lib/terminfo', '/etc/terminfo'].some((d) => existsSync(`${d}/t/tmux-256color`));
     return known ? 'tmux-256color' : 'screen-256color';
+  }
+
+  /**
+   * Runs `fn` when no other exclusive operation on this socket (in this process) is under way.
+   * tmux 3.3a crashes when it notifies control clients (a session created or closed, a client
+   * attaching or leaving, a window resized) while another control client is still connecting
+   * (fixed upstream after 3.3a: "Do not notify clients if not fully initialized"). So connecting a
+   * control client, and everything that makes such a notification, goes through here.
+   */
+  exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const before = exclusiveTails.get(this.socketName) ?? Promise.resolve();
+    const run = before.then(fn, fn);
+    const tail = run.catch(() => undefined);
+    exclusiveTails.set(this.socketName, tail);
+    void tail.then(() => {
+      if (exclusiveTails.get(this.socketName) === tail) exclusiveTails.delete(this.socketName);
+    });
+    return run;
   }
 
   async killServer(): Promise<void> {

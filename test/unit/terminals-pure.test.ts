@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { FlowControl, FlowControlConstants } from '../../main/terminals/flow-control.js';
 import { parseProcStat } from '../../main/terminals/process-tree.js';
-import { missingTail, paneExit, shellQuote } from '../../main/terminals/tmux-backend.js';
+import { missingTail, paneExit, parseFate, shellQuote } from '../../main/terminals/tmux-backend.js';
 import { ControlParser, decodeOctal, hexKeys, type ControlEvent } from '../../main/terminals/tmux-protocol.js';
 import { parseTmuxVersion, tmuxUnusableReason } from '../../main/terminals/tmux-version.js';
 
@@ -75,11 +75,21 @@ describe('tmux helpers', () => {
     expect(paneExit('3', '')).toEqual({ code: 3, signal: null });
     expect(paneExit('', '15')).toEqual({ code: null, signal: 'SIGTERM' });
   });
+  it('tells a pane whose pty closed before tmux reaped its program from a dead one', () => {
+    expect(parseFate('0::')).toEqual({ state: 'running' });
+    // pane_dead is 1 as soon as the pty closes; status and signal only once the program was reaped.
+    expect(parseFate('1::')).toEqual({ state: 'exiting' });
+    expect(parseFate('1:0:')).toEqual({ state: 'dead', exit: { code: 0, signal: null } });
+    expect(parseFate('1::9\n')).toEqual({ state: 'dead', exit: { code: null, signal: 'SIGKILL' } });
+    expect(parseFate('garbage')).toBeNull();
+  });
   it('recovers the lines after the last ones seen', () => {
     const screen = ['a', 'b', 'c', 'd', '', ''];
     expect(missingTail('a\r\nb\r\n', screen, screen, 4)).toBe('c\r\nd\r\n');
     expect(missingTail('a\r\nb\r\nc\r\nd\r\n', screen, screen, 4)).toBe('');
     expect(missingTail('', screen, screen, 4)).toBe('a\r\nb\r\nc\r\nd\r\n');
+    // Seen only the echo of typed input at the top of a blank screen: the reply after it is new.
+    expect(missingTail('hello\r\n', ['hello', 'got:hello', ''], ['hello', 'got:hello', ''], 24)).toBe('got:hello\r\n');
   });
   it('quotes a lone command for the shell', () => {
     expect(shellQuote('claude')).toBe('claude');
