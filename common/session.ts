@@ -90,6 +90,8 @@ export const SessionFile = z.object({
     .nullable()
     .default(null),
   lastBootId: z.string().nullable().default(null),
+  /** A resume that failed (the agent could not load its session): never tried again, even by a later supervisor. */
+  failedResume: z.object({ file: z.string(), agentSessionId: z.string().nullable() }).nullable().default(null),
   /**
    * The boot each pid named in environment.md was seen in (or written in, for a service Mori
    * started), keyed by the pid: a `(pid N)` check is valid only in that boot.

@@ -39,14 +39,21 @@ export interface RelaunchInput {
   newAgentSessionId: string;
   command?: string | undefined;
   env: Env;
-  /** The resume launch that already failed once; it is never tried again with the same arguments. */
-  failedResume?: { file: string; args: string[] } | null | undefined;
+  /**
+   * The resume that already failed once: the same program resuming the same agent session is never
+   * tried again (whatever its prompt says this time); the relaunch starts fresh instead.
+   */
+  failedResume?: FailedResume | null | undefined;
 }
 
 export type RelaunchPlan = { kind: 'resume' | 'fresh'; spec: LaunchSpec };
 
-const sameLaunch = (a: { file: string; args: string[] }, b: { file: string; args: string[] }): boolean =>
-  a.file === b.file && a.args.length === b.args.length && a.args.every((x, i) => x === b.args[i]);
+export interface FailedResume {
+  file: string;
+  agentSessionId: string | null;
+}
+
+const sameResume = (a: FailedResume, b: FailedResume): boolean => a.file === b.file && a.agentSessionId === b.agentSessionId;
 
 /**
  * Relaunch a dead agent (DESIGN.md §4): its resume command with the captured id when its session is on
@@ -64,7 +71,7 @@ export function planRelaunch(profile: AgentProfile, input: RelaunchInput): Resul
       command: input.command,
       env: input.env,
     });
-    if (resumed.ok && !(input.failedResume && sameLaunch(resumed.value, input.failedResume))) return ok({ kind: 'resume', spec: resumed.value });
+    if (resumed.ok && !(input.failedResume && sameResume(resumed.value, input.failedResume))) return ok({ kind: 'resume', spec: resumed.value });
   }
   const fresh = profile.newSession({
     cwd: input.projectDir,

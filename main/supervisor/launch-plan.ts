@@ -8,7 +8,7 @@ import { ok, type Result } from '../../common/result.js';
 import type { InterruptReason, SessionFile } from '../../common/session.js';
 import { firstPrompt } from '../agents/first-prompt.js';
 import type { AgentProfile, Env, LaunchSpec } from '../agents/profile.js';
-import { planRelaunch } from '../agents/profiles.js';
+import { planRelaunch, type FailedResume } from '../agents/profiles.js';
 import { gatherResumeInputs } from './resume-inputs.js';
 import { interruptionFor } from './interrupt-words.js';
 import { buildResumePrompt } from './resume-prompt.js';
@@ -40,7 +40,7 @@ export interface RelaunchRequest {
   /** How long the session was away, when known (asleep, offline). */
   awayMs?: number | null;
   env: Env;
-  failedResume: { file: string; args: string[] } | null;
+  failedResume: FailedResume | null;
 }
 
 export async function planRelaunchLaunch(req: RelaunchRequest): Promise<Result<PlannedLaunch>> {

@@ -13,7 +13,7 @@ import type { InterruptReason, SessionFile } from '../../common/session.js';
 import type { TerminalExit, TerminalSize } from '../../common/terminal.js';
 import { activityFromClaudeStatus, findClaudeStatus } from '../agents/claude-session-status.js';
 import type { AgentProfile, Env, LaunchSpec } from '../agents/profile.js';
-import { getProfile } from '../agents/profiles.js';
+import { getProfile, type FailedResume } from '../agents/profiles.js';
 import { verifySession } from '../checks/verify-session.js';
 import { systemClock, systemScheduler, type Cancel, type PowerClock, type Scheduler } from '../power/clock.js';
 import { bootId } from '../state/boot-id.js';
@@ -84,7 +84,7 @@ interface Runtime {
   spec: LaunchSpec | null;
   startedAt: number;
   restart: RestartState;
-  failedResume: { file: string; args: string[] } | null;
+  failedResume: FailedResume | null;
   userStop: boolean;
   retryTimer: Cancel | null;
   checkpointTimer: Cancel | null;
@@ -253,7 +253,7 @@ export class Supervisor {
       spec: null,
       startedAt: 0,
       restart: initialRestartState(),
-      failedResume: null,
+      failedResume: s.failedResume,
       userStop: false,
       retryTimer: null,
       checkpointTimer: null,
@@ -494,7 +494,11 @@ export class Supervisor {
         return;
       case 'restart': {
         rt.restart = decision.restart;
-        if (decision.resumeFailed && rt.spec) rt.failedResume = { file: rt.spec.file, args: rt.spec.args };
+        if (decision.resumeFailed && rt.spec) {
+          const failed = { file: rt.spec.file, agentSessionId: rt.spec.agentSessionId };
+          rt.failedResume = failed;
+          this.writeSession(rt, (s) => ({ ...s, failedResume: failed }));
+        }
         const seconds = Math.max(1, Math.round(decision.delayMs / 1000));
         const what = decision.reason === 'sleep' ? `agent exited around a sleep (${status})` : decision.resumeFailed ? `resume failed (${status}); next: a fresh start` : `agent crashed (${status})`;
         this.log(rt, `SESSION INTERRUPTED - ${what}; restarting in ${seconds}s`);
@@ -580,7 +584,7 @@ export class Supervisor {
     rt.userStop = false;
     rt.restart = initialRestartState();
     rt.failedResume = null;
-    this.reload(rt);
+    this.writeSession(rt, (s) => ({ ...s, failedResume: null }));
     const alive = this.tmux ? await this.tmux.isAlive(rt.id).catch(() => false) : false;
     const action = startAction({ intent: rt.session.intent, tmuxAlive: alive, hasRun: hasRun(rt.session), lastBootId: rt.session.lastBootId, currentBootId: bootId() });
     await this.bringUp(rt, action);

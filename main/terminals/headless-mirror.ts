@@ -1,8 +1,8 @@
 // The headless mirror of one terminal (DESIGN.md §6): an @xterm/headless screen with a small
 // scrollback, giving the screen text for activity detection and the serialized snapshot a new view
 // starts from. It is kept off the hot path: output is queued and parsed when the stream goes
-// quiet (or every quarter second during a long stream), and during a flood only the tail is kept,
-// since a screen that scrolled by faster than anyone can read is rebuilt from its last lines.
+// quiet (or every quarter second during a long stream, every second during a flood), and during a
+// flood only the tail is kept, since a screen that scrolled by faster than anyone can read is rebuilt from its last lines.
 // Runs in the supervisor's process.
 import xtermHeadless from '@xterm/headless';
 import serializeAddon from '@xterm/addon-serialize';
@@ -23,6 +23,12 @@ export const MIRROR_MAX_WAIT_MS = 250;
 export const MIRROR_BACKLOG_MAX_CHARS = 1_000_000;
 /** What a flood keeps: well over scrollback + screen of typical lines, so both come back whole. */
 export const MIRROR_TAIL_KEEP_CHARS = 256_000;
+/**
+ * More than MIRROR_TAIL_KEEP_CHARS waiting at a parse is a flood too: only the tail is parsed, and
+ * parses come at most this often until it ends. Nobody reads a screen scrolling that fast, and
+ * activity detection sees output either way; a read (screenText, snapshot) still parses at once.
+ */
+export const MIRROR_FLOOD_WAIT_MS = 1000;
 
 type Op =
   | { kind: 'data'; data: string }
@@ -149,7 +155,8 @@ export class HeadlessMirror {
     this.timer = null;
     const now = Date.now();
     const waitingForRead = this.queue.some((op) => op.kind !== 'data');
-    if (!waitingForRead && now - this.lastPushAt < MIRROR_QUIET_MS && now - this.firstQueuedAt < MIRROR_MAX_WAIT_MS) {
+    const maxWait = this.queuedChars > MIRROR_TAIL_KEEP_CHARS ? MIRROR_FLOOD_WAIT_MS : MIRROR_MAX_WAIT_MS;
+    if (!waitingForRead && now - this.lastPushAt < MIRROR_QUIET_MS && now - this.firstQueuedAt < maxWait) {
       this.timer = setTimeout(() => this.tick(), MIRROR_QUIET_MS);
       return;
     }
@@ -160,6 +167,7 @@ export class HeadlessMirror {
   private async drain(): Promise<void> {
     if (this.draining) return;
     this.draining = true;
+    if (this.queuedChars > MIRROR_TAIL_KEEP_CHARS) this.keepTail();
     const batch = this.queue;
     this.queue = [];
     this.queuedChars = 0;

@@ -188,4 +188,20 @@ describe('Supervisor', () => {
     expect(log).toMatch(/SESSION INTERRUPTED - network lost/);
     expect(log).toMatch(/SESSION RESUMED - network lost; agent still running, waiting: nudged to continue/);
   });
+
+  it('never retries a resume that failed: the next launch is fresh, and the failure is remembered in session.json', async () => {
+    const dir = await session('badresume');
+    const s = supervisor({ env: agentEnv({ FAKE_AGENT_FAIL_RESUME: '1' }), policy: { baseDelayMs: 100 }, random: () => 0.5, verify: false });
+    expect((await s.start()).ok).toBe(true);
+    await until('the agent to wait', () => events.some((e) => e.type === 'session.activity' && e.to === 'waiting'));
+    expect(s.send('badresume', 'crash').ok).toBe(true);
+    await until('a fresh start after the failed resume', () => starts().length === 3);
+    const [first, resumed, fresh] = starts();
+    expect(resumed!.argv.slice(0, 2)).toEqual(['--resume', first!.sessionId]);
+    expect(fresh!.argv[0]).toBe('--session-id');
+    expect(fresh!.sessionId).not.toBe(first!.sessionId);
+    const file = readSessionFile(dir);
+    expect(file.ok && file.value.failedResume).toEqual({ file: FAKE, agentSessionId: first!.sessionId });
+    expect(events.some((e) => e.type === 'session.exited' && e.outcome === 'resume-failed')).toBe(true);
+  });
 });

@@ -162,6 +162,9 @@ describe('planRelaunch', () => {
     const again = planRelaunch(PROFILES.codex, { ...base, failedResume: first.value.spec });
     expect(again.ok && again.value.kind).toBe('fresh');
     expect(again.ok && again.value.spec.args).toEqual(['--no-daemon', 'full resume prompt']);
+    // A different prompt (new check results, time away) does not make the same resume worth retrying.
+    const reworded = planRelaunch(PROFILES.codex, { ...base, resumePrompt: 'other words', failedResume: first.value.spec });
+    expect(reworded.ok && reworded.value.kind).toBe('fresh');
   });
 
   it('aider resumes without an id whenever its history file exists', () => {
