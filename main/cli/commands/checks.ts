@@ -115,14 +115,13 @@ export function registerChecks(program: Command): void {
     .action((spec: string, opts: OutputOptions) => {
       const opened = openSession(spec);
       if (!opened.ok) return reportFailure(opened, opts);
-      const dir = { value: opened.value.stateDir };
-      const session = { value: opened.value.session };
-      const loaded = loadChecks(dir.value);
+      const { stateDir, session } = opened.value;
+      const loaded = loadChecks(stateDir);
       if (!loaded.ok) return reportFailure(loaded, opts);
-      const t = trustState(loaded.value, session.value);
+      const t = trustState(loaded.value, session);
       reportSuccess(
-        { ok: true, stateDir: dir.value, ...loaded.value, trust: t },
-        checksText(session.value.name, loaded.value.checks, loaded.value, t),
+        { ok: true, stateDir: stateDir, ...loaded.value, trust: t },
+        checksText(session.name, loaded.value.checks, loaded.value, t),
         opts,
       );
     });
@@ -179,13 +178,12 @@ export function registerChecks(program: Command): void {
     .action(async (spec: string, opts: TrustCliOptions) => {
       const opened = openSession(spec);
       if (!opened.ok) return reportFailure(opened, opts);
-      const dir = { value: opened.value.stateDir };
-      const session = { value: opened.value.session };
-      const loaded = loadChecks(dir.value);
+      const { stateDir, session } = opened.value;
+      const loaded = loadChecks(stateDir);
       if (!loaded.ok) return reportFailure(loaded, opts);
-      const name = session.value.name;
-      const t = trustState(loaded.value, session.value);
-      const listing = { stateDir: dir.value, items: t.items, hash: t.hash, changed: t.changed };
+      const name = session.name;
+      const t = trustState(loaded.value, session);
+      const listing = { stateDir: stateDir, items: t.items, hash: t.hash, changed: t.changed };
       if (t.items.length === 0 || t.trusted) {
         return reportSuccess({ ok: true, approved: false, trusted: true, ...listing }, [trustLine(t, name), ...trustItemsText(t.items)].join('\n'), opts);
       }
@@ -207,9 +205,9 @@ export function registerChecks(program: Command): void {
         if (!approve) return reportFailure(fail('failed', 'not approved; nothing changed'), opts);
       }
       const at = new Date();
-      const res = updateSessionFile(dir.value, (s) => ({ ...s, trust: { approvedHash: t.hash, approvedAt: at.toISOString() } }));
+      const res = updateSessionFile(stateDir, (s) => ({ ...s, trust: { approvedHash: t.hash, approvedAt: at.toISOString() } }));
       if (!res.ok) return reportFailure(res, opts);
-      appendEntry(dir.value, [`TRUST APPROVED - ${t.items.length} item${t.items.length === 1 ? '' : 's'} (${t.hash.slice(0, 19)}…)`], at);
+      appendEntry(stateDir, [`TRUST APPROVED - ${t.items.length} item${t.items.length === 1 ? '' : 's'} (${t.hash.slice(0, 19)}…)`], at);
       reportSuccess({ ok: true, approved: true, trusted: true, ...listing }, `${opts.yes ? text + '\n' : ''}Approved ${t.items.length} item${t.items.length === 1 ? '' : 's'} for "${name}".`, opts);
     });
 }
