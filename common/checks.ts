@@ -96,7 +96,10 @@ export function summarizeResults(results: readonly CheckResult[]): VerificationS
   if (summary.timedOut > 0) parts.push(`${names('timeout')} timed out`);
   if (summary.untrusted > 0) parts.push(`${summary.untrusted} not run: needs trust`);
   if (summary.skipped > 0) parts.push(`${summary.skipped} skipped`);
-  const text = `checks ${summary.passed}/${summary.total} passed${parts.length > 0 ? ` (${parts.join('; ')})` : ''}`;
+  const text =
+    summary.total === 0
+      ? 'no checks to run (environment.md names none)'
+      : `checks ${summary.passed}/${summary.total} passed${parts.length > 0 ? ` (${parts.join('; ')})` : ''}`;
   return { ...summary, text };
 }
 
