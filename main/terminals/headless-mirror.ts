@@ -24,9 +24,11 @@ export const MIRROR_BACKLOG_MAX_CHARS = 1_000_000;
 /** What a flood keeps: well over scrollback + screen of typical lines, so both come back whole. */
 export const MIRROR_TAIL_KEEP_CHARS = 256_000;
 /**
- * More than MIRROR_TAIL_KEEP_CHARS waiting at a parse is a flood too: only the tail is parsed, and
- * parses come at most this often until it ends. Nobody reads a screen scrolling that fast, and
+ * Output arriving faster than MIRROR_TAIL_KEEP_CHARS per this period is a flood too: parses come
+ * at most this often, and each parses only the tail. Nobody reads a screen scrolling that fast and
  * activity detection sees output either way; a read (screenText, snapshot) still parses at once.
+ * (Measured as a rate since the last parse, not by pauses in the stream: a busy event loop makes
+ * pauses of its own, and parsing on each of them would put the mirror back in the hot path.)
  */
 export const MIRROR_FLOOD_WAIT_MS = 1000;
 
@@ -44,6 +46,9 @@ export class HeadlessMirror {
   private timer: NodeJS.Timeout | null = null;
   private firstQueuedAt = 0;
   private lastPushAt = 0;
+  private lastDrainAt = Date.now();
+  /** Output pushed since the last parse began, dropped or not: the flood detector's rate. */
+  private pushedSinceDrain = 0;
   private draining = false;
   private disposed = false;
   /** How many times a flood made the mirror drop output (for diagnostics and tests). */
@@ -60,6 +65,7 @@ export class HeadlessMirror {
     const now = Date.now();
     if (this.queuedChars === 0) this.firstQueuedAt = now;
     this.lastPushAt = now;
+    this.pushedSinceDrain += data.length;
     this.queue.push({ kind: 'data', data });
     this.queuedChars += data.length;
     if (this.queuedChars > MIRROR_BACKLOG_MAX_CHARS) this.keepTail();
@@ -155,10 +161,17 @@ export class HeadlessMirror {
     this.timer = null;
     const now = Date.now();
     const waitingForRead = this.queue.some((op) => op.kind !== 'data');
-    const maxWait = this.queuedChars > MIRROR_TAIL_KEEP_CHARS ? MIRROR_FLOOD_WAIT_MS : MIRROR_MAX_WAIT_MS;
-    if (!waitingForRead && now - this.lastPushAt < MIRROR_QUIET_MS && now - this.firstQueuedAt < maxWait) {
-      this.timer = setTimeout(() => this.tick(), MIRROR_QUIET_MS);
-      return;
+    if (!waitingForRead) {
+      const sinceDrain = Math.max(1, now - this.lastDrainAt);
+      const flooding = this.pushedSinceDrain * MIRROR_FLOOD_WAIT_MS > MIRROR_TAIL_KEEP_CHARS * sinceDrain;
+      if (flooding && sinceDrain < MIRROR_FLOOD_WAIT_MS) {
+        this.timer = setTimeout(() => this.tick(), MIRROR_FLOOD_WAIT_MS - sinceDrain);
+        return;
+      }
+      if (!flooding && now - this.lastPushAt < MIRROR_QUIET_MS && now - this.firstQueuedAt < MIRROR_MAX_WAIT_MS) {
+        this.timer = setTimeout(() => this.tick(), MIRROR_QUIET_MS);
+        return;
+      }
     }
     void this.drain();
   }
@@ -168,6 +181,8 @@ export class HeadlessMirror {
     if (this.draining) return;
     this.draining = true;
     if (this.queuedChars > MIRROR_TAIL_KEEP_CHARS) this.keepTail();
+    this.lastDrainAt = Date.now();
+    this.pushedSinceDrain = 0;
     const batch = this.queue;
     this.queue = [];
     this.queuedChars = 0;
