@@ -125,17 +125,18 @@ async function tmuxPipeline(backend: TmuxBackend, file: string, dir: string, rou
   let chars = 0;
   let tail = '';
   let started = 0;
-  const done = new Promise<number>((resolve) => {
+  const done = new Promise<void>((resolve) => {
     t.onData((d) => {
       chars += d.length;
       const window = tail + d;
-      if (started > 0 && window.includes(END_MARKER)) resolve(performance.now());
+      if (started > 0 && window.includes(END_MARKER)) resolve();
       tail = window.slice(-64);
     });
   });
   started = performance.now();
   t.write('\r');
-  const ended = await done;
+  // The end marker reached the subscriber; the run ends once the transcript holds it all too.
+  await done;
   await (t as ManagedTerminal).flushTranscript();
   const seconds = (performance.now() - started) / 1000;
   await t.kill();
