@@ -1,0 +1,152 @@
+// Benchmark (DESIGN.md §10, terminals): resident memory per idle session holding 10,000 lines of
+// history must stay ≤ 5 MB. Each measurement runs in a fresh child process (node --expose-gc):
+// warm up (load modules, one session made and ended), collect garbage, read RSS; then start N
+// direct-backend sessions whose program prints 10,000 lines and waits, let the mirror and the
+// transcript settle, collect garbage, read RSS again; (delta / N) is the cost of one session.
+// The budget is judged at N = 20; N = 1, 5, 10 show how it grows. Side by side, the same for a bare
+// headless mirror holding all 10,000 lines in its own scrollback (the design we avoid), as the
+// baseline the budget is about.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DirectBackend } from '../main/terminals/direct-backend.js';
+import { HeadlessMirror } from '../main/terminals/headless-mirror.js';
+import type { ManagedTerminal } from '../main/terminals/managed-terminal.js';
+import type { Terminal } from '../main/terminals/terminal.js';
+
+const HISTORY_LINES = 10_000;
+const BUDGET_MB = 5;
+const BUDGET_SESSIONS = 20;
+const COUNTS = [1, 5, 10, 20];
+const MB = 1024 * 1024;
+
+type Variant = 'sessions' | 'mirror-10k';
+
+const historyLine = (i: number): string => `${String(i).padStart(5, '0')} build step: compiled src/module-${i % 97}.ts in ${(i * 37) % 1000} ms, 0 errors, 0 warnings\r\n`;
+
+async function settle(): Promise<number> {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  for (let i = 0; i < 4; i++) {
+    gc?.();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return process.memoryUsage().rss;
+}
+
+async function waitFor(check: () => Promise<boolean>, what: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** A direct session whose program prints the history, then waits (idle) until it is killed. */
+async function startSession(backend: DirectBackend, dir: string, id: string): Promise<Terminal> {
+  const script = `for i in range(${HISTORY_LINES}): print(${JSON.stringify('%05d build step: compiled src/module-%d.ts in %d ms, 0 errors, 0 warnings')} % (i, i % 97, (i * 37) % 1000))\nprint('HISTORY-DONE', flush=True)\nimport sys; sys.stdin.readline()`;
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+  env.TERM = 'xterm-256color';
+  const r = await backend.spawn({ id, command: 'python3', args: ['-c', script], cwd: dir, env, cols: 80, rows: 24, transcriptDir: path.join(dir, id, 'transcript') });
+  if (!r.ok) throw new Error(r.message);
+  return r.value;
+}
+
+async function child(variant: Variant, count: number): Promise<void> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'mori-bench-memory-'));
+  const backend = new DirectBackend({ runDir: path.join(dir, 'run') });
+  try {
+    // Warm-up: load every module and native binding once, so the delta is per-session cost only.
+    if (variant === 'sessions') {
+      const warm = await startSession(backend, dir, 'warm');
+      await waitFor(async () => (await warm.screenText()).includes('HISTORY-DONE'), 'the warm-up session');
+      await warm.kill();
+      await warm.dispose();
+    } else {
+      const warm = new HeadlessMirror(80, 24, HISTORY_LINES);
+      warm.push(historyLine(0));
+      await warm.screenText();
+      warm.dispose();
+    }
+    const before = await settle();
+    const held: (Terminal | HeadlessMirror)[] = [];
+    if (variant === 'sessions') {
+      for (let i = 0; i < count; i++) held.push(await startSession(backend, dir, `s${i}`));
+      for (const t of held as Terminal[]) {
+        await waitFor(async () => (await t.screenText()).includes('HISTORY-DONE'), 'a session to print its history');
+        await (t as ManagedTerminal).flushTranscript();
+      }
+    } else {
+      for (let i = 0; i < count; i++) {
+        const m = new HeadlessMirror(80, 24, HISTORY_LINES);
+        let chunk = '';
+        for (let k = 0; k < HISTORY_LINES; k++) {
+          chunk += historyLine(k);
+          // Pushed in pty-sized pieces, under the flood threshold, so every line is kept.
+          if (chunk.length > 16_384) {
+            m.push(chunk);
+            chunk = '';
+            await m.screenText();
+          }
+        }
+        m.push(chunk);
+        await m.screenText();
+        held.push(m);
+      }
+    }
+    // Idle: the mirrors' parse timers and the transcripts' flush timers have all fired.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const after = await settle();
+    process.stdout.write(JSON.stringify({ variant, count, deltaMB: (after - before) / MB, perSessionMB: (after - before) / MB / count }) + '\n');
+    for (const h of held) {
+      if (h instanceof HeadlessMirror) h.dispose();
+      else {
+        await h.kill();
+        await h.dispose();
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function measure(variant: Variant, count: number): { deltaMB: number; perSessionMB: number } {
+  const run = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url), '--child', variant, String(count)], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    timeout: 300_000,
+  });
+  const last = run.stdout.trim().split('\n').pop() ?? '';
+  const parsed = JSON.parse(last) as { deltaMB: number; perSessionMB: number };
+  return parsed;
+}
+
+const round = (n: number): number => Number(n.toFixed(2));
+
+async function main(): Promise<void> {
+  const perSession: Record<string, number> = {};
+  const perMirror10k: Record<string, number> = {};
+  for (const n of COUNTS) {
+    perSession[n] = round(measure('sessions', n).perSessionMB);
+    perMirror10k[n] = round(measure('mirror-10k', n).perSessionMB);
+  }
+  const atBudget = perSession[BUDGET_SESSIONS] ?? NaN;
+  process.stdout.write(
+    JSON.stringify({
+      name: 'terminals-memory',
+      budget: `RSS per idle session with ${HISTORY_LINES} lines of history <= ${BUDGET_MB} MB (${BUDGET_SESSIONS} sessions, direct backend, mirror + transcript)`,
+      pass: atBudget <= BUDGET_MB,
+      perSessionMB: atBudget,
+      perSessionMBByCount: perSession,
+      baselineMirror10kMBByCount: perMirror10k,
+      historyLines: HISTORY_LINES,
+    }) + '\n',
+  );
+}
+
+const argv = process.argv.slice(2);
+if (argv[0] === '--child') await child(argv[1] as Variant, Number(argv[2]));
+else await main();
+process.exit(0);
