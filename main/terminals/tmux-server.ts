@@ -1,6 +1,7 @@
 // The private tmux server behind the tmux backend (DESIGN.md §6): its socket name (`tmux -L mori`
-// unless MORI_TMUX_SOCKET or an option says otherwise), running one-shot tmux commands, detecting
-// tmux and its version, and starting the server in its own systemd user scope where that works, so
+// unless MORI_TMUX_SOCKET or an option says otherwise), running one-shot tmux commands, keeping
+// apart the operations tmux 3.3a cannot run while a control client connects, detecting tmux and
+// its version, and starting the server in its own systemd user scope where that works, so
 // a logout or the app's own cgroup going away does not take the agents with it.
 // Runs in the supervisor's process.
 import { execFile } from 'node:child_process';
