@@ -1,6 +1,6 @@
 // Test helpers: run the built `mori` command as a real child process, with its own MORI_HOME.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -50,4 +50,31 @@ export function gitRepo(dir: string): void {
   const git = (...a: string[]) => spawnSync('git', ['-C', dir, ...a], { env, encoding: 'utf8' });
   git('init', '-q');
   git('commit', '-q', '--allow-empty', '-m', 'start');
+}
+
+export interface MoriResult {
+  code: number;
+  out: string;
+  err: string;
+  json: () => Record<string, unknown>;
+}
+
+/** Runs `mori` from the repo with its own MORI_HOME; stdout parsed on demand. */
+export function moriIn(home: string, args: string[], env: NodeJS.ProcessEnv = {}): MoriResult {
+  const r = spawnSync(process.execPath, [MORI_BIN, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, MORI_HOME: home, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: 90_000,
+  });
+  return { code: r.status ?? -1, out: r.stdout, err: r.stderr, json: () => JSON.parse(r.stdout) as Record<string, unknown> };
+}
+
+/** A fresh project `<root>/<name>` with a shell-profile session of that name; returns its state dir. */
+export function initShellSession(root: string, home: string, name: string): string {
+  const project = path.join(root, name);
+  mkdirSync(project, { recursive: true });
+  const r = moriIn(home, ['init', project, '--name', name, '--agent', 'shell', '--command', 'bash', '--backend', 'direct', '--json']);
+  if (r.code !== 0) throw new Error(`mori init failed: ${r.err}`);
+  return String(r.json().stateDir);
 }

@@ -1,33 +1,19 @@
 // `mori checks`, `mori verify` and `mori trust` as a person or a script runs them: the real CLI in a
 // child process, MORI_HOME in a temp dir, real servers, real commands, a faked reboot via MORI_BOOT_ID.
-import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { initShellSession, moriIn, type MoriResult } from '../helpers/mori-cli.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 let root: string;
 let home: string;
 
-function mori(args: string[], env: NodeJS.ProcessEnv = {}): { code: number; out: string; err: string; json: () => Record<string, unknown> } {
-  const r = spawnSync(process.execPath, ['bin/mori.js', ...args], {
-    encoding: 'utf8',
-    env: { ...process.env, MORI_HOME: home, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    timeout: 60_000,
-  });
-  return { code: r.status ?? -1, out: r.stdout, err: r.stderr, json: () => JSON.parse(r.stdout) as Record<string, unknown> };
-}
+const mori = (args: string[], env: NodeJS.ProcessEnv = {}): MoriResult => moriIn(home, args, env);
 
-/** A fresh project with a session `name`; returns its state dir. */
-function session(name: string): string {
-  const project = path.join(root, name);
-  mkdirSync(project, { recursive: true });
-  const r = mori(['init', project, '--name', name, '--agent', 'shell', '--command', 'bash', '--backend', 'direct', '--json']);
-  expect(r.code, r.err).toBe(0);
-  return String(r.json().stateDir);
-}
+const session = (name: string): string => initShellSession(root, home, name);
 
 const sessionJson = (stateDir: string) => JSON.parse(readFileSync(path.join(stateDir, 'session.json'), 'utf8')) as Record<string, unknown>;
 const verifiedEntries = (stateDir: string) => readFileSync(path.join(stateDir, 'work_log.md'), 'utf8').split('\n').filter((l) => /^- VERIFI/.test(l));

@@ -1,12 +1,12 @@
 // Service recovery with a real tiny HTTP server as the service: `mori verify --restart-services`
 // starts the trusted `start:` command detached, waits for its check to pass, writes `(pid N)` back
 // into environment.md (every other byte unchanged) and logs to transcript/service-<name>.log.
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { initShellSession, moriIn, type MoriResult } from '../helpers/mori-cli.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { groupAlive, signalGroup } from '../../main/checks/process-group.js';
 import { verifySession } from '../../main/checks/verify-session.js';
@@ -16,18 +16,9 @@ let home: string;
 const started: number[] = [];
 const serverScript = fileURLToPath(new URL('../fixtures/checks/tiny-server.mjs', import.meta.url));
 
-function mori(args: string[]): { code: number; out: string; err: string; json: () => Record<string, unknown> } {
-  const r = spawnSync(process.execPath, ['bin/mori.js', ...args], { encoding: 'utf8', env: { ...process.env, MORI_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'], timeout: 90_000 });
-  return { code: r.status ?? -1, out: r.stdout, err: r.stderr, json: () => JSON.parse(r.stdout) as Record<string, unknown> };
-}
+const mori = (args: string[], env: NodeJS.ProcessEnv = {}): MoriResult => moriIn(home, args, env);
 
-function session(name: string): string {
-  const project = path.join(root, name);
-  mkdirSync(project, { recursive: true });
-  const r = mori(['init', project, '--name', name, '--agent', 'shell', '--command', 'bash', '--backend', 'direct', '--json']);
-  expect(r.code, r.err).toBe(0);
-  return String(r.json().stateDir);
-}
+const session = (name: string): string => initShellSession(root, home, name);
 
 /** A port nothing listens on right now. */
 async function freePort(): Promise<number> {
