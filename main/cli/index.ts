@@ -2,32 +2,45 @@
 // never waits for input when stdin is not a terminal, and exits 0 ok, 1 failed, 2 usage, 3 not found
 // or unreadable. Runs as its own Node process.
 import { Command, CommanderError } from 'commander';
-import { registerChecks } from './commands/checks.js';
-import { registerControl } from './commands/control.js';
-import { registerInit } from './commands/init.js';
-import { registerLog } from './commands/log.js';
-import { registerLs } from './commands/ls.js';
-import { registerPrompt } from './commands/prompt.js';
-import { registerUp } from './commands/up.js';
 
-export function buildProgram(): Command {
+type Registrar = (program: Command) => void;
+
+/**
+ * Each command's module, loaded only when that command runs: `mori ls` must not pay for loading the
+ * supervisor, the terminals and xterm (DESIGN.md §10: a cold `mori ls` of 50 sessions within 1 s).
+ */
+const COMMAND_MODULES: Record<string, () => Promise<Registrar>> = {
+  init: async () => (await import('./commands/init.js')).registerInit,
+  ls: async () => (await import('./commands/ls.js')).registerLs,
+  status: async () => (await import('./commands/ls.js')).registerLs,
+  log: async () => (await import('./commands/log.js')).registerLog,
+  prompt: async () => (await import('./commands/prompt.js')).registerPrompt,
+  checks: async () => (await import('./commands/checks.js')).registerChecks,
+  verify: async () => (await import('./commands/checks.js')).registerChecks,
+  trust: async () => (await import('./commands/checks.js')).registerChecks,
+  up: async () => (await import('./commands/up.js')).registerUp,
+  start: async () => (await import('./commands/control.js')).registerControl,
+  stop: async () => (await import('./commands/control.js')).registerControl,
+  send: async () => (await import('./commands/control.js')).registerControl,
+  attach: async () => (await import('./commands/control.js')).registerControl,
+};
+
+/** The program with the named command registered, or every command (help, errors) when it is unknown. */
+export async function buildProgram(commandName?: string): Promise<Command> {
   const program = new Command('mori')
     .description('Keeps coding agents working through crashes, sleep, network drops and reboots.')
     .version('0.1.0')
     .showHelpAfterError()
     .exitOverride();
-  registerInit(program);
-  registerLs(program);
-  registerLog(program);
-  registerPrompt(program);
-  registerChecks(program);
-  registerUp(program);
-  registerControl(program);
+  const only = commandName !== undefined ? COMMAND_MODULES[commandName] : undefined;
+  const loaders = only ? [only] : Object.values(COMMAND_MODULES);
+  const registrars = new Set(await Promise.all(loaders.map((load) => load())));
+  for (const register of registrars) register(program);
   return program;
 }
 
 async function main(): Promise<void> {
-  const program = buildProgram();
+  const program = await buildProgram(process.argv[2]);
   program.commands.forEach((c) => c.exitOverride());
   try {
     await program.parseAsync(process.argv);

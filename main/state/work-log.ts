@@ -15,8 +15,8 @@ export const WORK_LOG_ARCHIVE = 'work_log.archive.md';
 export const WORK_LOG_BUDGET_BYTES = 256 * 1024;
 /** After compaction the log keeps about this share of its budget, so it is not compacted on every append. */
 const KEEP_FRACTION = 0.5;
-/** Tail reads go back in chunks of this size until they hold enough entries. */
-const TAIL_CHUNK_BYTES = 64 * 1024;
+/** Tail reads start with this much (a few typical entries) and grow ×4 until they hold enough entries. */
+const TAIL_CHUNK_BYTES = 8 * 1024;
 
 export interface WorkLogEntry {
   /** The heading text, e.g. `2026-11-30 15:00`. */
