@@ -229,9 +229,10 @@ describe('commands', () => {
     // Nothing of the output is kept after the run but the tail (well under 1 MiB of buffers)…
     expect(ten.retained).toBeLessThan(1024 * 1024);
     // …and the peak does not grow with the output: read chunks are garbage the GC collects in rounds
-    // (a plateau of a few tens of MB), so 150 MB of output peaks where 50 MB does, not 100 MB higher.
+    // (a plateau of a few tens of MB, noisy by ~16 MB between runs), so 150 MB of output peaks near
+    // where 50 MB does, not 100 MB higher.
     expect(triple.status).toBe('pass');
-    expect(triple.maxRssKb - fifty.maxRssKb).toBeLessThan(16 * 1024);
+    expect(triple.maxRssKb - fifty.maxRssKb).toBeLessThan(48 * 1024);
   });
 });
 
