@@ -84,9 +84,10 @@ export function deriveChecks(env: EnvironmentFile, touched: readonly TouchedFile
   for (const l of env.checks) {
     const parsed = parseExplicitLine(l.text);
     if (!parsed.ok) {
-      // A bare URL or "host:port" under ## Checks is still understood, in the free form.
+      // A line in the free form (a bare URL, "host:port", "Test command: `npm test`") under ## Checks
+      // is still understood; commands from it need trust like any other.
       const free = parseFreeLine(l.text);
-      if (free.targets.length > 0 && free.start === null && free.targets.every((t) => t.kind !== 'command')) {
+      if (free.targets.length > 0 && free.start === null) {
         freeLine(l, false);
         continue;
       }

@@ -90,6 +90,17 @@ describe('the explicit ## Checks section (DESIGN.md §3 example)', () => {
   });
 });
 
+describe('the Checks section', () => {
+  it('also takes lines in the free form, a labelled test command included', () => {
+    const d = derive('## Checks\n- Test command: `npm test` (timeout 90s)\n- localhost:7001\n');
+    expect(d.checks.map((c) => [c.kind, c.target, c.timeoutMs])).toEqual([
+      ['command', 'npm test', 90_000],
+      ['tcp', 'localhost:7001', 5_000],
+    ]);
+    expect(d.unparsed).toEqual([]);
+  });
+});
+
 describe('malformed and odd lines', () => {
   const d = derive(`## Setup
 - Install: \`pip install -r requirements.txt\`
