@@ -44,7 +44,6 @@ export function environmentTemplate(t: TemplateInput): string {
      with \`mori trust ${t.name}\`. -->
 
 ## Setup
-- Project: ${t.projectDir}
 <!-- - Test command: \`npm test\`
      - Database: PostgreSQL running on 5432 -->
 
