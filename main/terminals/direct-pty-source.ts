@@ -4,7 +4,7 @@ import { spawn, type IPty } from 'node-pty';
 import { constants } from 'node:os';
 import type { TerminalExit } from '../../common/terminal.js';
 import { killTree, TERMINAL_MARKER_ENV } from './process-tree.js';
-import type { PtySource } from './terminal.js';
+import type { PtySource, SpawnOptions } from './terminal.js';
 
 const signalName = (n: number): string =>
   Object.entries(constants.signals).find(([, v]) => v === n)?.[0] ?? `SIG${n}`;
@@ -13,15 +13,8 @@ const signalName = (n: number): string =>
 export const toExit = (exitCode: number, signal: number | undefined): TerminalExit =>
   signal ? { code: null, signal: signalName(signal) } : { code: exitCode, signal: null };
 
-export interface DirectPtyOptions {
-  command: string;
-  args: string[];
-  cwd: string;
-  env: Record<string, string>;
-  cols: number;
-  rows: number;
-  marker: string;
-}
+/** What a direct pty needs of the spawn options, plus the marker that finds its processes later. */
+export type DirectPtyOptions = Pick<SpawnOptions, 'command' | 'args' | 'cwd' | 'env' | 'cols' | 'rows'> & { marker: string };
 
 export class DirectPtySource implements PtySource {
   private readonly pty: IPty;

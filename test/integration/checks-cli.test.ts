@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { initShellSession, moriIn, type MoriResult } from '../helpers/mori-cli.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SEED_CHECK_IDS } from '../fixtures/checks/seed-check-ids.js';
 
 let root: string;
 let home: string;
@@ -32,17 +33,7 @@ describe('mori checks', () => {
     const j = mori(['checks', 'seed', '--json']);
     expect(j.code).toBe(0);
     const checks = j.json().checks as { id: string; source: { file: string; line: number } }[];
-    expect(checks.map((c) => c.id)).toEqual([
-      'tcp:localhost:5432',
-      'tcp:localhost:6379',
-      'command:pytest tests/',
-      'http:http://localhost:8000',
-      'pid:1234',
-      'pid:1235',
-      'file:auth.py',
-      'file:middleware.py',
-      'file:tests/test_auth.py',
-    ]);
+    expect(checks.map((c) => c.id)).toEqual(SEED_CHECK_IDS);
     expect((j.json().trust as { trusted: boolean }).trusted).toBe(false);
     const text = mori(['checks', 'seed']);
     expect(text.code).toBe(0);

@@ -6,6 +6,7 @@ import { deriveChecks } from '../../main/checks/derive-checks.js';
 import { parseDuration, parseFreeLine } from '../../main/checks/check-line.js';
 import { environmentLines as parseEnvironment, touchedFiles } from '../../main/checks/load-checks.js';
 import { MarkdownDoc } from '../../main/state/markdown-doc.js';
+import { SEED_CHECK_IDS } from '../fixtures/checks/seed-check-ids.js';
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/checks/${name}`, import.meta.url));
 const derive = (env: string, state?: string) => {
@@ -20,17 +21,7 @@ describe('the seed files', () => {
   const ids = d.checks.map((c) => c.id);
 
   it('yields the test command, the two tcp ports, the http URL and both pids', () => {
-    expect(ids).toEqual([
-      'tcp:localhost:5432',
-      'tcp:localhost:6379',
-      'command:pytest tests/',
-      'http:http://localhost:8000',
-      'pid:1234',
-      'pid:1235',
-      'file:auth.py',
-      'file:middleware.py',
-      'file:tests/test_auth.py',
-    ]);
+    expect(ids).toEqual(SEED_CHECK_IDS);
   });
 
   it('says where each check came from', () => {
