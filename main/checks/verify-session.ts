@@ -6,19 +6,22 @@ import type { CheckResult, UnparsedLine, VerificationSummary } from '../../commo
 import { summarizeResults } from '../../common/checks.js';
 import { fail, ok, type Result } from '../../common/result.js';
 import { bootId } from '../state/boot-id.js';
+import { moriHome } from '../state/mori-home.js';
 import { readSessionFile, updateSessionFile } from '../state/session-file.js';
 import { appendEntry } from '../state/work-log.js';
 import { loadChecks } from './load-checks.js';
 import { notePids, samePidBoots, type PidBoots } from './pid-boots.js';
 import { runChecks } from './run-checks.js';
 import { recoverService, type ServiceRecovery } from './service-recovery.js';
-import { trustState, type TrustState } from './trust.js';
+import { checksTrust, type TrustState } from './trust.js';
 
 export interface VerifyOptions {
   /** Start services whose checks fail and that have a trusted `start:` command. */
   restartServices?: boolean;
   /** Cancels the verification: running commands' process groups are killed, the rest are skipped. */
   signal?: AbortSignal;
+  /** The Mori home whose approvals decide what may run (default: $MORI_HOME or the platform's). */
+  home?: string;
   /** How long a restarted service has to pass its checks. */
   serviceDeadlineMs?: number;
   /** SIGTERM → SIGKILL grace for killed command groups. */
@@ -50,7 +53,7 @@ export async function verifySession(stateDir: string, opts: VerifyOptions = {}):
   const loaded = loadChecks(stateDir);
   if (!loaded.ok) return loaded;
   const derived = loaded.value;
-  const trust = trustState(derived, session.value);
+  const trust = checksTrust(opts.home ?? moriHome(), stateDir, derived);
   const boot = bootId();
   const pidTargets = derived.checks.filter((c) => c.kind === 'pid').map((c) => c.target);
   const pidBoots: PidBoots = notePids(session.value.pidBoots, pidTargets, boot, now());
@@ -119,7 +122,8 @@ export function workLogLines(name: string, summary: VerificationSummary, service
     else if (s.action === 'untrusted' || s.action === 'no-start' || s.action === 'busy') lines.push(`Service ${s.service} not restarted: ${s.detail}`);
   }
   if (!trust.trusted) {
-    lines.push(`${trust.items.length} command${trust.items.length === 1 ? '' : 's'} not run: ${trust.changed ? 'the list changed since it was approved' : 'never approved'} (mori trust ${name})`);
+    const why = trust.problem ?? (trust.changed ? 'the list changed since it was approved' : 'never approved');
+    lines.push(`${trust.items.length} command${trust.items.length === 1 ? '' : 's'} not run: ${why} (mori trust ${name})`);
   }
   return lines;
 }

@@ -315,7 +315,7 @@ export class Supervisor {
     if ((this.options.verify ?? true) && (ctx === null || ctx.checks === null)) {
       this.setState(rt, 'verifying');
       this.emit({ type: 'verify.started', ...this.base(rt) });
-      const v = await verifySession(rt.stateDir, { restartServices: true }).catch((e: unknown) => fail('failed', String(e)));
+      const v = await verifySession(rt.stateDir, { restartServices: true, home: this.home }).catch((e: unknown) => fail('failed', String(e)));
       const summary = v.ok ? v.value.summary.text : v.message;
       this.emit({ type: 'verify.finished', ...this.base(rt), ok: v.ok && v.value.summary.failed + v.value.summary.timedOut === 0, summary });
       if (gen !== rt.generation || this.shuttingDown) return;

@@ -97,7 +97,7 @@ describe('service recovery', () => {
     const port = await freePort();
     writeFileSync(path.join(dir, 'environment.md'), `## Running Services\n- Crashy: 127.0.0.1:${port} start: \`echo cannot bind >&2; exit 4\`\n`);
     expect(mori(['trust', 'crashy', '--yes']).code).toBe(0);
-    const v = await verifySession(dir, { restartServices: true, serviceDeadlineMs: 20_000 });
+    const v = await verifySession(dir, { restartServices: true, serviceDeadlineMs: 20_000, home });
     expect(v.ok).toBe(true);
     if (!v.ok) return;
     const svc = v.value.services[0];
@@ -117,7 +117,7 @@ describe('verifySession', () => {
     const abort = new AbortController();
     setTimeout(() => abort.abort(), 500);
     const t = Date.now();
-    const v = await verifySession(dir, { signal: abort.signal, graceMs: 300 });
+    const v = await verifySession(dir, { signal: abort.signal, graceMs: 300, home });
     expect(Date.now() - t).toBeLessThan(10_000);
     expect(v.ok).toBe(true);
     if (!v.ok) return;

@@ -48,10 +48,10 @@ describe('trust', () => {
   it('says trusted only for the approved hash, and changed when an approval no longer matches', () => {
     const d = derive(ENV);
     const hash = trustHash(trustItems(d));
-    expect(trustState(d, { trust: null })).toMatchObject({ trusted: false, changed: false });
-    expect(trustState(d, { trust: { approvedHash: hash, approvedAt: 'x' } })).toMatchObject({ trusted: true, changed: false });
-    expect(trustState(d, { trust: { approvedHash: 'sha256:old', approvedAt: 'x' } })).toMatchObject({ trusted: false, changed: true });
-    expect(trustState(derive('## Setup\n- Redis: localhost:6379\n'), { trust: null }).trusted).toBe(true);
+    expect(trustState(d, null)).toMatchObject({ trusted: false, changed: false });
+    expect(trustState(d, { hash, approvedAt: 'x' })).toMatchObject({ trusted: true, changed: false });
+    expect(trustState(d, { hash: 'sha256:old', approvedAt: 'x' })).toMatchObject({ trusted: false, changed: true });
+    expect(trustState(derive('## Setup\n- Redis: localhost:6379\n'), null).trusted).toBe(true);
   });
 
   it('knows loopback hosts by name only', () => {
