@@ -296,7 +296,7 @@ export class Supervisor {
 
   private async bringUp(rt: Runtime, action: StartAction): Promise<void> {
     if (action.kind === 'reattach') return this.reattach(rt);
-    if (action.kind === 'new') return this.launch(rt, planNewLaunch(rt.profile, rt.session, this.env), null);
+    if (action.kind === 'new') return this.launch(rt, planNewLaunch(rt.profile, rt.session, this.env, { home: this.home, stateDir: rt.stateDir }), null);
     return this.relaunch(rt, action.reason);
   }
 
@@ -324,6 +324,7 @@ export class Supervisor {
     this.reload(rt);
     const plan = await planRelaunchLaunch({
       profile: rt.profile,
+      home: this.home,
       stateDir: rt.stateDir,
       session: rt.session,
       reason,
@@ -337,7 +338,7 @@ export class Supervisor {
 
   private async launch(rt: Runtime, plan: Result<PlannedLaunch>, reason: InterruptReason | null, context: ResumeContext | null = null): Promise<void> {
     const gen = ++rt.generation;
-    if (!plan.ok) return this.needsAttention(rt, 'launch-failed', plan.message);
+    if (!plan.ok) return this.needsAttention(rt, plan.code === 'untrusted' ? 'needs-trust' : 'launch-failed', plan.message);
     const { spec, kind } = plan.value;
     this.setState(rt, reason === null ? 'starting' : 'resuming');
     if (reason !== null) this.emit({ type: 'session.resuming', ...this.base(rt), launch: kind });
