@@ -12,6 +12,7 @@ import { ensureHome } from '../../state/registry.js';
 import { homeUnsafeReason, startControlServer } from '../../supervisor/control-server.js';
 import { Supervisor, type SupervisorOptions } from '../../supervisor/supervisor.js';
 import { reportFailure, type OutputOptions } from '../output.js';
+import { beginShutdown } from '../shutdown-deadline.js';
 import type { ProfileName } from '../../../common/session.js';
 import { createPowerWatch, type PowerWatch } from '../../power/power-watch.js';
 import { readSessionFile } from '../../state/session-file.js';
@@ -112,6 +113,8 @@ export function registerUp(program: Command): void {
         const stop = (): void => {
           if (stopping) return;
           stopping = true;
+          // Cancels running verifications now and bounds the whole shutdown (shutdown-deadline.ts).
+          beginShutdown();
           void (async () => {
             orchestrator.dispose();
             power.dispose();
@@ -120,8 +123,9 @@ export function registerUp(program: Command): void {
             resolve();
           })();
         };
-        process.once('SIGINT', stop);
-        process.once('SIGTERM', stop);
+        // `on`, not `once`: a second Ctrl-C must not kill the process before it stopped its checks.
+        process.on('SIGINT', stop);
+        process.on('SIGTERM', stop);
       }).catch((err: unknown) => reportFailure(fail('failed', String(err)), opts));
       // Nothing of the supervisor is left to wait for; do not linger on stray handles.
       process.stdout.write('', () => process.exit(process.exitCode ?? 0));
