@@ -6,6 +6,8 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { BackendName, PROFILE_NAMES, ProfileName } from '../../../common/session.js';
 import { fail } from '../../../common/result.js';
+import { findAgentProgram } from '../../agents/agent-program.js';
+import { PROFILES } from '../../agents/profiles.js';
 import { agentCommandNeedsTrust, approveAgentCommand } from '../../checks/trust.js';
 import { moriHome } from '../../state/mori-home.js';
 import { createSession } from '../../state/state-dir.js';
@@ -57,8 +59,12 @@ export function registerInit(program: Command): void {
         const approved = await approveAgentCommand(moriHome(), stateDir, session);
         if (!approved.ok) return reportFailure(fail(approved.code, `created ${stateDir}, but its agent command could not be approved: ${approved.message}`), opts);
       }
+      // The session is created either way: the program may be installed later, before `mori up`.
+      const program = findAgentProgram(PROFILES[profile.data], process.env, opts.command);
+      const warnings = program.found ? [] : [`"${program.program}" (the ${profile.data} agent's program) is not found on PATH; install it: ${program.install}`];
+      for (const w of warnings) if (!opts.json) process.stderr.write(`mori: warning: ${w}\n`);
       reportSuccess(
-        { ok: true, id: session.id, name: session.name, stateDir, gitExclude },
+        { ok: true, id: session.id, name: session.name, stateDir, gitExclude, warnings },
         [
           `Created session "${session.name}" (${session.id})`,
           `  state dir: ${stateDir}`,
