@@ -20,10 +20,6 @@ export function cancelAllChecks(reason = 'the process is exiting'): void {
   shutdown.abort(new Error(reason));
 }
 
-export function checksCancelled(): boolean {
-  return shutdown.signal.aborted;
-}
-
 /** Notes a process group this process started and must not leave behind. */
 export function trackGroup(pgid: number): void {
   groups.add(pgid);
@@ -38,8 +34,4 @@ export function signalTrackedGroups(signal: NodeJS.Signals): number {
   let n = 0;
   for (const pgid of groups) if (signalGroup(pgid, signal)) n++;
   return n;
-}
-
-export function trackedGroups(): number[] {
-  return [...groups];
 }
