@@ -29,3 +29,21 @@ export function beginShutdown(deadlineMs = SHUTDOWN_DEADLINE_MS): () => void {
   timer.unref();
   return () => clearTimeout(timer);
 }
+
+/**
+ * Resolves on the first SIGTERM or SIGINT, having begun the shutdown (beginShutdown). The handlers
+ * stay installed, so a second Ctrl-C does not kill the process before its checks are stopped.
+ */
+export function shutdownRequested(deadlineMs = SHUTDOWN_DEADLINE_MS): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    let requested = false;
+    const on = (signal: NodeJS.Signals): void => {
+      if (requested) return;
+      requested = true;
+      beginShutdown(deadlineMs);
+      resolve(signal);
+    };
+    process.on('SIGINT', on);
+    process.on('SIGTERM', on);
+  });
+}

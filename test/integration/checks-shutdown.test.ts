@@ -49,8 +49,10 @@ describe('mori up on SIGTERM', () => {
     const code = await Promise.race([up.exited, new Promise<'hung'>((r) => setTimeout(() => r('hung'), 15_000))]);
     const took = Date.now() - t0;
     expect(code, up.stderr()).not.toBe('hung');
-    expect(took).toBeLessThanOrEqual(5_000);
-    expect(sleeping(arg)).toEqual([]);
+    expect(took, `exit code ${String(code)}; stderr: ${up.stderr()}`).toBeLessThanOrEqual(5_000);
+    // Every process of the check was killed before `mori up` exited; on a loaded machine a killed
+    // process may take a moment to leave the process table.
+    await until('no check process left', () => sleeping(arg).length === 0, () => JSON.stringify(sleeping(arg)), 3_000);
   });
 });
 
