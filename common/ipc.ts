@@ -58,7 +58,7 @@ export const IpcRequestEnvelope = z.object({
 });
 export type IpcRequestEnvelope = z.infer<typeof IpcRequestEnvelope>;
 
-const ErrorCode = z.enum(['usage', 'not-found', 'unreadable', 'conflict', 'failed']);
+const ErrorCode = z.enum(['usage', 'not-found', 'unreadable', 'conflict', 'untrusted', 'failed']);
 
 /** What the supervisor sends: replies to requests, and stream messages (events, frames, detach). */
 export const IpcServerMessage = z.union([

@@ -1,5 +1,7 @@
 // The session model and the zod schema of session.json (DESIGN.md §3). Pure, shared by main,
-// preload and renderer. session.json is Mori's own file; it never holds env values or secrets.
+// preload and renderer. session.json is Mori's own file; it never holds env values or secrets, and
+// never trust approvals: anything in the project can write it (DESIGN.md §7). Unknown keys, such as
+// the `trust` field of older files, are dropped on read and never honoured.
 import { z } from 'zod';
 
 /** Bumped whenever session.json changes shape; readers refuse versions they do not know. */
@@ -81,10 +83,6 @@ export const SessionFile = z.object({
   lastExit: ExitRecord.nullable().default(null),
   restartHistory: z.array(z.string()).default([]),
   lastCheckpoint: Checkpoint.nullable().default(null),
-  trust: z
-    .object({ approvedHash: z.string(), approvedAt: z.string() })
-    .nullable()
-    .default(null),
   lastVerification: z
     .object({ at: z.string(), results: z.array(CheckResultRecord) })
     .nullable()

@@ -2,6 +2,7 @@
 // and one cancellation signal, and returns one result per check in the order given. Checks that need
 // trust (trust.ts) are not run without it and come back `untrusted`. Runs in the supervisor and the CLI.
 import { sourceText, type CheckResult, type CheckSpec } from '../../common/checks.js';
+import { withShutdown } from './in-flight.js';
 import type { PidBoots } from './pid-boots.js';
 import { probeFile, probePid } from './probe-local.js';
 import { probeDns, probeHttp, probeTcp, type ProbeResult } from './probe-network.js';
@@ -44,7 +45,12 @@ function pool(n: number): <T>(task: () => Promise<T>) => Promise<T> {
   };
 }
 
-export async function runChecks(checks: readonly CheckSpec[], ctx: RunContext): Promise<CheckResult[]> {
+/**
+ * Runs the checks; an abort of `ctx.signal` (or of the whole process, in-flight.ts) kills every
+ * running command's process group and resolves promptly, the checks not yet run coming back skipped.
+ */
+export async function runChecks(checks: readonly CheckSpec[], context: RunContext): Promise<CheckResult[]> {
+  const ctx = { ...context, signal: withShutdown(context.signal) };
   const commands = pool(Math.max(1, ctx.commandConcurrency ?? COMMAND_CONCURRENCY));
   const probes = pool(Math.max(1, ctx.probeConcurrency ?? PROBE_CONCURRENCY));
   return Promise.all(

@@ -3,6 +3,7 @@
 // the whole group (SIGTERM, then SIGKILL after a grace period), and nothing of the group left running
 // when it returns. Runs in the supervisor and the CLI.
 import { spawn } from 'node:child_process';
+import { trackGroup, untrackGroup } from './in-flight.js';
 import { OutputTail } from './output-tail.js';
 import { groupAlive, signalGroup } from './process-group.js';
 
@@ -49,6 +50,7 @@ export function runCommand(command: string, opts: CommandOptions): Promise<Comma
       return;
     }
     const pgid = child.pid ?? null;
+    if (pgid !== null) trackGroup(pgid);
     let stopped: 'timeout' | 'cancelled' | null = null;
     let killTimer: NodeJS.Timeout | undefined;
     let closed = false;
@@ -78,6 +80,7 @@ export function runCommand(command: string, opts: CommandOptions): Promise<Comma
         const deadline = Date.now() + grace + 2 * 1000;
         while (groupAlive(pgid) && Date.now() < deadline) await delay(POLL_MS);
         if (groupAlive(pgid)) signalGroup(pgid, 'SIGKILL');
+        untrackGroup(pgid);
       }
       clearTimeout(killTimer);
       const drainUntil = Date.now() + DRAIN_MS;

@@ -14,8 +14,10 @@ import { checkId, ENVIRONMENT_FILE } from './derive-checks.js';
 import { environmentLines } from './load-checks.js';
 import { withPid } from './pid-writeback.js';
 import { OutputTail } from './output-tail.js';
-import { groupAlive } from './process-group.js';
+import { trackGroup, untrackGroup } from './in-flight.js';
+import { groupAlive, signalGroup } from './process-group.js';
 import { runOne, type RunContext } from './run-checks.js';
+import { KILL_GRACE_MS } from './run-command.js';
 
 /** A dev server may compile before it listens; 30 s covers most, and a slower one is reported, not waited for. */
 export const SERVICE_DEADLINE_MS = 30_000;
@@ -112,6 +114,17 @@ async function startAndWait(svc: ServiceSpec, start: string, checks: readonly Ch
     closeSync(fd);
   }
 
+  // Until its checks pass, the service is a start in progress: cancelling the verification (or the
+  // process exiting) ends it rather than leaving a half-started server behind.
+  trackGroup(pid);
+  try {
+    return await waitForService(svc, pid, log, checks, ctx);
+  } finally {
+    untrackGroup(pid);
+  }
+}
+
+async function waitForService(svc: ServiceSpec, pid: number, log: string, checks: readonly CheckSpec[], ctx: RecoveryContext): Promise<RecoveryOutcome> {
   const written = writePidBack(ctx.stateDir, svc, pid);
   // The new pid is of this boot; the pid check of the service now names it.
   ctx.pidBoots[String(pid)] = { bootId: ctx.bootId, seenAt: new Date().toISOString() };
@@ -122,14 +135,21 @@ async function startAndWait(svc: ServiceSpec, start: string, checks: readonly Ch
   const deadline = Date.now() + (ctx.deadlineMs ?? SERVICE_DEADLINE_MS);
   let wait = FIRST_RECHECK_MS;
   let last: CheckResult[] = [];
+  const cancelled = async (): Promise<RecoveryOutcome> => {
+    await killGroup(pid, ctx.graceMs ?? KILL_GRACE_MS);
+    const results = await finalResults(recheck, deciders, [], ctx);
+    return { recovery: { service: svc.name, slug: svc.slug, action: 'failed', pid, log, pidWritten: written.ok, detail: `started (pid ${pid}) but the verification was cancelled; its process group was killed` }, results };
+  };
   for (;;) {
-    await delay(Math.min(wait, Math.max(0, deadline - Date.now())));
+    await delay(Math.min(wait, Math.max(0, deadline - Date.now())), ctx.signal);
     wait = Math.min(wait * 2, MAX_RECHECK_MS);
+    if (ctx.signal?.aborted) return cancelled();
     const alive = groupAlive(pid);
     last = await Promise.all(deciders.map((c) => runOne({ ...c, timeoutMs: Math.min(c.timeoutMs, Math.max(200, deadline - Date.now())) }, ctx)));
     const passing = last.every((r) => r.status === 'pass');
     if (passing && (alive || deciders.length > 0)) break;
-    const stop = !alive ? `it exited before its checks passed; last lines of ${log}:\n${logTail(log)}` : Date.now() >= deadline ? `its checks still fail after ${Math.round((ctx.deadlineMs ?? SERVICE_DEADLINE_MS) / 1000)}s` : ctx.signal?.aborted ? 'cancelled' : null;
+    if (ctx.signal?.aborted) return cancelled();
+    const stop = !alive ? `it exited before its checks passed; last lines of ${log}:\n${logTail(log)}` : Date.now() >= deadline ? `its checks still fail after ${Math.round((ctx.deadlineMs ?? SERVICE_DEADLINE_MS) / 1000)}s` : null;
     if (stop !== null) {
       const results = await finalResults(recheck, deciders, last, ctx);
       return { recovery: { service: svc.name, slug: svc.slug, action: 'failed', pid, log, pidWritten: written.ok, detail: `started (pid ${pid}) but ${stop}${written.ok ? '' : `; ${written.why}`}` }, results };
@@ -179,6 +199,25 @@ export function writePidBack(stateDir: string, svc: ServiceSpec, pid: number): {
   return { ok: true };
 }
 
-function delay(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
+/** Waits `ms`, or less when `signal` aborts. */
+function delay(ms: number, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** SIGTERM to the group, SIGKILL to what is left after `graceMs`; resolves when the group is gone. */
+async function killGroup(pgid: number, graceMs: number): Promise<void> {
+  signalGroup(pgid, 'SIGTERM');
+  const until = Date.now() + graceMs;
+  // 50 ms: short next to the grace, and a /proc scan each time is cheap.
+  while (groupAlive(pgid) && Date.now() < until) await delay(50);
+  if (groupAlive(pgid)) signalGroup(pgid, 'SIGKILL');
 }

@@ -1,13 +1,18 @@
 // Trust (DESIGN.md §7): command checks, service `start:` commands and http checks to non-loopback
 // hosts come from files an agent or a cloned repository may have written, so they run only when the
-// person approved that exact list. The list is hashed (sha256) and the hash kept in session.json;
-// any change to the list changes the hash and needs approval again. Any Node process.
+// person approved that exact list. So does the command line of the shell and custom agent profiles,
+// which session.json holds. Each list is hashed (sha256); the approved hash lives in the Mori home
+// (trust-store.ts), keyed by the state dir. Any change to a list changes its hash and needs approval
+// again. Any Node process.
 import { createHash } from 'node:crypto';
 import { isLoopbackHost, type CheckSpec, type DerivedChecks } from '../../common/checks.js';
+import { fail, ok, type Result } from '../../common/result.js';
 import type { SessionFile } from '../../common/session.js';
+import { findApproval, recordApproval, type Approval } from './trust-store.js';
 
 /** Versioned so a future change of what is hashed cannot collide with an old approval. */
 const HASH_DOMAIN = 'mori-trust-v1';
+const AGENT_COMMAND_DOMAIN = 'mori-agent-command-v1';
 
 export interface TrustItem {
   kind: 'command' | 'start' | 'http';
@@ -25,6 +30,8 @@ export interface TrustState {
   /** An approval exists but for a different list. */
   changed: boolean;
   approvedAt: string | null;
+  /** Why nothing could be read as approved (the trust store is unreadable), else null. */
+  problem: string | null;
 }
 
 /** Whether running this check needs the person's approval. */
@@ -60,15 +67,80 @@ export function trustHash(items: readonly TrustItem[]): string {
   return `sha256:${h.digest('hex')}`;
 }
 
-export function trustState(derived: Pick<DerivedChecks, 'checks' | 'services'>, session: Pick<SessionFile, 'trust'>): TrustState {
+export function trustState(derived: Pick<DerivedChecks, 'checks' | 'services'>, approval: Pick<Approval, 'hash' | 'approvedAt'> | null, problem: string | null = null): TrustState {
   const items = trustItems(derived);
   const hash = trustHash(items);
-  const approved = session.trust?.approvedHash ?? null;
+  const approved = approval?.hash ?? null;
   return {
     items,
     hash,
     trusted: items.length === 0 || approved === hash,
     changed: approved !== null && approved !== hash,
-    approvedAt: session.trust?.approvedAt ?? null,
+    approvedAt: approval?.approvedAt ?? null,
+    problem,
   };
+}
+
+/** The trust of a state dir's check list, read from the Mori home's approvals. */
+export function checksTrust(home: string, stateDir: string, derived: Pick<DerivedChecks, 'checks' | 'services'>): TrustState {
+  const approval = findApproval(home, stateDir, 'checks');
+  return approval.ok ? trustState(derived, approval.value) : trustState(derived, null, approval.message);
+}
+
+export function approveChecks(home: string, stateDir: string, t: Pick<TrustState, 'hash'>, at = new Date()): Promise<Result<Approval>> {
+  return recordApproval(home, stateDir, 'checks', t.hash, at);
+}
+
+// ------------------------------------------------------------------ the agent command
+
+/** The shell and custom profiles run a command line from session.json; the other profiles run their own CLI. */
+export function agentCommandNeedsTrust(agent: Pick<SessionFile['agent'], 'profile'>): boolean {
+  return agent.profile === 'shell' || agent.profile === 'custom';
+}
+
+export function agentCommandHash(agent: Pick<SessionFile['agent'], 'profile' | 'command'>): string {
+  const h = createHash('sha256').update(AGENT_COMMAND_DOMAIN);
+  h.update('\u0001').update(agent.profile).update('\u0001').update(agent.command ?? '\u0000none');
+  return `sha256:${h.digest('hex')}`;
+}
+
+export interface AgentCommandTrust {
+  /** False for profiles that run their own CLI: nothing to approve. */
+  needed: boolean;
+  profile: SessionFile['agent']['profile'];
+  command: string | null;
+  hash: string;
+  trusted: boolean;
+  /** Approved once, but the command line has changed since. */
+  changed: boolean;
+  approvedAt: string | null;
+  problem: string | null;
+}
+
+export function agentCommandTrust(home: string, stateDir: string, session: Pick<SessionFile, 'agent'>): AgentCommandTrust {
+  const base = { profile: session.agent.profile, command: session.agent.command ?? null, hash: agentCommandHash(session.agent) };
+  if (!agentCommandNeedsTrust(session.agent)) return { ...base, needed: false, trusted: true, changed: false, approvedAt: null, problem: null };
+  const approval = findApproval(home, stateDir, 'agent-command');
+  const a = approval.ok ? approval.value : null;
+  return {
+    ...base,
+    needed: true,
+    trusted: a !== null && a.hash === base.hash,
+    changed: a !== null && a.hash !== base.hash,
+    approvedAt: a?.approvedAt ?? null,
+    problem: approval.ok ? null : approval.message,
+  };
+}
+
+export function approveAgentCommand(home: string, stateDir: string, session: Pick<SessionFile, 'agent'>, at = new Date()): Promise<Result<Approval>> {
+  return recordApproval(home, stateDir, 'agent-command', agentCommandHash(session.agent), at);
+}
+
+/** ok when the agent command may run; else an `untrusted` failure saying why and how to approve it. */
+export function requireAgentCommandTrust(home: string, stateDir: string, session: Pick<SessionFile, 'agent' | 'name'>): Result<void> {
+  const t = agentCommandTrust(home, stateDir, session);
+  if (t.trusted) return ok(undefined);
+  const what = `the ${t.profile} agent command \`${t.command ?? '(none)'}\` in ${stateDir}/session.json`;
+  const why = t.problem !== null ? `cannot be checked against the approvals (${t.problem})` : t.changed ? 'changed since it was approved' : 'was never approved';
+  return fail('untrusted', `${what} ${why}; nothing was started. Approve it with \`mori trust ${session.name}\``);
 }

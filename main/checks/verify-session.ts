@@ -6,19 +6,27 @@ import type { CheckResult, UnparsedLine, VerificationSummary } from '../../commo
 import { summarizeResults } from '../../common/checks.js';
 import { fail, ok, type Result } from '../../common/result.js';
 import { bootId } from '../state/boot-id.js';
+import { moriHome } from '../state/mori-home.js';
 import { readSessionFile, updateSessionFile } from '../state/session-file.js';
 import { appendEntry } from '../state/work-log.js';
+import { withShutdown } from './in-flight.js';
 import { loadChecks } from './load-checks.js';
 import { notePids, samePidBoots, type PidBoots } from './pid-boots.js';
 import { runChecks } from './run-checks.js';
 import { recoverService, type ServiceRecovery } from './service-recovery.js';
-import { trustState, type TrustState } from './trust.js';
+import { checksTrust, type TrustState } from './trust.js';
 
 export interface VerifyOptions {
   /** Start services whose checks fail and that have a trusted `start:` command. */
   restartServices?: boolean;
-  /** Cancels the verification: running commands' process groups are killed, the rest are skipped. */
+  /**
+   * Cancels the verification: running commands' process groups (and a service being started) are
+   * killed, the rest are skipped, and it resolves promptly with what finished. The process-wide
+   * cancel of in-flight.ts does the same.
+   */
   signal?: AbortSignal;
+  /** The Mori home whose approvals decide what may run (default: $MORI_HOME or the platform's). */
+  home?: string;
   /** How long a restarted service has to pass its checks. */
   serviceDeadlineMs?: number;
   /** SIGTERM → SIGKILL grace for killed command groups. */
@@ -50,17 +58,18 @@ export async function verifySession(stateDir: string, opts: VerifyOptions = {}):
   const loaded = loadChecks(stateDir);
   if (!loaded.ok) return loaded;
   const derived = loaded.value;
-  const trust = trustState(derived, session.value);
+  const trust = checksTrust(opts.home ?? moriHome(), stateDir, derived);
   const boot = bootId();
   const pidTargets = derived.checks.filter((c) => c.kind === 'pid').map((c) => c.target);
   const pidBoots: PidBoots = notePids(session.value.pidBoots, pidTargets, boot, now());
 
+  const signal = withShutdown(opts.signal);
   const ctx = {
     projectDir: session.value.projectDir,
     trusted: trust.trusted,
     pidBoots,
     bootId: boot,
-    signal: opts.signal,
+    signal,
     ...(opts.graceMs === undefined ? {} : { graceMs: opts.graceMs }),
     ...(opts.commandConcurrency === undefined ? {} : { commandConcurrency: opts.commandConcurrency }),
     ...(opts.probeConcurrency === undefined ? {} : { probeConcurrency: opts.probeConcurrency }),
@@ -105,7 +114,7 @@ export async function verifySession(stateDir: string, opts: VerifyOptions = {}):
   }));
   if (!recorded.ok) return fail(recorded.code, `checks ran but the results could not be recorded: ${recorded.message}`);
 
-  const logLines = opts.log === false ? [] : workLogLines(session.value.name, summary, services, trust, opts.signal?.aborted ?? false);
+  const logLines = opts.log === false ? [] : workLogLines(session.value.name, summary, services, trust, signal.aborted);
   if (logLines.length > 0) appendEntry(stateDir, logLines, at);
   return ok({ at: at.toISOString(), results, summary, services, trust, unparsed: derived.unparsed, notes: derived.notes, logLines });
 }
@@ -119,7 +128,8 @@ export function workLogLines(name: string, summary: VerificationSummary, service
     else if (s.action === 'untrusted' || s.action === 'no-start' || s.action === 'busy') lines.push(`Service ${s.service} not restarted: ${s.detail}`);
   }
   if (!trust.trusted) {
-    lines.push(`${trust.items.length} command${trust.items.length === 1 ? '' : 's'} not run: ${trust.changed ? 'the list changed since it was approved' : 'never approved'} (mori trust ${name})`);
+    const why = trust.problem ?? (trust.changed ? 'the list changed since it was approved' : 'never approved');
+    lines.push(`${trust.items.length} command${trust.items.length === 1 ? '' : 's'} not run: ${why} (mori trust ${name})`);
   }
   return lines;
 }

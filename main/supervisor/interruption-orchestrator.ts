@@ -20,6 +20,8 @@ const RESUME_CONCURRENCY = 4;
 
 /** What the orchestrator needs of the Supervisor. */
 export interface OrchestratedSupervisor {
+  /** The Mori home whose trust approvals decide which checks may run. */
+  readonly home: string;
   list(): SessionInfo[];
   setAsleep(asleep: boolean): void;
   interruptSession(ref: string, reason: InterruptReason): Result<SessionInfo>;
@@ -139,7 +141,7 @@ export class InterruptionOrchestrator {
     if (!info) return;
     const base = { at: this.now(), sessionId: id, name: info.name };
     this.supervisor.publish({ type: 'verify.started', ...base });
-    const verified = await verifySession(info.stateDir, { restartServices: true, signal });
+    const verified = await verifySession(info.stateDir, { restartServices: true, signal, home: this.supervisor.home });
     const checks = verified.ok ? verified.value.summary.text : `verification failed: ${verified.message}`;
     const allPassed = verified.ok && verified.value.summary.passed === verified.value.summary.total;
     this.supervisor.publish({ type: 'verify.finished', ...base, at: this.now(), ok: allPassed, summary: checks });

@@ -1,7 +1,10 @@
 // Turns "start this session" into a command line (DESIGN.md §4, §5): a new agent session with the
 // first prompt, or a relaunch — the profile's resume command with the captured agent session id when
 // the agent's own record of it exists, else a fresh start with the full resume prompt, and never the
-// same failed resume twice (planRelaunch decides; this gathers its inputs). Runs in the supervisor.
+// same failed resume twice (planRelaunch decides; this gathers its inputs). The shell and custom
+// profiles run a command line from session.json, which the agent or a cloned repository can write:
+// it runs only when the person approved it (trust.ts), else the plan fails with code `untrusted`.
+// Runs in the supervisor.
 import { randomUUID } from 'node:crypto';
 import type { LaunchKind } from '../../common/events.js';
 import { ok, type Result } from '../../common/result.js';
@@ -9,6 +12,7 @@ import type { InterruptReason, SessionFile } from '../../common/session.js';
 import { firstPrompt } from '../agents/first-prompt.js';
 import type { AgentProfile, Env, LaunchSpec } from '../agents/profile.js';
 import { planRelaunch, type FailedResume } from '../agents/profiles.js';
+import { requireAgentCommandTrust } from '../checks/trust.js';
 import { gatherResumeInputs } from './resume-inputs.js';
 import { interruptionFor } from './interrupt-words.js';
 import { buildResumePrompt } from './resume-prompt.js';
@@ -21,7 +25,15 @@ export interface PlannedLaunch {
   spec: LaunchSpec;
 }
 
-export function planNewLaunch(profile: AgentProfile, session: SessionFile, env: Env): Result<PlannedLaunch> {
+/** Where the session's approvals are looked up: the Mori home, and the session's state dir. */
+export interface TrustPlace {
+  home: string;
+  stateDir: string;
+}
+
+export function planNewLaunch(profile: AgentProfile, session: SessionFile, env: Env, trust: TrustPlace): Result<PlannedLaunch> {
+  const approved = requireAgentCommandTrust(trust.home, trust.stateDir, session);
+  if (!approved.ok) return approved;
   const spec = profile.newSession({
     cwd: session.projectDir,
     prompt: firstPrompt({ projectDir: session.projectDir, name: session.name, task: session.task }),
@@ -34,6 +46,8 @@ export function planNewLaunch(profile: AgentProfile, session: SessionFile, env: 
 
 export interface RelaunchRequest {
   profile: AgentProfile;
+  /** The Mori home holding the approvals. */
+  home: string;
   stateDir: string;
   session: SessionFile;
   reason: InterruptReason;
@@ -45,6 +59,8 @@ export interface RelaunchRequest {
 
 export async function planRelaunchLaunch(req: RelaunchRequest): Promise<Result<PlannedLaunch>> {
   const { profile, session } = req;
+  const approved = requireAgentCommandTrust(req.home, req.stateDir, session);
+  if (!approved.ok) return approved;
   const interrupted: SessionFile = { ...session, intent: { kind: 'interrupted', reason: req.reason } };
   const inputs = gatherResumeInputs(req.stateDir, interrupted, interruptionFor(req.reason, req.awayMs ?? null));
   if (!inputs.ok) return inputs;

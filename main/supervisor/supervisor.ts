@@ -296,7 +296,7 @@ export class Supervisor {
 
   private async bringUp(rt: Runtime, action: StartAction): Promise<void> {
     if (action.kind === 'reattach') return this.reattach(rt);
-    if (action.kind === 'new') return this.launch(rt, planNewLaunch(rt.profile, rt.session, this.env), null);
+    if (action.kind === 'new') return this.launch(rt, planNewLaunch(rt.profile, rt.session, this.env, { home: this.home, stateDir: rt.stateDir }), null);
     return this.relaunch(rt, action.reason);
   }
 
@@ -315,7 +315,7 @@ export class Supervisor {
     if ((this.options.verify ?? true) && (ctx === null || ctx.checks === null)) {
       this.setState(rt, 'verifying');
       this.emit({ type: 'verify.started', ...this.base(rt) });
-      const v = await verifySession(rt.stateDir, { restartServices: true }).catch((e: unknown) => fail('failed', String(e)));
+      const v = await verifySession(rt.stateDir, { restartServices: true, home: this.home }).catch((e: unknown) => fail('failed', String(e)));
       const summary = v.ok ? v.value.summary.text : v.message;
       this.emit({ type: 'verify.finished', ...this.base(rt), ok: v.ok && v.value.summary.failed + v.value.summary.timedOut === 0, summary });
       if (gen !== rt.generation || this.shuttingDown) return;
@@ -324,6 +324,7 @@ export class Supervisor {
     this.reload(rt);
     const plan = await planRelaunchLaunch({
       profile: rt.profile,
+      home: this.home,
       stateDir: rt.stateDir,
       session: rt.session,
       reason,
@@ -337,7 +338,7 @@ export class Supervisor {
 
   private async launch(rt: Runtime, plan: Result<PlannedLaunch>, reason: InterruptReason | null, context: ResumeContext | null = null): Promise<void> {
     const gen = ++rt.generation;
-    if (!plan.ok) return this.needsAttention(rt, 'launch-failed', plan.message);
+    if (!plan.ok) return this.needsAttention(rt, plan.code === 'untrusted' ? 'needs-trust' : 'launch-failed', plan.message);
     const { spec, kind } = plan.value;
     this.setState(rt, reason === null ? 'starting' : 'resuming');
     if (reason !== null) this.emit({ type: 'session.resuming', ...this.base(rt), launch: kind });

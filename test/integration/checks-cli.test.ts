@@ -1,7 +1,7 @@
 // `mori checks`, `mori verify` and `mori trust` as a person or a script runs them: the real CLI in a
 // child process, MORI_HOME in a temp dir, real servers, real commands, a faked reboot via MORI_BOOT_ID.
 import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,6 +17,14 @@ const mori = (args: string[], env: NodeJS.ProcessEnv = {}): MoriResult => moriIn
 const session = (name: string): string => initShellSession(root, home, name);
 
 const sessionJson = (stateDir: string) => JSON.parse(readFileSync(path.join(stateDir, 'session.json'), 'utf8')) as Record<string, unknown>;
+/** The approvals the Mori home holds for one state dir. */
+const approvals = (stateDir: string): { subject: string; hash: string }[] => {
+  const file = path.join(home, 'trust.json');
+  if (!existsSync(file)) return [];
+  const all = (JSON.parse(readFileSync(file, 'utf8')) as { approvals: { stateDir: string; subject: string; hash: string }[] }).approvals;
+  return all.filter((a) => a.stateDir === realpathSync(stateDir));
+};
+const checksApproval = (stateDir: string) => approvals(stateDir).find((a) => a.subject === 'checks') ?? null;
 const verifiedEntries = (stateDir: string) => readFileSync(path.join(stateDir, 'work_log.md'), 'utf8').split('\n').filter((l) => /^- VERIFI/.test(l));
 
 beforeAll(() => {
@@ -100,14 +108,15 @@ describe('trust', () => {
     expect(refused.code).toBe(1);
     expect(refused.out).toMatch(/command\s+touch marker\n\s+from environment\.md:2 \(Test command\)/);
     expect(refused.err).toMatch(/not approved/);
-    expect(sessionJson(dir).trust).toBeNull();
+    expect(checksApproval(dir)).toBeNull();
     expect(mori(['verify', 'trusting']).code).toBe(1);
     expect(existsSync(marker)).toBe(false);
 
     const approved = mori(['trust', 'trusting', '--yes', '--json']);
     expect(approved.code).toBe(0);
     expect(approved.json()).toMatchObject({ ok: true, approved: true });
-    expect((sessionJson(dir).trust as { approvedHash: string }).approvedHash).toBe(approved.json().hash);
+    expect(checksApproval(dir)?.hash).toBe(approved.json().hash);
+    expect(sessionJson(dir)).not.toHaveProperty('trust');
     expect(mori(['verify', 'trusting']).code).toBe(0);
     expect(existsSync(marker)).toBe(true);
 
@@ -119,6 +128,49 @@ describe('trust', () => {
     expect(existsSync(marker)).toBe(false);
     expect(mori(['trust', 'trusting', '--yes']).code).toBe(0);
     expect(mori(['trust', 'trusting']).code).toBe(0); // already approved: nothing to ask
+  });
+});
+
+describe('trust lives in the Mori home, not in the project', () => {
+  it('runs nothing for another session with the identical list, nor for one whose session.json copies a trusted one and carries the hash', () => {
+    const list = (dir: string) => writeFileSync(path.join(dir, 'environment.md'), '## Setup\n- Test command: `touch marker`\n');
+    const marker = (dir: string) => path.join(path.dirname(path.dirname(dir)), 'marker');
+    const trusted = session('trusted');
+    list(trusted);
+    const approved = mori(['trust', 'trusted', '--yes', '--json']);
+    expect(approved.code).toBe(0);
+    expect(mori(['verify', 'trusted']).code).toBe(0);
+    expect(existsSync(marker(trusted))).toBe(true);
+    // The approval is the person's: a 0600 file in the 0700 home.
+    expect(statSync(path.join(home, 'trust.json')).mode & 0o777).toBe(0o600);
+    expect(statSync(home).mode & 0o777).toBe(0o700);
+
+    const twin = session('twin');
+    list(twin);
+    const twinRun = mori(['verify', 'twin', '--json']);
+    expect(twinRun.code).toBe(1);
+    expect((twinRun.json().results as { status: string }[])[0]?.status).toBe('untrusted');
+    expect(existsSync(marker(twin))).toBe(false);
+
+    // Everything a trusted session's file holds, plus the hash of its own list as older files kept
+    // it: what an agent or a cloned repository's .mori/ could write.
+    const forged = session('forged');
+    list(forged);
+    const own = sessionJson(forged);
+    const hash = String(approved.json().hash);
+    writeFileSync(
+      path.join(forged, 'session.json'),
+      JSON.stringify({ ...sessionJson(trusted), id: own.id, name: own.name, projectDir: own.projectDir, trust: { approvedHash: hash, approvedAt: new Date().toISOString() } }),
+    );
+    const forgedRun = mori(['verify', 'forged', '--json']);
+    expect(forgedRun.code, forgedRun.err).toBe(1);
+    expect((forgedRun.json().results as { status: string }[])[0]?.status).toBe('untrusted');
+    expect(existsSync(marker(forged))).toBe(false);
+
+    expect(mori(['trust', 'forged', '--yes']).code).toBe(0);
+    expect(mori(['verify', 'forged']).code).toBe(0);
+    expect(existsSync(marker(forged))).toBe(true);
+    expect(sessionJson(forged)).not.toHaveProperty('trust');
   });
 });
 
@@ -169,10 +221,10 @@ describe('mori trust on a terminal', () => {
     const no = await trustOnTty('tty', 'n');
     expect(no.screen).toMatch(/command\s+true/);
     expect(no.code).toBe(1);
-    expect(sessionJson(dir).trust).toBeNull();
+    expect(checksApproval(dir)).toBeNull();
     const yes = await trustOnTty('tty', 'y');
     expect(yes.code).toBe(0);
     expect(yes.screen).toMatch(/Approved 1 item/);
-    expect(sessionJson(dir).trust).not.toBeNull();
+    expect(checksApproval(dir)).not.toBeNull();
   });
 });

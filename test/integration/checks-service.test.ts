@@ -1,7 +1,7 @@
 // Service recovery with a real tiny HTTP server as the service: `mori verify --restart-services`
 // starts the trusted `start:` command detached, waits for its check to pass, writes `(pid N)` back
 // into environment.md (every other byte unchanged) and logs to transcript/service-<name>.log.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -97,7 +97,7 @@ describe('service recovery', () => {
     const port = await freePort();
     writeFileSync(path.join(dir, 'environment.md'), `## Running Services\n- Crashy: 127.0.0.1:${port} start: \`echo cannot bind >&2; exit 4\`\n`);
     expect(mori(['trust', 'crashy', '--yes']).code).toBe(0);
-    const v = await verifySession(dir, { restartServices: true, serviceDeadlineMs: 20_000 });
+    const v = await verifySession(dir, { restartServices: true, serviceDeadlineMs: 20_000, home });
     expect(v.ok).toBe(true);
     if (!v.ok) return;
     const svc = v.value.services[0];
@@ -110,6 +110,37 @@ describe('service recovery', () => {
 });
 
 describe('verifySession', () => {
+  it('on abort, ends a service it is starting and resolves promptly', async () => {
+    const dir = session('svc-abort');
+    const port = await freePort();
+    // A service that never listens: Mori waits for its check until the abort.
+    const arg = `600.${process.pid}${Math.floor(Math.random() * 1e6)}`;
+    const sleeping = () =>
+      readdirSync('/proc').filter((e) => {
+        try {
+          return /^\d+$/.test(e) && readFileSync(`/proc/${e}/cmdline`, 'utf8') === `sleep\0${arg}\0`;
+        } catch {
+          return false;
+        }
+      });
+    writeFileSync(path.join(dir, 'environment.md'), `## Running Services\n- Never: http://127.0.0.1:${port}/ start: \`exec sleep ${arg}\`\n`);
+    expect(mori(['trust', 'svc-abort', '--yes']).code).toBe(0);
+    const abort = new AbortController();
+    const run = verifySession(dir, { restartServices: true, serviceDeadlineMs: 60_000, signal: abort.signal, graceMs: 300, home });
+    expect(await waitFor(() => sleeping().length > 0)).toBe(true);
+    const t = Date.now();
+    abort.abort();
+    const v = await run;
+    expect(Date.now() - t).toBeLessThan(5_000);
+    expect(v.ok).toBe(true);
+    if (!v.ok) return;
+    if (v.value.services[0]?.pid) started.push(v.value.services[0].pid);
+    expect(v.value.services[0]).toMatchObject({ action: 'failed' });
+    expect(v.value.services[0]?.detail).toMatch(/cancelled; its process group was killed/);
+    expect(await waitFor(() => sleeping().length === 0, 5_000)).toBe(true);
+  });
+
+
   it('records a cancelled verification: the running command is killed, its result skipped, one entry logged', async () => {
     const dir = session('cancel');
     writeFileSync(path.join(dir, 'environment.md'), '## Setup\n- Test command: `sleep 300`\n- Redis: localhost:1\n');
@@ -117,7 +148,7 @@ describe('verifySession', () => {
     const abort = new AbortController();
     setTimeout(() => abort.abort(), 500);
     const t = Date.now();
-    const v = await verifySession(dir, { signal: abort.signal, graceMs: 300 });
+    const v = await verifySession(dir, { signal: abort.signal, graceMs: 300, home });
     expect(Date.now() - t).toBeLessThan(10_000);
     expect(v.ok).toBe(true);
     if (!v.ok) return;

@@ -1,9 +1,13 @@
 // Trust: which checks need approval, and a hash that changes exactly when what would run changes.
+import { mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isLoopbackHost } from '../../common/checks.js';
 import { deriveChecks } from '../../main/checks/derive-checks.js';
 import { environmentLines } from '../../main/checks/load-checks.js';
 import { needsTrust, trustHash, trustItems, trustState } from '../../main/checks/trust.js';
+import { findApproval, readApprovals, recordApproval } from '../../main/checks/trust-store.js';
 import { MarkdownDoc } from '../../main/state/markdown-doc.js';
 
 const derive = (text: string) => deriveChecks(environmentLines(MarkdownDoc.fromString(text)));
@@ -48,14 +52,40 @@ describe('trust', () => {
   it('says trusted only for the approved hash, and changed when an approval no longer matches', () => {
     const d = derive(ENV);
     const hash = trustHash(trustItems(d));
-    expect(trustState(d, { trust: null })).toMatchObject({ trusted: false, changed: false });
-    expect(trustState(d, { trust: { approvedHash: hash, approvedAt: 'x' } })).toMatchObject({ trusted: true, changed: false });
-    expect(trustState(d, { trust: { approvedHash: 'sha256:old', approvedAt: 'x' } })).toMatchObject({ trusted: false, changed: true });
-    expect(trustState(derive('## Setup\n- Redis: localhost:6379\n'), { trust: null }).trusted).toBe(true);
+    expect(trustState(d, null)).toMatchObject({ trusted: false, changed: false });
+    expect(trustState(d, { hash, approvedAt: 'x' })).toMatchObject({ trusted: true, changed: false });
+    expect(trustState(d, { hash: 'sha256:old', approvedAt: 'x' })).toMatchObject({ trusted: false, changed: true });
+    expect(trustState(derive('## Setup\n- Redis: localhost:6379\n'), null).trusted).toBe(true);
   });
 
   it('knows loopback hosts by name only', () => {
     expect(['localhost', 'LOCALHOST.', 'a.localhost', '127.0.0.1', '127.1.2.3', '[::1]', '::1'].every(isLoopbackHost)).toBe(true);
     expect(['localhost.example.org', '10.0.0.1', '128.0.0.1', 'example.org', '0.0.0.0'].some(isLoopbackHost)).toBe(false);
+  });
+});
+
+describe('the trust store', () => {
+  const tmp = () => mkdtempSync(path.join(os.tmpdir(), 'mori-trust-'));
+
+  it('keys approvals by the real path of the state dir and by subject', async () => {
+    const home = path.join(tmp(), 'home');
+    const dir = tmp();
+    const link = `${dir}-link`;
+    symlinkSync(dir, link);
+    expect((await recordApproval(home, link, 'checks', 'sha256:a')).ok).toBe(true);
+    expect(findApproval(home, dir, 'checks')).toMatchObject({ ok: true, value: { hash: 'sha256:a', stateDir: realpathSync(dir) } });
+    expect(findApproval(home, dir, 'agent-command')).toEqual({ ok: true, value: null });
+    expect(findApproval(home, tmp(), 'checks')).toEqual({ ok: true, value: null });
+    // A new approval replaces the old one of the same subject.
+    await recordApproval(home, dir, 'checks', 'sha256:b');
+    expect(readApprovals(home)).toMatchObject({ ok: true, value: [{ hash: 'sha256:b' }] });
+  });
+
+  it('approves nothing from a corrupt file and never writes over it', async () => {
+    const home = tmp();
+    writeFileSync(path.join(home, 'trust.json'), '{"schemaVersion": 1, "approvals": [');
+    expect(findApproval(home, tmp(), 'checks')).toMatchObject({ ok: false, code: 'unreadable' });
+    expect(await recordApproval(home, tmp(), 'checks', 'sha256:a')).toMatchObject({ ok: false, code: 'unreadable' });
+    expect(readFileSync(path.join(home, 'trust.json'), 'utf8')).toBe('{"schemaVersion": 1, "approvals": [');
   });
 });

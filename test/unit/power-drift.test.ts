@@ -1,7 +1,7 @@
 // The drift detector: its pure verdict over clock pairs, and its timer shell on hand-driven time.
 import { describe, expect, it } from 'vitest';
 import { DriftDetector, judgeTick, type DriftVerdict, type TickSample } from '../../main/power/drift-detector.js';
-import { ManualTime } from '../../main/power/manual-time.js';
+import { ManualTime } from '../fakes/manual-time.js';
 
 const T0: TickSample = { wallMs: 1_000_000, monoMs: 50_000 };
 const later = (wall: number, mono: number): TickSample => ({ wallMs: T0.wallMs + wall, monoMs: T0.monoMs + mono });

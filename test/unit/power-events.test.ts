@@ -1,7 +1,7 @@
 // PowerEvents deduplication: doubled, late and one-sided reports collapse to one pair per sleep.
 import { describe, expect, it } from 'vitest';
 import type { ResumeEvent, SuspendEvent } from '../../common/power.js';
-import { ManualTime } from '../../main/power/manual-time.js';
+import { ManualTime } from '../fakes/manual-time.js';
 import { initialPowerState, PowerEvents, reducePower, type PowerInput } from '../../main/power/power-events.js';
 
 const H = 3_600_000;

@@ -3,7 +3,7 @@
 import { setImmediate as tick } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import type { NetworkOfflineEvent, NetworkOnlineEvent, ProbeTarget } from '../../common/power.js';
-import { ManualTime } from '../../main/power/manual-time.js';
+import { ManualTime } from '../fakes/manual-time.js';
 import {
   afterWake,
   CONFIRM_PROBE_INTERVAL_MS,

@@ -3,7 +3,7 @@
 import { setImmediate as tick } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import type { PowerEventMap, ProbeTarget } from '../../common/power.js';
-import { ManualTime } from '../../main/power/manual-time.js';
+import { ManualTime } from '../fakes/manual-time.js';
 import { parseProbeTargets, probeTargetsFor, proxyTarget } from '../../main/power/probe-targets.js';
 import { createPowerWatch } from '../../main/power/power-watch.js';
 import type { Probe } from '../../main/power/tcp-probe.js';

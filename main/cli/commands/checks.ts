@@ -7,10 +7,11 @@ import { allPassed, checkName, sourceText, type CheckResult, type CheckSpec, typ
 import { fail } from '../../../common/result.js';
 import { loadChecks } from '../../checks/load-checks.js';
 import { formatMs } from '../../checks/run-command.js';
-import { needsTrust, trustState, type TrustItem, type TrustState } from '../../checks/trust.js';
+import { agentCommandTrust, approveAgentCommand, approveChecks, checksTrust, needsTrust, type AgentCommandTrust, type TrustItem, type TrustState } from '../../checks/trust.js';
 import { verifySession } from '../../checks/verify-session.js';
+import { moriHome } from '../../state/mori-home.js';
 import { openSession, resolveSession } from '../../state/resolve-session.js';
-import { readSessionFile, updateSessionFile } from '../../state/session-file.js';
+import { readSessionFile } from '../../state/session-file.js';
 import { appendEntry } from '../../state/work-log.js';
 import { printJson, reportFailure, reportSuccess, type OutputOptions } from '../output.js';
 
@@ -36,6 +37,7 @@ function table(rows: string[][]): string[] {
 }
 
 function trustLine(t: TrustState, name: string): string {
+  if (t.problem !== null && t.items.length > 0) return `Trust: ${t.items.length} item${t.items.length === 1 ? '' : 's'} not run: ${t.problem}.`;
   if (t.items.length === 0) return 'Trust: nothing to approve (no commands, no start commands, no http checks off this machine).';
   if (t.trusted) return `Trust: ${t.items.length} item${t.items.length === 1 ? '' : 's'} approved${t.approvedAt ? ` at ${t.approvedAt}` : ''}.`;
   return `Trust: ${t.items.length} item${t.items.length === 1 ? '' : 's'} ${t.changed ? 'CHANGED since they were approved' : 'NOT approved'}; they are not run until \`mori trust ${name}\`.`;
@@ -97,6 +99,10 @@ function trustItemsText(items: readonly TrustItem[]): string[] {
   return items.map((i) => `  ${pad(i.kind, 7)}  ${i.value}\n           from ${i.where}`);
 }
 
+function agentCommandText(a: AgentCommandTrust): string[] {
+  return [`  agent    ${a.command ?? '(none: the login shell)'}\n           from session.json (the ${a.profile} profile's command line)`];
+}
+
 async function ask(question: string): Promise<boolean> {
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   try {
@@ -118,7 +124,7 @@ export function registerChecks(program: Command): void {
       const { stateDir, session } = opened.value;
       const loaded = loadChecks(stateDir);
       if (!loaded.ok) return reportFailure(loaded, opts);
-      const t = trustState(loaded.value, session);
+      const t = checksTrust(moriHome(), stateDir, loaded.value);
       reportSuccess(
         { ok: true, stateDir: stateDir, ...loaded.value, trust: t },
         checksText(session.name, loaded.value.checks, loaded.value, t),
@@ -182,13 +188,24 @@ export function registerChecks(program: Command): void {
       const loaded = loadChecks(stateDir);
       if (!loaded.ok) return reportFailure(loaded, opts);
       const name = session.name;
-      const t = trustState(loaded.value, session);
-      const listing = { stateDir: stateDir, items: t.items, hash: t.hash, changed: t.changed };
-      if (t.items.length === 0 || t.trusted) {
-        return reportSuccess({ ok: true, approved: false, trusted: true, ...listing }, [trustLine(t, name), ...trustItemsText(t.items)].join('\n'), opts);
+      const home = moriHome();
+      const t = checksTrust(home, stateDir, loaded.value);
+      const agent = agentCommandTrust(home, stateDir, session);
+      const problem = t.problem ?? agent.problem;
+      const agentListing = agent.needed ? { agentCommand: { profile: agent.profile, command: agent.command, hash: agent.hash, trusted: agent.trusted, changed: agent.changed } } : {};
+      const listing = { stateDir: stateDir, items: t.items, hash: t.hash, changed: t.changed, ...agentListing };
+      if (problem !== null) return reportFailure(fail('unreadable', problem), opts);
+      const pendingChecks = t.items.length > 0 && !t.trusted;
+      const pendingAgent = agent.needed && !agent.trusted;
+      const count = (pendingChecks ? t.items.length : 0) + (pendingAgent ? 1 : 0);
+      if (count === 0) {
+        const shown = [trustLine(t, name), ...trustItemsText(t.items), ...(agent.needed ? ['Agent command approved:', ...agentCommandText(agent)] : [])];
+        return reportSuccess({ ok: true, approved: false, trusted: true, ...listing }, shown.join('\n'), opts);
       }
-      const header = `${t.changed ? 'The list changed since it was approved. ' : ''}Checks of "${name}" would run:`;
-      const text = [header, ...trustItemsText(t.items)].join('\n');
+      const lines: string[] = [];
+      if (pendingChecks) lines.push(`${t.changed ? 'The list changed since it was approved. ' : ''}Checks of "${name}" would run:`, ...trustItemsText(t.items));
+      if (pendingAgent) lines.push(`${agent.changed ? 'The agent command changed since it was approved. ' : ''}"${name}" would start its agent with:`, ...agentCommandText(agent));
+      const text = lines.join('\n');
       let approve = opts.yes ?? false;
       if (!approve) {
         if (!process.stdin.isTTY) {
@@ -201,13 +218,22 @@ export function registerChecks(program: Command): void {
           return;
         }
         process.stderr.write(`${text}\n`);
-        approve = await ask(`Approve these ${t.items.length} item${t.items.length === 1 ? '' : 's'}? [y/N] `);
+        approve = await ask(`Approve these ${count} item${count === 1 ? '' : 's'}? [y/N] `);
         if (!approve) return reportFailure(fail('failed', 'not approved; nothing changed'), opts);
       }
       const at = new Date();
-      const res = updateSessionFile(stateDir, (s) => ({ ...s, trust: { approvedHash: t.hash, approvedAt: at.toISOString() } }));
-      if (!res.ok) return reportFailure(res, opts);
-      appendEntry(stateDir, [`TRUST APPROVED - ${t.items.length} item${t.items.length === 1 ? '' : 's'} (${t.hash.slice(0, 19)}…)`], at);
-      reportSuccess({ ok: true, approved: true, trusted: true, ...listing }, `${opts.yes ? text + '\n' : ''}Approved ${t.items.length} item${t.items.length === 1 ? '' : 's'} for "${name}".`, opts);
+      const entries: string[] = [];
+      if (pendingChecks) {
+        const res = await approveChecks(home, stateDir, t, at);
+        if (!res.ok) return reportFailure(res, opts);
+        entries.push(`TRUST APPROVED - ${t.items.length} item${t.items.length === 1 ? '' : 's'} (${t.hash.slice(0, 19)}…)`);
+      }
+      if (pendingAgent) {
+        const res = await approveAgentCommand(home, stateDir, session, at);
+        if (!res.ok) return reportFailure(res, opts);
+        entries.push(`TRUST APPROVED - agent command \`${agent.command ?? ''}\``);
+      }
+      appendEntry(stateDir, entries, at);
+      reportSuccess({ ok: true, approved: true, trusted: true, ...listing }, `${opts.yes ? text + '\n' : ''}Approved ${count} item${count === 1 ? '' : 's'} for "${name}".`, opts);
     });
 }

@@ -1,10 +1,15 @@
 // `mori init [DIR] --name N --agent PROFILE [--task TEXT] [--backend tmux|direct] [--command CMD]`:
-// creates the state dir and registers the session. Runs in the CLI process.
+// creates the state dir and registers the session. A `--command` given here is the person's own, so
+// it is approved in the Mori home's trust store at once (DESIGN.md §7). Runs in the CLI process.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { BackendName, PROFILE_NAMES, ProfileName } from '../../../common/session.js';
 import { fail } from '../../../common/result.js';
+import { findAgentProgram } from '../../agents/agent-program.js';
+import { PROFILES } from '../../agents/profiles.js';
+import { agentCommandNeedsTrust, approveAgentCommand } from '../../checks/trust.js';
+import { moriHome } from '../../state/mori-home.js';
 import { createSession } from '../../state/state-dir.js';
 import { reportFailure, reportSuccess, type OutputOptions } from '../output.js';
 
@@ -50,8 +55,16 @@ export function registerInit(program: Command): void {
       });
       if (!created.ok) return reportFailure(created, opts);
       const { stateDir, session, gitExclude } = created.value;
+      if (agentCommandNeedsTrust(session.agent)) {
+        const approved = await approveAgentCommand(moriHome(), stateDir, session);
+        if (!approved.ok) return reportFailure(fail(approved.code, `created ${stateDir}, but its agent command could not be approved: ${approved.message}`), opts);
+      }
+      // The session is created either way: the program may be installed later, before `mori up`.
+      const program = findAgentProgram(PROFILES[profile.data], process.env, opts.command);
+      const warnings = program.found ? [] : [`"${program.program}" (the ${profile.data} agent's program) is not found on PATH; install it: ${program.install}`];
+      for (const w of warnings) if (!opts.json) process.stderr.write(`mori: warning: ${w}\n`);
       reportSuccess(
-        { ok: true, id: session.id, name: session.name, stateDir, gitExclude },
+        { ok: true, id: session.id, name: session.name, stateDir, gitExclude, warnings },
         [
           `Created session "${session.name}" (${session.id})`,
           `  state dir: ${stateDir}`,

@@ -1,5 +1,12 @@
-// `mori ls` and `mori status S`: what sessions exist and where each stands. Runs in the CLI process.
+// `mori ls` and `mori status S`: what sessions exist and where each stands. `status` also shows where
+// the agent left off — its next steps, the files it touched and its last working state, from
+// session_state.md — beside the task and the last work-log entry. Runs in the CLI process.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Command } from 'commander';
+import { MarkdownDoc } from '../../state/markdown-doc.js';
+import { parseSessionState } from '../../state/session-state.js';
+import { SESSION_STATE } from '../../state/state-dir.js';
 import { readRegistry } from '../../state/registry.js';
 import { resolveSession } from '../../state/resolve-session.js';
 import { summarize, type SessionSummary } from '../../state/session-summary.js';
@@ -18,6 +25,34 @@ function line(s: SessionSummary): string {
   return `${x.name}  ${intentText(s)}  ${x.agent.profile}/${x.backend}  ${x.projectDir}\n   task: ${s.task ?? '-'}${s.error ? `\n   warning: ${s.error}` : ''}`;
 }
 
+/** Where the agent left off, per session_state.md; null when the file is absent or unreadable. */
+export interface LeftOff {
+  nextSteps: string[];
+  filesTouched: string[];
+  lastWorkingState: string | null;
+}
+
+export function leftOff(stateDir: string): { value: LeftOff | null; error: string | null } {
+  const file = path.join(stateDir, SESSION_STATE);
+  try {
+    const state = parseSessionState(new MarkdownDoc(readFileSync(file)));
+    return { value: { nextSteps: state.nextSteps, filesTouched: state.filesTouched, lastWorkingState: state.lastWorkingState }, error: null };
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return { value: null, error: code === 'ENOENT' ? null : `${file}: ${code ?? (err as Error).message}` };
+  }
+}
+
+function leftOffText(l: LeftOff | null): string[] {
+  if (l === null) return [];
+  const out: string[] = [];
+  if (l.lastWorkingState) out.push(`last working state: ${l.lastWorkingState}`);
+  out.push(l.nextSteps.length > 0 ? 'next steps:' : 'next steps: -');
+  out.push(...l.nextSteps.map((step, i) => `  ${i + 1}. ${step}`));
+  out.push(`files touched: ${l.filesTouched.length > 0 ? l.filesTouched.join(', ') : '-'}`);
+  return out;
+}
+
 export function registerLs(program: Command): void {
   program
     .command('ls')
@@ -32,17 +67,19 @@ export function registerLs(program: Command): void {
 
   program
     .command('status <session>')
-    .description('show one session: intent, task, last work-log entry')
+    .description('show one session: intent, task, where the agent left off (next steps, files touched), last work-log entry')
     .option('--json', 'print JSON')
     .action((spec: string, opts: OutputOptions) => {
       const dir = resolveSession(spec);
       if (!dir.ok) return reportFailure(dir, opts);
       const s = summarize(dir.value);
       if (!s.ok || !s.session) return reportFailure({ ok: false, code: 'unreadable', message: s.error ?? `${dir.value}: unreadable` }, opts);
-      const last = s.lastLog ? `\nlast log entry (${s.lastLog.heading}):\n${s.lastLog.lines.map((l) => `  - ${l}`).join('\n')}` : '';
+      const progress = leftOff(dir.value);
+      const last = s.lastLog ? [`last log entry (${s.lastLog.heading}):`, ...s.lastLog.lines.map((l) => `  - ${l}`)] : [];
+      const warning = progress.error ? [`warning: ${progress.error}`] : [];
       reportSuccess(
-        { ...s },
-        `${line(s)}\nid: ${s.session.id}\nstate dir: ${s.stateDir}${last}`,
+        { ...s, leftOff: progress.value },
+        [line(s), `id: ${s.session.id}`, `state dir: ${s.stateDir}`, ...leftOffText(progress.value), ...last, ...warning].join('\n'),
         opts,
       );
     });

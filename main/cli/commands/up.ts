@@ -12,6 +12,7 @@ import { ensureHome } from '../../state/registry.js';
 import { homeUnsafeReason, startControlServer } from '../../supervisor/control-server.js';
 import { Supervisor, type SupervisorOptions } from '../../supervisor/supervisor.js';
 import { reportFailure, type OutputOptions } from '../output.js';
+import { shutdownRequested } from '../shutdown-deadline.js';
 import type { ProfileName } from '../../../common/session.js';
 import { createPowerWatch, type PowerWatch } from '../../power/power-watch.js';
 import { readSessionFile } from '../../state/session-file.js';
@@ -84,6 +85,9 @@ export function registerUp(program: Command): void {
     .description('run the supervisor in the foreground: start the sessions named, or every registered one meant to run')
     .option('--json', 'print every event as one JSON line')
     .action(async (refs: string[], opts: OutputOptions) => {
+      // Listens before anything starts: a signal while a session is being verified at start-up must
+      // cancel its checks too, not kill the process and leave them running (shutdown-deadline.ts).
+      const stopRequested = shutdownRequested();
       const home = ensureHome(moriHome());
       // Refuse before any agent starts: the socket would be reachable by others (DESIGN.md §11).
       const unsafe = homeUnsafeReason(home);
@@ -107,22 +111,15 @@ export function registerUp(program: Command): void {
       }
       const power = watchPower(supervisor);
       const orchestrator = new InterruptionOrchestrator(supervisor, power);
-      await new Promise<void>((resolve) => {
-        let stopping = false;
-        const stop = (): void => {
-          if (stopping) return;
-          stopping = true;
-          void (async () => {
-            orchestrator.dispose();
-            power.dispose();
-            await server.value.close();
-            await supervisor.shutdown();
-            resolve();
-          })();
-        };
-        process.once('SIGINT', stop);
-        process.once('SIGTERM', stop);
-      }).catch((err: unknown) => reportFailure(fail('failed', String(err)), opts));
+      await stopRequested;
+      try {
+        orchestrator.dispose();
+        power.dispose();
+        await server.value.close();
+        await supervisor.shutdown();
+      } catch (err) {
+        reportFailure(fail('failed', String(err)), opts);
+      }
       // Nothing of the supervisor is left to wait for; do not linger on stray handles.
       process.stdout.write('', () => process.exit(process.exitCode ?? 0));
     });

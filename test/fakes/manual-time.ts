@@ -1,7 +1,7 @@
 // A hand-driven clock and scheduler for tests of anything built on main/power/: time moves only
 // when `advance` is called, and the wall and monotonic clocks can be moved apart to act out a
 // sleep (wall only), a frozen process (both) or a wall-clock change (wall only, either way).
-import type { Cancel, PowerClock, Scheduler } from './clock.js';
+import type { Cancel, PowerClock, Scheduler } from '../../main/power/clock.js';
 
 interface Pending {
   dueMono: number;
