@@ -8,6 +8,7 @@ import { fail, ok, type Result } from '../../common/result.js';
 import type { BackendAvailability, TerminalExit, TerminalSize } from '../../common/terminal.js';
 import { clampSize } from '../../common/terminal.js';
 import { ManagedTerminal } from './managed-terminal.js';
+import { releaseOnDetachHook, setPaneOutput } from './pane-hold.js';
 import { killTree, TERMINAL_MARKER_ENV } from './process-tree.js';
 import { TmuxControlClient } from './tmux-control-client.js';
 import { hexKeys } from './tmux-protocol.js';
@@ -84,7 +85,7 @@ export function parseFate(value: string): PaneFate | null {
   return paneFate(dead, status, signal);
 }
 
-const PANE_FORMAT = '#{session_name}\t#{pane_id}\t#{pane_pid}\t#{pane_dead}\t#{pane_dead_status}\t#{pane_dead_signal}\t#{window_width}\t#{window_height}\t#{session_created}';
+const PANE_FORMAT = '#{session_name}\t#{pane_id}\t#{pane_pid}\t#{pane_dead}\t#{pane_dead_status}\t#{pane_dead_signal}\t#{window_width}\t#{window_height}\t#{session_created}\t#{pane_tty}';
 
 interface PaneInfo {
   session: string;
@@ -94,10 +95,12 @@ interface PaneInfo {
   exit: TerminalExit | null;
   size: TerminalSize;
   created: Date | null;
+  /** The pane's terminal, `/dev/pts/N`. */
+  tty: string;
 }
 
 export function parsePaneLine(line: string): PaneInfo | null {
-  const [session, pane, pid, dead, status = '', signal = '', w, h, created] = line.split('\t');
+  const [session, pane, pid, dead, status = '', signal = '', w, h, created, tty = ''] = line.split('\t');
   if (!session || !pane?.startsWith('%')) return null;
   const fate = paneFate(dead ?? '', status, signal);
   return {
@@ -108,6 +111,7 @@ export function parsePaneLine(line: string): PaneInfo | null {
     exit: fate.state === 'dead' ? fate.exit : null,
     size: { cols: Number(w), rows: Number(h) },
     created: created ? new Date(Number(created) * 1000) : null,
+    tty,
   };
 }
 
@@ -171,6 +175,10 @@ class TmuxPtySource implements PtySource {
   private exitInfo: TerminalExit | null = null;
   private released = false;
   private readingExit = false;
+  /** Flow control holds the program (see pane-hold.ts). */
+  private held = false;
+  /** Holds and releases, in order: each runs a small helper process. */
+  private holding: Promise<unknown> = Promise.resolve();
   /** The resize under way, if any: input waits for it. */
   private resizing: Promise<void> | null = null;
   /** The last output, to find what tmux failed to send when the program exited. */
@@ -179,6 +187,7 @@ class TmuxPtySource implements PtySource {
   syncing = true;
   paneId: string | null = null;
   pid = 0;
+  tty = '';
   rows = 24;
   client!: TmuxControlClient;
 
@@ -231,12 +240,23 @@ class TmuxPtySource implements PtySource {
     });
   }
 
+  /**
+   * A view lags: stop the program itself. The control client's output is always read, so command
+   * replies (a resize, an exit read) and every other session carry on meanwhile.
+   */
   pause(): void {
-    this.client.pause();
+    if (this.exitInfo || this.held || !this.tty) return;
+    this.held = true;
+    const tty = this.tty;
+    this.holding = this.holding.then(() => (this.exitInfo ? false : setPaneOutput(tty, false)));
   }
 
-  resume(): void {
-    this.client.resume();
+  resume(): Promise<unknown> {
+    if (!this.held) return this.holding;
+    this.held = false;
+    const tty = this.tty;
+    this.holding = this.holding.then(() => setPaneOutput(tty, true));
+    return this.holding;
   }
 
   onData(listener: (data: string) => void): void {
@@ -253,11 +273,15 @@ class TmuxPtySource implements PtySource {
 
   async kill(): Promise<void> {
     if (this.exitInfo) return;
+    // Let a held program go on, so it can handle SIGTERM and write its last words.
+    await this.resume();
     await killTree(this.pid || null, this.marker);
   }
 
   async release(): Promise<void> {
     this.released = true;
+    // The program runs on without us: never leave it held.
+    await this.resume();
     await this.server.exclusive(() => this.client.close());
   }
 
@@ -438,6 +462,13 @@ export class TmuxBackend implements PersistentTerminalBackend {
     source.paneId = pane.pane;
     source.pid = pane.pid;
     source.rows = pane.size.rows;
+    source.tty = pane.tty;
+    // An earlier owner may have died while flow control held the program: it goes on now. And if
+    // this one dies while holding it, tmux lets it go on once our control client is gone.
+    if (!pane.dead && pane.tty) {
+      void setPaneOutput(pane.tty, true);
+      void source.client.command(`set-hook -t '=${name}:' client-detached "${releaseOnDetachHook(pane.tty).replace(/["\\$]/g, '\\$&')}"`);
+    }
     // One pane per session: a session-wide subscription watches it (tmux 3.3a never reports pane-scoped ones).
     void source.client.command(`refresh-client -B '${SUBSCRIPTION}::${FATE_FORMAT}'`);
     // The cursor, then the whole history and screen. Output that arrived before the capture is in it;
