@@ -15,6 +15,7 @@
 // not work either: tmux continues a pane's program stopped by SIGSTOP or SIGTSTP, and its panes
 // start with SIGTTOU ignored.
 import { execFile } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 
 /**
  * The helper, as a perl program: `perl -MPOSIX -e SCRIPT <tty> off|on`. Written without `$`, quotes
@@ -43,15 +44,55 @@ function findHelper(): Promise<Helper> {
   return helper;
 }
 
+const HAS_PROC = existsSync('/proc/self/stat');
+
+/** A device number as major and minor (Linux's encoding, as in /proc/<pid>/stat and st_rdev). */
+const devParts = (dev: number): [number, number] => [Math.floor(dev / 256) & 0xfff, (dev & 0xff) | (Math.floor(dev / 4096) & 0xfff00)];
+
 /**
- * Stops (`on` false) or restarts the output of the terminal at `tty` (a pane's `/dev/pts/N`).
- * Resolves false when it could not: no helper here (then flow control cannot hold a tmux pane,
- * and a lagging view just falls further behind), or the tty is gone.
+ * Whether `tty` is still the controlling terminal of `pid`. A pane's `/dev/pts/N` is handed to the
+ * next new terminal as soon as the pane is gone: stopping it then would hold somebody else's
+ * program. Linux checks /proc; elsewhere nothing can tell, and a live pane is assumed.
  */
-export async function setPaneOutput(tty: string, on: boolean): Promise<boolean> {
+export function ttyBelongsTo(tty: string, pid: number): boolean {
+  if (!HAS_PROC) return pidExists(pid);
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return false;
+  }
+  // Fields after the command name: state ppid pgrp session tty_nr ...
+  const ttyNr = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[4]);
+  try {
+    const [major, minor] = devParts(statSync(tty).rdev);
+    const [pmajor, pminor] = devParts(ttyNr);
+    return major === pmajor && minor === pminor;
+  } catch {
+    return false;
+  }
+}
+
+function pidExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Stops (`on` false) or restarts the output of the terminal at `tty` (a pane's `/dev/pts/N`, whose
+ * program is `pid`). Resolves false when it could not: no helper here (then flow control cannot
+ * hold a tmux pane, and a lagging view just falls further behind), or the pane is gone.
+ */
+export async function setPaneOutput(tty: string, pid: number, on: boolean): Promise<boolean> {
   if (!tty.startsWith('/dev/')) return false;
   const found = await findHelper();
   if (!found) return false;
+  // Restarting output is harmless anywhere; stopping it only where it is still the pane's.
+  if (!on && !ttyBelongsTo(tty, pid)) return false;
   return run(found.file, [...found.args, tty, on ? 'on' : 'off']);
 }
 

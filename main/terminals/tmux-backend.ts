@@ -1,7 +1,8 @@
 // The tmux backend (DESIGN.md §6): one session `mori-<id>` per terminal on a private server,
 // driven through a control-mode client. The program outlives this process; a later process lists
 // the sessions and re-attaches, loading history with `capture-pane`. `remain-on-exit` keeps a dead
-// pane so its exit status can be read. Runs in the supervisor's process.
+// pane so its exit status can be read. The program and its environment reach tmux through the control
+// client's stdin, never through any process's arguments. Runs in the supervisor's process.
 import { existsSync } from 'node:fs';
 import { constants } from 'node:os';
 import { fail, ok, type Result } from '../../common/result.js';
@@ -11,7 +12,7 @@ import { ManagedTerminal } from './managed-terminal.js';
 import { releaseOnDetachHook, setPaneOutput } from './pane-hold.js';
 import { killTree, TERMINAL_MARKER_ENV } from './process-tree.js';
 import { TmuxControlClient } from './tmux-control-client.js';
-import { hexKeys } from './tmux-protocol.js';
+import { hexKeys, tmuxWord } from './tmux-protocol.js';
 import { execTool, TmuxServer, type TmuxServerOptions } from './tmux-server.js';
 import { versionAtLeast } from './tmux-version.js';
 import {
@@ -181,6 +182,11 @@ class TmuxPtySource implements PtySource {
   private holding: Promise<unknown> = Promise.resolve();
   /** The resize under way, if any: input waits for it. */
   private resizing: Promise<void> | null = null;
+  /**
+   * Output that came after the capture but before the terminal listened (the capture's reply and
+   * the output after it can arrive in one chunk): handed to the first listener.
+   */
+  private readonly early: string[] = [];
   /** The last output, to find what tmux failed to send when the program exited. */
   private tail = '';
   /** Output before this turns false is already in the captured screen. */
@@ -248,19 +254,22 @@ class TmuxPtySource implements PtySource {
     if (this.exitInfo || this.held || !this.tty) return;
     this.held = true;
     const tty = this.tty;
-    this.holding = this.holding.then(() => (this.exitInfo ? false : setPaneOutput(tty, false)));
+    const pid = this.pid;
+    this.holding = this.holding.then(() => (this.exitInfo || this.released || !this.held ? false : setPaneOutput(tty, pid, false)));
   }
 
   resume(): Promise<unknown> {
     if (!this.held) return this.holding;
     this.held = false;
     const tty = this.tty;
-    this.holding = this.holding.then(() => setPaneOutput(tty, true));
+    this.holding = this.holding.then(() => setPaneOutput(tty, this.pid, true));
     return this.holding;
   }
 
   onData(listener: (data: string) => void): void {
     this.dataListeners.push(listener);
+    const early = this.early.splice(0);
+    for (const data of early) listener(data);
   }
 
   onExit(listener: (exit: TerminalExit) => void): void {
@@ -292,6 +301,7 @@ class TmuxPtySource implements PtySource {
 
   private emitData(data: string): void {
     this.tail = (this.tail + data).slice(-TAIL_KEEP_CHARS);
+    if (this.dataListeners.length === 0) this.early.push(data);
     for (const l of this.dataListeners) l(data);
   }
 
@@ -412,23 +422,24 @@ export class TmuxBackend implements PersistentTerminalBackend {
       ['set-option', '-g', 'default-terminal', this.server.defaultTerminal()],
     ];
     const program = options.args.length > 0 ? [options.command, ...options.args] : [shellQuote(options.command)];
-    const create = [
-      'new-session', '-d', '-s', name, '-x', String(size.cols), '-y', String(size.rows), '-c', options.cwd,
-      ...Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]),
-      '--', ...program,
-    ];
+    // No environment value may reach any process's arguments (`/proc/*/cmdline` is world-readable,
+    // and systemd-run may log them; a tmux server even keeps the argv of the client that started it
+    // for its whole life). So the session starts with a placeholder that waits silently, and open()
+    // replaces it with the program, environment and all, through the control client's stdin.
+    const create = ['new-session', '-d', '-s', name, '-x', String(size.cols), '-y', String(size.rows), '-c', options.cwd, '--', ...PLACEHOLDER];
     // Views, not tmux clients, decide the size. Set per window after new-session: tmux 3.3a's
     // server crashes on a second new-session while the global value is `manual`.
     const after = ['set-option', '-w', '-t', `=${name}:`, 'window-size', 'manual'];
     const [file, args] = await this.server.clientCommand([...setup.flatMap((c) => [...c, ';']), ...create, ';', ...after]);
     const created = await this.server.exclusive(() => execTool(file, args));
     if (created.code !== 0) return fail('failed', `tmux could not start ${options.command}: ${(created.stderr || created.stdout).trim()}`);
-    return this.open(options.id, { transcriptDir: options.transcriptDir, ...(options.transcriptMaxBytes ? { transcriptMaxBytes: options.transcriptMaxBytes } : {}) }, true);
+    const launch = { cwd: options.cwd, env, program };
+    return this.open(options.id, { transcriptDir: options.transcriptDir, ...(options.transcriptMaxBytes ? { transcriptMaxBytes: options.transcriptMaxBytes } : {}) }, launch);
   }
 
   reattach(id: string, options: ReattachOptions): Promise<Result<Terminal>> {
     if (!TERMINAL_ID_PATTERN.test(id)) return Promise.resolve(fail('usage', `invalid terminal id "${id}"`));
-    return this.open(id, options, false);
+    return this.open(id, options, null);
   }
 
   async list(): Promise<PersistentSessionInfo[]> {
@@ -445,7 +456,9 @@ export class TmuxBackend implements PersistentTerminalBackend {
     return (await this.list()).some((s) => s.id === id && s.alive);
   }
 
-  private async open(id: string, options: ReattachOptions, fresh: boolean): Promise<Result<Terminal>> {
+  /** Attaches a control client to session `mori-<id>`; with `launch`, first starts the program in it. */
+  private async open(id: string, options: ReattachOptions, launch: Launch | null): Promise<Result<Terminal>> {
+    const fresh = launch !== null;
     const name = tmuxSessionName(id);
     const source = new TmuxPtySource(this.server, name, `tmux:${id}`);
     await this.server.exclusive(async () => {
@@ -453,6 +466,14 @@ export class TmuxBackend implements PersistentTerminalBackend {
       // Bounded: a wedged server must not hold every other terminal's operations for ever.
       await Promise.race([source.client.ready, new Promise((resolve) => setTimeout(resolve, CONNECT_TIMEOUT_MS).unref())]);
     });
+    if (launch) {
+      const started = await source.client.command(respawnCommand(name, launch));
+      if (!started.ok) {
+        await source.release();
+        await this.server.exclusive(() => this.server.run(['kill-session', '-t', `=${name}`]));
+        return fail('failed', `tmux could not start ${launch.program[0] ?? ''}: ${started.lines.join(' ').trim()}`);
+      }
+    }
     const info = await source.client.command(`display -p -t '=${name}:' '${PANE_FORMAT}'`);
     const pane = info.ok ? parsePaneLine(info.lines[0] ?? '') : null;
     if (!pane) {
@@ -466,7 +487,7 @@ export class TmuxBackend implements PersistentTerminalBackend {
     // An earlier owner may have died while flow control held the program: it goes on now. And if
     // this one dies while holding it, tmux lets it go on once our control client is gone.
     if (!pane.dead && pane.tty) {
-      void setPaneOutput(pane.tty, true);
+      void setPaneOutput(pane.tty, pane.pid, true);
       void source.client.command(`set-hook -t '=${name}:' client-detached "${releaseOnDetachHook(pane.tty).replace(/["\\$]/g, '\\$&')}"`);
     }
     // One pane per session: a session-wide subscription watches it (tmux 3.3a never reports pane-scoped ones).
@@ -494,6 +515,25 @@ export class TmuxBackend implements PersistentTerminalBackend {
     if (pane.dead) void source.readExit();
     return ok(terminal);
   }
+}
+
+/** What replaces a new session's placeholder: the program, where it runs, its whole environment. */
+interface Launch {
+  cwd: string;
+  env: Record<string, string>;
+  program: string[];
+}
+
+/**
+ * The session's first program, until open() replaces it: waits silently. Should the owner die
+ * before that, it ends by itself after a while and the session reads as an agent that exited.
+ */
+const PLACEHOLDER = ['sleep', '60'];
+
+/** The control-mode command that kills the placeholder and starts the program in its place. */
+export function respawnCommand(session: string, launch: Launch): string {
+  const env = Object.entries(launch.env).map(([k, v]) => `-e ${tmuxWord(`${k}=${v}`)}`);
+  return ['respawn-pane', '-k', '-t', tmuxWord(`=${session}:`), '-c', tmuxWord(launch.cwd), ...env, '--', ...launch.program.map(tmuxWord)].join(' ');
 }
 
 function trimBlankTail(lines: string[]): string[] {
