@@ -413,6 +413,8 @@ export class TmuxBackend implements PersistentTerminalBackend {
       // The server stays up with no sessions: a session ending must not race the next one's start
       // against a server that is shutting down ("server exited unexpectedly").
       ['set-option', '-s', 'exit-empty', 'off'],
+      // Programs learn when their view gains or loses focus (Claude Code warns on every start without).
+      ['set-option', '-s', 'focus-events', 'on'],
       ['set-option', '-g', 'remain-on-exit', 'on'],
       ...(version && versionAtLeast(version, 3, 3) ? [['set-option', '-g', 'remain-on-exit-format', '']] : []),
       ['set-option', '-g', 'status', 'off'],
