@@ -110,7 +110,8 @@ export class ManagedTerminal implements Terminal {
   }
 
   async kill(): Promise<TerminalExit> {
-    if (!this.exitInfo) await this.source.kill();
+    // Even after the program ended: what it left running (found by its marker) goes too.
+    await this.source.kill();
     return this.exited;
   }
 

@@ -46,7 +46,10 @@ export interface Terminal {
   readonly transcriptDir: string | null;
   write(data: string): void;
   resize(cols: number, rows: number): void;
-  /** Ends the program and everything it started (process group, setsid children). */
+  /**
+   * Ends the program and everything it started (process group, setsid children): SIGHUP and
+   * SIGTERM, SIGKILL after 2 s. After the program ended on its own, ends what it left running.
+   */
   kill(): Promise<TerminalExit>;
   /** Output, batched every few ms. Returns an unsubscribe function. */
   onData(listener: (data: string) => void): () => void;
@@ -104,7 +107,7 @@ export interface PtySource {
   resume(): void;
   onData(listener: (data: string) => void): void;
   onExit(listener: (exit: TerminalExit) => void): void;
-  /** Ends the program's whole process tree; the exit arrives through onExit. */
+  /** Ends the program's whole process tree (or, once it ended, what it left); the exit arrives through onExit. */
   kill(): Promise<void>;
   /** Stops holding the pty: tmux detaches (the program runs on), direct kills. */
   release(): Promise<void>;

@@ -281,10 +281,11 @@ class TmuxPtySource implements PtySource {
   }
 
   async kill(): Promise<void> {
-    if (this.exitInfo) return;
     // Let a held program go on, so it can handle SIGTERM and write its last words.
     await this.resume();
-    await killTree(this.pid || null, this.marker);
+    // The pane's program, its session and everything carrying its marker; once the program has
+    // ended, what it left behind (a pane closing only sends SIGHUP, which some agents ignore).
+    await killTree(this.exitInfo ? null : this.pid || null, this.marker);
   }
 
   async release(): Promise<void> {
