@@ -20,6 +20,16 @@ export interface SpawnOptions {
   transcriptMaxBytes?: number;
 }
 
+/**
+ * Something that went wrong beside the program, which keeps running: for the supervisor to report.
+ * `transcript-write`: output could not be written to the transcript (disk full, directory gone);
+ * the mirror and views still get it. Reported once per run of failures.
+ */
+export interface TerminalProblem {
+  kind: 'transcript-write';
+  message: string;
+}
+
 /** A view (a UI terminal, `mori attach`) receiving frames: one snapshot, then output. */
 export interface TerminalView {
   frame(frame: TerminalFrame): void;
@@ -55,6 +65,8 @@ export interface Terminal {
   onData(listener: (data: string) => void): () => void;
   /** Called once, after the last output. Called at once if the program has already ended. */
   onExit(listener: (exit: TerminalExit) => void): () => void;
+  /** Problems beside the program (see TerminalProblem). Returns an unsubscribe function. */
+  onProblem(listener: (problem: TerminalProblem) => void): () => void;
   attach(view: TerminalView): Attachment;
   detach(view: TerminalView): void;
   /** The serialized screen (with the mirror's scrollback), as a new view would start from. */
