@@ -247,8 +247,9 @@ class TmuxPtySource implements PtySource {
   }
 
   /**
-   * A view lags: stop the program itself. The control client's output is always read, so command
-   * replies (a resize, an exit read) and every other session carry on meanwhile.
+   * A view lags: the pane's tty stops taking output, so the program blocks in its next write (see
+   * pane-hold.ts). The control client's output is always read, so command replies (a resize, an
+   * exit read) and every other session carry on meanwhile.
    */
   pause(): void {
     if (this.exitInfo || this.held || !this.tty) return;
