@@ -7,7 +7,7 @@ import { clampSize } from '../../common/terminal.js';
 import { FlowControl } from './flow-control.js';
 import { HeadlessMirror } from './headless-mirror.js';
 import { OutputBatcher } from './output-batcher.js';
-import type { Attachment, PtySource, Terminal, TerminalView } from './terminal.js';
+import type { Attachment, PtySource, Terminal, TerminalProblem, TerminalView } from './terminal.js';
 import { Transcript } from './transcript.js';
 
 export interface ManagedTerminalOptions {
@@ -42,6 +42,7 @@ export class ManagedTerminal implements Terminal {
   private readonly attachments = new Map<string, AttachmentState>();
   private readonly dataListeners = new Set<(data: string) => void>();
   private readonly exitListeners = new Set<(exit: TerminalExit) => void>();
+  private readonly problemListeners = new Set<(problem: TerminalProblem) => void>();
   private exited!: Promise<TerminalExit>;
   private resolveExit!: (exit: TerminalExit) => void;
   private released = false;
@@ -57,7 +58,11 @@ export class ManagedTerminal implements Terminal {
     this.mirror = new HeadlessMirror(this.currentSize.cols, this.currentSize.rows);
     if (options.initialScreen) this.mirror.push(options.initialScreen);
     this.transcript = options.transcriptDir
-      ? new Transcript({ dir: options.transcriptDir, ...(options.transcriptMaxBytes ? { maxBytes: options.transcriptMaxBytes } : {}) })
+      ? new Transcript({
+          dir: options.transcriptDir,
+          ...(options.transcriptMaxBytes ? { maxBytes: options.transcriptMaxBytes } : {}),
+          onError: (e) => this.problem({ kind: 'transcript-write', message: `could not write the transcript in ${options.transcriptDir}: ${e.message}` }),
+        })
       : null;
     this.batcher = new OutputBatcher((data) => this.deliver(data));
     this.exited = new Promise((resolve) => (this.resolveExit = resolve));
@@ -110,7 +115,8 @@ export class ManagedTerminal implements Terminal {
   }
 
   async kill(): Promise<TerminalExit> {
-    if (!this.exitInfo) await this.source.kill();
+    // Even after the program ended: what it left running (found by its marker) goes too.
+    await this.source.kill();
     return this.exited;
   }
 
@@ -127,6 +133,11 @@ export class ManagedTerminal implements Terminal {
     }
     this.exitListeners.add(listener);
     return () => this.exitListeners.delete(listener);
+  }
+
+  onProblem(listener: (problem: TerminalProblem) => void): () => void {
+    this.problemListeners.add(listener);
+    return () => this.problemListeners.delete(listener);
   }
 
   attach(view: TerminalView): Attachment {
@@ -199,6 +210,10 @@ export class ManagedTerminal implements Terminal {
       else state.view.frame({ kind: 'output', data });
     }
     if (this.flow.sent(data.length) === 'pause') this.source.pause();
+  }
+
+  private problem(problem: TerminalProblem): void {
+    for (const listener of this.problemListeners) listener(problem);
   }
 
   private handleExit(exit: TerminalExit): void {

@@ -20,6 +20,16 @@ export interface SpawnOptions {
   transcriptMaxBytes?: number;
 }
 
+/**
+ * Something that went wrong beside the program, which keeps running: for the supervisor to report.
+ * `transcript-write`: output could not be written to the transcript (disk full, directory gone);
+ * the mirror and views still get it. Reported once per run of failures.
+ */
+export interface TerminalProblem {
+  kind: 'transcript-write';
+  message: string;
+}
+
 /** A view (a UI terminal, `mori attach`) receiving frames: one snapshot, then output. */
 export interface TerminalView {
   frame(frame: TerminalFrame): void;
@@ -46,12 +56,17 @@ export interface Terminal {
   readonly transcriptDir: string | null;
   write(data: string): void;
   resize(cols: number, rows: number): void;
-  /** Ends the program and everything it started (process group, setsid children). */
+  /**
+   * Ends the program and everything it started (process group, setsid children): SIGHUP and
+   * SIGTERM, SIGKILL after 2 s. After the program ended on its own, ends what it left running.
+   */
   kill(): Promise<TerminalExit>;
   /** Output, batched every few ms. Returns an unsubscribe function. */
   onData(listener: (data: string) => void): () => void;
   /** Called once, after the last output. Called at once if the program has already ended. */
   onExit(listener: (exit: TerminalExit) => void): () => void;
+  /** Problems beside the program (see TerminalProblem). Returns an unsubscribe function. */
+  onProblem(listener: (problem: TerminalProblem) => void): () => void;
   attach(view: TerminalView): Attachment;
   detach(view: TerminalView): void;
   /** The serialized screen (with the mirror's scrollback), as a new view would start from. */
@@ -104,7 +119,7 @@ export interface PtySource {
   resume(): void;
   onData(listener: (data: string) => void): void;
   onExit(listener: (exit: TerminalExit) => void): void;
-  /** Ends the program's whole process tree; the exit arrives through onExit. */
+  /** Ends the program's whole process tree (or, once it ended, what it left); the exit arrives through onExit. */
   kill(): Promise<void>;
   /** Stops holding the pty: tmux detaches (the program runs on), direct kills. */
   release(): Promise<void>;

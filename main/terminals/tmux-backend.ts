@@ -1,16 +1,18 @@
 // The tmux backend (DESIGN.md §6): one session `mori-<id>` per terminal on a private server,
 // driven through a control-mode client. The program outlives this process; a later process lists
 // the sessions and re-attaches, loading history with `capture-pane`. `remain-on-exit` keeps a dead
-// pane so its exit status can be read. Runs in the supervisor's process.
+// pane so its exit status can be read. The program and its environment reach tmux through the control
+// client's stdin, never through any process's arguments. Runs in the supervisor's process.
 import { existsSync } from 'node:fs';
 import { constants } from 'node:os';
 import { fail, ok, type Result } from '../../common/result.js';
 import type { BackendAvailability, TerminalExit, TerminalSize } from '../../common/terminal.js';
 import { clampSize } from '../../common/terminal.js';
 import { ManagedTerminal } from './managed-terminal.js';
+import { releaseOnDetachHook, setPaneOutput } from './pane-hold.js';
 import { killTree, TERMINAL_MARKER_ENV } from './process-tree.js';
 import { TmuxControlClient } from './tmux-control-client.js';
-import { hexKeys } from './tmux-protocol.js';
+import { hexKeys, tmuxWord } from './tmux-protocol.js';
 import { execTool, TmuxServer, type TmuxServerOptions } from './tmux-server.js';
 import { versionAtLeast } from './tmux-version.js';
 import {
@@ -84,7 +86,7 @@ export function parseFate(value: string): PaneFate | null {
   return paneFate(dead, status, signal);
 }
 
-const PANE_FORMAT = '#{session_name}\t#{pane_id}\t#{pane_pid}\t#{pane_dead}\t#{pane_dead_status}\t#{pane_dead_signal}\t#{window_width}\t#{window_height}\t#{session_created}';
+const PANE_FORMAT = '#{session_name}\t#{pane_id}\t#{pane_pid}\t#{pane_dead}\t#{pane_dead_status}\t#{pane_dead_signal}\t#{window_width}\t#{window_height}\t#{session_created}\t#{pane_tty}';
 
 interface PaneInfo {
   session: string;
@@ -94,10 +96,12 @@ interface PaneInfo {
   exit: TerminalExit | null;
   size: TerminalSize;
   created: Date | null;
+  /** The pane's terminal, `/dev/pts/N`. */
+  tty: string;
 }
 
 export function parsePaneLine(line: string): PaneInfo | null {
-  const [session, pane, pid, dead, status = '', signal = '', w, h, created] = line.split('\t');
+  const [session, pane, pid, dead, status = '', signal = '', w, h, created, tty = ''] = line.split('\t');
   if (!session || !pane?.startsWith('%')) return null;
   const fate = paneFate(dead ?? '', status, signal);
   return {
@@ -108,6 +112,7 @@ export function parsePaneLine(line: string): PaneInfo | null {
     exit: fate.state === 'dead' ? fate.exit : null,
     size: { cols: Number(w), rows: Number(h) },
     created: created ? new Date(Number(created) * 1000) : null,
+    tty,
   };
 }
 
@@ -171,14 +176,24 @@ class TmuxPtySource implements PtySource {
   private exitInfo: TerminalExit | null = null;
   private released = false;
   private readingExit = false;
+  /** Flow control holds the program (see pane-hold.ts). */
+  private held = false;
+  /** Holds and releases, in order: each runs a small helper process. */
+  private holding: Promise<unknown> = Promise.resolve();
   /** The resize under way, if any: input waits for it. */
   private resizing: Promise<void> | null = null;
+  /**
+   * Output that came after the capture but before the terminal listened (the capture's reply and
+   * the output after it can arrive in one chunk): handed to the first listener.
+   */
+  private readonly early: string[] = [];
   /** The last output, to find what tmux failed to send when the program exited. */
   private tail = '';
   /** Output before this turns false is already in the captured screen. */
   syncing = true;
   paneId: string | null = null;
   pid = 0;
+  tty = '';
   rows = 24;
   client!: TmuxControlClient;
 
@@ -231,16 +246,31 @@ class TmuxPtySource implements PtySource {
     });
   }
 
+  /**
+   * A view lags: the pane's tty stops taking output, so the program blocks in its next write (see
+   * pane-hold.ts). The control client's output is always read, so command replies (a resize, an
+   * exit read) and every other session carry on meanwhile.
+   */
   pause(): void {
-    this.client.pause();
+    if (this.exitInfo || this.held || !this.tty) return;
+    this.held = true;
+    const tty = this.tty;
+    const pid = this.pid;
+    this.holding = this.holding.then(() => (this.exitInfo || this.released || !this.held ? false : setPaneOutput(tty, pid, false)));
   }
 
-  resume(): void {
-    this.client.resume();
+  resume(): Promise<unknown> {
+    if (!this.held) return this.holding;
+    this.held = false;
+    const tty = this.tty;
+    this.holding = this.holding.then(() => setPaneOutput(tty, this.pid, true));
+    return this.holding;
   }
 
   onData(listener: (data: string) => void): void {
     this.dataListeners.push(listener);
+    const early = this.early.splice(0);
+    for (const data of early) listener(data);
   }
 
   onExit(listener: (exit: TerminalExit) => void): void {
@@ -252,12 +282,17 @@ class TmuxPtySource implements PtySource {
   }
 
   async kill(): Promise<void> {
-    if (this.exitInfo) return;
-    await killTree(this.pid || null, this.marker);
+    // Let a held program go on, so it can handle SIGTERM and write its last words.
+    await this.resume();
+    // The pane's program, its session and everything carrying its marker; once the program has
+    // ended, what it left behind (a pane closing only sends SIGHUP, which some agents ignore).
+    await killTree(this.exitInfo ? null : this.pid || null, this.marker);
   }
 
   async release(): Promise<void> {
     this.released = true;
+    // The program runs on without us: never leave it held.
+    await this.resume();
     await this.server.exclusive(() => this.client.close());
   }
 
@@ -268,6 +303,7 @@ class TmuxPtySource implements PtySource {
 
   private emitData(data: string): void {
     this.tail = (this.tail + data).slice(-TAIL_KEEP_CHARS);
+    if (this.dataListeners.length === 0) this.early.push(data);
     for (const l of this.dataListeners) l(data);
   }
 
@@ -379,6 +415,8 @@ export class TmuxBackend implements PersistentTerminalBackend {
       // The server stays up with no sessions: a session ending must not race the next one's start
       // against a server that is shutting down ("server exited unexpectedly").
       ['set-option', '-s', 'exit-empty', 'off'],
+      // Programs learn when their view gains or loses focus (Claude Code warns on every start without).
+      ['set-option', '-s', 'focus-events', 'on'],
       ['set-option', '-g', 'remain-on-exit', 'on'],
       ...(version && versionAtLeast(version, 3, 3) ? [['set-option', '-g', 'remain-on-exit-format', '']] : []),
       ['set-option', '-g', 'status', 'off'],
@@ -388,23 +426,24 @@ export class TmuxBackend implements PersistentTerminalBackend {
       ['set-option', '-g', 'default-terminal', this.server.defaultTerminal()],
     ];
     const program = options.args.length > 0 ? [options.command, ...options.args] : [shellQuote(options.command)];
-    const create = [
-      'new-session', '-d', '-s', name, '-x', String(size.cols), '-y', String(size.rows), '-c', options.cwd,
-      ...Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]),
-      '--', ...program,
-    ];
+    // No environment value may reach any process's arguments (`/proc/*/cmdline` is world-readable,
+    // and systemd-run may log them; a tmux server even keeps the argv of the client that started it
+    // for its whole life). So the session starts with a placeholder that waits silently, and open()
+    // replaces it with the program, environment and all, through the control client's stdin.
+    const create = ['new-session', '-d', '-s', name, '-x', String(size.cols), '-y', String(size.rows), '-c', options.cwd, '--', ...PLACEHOLDER];
     // Views, not tmux clients, decide the size. Set per window after new-session: tmux 3.3a's
     // server crashes on a second new-session while the global value is `manual`.
     const after = ['set-option', '-w', '-t', `=${name}:`, 'window-size', 'manual'];
     const [file, args] = await this.server.clientCommand([...setup.flatMap((c) => [...c, ';']), ...create, ';', ...after]);
     const created = await this.server.exclusive(() => execTool(file, args));
     if (created.code !== 0) return fail('failed', `tmux could not start ${options.command}: ${(created.stderr || created.stdout).trim()}`);
-    return this.open(options.id, { transcriptDir: options.transcriptDir, ...(options.transcriptMaxBytes ? { transcriptMaxBytes: options.transcriptMaxBytes } : {}) }, true);
+    const launch = { cwd: options.cwd, env, program };
+    return this.open(options.id, { transcriptDir: options.transcriptDir, ...(options.transcriptMaxBytes ? { transcriptMaxBytes: options.transcriptMaxBytes } : {}) }, launch);
   }
 
   reattach(id: string, options: ReattachOptions): Promise<Result<Terminal>> {
     if (!TERMINAL_ID_PATTERN.test(id)) return Promise.resolve(fail('usage', `invalid terminal id "${id}"`));
-    return this.open(id, options, false);
+    return this.open(id, options, null);
   }
 
   async list(): Promise<PersistentSessionInfo[]> {
@@ -421,7 +460,9 @@ export class TmuxBackend implements PersistentTerminalBackend {
     return (await this.list()).some((s) => s.id === id && s.alive);
   }
 
-  private async open(id: string, options: ReattachOptions, fresh: boolean): Promise<Result<Terminal>> {
+  /** Attaches a control client to session `mori-<id>`; with `launch`, first starts the program in it. */
+  private async open(id: string, options: ReattachOptions, launch: Launch | null): Promise<Result<Terminal>> {
+    const fresh = launch !== null;
     const name = tmuxSessionName(id);
     const source = new TmuxPtySource(this.server, name, `tmux:${id}`);
     await this.server.exclusive(async () => {
@@ -429,6 +470,14 @@ export class TmuxBackend implements PersistentTerminalBackend {
       // Bounded: a wedged server must not hold every other terminal's operations for ever.
       await Promise.race([source.client.ready, new Promise((resolve) => setTimeout(resolve, CONNECT_TIMEOUT_MS).unref())]);
     });
+    if (launch) {
+      const started = await source.client.command(respawnCommand(name, launch));
+      if (!started.ok) {
+        await source.release();
+        await this.server.exclusive(() => this.server.run(['kill-session', '-t', `=${name}`]));
+        return fail('failed', `tmux could not start ${launch.program[0] ?? ''}: ${started.lines.join(' ').trim()}`);
+      }
+    }
     const info = await source.client.command(`display -p -t '=${name}:' '${PANE_FORMAT}'`);
     const pane = info.ok ? parsePaneLine(info.lines[0] ?? '') : null;
     if (!pane) {
@@ -438,6 +487,13 @@ export class TmuxBackend implements PersistentTerminalBackend {
     source.paneId = pane.pane;
     source.pid = pane.pid;
     source.rows = pane.size.rows;
+    source.tty = pane.tty;
+    // An earlier owner may have died while flow control held the program: it goes on now. And if
+    // this one dies while holding it, tmux lets it go on once our control client is gone.
+    if (!pane.dead && pane.tty) {
+      void setPaneOutput(pane.tty, pane.pid, true);
+      void source.client.command(`set-hook -t '=${name}:' client-detached "${releaseOnDetachHook(pane.tty).replace(/["\\$]/g, '\\$&')}"`);
+    }
     // One pane per session: a session-wide subscription watches it (tmux 3.3a never reports pane-scoped ones).
     void source.client.command(`refresh-client -B '${SUBSCRIPTION}::${FATE_FORMAT}'`);
     // The cursor, then the whole history and screen. Output that arrived before the capture is in it;
@@ -463,6 +519,25 @@ export class TmuxBackend implements PersistentTerminalBackend {
     if (pane.dead) void source.readExit();
     return ok(terminal);
   }
+}
+
+/** What replaces a new session's placeholder: the program, where it runs, its whole environment. */
+interface Launch {
+  cwd: string;
+  env: Record<string, string>;
+  program: string[];
+}
+
+/**
+ * The session's first program, until open() replaces it: waits silently. Should the owner die
+ * before that, it ends by itself after a while and the session reads as an agent that exited.
+ */
+const PLACEHOLDER = ['sleep', '60'];
+
+/** The control-mode command that kills the placeholder and starts the program in its place. */
+export function respawnCommand(session: string, launch: Launch): string {
+  const env = Object.entries(launch.env).map(([k, v]) => `-e ${tmuxWord(`${k}=${v}`)}`);
+  return ['respawn-pane', '-k', '-t', tmuxWord(`=${session}:`), '-c', tmuxWord(launch.cwd), ...env, '--', ...launch.program.map(tmuxWord)].join(' ');
 }
 
 function trimBlankTail(lines: string[]): string[] {

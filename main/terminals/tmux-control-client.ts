@@ -1,6 +1,7 @@
 // One tmux control-mode client (`tmux -C`) as a child process: sends commands and matches their
-// replies in order, decodes `%output` per pane into text, reports `%exit` and subscriptions, and
-// applies back-pressure by not reading its stdout. Runs in the supervisor's process.
+// replies in order, decodes `%output` per pane into text, reports `%exit` and subscriptions. Its
+// output is always read: a client that stops reading gets no command replies either (flow control
+// holds the program instead, see pane-hold.ts). Runs in the supervisor's process.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import { ControlParser, type ControlEvent } from './tmux-protocol.js';
@@ -62,21 +63,11 @@ export class TmuxControlClient {
     });
   }
 
-  /** Stop reading output: tmux stops sending, and stops reading the pane once its buffers fill. */
-  pause(): void {
-    this.child.stdout?.pause();
-  }
-
-  resume(): void {
-    this.child.stdout?.resume();
-  }
-
   /** Detaches (an empty line ends a control client); the session keeps running. */
   close(): Promise<void> {
     if (this.ended) return Promise.resolve();
     return new Promise((resolve) => {
       this.child.once('close', () => resolve());
-      this.child.stdout?.resume();
       this.child.stdin?.end('\n');
       // A client that does not leave on its own within a second is killed: it holds nothing.
       setTimeout(() => this.child.kill('SIGKILL'), 1000).unref();

@@ -141,3 +141,21 @@ export class ControlParser {
 export function hexKeys(data: string): string[] {
   return Array.from(Buffer.from(data, 'utf8'), (b) => b.toString(16).padStart(2, '0'));
 }
+
+/** Characters that stand for themselves inside a double-quoted tmux word. */
+const PLAIN_IN_QUOTES = /[A-Za-z0-9 _./:=@%+,-]/;
+
+/**
+ * One word for a tmux command line sent on a control connection: double-quoted, every other
+ * printable ASCII character backslash-escaped (so `$`, `~`, `"`, `\` and `#` mean nothing), every
+ * other byte (controls, newlines, UTF-8) as a `\ooo` octal escape: the line stays one line.
+ */
+export function tmuxWord(word: string): string {
+  let out = '"';
+  for (const byte of Buffer.from(word, 'utf8')) {
+    const ch = String.fromCharCode(byte);
+    if (byte >= 0x20 && byte < 0x7f) out += PLAIN_IN_QUOTES.test(ch) ? ch : `\\${ch}`;
+    else out += `\\${byte.toString(8).padStart(3, '0')}`;
+  }
+  return `${out}"`;
+}

@@ -1,5 +1,5 @@
 // Which tmux versions the tmux backend can drive, as pure functions (DESIGN.md §6). Control-mode
-// subscriptions (`refresh-client -B`) and `new-session -e` need 3.2; `remain-on-exit-format`
+// subscriptions (`refresh-client -B`) need 3.2 (`respawn-pane -e`, 3.0, comes with them); `remain-on-exit-format`
 // (to keep the "Pane is dead" line out of the screen) needs 3.3. Runs in the supervisor's process.
 
 export interface TmuxVersion {

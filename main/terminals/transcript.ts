@@ -35,6 +35,8 @@ export function listSegments(dir: string): number[] {
 export interface TranscriptOptions {
   dir: string;
   maxBytes?: number;
+  /** A write failed, after the last one succeeded (or the first one): once per run of failures. */
+  onError?: (error: Error) => void;
 }
 
 export class Transcript {
@@ -51,9 +53,13 @@ export class Transcript {
   private closed = false;
   /** Last write error, if any; the transcript never takes the terminal down with it. */
   error: Error | null = null;
+  /** The last batch failed: the next failure is not reported again. */
+  private failing = false;
+  private readonly onError: ((error: Error) => void) | undefined;
 
   constructor(options: TranscriptOptions) {
     this.dir = options.dir;
+    this.onError = options.onError;
     this.segmentBytes = Math.max(4096, Math.floor((options.maxBytes ?? TRANSCRIPT_DEFAULT_MAX_BYTES) / TRANSCRIPT_SEGMENTS));
     mkdirSync(this.dir, { recursive: true });
     const existing = listSegments(this.dir);
@@ -78,9 +84,22 @@ export class Transcript {
       const batch = this.pending;
       this.pending = [];
       this.pendingChars = 0;
-      this.writing = this.writing.then(() => this.writeBatch(batch)).catch((e: unknown) => {
-        this.error = e instanceof Error ? e : new Error(String(e));
-      });
+      this.writing = this.writing
+        .then(() => this.writeBatch(batch))
+        .then(
+          () => {
+            this.failing = false;
+          },
+          (e: unknown) => {
+            this.error = e instanceof Error ? e : new Error(String(e));
+            // A handle to a segment that failed may be broken: the next batch opens it anew.
+            void this.handle?.close().catch(() => undefined);
+            this.handle = null;
+            if (this.failing) return;
+            this.failing = true;
+            this.onError?.(this.error);
+          },
+        );
     }
     return this.writing;
   }

@@ -42,3 +42,21 @@ describe('tmux backend exits under churn', () => {
     }
   });
 });
+
+describe('tmux backend server options', () => {
+  const backend = new TmuxBackend({ socketName: testSocketName('options') });
+  const tmp = tempDir('tmux-options');
+  afterAll(async () => {
+    await backend.server.killServer();
+    tmp.cleanup();
+  });
+
+  // Claude Code warns on every start when tmux does not pass focus events through.
+  it('passes focus events to the programs', async () => {
+    const r = await backend.spawn({ id: randomUUID(), command: 'sh', args: ['-c', 'read x'], cwd: tmp.dir, env: testEnv(tmp.dir), cols: 80, rows: 24, transcriptDir: null });
+    if (!r.ok) throw new Error(r.message);
+    expect((await backend.server.run(['show', '-s', 'focus-events'])).stdout.trim()).toBe('focus-events on');
+    await r.value.kill();
+    await r.value.dispose();
+  });
+});

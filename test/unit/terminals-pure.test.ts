@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { FlowControl, FlowControlConstants } from '../../main/terminals/flow-control.js';
 import { parseProcStat } from '../../main/terminals/process-tree.js';
 import { missingTail, paneExit, parseFate, shellQuote } from '../../main/terminals/tmux-backend.js';
-import { ControlParser, decodeOctal, hexKeys, type ControlEvent } from '../../main/terminals/tmux-protocol.js';
+import { ControlParser, decodeOctal, hexKeys, tmuxWord, type ControlEvent } from '../../main/terminals/tmux-protocol.js';
 import { parseTmuxVersion, tmuxUnusableReason } from '../../main/terminals/tmux-version.js';
 
 describe('flow control', () => {
@@ -58,6 +58,11 @@ describe('tmux control-mode parser', () => {
       { kind: 'pause', pane: '%1' },
       { kind: 'continue', pane: '%1' },
     ]);
+  });
+  it('quotes a word for a control-mode command line: one line, nothing expanded', () => {
+    expect(tmuxWord('K=plain value-1')).toBe('"K=plain value-1"');
+    expect(tmuxWord('a"b$c~d\\e#{f};g')).toBe('"a\\"b\\$c\\~d\\\\e\\#\\{f\\}\\;g"');
+    expect(tmuxWord('line\nnext é')).toBe('"line\\012next \\303\\251"');
   });
   it('sends input as hex bytes', () => {
     expect(hexKeys('a\x03é')).toEqual(['61', '03', 'c3', 'a9']);
