@@ -22,6 +22,7 @@ import {
   type SpawnOptions,
   type Terminal,
 } from './terminal.js';
+import { background } from '../background.js';
 
 /** tmux keeps this much history per pane: what a re-attaching process can still load. */
 export const TMUX_HISTORY_LIMIT = 10_000;
@@ -195,12 +196,12 @@ class TmuxPtySource implements PtySource {
         this.emitData(data);
       },
       subscription: (name, value) => {
-        if (name === SUBSCRIPTION && parseFate(value)?.state !== 'running') void this.readExit();
+        if (name === SUBSCRIPTION && parseFate(value)?.state !== 'running') background(this.readExit(), 'reading the exit status of a tmux pane');
       },
       // tmux paused the pane for us (pause-after); we never ask for that, but resume if it happens.
       pause: (pane) => void this.client.command(`refresh-client -A '${pane}:continue'`),
       exit: () => {
-        if (!this.released) void this.clientLost();
+        if (!this.released) background(this.clientLost(), 'handling a lost tmux control client');
       },
     });
   }
@@ -211,11 +212,11 @@ class TmuxPtySource implements PtySource {
     const keys = hexKeys(data);
     const send = (): void => {
       for (let i = 0; i < keys.length; i += SEND_KEYS_CHUNK_BYTES) {
-        void this.client.command(`send-keys -t ${pane} -H ${keys.slice(i, i + SEND_KEYS_CHUNK_BYTES).join(' ')}`);
+        background(this.client.command(`send-keys -t ${pane} -H ${keys.slice(i, i + SEND_KEYS_CHUNK_BYTES).join(' ')}`), 'typing into a tmux pane');
       }
     };
     // Input typed after a resize reaches the program after it (it may ask for its size).
-    if (this.resizing) void this.resizing.then(send);
+    if (this.resizing) background(this.resizing.then(send), 'typing into a tmux pane');
     else send();
   }
 
@@ -226,9 +227,9 @@ class TmuxPtySource implements PtySource {
     // A resize notifies every control client (%layout-change): one of the exclusive operations.
     const done = this.server.exclusive(() => this.client.command(`resize-window -t ${pane} -x ${cols} -y ${rows}`)).then(() => undefined);
     this.resizing = done;
-    void done.then(() => {
+    background(done.then(() => {
       if (this.resizing === done) this.resizing = null;
-    });
+    }), 'resizing a tmux pane');
   }
 
   pause(): void {
@@ -439,7 +440,7 @@ export class TmuxBackend implements PersistentTerminalBackend {
     source.pid = pane.pid;
     source.rows = pane.size.rows;
     // One pane per session: a session-wide subscription watches it (tmux 3.3a never reports pane-scoped ones).
-    void source.client.command(`refresh-client -B '${SUBSCRIPTION}::${FATE_FORMAT}'`);
+    background(source.client.command(`refresh-client -B '${SUBSCRIPTION}::${FATE_FORMAT}'`), 'subscribing to a tmux pane');
     // The cursor, then the whole history and screen. Output that arrived before the capture is in it;
     // output after it streams on, so nothing is lost or doubled.
     const cursorReply = source.client.command(`display -p -t ${pane.pane} '#{cursor_x} #{cursor_y}'`);
@@ -460,7 +461,7 @@ export class TmuxBackend implements PersistentTerminalBackend {
       ...(options.transcriptMaxBytes ? { transcriptMaxBytes: options.transcriptMaxBytes } : {}),
       ...(fresh ? { initialOutput: screen } : { initialScreen: screen }),
     });
-    if (pane.dead) void source.readExit();
+    if (pane.dead) background(source.readExit(), 'reading the exit status of a tmux pane');
     return ok(terminal);
   }
 }

@@ -4,6 +4,7 @@
 import { closeSync, mkdirSync, openSync, readdirSync, readSync, statSync, unlinkSync, fstatSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import { background, reportBackgroundFailure } from '../background.js';
 
 /** Total budget of a transcript: a day of a busy agent's output, small next to any project. */
 export const TRANSCRIPT_DEFAULT_MAX_BYTES = 20 * 1024 * 1024;
@@ -66,8 +67,8 @@ export class Transcript {
     if (this.closed || data.length === 0) return;
     this.pending.push(data);
     this.pendingChars += data.length;
-    if (this.pendingChars >= TRANSCRIPT_FLUSH_BYTES) void this.flush();
-    else this.timer ??= setTimeout(() => void this.flush(), TRANSCRIPT_FLUSH_MS);
+    if (this.pendingChars >= TRANSCRIPT_FLUSH_BYTES) background(this.flush(), 'transcript write');
+    else this.timer ??= setTimeout(() => background(this.flush(), 'transcript write'), TRANSCRIPT_FLUSH_MS);
   }
 
   /** Starts writing what is buffered; resolves once everything appended so far is on disk. */
@@ -79,7 +80,10 @@ export class Transcript {
       this.pending = [];
       this.pendingChars = 0;
       this.writing = this.writing.then(() => this.writeBatch(batch)).catch((e: unknown) => {
+        // Said once per kind of failure (a full disk fails every batch), never thrown at the terminal.
+        const first = this.error === null || this.error.message !== (e instanceof Error ? e.message : String(e));
         this.error = e instanceof Error ? e : new Error(String(e));
+        if (first) reportBackgroundFailure(`transcript write to ${this.dir}`, this.error);
       });
     }
     return this.writing;

@@ -112,13 +112,16 @@ export function registerUp(program: Command): void {
         const stop = (): void => {
           if (stopping) return;
           stopping = true;
-          void (async () => {
+          (async () => {
             orchestrator.dispose();
             power.dispose();
             await server.value.close();
             await supervisor.shutdown();
+          })().then(resolve, (err: unknown) => {
+            process.stderr.write(`mori: stopping the supervisor failed: ${String(err)}\n`);
+            process.exitCode = 1;
             resolve();
-          })();
+          });
         };
         process.once('SIGINT', stop);
         process.once('SIGTERM', stop);
