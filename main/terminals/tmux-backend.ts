@@ -418,6 +418,11 @@ export class TmuxBackend implements PersistentTerminalBackend {
       .map((p) => ({ id: p.session.slice(SESSION_PREFIX.length), pid: p.pid, alive: !p.dead, exit: p.exit, size: p.size, createdAt: p.created }));
   }
 
+  /** Removes a session whose pane is dead (its exit status read from list()), so the id can start again. */
+  async remove(id: string): Promise<void> {
+    await this.server.exclusive(() => this.server.run(['kill-session', '-t', `=${tmuxSessionName(id)}`]));
+  }
+
   async isAlive(id: string): Promise<boolean> {
     return (await this.list()).some((s) => s.id === id && s.alive);
   }
