@@ -9,11 +9,9 @@ import type { SupervisorEvent } from '../../common/events.js';
 import type { SessionInfo } from '../../common/ipc.js';
 import { fail, ok, type Failure, type Result } from '../../common/result.js';
 import type { InterruptReason } from '../../common/session.js';
-import type { TerminalExit } from '../../common/terminal.js';
 import type { Env } from '../agents/profile.js';
 import { background } from '../background.js';
 import { systemClock, systemScheduler, type PowerClock } from '../power/clock.js';
-import { bootId } from '../state/boot-id.js';
 import { moriHome } from '../state/mori-home.js';
 import { tryLock } from '../state/pid-lock.js';
 import { ensureHome, readRegistry } from '../state/registry.js';
@@ -24,13 +22,13 @@ import { TmuxBackend } from '../terminals/tmux-backend.js';
 import { AgentLauncher } from './agent-launcher.js';
 import { Checkpointer } from './checkpointer.js';
 import { ExitHandler } from './exit-handler.js';
-import { planNewLaunch } from './launch-plan.js';
 import { LaunchQueue } from './launch-queue.js';
-import { meantToRun, startAction, type StartAction } from './lifecycle.js';
+import { meantToRun } from './lifecycle.js';
 import { DEFAULT_RESTART_POLICY, initialRestartState } from './restart-policy.js';
 import { ResumeController } from './resume-controller.js';
 import type { SessionRuntime } from './session-runtime.js';
 import { SessionSet } from './session-set.js';
+import { paneCensus, SessionStartup } from './session-startup.js';
 import { SessionStore } from './session-store.js';
 import { MachineState, type ResumeContext, type SupervisorContext, type SupervisorOptions } from './supervisor-context.js';
 import { SessionTransitions } from './transitions.js';
@@ -61,6 +59,7 @@ export class Supervisor {
   private readonly checkpoints: Checkpointer;
   private readonly launcher: AgentLauncher;
   private readonly resumer: ResumeController;
+  private readonly startup: SessionStartup;
   private readonly listeners = new Set<(e: SupervisorEvent) => void>();
   private releaseHome: (() => void) | null = null;
 
@@ -101,6 +100,7 @@ export class Supervisor {
     this.exits = new ExitHandler(this.ctx, this.checkpoints);
     this.launcher = new AgentLauncher(this.ctx, this.checkpoints, (rt, t, exit) => this.exits.onExit(rt, t, exit));
     this.resumer = new ResumeController(this.ctx, this.launcher, this.exits);
+    this.startup = new SessionStartup(this.ctx, this.queue, this.launcher, this.resumer, this.exits);
   }
 
   // ---------------------------------------------------------------- events
@@ -161,44 +161,12 @@ export class Supervisor {
       const loaded = this.sessions.load(dir);
       if (!loaded.ok) return this.abortStart(loaded);
     }
-    const panes = this.ctx.tmux ? await this.ctx.tmux.list().catch(() => []) : [];
-    const alive = new Set(panes.filter((p) => p.alive).map((p) => p.id));
-    const deadExit = new Map(panes.flatMap((p) => (!p.alive && p.exit ? [[p.id, p.exit] as const] : [])));
-    const all = this.sessions.all();
-    const toStart = all.filter((rt) => (wanted.size > 0 ? wanted.has(path.resolve(rt.stateDir)) : meantToRun(rt.session) || alive.has(rt.id)));
-    for (const rt of toStart) await this.bringUp(rt, this.startActionFor(rt, alive.has(rt.id), deadExit.get(rt.id) ?? null), false);
+    const census = paneCensus(this.ctx.tmux ? await this.ctx.tmux.list().catch(() => []) : []);
+    const known = (rt: SessionRuntime): boolean => census.alive.has(rt.id) || census.dead.has(rt.id);
+    const toStart = this.sessions.all().filter((rt) => (wanted.size > 0 ? wanted.has(path.resolve(rt.stateDir)) : meantToRun(rt.session) || known(rt)));
+    for (const rt of toStart) await this.startup.bringUp(rt, this.startup.action(rt, census), false);
     this.emit({ type: 'supervisor.ready', at: this.ctx.clock.wallMs(), sessions: this.sessions.size, pid: process.pid });
     return ok({ sessions: this.list(), skipped });
-  }
-
-  private startActionFor(rt: SessionRuntime, tmuxAlive: boolean, tmuxExit: TerminalExit | null): StartAction {
-    return startAction({ intent: rt.session.intent, tmuxAlive, tmuxExit, hasRun: hasRun(rt), lastBootId: rt.session.lastBootId, currentBootId: bootId() });
-  }
-
-  /** Re-attaches and exit readings happen now; launches go through the staggered queue unless asked. */
-  private async bringUp(rt: SessionRuntime, action: StartAction, asked: boolean): Promise<void> {
-    const gen = rt.generation;
-    const later = (what: string, job: () => Promise<void>): Promise<void> => {
-      if (asked) return job();
-      this.queue.enqueue(`${what} of ${rt.name}`, async () => {
-        if (this.ctx.machine.shuttingDown || rt.generation !== gen) return;
-        await job();
-      });
-      return Promise.resolve();
-    };
-    switch (action.kind) {
-      case 'reattach':
-        if (await this.launcher.reattach(rt)) return;
-        return later('the relaunch', () => this.resumer.resume(rt, 'app-exit', null, { asked }));
-      case 'exited-while-down':
-        await this.ctx.tmux?.remove(rt.id);
-        this.exits.exitedWhileDown(rt, action.exit);
-        return;
-      case 'new':
-        return later('the launch', () => this.launcher.launch(rt, planNewLaunch(rt.profile, rt.session, this.ctx.env), { reason: null, context: null, gen: ++rt.generation }));
-      case 'relaunch':
-        return later('the relaunch', () => this.resumer.resume(rt, action.reason, null, { asked }));
-    }
   }
 
   // ---------------------------------------------------------------- requests
@@ -237,8 +205,8 @@ export class Supervisor {
     rt.restart = initialRestartState();
     rt.failedResume = null;
     this.ctx.store.write(rt, (s) => ({ ...s, failedResume: null, restartHistory: [] }));
-    const alive = this.ctx.tmux ? await this.ctx.tmux.isAlive(rt.id).catch(() => false) : false;
-    await this.bringUp(rt, this.startActionFor(rt, alive, null), true);
+    const census = paneCensus(this.ctx.tmux ? (await this.ctx.tmux.list().catch(() => [])).filter((p) => p.id === rt.id) : []);
+    await this.startup.bringUp(rt, this.startup.action(rt, census), true);
     return ok(this.info(rt));
   }
 
@@ -364,10 +332,4 @@ export class Supervisor {
     this.releaseHomeLock();
     return failure;
   }
-}
-
-/** Whether the agent ever ran (a session marked `new` by hand after running resumes, not restarts). */
-function hasRun(rt: SessionRuntime): boolean {
-  const s = rt.session;
-  return s.lastBootId !== null || s.lastExit !== null || s.agent.sessionId !== null;
 }
