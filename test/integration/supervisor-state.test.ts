@@ -23,7 +23,7 @@ let tmp: string;
 let home: string;
 let project: string;
 let record: string;
-let sups: Supervisor[] = [];
+const sups: Supervisor[] = [];
 let events: SupervisorEvent[] = [];
 
 beforeEach(() => {
