@@ -2,6 +2,7 @@
 // first interval so many sessions do not all run git at once), when it exits, when it is interrupted
 // and when the supervisor stops. writeCheckpoint (checkpoint.ts) does the work; a failure is reported
 // as the session's state being unwritable, never dropped. Runs in the supervisor's process.
+import { background } from '../background.js';
 import type { Terminal } from '../terminals/terminal.js';
 import { CHECKPOINT_INTERVAL_MS, writeCheckpoint } from './checkpoint.js';
 import type { SessionRuntime } from './session-runtime.js';
@@ -18,14 +19,14 @@ export class Checkpointer {
       rt.timers.fired('checkpoint');
       if (rt.terminal !== terminal) return;
       rt.timers.set('checkpoint', this.ctx.scheduler.after(every, tick));
-      this.take(rt);
+      background(this.take(rt), `checkpointing ${rt.name}`);
     };
     rt.timers.set('checkpoint', this.ctx.scheduler.after(first, tick));
   }
 
-  /** Takes one checkpoint now; failures are reported, never thrown. */
-  take(rt: SessionRuntime): void {
-    this.write(rt).catch((err: unknown) => this.ctx.moves.unwritable(rt, `checkpoint failed: ${String(err)}`));
+  /** Takes one checkpoint now; resolves when written. Failures are reported, never thrown. */
+  take(rt: SessionRuntime): Promise<void> {
+    return this.write(rt).catch((err: unknown) => this.ctx.moves.unwritable(rt, `checkpoint failed: ${String(err)}`));
   }
 
   private async write(rt: SessionRuntime): Promise<void> {

@@ -107,7 +107,7 @@ export class ExitHandler {
       lastExit: exitRecord(exit, ctx.clock.wallMs()),
       restartHistory: countsAsCrash ? recordCrash(s.restartHistory, { wallMs: ctx.clock.wallMs(), systemAwakeMs: systemAwakeMs(), bootId: bootId() }) : s.restartHistory,
     }));
-    if (when === '') this.checkpoints.take(rt);
+    if (when === '') background(this.checkpoints.take(rt), `checkpointing ${rt.name}`);
     const exited = (outcome: Outcome): void => ctx.emit({ type: 'session.exited', ...moves.base(rt), code: exit.code, signal: exit.signal, outcome });
     switch (decision.kind) {
       case 'stopped':

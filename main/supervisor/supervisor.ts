@@ -21,6 +21,7 @@ import type { Attachment, Terminal, TerminalView } from '../terminals/terminal.j
 import { TmuxBackend } from '../terminals/tmux-backend.js';
 import { AgentLauncher } from './agent-launcher.js';
 import { Checkpointer } from './checkpointer.js';
+import { EventBus } from './event-bus.js';
 import { ExitHandler } from './exit-handler.js';
 import { LaunchQueue } from './launch-queue.js';
 import { meantToRun } from './lifecycle.js';
@@ -31,6 +32,7 @@ import { SessionSet } from './session-set.js';
 import { paneCensus, SessionStartup } from './session-startup.js';
 import { SessionStore } from './session-store.js';
 import { MachineState, type ResumeContext, type SupervisorContext, type SupervisorOptions } from './supervisor-context.js';
+import { shutdownSessions } from './supervisor-shutdown.js';
 import { SessionTransitions } from './transitions.js';
 import { typeInto, type TypedInputPurpose } from './typed-input.js';
 import { attachView } from './view-hub.js';
@@ -60,14 +62,14 @@ export class Supervisor {
   private readonly launcher: AgentLauncher;
   private readonly resumer: ResumeController;
   private readonly startup: SessionStartup;
-  private readonly listeners = new Set<(e: SupervisorEvent) => void>();
+  private readonly events = new EventBus();
   private releaseHome: (() => void) | null = null;
 
   constructor(options: SupervisorOptions = {}) {
     this.home = options.home ?? moriHome();
     const clock: PowerClock = options.clock ?? systemClock;
     const scheduler = options.scheduler ?? systemScheduler;
-    const emit = (e: SupervisorEvent): void => this.emit(e);
+    const emit = (e: SupervisorEvent): void => this.events.emit(e);
     // The store reports through the moves, which write through the store: tied after both exist.
     let moves: SessionTransitions | null = null;
     const store = new SessionStore({ home: this.home, clock, onUnwritable: (rt, message) => moves?.unwritable(rt, message) });
@@ -106,24 +108,12 @@ export class Supervisor {
   // ---------------------------------------------------------------- events
 
   on(listener: (e: SupervisorEvent) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.events.on(listener);
   }
 
   /** Emits an event that happened outside the supervisor but belongs in its stream (power, network). */
   publish(e: SupervisorEvent): void {
-    this.emit(e);
-  }
-
-  private emit(e: SupervisorEvent): void {
-    for (const l of [...this.listeners]) {
-      try {
-        l(e);
-      } catch (err) {
-        // A broken listener must not break supervision, nor pass unnoticed.
-        process.stderr.write(`mori: an event listener failed on ${e.type}: ${String(err)}\n`);
-      }
-    }
+    this.events.emit(e);
   }
 
   // ---------------------------------------------------------------- start
@@ -165,7 +155,7 @@ export class Supervisor {
     const known = (rt: SessionRuntime): boolean => census.alive.has(rt.id) || census.dead.has(rt.id);
     const toStart = this.sessions.all().filter((rt) => (wanted.size > 0 ? wanted.has(path.resolve(rt.stateDir)) : meantToRun(rt.session) || known(rt)));
     for (const rt of toStart) await this.startup.bringUp(rt, this.startup.action(rt, census), false);
-    this.emit({ type: 'supervisor.ready', at: this.ctx.clock.wallMs(), sessions: this.sessions.size, pid: process.pid });
+    this.events.emit({ type: 'supervisor.ready', at: this.ctx.clock.wallMs(), sessions: this.sessions.size, pid: process.pid });
     return ok({ sessions: this.list(), skipped });
   }
 
@@ -228,7 +218,7 @@ export class Supervisor {
     this.ctx.store.write(rt, (s) => ({ ...s, intent: { kind: 'user-stopped' } }));
     this.ctx.store.log(rt, 'SESSION STOPPED - by the user');
     this.ctx.moves.move(rt, 'stop');
-    this.emit({ type: 'session.stopped', ...this.ctx.moves.base(rt), by: 'user' });
+    this.events.emit({ type: 'session.stopped', ...this.ctx.moves.base(rt), by: 'user' });
     return ok(this.info(rt));
   }
 
@@ -271,7 +261,7 @@ export class Supervisor {
     if (!found.ok) return found;
     const rt = found.value;
     if (rt.state !== 'running') return ok(this.info(rt));
-    this.checkpoints.take(rt);
+    background(this.checkpoints.take(rt), `checkpointing ${rt.name}`);
     this.ctx.moves.interrupt(rt, reason);
     return ok(this.info(rt));
   }
@@ -294,28 +284,9 @@ export class Supervisor {
    * (the next supervisor re-attaches them), ends direct ones cleanly, releases the locks.
    */
   async shutdown(): Promise<void> {
-    const { machine, store, moves } = this.ctx;
-    if (machine.shuttingDown) return;
-    machine.shuttingDown = true;
-    const waits: Promise<unknown>[] = [];
-    for (const rt of this.sessions.all()) {
-      rt.timers.clear('retry');
-      rt.generation++;
-      const t = rt.terminal;
-      if (!t || rt.stopping) continue;
-      this.checkpoints.take(rt);
-      store.log(rt, 'SESSION INTERRUPTED - supervisor stopped');
-      const report = (what: string) => (err: unknown) => process.stderr.write(`mori: ${rt.name}: ${what} failed: ${String(err)}\n`);
-      if (t.backend === 'tmux') {
-        this.exits.detach(rt, 'the supervisor stopped');
-        waits.push(t.dispose().catch(report('letting go of the tmux session')));
-      } else {
-        store.write(rt, (s) => ({ ...s, intent: { kind: 'interrupted', reason: 'supervisor-stopped' } }));
-        waits.push(t.kill().catch(report('ending the agent')));
-      }
-      this.emit({ type: 'session.stopped', ...moves.base(rt), by: 'supervisor' });
-    }
-    await Promise.all(waits);
+    if (this.ctx.machine.shuttingDown) return;
+    this.ctx.machine.shuttingDown = true;
+    await shutdownSessions(this.ctx, this.sessions.all(), this.exits, this.checkpoints);
     await this.queue.close();
     this.sessions.release(false);
     this.releaseHomeLock();

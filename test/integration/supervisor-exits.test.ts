@@ -77,6 +77,33 @@ describe('exits', () => {
     }, 60_000);
   }
 
+  for (const backend of ['tmux', 'direct'] as const) {
+    it(`mori stop ends the agent (${backend}): its process is gone and it is never restarted`, async () => {
+      h = new UpHarness(`stop-${backend}`);
+      h.init('so', backend);
+      const u = h.up();
+      await until('the agent to wait', () => hasEvent(u, 'session.activity', { to: 'waiting' }), u.stderr);
+      const pid = h.starts()[0]!.pid;
+      expect(h.mori('stop', 'so').code).toBe(0);
+      await until('the stop', () => hasEvent(u, 'session.stopped', { by: 'user' }), u.stderr);
+      const alive = (): boolean => {
+        try {
+          process.kill(pid, 0);
+          return true;
+        } catch {
+          return false;
+        }
+      };
+      await until('the agent process to end', () => !alive());
+      const file = readSessionFile(h.stateDir('so'));
+      const name = `=mori-${file.ok ? file.value.id : '?'}`;
+      if (backend === 'tmux') await until('the tmux session to go', () => spawnSync('tmux', ['-L', h!.socketName, 'has-session', '-t', name]).status !== 0);
+      expect(intentOf(h.stateDir('so'))).toEqual({ kind: 'user-stopped' });
+      await new Promise((r) => setTimeout(r, 1_000));
+      expect(h.starts()).toHaveLength(1);
+    }, 60_000);
+  }
+
   it('a missing agent program is attention(agent-missing) with how to install it, and is never restarted', async () => {
     h = new UpHarness('missing', { MORI_AGENT_BIN_CLAUDE: 'claude-not-installed-anywhere' });
     h.init('mi', 'tmux');
