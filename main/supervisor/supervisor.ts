@@ -152,9 +152,10 @@ export class Supervisor {
       if (!loaded.ok) return this.abortStart(loaded);
     }
     const census = paneCensus(this.ctx.tmux ? await this.ctx.tmux.list().catch(() => []) : []);
-    const known = (rt: SessionRuntime): boolean => census.alive.has(rt.id) || census.dead.has(rt.id);
-    const toStart = this.sessions.all().filter((rt) => (wanted.size > 0 ? wanted.has(path.resolve(rt.stateDir)) : meantToRun(rt.session) || known(rt)));
+    const toStart = this.sessions.all().filter((rt) => (wanted.size > 0 ? wanted.has(path.resolve(rt.stateDir)) : meantToRun(rt.session) || census.alive.has(rt.id)));
     for (const rt of toStart) await this.startup.bringUp(rt, this.startup.action(rt, census), false);
+    // Dead panes of sessions not meant to run (stopped, finished): nothing to resume, only to clear.
+    for (const rt of this.sessions.all()) if (census.dead.has(rt.id) && !toStart.includes(rt)) await this.ctx.tmux?.remove(rt.id);
     this.events.emit({ type: 'supervisor.ready', at: this.ctx.clock.wallMs(), sessions: this.sessions.size, pid: process.pid });
     return ok({ sessions: this.list(), skipped });
   }
@@ -195,8 +196,10 @@ export class Supervisor {
     rt.restart = initialRestartState();
     rt.failedResume = null;
     this.ctx.store.write(rt, (s) => ({ ...s, failedResume: null, restartHistory: [] }));
-    const census = paneCensus(this.ctx.tmux ? (await this.ctx.tmux.list().catch(() => [])).filter((p) => p.id === rt.id) : []);
-    await this.startup.bringUp(rt, this.startup.action(rt, census), true);
+    const panes = this.ctx.tmux ? (await this.ctx.tmux.list().catch(() => [])).filter((p) => p.id === rt.id) : [];
+    // A dead pane left over is not this start's business: the person wants the agent running again.
+    if (panes.some((p) => !p.alive)) await this.ctx.tmux?.remove(rt.id);
+    await this.startup.bringUp(rt, this.startup.action(rt, paneCensus(panes.filter((p) => p.alive))), true);
     return ok(this.info(rt));
   }
 
