@@ -73,6 +73,11 @@ export class SessionStartup {
         if (await this.launcher.reattach(rt)) return;
         return later('the relaunch', () => this.resumer.resume(rt, 'app-exit', null, { asked }));
       case 'exited-while-down': {
+        if (rt.state !== 'idle') {
+          // Stopped, finished or waiting for attention, and named to start: the old pane only goes.
+          await this.ctx.tmux?.remove(rt.id);
+          return this.bringUp(rt, this.action(rt, { alive: new Set(), dead: new Map() }), asked);
+        }
         const exit = action.exit === UNREAPED ? await this.readDeadPane(rt) : action.exit;
         await this.ctx.tmux?.remove(rt.id);
         this.exits.exitedWhileDown(rt, exit);
