@@ -387,6 +387,9 @@ export class TmuxBackend implements PersistentTerminalBackend {
       ['set-option', '-g', 'automatic-rename', 'off'],
       ['set-option', '-g', 'history-limit', String(this.historyLimit)],
       ['set-option', '-g', 'default-terminal', this.server.defaultTerminal()],
+      // A pane starts from the server's global environment (the supervisor's own, when it started the
+      // server) plus -e: drop every variable the program is not given, so none leaks into it by name.
+      ...Object.keys(process.env).filter((k) => !(k in env)).map((k) => ['set-environment', '-g', '-u', k]),
     ];
     const program = options.args.length > 0 ? [options.command, ...options.args] : [shellQuote(options.command)];
     const create = [

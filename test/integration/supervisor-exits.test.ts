@@ -78,12 +78,18 @@ describe('exits', () => {
   }
 
   for (const backend of ['tmux', 'direct'] as const) {
-    it(`mori stop ends the agent (${backend}): its process is gone and it is never restarted`, async () => {
+    it(`an agent (${backend}) runs without Mori's internal variables; mori stop ends it for good`, async () => {
       h = new UpHarness(`stop-${backend}`);
       h.init('so', backend);
       const u = h.up();
       await until('the agent to wait', () => hasEvent(u, 'session.activity', { to: 'waiting' }), u.stderr);
       const pid = h.starts()[0]!.pid;
+      // The agent's environment: its session's variables, none of Mori's internal ones.
+      const seen = (h.starts()[0] as unknown as { env: Record<string, string> }).env;
+      const id = (readSessionFile(h.stateDir('so')) as { ok: true; value: { id: string } }).value.id;
+      expect(seen['MORI_SESSION_ID']).toBe(id);
+      expect(seen['MORI_STATE_DIR']).toBe(h.stateDir('so'));
+      expect(Object.keys(seen).filter((k) => k.startsWith('MORI_') && !['MORI_SESSION_ID', 'MORI_STATE_DIR', 'MORI_HOME', 'MORI_TERMINAL_ID'].includes(k))).toEqual([]);
       expect(h.mori('stop', 'so').code).toBe(0);
       await until('the stop', () => hasEvent(u, 'session.stopped', { by: 'user' }), u.stderr);
       const alive = (): boolean => {
