@@ -130,6 +130,23 @@ describe('state the supervisor writes', () => {
   });
 });
 
+describe('failures on the way back', () => {
+  it('a relaunch whose plan fails while in backoff asks for attention (no verification), never throws', async () => {
+    const dir = await session('badplan');
+    const s = supervisor({ env: env({ FAKE_AGENT_SCRIPT: 'exit:1' }), policy: { baseDelayMs: 1_500 }, random: () => 0.5, verify: false });
+    expect((await s.start()).ok).toBe(true);
+    await until('the crash', () => events.some((e) => e.type === 'session.interrupted' && e.retryInMs !== null));
+    expect(s.list()[0]?.state).toBe('backoff');
+    // The resume prompt cannot be built: session_state.md cannot be read.
+    rmSync(path.join(dir, 'session_state.md'), { force: true });
+    mkdirSync(path.join(dir, 'session_state.md'));
+    await until('attention', () => events.some((e) => e.type === 'session.attention'));
+    expect(events.find((e) => e.type === 'session.attention')).toMatchObject({ reason: 'launch-failed' });
+    expect(s.list()[0]?.state).toBe('attention');
+    expect(starts()).toHaveLength(1);
+  });
+});
+
 describe('verification', () => {
   let power: PowerWatch | null = null;
   let orch: InterruptionOrchestrator | null = null;
