@@ -24,6 +24,13 @@ export default tseslint.config(
     },
   },
   {
+    // A promise nobody awaits or handles loses its rejection: every async effect ends in a handler
+    // that reports it. Needs type information, hence the project.
+    files: ['**/*.ts'],
+    languageOptions: { parserOptions: { project: './tsconfig.node.json', tsconfigRootDir: import.meta.dirname } },
+    rules: { '@typescript-eslint/no-floating-promises': ['error', { ignoreVoid: false }] },
+  },
+  {
     files: ['common/**/*.ts'],
     rules: {
       'no-restricted-imports': restrict([...noNode, noElectron, noNodePty], [

@@ -117,3 +117,11 @@ export function isLoopbackHost(host: string): boolean {
   if (h === '::1' || h === '0:0:0:0:0:0:0:1') return true;
   return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
 }
+
+/**
+ * Whether a verification passed: no check failed or timed out. Checks that were not run (untrusted,
+ * skipped) do not fail it; they are reported on their own. The one definition every caller uses.
+ */
+export function verificationPassed(summary: Pick<VerificationSummary, 'failed' | 'timedOut'>): boolean {
+  return summary.failed === 0 && summary.timedOut === 0;
+}

@@ -34,6 +34,9 @@ export const Intent = z.discriminatedUnion('kind', [
 ]);
 export type Intent = z.infer<typeof Intent>;
 
+export const CrashRecord = z.object({ at: z.string(), awakeMs: z.number(), bootId: z.string() });
+export type CrashRecord = z.infer<typeof CrashRecord>;
+
 export const ExitRecord = z.object({
   at: z.string(),
   code: z.number().int().nullable(),
@@ -81,7 +84,12 @@ export const SessionFile = z.object({
   autoResume: z.boolean().default(true),
   intent: Intent.default({ kind: 'new' }),
   lastExit: ExitRecord.nullable().default(null),
-  restartHistory: z.array(z.string()).default([]),
+  /**
+   * Recent crashes, so a crash loop is seen across supervisor restarts: when (wall clock), the awake
+   * time then (a monotonic clock that stops in sleep, comparable within one boot) and the boot.
+   * Plain strings are wall times written by older versions.
+   */
+  restartHistory: z.array(z.union([z.string(), CrashRecord])).default([]),
   lastCheckpoint: Checkpoint.nullable().default(null),
   lastVerification: z
     .object({ at: z.string(), results: z.array(CheckResultRecord) })

@@ -6,6 +6,7 @@ import { systemClock, systemScheduler, type Cancel, type PowerClock, type Schedu
 import { Listeners, type ListenerErrorReporter, type Unsubscribe } from './listeners.js';
 import { afterWake, decideProbe, DEFAULT_NETWORK_CONFIG, initialNetworkState, nextProbeDelayMs, type NetworkConfig, type NetworkState } from './network-state.js';
 import { describeFailures, probeAny, type Probe } from './tcp-probe.js';
+import { background } from '../background.js';
 
 export interface ReachabilityEventMap {
   offline: NetworkOfflineEvent;
@@ -144,7 +145,7 @@ export class Reachability {
     const controller = new AbortController();
     this.inFlight = controller;
     this.again = false;
-    this.probe(this.targets, { timeoutMs: this.config.probeTimeoutMs, signal: controller.signal })
+    const round = this.probe(this.targets, { timeoutMs: this.config.probeTimeoutMs, signal: controller.signal })
       .catch((error: unknown) => ({ ok: false, results: [], error }))
       .then((outcome) => {
         // Stopped, paused, woken or retargeted meanwhile: this round no longer counts.
@@ -156,6 +157,7 @@ export class Reachability {
         if (this.again) this.probeNow();
         else if (!this.timer) this.schedule();
       });
+    background(round, 'network reachability probe');
   }
 
   private apply(result: { ok: boolean; at: number; detail: string }): void {

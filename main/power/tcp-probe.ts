@@ -5,6 +5,7 @@ import { promises as dns } from 'node:dns';
 import { isIP, connect, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { ProbeTarget } from '../../common/power.js';
+import { background } from '../background.js';
 
 export type ProbeStage = 'dns' | 'tcp';
 
@@ -136,12 +137,12 @@ export const probeAny: Probe = (targets, options) => {
     };
     if (targets.length === 0) return finish(false);
     for (const target of targets) {
-      void probeTarget(target, { timeoutMs: options.timeoutMs, signal: all.signal }).then((result) => {
+      background(probeTarget(target, { timeoutMs: options.timeoutMs, signal: all.signal }).then((result) => {
         if (done) return;
         results.push(result);
         if (result.ok) finish(true);
         else if (results.length === targets.length) finish(false);
-      });
+      }), `probe of ${target.host}:${target.port}`);
     }
   });
 };

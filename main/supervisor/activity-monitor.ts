@@ -4,6 +4,7 @@
 // read delay, and the only timer is the debouncer's deadline, so an idle session costs nothing.
 // Runs in the supervisor's process.
 import type { ActivityTransition, AgentActivity } from '../../common/agent-activity.js';
+import { background } from '../background.js';
 import type { Cancel, PowerClock, Scheduler } from '../power/clock.js';
 import { ActivityDebouncer } from '../agents/activity-debouncer.js';
 import { combineActivity } from '../agents/claude-session-status.js';
@@ -72,7 +73,7 @@ export class ActivityMonitor {
     if (this.readTimer) return;
     this.readTimer = this.options.scheduler.after(this.options.readDelayMs ?? ACTIVITY_READ_DELAY_MS, () => {
       this.readTimer = null;
-      void this.read();
+      background(this.read(), 'reading the activity of a terminal');
     });
   }
 

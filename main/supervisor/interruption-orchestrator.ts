@@ -1,7 +1,7 @@
 // Turns power and network events into the supervisor's interruptions and resumes (DESIGN.md §4, §8):
 // suspend → every running session interrupted(sleep), checkpointed and logged at once; wake → wait
-// for the network (bounded) → verify each session (restarting trusted services) → resume it with the
-// time away and what the checks found. Offline → sessions whose agent needs the network are
+// for the network (bounded) → resume each session with the time away, through the supervisor's one
+// resume path (which verifies first, restarting trusted services). Offline → sessions whose agent needs the network are
 // interrupted(network); online → verify → resume. Runs in the supervisor's process.
 import { readSessionFile } from '../state/session-file.js';
 import type { SupervisorEvent } from '../../common/events.js';
@@ -10,8 +10,7 @@ import type { Result } from '../../common/result.js';
 import type { InterruptReason } from '../../common/session.js';
 import type { PowerWatch } from '../power/power-watch.js';
 import { getProfile } from '../agents/profiles.js';
-import { verifySession } from '../checks/verify-session.js';
-import type { ResumeContext } from './supervisor.js';
+import type { ResumeContext } from './supervisor-context.js';
 import { sessionsToInterrupt, sessionsToResume, WAKE_NETWORK_WAIT_MS, type SessionView } from './wake-plan.js';
 
 /** Verifications run side by side after a wake, but not all at once: each may run a test suite. */
@@ -20,8 +19,6 @@ const RESUME_CONCURRENCY = 4;
 
 /** What the orchestrator needs of the Supervisor. */
 export interface OrchestratedSupervisor {
-  /** The Mori home whose trust approvals decide which checks may run. */
-  readonly home: string;
   list(): SessionInfo[];
   setAsleep(asleep: boolean): void;
   interruptSession(ref: string, reason: InterruptReason): Result<SessionInfo>;
@@ -32,7 +29,6 @@ export interface OrchestratedSupervisor {
 export interface OrchestratorOptions {
   env?: NodeJS.ProcessEnv;
   networkWaitMs?: number;
-  now?: () => number;
 }
 
 export class InterruptionOrchestrator {
@@ -43,7 +39,6 @@ export class InterruptionOrchestrator {
   private inFlight: AbortController | null = null;
   private pending: Promise<void> = Promise.resolve();
   private readonly env: NodeJS.ProcessEnv;
-  private readonly now: () => number;
 
   constructor(
     private readonly supervisor: OrchestratedSupervisor,
@@ -51,7 +46,6 @@ export class InterruptionOrchestrator {
     private readonly options: OrchestratorOptions = {},
   ) {
     this.env = options.env ?? process.env;
-    this.now = options.now ?? Date.now;
     this.unsubscribe.push(
       power.on('power.suspend', (e) => {
         this.supervisor.publish({ type: 'power.suspend', ...e });
@@ -118,8 +112,11 @@ export class InterruptionOrchestrator {
     this.schedule(() => this.resumeAll(sessionsToResume(this.views(), 'network'), 'network', offlineMs, epoch));
   }
 
+  /** Runs resumes one batch after another; a batch that fails is reported and the next still runs. */
   private schedule(job: () => Promise<void>): void {
-    this.pending = this.pending.then(job).catch(() => undefined);
+    this.pending = this.pending.then(job).catch((err: unknown) => {
+      process.stderr.write(`mori: resuming sessions after a wake or network loss failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    });
   }
 
   private async resumeAll(ids: string[], reason: InterruptReason, awayMs: number, epoch: number): Promise<void> {
@@ -136,17 +133,11 @@ export class InterruptionOrchestrator {
     if (this.inFlight === abort) this.inFlight = null;
   }
 
+  /** Resumes one session through the supervisor's one resume path, which verifies first. */
   private async resumeOne(id: string, reason: InterruptReason, awayMs: number, epoch: number, signal: AbortSignal): Promise<void> {
-    const info = this.supervisor.list().find((s) => s.id === id);
-    if (!info) return;
-    const base = { at: this.now(), sessionId: id, name: info.name };
-    this.supervisor.publish({ type: 'verify.started', ...base });
-    const verified = await verifySession(info.stateDir, { restartServices: true, signal, home: this.supervisor.home });
-    const checks = verified.ok ? verified.value.summary.text : `verification failed: ${verified.message}`;
-    const allPassed = verified.ok && verified.value.summary.passed === verified.value.summary.total;
-    this.supervisor.publish({ type: 'verify.finished', ...base, at: this.now(), ok: allPassed, summary: checks });
     if (epoch !== this.epoch || signal.aborted) return; // slept or went offline again meanwhile
-    await this.supervisor.resumeSession(id, reason, { awayMs, checks });
+    const r = await this.supervisor.resumeSession(id, reason, { awayMs, checks: null, signal });
+    if (!r.ok) process.stderr.write(`mori: resuming ${id} after ${reason === 'sleep' ? 'a sleep' : 'a network loss'} failed: ${r.message}\n`);
   }
 
   private views(): (SessionView & { interruptedFor: InterruptReason | null })[] {

@@ -8,22 +8,84 @@ import type { TerminalExit } from '../../common/terminal.js';
 import { exitedCleanly } from '../../common/terminal.js';
 import { onCrash, type RestartPolicyConfig, type RestartState } from './restart-policy.js';
 
-/** Allowed transitions; anything else is a bug in the supervisor and throws. */
-export const TRANSITIONS: Readonly<Record<RuntimeState, readonly RuntimeState[]>> = {
-  idle: ['starting', 'verifying', 'resuming', 'stopped', 'interrupted', 'attention'],
-  starting: ['running', 'interrupted', 'backoff', 'attention', 'stopped', 'finished'],
-  running: ['interrupted', 'backoff', 'attention', 'stopped', 'finished', 'resuming'],
-  interrupted: ['verifying', 'resuming', 'backoff', 'stopped', 'attention', 'starting'],
-  backoff: ['verifying', 'resuming', 'stopped', 'interrupted', 'starting'],
-  verifying: ['resuming', 'stopped', 'interrupted', 'attention'],
-  resuming: ['running', 'interrupted', 'backoff', 'attention', 'stopped', 'finished'],
-  attention: ['starting', 'verifying', 'resuming', 'stopped'],
-  stopped: ['starting', 'verifying', 'resuming', 'attention'],
-  finished: ['starting', 'verifying', 'resuming', 'stopped', 'attention'],
+/**
+ * What happens to a session, as the lifecycle hears it. Facts about the agent (`ran`, `finished`,
+ * `crashed`) and decisions of the supervisor or the person (the rest).
+ */
+export const LIFECYCLE_EVENTS = [
+  /** A new launch begins (a new agent session, or a start the person asked for). */
+  'launch',
+  /** The environment is being verified before a resume. */
+  'verify',
+  /** The resume action is being taken (a relaunch, a nudge, nothing to do). */
+  'resume',
+  /** The agent is up: spawned, re-attached, or found alive and left running. */
+  'ran',
+  /** Sleep, network loss, a stale start: the agent's work stopped for a reason outside it. */
+  'interrupt',
+  /** The agent exited non-zero (or by signal) and a restart is scheduled. */
+  'crashed',
+  /** The agent exited 0. */
+  'finished',
+  /** The person stopped it. */
+  'stop',
+  /** Something only a person can resolve (crash loop, missing program, untrusted command, unwritable state). */
+  'attention',
+] as const;
+export type LifecycleEvent = (typeof LIFECYCLE_EVENTS)[number];
+
+/** Every event, and where it leads from a state where the agent may be alive (its exits can arrive). */
+const FROM_LIVE: Readonly<Record<LifecycleEvent, RuntimeState | null>> = {
+  launch: 'starting',
+  verify: 'verifying',
+  resume: 'resuming',
+  ran: 'running',
+  interrupt: 'interrupted',
+  crashed: 'backoff',
+  finished: 'finished',
+  stop: 'stopped',
+  attention: 'attention',
 };
 
-export function canTransition(from: RuntimeState, to: RuntimeState): boolean {
-  return from === to || TRANSITIONS[from].includes(to);
+/** From a state with no agent: nothing can exit; everything the supervisor or the person does is open. */
+const FROM_DOWN: Readonly<Record<LifecycleEvent, RuntimeState | null>> = {
+  ...FROM_LIVE,
+  ran: 'running',
+  crashed: null,
+  finished: null,
+};
+
+/**
+ * The whole state machine: every (state, event) pair has an answer, the next state or null for
+ * impossible. An impossible pair is a supervisor bug: it is reported (attention, reason `internal`),
+ * never thrown into a pty or socket callback.
+ */
+export const LIFECYCLE: Readonly<Record<RuntimeState, Readonly<Record<LifecycleEvent, RuntimeState | null>>>> = {
+  // Loaded, not started yet: a start is launch, verify or resume. The only exit it hears is one that
+  // happened while Mori was down (a dead tmux pane found at start).
+  idle: { ...FROM_DOWN, finished: 'finished', crashed: 'backoff' },
+  starting: { ...FROM_LIVE },
+  // A running agent is not launched again; it is verified when resumed after an interruption.
+  running: { ...FROM_LIVE, launch: null },
+  // Interrupted with its agent possibly still alive (network, sleep): every exit is possible.
+  interrupted: { ...FROM_LIVE },
+  // Waiting for a restart: no agent. A failing launch plan goes to attention from here.
+  backoff: { ...FROM_DOWN, ran: null },
+  // Verifying a live or dead agent before a resume; a start asked for meanwhile restarts it.
+  verifying: { ...FROM_LIVE },
+  resuming: { ...FROM_LIVE },
+  // Attention may come while the agent still runs (its state files cannot be written): it can exit.
+  attention: { ...FROM_LIVE },
+  stopped: { ...FROM_DOWN, ran: null, interrupt: null },
+  finished: { ...FROM_DOWN, ran: null, interrupt: null },
+};
+
+export type Step = { ok: true; to: RuntimeState } | { ok: false; from: RuntimeState; event: LifecycleEvent };
+
+/** Where `event` leads from `from`; never throws. */
+export function nextState(from: RuntimeState, event: LifecycleEvent): Step {
+  const to = LIFECYCLE[from][event];
+  return to === null ? { ok: false, from, event } : { ok: true, to };
 }
 
 /**
@@ -106,11 +168,22 @@ export type StartAction =
   /** Never started: a new agent session with the first prompt. */
   | { kind: 'new' }
   /** It ran before: relaunch (resume when the agent's record exists, else fresh; see planRelaunch). */
-  | { kind: 'relaunch'; reason: InterruptReason };
+  | { kind: 'relaunch'; reason: InterruptReason }
+  /** Its tmux pane is dead (remain-on-exit kept the status): the agent exited while Mori was down. */
+  | { kind: 'exited-while-down'; exit: TerminalExit };
 
 /** How to bring a session up when the supervisor starts or is asked to start it. */
-export function startAction(input: { intent: Intent; tmuxAlive: boolean; hasRun: boolean; lastBootId: string | null; currentBootId: string }): StartAction {
+export function startAction(input: {
+  intent: Intent;
+  tmuxAlive: boolean;
+  /** The exit status of its dead tmux pane, when there is one. */
+  tmuxExit?: TerminalExit | null;
+  hasRun: boolean;
+  lastBootId: string | null;
+  currentBootId: string;
+}): StartAction {
   if (input.tmuxAlive) return { kind: 'reattach' };
+  if (input.tmuxExit) return { kind: 'exited-while-down', exit: input.tmuxExit };
   if (input.intent.kind === 'new' && !input.hasRun) return { kind: 'new' };
   if (input.intent.kind === 'interrupted') return { kind: 'relaunch', reason: input.intent.reason };
   return { kind: 'relaunch', reason: startupInterruption(input.lastBootId, input.currentBootId) };

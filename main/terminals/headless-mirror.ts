@@ -6,6 +6,7 @@
 // Runs in the supervisor's process.
 import xtermHeadless from '@xterm/headless';
 import serializeAddon from '@xterm/addon-serialize';
+import { background } from '../background.js';
 
 const { Terminal } = xtermHeadless;
 const { SerializeAddon } = serializeAddon;
@@ -173,7 +174,7 @@ export class HeadlessMirror {
         return;
       }
     }
-    void this.drain();
+    background(this.drain(), 'terminal mirror update');
   }
 
   /** Applies what is queued now; output arriving meanwhile waits for the next tick. */

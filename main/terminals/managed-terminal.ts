@@ -9,6 +9,7 @@ import { HeadlessMirror } from './headless-mirror.js';
 import { OutputBatcher } from './output-batcher.js';
 import type { Attachment, PtySource, Terminal, TerminalProblem, TerminalView } from './terminal.js';
 import { Transcript } from './transcript.js';
+import { background } from '../background.js';
 
 export interface ManagedTerminalOptions {
   id: string;
@@ -220,7 +221,7 @@ export class ManagedTerminal implements Terminal {
     if (this.exitInfo) return;
     this.batcher.flush();
     this.exitInfo = exit;
-    void this.transcript?.flush();
+    if (this.transcript) background(this.transcript.flush(), 'transcript flush');
     this.resolveExit(exit);
     for (const listener of this.exitListeners) listener(exit);
     this.exitListeners.clear();

@@ -24,6 +24,7 @@ import {
   type SpawnOptions,
   type Terminal,
 } from './terminal.js';
+import { background } from '../background.js';
 
 /** tmux keeps this much history per pane: what a re-attaching process can still load. */
 export const TMUX_HISTORY_LIMIT = 10_000;
@@ -210,12 +211,12 @@ class TmuxPtySource implements PtySource {
         this.emitData(data);
       },
       subscription: (name, value) => {
-        if (name === SUBSCRIPTION && parseFate(value)?.state !== 'running') void this.readExit();
+        if (name === SUBSCRIPTION && parseFate(value)?.state !== 'running') background(this.readExit(), 'reading the exit status of a tmux pane');
       },
       // tmux paused the pane for us (pause-after); we never ask for that, but resume if it happens.
       pause: (pane) => void this.client.command(`refresh-client -A '${pane}:continue'`),
       exit: () => {
-        if (!this.released) void this.clientLost();
+        if (!this.released) background(this.clientLost(), 'handling a lost tmux control client');
       },
     });
   }
@@ -226,11 +227,11 @@ class TmuxPtySource implements PtySource {
     const keys = hexKeys(data);
     const send = (): void => {
       for (let i = 0; i < keys.length; i += SEND_KEYS_CHUNK_BYTES) {
-        void this.client.command(`send-keys -t ${pane} -H ${keys.slice(i, i + SEND_KEYS_CHUNK_BYTES).join(' ')}`);
+        background(this.client.command(`send-keys -t ${pane} -H ${keys.slice(i, i + SEND_KEYS_CHUNK_BYTES).join(' ')}`), 'typing into a tmux pane');
       }
     };
     // Input typed after a resize reaches the program after it (it may ask for its size).
-    if (this.resizing) void this.resizing.then(send);
+    if (this.resizing) background(this.resizing.then(send), 'typing into a tmux pane');
     else send();
   }
 
@@ -241,9 +242,9 @@ class TmuxPtySource implements PtySource {
     // A resize notifies every control client (%layout-change): one of the exclusive operations.
     const done = this.server.exclusive(() => this.client.command(`resize-window -t ${pane} -x ${cols} -y ${rows}`)).then(() => undefined);
     this.resizing = done;
-    void done.then(() => {
+    background(done.then(() => {
       if (this.resizing === done) this.resizing = null;
-    });
+    }), 'resizing a tmux pane');
   }
 
   /**
@@ -424,6 +425,9 @@ export class TmuxBackend implements PersistentTerminalBackend {
       ['set-option', '-g', 'automatic-rename', 'off'],
       ['set-option', '-g', 'history-limit', String(this.historyLimit)],
       ['set-option', '-g', 'default-terminal', this.server.defaultTerminal()],
+      // A pane starts from the server's global environment (the supervisor's own, when it started the
+      // server) plus -e: drop every variable the program is not given, so none leaks into it by name.
+      ...Object.keys(process.env).filter((k) => !(k in env)).map((k) => ['set-environment', '-g', '-u', k]),
     ];
     const program = options.args.length > 0 ? [options.command, ...options.args] : [shellQuote(options.command)];
     // No environment value may reach any process's arguments (`/proc/*/cmdline` is world-readable,
@@ -454,6 +458,11 @@ export class TmuxBackend implements PersistentTerminalBackend {
       .map(parsePaneLine)
       .filter((p): p is PaneInfo => p !== null && p.session.startsWith(SESSION_PREFIX))
       .map((p) => ({ id: p.session.slice(SESSION_PREFIX.length), pid: p.pid, alive: !p.dead, exit: p.exit, size: p.size, createdAt: p.created }));
+  }
+
+  /** Removes a session whose pane is dead (its exit status read from list()), so the id can start again. */
+  async remove(id: string): Promise<void> {
+    await this.server.exclusive(() => this.server.run(['kill-session', '-t', `=${tmuxSessionName(id)}`]));
   }
 
   async isAlive(id: string): Promise<boolean> {
@@ -491,11 +500,11 @@ export class TmuxBackend implements PersistentTerminalBackend {
     // An earlier owner may have died while flow control held the program: it goes on now. And if
     // this one dies while holding it, tmux lets it go on once our control client is gone.
     if (!pane.dead && pane.tty) {
-      void setPaneOutput(pane.tty, pane.pid, true);
-      void source.client.command(`set-hook -t '=${name}:' client-detached "${releaseOnDetachHook(pane.tty).replace(/["\\$]/g, '\\$&')}"`);
+      background(setPaneOutput(pane.tty, pane.pid, true), 'letting a tmux pane write again');
+      background(source.client.command(`set-hook -t '=${name}:' client-detached "${releaseOnDetachHook(pane.tty).replace(/["\\$]/g, '\\$&')}"`), 'setting the tmux release hook');
     }
     // One pane per session: a session-wide subscription watches it (tmux 3.3a never reports pane-scoped ones).
-    void source.client.command(`refresh-client -B '${SUBSCRIPTION}::${FATE_FORMAT}'`);
+    background(source.client.command(`refresh-client -B '${SUBSCRIPTION}::${FATE_FORMAT}'`), 'subscribing to a tmux pane');
     // The cursor, then the whole history and screen. Output that arrived before the capture is in it;
     // output after it streams on, so nothing is lost or doubled.
     const cursorReply = source.client.command(`display -p -t ${pane.pane} '#{cursor_x} #{cursor_y}'`);
@@ -516,7 +525,7 @@ export class TmuxBackend implements PersistentTerminalBackend {
       ...(options.transcriptMaxBytes ? { transcriptMaxBytes: options.transcriptMaxBytes } : {}),
       ...(fresh ? { initialOutput: screen } : { initialScreen: screen }),
     });
-    if (pane.dead) void source.readExit();
+    if (pane.dead) background(source.readExit(), 'reading the exit status of a tmux pane');
     return ok(terminal);
   }
 }

@@ -8,6 +8,7 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import type { BackendAvailability } from '../../common/terminal.js';
 import { parseTmuxVersion, tmuxUnusableReason, type TmuxVersion } from './tmux-version.js';
+import { background } from '../background.js';
 
 export const DEFAULT_TMUX_SOCKET = 'mori';
 /** One-shot tmux commands answer in milliseconds; this only catches a wedged server. */
@@ -128,9 +129,9 @@ export class TmuxServer {
     const run = before.then(fn, fn);
     const tail = run.catch(() => undefined);
     exclusiveTails.set(this.socketName, tail);
-    void tail.then(() => {
+    background(tail.then(() => {
       if (exclusiveTails.get(this.socketName) === tail) exclusiveTails.delete(this.socketName);
-    });
+    }), 'tmux command queue');
     return run;
   }
 

@@ -4,6 +4,7 @@
 import { closeSync, mkdirSync, openSync, readdirSync, readSync, statSync, unlinkSync, fstatSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import { background } from '../background.js';
 
 /** Total budget of a transcript: a day of a busy agent's output, small next to any project. */
 export const TRANSCRIPT_DEFAULT_MAX_BYTES = 20 * 1024 * 1024;
@@ -72,7 +73,7 @@ export class Transcript {
     if (this.closed || data.length === 0) return;
     this.pending.push(data);
     this.pendingChars += data.length;
-    if (this.pendingChars >= TRANSCRIPT_FLUSH_BYTES) void this.flush();
+    if (this.pendingChars >= TRANSCRIPT_FLUSH_BYTES) background(this.flush(), `writing the transcript in ${this.dir}`);
     else this.timer ??= setTimeout(() => void this.flush(), TRANSCRIPT_FLUSH_MS);
   }
 
@@ -93,7 +94,7 @@ export class Transcript {
           (e: unknown) => {
             this.error = e instanceof Error ? e : new Error(String(e));
             // A handle to a segment that failed may be broken: the next batch opens it anew.
-            void this.handle?.close().catch(() => undefined);
+            if (this.handle) background(this.handle.close(), `closing a transcript segment in ${this.dir}`);
             this.handle = null;
             if (this.failing) return;
             this.failing = true;

@@ -59,7 +59,8 @@ export class UpHarness {
   cleanup(): void {
     for (const c of this.children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
     spawnSync('tmux', ['-L', this.socketName, 'kill-server'], { stdio: 'ignore' });
-    rmSync(this.tmp, { recursive: true, force: true });
+    // An agent may still be writing its files as it dies: retry instead of failing on ENOTEMPTY.
+    rmSync(this.tmp, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   }
 
   up(args: string[] = [], env: NodeJS.ProcessEnv = {}): Up {

@@ -101,7 +101,8 @@ describe('reboot', () => {
     await close(gone);
     appendFileSync(path.join(h.stateDir('r1'), 'environment.md'), `\n## Checks\n- tcp: 127.0.0.1:${port}\n`);
     const first = h.up();
-    await until('both agents', () => h!.starts().length === 2, first.stderr);
+    // Both agents waiting: each has written its transcript, so each can be resumed by id.
+    await until('both agents', () => h!.starts().length === 2 && first.lines().filter((e) => e['type'] === 'session.activity' && e['to'] === 'waiting').length >= 2, first.stderr);
     first.child.kill('SIGKILL');
     await first.exited;
 

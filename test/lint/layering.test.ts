@@ -3,7 +3,14 @@ import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 import { REPO } from '../helpers/mori-cli.js';
 
-const eslint = new ESLint({ cwd: REPO });
+// The files linted here do not exist, so no type information: the typed rules are off for them.
+const eslint = new ESLint({
+  cwd: REPO,
+  overrideConfig: {
+    languageOptions: { parserOptions: { project: null, projectService: false } },
+    rules: { '@typescript-eslint/no-floating-promises': 'off' },
+  },
+});
 
 async function restricted(file: string, code: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath: `${REPO}/${file}` });

@@ -216,7 +216,7 @@ describe('Reachability', () => {
     p.up = true;
     const soon = r.waitForOnline(60_000);
     let answered: boolean | null = null;
-    void soon.then((v) => (answered = v));
+    soon.then((v) => (answered = v), () => undefined);
     await pass(1_000);
     expect(answered).toBeNull();
     await pass(CONFIRM_PROBE_INTERVAL_MS + 500);

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { RUNTIME_STATES, SupervisorEvent } from '../../common/events.js';
 import { IpcRequestEnvelope, IpcServerMessage, parseParams } from '../../common/ipc.js';
 import { checkpointChanged, checkpointLogLine } from '../../main/supervisor/checkpoint.js';
-import { canTransition, decideOnExit, meantToRun, RESUME_FAILURE_WINDOW_MS, startAction, startupInterruption, TRANSITIONS, type ExitInput } from '../../main/supervisor/lifecycle.js';
+import { decideOnExit, LIFECYCLE, LIFECYCLE_EVENTS, meantToRun, nextState, RESUME_FAILURE_WINDOW_MS, startAction, startupInterruption, type ExitInput, type LifecycleEvent } from '../../main/supervisor/lifecycle.js';
 import { backoffDelay, DEFAULT_RESTART_POLICY as P, initialRestartState, onCrash } from '../../main/supervisor/restart-policy.js';
 
 describe('backoffDelay', () => {
@@ -114,15 +114,54 @@ describe('which sessions start, and how', () => {
 });
 
 describe('the state machine', () => {
-  it('knows every state and allows the lifecycle of DESIGN.md §4', () => {
-    expect(Object.keys(TRANSITIONS).sort()).toEqual([...RUNTIME_STATES].sort());
-    const path = ['idle', 'starting', 'running', 'interrupted', 'verifying', 'resuming', 'running', 'backoff', 'verifying', 'resuming', 'running', 'attention'] as const;
-    for (let i = 1; i < path.length; i++) expect(canTransition(path[i - 1] as never, path[i] as never), `${path[i - 1]} → ${path[i]}`).toBe(true);
+  it('answers every (state, event) pair: a next state, or impossible — never a throw', () => {
+    expect(Object.keys(LIFECYCLE).sort()).toEqual([...RUNTIME_STATES].sort());
+    for (const state of RUNTIME_STATES) {
+      expect(Object.keys(LIFECYCLE[state]).sort(), state).toEqual([...LIFECYCLE_EVENTS].sort());
+      for (const event of LIFECYCLE_EVENTS) {
+        const step = nextState(state, event);
+        if (step.ok) expect(RUNTIME_STATES, `${state} + ${event}`).toContain(step.to);
+        else expect(step, `${state} + ${event}`).toEqual({ ok: false, from: state, event });
+      }
+    }
   });
-  it('forbids nonsense', () => {
-    expect(canTransition('stopped', 'running')).toBe(false);
-    expect(canTransition('finished', 'backoff')).toBe(false);
-    expect(canTransition('verifying', 'running')).toBe(false);
+
+  it('allows the lifecycle of DESIGN.md §4', () => {
+    const walk = (from: (typeof RUNTIME_STATES)[number], events: LifecycleEvent[]): string[] => {
+      const seen: string[] = [from];
+      let at = from;
+      for (const e of events) {
+        const step = nextState(at, e);
+        if (!step.ok) throw new Error(`${at} + ${e} is impossible`);
+        at = step.to;
+        seen.push(at);
+      }
+      return seen;
+    };
+    expect(walk('idle', ['launch', 'ran', 'interrupt', 'verify', 'resume', 'ran', 'crashed', 'verify', 'resume', 'ran', 'attention'])).toEqual([
+      'idle', 'starting', 'running', 'interrupted', 'verifying', 'resuming', 'running', 'backoff', 'verifying', 'resuming', 'running', 'attention',
+    ]);
+  });
+
+  it('hears an agent exit in every state where the agent may be alive', () => {
+    // An agent that exits 0 while its session is interrupted(network) finishes; one that crashes goes to backoff.
+    for (const state of ['starting', 'running', 'interrupted', 'verifying', 'resuming', 'attention'] as const) {
+      expect(nextState(state, 'finished'), state).toEqual({ ok: true, to: 'finished' });
+      expect(nextState(state, 'crashed'), state).toEqual({ ok: true, to: 'backoff' });
+      expect(nextState(state, 'stop'), state).toEqual({ ok: true, to: 'stopped' });
+    }
+  });
+
+  it('lets a start the person asks for verify a queued launch, and a failing plan in backoff ask for attention', () => {
+    expect(nextState('resuming', 'verify')).toEqual({ ok: true, to: 'verifying' });
+    expect(nextState('backoff', 'attention')).toEqual({ ok: true, to: 'attention' });
+  });
+
+  it('calls nonsense impossible', () => {
+    expect(nextState('stopped', 'ran').ok).toBe(false);
+    expect(nextState('finished', 'crashed').ok).toBe(false);
+    expect(nextState('backoff', 'finished').ok).toBe(false);
+    expect(nextState('running', 'launch').ok).toBe(false);
   });
 });
 

@@ -10,6 +10,8 @@ import { SESSION_STATE } from '../../state/state-dir.js';
 import { readRegistry } from '../../state/registry.js';
 import { resolveSession } from '../../state/resolve-session.js';
 import { summarize, type SessionSummary } from '../../state/session-summary.js';
+import { moriHome } from '../../state/mori-home.js';
+import { readStateProblems, type StateProblem } from '../../supervisor/state-problems.js';
 import { reportFailure, reportSuccess, type OutputOptions } from '../output.js';
 
 function intentText(s: SessionSummary): string {
@@ -19,10 +21,12 @@ function intentText(s: SessionSummary): string {
   return s.supervisedBy ? `${base}, supervised by pid ${s.supervisedBy.pid}` : base;
 }
 
-function line(s: SessionSummary): string {
+function line(s: SessionSummary, problem?: StateProblem): string {
   if (!s.ok || !s.session) return `?  ${s.stateDir}\n   error: ${s.error}`;
   const x = s.session;
-  return `${x.name}  ${intentText(s)}  ${x.agent.profile}/${x.backend}  ${x.projectDir}\n   task: ${s.task ?? '-'}${s.error ? `\n   warning: ${s.error}` : ''}`;
+  // A state file the supervisor could not write: session.json may not say what the supervisor meant.
+  const unwritable = problem ? `\n   attention (state-unwritable): ${problem.message}` : '';
+  return `${x.name}  ${intentText(s)}  ${x.agent.profile}/${x.backend}  ${x.projectDir}\n   task: ${s.task ?? '-'}${s.error ? `\n   warning: ${s.error}` : ''}${unwritable}`;
 }
 
 /** Where the agent left off, per session_state.md; null when the file is absent or unreadable. */
@@ -61,8 +65,12 @@ export function registerLs(program: Command): void {
     .action((opts: OutputOptions) => {
       const reg = readRegistry();
       if (!reg.ok) return reportFailure(reg, opts);
-      const sessions = reg.value.map((e) => summarize(e.stateDir));
-      reportSuccess({ ok: true, sessions }, sessions.length === 0 ? 'No sessions yet: `mori init --name N --agent PROFILE`.' : sessions.map(line).join('\n'), opts);
+      const problems = readStateProblems(moriHome());
+      const sessions = reg.value.map((e) => {
+        const problem = problems.get(e.id);
+        return { ...summarize(e.stateDir), ...(problem ? { stateProblem: problem } : {}) };
+      });
+      reportSuccess({ ok: true, sessions }, sessions.length === 0 ? 'No sessions yet: `mori init --name N --agent PROFILE`.' : sessions.map((s) => line(s, s.stateProblem)).join('\n'), opts);
     });
 
   program

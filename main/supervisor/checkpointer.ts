@@ -1,0 +1,44 @@
+// When checkpoints are taken (DESIGN.md §4): every few minutes while an agent runs (spread over the
+// first interval so many sessions do not all run git at once), when it exits, when it is interrupted
+// and when the supervisor stops. writeCheckpoint (checkpoint.ts) does the work; a failure is reported
+// as the session's state being unwritable, never dropped. Runs in the supervisor's process.
+import { background } from '../background.js';
+import type { Terminal } from '../terminals/terminal.js';
+import { CHECKPOINT_INTERVAL_MS, writeCheckpoint } from './checkpoint.js';
+import type { SessionRuntime } from './session-runtime.js';
+import type { SupervisorContext } from './supervisor-context.js';
+
+export class Checkpointer {
+  constructor(private readonly ctx: SupervisorContext) {}
+
+  /** Checkpoints on the interval for as long as `terminal` is the session's. */
+  schedule(rt: SessionRuntime, terminal: Terminal): void {
+    const every = this.ctx.options.checkpointIntervalMs ?? CHECKPOINT_INTERVAL_MS;
+    const first = Math.round(every * (0.5 + this.ctx.random() / 2));
+    const tick = (): void => {
+      rt.timers.fired('checkpoint');
+      if (rt.terminal !== terminal) return;
+      rt.timers.set('checkpoint', this.ctx.scheduler.after(every, tick));
+      background(this.take(rt), `checkpointing ${rt.name}`);
+    };
+    rt.timers.set('checkpoint', this.ctx.scheduler.after(first, tick));
+  }
+
+  /** Takes one checkpoint now; resolves when written. Failures are reported, never thrown. */
+  take(rt: SessionRuntime): Promise<void> {
+    return this.write(rt).catch((err: unknown) => this.ctx.moves.unwritable(rt, `checkpoint failed: ${String(err)}`));
+  }
+
+  private async write(rt: SessionRuntime): Promise<void> {
+    // writeCheckpoint may return the result or a promise of it (it runs git asynchronously).
+    const r = await Promise.resolve(writeCheckpoint(rt.stateDir, rt.session.projectDir));
+    if (!r.ok) {
+      this.ctx.moves.unwritable(rt, `checkpoint not written: ${r.message}`);
+      return;
+    }
+    // Only the checkpoint: other fields may have been written since this one was read.
+    rt.session = { ...rt.session, lastCheckpoint: r.value.checkpoint };
+    const cp = r.value.checkpoint;
+    this.ctx.emit({ type: 'checkpoint.written', ...this.ctx.moves.base(rt), gitHead: cp.gitHead, changedFiles: cp.changedFiles.length, changed: r.value.changed });
+  }
+}

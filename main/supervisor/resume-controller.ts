@@ -1,0 +1,141 @@
+// The one resume path (DESIGN.md §4, "Resume action"), whatever interrupted the session: a crash
+// after its backoff, a wake, the network coming back, a reboot or Mori restarting, the person's
+// start. interrupted → verifying (checks run, trusted services restarted) → resuming → running, with
+// the action decideResumeAction picks: a dead agent is relaunched (its resume command and id, or
+// fresh; never the same failed resume twice); a live one that works is left alone; one that waits or
+// shows an error is nudged; one still in error after a nudge, or long after the wake, is restarted
+// with its resume command. Runs in the supervisor's process.
+import { verificationPassed } from '../../common/checks.js';
+import type { InterruptReason } from '../../common/session.js';
+import { background } from '../background.js';
+import { verifySession } from '../checks/verify-session.js';
+import type { AgentLauncher } from './agent-launcher.js';
+import type { ExitHandler } from './exit-handler.js';
+import { planRelaunchLaunch } from './launch-plan.js';
+import { resumeWords } from './resume-words.js';
+import type { SessionRuntime } from './session-runtime.js';
+import type { ResumeContext, SupervisorContext } from './supervisor-context.js';
+import { decideResumeAction, STUCK_AFTER_WAKE_MS } from './wake-plan.js';
+
+export interface ResumeOptions {
+  /** The person asked (mori start, the UI): a session they stopped resumes too. */
+  asked?: boolean;
+}
+
+export class ResumeController {
+  constructor(
+    private readonly ctx: SupervisorContext,
+    private readonly launcher: AgentLauncher,
+    private readonly exits: ExitHandler,
+  ) {}
+
+  async resume(rt: SessionRuntime, reason: InterruptReason, context: ResumeContext | null, options: ResumeOptions = {}): Promise<void> {
+    const { ctx } = this;
+    if (!options.asked && (rt.stopping || rt.session.intent.kind === 'user-stopped')) return;
+    const gen = ++rt.generation;
+    rt.timers.clear('retry');
+    rt.nextAttemptAt = null;
+    const k = rt.session.intent.kind;
+    // A dead agent whose stop was not recorded yet (Mori restarted, rebooted): say it was interrupted.
+    // One the person stopped or that finished, and is now started again, was not interrupted.
+    if (rt.terminal === null && k !== 'interrupted' && k !== 'user-stopped' && k !== 'finished' && k !== 'attention') ctx.moves.interrupt(rt, reason);
+    let checks = context?.checks ?? null;
+    if ((ctx.options.verify ?? true) && checks === null) {
+      checks = await this.verify(rt, context?.signal);
+      if (gen !== rt.generation || ctx.machine.shuttingDown) return;
+      if (context?.signal?.aborted) {
+        // Slept or went offline again meanwhile: interrupted still; the next wake resumes it.
+        ctx.moves.move(rt, 'interrupt');
+        return;
+      }
+    }
+    const resumed: ResumeContext = { awayMs: context?.awayMs ?? null, checks };
+    const run = rt.run;
+    if (run === null) return this.relaunch(rt, reason, resumed, gen);
+    const sinceWake = ctx.machine.lastWakeAt === null ? 0 : ctx.clock.monoMs() - ctx.machine.lastWakeAt;
+    const stuckAfter = ctx.options.stuckAfterWakeMs ?? STUCK_AFTER_WAKE_MS;
+    const action = decideResumeAction(
+      { id: rt.id, state: rt.state, alive: true, activity: rt.activity, needsNetwork: true, userStopped: false },
+      sinceWake,
+      run.nudgedAt !== null,
+      stuckAfter,
+    );
+    if (action.kind === 'restart' || action.kind === 'relaunch') {
+      ctx.store.log(rt, `SESSION RESUMED - ${resumeWords(reason, resumed)}; ${action.why}: restarting it with its resume command`);
+      const t = run.terminal;
+      this.exits.detach(rt, 'the agent is restarted');
+      await t.kill().catch((err: unknown) => ctx.store.log(rt, `SESSION NOTE - the stuck agent could not be ended: ${String(err)}`));
+      background(t.dispose(), `releasing the terminal of ${rt.name}`);
+      if (gen !== rt.generation || ctx.machine.shuttingDown) return;
+      return this.relaunch(rt, reason, resumed, gen);
+    }
+    if (!ctx.moves.move(rt, 'resume')) return;
+    ctx.emit({ type: 'session.resuming', ...ctx.moves.base(rt), launch: run.launch });
+    let what = `agent still running (${rt.activity})`;
+    if (action.kind === 'nudge') {
+      const nudge = rt.profile.nudge({ projectDir: rt.session.projectDir, name: rt.name });
+      if (nudge !== null) {
+        run.nudgedAt = ctx.clock.monoMs();
+        what = `agent still running, ${rt.activity}: nudged to continue`;
+        background(ctx.type(rt, nudge, 'nudge'), `nudging ${rt.name}`);
+        this.watchForStuck(rt, reason, stuckAfter);
+      }
+    }
+    ctx.store.write(rt, (s) => ({ ...s, intent: { kind: 'running' } }));
+    ctx.store.log(rt, `SESSION RESUMED - ${resumeWords(reason, resumed)}; ${what}`);
+    if (!ctx.moves.move(rt, 'ran')) return;
+    ctx.emit({ type: 'session.resumed', ...ctx.moves.base(rt), launch: run.launch });
+  }
+
+  /** Verifies the environment; the summary for the log and the prompt, or what went wrong. */
+  private async verify(rt: SessionRuntime, signal: AbortSignal | undefined): Promise<string> {
+    const { ctx } = this;
+    if (!ctx.moves.move(rt, 'verify')) return 'not verified';
+    ctx.emit({ type: 'verify.started', ...ctx.moves.base(rt) });
+    const v = await verifySession(rt.stateDir, { restartServices: true, home: ctx.home, ...(signal ? { signal } : {}) }).catch((e: unknown) => ({
+      ok: false as const,
+      message: e instanceof Error ? e.message : String(e),
+    }));
+    const summary = v.ok ? v.value.summary.text : `verification failed: ${v.message}`;
+    ctx.emit({ type: 'verify.finished', ...ctx.moves.base(rt), ok: v.ok && verificationPassed(v.value.summary), summary });
+    return summary;
+  }
+
+  /** A dead agent: its resume command and id when its record exists, else fresh with the full prompt. */
+  private async relaunch(rt: SessionRuntime, reason: InterruptReason, context: ResumeContext, gen: number): Promise<void> {
+    const { ctx } = this;
+    ctx.store.reload(rt);
+    const plan = await planRelaunchLaunch({
+      profile: rt.profile,
+      home: ctx.home,
+      stateDir: rt.stateDir,
+      session: rt.session,
+      reason,
+      awayMs: context.awayMs,
+      env: ctx.env,
+      failedResume: rt.failedResume,
+    });
+    if (gen !== rt.generation || ctx.machine.shuttingDown) return;
+    await this.launcher.launch(rt, plan, { reason, context, gen });
+  }
+
+  /**
+   * After a nudge, an agent that still shows an error once `afterMs` has passed (a connection that
+   * never came back) is resumed again, which restarts it. Progress clears it.
+   */
+  private watchForStuck(rt: SessionRuntime, reason: InterruptReason, afterMs: number): void {
+    const run = rt.run;
+    rt.timers.set(
+      'stuck',
+      this.ctx.scheduler.after(afterMs, () => {
+        rt.timers.fired('stuck');
+        if (rt.run !== run || run === null || this.ctx.machine.shuttingDown) return;
+        if (rt.activity !== 'error') {
+          run.nudgedAt = null;
+          return;
+        }
+        background(this.ctx.resume(rt, reason, null), `restarting the stuck agent of ${rt.name}`);
+      }),
+    );
+  }
+}

@@ -1,0 +1,31 @@
+// What stopping the supervisor does to each session (DESIGN.md §4, §6): its running agents are
+// checkpointed and logged; tmux sessions are let go and keep running (the next supervisor re-attaches
+// them); direct ones, children of this process, are ended with their process group and marked
+// interrupted(supervisor-stopped). Runs in the supervisor's process.
+import type { Checkpointer } from './checkpointer.js';
+import type { ExitHandler } from './exit-handler.js';
+import type { SessionRuntime } from './session-runtime.js';
+import type { SupervisorContext } from './supervisor-context.js';
+
+export async function shutdownSessions(ctx: SupervisorContext, sessions: readonly SessionRuntime[], exits: ExitHandler, checkpoints: Checkpointer): Promise<void> {
+  const { store, moves } = ctx;
+  const waits: Promise<unknown>[] = [];
+  for (const rt of sessions) {
+    rt.timers.clear('retry');
+    rt.generation++;
+    const t = rt.terminal;
+    if (!t || rt.stopping) continue;
+    waits.push(checkpoints.take(rt));
+    store.log(rt, 'SESSION INTERRUPTED - supervisor stopped');
+    const report = (what: string) => (err: unknown) => process.stderr.write(`mori: ${rt.name}: ${what} failed: ${String(err)}\n`);
+    if (t.backend === 'tmux') {
+      exits.detach(rt, 'the supervisor stopped');
+      waits.push(t.dispose().catch(report('letting go of the tmux session')));
+    } else {
+      store.write(rt, (s) => ({ ...s, intent: { kind: 'interrupted', reason: 'supervisor-stopped' } }));
+      waits.push(t.kill().catch(report('ending the agent')));
+    }
+    ctx.emit({ type: 'session.stopped', ...moves.base(rt), by: 'supervisor' });
+  }
+  await Promise.all(waits);
+}
