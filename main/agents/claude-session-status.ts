@@ -16,6 +16,8 @@ export interface ClaudeSessionStatus {
   sessionId: string | null;
   cwd: string | null;
   status: ClaudeStatus;
+  /** Epoch ms of the last status change (`statusUpdatedAt`, else `updatedAt`); typing does not change it. */
+  statusUpdatedAt: number | null;
 }
 
 function parseStatusFile(text: string): ClaudeSessionStatus | null {
@@ -28,6 +30,7 @@ function parseStatusFile(text: string): ClaudeSessionStatus | null {
       sessionId: typeof j['sessionId'] === 'string' ? j['sessionId'] : null,
       cwd: typeof j['cwd'] === 'string' ? j['cwd'] : null,
       status,
+      statusUpdatedAt: typeof j['statusUpdatedAt'] === 'number' ? j['statusUpdatedAt'] : typeof j['updatedAt'] === 'number' ? j['updatedAt'] : null,
     };
   } catch {
     return null; // mid-write or another version's shape: the screen decides
@@ -54,6 +57,15 @@ export async function findClaudeStatus(env: Env, sessionId: string): Promise<Cla
     if (parsed !== null && parsed.sessionId === sessionId) return parsed;
   }
   return null;
+}
+
+/**
+ * Whether the claude running `sessionId` is busy, or changed its status since `sinceMs` (a turn that
+ * started and ended between two looks): how a typed prompt is confirmed taken.
+ */
+export async function claudeBusySince(env: Env, sessionId: string, sinceMs: number): Promise<boolean> {
+  const s = await findClaudeStatus(env, sessionId);
+  return s !== null && (s.status === 'busy' || (s.statusUpdatedAt !== null && s.statusUpdatedAt >= sinceMs));
 }
 
 /** busy → working, idle → waiting, waiting (a permission prompt) → needs-input. */

@@ -11,9 +11,11 @@ import type { SessionInfo } from '../../common/ipc.js';
 import { fail, ok, type Result } from '../../common/result.js';
 import type { InterruptReason, SessionFile } from '../../common/session.js';
 import type { TerminalExit, TerminalSize } from '../../common/terminal.js';
-import { activityFromClaudeStatus, findClaudeStatus } from '../agents/claude-session-status.js';
+import { activityFromClaudeStatus, claudeBusySince, findClaudeStatus } from '../agents/claude-session-status.js';
 import type { AgentProfile, Env, LaunchSpec } from '../agents/profile.js';
 import { getProfile, type FailedResume } from '../agents/profiles.js';
+import { detectActivity } from '../agents/screen-activity.js';
+import { isRetrying } from '../agents/typing.js';
 import { verifySession } from '../checks/verify-session.js';
 import { systemClock, systemScheduler, type Cancel, type PowerClock, type Scheduler } from '../power/clock.js';
 import { bootId } from '../state/boot-id.js';
@@ -33,6 +35,7 @@ import { CHECKPOINT_INTERVAL_MS, writeCheckpoint } from './checkpoint.js';
 import { describeLaunch, planNewLaunch, planRelaunchLaunch, type PlannedLaunch } from './launch-plan.js';
 import { canTransition, decideOnExit, meantToRun, startAction, type StartAction } from './lifecycle.js';
 import { REASON_WORDS } from './interrupt-words.js';
+import { deliverText, type DeliveryOutcome, type DeliveryTarget } from './prompt-delivery.js';
 import { formatDuration } from './resume-prompt.js';
 import { decideResumeAction, STUCK_AFTER_WAKE_MS } from './wake-plan.js';
 import { DEFAULT_RESTART_POLICY, initialRestartState, type RestartPolicyConfig, type RestartState } from './restart-policy.js';
@@ -47,6 +50,8 @@ export const NEAR_SLEEP_MS = 30_000;
 export const DEFAULT_SIZE: TerminalSize = { cols: 120, rows: 40 };
 /** Restart times kept in session.json: enough to see a crash loop, bounded. */
 const RESTART_HISTORY_KEEP = 20;
+/** An agent left to retry by itself is looked at again this often, to nudge it once its retries ran out. */
+const RETRY_RECHECK_MS = 5_000;
 
 
 export interface SupervisorOptions {
@@ -408,8 +413,11 @@ export class Supervisor {
         rt.activity = t.to;
         this.emit({ type: 'session.activity', ...this.base(rt), from: t.from, to: t.to });
         if (t.to === 'waiting' && rt.pendingTypePrompt !== null) {
-          terminal.write(`${rt.pendingTypePrompt}\r`);
+          const prompt = rt.pendingTypePrompt;
           rt.pendingTypePrompt = null;
+          void this.typeInto(rt, terminal, prompt).then((outcome) => {
+            if (outcome.kind !== 'submitted' && rt.terminal === terminal) this.log(rt, `FIRST PROMPT NOT TAKEN - ${outcome.kind === 'agent-retrying' ? 'the agent was retrying a request' : outcome.why}`);
+          });
         }
       },
     });
@@ -612,15 +620,48 @@ export class Supervisor {
     return ok(this.info(rt));
   }
 
-  /** Types text into the agent's terminal (with Enter unless `enter` is false). */
-  send(ref: string, text: string, enter = true): Result<{ chars: number }> {
+  /**
+   * Types text into the agent's terminal. With Enter (the default) it is delivered as the profile's
+   * typing rules say and confirmed taken; without, it is written as is (keys for the agent to read).
+   */
+  async send(ref: string, text: string, enter = true): Promise<Result<{ chars: number }>> {
     const found = this.find(ref);
     if (!found.ok) return found;
-    const t = found.value.terminal;
-    if (!t) return fail('failed', `session "${found.value.name}" is not running (${found.value.state})`);
-    const data = enter ? `${text}\r` : text;
-    t.write(data);
-    return ok({ chars: data.length });
+    const rt = found.value;
+    const t = rt.terminal;
+    if (!t) return fail('failed', `session "${rt.name}" is not running (${rt.state})`);
+    if (!enter) {
+      t.write(text);
+      return ok({ chars: text.length });
+    }
+    const outcome = await this.typeInto(rt, t, text);
+    if (outcome.kind === 'submitted') return ok({ chars: text.length });
+    if (outcome.kind === 'agent-retrying') return fail('failed', `session "${rt.name}": the agent is retrying a request by itself; nothing was typed (send again once it is done)`);
+    return fail('failed', `session "${rt.name}": the text was not taken: ${outcome.why}`);
+  }
+
+  /** Every typed input (nudge, `send`, a typed first prompt) goes through here: typed, shown, entered, confirmed. */
+  private typeInto(rt: Runtime, t: Terminal, text: string): Promise<DeliveryOutcome> {
+    return deliverText(this.deliveryTarget(rt, t), text, rt.profile.typing);
+  }
+
+  /**
+   * The terminal as delivery sees it. Busy: the agent exited (it acted on the input), its screen shows
+   * it working, or (claude) its status file says busy or changed since delivery began.
+   */
+  private deliveryTarget(rt: Runtime, t: Terminal): DeliveryTarget {
+    const since = Date.now();
+    const agentId = rt.session.agent.sessionId;
+    return {
+      write: (data) => t.write(data),
+      screenText: () => t.screenText(),
+      activity: () => rt.activity,
+      busy: async () => {
+        if (t.exit !== null || rt.terminal !== t) return true;
+        if (detectActivity(rt.profile, await t.screenText()) === 'working') return true;
+        return rt.profile.name === 'claude' && agentId !== null ? claudeBusySince(this.env, agentId, since) : false;
+      },
+    };
   }
 
   /** Connects a view to the session's terminal; `onEnd` is told when the terminal goes away. */
@@ -694,33 +735,65 @@ export class Supervisor {
       await this.relaunch(rt, reason, context);
       return ok(this.info(rt));
     }
-    if (action.kind === 'restart') {
-      this.log(rt, `SESSION RESUMED - ${resumeWords(reason, context)}; ${action.why}: restarting it with its resume command`);
-      this.detachRuntime(rt, 'the agent is restarted');
-      rt.nudgedAt = null;
-      await t.kill().catch(() => undefined);
-      void t.dispose().catch(() => undefined);
-      if (rt.state !== 'interrupted') this.setState(rt, 'interrupted');
-      await this.relaunch(rt, reason, { awayMs: context?.awayMs ?? null, checks: context?.checks ?? null });
-      return ok(this.info(rt));
-    }
+    if (action.kind === 'restart') return this.restartAgent(rt, t, reason, context, action.why);
     this.setState(rt, 'resuming');
     this.emit({ type: 'session.resuming', ...this.base(rt), launch: rt.launch });
     let what = `agent still running (${rt.activity})`;
     if (action.kind === 'nudge') {
       const nudge = rt.profile.nudge({ projectDir: rt.session.projectDir, name: rt.name });
       if (nudge !== null) {
-        t.write(`${nudge}\r`);
-        rt.nudgedAt = this.clock.monoMs();
-        what = `agent still running, ${rt.activity}: nudged to continue`;
-        this.watchForStuck(rt, t, reason);
+        const activity = rt.activity;
+        const gen = rt.generation;
+        const outcome = await this.typeInto(rt, t, nudge);
+        if (rt.terminal !== t || rt.generation !== gen || this.shuttingDown) return ok(this.info(rt));
+        if (outcome.kind === 'not-submitted') return this.restartAgent(rt, t, reason, context, `agent still running, ${activity}, but the nudge was not taken (${outcome.why})`);
+        if (outcome.kind === 'agent-retrying') {
+          what = 'agent still running, retrying a request by itself: left to it';
+          this.watchRetrying(rt, t, reason);
+        } else {
+          rt.nudgedAt = this.clock.monoMs();
+          what = `agent still running, ${activity}: nudged to continue`;
+          this.watchForStuck(rt, t, reason);
+        }
       }
+    } else if (rt.activity === 'working' && isRetrying(await t.screenText().catch(() => ''), rt.profile.typing)) {
+      what = 'agent still running, retrying a request by itself: left to it';
+      this.watchRetrying(rt, t, reason);
     }
     this.writeSession(rt, (s) => ({ ...s, intent: { kind: 'running' } }));
     this.log(rt, `SESSION RESUMED - ${resumeWords(reason, context)}; ${what}`);
     this.setState(rt, 'running');
     this.emit({ type: 'session.resumed', ...this.base(rt), launch: rt.launch });
     return ok(this.info(rt));
+  }
+
+  /** Restarts a live agent that a nudge cannot move, with its resume command (DESIGN.md §4). */
+  private async restartAgent(rt: Runtime, t: Terminal, reason: InterruptReason, context: ResumeContext | null, why: string): Promise<Result<SessionInfo>> {
+    this.log(rt, `SESSION RESUMED - ${resumeWords(reason, context)}; ${why}: restarting it with its resume command`);
+    this.detachRuntime(rt, 'the agent is restarted');
+    rt.nudgedAt = null;
+    await t.kill().catch(() => undefined);
+    void t.dispose().catch(() => undefined);
+    if (rt.state !== 'interrupted') this.setState(rt, 'interrupted');
+    await this.relaunch(rt, reason, { awayMs: context?.awayMs ?? null, checks: context?.checks ?? null });
+    return ok(this.info(rt));
+  }
+
+  /**
+   * An agent retrying a request by itself is left to it; once its retry countdown is gone, one that
+   * waits or shows an error (its retries ran out) is resumed again, which nudges it.
+   */
+  private watchRetrying(rt: Runtime, t: Terminal, reason: InterruptReason): void {
+    rt.stuckTimer?.();
+    rt.stuckTimer = this.scheduler.after(RETRY_RECHECK_MS, () => {
+      rt.stuckTimer = null;
+      if (rt.terminal !== t || this.shuttingDown) return;
+      void t.screenText().then((screen) => {
+        if (rt.terminal !== t || this.shuttingDown) return;
+        if (isRetrying(screen, rt.profile.typing)) return this.watchRetrying(rt, t, reason);
+        if (rt.activity === 'error' || rt.activity === 'waiting') void this.resumeSession(rt.id, reason, null);
+      }, () => undefined);
+    });
   }
 
   /**

@@ -194,7 +194,7 @@ describe('Supervisor', () => {
     const s = supervisor({ env: agentEnv({ FAKE_AGENT_FAIL_RESUME: '1' }), policy: { baseDelayMs: 100 }, random: () => 0.5, verify: false });
     expect((await s.start()).ok).toBe(true);
     await until('the agent to wait', () => events.some((e) => e.type === 'session.activity' && e.to === 'waiting'));
-    expect(s.send('badresume', 'crash').ok).toBe(true);
+    expect((await s.send('badresume', 'crash')).ok).toBe(true);
     await until('a fresh start after the failed resume', () => starts().length === 3);
     const [first, resumed, fresh] = starts();
     expect(resumed!.argv.slice(0, 2)).toEqual(['--resume', first!.sessionId]);
