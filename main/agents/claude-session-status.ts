@@ -7,7 +7,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { AgentActivity } from '../../common/agent-activity.js';
 import type { Env } from './profile.js';
-import { claudeConfigDir } from './agent-transcripts.js';
+import { claudeConfigDir, claudeTranscriptPath } from './agent-transcripts.js';
 
 export type ClaudeStatus = 'idle' | 'busy' | 'waiting';
 
@@ -60,12 +60,16 @@ export async function findClaudeStatus(env: Env, sessionId: string): Promise<Cla
 }
 
 /**
- * Whether the claude running `sessionId` is busy, or changed its status since `sinceMs` (a turn that
- * started and ended between two looks): how a typed prompt is confirmed taken.
+ * Whether the claude running `sessionId` (in `cwd`) took a prompt since `sinceMs`: it is busy, its
+ * status changed, or its transcript was written (a submitted prompt is appended at once; typing
+ * writes nothing). A fast turn can go busy and idle between two looks without its status file
+ * changing (2.1.197 was seen to skip it), so the transcript is the sure sign.
  */
-export async function claudeBusySince(env: Env, sessionId: string, sinceMs: number): Promise<boolean> {
+export async function claudeBusySince(env: Env, sessionId: string, cwd: string, sinceMs: number): Promise<boolean> {
   const s = await findClaudeStatus(env, sessionId);
-  return s !== null && (s.status === 'busy' || (s.statusUpdatedAt !== null && s.statusUpdatedAt >= sinceMs));
+  if (s !== null && (s.status === 'busy' || (s.statusUpdatedAt !== null && s.statusUpdatedAt >= sinceMs))) return true;
+  const written = await fs.stat(claudeTranscriptPath(env, cwd, sessionId)).then((st) => st.mtimeMs, () => 0);
+  return written >= sinceMs;
 }
 
 /** busy → working, idle → waiting, waiting (a permission prompt) → needs-input. */

@@ -652,6 +652,7 @@ export class Supervisor {
   private deliveryTarget(rt: Runtime, t: Terminal): DeliveryTarget {
     const since = Date.now();
     const agentId = rt.session.agent.sessionId;
+    const agentCwd = rt.session.agent.cwd ?? rt.session.projectDir;
     return {
       write: (data) => t.write(data),
       screenText: () => t.screenText(),
@@ -659,7 +660,7 @@ export class Supervisor {
       busy: async () => {
         if (t.exit !== null || rt.terminal !== t) return true;
         if (detectActivity(rt.profile, await t.screenText()) === 'working') return true;
-        return rt.profile.name === 'claude' && agentId !== null ? claudeBusySince(this.env, agentId, since) : false;
+        return rt.profile.name === 'claude' && agentId !== null ? claudeBusySince(this.env, agentId, agentCwd, since) : false;
       },
     };
   }
