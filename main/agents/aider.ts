@@ -9,6 +9,7 @@ import type { AgentProfile } from './profile.js';
 import { aiderHistoryExists } from './agent-transcripts.js';
 import { nudgeText } from './first-prompt.js';
 import { resolveBin } from './launch-helpers.js';
+import { AIDER_TYPING } from './typing.js';
 
 export const aiderProfile: AgentProfile = {
   name: 'aider',
@@ -27,6 +28,7 @@ export const aiderProfile: AgentProfile = {
     working: [/Waiting for \S+/, /^\s*[░█▒]+\s+Waiting/m],
     waiting: [/^(?:\w+)?> ?$/m],
   },
+  typing: AIDER_TYPING,
   // Aider's provider depends on its --model; these two cover its defaults.
   apiHosts: () => [
     { host: 'api.openai.com', port: 443 },

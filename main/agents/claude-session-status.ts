@@ -7,7 +7,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { AgentActivity } from '../../common/agent-activity.js';
 import type { Env } from './profile.js';
-import { claudeConfigDir } from './agent-transcripts.js';
+import { claudeConfigDir, claudeTranscriptPath } from './agent-transcripts.js';
 
 export type ClaudeStatus = 'idle' | 'busy' | 'waiting';
 
@@ -16,6 +16,8 @@ export interface ClaudeSessionStatus {
   sessionId: string | null;
   cwd: string | null;
   status: ClaudeStatus;
+  /** Epoch ms of the last status change (`statusUpdatedAt`, else `updatedAt`); typing does not change it. */
+  statusUpdatedAt: number | null;
 }
 
 function parseStatusFile(text: string): ClaudeSessionStatus | null {
@@ -28,6 +30,7 @@ function parseStatusFile(text: string): ClaudeSessionStatus | null {
       sessionId: typeof j['sessionId'] === 'string' ? j['sessionId'] : null,
       cwd: typeof j['cwd'] === 'string' ? j['cwd'] : null,
       status,
+      statusUpdatedAt: typeof j['statusUpdatedAt'] === 'number' ? j['statusUpdatedAt'] : typeof j['updatedAt'] === 'number' ? j['updatedAt'] : null,
     };
   } catch {
     return null; // mid-write or another version's shape: the screen decides
@@ -54,6 +57,19 @@ export async function findClaudeStatus(env: Env, sessionId: string): Promise<Cla
     if (parsed !== null && parsed.sessionId === sessionId) return parsed;
   }
   return null;
+}
+
+/**
+ * Whether the claude running `sessionId` (in `cwd`) took a prompt since `sinceMs`: it is busy, its
+ * status changed, or its transcript was written (a submitted prompt is appended at once; typing
+ * writes nothing). A fast turn can go busy and idle between two looks without its status file
+ * changing (2.1.197 was seen to skip it), so the transcript is the sure sign.
+ */
+export async function claudeBusySince(env: Env, sessionId: string, cwd: string, sinceMs: number): Promise<boolean> {
+  const s = await findClaudeStatus(env, sessionId);
+  if (s !== null && (s.status === 'busy' || (s.statusUpdatedAt !== null && s.statusUpdatedAt >= sinceMs))) return true;
+  const written = await fs.stat(claudeTranscriptPath(env, cwd, sessionId)).then((st) => st.mtimeMs, () => 0);
+  return written >= sinceMs;
 }
 
 /** busy → working, idle → waiting, waiting (a permission prompt) → needs-input. */

@@ -8,6 +8,7 @@ import type { AgentProfile, Env } from './profile.js';
 import { claudeTranscriptExists } from './agent-transcripts.js';
 import { nudgeText } from './first-prompt.js';
 import { positionalPrompt, resolveBin, UUID_PATTERN } from './launch-helpers.js';
+import { CLAUDE_RETRYING, CLAUDE_TYPING } from './typing.js';
 
 /** The API host claude talks to: ANTHROPIC_BASE_URL's when set (a gateway), else Anthropic's. */
 function apiHosts(env: Env): { host: string; port: number }[] {
@@ -53,8 +54,10 @@ export const claudeProfile: AgentProfile = {
       /Esc to cancel · Tab to amend/,
       /Select login method|Paste code here if prompted|Press Enter to continue/,
     ],
+    // The retry line names the error it retries ("Unable to connect to API … · Retrying in 5s"): the
+    // agent works on its own until its last attempt fails and leaves "API Error: …".
+    retrying: [CLAUDE_RETRYING],
     error: [
-      /Retrying in \d+s · attempt \d+\/\d+/,
       /Unable to connect to (?:API|Anthropic services)/,
       /Failed to connect to \S+: /,
       /^\s*(?:●|⎿)?\s*API Error\b/m,
@@ -64,5 +67,6 @@ export const claudeProfile: AgentProfile = {
     // The footer, or the input box (a `❯` line over a rule); the bare echo of a prompt is not idle.
     waiting: [/\? for shortcuts/, /^❯.*\n─{10,}$/m],
   },
+  typing: CLAUDE_TYPING,
   apiHosts,
 };

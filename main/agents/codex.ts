@@ -10,6 +10,7 @@ import type { AgentProfile } from './profile.js';
 import { codexRolloutExists, findCodexSession, parseCodexExitId } from './agent-transcripts.js';
 import { nudgeText } from './first-prompt.js';
 import { positionalPrompt, resolveBin } from './launch-helpers.js';
+import { CODEX_TYPING } from './typing.js';
 
 export const codexProfile: AgentProfile = {
   name: 'codex',
@@ -53,6 +54,7 @@ export const codexProfile: AgentProfile = {
     working: [/esc to interrupt/i],
     waiting: [/\? for shortcuts/, /^› /m],
   },
+  typing: CODEX_TYPING,
   // API-key accounts use the API host, ChatGPT sign-ins the ChatGPT backend: either one is enough.
   apiHosts: () => [
     { host: 'api.openai.com', port: 443 },

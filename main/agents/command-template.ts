@@ -3,6 +3,7 @@
 // backslashes, no expansion), then `{prompt}` and `{id}` replaced inside each word. The result is
 // an argv, never given to a shell, so a prompt cannot inject commands. Pure.
 import { fail, ok, type Result } from '../../common/result.js';
+import { promptArgument } from './typing.js';
 
 /** Splits a command line into words: '…' is literal, "…" honours \" \\ \$ \`, a bare \ escapes one char. */
 export function splitCommandLine(line: string): Result<string[]> {
@@ -62,6 +63,8 @@ export interface TemplateValues {
 /**
  * Expands a template into argv. A word that is exactly `{prompt}` or `{id}` is dropped when its value
  * is null (so `agent {prompt}` starts bare without a prompt); inside a longer word a null value is ''.
+ * A word that is exactly `{prompt}` is an argument of its own, so the prompt gets promptArgument's
+ * rule (a leading '-' is not read as a flag); inside a longer word (`--message={prompt}`) it needs none.
  */
 export function expandTemplate(template: string, values: TemplateValues): Result<{ file: string; args: string[] }> {
   const split = splitCommandLine(template);
@@ -70,6 +73,10 @@ export function expandTemplate(template: string, values: TemplateValues): Result
   for (const word of split.value) {
     if (word === '{prompt}' && values.prompt === null) continue;
     if (word === '{id}' && values.id === null) continue;
+    if (word === '{prompt}' && values.prompt !== null) {
+      argv.push(promptArgument(values.prompt));
+      continue;
+    }
     argv.push(word.replace(/\{(prompt|id)\}/g, (_m, key: string) => (key === 'prompt' ? values.prompt : values.id) ?? ''));
   }
   const [file, ...args] = argv;

@@ -8,7 +8,8 @@ import { fail, ok } from '../../common/result.js';
 import type { AgentProfile } from './profile.js';
 import { geminiChatExists } from './agent-transcripts.js';
 import { nudgeText } from './first-prompt.js';
-import { resolveBin, UUID_PATTERN } from './launch-helpers.js';
+import { positionalPrompt, resolveBin, UUID_PATTERN } from './launch-helpers.js';
+import { GEMINI_TYPING } from './typing.js';
 
 export const geminiProfile: AgentProfile = {
   name: 'gemini',
@@ -19,13 +20,13 @@ export const geminiProfile: AgentProfile = {
     if (!UUID_PATTERN.test(input.newAgentSessionId)) return fail('usage', `gemini needs a UUID session id, got "${input.newAgentSessionId}"`);
     const args = ['--session-id', input.newAgentSessionId];
     // -i runs the prompt and stays interactive (a bare positional would too, but -i is explicit).
-    if (input.prompt !== null) args.push('-i', input.prompt);
+    if (input.prompt !== null) args.push('-i', positionalPrompt(input.prompt));
     return ok({ file: resolveBin('gemini', 'gemini', input.env), args, cwd: input.cwd, agentSessionId: input.newAgentSessionId, typePrompt: null });
   },
   resumeSession(input) {
     if (input.agentSessionId === null) return fail('failed', 'no Gemini CLI session id was captured, so there is nothing to resume');
     const args = ['--resume', input.agentSessionId];
-    if (input.prompt !== null) args.push('-i', input.prompt);
+    if (input.prompt !== null) args.push('-i', positionalPrompt(input.prompt));
     return ok({ file: resolveBin('gemini', 'gemini', input.env), args, cwd: input.cwd, agentSessionId: input.agentSessionId, typePrompt: null });
   },
   transcriptExists: (ref, env) => (ref.agentSessionId === null ? Promise.resolve(false) : geminiChatExists(env, ref.cwd, ref.agentSessionId)),
@@ -46,6 +47,7 @@ export const geminiProfile: AgentProfile = {
     working: [/esc to cancel/i],
     waiting: [/Type your message or @path\/to\/file/, /\? for shortcuts/],
   },
+  typing: GEMINI_TYPING,
   // API-key accounts use the Generative Language API, Google sign-ins Code Assist: either one is enough.
   apiHosts: () => [
     { host: 'generativelanguage.googleapis.com', port: 443 },

@@ -24,13 +24,8 @@ export function configDir(env: Env, variable: string, fallback: string): string 
   return v !== undefined && v !== '' ? v : path.join(homeDir(env), fallback);
 }
 
-/**
- * A prompt passed as a positional argument must not start with '-', or the agent's option parser
- * takes it for a flag; a leading space is harmless to every agent.
- */
-export function positionalPrompt(prompt: string): string {
-  return prompt.startsWith('-') ? ` ${prompt}` : prompt;
-}
+/** A prompt passed as an argument: typing.ts's one rule (a leading '-' is not read as a flag). */
+export { promptArgument as positionalPrompt } from './typing.js';
 
 /** A UUID in the canonical 8-4-4-4-12 hex form, as claude's --session-id demands. */
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

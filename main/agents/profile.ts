@@ -3,6 +3,7 @@
 // supervisor's process (Electron main or `mori up`).
 import type { Result } from '../../common/result.js';
 import type { ProfileName } from '../../common/session.js';
+import type { TypingRules } from './typing.js';
 
 /** The environment a launch is computed from (bin overrides, config dirs, HOME). Never stored. */
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -70,7 +71,10 @@ export interface DiscoverInput {
  */
 export type IdSource = 'pre-assigned' | 'discovered' | 'none';
 
-/** Regexes over the screen's text (DESIGN.md §4), checked in the order needs-input, error, working, waiting. */
+/**
+ * Regexes over the screen's text (DESIGN.md §4), checked in the order needs-input, retrying, error,
+ * working, waiting.
+ */
 export interface ScreenPatterns {
   /**
    * A line that starts the latest turn (the agent's echo of the person's prompt). Only the screen from
@@ -78,6 +82,8 @@ export interface ScreenPatterns {
    */
   turnStart?: RegExp;
   needsInput: RegExp[];
+  /** The agent retrying a request by itself (a countdown to its next attempt): read as working, not as an error to nudge. */
+  retrying?: readonly RegExp[];
   error: RegExp[];
   working: RegExp[];
   waiting: RegExp[];
@@ -106,6 +112,8 @@ export interface AgentProfile {
   /** The short text typed into a live agent after an interruption; null when nothing should be typed. */
   nudge(session: MoriSessionRef): string | null;
   patterns: ScreenPatterns;
+  /** How text is typed into it so it takes it (typing.ts): nudges, `mori send`, typed first prompts. */
+  typing: TypingRules;
   /** Hosts the agent needs; empty for agents that need no network (shell). */
   apiHosts(env: Env): ApiHost[];
 }

@@ -19,18 +19,20 @@ export function currentTurnText(patterns: ScreenPatterns, screenText: string): s
   return lines.slice(from).join('\n');
 }
 
-const anyMatch = (res: RegExp[], text: string): boolean => res.some((re) => re.test(text));
+const anyMatch = (res: readonly RegExp[], text: string): boolean => res.some((re) => re.test(text));
 
 /**
  * What the agent is doing, by the first category whose pattern matches the current turn:
- * needs-input (a person must answer) before error (an agent retrying a connection still shows its
- * busy footer) before working before waiting; nothing matched → unknown.
+ * needs-input (a person must answer) before retrying (the agent works on its own: its retry
+ * countdown names the error it retries, so it comes before error) before error (a failed request
+ * still shows the busy footer a moment) before working before waiting; nothing matched → unknown.
  */
 export function detectActivity(profile: Pick<AgentProfile, 'patterns'>, screenText: string): AgentActivity {
   const p = profile.patterns;
   const text = currentTurnText(p, screenText);
   if (text === '') return 'unknown';
   if (anyMatch(p.needsInput, text)) return 'needs-input';
+  if (p.retrying !== undefined && anyMatch(p.retrying, text)) return 'working';
   if (anyMatch(p.error, text)) return 'error';
   if (anyMatch(p.working, text)) return 'working';
   if (anyMatch(p.waiting, text)) return 'waiting';

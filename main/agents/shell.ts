@@ -5,6 +5,7 @@
 import { fail, ok, type Result } from '../../common/result.js';
 import type { AgentProfile, Env, LaunchSpec } from './profile.js';
 import { expandTemplate, templateUsesId } from './command-template.js';
+import { PLAIN_TYPING } from './typing.js';
 
 /** The user's login shell for the shell profile without a command. */
 const defaultShell = (env: Env): string => {
@@ -36,6 +37,7 @@ export const shellProfile: AgentProfile = {
     // A prompt ending the screen: `user@host:~/proj$ `, `# `, `% `, `> `.
     waiting: [/[$#%>❯]\s*$/],
   },
+  typing: PLAIN_TYPING,
   apiHosts: () => [],
 };
 
@@ -56,5 +58,6 @@ export const customProfile: AgentProfile = {
   discoverSessionId: () => Promise.resolve(null),
   nudge: () => null,
   patterns: { needsInput: [], error: [], working: [], waiting: [] },
+  typing: PLAIN_TYPING,
   apiHosts: () => [],
 };

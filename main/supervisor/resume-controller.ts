@@ -8,6 +8,7 @@
 import { verificationPassed } from '../../common/checks.js';
 import type { InterruptReason } from '../../common/session.js';
 import { background } from '../background.js';
+import { isRetrying } from '../agents/typing.js';
 import { verifySession } from '../checks/verify-session.js';
 import type { AgentLauncher } from './agent-launcher.js';
 import type { ExitHandler } from './exit-handler.js';
@@ -16,6 +17,9 @@ import { resumeWords } from './resume-words.js';
 import type { SessionRuntime } from './session-runtime.js';
 import type { ResumeContext, SupervisorContext } from './supervisor-context.js';
 import { decideResumeAction, STUCK_AFTER_WAKE_MS } from './wake-plan.js';
+
+/** An agent left to retry by itself is looked at again this often, to nudge it once its retries ran out. */
+const RETRY_RECHECK_MS = 5_000;
 
 export interface ResumeOptions {
   /** The person asked (mori start, the UI): a session they stopped resumes too. */
@@ -60,26 +64,32 @@ export class ResumeController {
       run.nudgedAt !== null,
       stuckAfter,
     );
-    if (action.kind === 'restart' || action.kind === 'relaunch') {
-      ctx.store.log(rt, `SESSION RESUMED - ${resumeWords(reason, resumed)}; ${action.why}: restarting it with its resume command`);
-      const t = run.terminal;
-      this.exits.detach(rt, 'the agent is restarted');
-      await t.kill().catch((err: unknown) => ctx.store.log(rt, `SESSION NOTE - the stuck agent could not be ended: ${String(err)}`));
-      background(t.dispose(), `releasing the terminal of ${rt.name}`);
-      if (gen !== rt.generation || ctx.machine.shuttingDown) return;
-      return this.relaunch(rt, reason, resumed, gen);
-    }
+    if (action.kind === 'restart' || action.kind === 'relaunch') return this.restartAgent(rt, reason, resumed, gen, action.why);
     if (!ctx.moves.move(rt, 'resume')) return;
     ctx.emit({ type: 'session.resuming', ...ctx.moves.base(rt), launch: run.launch });
     let what = `agent still running (${rt.activity})`;
     if (action.kind === 'nudge') {
       const nudge = rt.profile.nudge({ projectDir: rt.session.projectDir, name: rt.name });
       if (nudge !== null) {
-        run.nudgedAt = ctx.clock.monoMs();
-        what = `agent still running, ${rt.activity}: nudged to continue`;
-        background(ctx.type(rt, nudge, 'nudge'), `nudging ${rt.name}`);
-        this.watchForStuck(rt, reason, stuckAfter);
+        const activity = rt.activity;
+        const outcome = await ctx.type(rt, nudge, 'nudge');
+        if (gen !== rt.generation || rt.run !== run || ctx.machine.shuttingDown) return;
+        if (outcome.kind === 'not-submitted') {
+          return this.restartAgent(rt, reason, resumed, gen, `agent still running, ${activity}, but the nudge was not taken (${outcome.why})`);
+        }
+        if (outcome.kind === 'agent-retrying') {
+          what = 'agent still running, retrying a request by itself: left to it';
+          this.watchRetrying(rt, reason);
+        } else {
+          run.nudgedAt = ctx.clock.monoMs();
+          what = `agent still running, ${activity}: nudged to continue`;
+          this.watchForStuck(rt, reason, stuckAfter);
+        }
       }
+    } else if (rt.activity === 'working' && isRetrying(await run.terminal.screenText().catch(() => ''), rt.profile.typing)) {
+      if (gen !== rt.generation || rt.run !== run || ctx.machine.shuttingDown) return;
+      what = 'agent still running, retrying a request by itself: left to it';
+      this.watchRetrying(rt, reason);
     }
     ctx.store.write(rt, (s) => ({ ...s, intent: { kind: 'running' } }));
     ctx.store.log(rt, `SESSION RESUMED - ${resumeWords(reason, resumed)}; ${what}`);
@@ -117,6 +127,43 @@ export class ResumeController {
     });
     if (gen !== rt.generation || ctx.machine.shuttingDown) return;
     await this.launcher.launch(rt, plan, { reason, context, gen });
+  }
+
+  /** Restarts a live agent that a resume cannot move (stuck, or a nudge not taken) with its resume command. */
+  private async restartAgent(rt: SessionRuntime, reason: InterruptReason, resumed: ResumeContext, gen: number, why: string): Promise<void> {
+    const { ctx } = this;
+    const run = rt.run;
+    if (run === null) return this.relaunch(rt, reason, resumed, gen);
+    ctx.store.log(rt, `SESSION RESUMED - ${resumeWords(reason, resumed)}; ${why}: restarting it with its resume command`);
+    const t = run.terminal;
+    this.exits.detach(rt, 'the agent is restarted');
+    await t.kill().catch((err: unknown) => ctx.store.log(rt, `SESSION NOTE - the stuck agent could not be ended: ${String(err)}`));
+    background(t.dispose(), `releasing the terminal of ${rt.name}`);
+    if (gen !== rt.generation || ctx.machine.shuttingDown) return;
+    return this.relaunch(rt, reason, resumed, gen);
+  }
+
+  /**
+   * An agent retrying a request by itself is left to it; once its retry countdown is gone, one that
+   * waits or shows an error (its retries ran out) is resumed again, which nudges it.
+   */
+  private watchRetrying(rt: SessionRuntime, reason: InterruptReason): void {
+    const run = rt.run;
+    rt.timers.set(
+      'stuck',
+      this.ctx.scheduler.after(RETRY_RECHECK_MS, () => {
+        rt.timers.fired('stuck');
+        if (rt.run !== run || run === null || this.ctx.machine.shuttingDown) return;
+        background(
+          run.terminal.screenText().then((screen) => {
+            if (rt.run !== run || this.ctx.machine.shuttingDown) return;
+            if (isRetrying(screen, rt.profile.typing)) return this.watchRetrying(rt, reason);
+            if (rt.activity === 'error' || rt.activity === 'waiting') background(this.ctx.resume(rt, reason, null), `nudging ${rt.name} after its retries`);
+          }),
+          `watching ${rt.name} retry by itself`,
+        );
+      }),
+    );
   }
 
   /**

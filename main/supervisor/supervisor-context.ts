@@ -13,7 +13,7 @@ import type { RestartPolicyConfig } from './restart-policy.js';
 import type { SessionRuntime } from './session-runtime.js';
 import type { SessionStore } from './session-store.js';
 import type { SessionTransitions } from './transitions.js';
-import type { TypedInputPurpose } from './typed-input.js';
+import type { TypedInputOutcome, TypedInputPurpose } from './typed-input.js';
 
 export interface SupervisorOptions {
   home?: string;
@@ -71,5 +71,5 @@ export interface SupervisorContext {
   /** Resumes a session (the one resume path: crash, wake, network, reboot, a start). */
   resume(rt: SessionRuntime, reason: InterruptReason, context: ResumeContext | null): Promise<void>;
   /** Types text into the session's agent (the one typed-input path). */
-  type(rt: SessionRuntime, text: string, purpose: TypedInputPurpose, enter?: boolean): Promise<void>;
+  type(rt: SessionRuntime, text: string, purpose: TypedInputPurpose, enter?: boolean): Promise<TypedInputOutcome>;
 }

@@ -34,7 +34,7 @@ import { SessionStore } from './session-store.js';
 import { MachineState, type ResumeContext, type SupervisorContext, type SupervisorOptions } from './supervisor-context.js';
 import { shutdownSessions } from './supervisor-shutdown.js';
 import { SessionTransitions } from './transitions.js';
-import { typeInto, type TypedInputPurpose } from './typed-input.js';
+import { typeInto, type TypedInputOutcome, type TypedInputPurpose } from './typed-input.js';
 import { attachView } from './view-hub.js';
 
 export type { ResumeContext, SupervisorOptions } from './supervisor-context.js';
@@ -225,21 +225,28 @@ export class Supervisor {
     return ok(this.info(rt));
   }
 
-  /** Types text into the agent's terminal (with Enter unless `enter` is false). */
-  send(ref: string, text: string, enter = true): Result<{ chars: number }> {
+  /**
+   * Types text into the agent's terminal. With Enter (the default) it is delivered as the profile's
+   * typing rules say and confirmed taken; without, it is written as is (keys for the agent to read).
+   */
+  async send(ref: string, text: string, enter = true): Promise<Result<{ chars: number }>> {
     const found = this.sessions.find(ref);
     if (!found.ok) return found;
     const rt = found.value;
     if (!rt.terminal) return fail('failed', `session "${rt.name}" is not running (${rt.state})`);
-    background(this.type(rt, text, 'send', enter), `typing into ${rt.name}`);
-    return ok({ chars: text.length + (enter ? 1 : 0) });
+    const outcome = await this.type(rt, text, 'send', enter);
+    if (outcome.kind === 'submitted') return ok({ chars: text.length });
+    if (outcome.kind === 'agent-retrying') return fail('failed', `session "${rt.name}": the agent is retrying a request by itself; nothing was typed (send again once it is done)`);
+    return fail('failed', `session "${rt.name}": the text was not taken: ${outcome.why}`);
   }
 
   /** The one way typed text reaches an agent; an input that did not get through is logged. */
-  private async type(rt: SessionRuntime, text: string, purpose: TypedInputPurpose, enter = true): Promise<void> {
+  private async type(rt: SessionRuntime, text: string, purpose: TypedInputPurpose, enter = true): Promise<TypedInputOutcome> {
     const t = rt.terminal;
-    const outcome = t ? await typeInto(t, text, enter) : { kind: 'not-submitted' as const, why: 'the agent is not running' };
+    const outcome: TypedInputOutcome = t ? await typeInto(rt, t, text, enter, this.ctx.env) : { kind: 'not-submitted', why: 'the agent is not running' };
     if (outcome.kind === 'not-submitted') this.ctx.store.log(rt, `INPUT NOT SUBMITTED - ${purpose}: ${outcome.why}`);
+    else if (outcome.kind === 'agent-retrying' && purpose !== 'nudge') this.ctx.store.log(rt, `INPUT NOT SUBMITTED - ${purpose}: the agent was retrying a request by itself`);
+    return outcome;
   }
 
   /** Connects a view to the session's terminal; `onEnd` is told when the terminal goes away. */

@@ -1,16 +1,44 @@
 // How text reaches an agent: the one path every typed input takes (the nudge after an interruption,
-// `mori send`, the first prompt typed into agents that take none on argv). Today it writes the text
-// and Enter; the typing rules and the submission check of prompt-delivery.ts take its place here, and
-// every caller follows. Runs in the supervisor's process.
+// `mori send`, the first prompt typed into agents that take none on argv). Text with Enter goes
+// through prompt-delivery.ts (the profile's typing rules, shown, entered, confirmed taken); keys
+// without Enter are written as they are. Runs in the supervisor's process.
+import { claudeBusySince } from '../agents/claude-session-status.js';
+import type { Env } from '../agents/profile.js';
+import { detectActivity } from '../agents/screen-activity.js';
 import type { Terminal } from '../terminals/terminal.js';
+import { deliverText, type DeliveryOutcome, type DeliveryTarget } from './prompt-delivery.js';
+import type { SessionRuntime } from './session-runtime.js';
 
-export type TypedInputOutcome = { kind: 'submitted' } | { kind: 'not-submitted'; why: string };
+export type TypedInputOutcome = DeliveryOutcome;
 
 /** What a typed input is for, for the work log when it does not get through. */
 export type TypedInputPurpose = 'nudge' | 'send' | 'first prompt';
 
-export async function typeInto(terminal: Terminal, text: string, enter: boolean): Promise<TypedInputOutcome> {
+export async function typeInto(rt: SessionRuntime, terminal: Terminal, text: string, enter: boolean, env: Env): Promise<TypedInputOutcome> {
   if (terminal.exit !== null) return { kind: 'not-submitted', why: 'the agent has exited' };
-  terminal.write(enter ? `${text}\r` : text);
-  return { kind: 'submitted' };
+  if (!enter) {
+    terminal.write(text);
+    return { kind: 'submitted' };
+  }
+  return deliverText(deliveryTarget(rt, terminal, env), text, rt.profile.typing);
+}
+
+/**
+ * The terminal as delivery sees it. Busy: the agent exited (it acted on the input), its screen shows
+ * it working, or (claude) its status file says busy or its transcript changed since delivery began.
+ */
+function deliveryTarget(rt: SessionRuntime, t: Terminal, env: Env): DeliveryTarget {
+  const since = Date.now();
+  const agentId = rt.session.agent.sessionId;
+  const agentCwd = rt.session.agent.cwd ?? rt.session.projectDir;
+  return {
+    write: (data) => t.write(data),
+    screenText: () => t.screenText(),
+    activity: () => rt.activity,
+    busy: async () => {
+      if (t.exit !== null || rt.terminal !== t) return true;
+      if (detectActivity(rt.profile, await t.screenText()) === 'working') return true;
+      return rt.profile.name === 'claude' && agentId !== null ? claudeBusySince(env, agentId, agentCwd, since) : false;
+    },
+  };
 }

@@ -124,9 +124,9 @@ describe('Supervisor', () => {
     const s = supervisor({ env: agentEnv(), verify: false });
     await s.start();
     await until('waiting', () => events.some((e) => e.type === 'session.activity' && e.to === 'waiting'));
-    s.send('done', 'ask');
+    await s.send('done', 'ask');
     await until('needs-input', () => events.some((e) => e.type === 'session.activity' && e.to === 'needs-input'));
-    s.send('done', 'exit:0');
+    await s.send('done', 'exit:0');
     await until('finished', () => events.some((e) => e.type === 'session.exited'));
     expect(events.find((e) => e.type === 'session.exited')).toMatchObject({ outcome: 'finished', code: 0 });
     const transitions = events.flatMap((e) => (e.type === 'session.activity' ? [`${e.from}>${e.to}`] : []));
@@ -142,7 +142,7 @@ describe('Supervisor', () => {
     const s = supervisor({ env: agentEnv(), policy: { baseDelayMs: 100 } });
     await s.start();
     await until('working then waiting', () => events.some((e) => e.type === 'session.activity' && e.to === 'waiting'));
-    s.send('resumer', 'crash');
+    await s.send('resumer', 'crash');
     await until('resumed', () => events.some((e) => e.type === 'session.resumed') && starts().length === 2);
     const [first, second] = starts();
     expect(first?.sessionId).toMatch(/^[0-9a-f-]{36}$/);
@@ -194,7 +194,7 @@ describe('Supervisor', () => {
     const s = supervisor({ env: agentEnv({ FAKE_AGENT_FAIL_RESUME: '1' }), policy: { baseDelayMs: 100 }, random: () => 0.5, verify: false });
     expect((await s.start()).ok).toBe(true);
     await until('the agent to wait', () => events.some((e) => e.type === 'session.activity' && e.to === 'waiting'));
-    expect(s.send('badresume', 'crash').ok).toBe(true);
+    expect((await s.send('badresume', 'crash')).ok).toBe(true);
     await until('a fresh start after the failed resume', () => starts().length === 3);
     const [first, resumed, fresh] = starts();
     expect(resumed!.argv.slice(0, 2)).toEqual(['--resume', first!.sessionId]);

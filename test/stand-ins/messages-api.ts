@@ -1,0 +1,180 @@
+// A stand-in for the Anthropic Messages API, so the real Claude Code can run in tests with no
+// traffic beyond loopback: `POST /v1/messages` answers with streamed SSE events (message_start,
+// content_block_start/delta/stop, message_delta, message_stop) or a JSON message, from a script of
+// turns; every request is logged (unknown routes too, answered 404); it can be stopped (open
+// connections cut, as when the API goes away) and started again on the same port (the API back).
+// Listens on 127.0.0.1 only. Runs inside the test process.
+import http from 'node:http';
+import type net from 'node:net';
+
+/** What one conversational turn (a request that carries tools: the agent's main loop) answers. */
+export interface ScriptedTurn {
+  /** The assistant's reply text. */
+  text: string;
+  /** Wait this long after message_start before the text (the agent shows its spinner meanwhile). */
+  delayMs?: number;
+  /** Send message_start, then nothing: the turn stays open until the stand-in is stopped (an outage mid-turn). */
+  hang?: boolean;
+}
+
+export interface LoggedRequest {
+  method: string;
+  /** The path without its query (`/v1/messages`). */
+  path: string;
+  query: string;
+  headers: http.IncomingHttpHeaders;
+  /** The parsed JSON body, or null. */
+  body: Record<string, unknown> | null;
+  /** `turn`: a Messages request with tools (the agent's main loop); `side`: other Messages requests (titles, checks); `other`: any other route. */
+  kind: 'turn' | 'side' | 'other';
+  at: number;
+}
+
+export interface MessagesApiOptions {
+  /** 0 picks a free port; a restart reuses the first one. */
+  port?: number;
+  /** The reply of a turn when the script is empty. */
+  defaultText?: string;
+}
+
+/** One message of a request's conversation, as text (tool results and blocks flattened). */
+export function messageTexts(body: Record<string, unknown> | null): { role: string; text: string }[] {
+  const messages = Array.isArray(body?.['messages']) ? (body['messages'] as { role?: unknown; content?: unknown }[]) : [];
+  return messages.map((m) => {
+    const role = typeof m.role === 'string' ? m.role : '?';
+    if (typeof m.content === 'string') return { role, text: m.content };
+    const blocks = Array.isArray(m.content) ? (m.content as { type?: unknown; text?: unknown }[]) : [];
+    return { role, text: blocks.map((b) => (typeof b.text === 'string' ? b.text : '')).join('\n') };
+  });
+}
+
+const sse = (event: string, data: unknown): string => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+
+export class MessagesApiStandIn {
+  readonly requests: LoggedRequest[] = [];
+  private readonly script: ScriptedTurn[] = [];
+  private server: http.Server | null = null;
+  private readonly sockets = new Set<net.Socket>();
+  private port_: number;
+  private nextId = 1;
+  private readonly defaultText: string;
+
+  private constructor(options: MessagesApiOptions) {
+    this.port_ = options.port ?? 0;
+    this.defaultText = options.defaultText ?? 'OK.';
+  }
+
+  static async start(options: MessagesApiOptions = {}): Promise<MessagesApiStandIn> {
+    const api = new MessagesApiStandIn(options);
+    await api.listen();
+    return api;
+  }
+
+  get port(): number {
+    return this.port_;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port_}`;
+  }
+
+  get running(): boolean {
+    return this.server !== null;
+  }
+
+  /** Queues replies for the next turns, in order. */
+  enqueue(...turns: ScriptedTurn[]): void {
+    this.script.push(...turns);
+  }
+
+  turns(): LoggedRequest[] {
+    return this.requests.filter((r) => r.kind === 'turn');
+  }
+
+  /** Stops listening and cuts every open connection (a stream in progress ends abruptly). */
+  async stop(): Promise<void> {
+    const server = this.server;
+    if (server === null) return;
+    this.server = null;
+    for (const s of this.sockets) s.destroy();
+    this.sockets.clear();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  /** Listens again on the same port (the API is back). */
+  async restart(): Promise<void> {
+    if (this.server !== null) return;
+    await this.listen();
+  }
+
+  private listen(): Promise<void> {
+    const server = http.createServer((req, res) => void this.handle(req, res));
+    server.on('connection', (s) => {
+      this.sockets.add(s);
+      s.on('close', () => this.sockets.delete(s));
+    });
+    return new Promise((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.port_, '127.0.0.1', () => {
+        server.off('error', reject);
+        this.port_ = (server.address() as net.AddressInfo).port;
+        this.server = server;
+        resolve();
+      });
+    });
+  }
+
+  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const raw = Buffer.concat(chunks).toString('utf8');
+    let body: Record<string, unknown> | null = null;
+    try {
+      body = raw === '' ? null : (JSON.parse(raw) as Record<string, unknown>);
+    } catch {
+      body = null;
+    }
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const isMessages = req.method === 'POST' && url.pathname === '/v1/messages';
+    const tools = Array.isArray(body?.['tools']) ? (body['tools'] as unknown[]) : [];
+    const kind: LoggedRequest['kind'] = isMessages ? (tools.length > 0 ? 'turn' : 'side') : 'other';
+    this.requests.push({ method: req.method ?? '?', path: url.pathname, query: url.search, headers: req.headers, body, kind, at: Date.now() });
+
+    if (req.method === 'POST' && url.pathname === '/v1/messages/count_tokens') {
+      return json(res, 200, { input_tokens: Math.ceil(raw.length / 4) });
+    }
+    if (!isMessages) {
+      return json(res, 404, { type: 'error', error: { type: 'not_found_error', message: `no route ${req.method} ${url.pathname}` } });
+    }
+    const turn: ScriptedTurn = kind === 'turn' ? (this.script.shift() ?? { text: this.defaultText }) : { text: 'OK' };
+    const model = typeof body?.['model'] === 'string' ? body['model'] : 'claude-stand-in';
+    const id = `msg_standin_${this.nextId++}`;
+    const usage = { input_tokens: Math.ceil(raw.length / 4), output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+    if (body?.['stream'] !== true) {
+      return json(res, 200, {
+        id, type: 'message', role: 'assistant', model, content: [{ type: 'text', text: turn.text }],
+        stop_reason: 'end_turn', stop_sequence: null, usage,
+      });
+    }
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', 'request-id': `req_${id}` });
+    res.write(sse('message_start', { type: 'message_start', message: { id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage } }));
+    if (turn.hang === true) return; // left open: stop() cuts it
+    if (turn.delayMs !== undefined && turn.delayMs > 0) {
+      res.write(sse('ping', { type: 'ping' }));
+      await new Promise((r) => setTimeout(r, turn.delayMs));
+      if (res.destroyed) return;
+    }
+    res.write(sse('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }));
+    res.write(sse('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: turn.text } }));
+    res.write(sse('content_block_stop', { type: 'content_block_stop', index: 0 }));
+    res.write(sse('message_delta', { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: Math.max(1, Math.ceil(turn.text.length / 4)) } }));
+    res.write(sse('message_stop', { type: 'message_stop' }));
+    res.end();
+  }
+}
+
+function json(res: http.ServerResponse, status: number, value: unknown): void {
+  const text = JSON.stringify(value);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
