@@ -84,6 +84,12 @@ const DAY_MS = 86_400_000;
 const ROLLOUT_HEAD_BYTES = 256 * 1024;
 /** Clock steps and coarse mtimes: a rollout a little older than the launch may still be ours. */
 const ROLLOUT_SLACK_MS = 5_000;
+/**
+ * A rollout's start time is written by the same clock as the launch's, so only a clock step can put
+ * ours before the launch; a wider slack would take a session started in the same directory just
+ * before (codex needs well over a second to start, so a neighbour's rollout is older than that).
+ */
+const ROLLOUT_START_SLACK_MS = 1_000;
 
 interface Rollout {
   file: string;
@@ -118,8 +124,15 @@ async function listRollouts(env: Env, fromMs: number, nowMs: number): Promise<Ro
   return found.sort((a, b) => b.mtimeMs - a.mtimeMs);
 }
 
-/** The cwd recorded in a rollout's first line (`session_meta.payload.cwd`), or null. */
-export async function readRolloutCwd(file: string): Promise<string | null> {
+/** What a rollout's first line (`session_meta`) says: where and when the session started. */
+export interface RolloutMeta {
+  cwd: string;
+  /** Epoch ms the session started (the line's `timestamp`), or null when it has none. */
+  startedAtMs: number | null;
+}
+
+/** The cwd and start time recorded in a rollout's first line (`session_meta`), or null. */
+export async function readRolloutMeta(file: string): Promise<RolloutMeta | null> {
   let handle: fs.FileHandle | undefined;
   try {
     handle = await fs.open(file, 'r');
@@ -130,7 +143,11 @@ export async function readRolloutCwd(file: string): Promise<string | null> {
     if (!firstLine.includes('"session_meta"')) return null;
     // Inside a JSON string a quote is escaped, so this only matches the key itself.
     const m = /"cwd":("(?:[^"\\]|\\.)*")/.exec(firstLine);
-    return m === null ? null : (JSON.parse(m[1] as string) as string);
+    if (m === null) return null;
+    // The line opens with its own timestamp: `{"timestamp":"2026-11-30T17:20:08.449Z",...`.
+    const t = /^\{"timestamp":"([^"]+)"/.exec(firstLine);
+    const at = t === null ? NaN : Date.parse(t[1] as string);
+    return { cwd: JSON.parse(m[1] as string) as string, startedAtMs: Number.isNaN(at) ? null : at };
   } catch {
     return null;
   } finally {
@@ -138,15 +155,30 @@ export async function readRolloutCwd(file: string): Promise<string | null> {
   }
 }
 
-/** The newest rollout started since `startedAtMs` whose recorded cwd is `cwd`: its session id, or null. */
-export async function findCodexSession(env: Env, cwd: string, startedAtMs: number, nowMs = Date.now()): Promise<string | null> {
+/** The cwd recorded in a rollout's first line (`session_meta.payload.cwd`), or null. */
+export async function readRolloutCwd(file: string): Promise<string | null> {
+  return (await readRolloutMeta(file))?.cwd ?? null;
+}
+
+/**
+ * The session codex started for a launch at `startedAtMs` in `cwd`: the first rollout started since
+ * then (by its own start time, not its mtime: a session already running there keeps writing) whose
+ * recorded cwd is `cwd` and whose id is not `taken` by another Mori session. Codex writes the rollout
+ * when the first prompt is submitted (at once when the prompt is on argv), so null until then.
+ */
+export async function findCodexSession(env: Env, cwd: string, startedAtMs: number, nowMs = Date.now(), taken: readonly string[] = []): Promise<string | null> {
   const wanted = new Set(await cwdForms(cwd));
+  const skip = new Set(taken.map((id) => id.toLowerCase()));
+  let best: { id: string; at: number } | null = null;
   for (const r of await listRollouts(env, startedAtMs, nowMs)) {
-    if (r.mtimeMs < startedAtMs - ROLLOUT_SLACK_MS) continue;
-    const recorded = await readRolloutCwd(r.file);
-    if (recorded !== null && wanted.has(path.resolve(recorded))) return r.id;
+    if (r.mtimeMs < startedAtMs - ROLLOUT_SLACK_MS || skip.has(r.id)) continue;
+    const meta = await readRolloutMeta(r.file);
+    if (meta === null || !wanted.has(path.resolve(meta.cwd))) continue;
+    const at = meta.startedAtMs ?? r.mtimeMs;
+    if (at < startedAtMs - ROLLOUT_START_SLACK_MS) continue;
+    if (best === null || at < best.at) best = { id: r.id, at };
   }
-  return null;
+  return best?.id ?? null;
 }
 
 /** Whether a rollout of this session id is on disk (any day: a resumed session may be weeks old). */

@@ -30,7 +30,7 @@ export const codexProfile: AgentProfile = {
   transcriptExists: (ref, env) => (ref.agentSessionId === null ? Promise.resolve(false) : codexRolloutExists(env, ref.agentSessionId)),
   async discoverSessionId(input, env) {
     const printed = input.exitText !== undefined ? parseCodexExitId(input.exitText) : null;
-    return printed ?? (await findCodexSession(env, input.cwd, input.startedAtMs));
+    return printed ?? (await findCodexSession(env, input.cwd, input.startedAtMs, Date.now(), input.taken ?? []));
   },
   nudge: (s) => nudgeText(s.projectDir, s.name),
   patterns: {

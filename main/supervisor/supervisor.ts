@@ -29,6 +29,7 @@ import { DirectBackend } from '../terminals/direct-backend.js';
 import type { Attachment, Terminal, TerminalBackend, TerminalView } from '../terminals/terminal.js';
 import { TmuxBackend, tmuxSessionName } from '../terminals/tmux-backend.js';
 import { ActivityMonitor } from './activity-monitor.js';
+import { watchAgentSessionId } from './agent-id-watch.js';
 import { CHECKPOINT_INTERVAL_MS, writeCheckpoint } from './checkpoint.js';
 import { describeLaunch, planNewLaunch, planRelaunchLaunch, type PlannedLaunch } from './launch-plan.js';
 import { canTransition, decideOnExit, meantToRun, startAction, type StartAction } from './lifecycle.js';
@@ -97,6 +98,9 @@ interface Runtime {
   /** When the agent was last nudged after an interruption (monotonic ms); a second nudge becomes a restart. */
   nudgedAt: number | null;
   stuckTimer: Cancel | null;
+  /** Wall ms of the latest launch of an agent that picks its own id (codex); null when not learning one. */
+  idSince: number | null;
+  idWatch: Cancel | null;
 }
 
 /** What the interruption that a resume ends looked like, for the log entry and the resume prompt. */
@@ -264,6 +268,8 @@ export class Supervisor {
       generation: 0,
       nudgedAt: null,
       stuckTimer: null,
+      idSince: null,
+      idWatch: null,
     };
     this.sessions.set(rt.id, rt);
     return ok(rt);
@@ -322,6 +328,9 @@ export class Supervisor {
       ctx = { awayMs: ctx?.awayMs ?? null, checks: summary };
     }
     this.reload(rt);
+    // A crash can come before the poll saw the agent's id: one last look, or the resume is lost.
+    await this.discoverAgentId(rt);
+    if (gen !== rt.generation || this.shuttingDown) return;
     const plan = await planRelaunchLaunch({
       profile: rt.profile,
       stateDir: rt.stateDir,
@@ -347,6 +356,7 @@ export class Supervisor {
     for (const [k, v] of Object.entries(this.env)) if (v !== undefined) env[k] = v;
     env['MORI_SESSION_ID'] = rt.id;
     env['MORI_STATE_DIR'] = rt.stateDir;
+    const launchedAt = this.clock.wallMs();
     const spawned = await backend.spawn({
       id: rt.id,
       command: spec.file,
@@ -364,15 +374,27 @@ export class Supervisor {
     if (!spawned.ok) return this.needsAttention(rt, 'launch-failed', spawned.message);
     rt.spec = spec;
     rt.pendingTypePrompt = spec.typePrompt;
+    // An agent that picks its own id starts a new one on every launch but a resume: the old id is
+    // no longer this session's until the poll below learns the new one.
+    const learnsId = rt.profile.idSource === 'discovered' && spec.agentSessionId === null;
+    rt.idSince = learnsId ? launchedAt : null;
     this.writeSession(rt, (s) => ({
       ...s,
       intent: { kind: 'running' },
-      agent: { ...s.agent, sessionId: spec.agentSessionId ?? s.agent.sessionId, cwd: spec.agentSessionId !== null ? spec.cwd : s.agent.cwd },
+      agent: { ...s.agent, sessionId: learnsId ? null : (spec.agentSessionId ?? s.agent.sessionId), cwd: spec.agentSessionId !== null ? spec.cwd : s.agent.cwd },
       lastBootId: bootId(),
     }));
     const words = describeLaunch(plan.value);
     this.log(rt, reason === null ? `SESSION STARTED - agent ${rt.profile.name} (${words})${note}` : `SESSION RESUMED - ${resumeWords(reason, context)}; ${words}${note}`);
     this.adopt(rt, spawned.value, kind);
+    if (learnsId) {
+      const terminal = spawned.value;
+      rt.idWatch = watchAgentSessionId({
+        scheduler: this.scheduler,
+        discover: async () => (rt.terminal === terminal ? this.discoverAgentId(rt) : null),
+        onFound: () => undefined,
+      });
+    }
     if (reason !== null) this.emit({ type: 'session.resumed', ...this.base(rt), launch: kind });
   }
 
@@ -535,6 +557,8 @@ export class Supervisor {
     rt.checkpointTimer = null;
     rt.stuckTimer?.();
     rt.stuckTimer = null;
+    rt.idWatch?.();
+    rt.idWatch = null;
     rt.terminal = null;
     for (const end of [...rt.viewEnders]) end(why);
     rt.viewEnders.clear();
@@ -791,6 +815,23 @@ export class Supervisor {
   private setState(rt: Runtime, to: RuntimeState): void {
     if (!canTransition(rt.state, to)) throw new Error(`session ${rt.name}: no transition ${rt.state} → ${to}`);
     rt.state = to;
+  }
+
+  /**
+   * Asks the profile for the id its agent picked since the latest launch and records it in
+   * session.json (with the cwd it runs in); ids other sessions hold are not ours. The id, or null.
+   */
+  private async discoverAgentId(rt: Runtime): Promise<string | null> {
+    if (rt.idSince === null || rt.session.agent.sessionId !== null) return rt.session.agent.sessionId;
+    const since = rt.idSince;
+    const cwd = rt.spec?.cwd ?? rt.session.projectDir;
+    const taken = [...this.sessions.values()].filter((o) => o !== rt && o.session.agent.sessionId !== null).map((o) => o.session.agent.sessionId as string);
+    const id = await rt.profile.discoverSessionId({ cwd, startedAtMs: since, taken }, this.env).catch(() => null);
+    if (id === null || rt.idSince !== since) return null;
+    rt.idSince = null;
+    this.writeSession(rt, (s) => ({ ...s, agent: { ...s.agent, sessionId: id, cwd } }));
+    this.log(rt, `AGENT SESSION - ${rt.profile.label} session ${id} recorded; a relaunch resumes it`);
+    return id;
   }
 
   private reload(rt: Runtime): void {
