@@ -6,7 +6,7 @@
 // once the API is back; a SIGSTOP'd sleep ends in a nudge that reaches the API with the history.
 // The CLIs come from test/agent-clis/install.sh (a shared cache, not node_modules); absent → skipped.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -34,7 +34,7 @@ interface Cli {
   env: (api: StandIn, h: { tmp: string; project: string }) => Record<string, string | undefined>;
   /** What the screen shows while the CLI retries an unreachable API by itself. */
   retrying: RegExp;
-  /** The agent's own record of the session, once Mori knows its id. */
+  /** The agent's own record of the session holds the first answer (it is written a little after the screen shows it). */
   recordExists: (h: UpHarness, id: string) => boolean;
   /**
    * Gemini CLI reads a fast burst of keys as a paste and drops the Enter at its end: a nudge written
@@ -45,9 +45,12 @@ interface Cli {
   enterAfterNudge: boolean;
 }
 
-const findFile = (dir: string, pred: (name: string) => boolean): boolean => {
+/** Whether a file under `dir` whose name passes `pred` holds the stand-in's answer. */
+const recordWithReply = (dir: string, pred: (name: string) => boolean): boolean => {
   if (!existsSync(dir)) return false;
-  return readdirSync(dir, { withFileTypes: true, recursive: true }).some((e) => e.isFile() && pred(e.name));
+  return readdirSync(dir, { withFileTypes: true, recursive: true }).some(
+    (e) => e.isFile() && pred(e.name) && readFileSync(path.join(e.parentPath, e.name), 'utf8').includes(REPLY),
+  );
 };
 
 const CLIS: Cli[] = [
@@ -57,7 +60,7 @@ const CLIS: Cli[] = [
     startApi: () => startResponsesApi(),
     env: (api, h) => codexEnv(api, h.tmp, h.project),
     retrying: /Reconnecting\.\.\. waiting for network/,
-    recordExists: (h, id) => findFile(path.join(h.tmp, 'codex-home', 'sessions'), (n) => n.endsWith(`-${id}.jsonl`)),
+    recordExists: (h, id) => recordWithReply(path.join(h.tmp, 'codex-home', 'sessions'), (n) => n.endsWith(`-${id}.jsonl`)),
     enterAfterNudge: false, // the profile turns codex's paste detection off
   },
   {
@@ -66,7 +69,7 @@ const CLIS: Cli[] = [
     startApi: () => startGeminiApi(),
     env: (api, h) => geminiEnv(api, h.tmp),
     retrying: /Thinking\.\.\. \(esc to cancel/,
-    recordExists: (h, id) => findFile(path.join(h.tmp, 'gemini-home', '.gemini', 'tmp'), (n) => n.startsWith('session-') && n.includes(id.slice(0, 8))),
+    recordExists: (h, id) => recordWithReply(path.join(h.tmp, 'gemini-home', '.gemini', 'tmp'), (n) => n.startsWith('session-') && n.includes(id.slice(0, 8))),
     enterAfterNudge: true,
   },
 ];
