@@ -6,7 +6,7 @@
 // once the API is back; a SIGSTOP'd sleep ends in a nudge that reaches the API with the history.
 // The CLIs come from test/agent-clis/install.sh (a shared cache, not node_modules); absent → skipped.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -164,6 +164,33 @@ for (const cli of CLIS) {
       await until('the turn after the reboot carrying the earlier ones', () => requestWith(t.api, [TASK_WORD, REPLY], afterReboot), () => screen(t.h, sessionJson(t.h, t.name).id), CLI_START_MS);
       expect(sessionJson(t.h, t.name).agent.sessionId).toBe(id);
       expect(t.h.workLog(t.name)).toMatch(/SESSION RESUMED - reboot; [^\n]*agent relaunched with its resume command/);
+    }, TEST_TIMEOUT_MS);
+
+    it.skipIf(cli.profile !== 'codex')('when the agent cannot resume its session (its record is gone) Mori starts it fresh at once and says why', async () => {
+      const t = await setUp('gone');
+      const u = t.h.up();
+      const id = await firstTurn(t, u);
+      const rollouts = path.join(t.h.tmp, 'codex-home', 'sessions');
+      // Mori held still (well under the sleep detector's 5 s) while the agent dies and its rollout
+      // goes: only the thread in state_5.sqlite is left, which `codex resume` cannot use (exit 1).
+      const upPid = u.child.pid as number;
+      const before = t.api.requests.length;
+      process.kill(upPid, 'SIGSTOP');
+      try {
+        process.kill(-(started(u)[0]!['pid'] as number), 'SIGKILL');
+        for (const e of readdirSync(rollouts, { withFileTypes: true, recursive: true })) {
+          if (e.isFile() && e.name.endsWith(`-${id}.jsonl`)) rmSync(path.join(e.parentPath, e.name));
+        }
+      } finally {
+        process.kill(upPid, 'SIGCONT');
+      }
+      await until('the relaunch', () => started(u).length === 2, u.stderr);
+      expect(started(u)[1]?.['launch']).toBe('fresh');
+      expect(t.h.workLog(t.name)).toContain(`agent started fresh with the resume prompt (Codex CLI cannot resume session ${id}: its record of it is not on disk)`);
+      // The full resume prompt reaches the API, and the new Codex session's id replaces the old one.
+      await until('the fresh turn', () => requestWith(t.api, [TASK_WORD, 'session_state.md'], before), () => screen(t.h, sessionJson(t.h, t.name).id), CLI_START_MS);
+      await until('the new id', () => ![null, id].includes(sessionJson(t.h, t.name).agent.sessionId), u.stderr);
+      expect(t.h.workLog(t.name)).not.toContain('resume failed');
     }, TEST_TIMEOUT_MS);
 
     it('while the API is unreachable the agent retries by itself: the network resume types nothing, the turn completes once the API is back', async () => {
