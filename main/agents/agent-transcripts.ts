@@ -3,8 +3,9 @@
 // Path rules are pure; the lookups read the disk. Runs in the supervisor's process.
 // Checked against Claude Code 2.1.197, Codex CLI 0.171.0 and Gemini CLI 0.61.0.
 import { createHash } from 'node:crypto';
-import { promises as fs } from 'node:fs';
+import { createReadStream, promises as fs } from 'node:fs';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 import type { Env } from './profile.js';
 import { configDir, homeDir } from './launch-helpers.js';
 
@@ -232,8 +233,37 @@ export async function geminiChatsDirs(env: Env, cwd: string): Promise<string[]> 
 
 /** Gemini's header line holds the session id within its first few hundred bytes. */
 const GEMINI_HEAD_BYTES = 4096;
+/** A message line names its type near its start (`{"id":…,"timestamp":…,"type":"user",…`). */
+const GEMINI_LINE_HEAD_CHARS = 200;
 
-/** Whether gemini saved a chat `session-<time>-<first 8 of id>.json[l]` holding this session id. */
+/**
+ * Whether a `.jsonl` chat holds a turn: a message line (not the header, not a `$set` such as the
+ * session context Gemini writes at start) of type `user` or `gemini`. Gemini writes the person's
+ * prompt only once its request is under way, and refuses to resume a chat without one (exit 42,
+ * "Invalid session identifier"); its session cleanup, on by default, also deletes such chats (and
+ * any older than 30 days) when it next starts. So a chat killed before its first turn is not resumable.
+ */
+async function geminiChatHasTurn(file: string): Promise<boolean> {
+  const stream = createReadStream(file, { encoding: 'utf8' });
+  const lines = createInterface({ input: stream, crlfDelay: Infinity });
+  try {
+    for await (const line of lines) {
+      if (!line.startsWith('{"id":')) continue;
+      if (/"type":"(?:user|gemini)"/.test(line.slice(0, GEMINI_LINE_HEAD_CHARS))) return true;
+    }
+    return false;
+  } catch {
+    return false;
+  } finally {
+    lines.close();
+    stream.destroy();
+  }
+}
+
+/**
+ * Whether gemini saved a resumable chat `session-<time>-<first 8 of id>.json[l]` holding this
+ * session id (and, for `.jsonl` chats, at least one turn).
+ */
 export async function geminiChatExists(env: Env, cwd: string, sessionId: string): Promise<boolean> {
   const short = sessionId.slice(0, 8);
   const idPattern = new RegExp(`"sessionId"\\s*:\\s*"${sessionId.replace(/[^0-9a-zA-Z-]/g, '')}"`);
@@ -246,7 +276,7 @@ export async function geminiChatExists(env: Env, cwd: string, sessionId: string)
         handle = await fs.open(path.join(dir, name), 'r');
         const buf = Buffer.alloc(GEMINI_HEAD_BYTES);
         const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
-        if (idPattern.test(buf.subarray(0, bytesRead).toString('utf8'))) return true;
+        if (idPattern.test(buf.subarray(0, bytesRead).toString('utf8')) && (!name.endsWith('.jsonl') || (await geminiChatHasTurn(path.join(dir, name))))) return true;
       } catch {
         // unreadable chat: not a resumable one
       } finally {

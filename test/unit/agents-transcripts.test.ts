@@ -120,7 +120,14 @@ describe('gemini', () => {
     writeFileSync(path.join(base, 'projects.json'), JSON.stringify({ projects: { [project]: 'my-proj' } }));
     const ref = { agentSessionId: UUID, cwd: project };
     expect(await PROFILES.gemini.transcriptExists(ref, env)).toBe(false);
-    writeFileSync(path.join(chats, `session-2026-11-30T02-21-${UUID.slice(0, 8)}.jsonl`), `${JSON.stringify({ sessionId: UUID, kind: 'main' })}\n`);
+    // As Gemini CLI 0.61.0 writes it: the header, the session context as a `$set`, then the turns.
+    const chat = path.join(chats, `session-2026-11-30T02-21-${UUID.slice(0, 8)}.jsonl`);
+    const header = `${JSON.stringify({ sessionId: UUID, projectHash: 'ab', startTime: '2026-11-30T02:21:00.000Z', kind: 'main' })}\n`;
+    const context = `${JSON.stringify({ $set: { messages: [{ id: 'c1', timestamp: '2026-11-30T02:21:00.001Z', type: 'user', content: [{ text: '<session_context>' }] }] } })}\n`;
+    writeFileSync(chat, header + context);
+    // Killed before its first turn was saved: Gemini cannot resume it (exit 42), so it does not count.
+    expect(await geminiChatExists(env, project, UUID)).toBe(false);
+    writeFileSync(chat, `${header}${context}${JSON.stringify({ id: 'm1', timestamp: '2026-11-30T02:21:01.000Z', type: 'user', content: [{ text: 'the task' }] })}\n`);
     expect(await geminiChatExists(env, project, UUID)).toBe(true);
     // Same 8-char prefix, different session: not ours.
     expect(await geminiChatExists(env, project, `${UUID.slice(0, 8)}-0000-4000-8000-000000000000`)).toBe(false);
