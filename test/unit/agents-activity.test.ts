@@ -41,6 +41,7 @@ const CASES: [file: string, profile: keyof typeof PROFILES, expected: AgentActiv
   ['gemini-working.txt', 'gemini', 'working'],
   ['gemini-working-no-network.txt', 'gemini', 'working'],
   ['gemini-retrying-offline.txt', 'gemini', 'working'],
+  ['gemini-gave-up-offline.txt', 'gemini', 'error'],
   ['gemini-idle-after-answer.txt', 'gemini', 'waiting'],
   ['gemini-network-error.txt', 'gemini', 'error'],
   ['gemini-after-key.txt', 'gemini', 'error'],
