@@ -298,6 +298,12 @@ export class Supervisor {
     this.log(rt, `REATTACHED - tmux session ${tmuxSessionName(rt.id)} was still running (pid ${r.value.pid})`);
     rt.spec = null;
     this.adopt(rt, r.value, 'reattach');
+    // The previous supervisor may have ended before it learnt the agent's id: learn it now, counting
+    // from when the tmux session was made.
+    if (rt.profile.idSource === 'discovered' && rt.session.agent.sessionId === null) {
+      const made = (await this.tmux.list().catch(() => [])).find((x) => x.id === rt.id)?.createdAt ?? null;
+      if (made !== null && rt.terminal === r.value) this.watchAgentId(rt, r.value, made.getTime());
+    }
   }
 
   private async bringUp(rt: Runtime, action: StartAction): Promise<void> {
@@ -387,14 +393,7 @@ export class Supervisor {
     const words = describeLaunch(plan.value);
     this.log(rt, reason === null ? `SESSION STARTED - agent ${rt.profile.name} (${words})${note}` : `SESSION RESUMED - ${resumeWords(reason, context)}; ${words}${note}`);
     this.adopt(rt, spawned.value, kind);
-    if (learnsId) {
-      const terminal = spawned.value;
-      rt.idWatch = watchAgentSessionId({
-        scheduler: this.scheduler,
-        discover: async () => (rt.terminal === terminal ? this.discoverAgentId(rt) : null),
-        onFound: () => undefined,
-      });
-    }
+    if (learnsId) this.watchAgentId(rt, spawned.value, launchedAt);
     if (reason !== null) this.emit({ type: 'session.resumed', ...this.base(rt), launch: kind });
   }
 
@@ -815,6 +814,17 @@ export class Supervisor {
   private setState(rt: Runtime, to: RuntimeState): void {
     if (!canTransition(rt.state, to)) throw new Error(`session ${rt.name}: no transition ${rt.state} → ${to}`);
     rt.state = to;
+  }
+
+  /** Polls for the id the agent in `terminal` picks (see agent-id-watch.ts) until found or the terminal ends. */
+  private watchAgentId(rt: Runtime, terminal: Terminal, sinceWallMs: number): void {
+    rt.idWatch?.();
+    rt.idSince = sinceWallMs;
+    rt.idWatch = watchAgentSessionId({
+      scheduler: this.scheduler,
+      discover: async () => (rt.terminal === terminal ? this.discoverAgentId(rt) : null),
+      onFound: () => undefined,
+    });
   }
 
   /**

@@ -193,6 +193,28 @@ for (const cli of CLIS) {
       expect(t.h.workLog(t.name)).not.toContain('resume failed');
     }, TEST_TIMEOUT_MS);
 
+    it.skipIf(cli.profile !== 'codex')('a Mori that ended before it learnt the id learns it when it re-attaches the running agent', async () => {
+      const t = await setUp('reattach');
+      const u = t.h.up();
+      await until('the launch', () => started(u).length === 1, u.stderr);
+      // Mori frozen before the agent has written its session, then gone: nothing recorded the id.
+      process.kill(u.child.pid as number, 'SIGSTOP');
+      u.child.kill('SIGKILL');
+      await u.exited;
+      const rollouts = path.join(t.h.tmp, 'codex-home', 'sessions');
+      let id = '';
+      await until('the agent to write its session', () => {
+        const f = existsSync(rollouts) ? readdirSync(rollouts, { recursive: true }).map(String).find((n) => n.endsWith('.jsonl')) : undefined;
+        id = /([0-9a-f-]{36})\.jsonl$/.exec(f ?? '')?.[1] ?? '';
+        return id !== '';
+      }, () => screen(t.h, sessionJson(t.h, t.name).id), CLI_START_MS);
+      expect(sessionJson(t.h, t.name).agent.sessionId).toBeNull();
+      const u2 = t.h.up();
+      await until('the re-attach', () => started(u2).length === 1, u2.stderr);
+      expect(started(u2)[0]?.['launch']).toBe('reattach');
+      await until('the id learnt after the re-attach', () => sessionJson(t.h, t.name).agent.sessionId === id, u2.stderr);
+    }, TEST_TIMEOUT_MS);
+
     it('while the API is unreachable the agent retries by itself: the network resume types nothing, the turn completes once the API is back', async () => {
       const probe = await listen();
       const probePort = (probe.address() as net.AddressInfo).port;
