@@ -3,8 +3,9 @@
 // Path rules are pure; the lookups read the disk. Runs in the supervisor's process.
 // Checked against Claude Code 2.1.197, Codex CLI 0.171.0 and Gemini CLI 0.61.0.
 import { createHash } from 'node:crypto';
-import { promises as fs } from 'node:fs';
+import { createReadStream, promises as fs } from 'node:fs';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 import type { Env } from './profile.js';
 import { configDir, homeDir } from './launch-helpers.js';
 
@@ -84,6 +85,12 @@ const DAY_MS = 86_400_000;
 const ROLLOUT_HEAD_BYTES = 256 * 1024;
 /** Clock steps and coarse mtimes: a rollout a little older than the launch may still be ours. */
 const ROLLOUT_SLACK_MS = 5_000;
+/**
+ * A rollout's start time is written by the same clock as the launch's, so only a clock step can put
+ * ours before the launch; a wider slack would take a session started in the same directory just
+ * before (codex needs well over a second to start, so a neighbour's rollout is older than that).
+ */
+const ROLLOUT_START_SLACK_MS = 1_000;
 
 interface Rollout {
   file: string;
@@ -118,8 +125,15 @@ async function listRollouts(env: Env, fromMs: number, nowMs: number): Promise<Ro
   return found.sort((a, b) => b.mtimeMs - a.mtimeMs);
 }
 
-/** The cwd recorded in a rollout's first line (`session_meta.payload.cwd`), or null. */
-export async function readRolloutCwd(file: string): Promise<string | null> {
+/** What a rollout's first line (`session_meta`) says: where and when the session started. */
+export interface RolloutMeta {
+  cwd: string;
+  /** Epoch ms the session started (the line's `timestamp`), or null when it has none. */
+  startedAtMs: number | null;
+}
+
+/** The cwd and start time recorded in a rollout's first line (`session_meta`), or null. */
+export async function readRolloutMeta(file: string): Promise<RolloutMeta | null> {
   let handle: fs.FileHandle | undefined;
   try {
     handle = await fs.open(file, 'r');
@@ -130,7 +144,11 @@ export async function readRolloutCwd(file: string): Promise<string | null> {
     if (!firstLine.includes('"session_meta"')) return null;
     // Inside a JSON string a quote is escaped, so this only matches the key itself.
     const m = /"cwd":("(?:[^"\\]|\\.)*")/.exec(firstLine);
-    return m === null ? null : (JSON.parse(m[1] as string) as string);
+    if (m === null) return null;
+    // The line opens with its own timestamp: `{"timestamp":"2026-11-30T17:20:08.449Z",...`.
+    const t = /^\{"timestamp":"([^"]+)"/.exec(firstLine);
+    const at = t === null ? NaN : Date.parse(t[1] as string);
+    return { cwd: JSON.parse(m[1] as string) as string, startedAtMs: Number.isNaN(at) ? null : at };
   } catch {
     return null;
   } finally {
@@ -138,15 +156,30 @@ export async function readRolloutCwd(file: string): Promise<string | null> {
   }
 }
 
-/** The newest rollout started since `startedAtMs` whose recorded cwd is `cwd`: its session id, or null. */
-export async function findCodexSession(env: Env, cwd: string, startedAtMs: number, nowMs = Date.now()): Promise<string | null> {
+/** The cwd recorded in a rollout's first line (`session_meta.payload.cwd`), or null. */
+export async function readRolloutCwd(file: string): Promise<string | null> {
+  return (await readRolloutMeta(file))?.cwd ?? null;
+}
+
+/**
+ * The session codex started for a launch at `startedAtMs` in `cwd`: the first rollout started since
+ * then (by its own start time, not its mtime: a session already running there keeps writing) whose
+ * recorded cwd is `cwd` and whose id is not `taken` by another Mori session. Codex writes the rollout
+ * when the first prompt is submitted (at once when the prompt is on argv), so null until then.
+ */
+export async function findCodexSession(env: Env, cwd: string, startedAtMs: number, nowMs = Date.now(), taken: readonly string[] = []): Promise<string | null> {
   const wanted = new Set(await cwdForms(cwd));
+  const skip = new Set(taken.map((id) => id.toLowerCase()));
+  let best: { id: string; at: number } | null = null;
   for (const r of await listRollouts(env, startedAtMs, nowMs)) {
-    if (r.mtimeMs < startedAtMs - ROLLOUT_SLACK_MS) continue;
-    const recorded = await readRolloutCwd(r.file);
-    if (recorded !== null && wanted.has(path.resolve(recorded))) return r.id;
+    if (r.mtimeMs < startedAtMs - ROLLOUT_SLACK_MS || skip.has(r.id)) continue;
+    const meta = await readRolloutMeta(r.file);
+    if (meta === null || !wanted.has(path.resolve(meta.cwd))) continue;
+    const at = meta.startedAtMs ?? r.mtimeMs;
+    if (at < startedAtMs - ROLLOUT_START_SLACK_MS) continue;
+    if (best === null || at < best.at) best = { id: r.id, at };
   }
-  return null;
+  return best?.id ?? null;
 }
 
 /** Whether a rollout of this session id is on disk (any day: a resumed session may be weeks old). */
@@ -200,8 +233,37 @@ export async function geminiChatsDirs(env: Env, cwd: string): Promise<string[]> 
 
 /** Gemini's header line holds the session id within its first few hundred bytes. */
 const GEMINI_HEAD_BYTES = 4096;
+/** A message line names its type near its start (`{"id":…,"timestamp":…,"type":"user",…`). */
+const GEMINI_LINE_HEAD_CHARS = 200;
 
-/** Whether gemini saved a chat `session-<time>-<first 8 of id>.json[l]` holding this session id. */
+/**
+ * Whether a `.jsonl` chat holds a turn: a message line (not the header, not a `$set` such as the
+ * session context Gemini writes at start) of type `user` or `gemini`. Gemini writes the person's
+ * prompt only once its request is under way, and refuses to resume a chat without one (exit 42,
+ * "Invalid session identifier"); its session cleanup, on by default, also deletes such chats (and
+ * any older than 30 days) when it next starts. So a chat killed before its first turn is not resumable.
+ */
+async function geminiChatHasTurn(file: string): Promise<boolean> {
+  const stream = createReadStream(file, { encoding: 'utf8' });
+  const lines = createInterface({ input: stream, crlfDelay: Infinity });
+  try {
+    for await (const line of lines) {
+      if (!line.startsWith('{"id":')) continue;
+      if (/"type":"(?:user|gemini)"/.test(line.slice(0, GEMINI_LINE_HEAD_CHARS))) return true;
+    }
+    return false;
+  } catch {
+    return false;
+  } finally {
+    lines.close();
+    stream.destroy();
+  }
+}
+
+/**
+ * Whether gemini saved a resumable chat `session-<time>-<first 8 of id>.json[l]` holding this
+ * session id (and, for `.jsonl` chats, at least one turn).
+ */
 export async function geminiChatExists(env: Env, cwd: string, sessionId: string): Promise<boolean> {
   const short = sessionId.slice(0, 8);
   const idPattern = new RegExp(`"sessionId"\\s*:\\s*"${sessionId.replace(/[^0-9a-zA-Z-]/g, '')}"`);
@@ -214,7 +276,7 @@ export async function geminiChatExists(env: Env, cwd: string, sessionId: string)
         handle = await fs.open(path.join(dir, name), 'r');
         const buf = Buffer.alloc(GEMINI_HEAD_BYTES);
         const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
-        if (idPattern.test(buf.subarray(0, bytesRead).toString('utf8'))) return true;
+        if (idPattern.test(buf.subarray(0, bytesRead).toString('utf8')) && (!name.endsWith('.jsonl') || (await geminiChatHasTurn(path.join(dir, name))))) return true;
       } catch {
         // unreadable chat: not a resumable one
       } finally {

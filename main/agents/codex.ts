@@ -1,10 +1,20 @@
-// The Codex CLI profile (DESIGN.md §5). New: `codex --no-daemon [prompt]`; resume:
-// `codex resume --no-daemon <id> [prompt]` (never --last). Codex picks its own session id: Mori finds
-// the newest rollout under `$CODEX_HOME/sessions/` whose cwd matches, or reads the id codex prints
-// on exit. `--no-daemon` keeps the agent inside the process Mori supervises: without it the TUI
-// hands the turn to a shared background server that outlives it, and a Ctrl+C exits 0 while work
-// goes on unseen. Flags and screens checked against codex-cli 0.171.0 (`codex --help`,
-// `codex resume --help`; screens: test/fixtures/agent-screens/codex-*.txt).
+// The Codex CLI profile (DESIGN.md §5). New: `codex --no-daemon --config disable_paste_burst=true [prompt]`;
+// resume: `codex resume --no-daemon --config … <id> [prompt]` (never --last). Codex picks its own session
+// id: the supervisor polls discoverSessionId from the launch on and records it as soon as codex has
+// written its rollout (`$CODEX_HOME/sessions/YYYY/MM/DD/rollout-…-<id>.jsonl`, created when the
+// first prompt is submitted; `session_index.jsonl` only follows once the first turn ends and has no
+// cwd). `codex resume <id>` needs that rollout: with only the thread in `state_5.sqlite` it exits 1
+// ("no rollout found for thread id"), so transcriptExists looks for the rollout and the relaunch
+// starts fresh without it.
+// `--no-daemon` keeps the agent inside the process Mori supervises: without it the TUI hands the
+// turn to a shared background server that outlives it, and a Ctrl+C exits 0 while work goes on
+// unseen. `disable_paste_burst`: codex takes a fast burst of keys for a paste and drops an Enter
+// that comes right after the text, so a typed nudge would sit in the composer unsent.
+// Retrying is working: codex retries a dropped stream 5 times (`Reconnecting... N/5`) and a refused
+// connection without end (`Reconnecting... waiting for network`), finishing the turn by itself once
+// the API answers; only the `■` line it prints on giving up is an error.
+// Flags and screens checked against codex-cli 0.171.0 driven against a loopback Responses API
+// (screens: test/fixtures/agent-screens/codex-*.txt; test/integration/agents-real-codex.test.ts).
 import { fail, ok } from '../../common/result.js';
 import type { AgentProfile } from './profile.js';
 import { codexRolloutExists, findCodexSession, parseCodexExitId } from './agent-transcripts.js';
@@ -12,26 +22,29 @@ import { nudgeText } from './first-prompt.js';
 import { positionalPrompt, resolveBin } from './launch-helpers.js';
 import { CODEX_TYPING } from './typing.js';
 
+/** Options every codex launch takes (see the header). */
+const CODEX_OPTIONS = ['--no-daemon', '--config', 'disable_paste_burst=true'];
+
 export const codexProfile: AgentProfile = {
   name: 'codex',
   label: 'Codex CLI',
   defaultBin: 'codex',
   idSource: 'discovered',
   newSession(input) {
-    const args = ['--no-daemon'];
+    const args = [...CODEX_OPTIONS];
     if (input.prompt !== null) args.push(positionalPrompt(input.prompt));
     return ok({ file: resolveBin('codex', 'codex', input.env), args, cwd: input.cwd, agentSessionId: null, typePrompt: null });
   },
   resumeSession(input) {
     if (input.agentSessionId === null) return fail('failed', 'no Codex session id was captured, so there is nothing to resume');
-    const args = ['resume', '--no-daemon', input.agentSessionId];
+    const args = ['resume', ...CODEX_OPTIONS, input.agentSessionId];
     if (input.prompt !== null) args.push(positionalPrompt(input.prompt));
     return ok({ file: resolveBin('codex', 'codex', input.env), args, cwd: input.cwd, agentSessionId: input.agentSessionId, typePrompt: null });
   },
   transcriptExists: (ref, env) => (ref.agentSessionId === null ? Promise.resolve(false) : codexRolloutExists(env, ref.agentSessionId)),
   async discoverSessionId(input, env) {
     const printed = input.exitText !== undefined ? parseCodexExitId(input.exitText) : null;
-    return printed ?? (await findCodexSession(env, input.cwd, input.startedAtMs));
+    return printed ?? (await findCodexSession(env, input.cwd, input.startedAtMs, Date.now(), input.taken ?? []));
   },
   nudge: (s) => nudgeText(s.projectDir, s.name),
   patterns: {
@@ -44,13 +57,11 @@ export const codexProfile: AgentProfile = {
       /Would you like to (?:run the following command|make the following edits|grant)/,
       /Allow (?:command|Codex)/,
     ],
-    error: [
-      /Reconnecting\.\.\. (?:\d+\/\d+|waiting for network)/,
-      /Stream disconnected before completion/,
-      /Connection failed:/,
-      /error sending request/,
-      /^■ .*(?:error|unexpected status|Quota exceeded|usage limit)/im,
-    ],
+    // Only the `■` line codex prints when a turn ends in failure (retries used up, HTTP errors,
+    // quota), not the interrupt notice. While it retries (`Reconnecting... N/5`, `waiting for
+    // network`, with `Stream disconnected`/`Connection failed` under it) the footer says `esc to
+    // interrupt`: working on its own, never to be typed into.
+    error: [/^■ (?!Conversation interrupted)/m],
     working: [/esc to interrupt/i],
     waiting: [/\? for shortcuts/, /^› /m],
   },

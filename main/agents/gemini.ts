@@ -2,8 +2,8 @@
 // accepts a caller-chosen session UUID, so the id is pre-assigned like claude's); resume:
 // `gemini --resume <uuid> [-i prompt]` (never `--resume latest`). The chat is saved in its chats dir
 // for the project: `~/.gemini/tmp/<project slug>/chats/session-<time>-<uuid prefix>.jsonl`.
-// Flags and screens checked against Gemini CLI 0.61.0 (`gemini --help`; screens:
-// test/fixtures/agent-screens/gemini-*.txt).
+// Flags and screens checked against Gemini CLI 0.61.0 driven against a loopback Gemini API (screens:
+// test/fixtures/agent-screens/gemini-*.txt; test/integration/agents-real-gemini.test.ts).
 import { fail, ok } from '../../common/result.js';
 import type { AgentProfile } from './profile.js';
 import { geminiChatExists } from './agent-transcripts.js';
@@ -43,8 +43,10 @@ export const geminiProfile: AgentProfile = {
       /Apply this change\?/,
       /Waiting for user confirmation/,
     ],
-    error: [/✕ \[API Error/, /\bAPI Error:/, /Attempt \d+ failed\. Retrying/, /This request failed\./],
-    working: [/esc to cancel/i],
+    // Gemini retries a failed request silently behind its spinner (10 attempts by default, without
+    // end on 429/503) and finishes the turn by itself: working. It gave up once it prints `✕ [API Error`.
+    error: [/✕ \[API Error/, /\bAPI Error:/, /This request failed\./],
+    working: [/esc to cancel/i, /Attempt \d+ failed\. Retrying/],
     waiting: [/Type your message or @path\/to\/file/, /\? for shortcuts/],
   },
   typing: GEMINI_TYPING,

@@ -61,6 +61,8 @@ export interface DiscoverInput {
   startedAtMs: number;
   /** The tail of the terminal after the agent exited, when there is one. */
   exitText?: string | undefined;
+  /** Agent session ids other Mori sessions already hold: never this launch's. */
+  taken?: readonly string[] | undefined;
 }
 
 /**

@@ -17,6 +17,7 @@ import type { Terminal, TerminalBackend } from '../terminals/terminal.js';
 import { tmuxSessionName } from '../terminals/tmux-backend.js';
 import { ActivityMonitor } from './activity-monitor.js';
 import { agentEnvironment } from './agent-env.js';
+import type { AgentIdLearner } from './agent-id-learner.js';
 import { checkAgentProgram } from './agent-program.js';
 import type { Checkpointer } from './checkpointer.js';
 import { describeLaunch, type PlannedLaunch } from './launch-plan.js';
@@ -40,6 +41,7 @@ export class AgentLauncher {
     private readonly ctx: SupervisorContext,
     private readonly checkpoints: Checkpointer,
     private readonly onExit: (rt: SessionRuntime, terminal: Terminal, exit: TerminalExit) => void,
+    readonly ids: AgentIdLearner,
   ) {}
 
   async launch(rt: SessionRuntime, plan: Result<PlannedLaunch>, req: LaunchRequest): Promise<void> {
@@ -56,6 +58,7 @@ export class AgentLauncher {
     if (req.reason !== null) this.ctx.emit({ type: 'session.resuming', ...moves.base(rt), launch: kind });
     const { backend, note } = await this.backendFor(rt.session.backend);
     const size = this.ctx.options.size ?? DEFAULT_SIZE;
+    const launchedAt = this.ctx.clock.wallMs();
     const spawned = await backend.spawn({
       id: rt.id,
       command: spec.file,
@@ -72,15 +75,19 @@ export class AgentLauncher {
       return;
     }
     if (!spawned.ok) return moves.attention(rt, 'launch-failed', spawned.message);
+    // An agent that picks its own id starts a new one on every launch but a resume: the old id is no
+    // longer this session's until the poll learns the new one.
+    const learnsId = this.ids.learns(rt, spec.agentSessionId !== null);
     store.write(rt, (s) => ({
       ...s,
       intent: { kind: 'running' },
-      agent: { ...s.agent, sessionId: spec.agentSessionId ?? s.agent.sessionId, cwd: spec.agentSessionId !== null ? spec.cwd : s.agent.cwd },
+      agent: { ...s.agent, sessionId: learnsId ? null : (spec.agentSessionId ?? s.agent.sessionId), cwd: spec.agentSessionId !== null ? spec.cwd : s.agent.cwd },
       lastBootId: bootId(),
     }));
     const words = describeLaunch(plan.value);
     store.log(rt, req.reason === null ? `SESSION STARTED - agent ${rt.profile.name} (${words})${note}` : `SESSION RESUMED - ${resumeWords(req.reason, req.context)}; ${words}${note}`);
     this.adopt(rt, spawned.value, kind, spec);
+    if (learnsId) this.ids.watch(rt, spawned.value, launchedAt);
     if (req.reason !== null) this.ctx.emit({ type: 'session.resumed', ...moves.base(rt), launch: kind });
   }
 
@@ -96,6 +103,12 @@ export class AgentLauncher {
     this.ctx.store.write(rt, (s) => ({ ...s, intent: { kind: 'running' }, lastBootId: bootId() }));
     this.ctx.store.log(rt, `REATTACHED - tmux session ${tmuxSessionName(rt.id)} was still running (pid ${r.value.pid})`);
     this.adopt(rt, r.value, 'reattach', null);
+    // The previous supervisor may have ended before it learnt the agent's id: learn it now, counting
+    // from when the tmux session was made.
+    if (this.ids.learns(rt, rt.session.agent.sessionId !== null)) {
+      const made = (await this.ctx.tmux.list().catch(() => [])).find((x) => x.id === rt.id)?.createdAt ?? null;
+      if (made !== null && rt.terminal === r.value) this.ids.watch(rt, r.value, made.getTime());
+    }
     return true;
   }
 

@@ -39,7 +39,7 @@ export class ExitHandler {
   detach(rt: SessionRuntime, why: string): void {
     rt.run?.monitor?.dispose();
     rt.run = null;
-    rt.timers.clear('checkpoint', 'stuck');
+    rt.timers.clear('checkpoint', 'stuck', 'id-watch');
     endViews(rt, why);
   }
 

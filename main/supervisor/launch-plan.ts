@@ -23,6 +23,16 @@ const RESUME_WITH_CONTEXT_BUDGET = 2_000;
 export interface PlannedLaunch {
   kind: Exclude<LaunchKind, 'reattach'>;
   spec: LaunchSpec;
+  /** Why a relaunch starts fresh instead of resuming the agent's own session, for the work log. */
+  whyFresh?: string;
+}
+
+/** Why the agent's own session is not resumed (it has ids, but none was captured, or its record is gone, or that resume failed). */
+function whyNotResumed(profile: AgentProfile, id: string | null, transcriptExists: boolean): string | undefined {
+  if (profile.idSource === 'none') return undefined;
+  if (id === null) return `no ${profile.label} session id was captured`;
+  if (!transcriptExists) return `${profile.label} cannot resume session ${id}: its record of it is not on disk`;
+  return `resuming ${profile.label} session ${id} failed before`;
 }
 
 /** Where the session's approvals are looked up: the Mori home, and the session's state dir. */
@@ -80,12 +90,14 @@ export async function planRelaunchLaunch(req: RelaunchRequest): Promise<Result<P
     env: req.env,
     failedResume: req.failedResume,
   });
-  return plan.ok ? ok({ kind: plan.value.kind, spec: plan.value.spec }) : plan;
+  if (!plan.ok) return plan;
+  const whyFresh = plan.value.kind === 'fresh' ? whyNotResumed(profile, session.agent.sessionId, transcriptExists) : undefined;
+  return ok({ kind: plan.value.kind, spec: plan.value.spec, ...(whyFresh !== undefined ? { whyFresh } : {}) });
 }
 
 /** The words a work-log entry uses for a launch. */
 export function describeLaunch(p: PlannedLaunch): string {
   if (p.kind === 'resume') return `agent relaunched with its resume command${p.spec.agentSessionId ? ` (session ${p.spec.agentSessionId})` : ''}`;
-  if (p.kind === 'fresh') return 'agent started fresh with the resume prompt';
+  if (p.kind === 'fresh') return `agent started fresh with the resume prompt${p.whyFresh !== undefined ? ` (${p.whyFresh})` : ''}`;
   return 'new agent session';
 }

@@ -115,6 +115,9 @@ export class ResumeController {
   private async relaunch(rt: SessionRuntime, reason: InterruptReason, context: ResumeContext, gen: number): Promise<void> {
     const { ctx } = this;
     ctx.store.reload(rt);
+    // A crash can come before the poll saw the agent's id: one last look, or the resume is lost.
+    await this.launcher.ids.discover(rt);
+    if (gen !== rt.generation || ctx.machine.shuttingDown) return;
     const plan = await planRelaunchLaunch({
       profile: rt.profile,
       home: ctx.home,

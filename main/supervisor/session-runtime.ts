@@ -12,25 +12,28 @@ import type { Terminal } from '../terminals/terminal.js';
 import type { ActivityMonitor } from './activity-monitor.js';
 import type { RestartState } from './restart-policy.js';
 
+/** What a session's timers are for: a restart in backoff, checkpoints, a stuck/retrying agent, learning an agent's id. */
+type TimerKind = 'retry' | 'checkpoint' | 'stuck' | 'id-watch';
+
 /** The session's timers by purpose; each is cleared before it is set again, all at once on detach. */
 export class SessionTimers {
-  private readonly timers = new Map<'retry' | 'checkpoint' | 'stuck', Cancel>();
+  private readonly timers = new Map<TimerKind, Cancel>();
 
-  set(kind: 'retry' | 'checkpoint' | 'stuck', cancel: Cancel): void {
+  set(kind: TimerKind, cancel: Cancel): void {
     this.clear(kind);
     this.timers.set(kind, cancel);
   }
 
-  has(kind: 'retry' | 'checkpoint' | 'stuck'): boolean {
+  has(kind: TimerKind): boolean {
     return this.timers.has(kind);
   }
 
   /** Forgets a timer that fired (without cancelling anything). */
-  fired(kind: 'retry' | 'checkpoint' | 'stuck'): void {
+  fired(kind: TimerKind): void {
     this.timers.delete(kind);
   }
 
-  clear(...kinds: ('retry' | 'checkpoint' | 'stuck')[]): void {
+  clear(...kinds: (TimerKind)[]): void {
     for (const kind of kinds.length > 0 ? kinds : [...this.timers.keys()]) {
       this.timers.get(kind)?.();
       this.timers.delete(kind);
@@ -62,6 +65,8 @@ export class SessionRuntime {
   failedResume: FailedResume | null;
   /** The person asked for a stop that has not completed yet (the agent's exit is theirs). */
   stopping = false;
+  /** Wall ms of the latest launch of an agent that picks its own id (codex) while that id is not known yet. */
+  idSince: number | null = null;
   /** Epoch ms of the scheduled restart while in backoff. */
   nextAttemptAt: number | null = null;
   readonly timers = new SessionTimers();

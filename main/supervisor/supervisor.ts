@@ -19,6 +19,7 @@ import { resolveSession } from '../state/resolve-session.js';
 import { DirectBackend } from '../terminals/direct-backend.js';
 import type { Attachment, Terminal, TerminalView } from '../terminals/terminal.js';
 import { TmuxBackend } from '../terminals/tmux-backend.js';
+import { AgentIdLearner } from './agent-id-learner.js';
 import { AgentLauncher } from './agent-launcher.js';
 import { Checkpointer } from './checkpointer.js';
 import { EventBus } from './event-bus.js';
@@ -100,7 +101,7 @@ export class Supervisor {
     });
     this.checkpoints = new Checkpointer(this.ctx);
     this.exits = new ExitHandler(this.ctx, this.checkpoints);
-    this.launcher = new AgentLauncher(this.ctx, this.checkpoints, (rt, t, exit) => this.exits.onExit(rt, t, exit));
+    this.launcher = new AgentLauncher(this.ctx, this.checkpoints, (rt, t, exit) => this.exits.onExit(rt, t, exit), new AgentIdLearner(this.ctx, () => this.sessions.all()));
     this.resumer = new ResumeController(this.ctx, this.launcher, this.exits);
     this.startup = new SessionStartup(this.ctx, this.queue, this.launcher, this.resumer, this.exits);
   }

@@ -1,8 +1,7 @@
 // Smoke test against the real agent CLIs: every flag a profile passes is accepted by the installed
 // CLI's own argument parser, without starting a session or reaching the network. Runs for each CLI
-// found in node_modules/.bin or on PATH (they are not dependencies of Mori; install them to run
-// this, e.g. `npm i -g @anthropic-ai/claude-code @openai/codex @google/gemini-cli`), skipped with
-// the reason otherwise. Written against Claude Code 2.1.197, codex-cli 0.171.0, Gemini CLI 0.61.0.
+// found in node_modules/.bin, on PATH, or in the cache test/agent-clis/install.sh fills (they are
+// not dependencies of Mori), skipped with the reason otherwise. Written against Claude Code 2.1.197, codex-cli 0.171.0, Gemini CLI 0.61.0.
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -11,14 +10,23 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PROFILES } from '../../main/agents/profiles.js';
 import type { LaunchSpec } from '../../main/agents/profile.js';
+import { AGENT_CLIS_DIR } from '../agent-clis/real-agents.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const UUID = '0b9f6a4e-4c1d-4e8b-9a57-3c2d1e0f9a8b';
 /** A CLI that starts a JS runtime and loads a large bundle takes seconds on a busy 2-core machine. */
 const CLI_TIMEOUT_MS = 60_000;
 
+/** The pinned versions install.sh puts in the cache, one npm prefix each. */
+const CACHED: Record<string, string> = {
+  claude: 'anthropic-ai+claude-code@2.1.197',
+  codex: 'openai+codex@0.171.0',
+  gemini: 'google+gemini-cli@0.61.0',
+};
+
 function findBin(name: string): string | null {
-  const dirs = [path.join(ROOT, 'node_modules', '.bin'), ...(process.env['PATH'] ?? '').split(path.delimiter).filter(Boolean)];
+  const cached = CACHED[name] !== undefined ? [path.join(AGENT_CLIS_DIR, CACHED[name], 'bin')] : [];
+  const dirs = [path.join(ROOT, 'node_modules', '.bin'), ...(process.env['PATH'] ?? '').split(path.delimiter).filter(Boolean), ...cached];
   for (const dir of dirs) {
     const file = path.join(dir, name);
     try {
@@ -59,7 +67,7 @@ function specs(profile: keyof typeof PROFILES): { fresh: LaunchSpec; resume: Lau
   return { fresh: fresh.value, resume: resume.value };
 }
 
-const why = (name: string): string => `(skipped: \`${name}\` not found in node_modules/.bin or on PATH)`;
+const why = (name: string): string => `(skipped: \`${name}\` not found in node_modules/.bin, on PATH or in ${AGENT_CLIS_DIR})`;
 
 const claude = findBin('claude');
 describe.skipIf(claude === null)(`claude CLI ${claude === null ? why('claude') : ''}`, () => {

@@ -29,12 +29,12 @@ describe('new-session and resume command lines', () => {
     expect(r.ok === false && r.code).toBe('failed');
   });
 
-  it('codex runs without its background server and resumes by id, never --last', () => {
+  it('codex runs without its background server or paste detection and resumes by id, never --last', () => {
     const n = value(PROFILES.codex.newSession({ cwd: '/p', prompt: 'task', newAgentSessionId: UUID, env }));
-    expect(n.args).toEqual(['--no-daemon', 'task']);
+    expect(n.args).toEqual(['--no-daemon', '--config', 'disable_paste_burst=true', 'task']);
     expect(n.agentSessionId).toBeNull();
     const r = value(PROFILES.codex.resumeSession({ cwd: '/p', agentSessionId: UUID, prompt: 'go on', env }));
-    expect(r.args).toEqual(['resume', '--no-daemon', UUID, 'go on']);
+    expect(r.args).toEqual(['resume', '--no-daemon', '--config', 'disable_paste_burst=true', UUID, 'go on']);
     expect(PROFILES.codex.idSource).toBe('discovered');
   });
 
@@ -161,7 +161,7 @@ describe('planRelaunch', () => {
     if (!first.ok) throw new Error(first.message);
     const again = planRelaunch(PROFILES.codex, { ...base, failedResume: first.value.spec });
     expect(again.ok && again.value.kind).toBe('fresh');
-    expect(again.ok && again.value.spec.args).toEqual(['--no-daemon', 'full resume prompt']);
+    expect(again.ok && again.value.spec.args).toEqual(['--no-daemon', '--config', 'disable_paste_burst=true', 'full resume prompt']);
     // A different prompt (new check results, time away) does not make the same resume worth retrying.
     const reworded = planRelaunch(PROFILES.codex, { ...base, resumePrompt: 'other words', failedResume: first.value.spec });
     expect(reworded.ok && reworded.value.kind).toBe('fresh');

@@ -91,6 +91,18 @@ describe('codex', () => {
     expect(await PROFILES.codex.transcriptExists({ agentSessionId: '33333333-3333-4333-8333-333333333333', cwd: project }, env)).toBe(false);
   });
 
+  it('takes the first session started since the launch, not one started earlier that is still being written', async () => {
+    const start = Date.now() - 60_000;
+    const running = rollout('44444444-4444-4444-8444-444444444444', project, new Date(start - 600_000));
+    utimesSync(running, new Date(start + 30_000), new Date(start + 30_000)); // still written to after our launch
+    const first = rollout('01a22d79-169a-7d70-9ddc-4c969971f764', project, new Date(start + 2_000));
+    rollout('01a22d7a-c4dd-7373-bbab-a2dc1379f8da', project, new Date(start + 6_000));
+    expect(await findCodexSession(env, project, start)).toBe('01a22d79-169a-7d70-9ddc-4c969971f764');
+    // Another Mori session in the same directory already holds the first one: the next is ours.
+    expect(await PROFILES.codex.discoverSessionId({ cwd: project, startedAtMs: start, taken: ['01A22D79-169A-7D70-9DDC-4C969971F764'] }, env)).toBe('01a22d7a-c4dd-7373-bbab-a2dc1379f8da');
+    expect(first).toContain('01a22d79');
+  });
+
   it('reads the id codex printed on exit (real exit screen)', async () => {
     const text = readFileSync(fileURLToPath(new URL('../fixtures/agent-screens/codex-exit-no-daemon.txt', import.meta.url)), 'utf8');
     expect(parseCodexExitId(text)).toBe('01a22a40-cc5f-7c20-975e-fde24213c735');
@@ -108,7 +120,14 @@ describe('gemini', () => {
     writeFileSync(path.join(base, 'projects.json'), JSON.stringify({ projects: { [project]: 'my-proj' } }));
     const ref = { agentSessionId: UUID, cwd: project };
     expect(await PROFILES.gemini.transcriptExists(ref, env)).toBe(false);
-    writeFileSync(path.join(chats, `session-2026-11-30T02-21-${UUID.slice(0, 8)}.jsonl`), `${JSON.stringify({ sessionId: UUID, kind: 'main' })}\n`);
+    // As Gemini CLI 0.61.0 writes it: the header, the session context as a `$set`, then the turns.
+    const chat = path.join(chats, `session-2026-11-30T02-21-${UUID.slice(0, 8)}.jsonl`);
+    const header = `${JSON.stringify({ sessionId: UUID, projectHash: 'ab', startTime: '2026-11-30T02:21:00.000Z', kind: 'main' })}\n`;
+    const context = `${JSON.stringify({ $set: { messages: [{ id: 'c1', timestamp: '2026-11-30T02:21:00.001Z', type: 'user', content: [{ text: '<session_context>' }] }] } })}\n`;
+    writeFileSync(chat, header + context);
+    // Killed before its first turn was saved: Gemini cannot resume it (exit 42), so it does not count.
+    expect(await geminiChatExists(env, project, UUID)).toBe(false);
+    writeFileSync(chat, `${header}${context}${JSON.stringify({ id: 'm1', timestamp: '2026-11-30T02:21:01.000Z', type: 'user', content: [{ text: 'the task' }] })}\n`);
     expect(await geminiChatExists(env, project, UUID)).toBe(true);
     // Same 8-char prefix, different session: not ours.
     expect(await geminiChatExists(env, project, `${UUID.slice(0, 8)}-0000-4000-8000-000000000000`)).toBe(false);

@@ -1,0 +1,116 @@
+// What the real-CLI tests share: finding a CLI installed by test/agent-clis/install.sh, the isolated
+// config each CLI is pointed at a loopback stand-in of its API with (no other traffic leaves the
+// machine: proxies point at the stand-in, which refuses them), and reading a session's state and
+// screen under a real `mori up` on its own tmux socket.
+import { spawnSync } from 'node:child_process';
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { StandIn } from '../stand-ins/loopback-server.js';
+import { bodyText } from '../stand-ins/loopback-server.js';
+import type { UpHarness } from '../helpers/mori-up.js';
+
+/** The cache install.sh fills: one npm prefix per package@version. */
+export const AGENT_CLIS_DIR = process.env['MORI_AGENT_CLIS'] ?? path.join(os.homedir(), '.cache', 'mori-agent-clis');
+
+/** The executable of an installed `pkg@version`, or why it cannot be used (the tests skip with it). */
+export function installedCli(pkg: string, version: string, bin: string): { bin: string } | { skip: string } {
+  const prefix = path.join(AGENT_CLIS_DIR, `${pkg.replace(/^@/, '').replace('/', '+')}@${version}`);
+  const file = path.join(prefix, 'bin', bin);
+  try {
+    if (!existsSync(path.join(prefix, '.installed'))) throw new Error('not installed');
+    accessSync(file, constants.X_OK);
+    return { bin: file };
+  } catch {
+    return { skip: `${pkg}@${version} is not installed in ${AGENT_CLIS_DIR} (run: test/agent-clis/install.sh ${pkg}@${version})` };
+  }
+}
+
+/** Variables that would send the CLIs anywhere else or change how they run, removed for every test. */
+const proxyTo = (api: StandIn): Record<string, string | undefined> => ({
+  HTTPS_PROXY: api.url,
+  HTTP_PROXY: api.url,
+  ALL_PROXY: api.url,
+  https_proxy: api.url,
+  http_proxy: api.url,
+  all_proxy: api.url,
+  NO_PROXY: '127.0.0.1,localhost',
+  no_proxy: '127.0.0.1,localhost',
+  // Headless mode in Gemini CLI, and other CI behaviour: the agents run as a person's would.
+  CI: undefined,
+  NO_COLOR: '1',
+});
+
+/** An isolated CODEX_HOME whose provider is the stand-in (Responses API, streamed), the project trusted. */
+export function codexEnv(api: StandIn, root: string, project: string): Record<string, string | undefined> {
+  const home = path.join(root, 'codex-home');
+  mkdirSync(home, { recursive: true });
+  writeFileSync(
+    path.join(home, 'config.toml'),
+    [
+      'model = "gpt-stand-in"',
+      'model_provider = "standin"',
+      'check_for_update_on_startup = false',
+      'approval_policy = "never"',
+      'sandbox_mode = "workspace-write"',
+      '',
+      '[analytics]',
+      'enabled = false',
+      '',
+      '[model_providers.standin]',
+      'name = "Loopback stand-in"',
+      `base_url = "${api.url}/v1"`,
+      'wire_api = "responses"',
+      'env_key = "MORI_TEST_STANDIN_KEY"',
+      '',
+      `[projects.${JSON.stringify(project)}]`,
+      'trust_level = "trusted"',
+      '',
+    ].join('\n'),
+  );
+  return { ...proxyTo(api), CODEX_HOME: home, HOME: path.join(root, 'user-home'), MORI_TEST_STANDIN_KEY: 'sk-stand-in' };
+}
+
+/** An isolated GEMINI_CLI_HOME with API-key auth, folder trust, telemetry and updates off, at the stand-in. */
+export function geminiEnv(api: StandIn, root: string): Record<string, string | undefined> {
+  const home = path.join(root, 'gemini-home');
+  mkdirSync(path.join(home, '.gemini'), { recursive: true });
+  writeFileSync(
+    path.join(home, '.gemini', 'settings.json'),
+    JSON.stringify({
+      security: { auth: { selectedType: 'gemini-api-key' }, folderTrust: { enabled: false } },
+      privacy: { usageStatisticsEnabled: false },
+      telemetry: { enabled: false },
+      general: { enableAutoUpdate: false, enableAutoUpdateNotification: false, disableAutoUpdate: true, disableUpdateNag: true },
+    }),
+  );
+  return { ...proxyTo(api), GEMINI_CLI_HOME: home, HOME: path.join(root, 'user-home'), GEMINI_API_KEY: 'stand-in-key', GOOGLE_GEMINI_BASE_URL: api.url };
+}
+
+export interface SessionJson {
+  id: string;
+  agent: { profile: string; sessionId: string | null; cwd: string | null };
+  intent: { kind: string };
+}
+
+export const sessionJson = (h: UpHarness, name: string): SessionJson => JSON.parse(readFileSync(path.join(h.stateDir(name), 'session.json'), 'utf8')) as SessionJson;
+
+/** The agent's screen, from its tmux pane on the test's own socket. */
+export function screen(h: UpHarness, moriId: string): string {
+  const r = spawnSync('tmux', ['-L', h.socketName, 'capture-pane', '-p', '-t', `mori-${moriId}`], { encoding: 'utf8' });
+  return r.stdout ?? '';
+}
+
+/** Whether any logged request (from index `from` on) has every one of `needles` in its body. */
+export function requestWith(api: StandIn, needles: string[], from = 0): boolean {
+  return api.requests.slice(from).some((r) => {
+    const text = bodyText(r.body);
+    return needles.every((n) => text.includes(n));
+  });
+}
+
+/** Every text the agent sent the API, for failure messages and "never typed" checks. */
+export const allRequestText = (api: StandIn): string => api.requests.map((r) => bodyText(r.body)).join('\n');
+
+/** Proof no request went anywhere but the stand-in: the CONNECTs it refused. */
+export const proxiedTargets = (api: StandIn): string[] => api.proxied;
