@@ -3,6 +3,7 @@
 // `mori log`, the supervisor) never interleave. Readers read the tail only. Past its budget the log's
 // older entries move to work_log.archive.md, archive written and synced first. Any Node process.
 import { closeSync, fstatSync, fsyncSync, openSync, readSync, statSync, writeSync, constants } from 'node:fs';
+import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { scanWorkLog, type ScannedLog } from './work-log-scan.js';
 import { writeAtomicSync } from './atomic-write.js';
@@ -57,15 +58,38 @@ export function appendEntry(stateDir: string, lines: readonly string[], at = new
     closeSync(fd);
   }
   recordOwnWrite(file);
-  if (size > budget) {
-    const lock = tryLock(path.join(stateDir, 'work_log.compact.lock'), 'work log compaction');
-    if (lock.ok) {
-      try {
-        compactWorkLog(stateDir, budget);
-      } finally {
-        lock.release();
-      }
-    }
+  if (size > budget) compactIfFree(stateDir, budget);
+}
+
+/**
+ * appendEntry with the write and fsync off the event loop, for the supervisor, which appends for many
+ * sessions at once (on suspend) and must not stall. Same single O_APPEND write; same compaction.
+ */
+export async function appendEntryAsync(stateDir: string, lines: readonly string[], at = new Date(), budget = WORK_LOG_BUDGET_BYTES): Promise<void> {
+  const file = path.join(stateDir, WORK_LOG);
+  const handle = await open(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT, 0o644);
+  let size: number;
+  try {
+    const bytes = Buffer.from(formatEntry(at, lines), 'utf8');
+    const { bytesWritten } = await handle.write(bytes);
+    if (bytesWritten !== bytes.length) throw new Error(`${file}: short write (${bytesWritten} of ${bytes.length} bytes)`);
+    await handle.sync();
+    size = (await handle.stat()).size;
+  } finally {
+    await handle.close();
+  }
+  recordOwnWrite(file);
+  if (size > budget) compactIfFree(stateDir, budget);
+}
+
+/** Compacts unless another process is at it (their compaction covers this entry too). */
+function compactIfFree(stateDir: string, budget: number): void {
+  const lock = tryLock(path.join(stateDir, 'work_log.compact.lock'), 'work log compaction');
+  if (!lock.ok) return;
+  try {
+    compactWorkLog(stateDir, budget);
+  } finally {
+    lock.release();
   }
 }
 

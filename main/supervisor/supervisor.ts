@@ -426,17 +426,27 @@ export class Supervisor {
     const first = Math.round(every * (0.5 + this.random() / 2));
     const tick = (): void => {
       if (rt.terminal !== terminal) return;
-      this.checkpoint(rt);
+      void this.checkpoint(rt);
       rt.checkpointTimer = this.scheduler.after(every, tick);
     };
     rt.checkpointTimer = this.scheduler.after(first, tick);
   }
 
-  private checkpoint(rt: Runtime): void {
-    const r = writeCheckpoint(rt.stateDir, rt.session.projectDir);
-    if (!r.ok) return;
-    rt.session = r.value.session;
-    this.emit({ type: 'checkpoint.written', ...this.base(rt), gitHead: r.value.checkpoint.gitHead, changedFiles: r.value.checkpoint.changedFiles.length, changed: r.value.changed });
+  /** Checkpoints in the background (git runs asynchronously); resolves when written or reported. */
+  private checkpoint(rt: Runtime): Promise<void> {
+    return writeCheckpoint(rt.stateDir, rt.session.projectDir).then(
+      (r) => {
+        if (!r.ok) {
+          process.stderr.write(`mori: checkpoint of ${rt.name} not written: ${r.message}\n`);
+          return;
+        }
+        rt.session = r.value.session;
+        this.emit({ type: 'checkpoint.written', ...this.base(rt), gitHead: r.value.checkpoint.gitHead, changedFiles: r.value.checkpoint.changedFiles.length, changed: r.value.changed });
+      },
+      (err: unknown) => {
+        process.stderr.write(`mori: checkpoint of ${rt.name} failed: ${(err as Error).message}\n`);
+      },
+    );
   }
 
   // ---------------------------------------------------------------- exits
@@ -469,7 +479,7 @@ export class Supervisor {
       lastExit: exitRecord(exit),
       restartHistory: decision.kind === 'restart' && decision.countsAsCrash ? [...s.restartHistory, new Date(this.clock.wallMs()).toISOString()].slice(-RESTART_HISTORY_KEEP) : s.restartHistory,
     }));
-    this.checkpoint(rt);
+    void this.checkpoint(rt);
     const exited = (outcome: 'finished' | 'crash' | 'stopped' | 'resume-failed'): void =>
       this.emit({ type: 'session.exited', ...this.base(rt), code: exit.code, signal: exit.signal, outcome });
     switch (decision.kind) {
@@ -662,7 +672,7 @@ export class Supervisor {
     if (!found.ok) return found;
     const rt = found.value;
     if (rt.state !== 'running') return ok(this.info(rt));
-    this.checkpoint(rt);
+    void this.checkpoint(rt);
     this.writeSession(rt, (s) => ({ ...s, intent: { kind: 'interrupted', reason } }));
     this.log(rt, `SESSION INTERRUPTED - ${REASON_WORDS[reason]}`);
     this.setState(rt, 'interrupted');
@@ -756,7 +766,7 @@ export class Supervisor {
       rt.generation++;
       const t = rt.terminal;
       if (t && !rt.userStop) {
-        this.checkpoint(rt);
+        waits.push(this.checkpoint(rt));
         this.log(rt, 'SESSION INTERRUPTED - supervisor stopped');
         if (t.backend === 'tmux') {
           this.detachRuntime(rt, 'the supervisor stopped');
