@@ -1,12 +1,14 @@
 // Atomic file replacement (DESIGN.md §3): temp file in the same dir → write → fsync → rename → fsync
 // the dir (POSIX), so the file is at every moment either its old or its new contents. The temp file
 // is created exclusively and never through a symlink, and the rename replaces the name itself, so a
-// write never lands in a file the name merely points at. Any Node process.
+// write never lands in a file the name merely points at. A target that is a symlink (or not a regular
+// file) is refused with UnsafeStateFile rather than silently replaced. Any Node process.
 import { closeSync, constants, fsyncSync, lstatSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { open, rename, unlink } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { recordOwnWrite } from './own-writes.js';
+import { assertPlainStateFile } from './state-file-guard.js';
 
 /** Mode of a new file; an existing file keeps its own (the process umask applies to both). */
 const DEFAULT_MODE = 0o644;
@@ -62,6 +64,7 @@ export async function writeTemp(file: string, data: string | Buffer, mode?: numb
 }
 
 export function writeAtomicSync(file: string, data: string | Buffer, mode?: number): void {
+  assertPlainStateFile(file);
   const tmp = writeTempSync(file, data, mode);
   try {
     renameSync(tmp, file);
@@ -74,6 +77,7 @@ export function writeAtomicSync(file: string, data: string | Buffer, mode?: numb
 }
 
 export async function writeAtomic(file: string, data: string | Buffer, mode?: number): Promise<void> {
+  assertPlainStateFile(file);
   const tmp = await writeTemp(file, data, mode);
   try {
     await rename(tmp, file);

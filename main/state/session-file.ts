@@ -1,6 +1,7 @@
 // Reads and writes session.json (DESIGN.md §3): zod-validated, schema-versioned, written atomically,
 // with session.json.bak holding the last valid version. A corrupt file is reported with its path and
-// left exactly as it is: Mori refuses to write over it. Any Node process.
+// left exactly as it is: Mori refuses to write over it, as over a session.json that is a symlink.
+// Any Node process.
 //
 // The backup is a hard link to the version being replaced (already durable, so no copy and no
 // fsync), and the new version goes through a synced temp file: one data fsync and one directory
@@ -12,6 +13,7 @@ import { SESSION_SCHEMA_VERSION, SessionFile, type SessionFileInput } from '../.
 import { fail, ok, type Result } from '../../common/result.js';
 import { fsyncDir, fsyncDirAsync, tempNameFor, unlinkQuietly, writeTemp, writeTempSync } from './atomic-write.js';
 import { recordOwnWrite } from './own-writes.js';
+import { assertPlainStateFile, UnsafeStateFile } from './state-file-guard.js';
 
 export const SESSION_FILE = 'session.json';
 export const SESSION_BACKUP = 'session.json.bak';
@@ -70,7 +72,12 @@ export function writeSessionFile(stateDir: string, data: SessionFileInput): Sess
   const valid = SessionFile.parse(data);
   const current = currentForWrite(stateDir);
   const tmp = writeTempSync(sessionFilePath(stateDir), serialize(valid));
-  install(stateDir, tmp, current.ok);
+  try {
+    install(stateDir, tmp, current.ok);
+  } catch (err) {
+    unlinkQuietly(tmp);
+    throw err;
+  }
   fsyncDir(stateDir);
   return valid;
 }
@@ -95,6 +102,11 @@ export function updateSessionFile(stateDir: string, change: (s: SessionFile) => 
 export async function updateSessionFileAsync(stateDir: string, change: (s: SessionFile) => SessionFileInput): Promise<Result<SessionFile>> {
   const file = sessionFilePath(stateDir);
   for (let attempt = 0; attempt < ASYNC_UPDATE_ATTEMPTS; attempt++) {
+    try {
+      assertPlainStateFile(file);
+    } catch (err) {
+      return fail('unreadable', (err as Error).message);
+    }
     const base = readSessionText(stateDir);
     if (!base.ok) return base;
     let next: SessionFile;
@@ -118,6 +130,7 @@ export async function updateSessionFileAsync(stateDir: string, change: (s: Sessi
       install(stateDir, tmp, true);
     } catch (err) {
       unlinkQuietly(tmp);
+      if (err instanceof UnsafeStateFile) return fail('unreadable', err.message);
       return fail('failed', `${file}: ${(err as Error).message}`);
     }
     await fsyncDirAsync(stateDir).catch(() => undefined);
@@ -132,6 +145,7 @@ function serialize(s: SessionFile): string {
 
 /** The current file, checked writable over: a corrupt one is refused (not overwritten). */
 function currentForWrite(stateDir: string): Result<SessionFile> {
+  assertPlainStateFile(sessionFilePath(stateDir));
   const current = readSessionFile(stateDir);
   if (!current.ok && current.code === 'unreadable') throw new Error(`${current.message} — not overwritten`);
   return current;
@@ -154,6 +168,7 @@ function readSessionText(stateDir: string): Result<{ text: string; session: Sess
 /** Keeps the current version as the backup (when it is valid), then renames the synced temp file in. */
 function install(stateDir: string, tmp: string, keepBackup: boolean): void {
   const file = sessionFilePath(stateDir);
+  assertPlainStateFile(file);
   if (keepBackup) {
     const bakTmp = tempNameFor(path.join(stateDir, SESSION_BACKUP));
     try {

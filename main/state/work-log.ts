@@ -1,14 +1,16 @@
 // work_log.md (DESIGN.md §3): append-only entries `## YYYY-MM-DD HH:MM` + bullet lines. Mori appends
 // an entry with ONE write on an O_APPEND descriptor, then fsync, so concurrent writers (the agent,
 // `mori log`, the supervisor) never interleave. Readers read the tail only. Past its budget the log's
-// older entries move to work_log.archive.md, archive written and synced first. Any Node process.
-import { closeSync, fstatSync, fsyncSync, openSync, readSync, statSync, writeSync, constants } from 'node:fs';
-import { open } from 'node:fs/promises';
+// older entries move to work_log.archive.md, archive written and synced first. A log or archive that
+// is a symlink or a hard link is refused (UnsafeStateFile), never written through. Any Node process.
+import { closeSync, fstatSync, fsyncSync, openSync, readSync, statSync, writeSync } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { scanWorkLog, type ScannedLog } from './work-log-scan.js';
 import { writeAtomicSync } from './atomic-write.js';
 import { tryLock } from './pid-lock.js';
 import { recordOwnWrite } from './own-writes.js';
+import { APPEND_FLAGS, assertPlainOpenedFile, assertPlainStateFile, READ_FLAGS, refusalFor } from './state-file-guard.js';
 
 export const WORK_LOG = 'work_log.md';
 export const WORK_LOG_ARCHIVE = 'work_log.archive.md';
@@ -46,7 +48,7 @@ export function formatEntry(at: Date, lines: readonly string[]): string {
  */
 export function appendEntry(stateDir: string, lines: readonly string[], at = new Date(), budget = WORK_LOG_BUDGET_BYTES): void {
   const file = path.join(stateDir, WORK_LOG);
-  const fd = openSync(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT, 0o644);
+  const fd = openForAppend(file);
   let size: number;
   try {
     const bytes = Buffer.from(formatEntry(at, lines), 'utf8');
@@ -67,9 +69,15 @@ export function appendEntry(stateDir: string, lines: readonly string[], at = new
  */
 export async function appendEntryAsync(stateDir: string, lines: readonly string[], at = new Date(), budget = WORK_LOG_BUDGET_BYTES): Promise<void> {
   const file = path.join(stateDir, WORK_LOG);
-  const handle = await open(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT, 0o644);
+  let handle: FileHandle;
+  try {
+    handle = await open(file, APPEND_FLAGS, 0o644);
+  } catch (err) {
+    throw refusalFor(file, err);
+  }
   let size: number;
   try {
+    assertPlainOpenedFile(file, handle.fd, true);
     const bytes = Buffer.from(formatEntry(at, lines), 'utf8');
     const { bytesWritten } = await handle.write(bytes);
     if (bytesWritten !== bytes.length) throw new Error(`${file}: short write (${bytesWritten} of ${bytes.length} bytes)`);
@@ -167,6 +175,8 @@ export function workLogSize(stateDir: string): number {
  */
 export function compactWorkLog(stateDir: string, budget = WORK_LOG_BUDGET_BYTES): number {
   const file = path.join(stateDir, WORK_LOG);
+  assertPlainStateFile(file, true);
+  assertPlainStateFile(path.join(stateDir, WORK_LOG_ARCHIVE), true);
   if (workLogSize(stateDir) <= budget) return 0;
   const doc = scanWorkLog(readWhole(file));
   // The title and any preamble before the first entry stay in the log; entries move.
@@ -178,7 +188,7 @@ export function compactWorkLog(stateDir: string, budget = WORK_LOG_BUDGET_BYTES)
   appendDurably(path.join(stateDir, WORK_LOG_ARCHIVE), moved);
 
   // Re-read now: the agent may have appended since. Keep everything after the moved entries.
-  const oldFd = openSync(file, 'r');
+  const oldFd = openForRead(file);
   try {
     const now = readFd(oldFd);
     const prefix = Buffer.concat([header, moved]);
@@ -212,8 +222,33 @@ function cutLine(doc: ScannedLog, keepBytes: number): number {
   return doc.entries[doc.entries.length - 1]?.headingLine ?? 0;
 }
 
+/** Opens a log for one append: never through a symlink, never a file with other names. */
+function openForAppend(file: string): number {
+  let fd: number;
+  try {
+    fd = openSync(file, APPEND_FLAGS, 0o644);
+  } catch (err) {
+    throw refusalFor(file, err);
+  }
+  try {
+    assertPlainOpenedFile(file, fd, true);
+  } catch (err) {
+    closeSync(fd);
+    throw err;
+  }
+  return fd;
+}
+
+function openForRead(file: string): number {
+  try {
+    return openSync(file, READ_FLAGS);
+  } catch (err) {
+    throw refusalFor(file, err);
+  }
+}
+
 function appendDurably(file: string, bytes: Buffer): void {
-  const fd = openSync(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT, 0o644);
+  const fd = openForAppend(file);
   try {
     let done = 0;
     while (done < bytes.length) done += writeSync(fd, bytes, done);
@@ -224,7 +259,7 @@ function appendDurably(file: string, bytes: Buffer): void {
 }
 
 function readWhole(file: string): Buffer {
-  const fd = openSync(file, 'r');
+  const fd = openForRead(file);
   try {
     return readFd(fd);
   } finally {
