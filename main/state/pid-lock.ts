@@ -30,9 +30,14 @@ export function readLockOwner(file: string): LockOwner | null {
   }
 }
 
+/** This process as a lock owner, now. */
+export function currentOwner(purpose: string): LockOwner {
+  return { pid: process.pid, bootId: bootId(), acquiredAt: new Date().toISOString(), purpose };
+}
+
 /** Tries once to take the lock; takes over a stale one. Never waits. */
 export function tryLock(file: string, purpose: string): LockAttempt {
-  const owner: LockOwner = { pid: process.pid, bootId: bootId(), acquiredAt: new Date().toISOString(), purpose };
+  const owner = currentOwner(purpose);
   const tmp = `${file}.${process.pid}.${randomUUID()}.tmp`;
   writeFileSync(tmp, JSON.stringify(owner) + '\n', { mode: 0o600 });
   try {

@@ -1,10 +1,11 @@
 // Concurrency of the state dir across real processes: appends, the session lock, compaction.
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readLockOwner, tryLock } from '../../main/state/pid-lock.js';
-import { appendEntry, compactWorkLog, parseEntries, readTailEntries, WORK_LOG, WORK_LOG_ARCHIVE } from '../../main/state/work-log.js';
+import { appendEntry, compactWorkLog, parseEntries, readTailEntries, settleWorkLog, WORK_LOG, WORK_LOG_ARCHIVE } from '../../main/state/work-log.js';
+import { COMPACTION_JOURNAL } from '../../main/state/work-log-compaction.js';
 import { REPO, tempDir } from '../helpers/mori-cli.js';
 
 const HOLDER = path.join(REPO, 'test', 'fixtures', 'lock-holder.mjs');
@@ -122,6 +123,58 @@ describe('work log compaction', () => {
     expect(new Set(theirs.map((e) => e.lines[0])).size).toBe(30);
     expect(all.filter((e) => e.lines[0]?.startsWith('mine'))).toHaveLength(100);
   }, 60_000);
+
+  it('30 processes appending while compactions keep running: every entry exactly once in log + archive', async () => {
+    const dir = tempDir('compact-storm');
+    writeFileSync(path.join(dir, WORK_LOG), '# Work log\n');
+    // 2 KiB: a compaction every ~15 entries, so hundreds run while the appenders write.
+    const budget = 2048;
+    const perProcess = 40;
+    let running = true;
+    const appenders = Promise.all(Array.from({ length: 30 }, () => run(['-', 'append-many', dir, String(perProcess), String(budget)]))).finally(() => {
+      running = false;
+    });
+    let rounds = 0;
+    while (running) {
+      compactWorkLog(dir, budget);
+      rounds++;
+      await new Promise((r) => setTimeout(r, 1));
+    }
+    await appenders;
+    expect(rounds).toBeGreaterThan(10);
+    expect(statSync(path.join(dir, WORK_LOG_ARCHIVE)).size).toBeGreaterThan(30 * perProcess * 40);
+    const all = [...parseEntries(readFileSync(path.join(dir, WORK_LOG_ARCHIVE))), ...parseEntries(readFileSync(path.join(dir, WORK_LOG)))];
+    const ids = all.map((e) => e.lines[0] ?? '');
+    const counts = new Map<string, number>();
+    for (const id of ids) counts.set(id, (counts.get(id) ?? 0) + 1);
+    const twice = [...counts].filter(([, n]) => n > 1).map(([id]) => id);
+    expect(twice, 'entries in both files or twice').toEqual([]);
+    expect(counts.size).toBe(30 * perProcess);
+    // In order per process, none missing.
+    const byPid = new Map<string, number[]>();
+    for (const id of ids) {
+      const [pid, n] = id.replace('entry ', '').split('-');
+      byPid.set(pid!, [...(byPid.get(pid!) ?? []), Number(n)]);
+    }
+    for (const ns of byPid.values()) expect(ns).toEqual(Array.from({ length: perProcess }, (_, i) => i));
+  }, 180_000);
+
+  it('a compaction stopped after writing the archive is undone, so nothing is in both files', () => {
+    const dir = tempDir('compact-undo');
+    writeFileSync(path.join(dir, WORK_LOG), '# Work log\n');
+    for (let i = 0; i < 20; i++) appendEntry(dir, [`step ${i}`], new Date(), Number.MAX_SAFE_INTEGER);
+    const log = readFileSync(path.join(dir, WORK_LOG));
+    // What a compaction killed right after its archive append leaves: the journal, and the first
+    // entries copied into the archive while the log still has them.
+    writeFileSync(path.join(dir, WORK_LOG_ARCHIVE), '\n## 2026-01-01 00:00\n- archived long ago\n');
+    const before = statSync(path.join(dir, WORK_LOG_ARCHIVE)).size;
+    writeFileSync(path.join(dir, COMPACTION_JOURNAL), JSON.stringify({ archiveSize: before, logIno: statSync(path.join(dir, WORK_LOG)).ino }));
+    writeFileSync(path.join(dir, WORK_LOG_ARCHIVE), log.subarray(11, 200), { flag: 'a' });
+    expect(settleWorkLog(dir)).toBe(true);
+    const archived = parseEntries(readFileSync(path.join(dir, WORK_LOG_ARCHIVE))).map((e) => e.lines[0]);
+    expect(archived).toEqual(['archived long ago']);
+    expect(readFileSync(path.join(dir, WORK_LOG))).toEqual(log);
+  });
 
   it('reads only the tail of a huge log', () => {
     const dir = tempDir('tail');
