@@ -4,11 +4,14 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readLockOwner, tryLock } from '../../main/state/pid-lock.js';
+import { bootId } from '../../main/state/boot-id.js';
+import { processStartTime } from '../../main/state/process-start.js';
 import { appendEntry, compactWorkLog, parseEntries, readTailEntries, settleWorkLog, WORK_LOG, WORK_LOG_ARCHIVE } from '../../main/state/work-log.js';
 import { COMPACTION_JOURNAL } from '../../main/state/work-log-compaction.js';
 import { REPO, tempDir } from '../helpers/mori-cli.js';
 
 const HOLDER = path.join(REPO, 'test', 'fixtures', 'lock-holder.mjs');
+const RACER = path.join(REPO, 'test', 'fixtures', 'lock-racer.mjs');
 
 function run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -82,6 +85,91 @@ describe('the session lock', () => {
     for (const h of holders) h.stdin.end();
     await Promise.all(closed);
   }, 60_000);
+
+  it('is stale when its pid is alive but belongs to a process that started at another time (a reused pid)', async () => {
+    const dir = tempDir('lock-reused');
+    const file = path.join(dir, 'session.lock');
+    // A live process holds the pid; the lock says its holder started at another moment.
+    const other = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+    const pid = other.pid!;
+    const real = processStartTime(pid);
+    expect(real).not.toBeNull();
+    try {
+      writeFileSync(file, JSON.stringify({ pid, bootId: bootId(), acquiredAt: 'then', purpose: 'dead holder', startTime: `${real}-not` }));
+      expect(await run([file, 'try'])).toBe('got');
+      // The same pid with its true start time is a live holder.
+      writeFileSync(file, JSON.stringify({ pid, bootId: bootId(), acquiredAt: 'now', purpose: 'live holder', startTime: real }));
+      expect(await run([file, 'try'])).toBe(`held ${pid}`);
+    } finally {
+      other.kill('SIGKILL');
+    }
+  }, 60_000);
+
+  it('a stale lock is taken over only by the one process holding its takeover guard', async () => {
+    const dir = tempDir('lock-guard');
+    const file = path.join(dir, 'session.lock');
+    writeFileSync(file, JSON.stringify({ pid: 999_999_999, bootId: bootId(), acquiredAt: 'then', purpose: 'dead', token: 'T1' }));
+    // Another process is in the middle of taking it over: it holds the guard of that lock instance.
+    const taker = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+    const guard = `${file}.takeover.T1`;
+    try {
+      writeFileSync(guard, JSON.stringify({ pid: taker.pid, bootId: bootId(), acquiredAt: 'now', purpose: 'stale lock takeover', startTime: processStartTime(taker.pid!), token: 'G1' }));
+      expect(await run([file, 'try'])).toBe('held 999999999');
+      expect(readLockOwner(file)?.purpose).toBe('dead');
+    } finally {
+      taker.kill('SIGKILL');
+      await new Promise((r) => taker.on('close', r));
+    }
+    // The taker died mid-takeover: its guard is stale in turn, and the lock is taken over.
+    expect(await run([file, 'try'])).toBe('got');
+  }, 60_000);
+
+  it('many processes racing for many stale locks: each lock has exactly one winner', async () => {
+    const dir = tempDir('lock-storm');
+    const locks = 150;
+    const sleeper = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+    const live = sleeper.pid!;
+    for (let i = 0; i < locks; i++) {
+      // Dead pids, and live pids with another start time: both stale.
+      const owner = i % 2 === 0
+        ? { pid: 999_999_000 + i, bootId: bootId(), acquiredAt: `then ${i}`, purpose: 'dead' }
+        : { pid: live, bootId: bootId(), acquiredAt: `then ${i}`, purpose: 'reused pid', startTime: 'linux:1' };
+      writeFileSync(path.join(dir, `l${i}.lock`), JSON.stringify(owner));
+    }
+    const racers = Array.from({ length: 12 }, () => spawn(process.execPath, [RACER, dir, String(locks)], { stdio: ['pipe', 'pipe', 'inherit'] }));
+    try {
+      const lines = racers.map((r) => {
+        const out: string[] = [];
+        let buf = '';
+        r.stdout.on('data', (d: Buffer) => {
+          buf += d.toString();
+          const parts = buf.split('\n');
+          buf = parts.pop() ?? '';
+          out.push(...parts);
+        });
+        return out;
+      });
+      const until = async (cond: () => boolean): Promise<void> => {
+        const end = Date.now() + 40_000;
+        while (!cond()) {
+          if (Date.now() > end) throw new Error('racers did not answer');
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      };
+      await until(() => lines.every((l) => l[0] === 'ready'));
+      for (const r of racers) r.stdin.write('go\n');
+      await until(() => lines.every((l) => l.length >= 2));
+      const wins = new Map<number, number>();
+      for (const l of lines) for (const i of JSON.parse(l[1]!) as number[]) wins.set(i, (wins.get(i) ?? 0) + 1);
+      const doubled = [...wins].filter(([, n]) => n > 1).map(([i]) => i);
+      expect(doubled, 'locks with two holders').toEqual([]);
+      expect(wins.size).toBe(locks);
+    } finally {
+      for (const r of racers) r.stdin.end();
+      await Promise.all(racers.map((r) => new Promise((res) => (r.exitCode !== null ? res(null) : r.on('close', res)))));
+      sleeper.kill('SIGKILL');
+    }
+  }, 90_000);
 
   it('is released only by its owner', () => {
     const dir = tempDir('lock-own');
