@@ -121,8 +121,7 @@ export async function updateSessionFileAsync(stateDir: string, change: (s: Sessi
     } catch (err) {
       return fail('failed', `${file}: ${(err as Error).message}`);
     }
-    const now = readSessionText(stateDir);
-    if (!now.ok || now.value.text !== base.value.text) {
+    if (currentText(file) !== base.value.text) {
       unlinkQuietly(tmp);
       continue;
     }
@@ -137,6 +136,14 @@ export async function updateSessionFileAsync(stateDir: string, change: (s: Sessi
     return ok(next);
   }
   return updateSessionFile(stateDir, change);
+}
+
+function currentText(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
 }
 
 function serialize(s: SessionFile): string {
