@@ -10,7 +10,7 @@ import path from 'node:path';
 import { scanWorkLog } from './work-log-scan.js';
 import { recordOwnWrite } from './own-writes.js';
 import { APPEND_FLAGS, assertPlainOpenedFile, refusalFor } from './state-file-guard.js';
-import { compactWorkLog, pendingJournal, WORK_LOG_BUDGET_BYTES } from './work-log-compaction.js';
+import { compactWorkLog, pendingJournal, settleWorkLog, WORK_LOG_BUDGET_BYTES } from './work-log-compaction.js';
 import { openForAppend, WORK_LOG } from './work-log-files.js';
 import { beginAppend, beginAppendSync } from './work-log-lock.js';
 
@@ -48,6 +48,8 @@ export function formatEntry(at: Date, lines: readonly string[]): string {
  */
 export function appendEntry(stateDir: string, lines: readonly string[], at = new Date(), budget = WORK_LOG_BUDGET_BYTES): void {
   const file = path.join(stateDir, WORK_LOG);
+  // A compaction killed mid-way may have left the log with a second name: settle it first.
+  if (pendingJournal(stateDir)) settleWorkLog(stateDir);
   const release = beginAppendSync(stateDir);
   let size: number;
   try {
@@ -74,6 +76,7 @@ export function appendEntry(stateDir: string, lines: readonly string[], at = new
  */
 export async function appendEntryAsync(stateDir: string, lines: readonly string[], at = new Date(), budget = WORK_LOG_BUDGET_BYTES): Promise<void> {
   const file = path.join(stateDir, WORK_LOG);
+  if (pendingJournal(stateDir)) settleWorkLog(stateDir);
   const release = await beginAppend(stateDir);
   let size: number;
   try {

@@ -1,6 +1,6 @@
 // Concurrency of the state dir across real processes: appends, the session lock, compaction.
 import { spawn } from 'node:child_process';
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readLockOwner, tryLock } from '../../main/state/pid-lock.js';
@@ -262,6 +262,24 @@ describe('work log compaction', () => {
     const archived = parseEntries(readFileSync(path.join(dir, WORK_LOG_ARCHIVE))).map((e) => e.lines[0]);
     expect(archived).toEqual(['archived long ago']);
     expect(readFileSync(path.join(dir, WORK_LOG))).toEqual(log);
+  });
+
+  it("keeps an agent's append that opened the log before compaction replaced it and wrote after", () => {
+    const dir = tempDir('compact-late');
+    writeFileSync(path.join(dir, WORK_LOG), '# Work log\n');
+    for (let i = 0; i < 40; i++) appendEntry(dir, [`step ${i}`, 'y'.repeat(40)], new Date(), Number.MAX_SAFE_INTEGER);
+    // `echo ... >> work_log.md`, paused between its open and its write while the log is compacted.
+    const fd = openSync(path.join(dir, WORK_LOG), 'a');
+    expect(compactWorkLog(dir, 1024)).toBeGreaterThan(0);
+    writeSync(fd, '\n## 2026-11-30 12:00\n- late from the agent\n');
+    closeSync(fd);
+    expect(settleWorkLog(dir)).toBe(true);
+    const all = [...parseEntries(readFileSync(path.join(dir, WORK_LOG_ARCHIVE))), ...parseEntries(readFileSync(path.join(dir, WORK_LOG)))];
+    expect(all.map((e) => e.lines[0])).toEqual([...Array.from({ length: 40 }, (_, i) => `step ${i}`), 'late from the agent']);
+    expect(readTailEntries(dir, 1)[0]?.lines).toEqual(['late from the agent']);
+    // Settling again moves nothing twice.
+    expect(settleWorkLog(dir)).toBe(true);
+    expect(parseEntries(readFileSync(path.join(dir, WORK_LOG))).filter((e) => e.lines[0] === 'late from the agent')).toHaveLength(1);
   });
 
   it('reads only the tail of a huge log', () => {
