@@ -1,56 +1,171 @@
-// An exclusive lock file holding the owner's pid and boot id (DESIGN.md §3). A lock whose pid is gone,
-// or that was written in another boot, is stale and may be taken over. Used for the per-session lock
-// (one supervisor drives a session) and for short registry updates. Any Node process.
-import { linkSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+// An exclusive lock file holding the owner's pid, process start time and boot id (DESIGN.md §3). A
+// lock whose pid is gone, whose pid now belongs to a process that started at another time (a reused
+// pid), or that was written in another boot, is stale and may be taken over. Used for the per-session
+// lock (one supervisor drives a session), short registry updates and work-log compaction. Any process.
+//
+// Taking a lock is one link(2) of a complete file: it fails when the lock exists. Taking over a stale
+// lock is race-free: each lock carries a random token, and only the process that holds
+// `<lock>.takeover.<token>` (itself a lock of this kind, taken the same way) may replace the lock
+// with that token, after checking the token is still there, by an atomic rename. A lock is never
+// moved aside or put back, so there is no moment at which a third process could slip in.
+import { closeSync, fstatSync, linkSync, openSync, readFileSync, readSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { bootId } from './boot-id.js';
 import { pidAlive } from './pid-alive.js';
+import { processStartTime } from './process-start.js';
 
 export interface LockOwner {
   pid: number;
   bootId: string;
   acquiredAt: string;
   purpose: string;
+  /** processStartTime(pid) when the lock was taken; absent in locks written by older versions. */
+  startTime?: string;
+  /** Random identity of this lock instance; absent in locks written by older versions. */
+  token?: string;
 }
 
 export type LockAttempt = { ok: true; release: () => void } | { ok: false; holder: LockOwner | null };
 
+/** Guards of guards: each level needs a taker killed mid-takeover, so a few levels are plenty. */
+const MAX_TAKEOVER_DEPTH = 4;
+
 export function isStale(owner: LockOwner | null, currentBoot = bootId()): boolean {
   if (owner === null) return true;
-  return owner.bootId !== currentBoot || !pidAlive(owner.pid);
+  if (owner.bootId !== currentBoot || !pidAlive(owner.pid)) return true;
+  if (owner.startTime === undefined) return false;
+  const now = processStartTime(owner.pid);
+  // Unknown (no ps, no /proc): the pid alone decides, as it did before start times were kept.
+  return now !== null && now !== owner.startTime;
 }
 
-export function readLockOwner(file: string): LockOwner | null {
+function parseOwner(text: string): LockOwner | null {
   try {
-    const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<LockOwner>;
+    const parsed = JSON.parse(text) as Partial<LockOwner>;
     if (typeof parsed.pid !== 'number' || typeof parsed.bootId !== 'string') return null;
-    return { pid: parsed.pid, bootId: parsed.bootId, acquiredAt: String(parsed.acquiredAt ?? ''), purpose: String(parsed.purpose ?? '') };
+    return {
+      pid: parsed.pid,
+      bootId: parsed.bootId,
+      acquiredAt: String(parsed.acquiredAt ?? ''),
+      purpose: String(parsed.purpose ?? ''),
+      ...(typeof parsed.startTime === 'string' ? { startTime: parsed.startTime } : {}),
+      ...(typeof parsed.token === 'string' ? { token: parsed.token } : {}),
+    };
   } catch {
     return null;
   }
 }
 
+export function readLockOwner(file: string): LockOwner | null {
+  try {
+    return parseOwner(readFileSync(file, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+/** This process as a lock owner, now, with a fresh token. */
+export function currentOwner(purpose: string): LockOwner {
+  const startTime = processStartTime(process.pid);
+  return {
+    pid: process.pid,
+    bootId: bootId(),
+    acquiredAt: new Date().toISOString(),
+    purpose,
+    ...(startTime !== null ? { startTime } : {}),
+    token: randomUUID(),
+  };
+}
+
+interface SeenLock {
+  owner: LockOwner | null;
+  /** Which lock instance this is: its token, or for a lock without one its inode and contents. */
+  identity: string;
+}
+
+/** Reads a lock file's owner and identity from one descriptor, so both describe the same file. */
+function seeLock(file: string): SeenLock | null {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    return null;
+  }
+  try {
+    const st = fstatSync(fd);
+    const buf = Buffer.alloc(Math.min(st.size, 64 * 1024));
+    const n = readSync(fd, buf, 0, buf.length, 0);
+    const text = buf.subarray(0, n).toString('utf8');
+    const owner = parseOwner(text);
+    const identity = owner?.token ?? `i${st.ino}-${Buffer.from(text).toString('base64url').slice(0, 48)}`;
+    return { owner, identity };
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Tries once to take the lock; takes over a stale one. Never waits. */
 export function tryLock(file: string, purpose: string): LockAttempt {
-  const owner: LockOwner = { pid: process.pid, bootId: bootId(), acquiredAt: new Date().toISOString(), purpose };
+  return tryLockAt(file, purpose, 0);
+}
+
+function tryLockAt(file: string, purpose: string, depth: number): LockAttempt {
+  const owner = currentOwner(purpose);
   const tmp = `${file}.${process.pid}.${randomUUID()}.tmp`;
   writeFileSync(tmp, JSON.stringify(owner) + '\n', { mode: 0o600 });
   try {
-    // Two tries: the second after moving a stale lock aside.
-    for (let attempt = 0; attempt < 2; attempt++) {
+    // A few rounds: a lock released or replaced between our looks is looked at again.
+    for (let round = 0; round < 3; round++) {
       try {
         linkSync(tmp, file); // atomic create-with-content: fails if the lock exists
         return { ok: true, release: () => releaseIfOurs(file, owner) };
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       }
-      const holder = readLockOwner(file);
-      if (!isStale(holder)) return { ok: false, holder };
-      if (!takeOverStale(file, holder)) return { ok: false, holder: readLockOwner(file) };
+      const seen = seeLock(file);
+      if (seen === null) continue; // released meanwhile
+      if (!isStale(seen.owner)) return { ok: false, holder: seen.owner };
+      if (depth >= MAX_TAKEOVER_DEPTH) return { ok: false, holder: seen.owner };
+      const replaced = replaceStale(file, seen, tmp, depth);
+      if (replaced === 'ours') return { ok: true, release: () => releaseIfOurs(file, owner) };
+      if (replaced === 'busy') return { ok: false, holder: readLockOwner(file) };
+      // 'changed': the lock was released or replaced meanwhile: look again.
     }
     return { ok: false, holder: readLockOwner(file) };
   } finally {
-    unlinkSync(tmp);
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // renamed into place
+    }
+  }
+}
+
+/**
+ * Replaces the stale lock instance `seen` with ours, holding that instance's takeover guard: only
+ * one process can hold it, and the instance is checked to still be in place before the rename.
+ */
+function replaceStale(file: string, seen: SeenLock, tmp: string, depth: number): 'ours' | 'busy' | 'changed' {
+  const guard = tryLockAt(`${file}.takeover.${seen.identity}`, 'stale lock takeover', depth + 1);
+  if (!guard.ok) return 'busy';
+  try {
+    const now = seeLock(file);
+    if (now === null || now.identity !== seen.identity) return 'changed';
+    renameSync(tmp, file);
+    return 'ours';
+  } finally {
+    guard.release();
+  }
+}
+
+function releaseIfOurs(file: string, owner: LockOwner): void {
+  const current = readLockOwner(file);
+  if (current && current.pid === owner.pid && current.token === owner.token && current.acquiredAt === owner.acquiredAt) {
+    try {
+      unlinkSync(file);
+    } catch {
+      // already gone
+    }
   }
 }
 
@@ -72,43 +187,5 @@ export async function withLock<T>(file: string, purpose: string, fn: () => Promi
     }
     // 10-30 ms: registry updates take about a millisecond; jitter keeps waiting processes apart.
     await new Promise((r) => setTimeout(r, 10 + Math.random() * 20));
-  }
-}
-
-/**
- * Moves a stale lock aside under a unique name, then checks that what was moved is the stale lock we
- * judged. If another process had already replaced it with a live lock, that lock is put back.
- */
-function takeOverStale(file: string, judged: LockOwner | null): boolean {
-  const aside = `${file}.stale.${process.pid}.${randomUUID()}`;
-  try {
-    renameSync(file, aside);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return true; // released meanwhile: retry
-    throw err;
-  }
-  const moved = readLockOwner(aside);
-  const same = moved === null ? judged === null : judged !== null && moved.pid === judged.pid && moved.acquiredAt === judged.acquiredAt;
-  if (!same && !isStale(moved)) {
-    try {
-      linkSync(aside, file);
-    } catch {
-      // a third process took the lock meanwhile; it holds it either way
-    }
-    unlinkSync(aside);
-    return false;
-  }
-  unlinkSync(aside);
-  return true;
-}
-
-function releaseIfOurs(file: string, owner: LockOwner): void {
-  const current = readLockOwner(file);
-  if (current && current.pid === owner.pid && current.acquiredAt === owner.acquiredAt) {
-    try {
-      unlinkSync(file);
-    } catch {
-      // already gone
-    }
   }
 }

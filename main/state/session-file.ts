@@ -1,11 +1,19 @@
 // Reads and writes session.json (DESIGN.md §3): zod-validated, schema-versioned, written atomically,
 // with session.json.bak holding the last valid version. A corrupt file is reported with its path and
-// left exactly as it is: Mori refuses to write over it. Any Node process.
-import { readFileSync } from 'node:fs';
+// left exactly as it is: Mori refuses to write over it, as over a session.json that is a symlink.
+// Any Node process.
+//
+// The backup is a hard link to the version being replaced (already durable, so no copy and no
+// fsync), and the new version goes through a synced temp file: one data fsync and one directory
+// fsync per write. updateSessionFileAsync does the fsyncs off the event loop and the read-compare-
+// rename in one synchronous step, so it never undoes a write made meanwhile by this process.
+import { copyFileSync, linkSync, readFileSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import { SESSION_SCHEMA_VERSION, SessionFile, type SessionFileInput } from '../../common/session.js';
 import { fail, ok, type Result } from '../../common/result.js';
-import { writeAtomicSync } from './atomic-write.js';
+import { fsyncDir, fsyncDirAsync, tempNameFor, unlinkQuietly, writeTemp, writeTempSync } from './atomic-write.js';
+import { recordOwnWrite } from './own-writes.js';
+import { assertPlainStateFile, UnsafeStateFile } from './state-file-guard.js';
 
 export const SESSION_FILE = 'session.json';
 export const SESSION_BACKUP = 'session.json.bak';
@@ -52,22 +60,25 @@ export function readSessionFile(stateDir: string): Result<SessionFile> {
   return parsed;
 }
 
+/** Attempts at an asynchronous update before it falls back to a synchronous one (writes raced it each time). */
+const ASYNC_UPDATE_ATTEMPTS = 3;
+
 /**
  * Validates and atomically writes session.json. The previous version, if valid, is kept as
  * session.json.bak first. Throws — and writes nothing — when the data is invalid or the file on disk
  * is corrupt (so a person can look at it before anything replaces it).
  */
 export function writeSessionFile(stateDir: string, data: SessionFileInput): SessionFile {
-  const file = sessionFilePath(stateDir);
   const valid = SessionFile.parse(data);
-  const current = readSessionFile(stateDir);
-  if (!current.ok && current.code === 'unreadable') {
-    throw new Error(`${current.message} — not overwritten`);
+  const current = currentForWrite(stateDir);
+  const tmp = writeTempSync(sessionFilePath(stateDir), serialize(valid));
+  try {
+    install(stateDir, tmp, current.ok);
+  } catch (err) {
+    unlinkQuietly(tmp);
+    throw err;
   }
-  if (current.ok) {
-    writeAtomicSync(path.join(stateDir, SESSION_BACKUP), readFileSync(file));
-  }
-  writeAtomicSync(file, JSON.stringify(valid, null, 2) + '\n');
+  fsyncDir(stateDir);
   return valid;
 }
 
@@ -80,6 +91,102 @@ export function updateSessionFile(stateDir: string, change: (s: SessionFile) => 
   } catch (err) {
     return fail('unreadable', (err as Error).message);
   }
+}
+
+/**
+ * updateSessionFile without blocking the event loop on fsync: the new version is written and synced
+ * to a temp file asynchronously, then — in one synchronous step — the file is re-read and, if nothing
+ * changed it meanwhile, the temp file renamed over it. If something did, `change` is applied again to
+ * the newer version, so a write this process made while the fsync ran is never undone.
+ */
+export async function updateSessionFileAsync(stateDir: string, change: (s: SessionFile) => SessionFileInput): Promise<Result<SessionFile>> {
+  const file = sessionFilePath(stateDir);
+  for (let attempt = 0; attempt < ASYNC_UPDATE_ATTEMPTS; attempt++) {
+    try {
+      assertPlainStateFile(file);
+    } catch (err) {
+      return fail('unreadable', (err as Error).message);
+    }
+    const base = readSessionText(stateDir);
+    if (!base.ok) return base;
+    let next: SessionFile;
+    try {
+      next = SessionFile.parse(change(base.value.session));
+    } catch (err) {
+      return fail('unreadable', (err as Error).message);
+    }
+    let tmp: string;
+    try {
+      tmp = await writeTemp(file, serialize(next));
+    } catch (err) {
+      return fail('failed', `${file}: ${(err as Error).message}`);
+    }
+    if (currentText(file) !== base.value.text) {
+      unlinkQuietly(tmp);
+      continue;
+    }
+    try {
+      install(stateDir, tmp, true);
+    } catch (err) {
+      unlinkQuietly(tmp);
+      if (err instanceof UnsafeStateFile) return fail('unreadable', err.message);
+      return fail('failed', `${file}: ${(err as Error).message}`);
+    }
+    await fsyncDirAsync(stateDir).catch(() => undefined);
+    return ok(next);
+  }
+  return updateSessionFile(stateDir, change);
+}
+
+function currentText(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+function serialize(s: SessionFile): string {
+  return JSON.stringify(s, null, 2) + '\n';
+}
+
+/** The current file, checked writable over: a corrupt one is refused (not overwritten). */
+function currentForWrite(stateDir: string): Result<SessionFile> {
+  assertPlainStateFile(sessionFilePath(stateDir));
+  const current = readSessionFile(stateDir);
+  if (!current.ok && current.code === 'unreadable') throw new Error(`${current.message} — not overwritten`);
+  return current;
+}
+
+function readSessionText(stateDir: string): Result<{ text: string; session: SessionFile }> {
+  const file = sessionFilePath(stateDir);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return fail('not-found', `${file}: no such file (not a Mori state dir?)`);
+    return fail('unreadable', `${file}: cannot be read (${code ?? (err as Error).message})`);
+  }
+  const parsed = parseSessionFile(file, text);
+  return parsed.ok ? ok({ text, session: parsed.value }) : fail('unreadable', `${parsed.message} — not overwritten`);
+}
+
+/** Keeps the current version as the backup (when it is valid), then renames the synced temp file in. */
+function install(stateDir: string, tmp: string, keepBackup: boolean): void {
+  const file = sessionFilePath(stateDir);
+  assertPlainStateFile(file);
+  if (keepBackup) {
+    const bakTmp = tempNameFor(path.join(stateDir, SESSION_BACKUP));
+    try {
+      linkSync(file, bakTmp);
+    } catch {
+      copyFileSync(file, bakTmp); // a filesystem without hard links
+    }
+    renameSync(bakTmp, path.join(stateDir, SESSION_BACKUP));
+  }
+  renameSync(tmp, file);
+  recordOwnWrite(file);
 }
 
 function backupIsValid(stateDir: string): boolean {

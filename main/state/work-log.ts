@@ -1,20 +1,22 @@
 // work_log.md (DESIGN.md §3): append-only entries `## YYYY-MM-DD HH:MM` + bullet lines. Mori appends
 // an entry with ONE write on an O_APPEND descriptor, then fsync, so concurrent writers (the agent,
 // `mori log`, the supervisor) never interleave. Readers read the tail only. Past its budget the log's
-// older entries move to work_log.archive.md, archive written and synced first. Any Node process.
-import { closeSync, fstatSync, fsyncSync, openSync, readSync, statSync, writeSync, constants } from 'node:fs';
+// older entries move to work_log.archive.md (work-log-compaction.ts; Mori's appends hold the shared
+// side of work-log-lock.ts so none is lost to it). A log that is a symlink or a hard link is refused
+// (UnsafeStateFile), never written through. Any Node process.
+import { closeSync, fstatSync, fsyncSync, openSync, readSync, statSync, writeSync } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { scanWorkLog, type ScannedLog } from './work-log-scan.js';
-import { writeAtomicSync } from './atomic-write.js';
-import { tryLock } from './pid-lock.js';
+import { scanWorkLog } from './work-log-scan.js';
 import { recordOwnWrite } from './own-writes.js';
+import { APPEND_FLAGS, assertPlainOpenedFile, refusalFor } from './state-file-guard.js';
+import { compactWorkLog, pendingJournal, settleWorkLog, WORK_LOG_BUDGET_BYTES } from './work-log-compaction.js';
+import { openForAppend, WORK_LOG } from './work-log-files.js';
+import { beginAppend, beginAppendSync } from './work-log-lock.js';
 
-export const WORK_LOG = 'work_log.md';
-export const WORK_LOG_ARCHIVE = 'work_log.archive.md';
-/** Default budget: 256 KiB is a few thousand entries, far more than a resume prompt reads. */
-export const WORK_LOG_BUDGET_BYTES = 256 * 1024;
-/** After compaction the log keeps about this share of its budget, so it is not compacted on every append. */
-const KEEP_FRACTION = 0.5;
+export { WORK_LOG, WORK_LOG_ARCHIVE } from './work-log-files.js';
+export { compactWorkLog, settleWorkLog, WORK_LOG_BUDGET_BYTES } from './work-log-compaction.js';
+
 /** Tail reads start with this much (a few typical entries) and grow ×4 until they hold enough entries. */
 const TAIL_CHUNK_BYTES = 8 * 1024;
 
@@ -40,33 +42,65 @@ export function formatEntry(at: Date, lines: readonly string[]): string {
 }
 
 /**
- * Appends one entry with a single O_APPEND write, then fsync; compacts the log when that takes it
- * past its budget (one compactor at a time: the others skip, their entry is in the log either way).
+ * Appends one entry with a single O_APPEND write, then fsync, holding the shared side of the work
+ * log's lock (work-log-lock.ts) so a compaction never runs under it; compacts the log when that takes
+ * it past its budget (one compactor at a time: the others skip, their entry is in the log either way).
  */
 export function appendEntry(stateDir: string, lines: readonly string[], at = new Date(), budget = WORK_LOG_BUDGET_BYTES): void {
   const file = path.join(stateDir, WORK_LOG);
-  const fd = openSync(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT, 0o644);
+  // A compaction killed mid-way may have left the log with a second name: settle it first.
+  if (pendingJournal(stateDir)) settleWorkLog(stateDir);
+  const release = beginAppendSync(stateDir);
   let size: number;
   try {
-    const bytes = Buffer.from(formatEntry(at, lines), 'utf8');
-    const written = writeSync(fd, bytes);
-    if (written !== bytes.length) throw new Error(`${file}: short write (${written} of ${bytes.length} bytes)`);
-    fsyncSync(fd);
-    size = fstatSync(fd).size;
+    const fd = openForAppend(file);
+    try {
+      const bytes = Buffer.from(formatEntry(at, lines), 'utf8');
+      const written = writeSync(fd, bytes);
+      if (written !== bytes.length) throw new Error(`${file}: short write (${written} of ${bytes.length} bytes)`);
+      fsyncSync(fd);
+      size = fstatSync(fd).size;
+    } finally {
+      closeSync(fd);
+    }
   } finally {
-    closeSync(fd);
+    release();
   }
   recordOwnWrite(file);
-  if (size > budget) {
-    const lock = tryLock(path.join(stateDir, 'work_log.compact.lock'), 'work log compaction');
-    if (lock.ok) {
-      try {
-        compactWorkLog(stateDir, budget);
-      } finally {
-        lock.release();
-      }
+  if (size > budget || pendingJournal(stateDir)) compactWorkLog(stateDir, budget);
+}
+
+/**
+ * appendEntry with the write and fsync off the event loop, for the supervisor, which appends for many
+ * sessions at once (on suspend) and must not stall. Same single O_APPEND write; same compaction.
+ */
+export async function appendEntryAsync(stateDir: string, lines: readonly string[], at = new Date(), budget = WORK_LOG_BUDGET_BYTES): Promise<void> {
+  const file = path.join(stateDir, WORK_LOG);
+  if (pendingJournal(stateDir)) settleWorkLog(stateDir);
+  const release = await beginAppend(stateDir);
+  let size: number;
+  try {
+    let handle: FileHandle;
+    try {
+      handle = await open(file, APPEND_FLAGS, 0o644);
+    } catch (err) {
+      throw refusalFor(file, err);
     }
+    try {
+      assertPlainOpenedFile(file, handle.fd, true);
+      const bytes = Buffer.from(formatEntry(at, lines), 'utf8');
+      const { bytesWritten } = await handle.write(bytes);
+      if (bytesWritten !== bytes.length) throw new Error(`${file}: short write (${bytesWritten} of ${bytes.length} bytes)`);
+      await handle.sync();
+      size = (await handle.stat()).size;
+    } finally {
+      await handle.close();
+    }
+  } finally {
+    release();
   }
+  recordOwnWrite(file);
+  if (size > budget || pendingJournal(stateDir)) compactWorkLog(stateDir, budget);
 }
 
 const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?/;
@@ -133,89 +167,4 @@ export function workLogSize(stateDir: string): number {
   } catch {
     return 0;
   }
-}
-
-/**
- * Moves older entries to work_log.archive.md when the log is over budget. The archive is appended and
- * synced first; then the log is re-read just before its atomic replace, and anything appended to the
- * old file between that read and the rename is copied over, so no entry is ever lost.
- * Returns the number of bytes moved to the archive (0 when under budget).
- */
-export function compactWorkLog(stateDir: string, budget = WORK_LOG_BUDGET_BYTES): number {
-  const file = path.join(stateDir, WORK_LOG);
-  if (workLogSize(stateDir) <= budget) return 0;
-  const doc = scanWorkLog(readWhole(file));
-  // The title and any preamble before the first entry stay in the log; entries move.
-  const firstEntry = doc.entries[0]?.headingLine ?? 0;
-  const cut = cutLine(doc, budget * KEEP_FRACTION);
-  if (cut <= firstEntry) return 0; // a single huge entry: nothing sensible to move
-  const header = Buffer.concat(doc.lines.slice(0, firstEntry));
-  const moved = Buffer.concat(doc.lines.slice(firstEntry, cut));
-  appendDurably(path.join(stateDir, WORK_LOG_ARCHIVE), moved);
-
-  // Re-read now: the agent may have appended since. Keep everything after the moved entries.
-  const oldFd = openSync(file, 'r');
-  try {
-    const now = readFd(oldFd);
-    const prefix = Buffer.concat([header, moved]);
-    if (!now.subarray(0, prefix.length).equals(prefix)) {
-      // The file was rewritten meanwhile (an editor?): leave it alone; the archive has a copy.
-      return 0;
-    }
-    writeAtomicSync(file, Buffer.concat([header, now.subarray(prefix.length)]));
-    // Appends that reached the old file after our read, before the rename, are copied over.
-    const late = readFd(oldFd).subarray(now.length);
-    if (late.length > 0) appendDurably(file, late);
-  } finally {
-    closeSync(oldFd);
-  }
-  return moved.length;
-}
-
-/** Line index at which to cut: the first entry heading after which the rest fits in `keepBytes`. */
-function cutLine(doc: ScannedLog, keepBytes: number): number {
-  let total = 0;
-  const offsets: number[] = [];
-  for (const line of doc.lines) {
-    offsets.push(total);
-    total += line.length;
-  }
-  for (const e of doc.entries) {
-    if (e.headingLine === 0) continue;
-    if (total - (offsets[e.headingLine] ?? 0) <= keepBytes) return e.headingLine;
-  }
-  // Even the last entry is bigger than the keep share: keep only the last entry.
-  return doc.entries[doc.entries.length - 1]?.headingLine ?? 0;
-}
-
-function appendDurably(file: string, bytes: Buffer): void {
-  const fd = openSync(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT, 0o644);
-  try {
-    let done = 0;
-    while (done < bytes.length) done += writeSync(fd, bytes, done);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-function readWhole(file: string): Buffer {
-  const fd = openSync(file, 'r');
-  try {
-    return readFd(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-function readFd(fd: number): Buffer {
-  const size = fstatSync(fd).size;
-  const buf = Buffer.alloc(size);
-  let done = 0;
-  while (done < size) {
-    const n = readSync(fd, buf, done, size - done, done);
-    if (n === 0) break;
-    done += n;
-  }
-  return buf.subarray(0, done);
 }

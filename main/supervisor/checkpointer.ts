@@ -30,8 +30,7 @@ export class Checkpointer {
   }
 
   private async write(rt: SessionRuntime): Promise<void> {
-    // writeCheckpoint may return the result or a promise of it (it runs git asynchronously).
-    const r = await Promise.resolve(writeCheckpoint(rt.stateDir, rt.session.projectDir));
+    const r = await writeCheckpoint(rt.stateDir, rt.session.projectDir);
     if (!r.ok) {
       this.ctx.moves.unwritable(rt, `checkpoint not written: ${r.message}`);
       return;

@@ -1,13 +1,17 @@
 // Concurrency of the state dir across real processes: appends, the session lock, compaction.
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readLockOwner, tryLock } from '../../main/state/pid-lock.js';
-import { appendEntry, compactWorkLog, parseEntries, readTailEntries, WORK_LOG, WORK_LOG_ARCHIVE } from '../../main/state/work-log.js';
+import { bootId } from '../../main/state/boot-id.js';
+import { processStartTime } from '../../main/state/process-start.js';
+import { appendEntry, compactWorkLog, parseEntries, readTailEntries, settleWorkLog, WORK_LOG, WORK_LOG_ARCHIVE } from '../../main/state/work-log.js';
+import { COMPACTION_JOURNAL } from '../../main/state/work-log-compaction.js';
 import { REPO, tempDir } from '../helpers/mori-cli.js';
 
 const HOLDER = path.join(REPO, 'test', 'fixtures', 'lock-holder.mjs');
+const RACER = path.join(REPO, 'test', 'fixtures', 'lock-racer.mjs');
 
 function run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -82,6 +86,91 @@ describe('the session lock', () => {
     await Promise.all(closed);
   }, 60_000);
 
+  it('is stale when its pid is alive but belongs to a process that started at another time (a reused pid)', async () => {
+    const dir = tempDir('lock-reused');
+    const file = path.join(dir, 'session.lock');
+    // A live process holds the pid; the lock says its holder started at another moment.
+    const other = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+    const pid = other.pid!;
+    const real = processStartTime(pid);
+    expect(real).not.toBeNull();
+    try {
+      writeFileSync(file, JSON.stringify({ pid, bootId: bootId(), acquiredAt: 'then', purpose: 'dead holder', startTime: `${real}-not` }));
+      expect(await run([file, 'try'])).toBe('got');
+      // The same pid with its true start time is a live holder.
+      writeFileSync(file, JSON.stringify({ pid, bootId: bootId(), acquiredAt: 'now', purpose: 'live holder', startTime: real }));
+      expect(await run([file, 'try'])).toBe(`held ${pid}`);
+    } finally {
+      other.kill('SIGKILL');
+    }
+  }, 60_000);
+
+  it('a stale lock is taken over only by the one process holding its takeover guard', async () => {
+    const dir = tempDir('lock-guard');
+    const file = path.join(dir, 'session.lock');
+    writeFileSync(file, JSON.stringify({ pid: 999_999_999, bootId: bootId(), acquiredAt: 'then', purpose: 'dead', token: 'T1' }));
+    // Another process is in the middle of taking it over: it holds the guard of that lock instance.
+    const taker = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+    const guard = `${file}.takeover.T1`;
+    try {
+      writeFileSync(guard, JSON.stringify({ pid: taker.pid, bootId: bootId(), acquiredAt: 'now', purpose: 'stale lock takeover', startTime: processStartTime(taker.pid!), token: 'G1' }));
+      expect(await run([file, 'try'])).toBe('held 999999999');
+      expect(readLockOwner(file)?.purpose).toBe('dead');
+    } finally {
+      taker.kill('SIGKILL');
+      await new Promise((r) => taker.on('close', r));
+    }
+    // The taker died mid-takeover: its guard is stale in turn, and the lock is taken over.
+    expect(await run([file, 'try'])).toBe('got');
+  }, 60_000);
+
+  it('many processes racing for many stale locks: each lock has exactly one winner', async () => {
+    const dir = tempDir('lock-storm');
+    const locks = 150;
+    const sleeper = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+    const live = sleeper.pid!;
+    for (let i = 0; i < locks; i++) {
+      // Dead pids, and live pids with another start time: both stale.
+      const owner = i % 2 === 0
+        ? { pid: 999_999_000 + i, bootId: bootId(), acquiredAt: `then ${i}`, purpose: 'dead' }
+        : { pid: live, bootId: bootId(), acquiredAt: `then ${i}`, purpose: 'reused pid', startTime: 'linux:1' };
+      writeFileSync(path.join(dir, `l${i}.lock`), JSON.stringify(owner));
+    }
+    const racers = Array.from({ length: 12 }, () => spawn(process.execPath, [RACER, dir, String(locks)], { stdio: ['pipe', 'pipe', 'inherit'] }));
+    try {
+      const lines = racers.map((r) => {
+        const out: string[] = [];
+        let buf = '';
+        r.stdout.on('data', (d: Buffer) => {
+          buf += d.toString();
+          const parts = buf.split('\n');
+          buf = parts.pop() ?? '';
+          out.push(...parts);
+        });
+        return out;
+      });
+      const until = async (cond: () => boolean): Promise<void> => {
+        const end = Date.now() + 40_000;
+        while (!cond()) {
+          if (Date.now() > end) throw new Error('racers did not answer');
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      };
+      await until(() => lines.every((l) => l[0] === 'ready'));
+      for (const r of racers) r.stdin.write('go\n');
+      await until(() => lines.every((l) => l.length >= 2));
+      const wins = new Map<number, number>();
+      for (const l of lines) for (const i of JSON.parse(l[1]!) as number[]) wins.set(i, (wins.get(i) ?? 0) + 1);
+      const doubled = [...wins].filter(([, n]) => n > 1).map(([i]) => i);
+      expect(doubled, 'locks with two holders').toEqual([]);
+      expect(wins.size).toBe(locks);
+    } finally {
+      for (const r of racers) r.stdin.end();
+      await Promise.all(racers.map((r) => new Promise((res) => (r.exitCode !== null ? res(null) : r.on('close', res)))));
+      sleeper.kill('SIGKILL');
+    }
+  }, 90_000);
+
   it('is released only by its owner', () => {
     const dir = tempDir('lock-own');
     const file = path.join(dir, 'session.lock');
@@ -122,6 +211,76 @@ describe('work log compaction', () => {
     expect(new Set(theirs.map((e) => e.lines[0])).size).toBe(30);
     expect(all.filter((e) => e.lines[0]?.startsWith('mine'))).toHaveLength(100);
   }, 60_000);
+
+  it('30 processes appending while compactions keep running: every entry exactly once in log + archive', async () => {
+    const dir = tempDir('compact-storm');
+    writeFileSync(path.join(dir, WORK_LOG), '# Work log\n');
+    // 2 KiB: a compaction every ~15 entries, so hundreds run while the appenders write.
+    const budget = 2048;
+    const perProcess = 40;
+    let running = true;
+    const appenders = Promise.all(Array.from({ length: 30 }, () => run(['-', 'append-many', dir, String(perProcess), String(budget)]))).finally(() => {
+      running = false;
+    });
+    let rounds = 0;
+    while (running) {
+      compactWorkLog(dir, budget);
+      rounds++;
+      await new Promise((r) => setTimeout(r, 1));
+    }
+    await appenders;
+    expect(rounds).toBeGreaterThan(10);
+    expect(statSync(path.join(dir, WORK_LOG_ARCHIVE)).size).toBeGreaterThan(30 * perProcess * 40);
+    const all = [...parseEntries(readFileSync(path.join(dir, WORK_LOG_ARCHIVE))), ...parseEntries(readFileSync(path.join(dir, WORK_LOG)))];
+    const ids = all.map((e) => e.lines[0] ?? '');
+    const counts = new Map<string, number>();
+    for (const id of ids) counts.set(id, (counts.get(id) ?? 0) + 1);
+    const twice = [...counts].filter(([, n]) => n > 1).map(([id]) => id);
+    expect(twice, 'entries in both files or twice').toEqual([]);
+    expect(counts.size).toBe(30 * perProcess);
+    // In order per process, none missing.
+    const byPid = new Map<string, number[]>();
+    for (const id of ids) {
+      const [pid, n] = id.replace('entry ', '').split('-');
+      byPid.set(pid!, [...(byPid.get(pid!) ?? []), Number(n)]);
+    }
+    for (const ns of byPid.values()) expect(ns).toEqual(Array.from({ length: perProcess }, (_, i) => i));
+  }, 180_000);
+
+  it('a compaction stopped after writing the archive is undone, so nothing is in both files', () => {
+    const dir = tempDir('compact-undo');
+    writeFileSync(path.join(dir, WORK_LOG), '# Work log\n');
+    for (let i = 0; i < 20; i++) appendEntry(dir, [`step ${i}`], new Date(), Number.MAX_SAFE_INTEGER);
+    const log = readFileSync(path.join(dir, WORK_LOG));
+    // What a compaction killed right after its archive append leaves: the journal, and the first
+    // entries copied into the archive while the log still has them.
+    writeFileSync(path.join(dir, WORK_LOG_ARCHIVE), '\n## 2026-01-01 00:00\n- archived long ago\n');
+    const before = statSync(path.join(dir, WORK_LOG_ARCHIVE)).size;
+    writeFileSync(path.join(dir, COMPACTION_JOURNAL), JSON.stringify({ archiveSize: before, logIno: statSync(path.join(dir, WORK_LOG)).ino }));
+    writeFileSync(path.join(dir, WORK_LOG_ARCHIVE), log.subarray(11, 200), { flag: 'a' });
+    expect(settleWorkLog(dir)).toBe(true);
+    const archived = parseEntries(readFileSync(path.join(dir, WORK_LOG_ARCHIVE))).map((e) => e.lines[0]);
+    expect(archived).toEqual(['archived long ago']);
+    expect(readFileSync(path.join(dir, WORK_LOG))).toEqual(log);
+  });
+
+  it("keeps an agent's append that opened the log before compaction replaced it and wrote after", () => {
+    const dir = tempDir('compact-late');
+    writeFileSync(path.join(dir, WORK_LOG), '# Work log\n');
+    for (let i = 0; i < 40; i++) appendEntry(dir, [`step ${i}`, 'y'.repeat(40)], new Date(), Number.MAX_SAFE_INTEGER);
+    // `echo ... >> work_log.md`, paused between its open and its write while the log is compacted.
+    const fd = openSync(path.join(dir, WORK_LOG), 'a');
+    expect(compactWorkLog(dir, 1024)).toBeGreaterThan(0);
+    writeSync(fd, '\n## 2026-11-30 12:00\n- late from the agent\n');
+    closeSync(fd);
+    expect(settleWorkLog(dir)).toBe(true);
+    const all = [...parseEntries(readFileSync(path.join(dir, WORK_LOG_ARCHIVE))), ...parseEntries(readFileSync(path.join(dir, WORK_LOG)))];
+    expect(all.map((e) => e.lines[0])).toEqual([...Array.from({ length: 40 }, (_, i) => `step ${i}`), 'late from the agent']);
+    expect(readTailEntries(dir, 1)[0]?.lines).toEqual(['late from the agent']);
+    // Settling again moves nothing twice.
+    expect(settleWorkLog(dir)).toBe(true);
+    expect(parseEntries(readFileSync(path.join(dir, WORK_LOG))).filter((e) => e.lines[0] === 'late from the agent')).toHaveLength(1);
+  });
 
   it('reads only the tail of a huge log', () => {
     const dir = tempDir('tail');

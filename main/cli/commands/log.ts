@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { fail } from '../../../common/result.js';
 import { resolveSession } from '../../state/resolve-session.js';
+import { UnsafeStateFile } from '../../state/state-file-guard.js';
 import { appendEntry, WORK_LOG } from '../../state/work-log.js';
 import { reportFailure, reportSuccess, type OutputOptions } from '../output.js';
 
@@ -20,6 +21,7 @@ export function registerLog(program: Command): void {
       try {
         appendEntry(dir.value, [message], at);
       } catch (err) {
+        if (err instanceof UnsafeStateFile) return reportFailure(fail('unreadable', err.message), opts);
         return reportFailure(fail('failed', `${path.join(dir.value, WORK_LOG)}: ${(err as Error).message}`), opts);
       }
       reportSuccess({ ok: true, at: at.toISOString(), file: path.join(dir.value, WORK_LOG) }, '', opts);

@@ -1,0 +1,67 @@
+// The work log's file names and the low-level opens, reads and appends the work-log modules share:
+// every open refuses a symlink (O_NOFOLLOW) and an append refuses a file with other hard links
+// (state-file-guard.ts). Any Node process.
+import { closeSync, fstatSync, fsyncSync, openSync, readSync, writeSync } from 'node:fs';
+import { APPEND_FLAGS, assertPlainOpenedFile, READ_FLAGS, refusalFor } from './state-file-guard.js';
+
+export const WORK_LOG = 'work_log.md';
+export const WORK_LOG_ARCHIVE = 'work_log.archive.md';
+
+/** Opens a log for appending: never through a symlink, never a file with other names. */
+export function openForAppend(file: string): number {
+  let fd: number;
+  try {
+    fd = openSync(file, APPEND_FLAGS, 0o644);
+  } catch (err) {
+    throw refusalFor(file, err);
+  }
+  try {
+    assertPlainOpenedFile(file, fd, true);
+  } catch (err) {
+    closeSync(fd);
+    throw err;
+  }
+  return fd;
+}
+
+export function openForRead(file: string): number {
+  try {
+    return openSync(file, READ_FLAGS);
+  } catch (err) {
+    throw refusalFor(file, err);
+  }
+}
+
+/** Appends all of `bytes` and fsyncs. */
+export function appendDurably(file: string, bytes: Buffer): void {
+  const fd = openForAppend(file);
+  try {
+    let done = 0;
+    while (done < bytes.length) done += writeSync(fd, bytes, done);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export function readWhole(file: string): Buffer {
+  const fd = openForRead(file);
+  try {
+    return readFd(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Everything in the open file, from its start to its size now. */
+export function readFd(fd: number): Buffer {
+  const size = fstatSync(fd).size;
+  const buf = Buffer.alloc(size);
+  let done = 0;
+  while (done < size) {
+    const n = readSync(fd, buf, done, size - done, done);
+    if (n === 0) break;
+    done += n;
+  }
+  return buf.subarray(0, done);
+}

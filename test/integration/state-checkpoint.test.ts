@@ -1,0 +1,127 @@
+// Checkpoints read git without blocking the event loop (DESIGN.md §4, §8: a blocked loop reads as a
+// sleep to the drift detector). A `git` earlier on PATH that sleeps before running the real one
+// stands in for a slow repository; a `git` that never answers stands in for a hung one.
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createSession } from '../../main/state/state-dir.js';
+import { readSessionFile } from '../../main/state/session-file.js';
+import { CHECKPOINT_CONCURRENCY, writeCheckpoint } from '../../main/supervisor/checkpoint.js';
+import { WORK_LOG } from '../../main/state/work-log.js';
+import { gitRepo, tempDir } from '../helpers/mori-cli.js';
+
+const realGit = spawnSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).stdout.trim();
+let savedPath: string | undefined;
+
+beforeEach(() => {
+  savedPath = process.env['PATH'];
+});
+afterEach(() => {
+  process.env['PATH'] = savedPath;
+});
+
+/** Puts a `git` script first on this process's PATH. */
+function shadowGit(body: string): string {
+  const bin = tempDir('git-shim');
+  const file = path.join(bin, 'git');
+  writeFileSync(file, `#!/bin/sh\n${body}\n`);
+  chmodSync(file, 0o755);
+  process.env['PATH'] = `${bin}${path.delimiter}${savedPath ?? ''}`;
+  return bin;
+}
+
+async function sessions(n: number, home: string): Promise<{ stateDir: string; project: string }[]> {
+  const out: { stateDir: string; project: string }[] = [];
+  for (let i = 0; i < n; i++) {
+    const project = tempDir(`cp-proj${i}`);
+    gitRepo(project);
+    writeFileSync(path.join(project, `work-${i}.txt`), 'changed\n');
+    const c = await createSession({ projectDir: project, name: `s${i}`, profile: 'claude', backend: 'direct', home });
+    if (!c.ok) throw new Error(c.message);
+    out.push({ stateDir: c.value.stateDir, project });
+  }
+  return out;
+}
+
+/** The longest gap between ticks of a 10 ms interval while `work` runs. */
+async function longestStall<T>(work: () => Promise<T>): Promise<{ value: T; stallMs: number; tookMs: number }> {
+  let last = performance.now();
+  let stallMs = 0;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    stallMs = Math.max(stallMs, now - last);
+    last = now;
+  }, 10);
+  const start = performance.now();
+  try {
+    const value = await work();
+    const tookMs = performance.now() - start;
+    // One more tick, so a stall at the very end (or a work that never yielded) is measured too.
+    await new Promise((r) => setTimeout(r, 30));
+    return { value, stallMs, tookMs };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+describe('checkpoints', () => {
+  it('keep the event loop responsive while git is slow, and still record HEAD and the changed files', async () => {
+    const home = tempDir('cp-home');
+    const all = await sessions(6, home);
+    const log = path.join(tempDir('git-calls'), 'calls');
+    // Each git call takes 0.6 s, and records when it ran so the concurrency can be checked.
+    shadowGit(`echo "start $(date +%s%N)" >> ${log}\nsleep 0.6\n"${realGit}" "$@"\ns=$?\necho "end $(date +%s%N)" >> ${log}\nexit $s`);
+    const { value, stallMs, tookMs } = await longestStall(() => Promise.all(all.map((s) => writeCheckpoint(s.stateDir, s.project))));
+    // 6 git calls of 0.6 s, at most 2 at once: about 1.8 s of git, during which timers kept firing.
+    expect(tookMs).toBeGreaterThan(1_500);
+    expect(stallMs).toBeLessThan(400);
+    for (const [i, r] of value.entries()) {
+      expect(r.ok, r.ok ? '' : r.message).toBe(true);
+      if (!r.ok) continue;
+      expect(r.value.checkpoint.gitHead).toMatch(/^[0-9a-f]{40}$/);
+      expect(r.value.checkpoint.changedFiles).toEqual([`work-${i}.txt`]);
+      expect(r.value.changed).toBe(true);
+      const stored = readSessionFile(all[i]!.stateDir);
+      expect(stored.ok && stored.value.lastCheckpoint?.changedFiles).toEqual([`work-${i}.txt`]);
+      expect(readFileSync(path.join(all[i]!.stateDir, WORK_LOG), 'utf8')).toContain(`1 changed file: work-${i}.txt`);
+    }
+    // Never more than CHECKPOINT_CONCURRENCY git processes at once.
+    let running = 0;
+    let most = 0;
+    const marks = readFileSync(log, 'utf8').trim().split('\n').map((l) => l.split(' ') as [string, string]);
+    for (const [kind] of marks.sort((a, b) => Number(BigInt(a[1]) - BigInt(b[1])))) {
+      running += kind === 'start' ? 1 : -1;
+      most = Math.max(most, running);
+    }
+    expect(marks).toHaveLength(12);
+    expect(most).toBeLessThanOrEqual(CHECKPOINT_CONCURRENCY);
+  }, 60_000);
+
+  it('kill a git that never answers and leave session.json as it was', async () => {
+    const home = tempDir('cp-hung-home');
+    const [s] = await sessions(1, home);
+    const pidFile = path.join(tempDir('git-hung'), 'pid');
+    shadowGit(`echo $$ > ${pidFile}\nexec sleep 600`);
+    const before = readFileSync(path.join(s!.stateDir, 'session.json'), 'utf8');
+    const { value, stallMs } = await longestStall(() => writeCheckpoint(s!.stateDir, s!.project));
+    expect(value.ok).toBe(false);
+    if (!value.ok) expect(value.message).toMatch(/git did not answer within \d+ ms \(killed\)/);
+    expect(stallMs).toBeLessThan(400);
+    expect(readFileSync(path.join(s!.stateDir, 'session.json'), 'utf8')).toBe(before);
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    // Killed with its process group: the `sleep` it became is gone.
+    const alive = (): boolean => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    const deadline = Date.now() + 5_000;
+    while (alive() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(alive()).toBe(false);
+    expect(existsSync(pidFile)).toBe(true);
+  }, 60_000);
+});
