@@ -648,6 +648,18 @@ export class Supervisor {
     return ok({ attachment: wrapped, terminal: t, info: this.info(rt) });
   }
 
+  // ---------------------------------------------------------------- control API additions
+
+  /** Loads a session (one just created by `session.init`) so list() shows it, without starting it. */
+  loadSession(ref: string): Result<SessionInfo> {
+    const found = this.find(ref);
+    if (found.ok) return ok(this.info(found.value));
+    const dir = resolveSession(ref, process.cwd(), this.home);
+    if (!dir.ok) return dir;
+    const loaded = this.load(dir.value);
+    return loaded.ok ? ok(this.info(loaded.value)) : loaded;
+  }
+
   // ---------------------------------------------------------------- power entry points
 
   /** The machine is going to sleep (true) or woke (false); exits near a sleep are not crashes. */

@@ -1,9 +1,12 @@
-// `mori ls` and `mori status S`: what sessions exist and where each stands. Runs in the CLI process.
+// `mori ls` and `mori status S`: what sessions exist and where each stands — the live state and
+// activity from the running supervisor when one answers (main/cli/live-state.ts), else what the
+// state files last recorded, said as such. Runs in the CLI process.
 import type { Command } from 'commander';
 import { readRegistry } from '../../state/registry.js';
 import { resolveSession } from '../../state/resolve-session.js';
 import { summarize, type SessionSummary } from '../../state/session-summary.js';
 import { reportFailure, reportSuccess, type OutputOptions } from '../output.js';
+import { liveLine, liveState, NO_SUPERVISOR_NOTE, type LiveState } from '../live-state.js';
 
 function intentText(s: SessionSummary): string {
   if (!s.session) return 'unreadable';
@@ -12,10 +15,11 @@ function intentText(s: SessionSummary): string {
   return s.supervisedBy ? `${base}, supervised by pid ${s.supervisedBy.pid}` : base;
 }
 
-function line(s: SessionSummary): string {
+function line(s: SessionSummary, live: LiveState | null = null): string {
   if (!s.ok || !s.session) return `?  ${s.stateDir}\n   error: ${s.error}`;
   const x = s.session;
-  return `${x.name}  ${intentText(s)}  ${x.agent.profile}/${x.backend}  ${x.projectDir}\n   task: ${s.task ?? '-'}${s.error ? `\n   warning: ${s.error}` : ''}`;
+  const now = live ? liveLine(live, x.id) : null;
+  return `${x.name}  ${now ?? intentText(s)}  ${x.agent.profile}/${x.backend}  ${x.projectDir}\n   task: ${s.task ?? '-'}${s.error ? `\n   warning: ${s.error}` : ''}`;
 }
 
 export function registerLs(program: Command): void {
@@ -23,26 +27,32 @@ export function registerLs(program: Command): void {
     .command('ls')
     .description('list the registered sessions')
     .option('--json', 'print JSON')
-    .action((opts: OutputOptions) => {
+    .action(async (opts: OutputOptions) => {
       const reg = readRegistry();
       if (!reg.ok) return reportFailure(reg, opts);
-      const sessions = reg.value.map((e) => summarize(e.stateDir));
-      reportSuccess({ ok: true, sessions }, sessions.length === 0 ? 'No sessions yet: `mori init --name N --agent PROFILE`.' : sessions.map(line).join('\n'), opts);
+      const live = await liveState();
+      const sessions = reg.value.map((e) => {
+        const s = summarize(e.stateDir);
+        return { ...s, live: live?.sessions.get(s.session?.id ?? e.id) ?? null };
+      });
+      const text = sessions.length === 0 ? 'No sessions yet: `mori init --name N --agent PROFILE`.' : sessions.map((s) => line(s, live)).join('\n');
+      reportSuccess({ ok: true, supervisor: live ? { pid: live.pid } : null, sessions }, live ? text : `${text}\n${NO_SUPERVISOR_NOTE}`, opts);
     });
 
   program
     .command('status <session>')
     .description('show one session: intent, task, last work-log entry')
     .option('--json', 'print JSON')
-    .action((spec: string, opts: OutputOptions) => {
+    .action(async (spec: string, opts: OutputOptions) => {
       const dir = resolveSession(spec);
       if (!dir.ok) return reportFailure(dir, opts);
       const s = summarize(dir.value);
       if (!s.ok || !s.session) return reportFailure({ ok: false, code: 'unreadable', message: s.error ?? `${dir.value}: unreadable` }, opts);
+      const live = await liveState();
       const last = s.lastLog ? `\nlast log entry (${s.lastLog.heading}):\n${s.lastLog.lines.map((l) => `  - ${l}`).join('\n')}` : '';
       reportSuccess(
-        { ...s },
-        `${line(s)}\nid: ${s.session.id}\nstate dir: ${s.stateDir}${last}`,
+        { ...s, live: live?.sessions.get(s.session.id) ?? null, supervisor: live ? { pid: live.pid } : null },
+        `${line(s, live)}\nid: ${s.session.id}\nstate dir: ${s.stateDir}${last}${live ? '' : `\n${NO_SUPERVISOR_NOTE}`}`,
         opts,
       );
     });

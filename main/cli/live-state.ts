@@ -1,0 +1,44 @@
+// What the running supervisor says of each session right now (state, activity, pid), for `mori ls`
+// and `mori status`; null when none answers, so they say the states are as last recorded. Never
+// starts a daemon. Runs in the CLI process.
+import type { SessionInfo } from '../../common/ipc.js';
+import { moriHome } from '../state/mori-home.js';
+import { ControlClient } from './control-client.js';
+
+export interface LiveState {
+  pid: number;
+  sessions: Map<string, SessionInfo>;
+}
+
+export const NO_SUPERVISOR_NOTE = 'No Mori supervisor is running: states are as last recorded (`mori up --daemon` starts one).';
+
+/** Activities in words a person reads: `needs-input` is "needs input". */
+const ACTIVITY_WORDS: Record<SessionInfo['activity'], string> = {
+  working: 'working',
+  waiting: 'waiting',
+  'needs-input': 'needs input',
+  error: 'error',
+  unknown: '',
+};
+
+export async function liveState(home = moriHome()): Promise<LiveState | null> {
+  const c = await ControlClient.connect(home, { client: `mori ls (pid ${process.pid})` });
+  if (!c.ok) return null;
+  try {
+    const r = await c.value.request('list', {});
+    if (!r.ok) return null;
+    const sessions = new Map<string, SessionInfo>();
+    for (const s of r.value as SessionInfo[]) sessions.set(s.id, s);
+    return { pid: c.value.daemon.pid, sessions };
+  } finally {
+    c.value.close();
+  }
+}
+
+/** `running (working), pid 123`; null when the supervisor does not hold the session. */
+export function liveLine(live: LiveState, id: string): string | null {
+  const s = live.sessions.get(id);
+  if (!s) return null;
+  const activity = s.pid !== null ? ACTIVITY_WORDS[s.activity] : '';
+  return `${s.state}${activity ? ` (${activity})` : ''}${s.pid !== null ? `, pid ${s.pid}` : ''}`;
+}
