@@ -107,6 +107,19 @@ function applyProbeTargets(power: PowerWatch, settings: DaemonSettings): void {
 /** States in which a session has an agent or is about to (re)start one: what `mori down --stop-agents` stops. */
 const AGENT_STATES = new Set<RuntimeState>(['starting', 'running', 'interrupted', 'backoff', 'verifying', 'resuming']);
 
+/** How long `--stop-agents` waits for the stopped agents' exits to be read and recorded. */
+const STOP_AGENTS_WAIT_MS = 3_000;
+
+/** Stops every agent as the person would, and waits until each stop is recorded (or the wait ends). */
+async function stopEveryAgent(supervisor: Supervisor): Promise<void> {
+  const ids = supervisor.list().filter((s) => AGENT_STATES.has(s.state)).map((s) => s.id);
+  await Promise.all(ids.map((id) => supervisor.stopSession(id)));
+  const deadline = Date.now() + STOP_AGENTS_WAIT_MS;
+  while (Date.now() < deadline && supervisor.list().some((s) => ids.includes(s.id) && s.state !== 'stopped')) {
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 interface UpOptions extends OutputOptions {
   daemon?: boolean;
 }
@@ -167,7 +180,7 @@ export function registerUp(program: Command): void {
           (async () => {
             orchestrator.dispose();
             power.dispose();
-            if (stopAgents) for (const s of supervisor.list()) if (AGENT_STATES.has(s.state)) await supervisor.stopSession(s.id);
+            if (stopAgents) await stopEveryAgent(supervisor);
             await server?.close();
             await supervisor.shutdown();
           })().then(resolve, reject);
