@@ -55,6 +55,8 @@ export async function startControlServer(supervisor: Supervisor, home: string, h
     unlinkSync(file);
   }
   const events = new DaemonEvents(supervisor);
+  // Watching before answering: a client that sees the socket answer also sees every later edit.
+  await events.sync();
   const ctx: DaemonContext = { ...hooks, supervisor, home, events, startedAt: Date.now() };
   const connections = new Set<net.Socket>();
   const server = net.createServer((socket) => {
@@ -106,7 +108,8 @@ function serve(ctx: DaemonContext, socket: net.Socket): void {
     detach();
     unsubscribe?.();
     unsubscribe = null;
-    // Behind everything queued; the reader that catches up sees why. Cut after a grace either way.
+    process.stderr.write(`mori: dropped a control connection: ${reason}\n`);
+    // Behind everything queued; a reader that catches up in time sees why. Cut after a grace either way.
     socket.end(JSON.stringify({ kind: 'closing', reason } satisfies IpcServerMessage) + '\n');
     setTimeout(() => socket.destroy(), DROP_GRACE_MS).unref();
   };

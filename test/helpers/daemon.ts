@@ -26,8 +26,9 @@ export async function call<M extends IpcMethod>(c: ControlClient, method: M, par
   return r.value as Record<string, unknown>;
 }
 
-export function waitEvent(events: DaemonEvent[], what: string, match: (e: DaemonEvent) => boolean): Promise<void> {
-  return until(what, () => events.some(match), () => JSON.stringify(events.map((e) => e.type)));
+/** Waits for an event matching `match` at index `from` or later of the (growing) list. */
+export function waitEvent(events: DaemonEvent[], what: string, match: (e: DaemonEvent) => boolean, from = 0): Promise<void> {
+  return until(what, () => events.slice(from).some(match), () => JSON.stringify(events.slice(from).map((e) => e.type)));
 }
 
 /** The `ws` library's WebSocket as the transport's WebSocketLike, with a cookie and an Origin. */
