@@ -12,6 +12,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runMoriAsync } from '../helpers/mori-cli.js';
 import { UpHarness, until } from '../helpers/mori-up.js';
 import { pidAlive } from '../../main/state/pid-alive.js';
+import { DaemonConnection, type DaemonConnectionState } from '../../main/cli/daemon-connection.js';
+import type { DaemonEvent } from '../../common/ipc.js';
 
 let h: UpHarness;
 beforeEach(() => {
@@ -101,6 +103,30 @@ describe('mori up --daemon', () => {
     expect(send.stderr).toMatch(/no Mori supervisor is running; started a daemon \(pid \d+/);
     await until('the text to reach the agent', () => recorded().includes('"line":"print:autostarted"'));
     expect(h.mori('send', 'auto', 'print:again').stderr).toBe('');
+  });
+
+  it("a SIGKILLed daemon's socket clients notice, reconnect after mori up --daemon, and re-subscribe", { timeout: 90_000 }, async () => {
+    h.init('rc', 'direct');
+    expect(h.mori('up', '--daemon').code).toBe(0);
+    const conn = new DaemonConnection(h.home, { reconnectMs: 100 });
+    const states: DaemonConnectionState[] = [];
+    const events: DaemonEvent[] = [];
+    conn.onState((s) => states.push(s));
+    conn.onEvent((e) => events.push(e));
+    conn.start();
+    try {
+      await until('the connection', () => conn.state === 'open');
+      const first = conn.daemon?.pid ?? 0;
+      process.kill(first, 'SIGKILL');
+      await until('the client to notice', () => states.includes('closed'));
+      expect((await conn.request('list', {})).ok).toBe(false); // a value, not a hang
+      expect(h.mori('up', '--daemon').code).toBe(0);
+      await until('the reconnect', () => conn.state === 'open' && conn.daemon?.pid !== first, () => states.join(','));
+      expect((await conn.request('log.append', { session: 'rc', text: 'after the restart' })).ok).toBe(true);
+      await until('an event through the new subscription', () => events.some((e) => e.type === 'log.appended' && e.name === 'rc'));
+    } finally {
+      conn.close();
+    }
   });
 
   it('a daemon of another protocol version is named, with what to do', async () => {
