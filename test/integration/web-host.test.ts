@@ -5,6 +5,7 @@
 // common/mori-api.ts; a SIGKILLed daemon's WebSocket clients reconnect and re-subscribe once
 // `mori up --daemon` brings it back.
 import { spawn, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createWebSocketApi, type ConnectionState, type MoriApi } from '../../common/mori-api.js';
@@ -72,6 +73,20 @@ describe('mori ui', () => {
     expect(page.status).toBe(200);
     expect(page.headers.get('content-security-policy')).toMatch(/default-src 'self'.*script-src 'self'.*frame-ancestors 'none'/);
     expect(await page.text()).toMatch(/Mori/);
+  });
+
+  it('refuses a request naming another host (DNS rebinding), even with the cookie', async () => {
+    const c = await cookie();
+    const status = (host: string): Promise<number> =>
+      new Promise((resolve, reject) => {
+        const req = http.get({ host: '127.0.0.1', port: url.port, path: '/', headers: { host, cookie: c } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on('error', reject);
+      });
+    expect(await status(`evil.example:${url.port}`)).toBe(421);
+    expect(await status(`localhost:${url.port}`)).toBe(200);
   });
 
   it('refuses the WebSocket without the cookie and with a foreign Origin', async () => {
