@@ -10,6 +10,9 @@ export interface LiveState {
   sessions: Map<string, SessionInfo>;
 }
 
+/** Why there is no live state: the note `mori ls` prints instead. */
+let lastNote = '';
+
 export const NO_SUPERVISOR_NOTE = 'No Mori supervisor is running: states are as last recorded (`mori up --daemon` starts one).';
 
 /** Activities in words a person reads: `needs-input` is "needs input". */
@@ -23,7 +26,11 @@ const ACTIVITY_WORDS: Record<SessionInfo['activity'], string> = {
 
 export async function liveState(home = moriHome()): Promise<LiveState | null> {
   const c = await ControlClient.connect(home, { client: `mori ls (pid ${process.pid})` });
-  if (!c.ok) return null;
+  if (!c.ok) {
+    // A daemon of another version answers but cannot be read: say so rather than "none runs".
+    lastNote = /speaks protocol|did not answer hello/.test(c.message) ? `${c.message}; states are as last recorded.` : NO_SUPERVISOR_NOTE;
+    return null;
+  }
   try {
     const r = await c.value.request('list', {});
     if (!r.ok) return null;
@@ -33,6 +40,11 @@ export async function liveState(home = moriHome()): Promise<LiveState | null> {
   } finally {
     c.value.close();
   }
+}
+
+/** What to print when liveState gave null. */
+export function noLiveNote(): string {
+  return lastNote || NO_SUPERVISOR_NOTE;
 }
 
 /** `running (working), pid 123`; null when the supervisor does not hold the session. */

@@ -143,6 +143,8 @@ describe('mori up --daemon', () => {
       const r = await runMoriAsync(['stop', 'x'], { home: h.home, cwd: h.project, env: h.env });
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(/pid 4242\) speaks protocol 99, this mori speaks 1: replace it with `mori down && mori up --daemon`/);
+      const ls = await runMoriAsync(['ls'], { home: h.home, cwd: h.project, env: h.env });
+      expect(ls.stdout).toMatch(/speaks protocol 99[^\n]*states are as last recorded/);
     } finally {
       await new Promise((r) => server.close(r));
       if (existsSync(sock())) unlinkSync(sock());

@@ -6,7 +6,7 @@ import { readRegistry } from '../../state/registry.js';
 import { resolveSession } from '../../state/resolve-session.js';
 import { summarize, type SessionSummary } from '../../state/session-summary.js';
 import { reportFailure, reportSuccess, type OutputOptions } from '../output.js';
-import { liveLine, liveState, NO_SUPERVISOR_NOTE, type LiveState } from '../live-state.js';
+import { liveLine, liveState, noLiveNote, type LiveState } from '../live-state.js';
 
 function intentText(s: SessionSummary): string {
   if (!s.session) return 'unreadable';
@@ -36,7 +36,7 @@ export function registerLs(program: Command): void {
         return { ...s, live: live?.sessions.get(s.session?.id ?? e.id) ?? null };
       });
       const text = sessions.length === 0 ? 'No sessions yet: `mori init --name N --agent PROFILE`.' : sessions.map((s) => line(s, live)).join('\n');
-      reportSuccess({ ok: true, supervisor: live ? { pid: live.pid } : null, sessions }, live ? text : `${text}\n${NO_SUPERVISOR_NOTE}`, opts);
+      reportSuccess({ ok: true, supervisor: live ? { pid: live.pid } : null, sessions }, live ? text : `${text}\n${noLiveNote()}`, opts);
     });
 
   program
@@ -52,7 +52,7 @@ export function registerLs(program: Command): void {
       const last = s.lastLog ? `\nlast log entry (${s.lastLog.heading}):\n${s.lastLog.lines.map((l) => `  - ${l}`).join('\n')}` : '';
       reportSuccess(
         { ...s, live: live?.sessions.get(s.session.id) ?? null, supervisor: live ? { pid: live.pid } : null },
-        `${line(s, live)}\nid: ${s.session.id}\nstate dir: ${s.stateDir}${last}${live ? '' : `\n${NO_SUPERVISOR_NOTE}`}`,
+        `${line(s, live)}\nid: ${s.session.id}\nstate dir: ${s.stateDir}${last}${live ? '' : `\n${noLiveNote()}`}`,
         opts,
       );
     });
