@@ -1,9 +1,10 @@
 // What the running supervisor says of each session right now (state, activity, pid), for `mori ls`
 // and `mori status`; null when none answers, so they say the states are as last recorded. Never
-// starts a daemon. Runs in the CLI process.
+// starts a daemon, and loads the protocol only when a socket file exists. Runs in the CLI process.
+import { existsSync } from 'node:fs';
 import type { SessionInfo } from '../../common/ipc.js';
 import { moriHome } from '../state/mori-home.js';
-import { ControlClient } from './control-client.js';
+import { controlSocketPath } from '../supervisor/control-socket-path.js';
 
 export interface LiveState {
   pid: number;
@@ -25,6 +26,9 @@ const ACTIVITY_WORDS: Record<SessionInfo['activity'], string> = {
 };
 
 export async function liveState(home = moriHome()): Promise<LiveState | null> {
+  // No socket file, no supervisor: `mori ls` then loads nothing of the protocol (DESIGN.md §10 cold start).
+  if (!existsSync(controlSocketPath(home))) return null;
+  const { ControlClient } = await import('./control-client.js');
   const c = await ControlClient.connect(home, { client: `mori ls (pid ${process.pid})` });
   if (!c.ok) {
     // A daemon of another version answers but cannot be read: say so rather than "none runs".
