@@ -4,7 +4,7 @@
 // our own write; the work log paged across its archive; checks listed, verified, and trusted only by
 // the current hash; settings; a suspend hint that interrupts and logs before it returns; a client
 // that never reads is dropped; a handler that throws is answered and the daemon goes on.
-import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -81,6 +81,16 @@ describe('the control API', () => {
     expect(readFileSync(path.join(project, '.mori', 'fresh', 'session_state.md'), 'utf8')).toMatch(/from the API/);
     const noCommand = await c.request('session.init', { projectDir: project, name: 'bad', profile: 'shell', backend: 'direct' });
     expect(noCommand).toMatchObject({ ok: false, code: 'usage' });
+
+    // A state file that is a symlink is neither read nor written through.
+    const env = path.join(project, '.mori', 'fresh', 'environment.md');
+    const secret = path.join(h.tmp, 'secret.txt');
+    writeFileSync(secret, 'not for the UI');
+    rmSync(env);
+    symlinkSync(secret, env);
+    expect(await c.request('state.read', { session: 'fresh', file: 'environment.md' })).toMatchObject({ ok: false, code: 'unreadable', message: expect.stringMatching(/symlink/) });
+    expect(await c.request('state.write', { session: 'fresh', file: 'environment.md', text: 'x', baseVersion: 'sha256:0' })).toMatchObject({ ok: false, code: 'unreadable' });
+    expect(readFileSync(secret, 'utf8')).toBe('not for the UI');
   });
 
   it('state.write takes only the version read; a stale one is a conflict and leaves the file untouched', async () => {
