@@ -35,7 +35,7 @@ export class DaemonConnection {
 
   /** Connects now and keeps reconnecting until close(). */
   start(): void {
-    void this.connect();
+    this.connectReporting();
   }
 
   request<M extends IpcMethod>(method: M, params: IpcParams<M>): Promise<Result<unknown>> {
@@ -65,6 +65,14 @@ export class DaemonConnection {
   private setState(state: DaemonConnectionState, detail: string): void {
     this.state = state;
     for (const l of [...this.stateListeners]) l(state, detail);
+  }
+
+  /** A connection attempt that cannot end in an unhandled rejection: a failure is a state, then a retry. */
+  private connectReporting(): void {
+    this.connect().catch((err: unknown) => {
+      this.setState('closed', `connecting failed: ${(err as Error).message ?? String(err)}`);
+      this.retry();
+    });
   }
 
   private async connect(): Promise<void> {
@@ -100,7 +108,7 @@ export class DaemonConnection {
     if (this.stopped || this.timer) return;
     this.timer = setTimeout(() => {
       this.timer = null;
-      void this.connect();
+      this.connectReporting();
     }, this.delay);
     this.delay = Math.min(this.delay * 2, RECONNECT_MAX_MS);
   }

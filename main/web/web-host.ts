@@ -82,7 +82,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     wss.handleUpgrade(req, socket, head, (ws) => {
       sockets.add(ws);
       ws.on('close', () => sockets.delete(ws));
-      void bridge(ws, options.home);
+      bridge(ws, options.home).catch((err: unknown) => ws.close(1011, `bridge failed: ${(err as Error).message ?? String(err)}`.slice(0, 120)));
     });
   });
 
