@@ -1,11 +1,22 @@
-// The request/response contract of the running supervisor (DESIGN.md §9, §11), spoken over the
-// control socket `$MORI_HOME/mori.sock` as newline-delimited JSON and, later, over Electron IPC.
-// Every payload is a zod schema here: both ends validate what they receive. Pure TypeScript.
+// The request/response contract of the running supervisor (DESIGN.md §9, §11, §12), spoken over the
+// control socket `$MORI_HOME/mori.sock` as newline-delimited JSON, over the web host's WebSocket as
+// one JSON message per WebSocket message, and over Electron IPC. Every payload is a zod schema here:
+// both ends validate what they receive. Every connection opens with `hello`. Pure TypeScript.
 import { z } from 'zod';
 import { AgentActivity } from './agent-activity.js';
+import { DaemonSettings } from './daemon-settings.js';
 import { RuntimeState, SupervisorEvent } from './events.js';
-import { Intent } from './session.js';
+import { BackendName, CheckResultRecord, Intent, ProfileName } from './session.js';
 import { TERMINAL_MAX_COLS, TERMINAL_MAX_ROWS } from './terminal.js';
+
+/**
+ * The protocol's version, sent in `hello` by both ends. Bumped on any change a peer of the previous
+ * version would misread; a client meeting a daemon of another version says so instead of failing on
+ * a schema (the daemon outlives app updates, DESIGN.md §12).
+ */
+export const PROTOCOL_VERSION = 1;
+/** What to do when the versions differ: the daemon is replaced, its tmux agents are re-attached. */
+export const REPLACE_DAEMON_HINT = 'mori down && mori up --daemon';
 
 /** A session as a request names it: its id (UUID) or its name, as the supervisor knows them. */
 const SessionRef = z.string().min(1).max(4096);
@@ -29,8 +40,72 @@ export const SessionInfo = z.object({
 });
 export type SessionInfo = z.infer<typeof SessionInfo>;
 
+/** The state files a client may read and write; session.json is Mori's own. */
+export const EDITABLE_STATE_FILES = ['session_state.md', 'environment.md', 'work_log.md'] as const;
+export const EditableStateFile = z.enum(EDITABLE_STATE_FILES);
+export type EditableStateFile = z.infer<typeof EditableStateFile>;
+/** A state file's version: the hash of its bytes, so any change by anyone is a new version. */
+const Version = z.string().min(1).max(200);
+/** Longest text a state file write or log entry carries: half a line, as `send` (a line holds JSON escapes). */
+const MAX_TEXT = IPC_MAX_LINE_CHARS / 2;
+/** A page of the work log is at most this many entries: a screenful many times over. */
+export const LOG_PAGE_MAX = 500;
+
+/** One work-log entry; `index` counts from the oldest entry, archive included, and never changes. */
+export const LogEntry = z.object({
+  index: z.number().int().nonnegative(),
+  heading: z.string(),
+  /** The heading's time (ISO), when the heading is a timestamp. */
+  at: z.string().nullable(),
+  lines: z.array(z.string()),
+  /** Whether it now lives in work_log.archive.md. */
+  archived: z.boolean(),
+});
+export type LogEntry = z.infer<typeof LogEntry>;
+
+const Source = z.object({ file: z.string(), line: z.number().int() });
+
+/** One check as `checks.list` shows it: what, where it came from, and whether it may run. */
+export const CheckRow = z.object({
+  id: z.string(),
+  kind: z.string(),
+  target: z.string(),
+  label: z.string().nullable(),
+  source: Source,
+  service: z.string().nullable(),
+  /** Running it needs the person's approval (a command, a start: command, an http check off this machine). */
+  needsTrust: z.boolean(),
+  /** It runs: it needs no approval, or the list it belongs to is approved. */
+  trusted: z.boolean(),
+});
+export type CheckRow = z.infer<typeof CheckRow>;
+
+export const ChecksListing = z.object({
+  checks: z.array(CheckRow),
+  services: z.array(z.object({ name: z.string(), start: z.string().nullable(), checkIds: z.array(z.string()), source: Source })),
+  unparsed: z.array(z.object({ source: Source, text: z.string(), reason: z.string(), severity: z.enum(['malformed', 'no-check']) })),
+  trust: z.object({
+    /** The hash of exactly this list: what `checks.trust` approves. */
+    hash: z.string(),
+    trusted: z.boolean(),
+    /** An approval exists, for another list. */
+    changed: z.boolean(),
+    approvedAt: z.string().nullable(),
+    items: z.array(z.object({ kind: z.enum(['command', 'start', 'http']), value: z.string(), where: z.string() })),
+  }),
+  lastVerification: z.object({ at: z.string(), results: z.array(CheckResultRecord) }).nullable(),
+});
+export type ChecksListing = z.infer<typeof ChecksListing>;
+
 /** Each method: its params and its result. */
 export const IpcMethods = {
+  /** First request of every connection: both ends name their protocol version. */
+  hello: {
+    params: z.object({ protocol: z.number().int(), client: z.string().max(200).optional() }),
+    result: z.object({ protocol: z.number().int(), pid: z.number().int(), home: z.string(), startedAt: z.number() }),
+  },
+  /** Stops the daemon: tmux agents keep running (re-attached by the next one); `stopAgents` stops every agent as the person would. */
+  'daemon.stop': { params: z.object({ stopAgents: z.boolean().default(false) }), result: z.object({ pid: z.number().int() }) },
   list: { params: z.object({}), result: z.array(SessionInfo) },
   start: { params: z.object({ session: SessionRef }), result: SessionInfo },
   stop: { params: z.object({ session: SessionRef }), result: SessionInfo },
@@ -42,8 +117,47 @@ export const IpcMethods = {
   resize: { params: z.object({ cols: Cols, rows: Rows }), result: z.object({}) },
   ack: { params: z.object({ chars: z.number().int().nonnegative() }), result: z.object({}) },
   detach: { params: z.object({}), result: z.object({}) },
-  /** Streams every supervisor event on this connection from now on. */
+  /** Streams every daemon event on this connection from now on. */
   subscribe: { params: z.object({}), result: z.object({}) },
+  /** Creates a session (state dir, registry) and loads it, not started. `command` only for shell/custom. */
+  'session.init': {
+    params: z.object({
+      projectDir: z.string().min(1).max(4096),
+      name: z.string().min(1).max(64),
+      profile: ProfileName,
+      task: z.string().max(MAX_TEXT).optional(),
+      backend: BackendName,
+      command: z.string().min(1).max(10_000).optional(),
+    }),
+    result: SessionInfo,
+  },
+  'state.read': { params: z.object({ session: SessionRef, file: EditableStateFile }), result: z.object({ text: z.string(), version: Version }) },
+  /** Writes only over `baseVersion`; else the file is left untouched and its current text and version come back. */
+  'state.write': {
+    params: z.object({ session: SessionRef, file: EditableStateFile, text: z.string().max(MAX_TEXT), baseVersion: Version }),
+    result: z.discriminatedUnion('outcome', [
+      z.object({ outcome: z.literal('written'), version: Version }),
+      z.object({ outcome: z.literal('conflict'), text: z.string(), version: Version }),
+    ]),
+  },
+  /** A page of entries, newest last: those before `before` (an entry index), else the newest. */
+  'log.tail': {
+    params: z.object({ session: SessionRef, before: z.number().int().nonnegative().optional(), limit: z.number().int().min(1).max(LOG_PAGE_MAX).default(50) }),
+    result: z.object({ entries: z.array(LogEntry), more: z.boolean(), total: z.number().int() }),
+  },
+  'log.append': { params: z.object({ session: SessionRef, text: z.string().min(1).max(MAX_TEXT) }), result: LogEntry },
+  'checks.list': { params: z.object({ session: SessionRef }), result: ChecksListing },
+  /** Runs the checks now; the value is what `mori verify --json` prints. Emits verify.started/finished. */
+  'checks.verify': { params: z.object({ session: SessionRef, restartServices: z.boolean().default(false) }), result: z.record(z.string(), z.unknown()) },
+  /** Approves exactly the list whose hash `checks.list` showed; a stale hash is refused (`conflict`). */
+  'checks.trust': { params: z.object({ session: SessionRef, hash: z.string().min(1).max(200) }), result: z.object({ hash: z.string(), items: z.number().int() }) },
+  'settings.get': { params: z.object({}), result: DaemonSettings },
+  /** Replaces the settings (validated, written atomically); the value is what was stored. */
+  'settings.set': { params: z.object({ settings: DaemonSettings }), result: DaemonSettings },
+  /** Electron's powerMonitor, forwarded: a suspend checkpoints and logs every running session before the reply. */
+  'hint.power': { params: z.object({ kind: z.enum(['suspend', 'resume', 'lock', 'unlock']) }), result: z.object({ interrupted: z.number().int() }) },
+  /** The OS says the network changed: probe now. */
+  'hint.network': { params: z.object({ state: z.enum(['online', 'offline']) }), result: z.object({}) },
 } as const;
 export type IpcMethod = keyof typeof IpcMethods;
 export type IpcParams<M extends IpcMethod> = z.input<(typeof IpcMethods)[M]['params']>;
@@ -60,11 +174,22 @@ export type IpcRequestEnvelope = z.infer<typeof IpcRequestEnvelope>;
 
 const ErrorCode = z.enum(['usage', 'not-found', 'unreadable', 'conflict', 'untrusted', 'failed']);
 
+/** Events the daemon adds to the supervisor's, so a UI stays current without polling. */
+export const DaemonOwnEvent = z.discriminatedUnion('type', [
+  /** A state file changed by someone other than Mori (the agent, an editor, a person). */
+  z.object({ type: z.literal('state.changed'), at: z.number(), sessionId: z.string(), name: z.string(), file: z.enum(['session_state.md', 'environment.md', 'work_log.md', 'session.json']), change: z.enum(['changed', 'deleted']) }),
+  /** work_log.md grew or was compacted, by anyone (Mori's own entries included). */
+  z.object({ type: z.literal('log.appended'), at: z.number(), sessionId: z.string(), name: z.string() }),
+  z.object({ type: z.literal('settings.changed'), at: z.number(), settings: DaemonSettings }),
+]);
+export const DaemonEvent = z.union([SupervisorEvent, DaemonOwnEvent]);
+export type DaemonEvent = z.infer<typeof DaemonEvent>;
+
 /** What the supervisor sends: replies to requests, and stream messages (events, frames, detach). */
 export const IpcServerMessage = z.union([
   z.object({ kind: z.literal('reply'), id: z.number().int(), ok: z.literal(true), value: z.unknown() }),
   z.object({ kind: z.literal('reply'), id: z.number().int(), ok: z.literal(false), code: ErrorCode, message: z.string() }),
-  z.object({ kind: z.literal('event'), event: SupervisorEvent }),
+  z.object({ kind: z.literal('event'), event: DaemonEvent }),
   z.object({
     kind: z.literal('frame'),
     frame: z.discriminatedUnion('kind', [
@@ -74,6 +199,8 @@ export const IpcServerMessage = z.union([
   }),
   /** The attachment ended: the agent exited, the session was stopped, or the supervisor is stopping. */
   z.object({ kind: z.literal('detached'), reason: z.string() }),
+  /** The daemon is closing this connection, and why (it stopped reading, the daemon stops). */
+  z.object({ kind: z.literal('closing'), reason: z.string() }),
 ]);
 export type IpcServerMessage = z.infer<typeof IpcServerMessage>;
 

@@ -19,6 +19,8 @@ const COMMAND_MODULES: Record<string, () => Promise<Registrar>> = {
   verify: async () => (await import('./commands/checks.js')).registerChecks,
   trust: async () => (await import('./commands/checks.js')).registerChecks,
   up: async () => (await import('./commands/up.js')).registerUp,
+  down: async () => (await import('./commands/down.js')).registerDown,
+  ui: async () => (await import('./commands/ui.js')).registerUi,
   start: async () => (await import('./commands/control.js')).registerControl,
   stop: async () => (await import('./commands/control.js')).registerControl,
   send: async () => (await import('./commands/control.js')).registerControl,

@@ -9,7 +9,15 @@ import type { SessionRuntime } from './session-runtime.js';
 import type { SupervisorContext } from './supervisor-context.js';
 
 export class Checkpointer {
+  /** Checkpoints being written now, so a suspend can wait until every one is on disk. */
+  private readonly inFlight = new Set<Promise<void>>();
+
   constructor(private readonly ctx: SupervisorContext) {}
+
+  /** Resolves once every checkpoint begun so far is written (or its failure reported). */
+  async settled(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
+  }
 
   /** Checkpoints on the interval for as long as `terminal` is the session's. */
   schedule(rt: SessionRuntime, terminal: Terminal): void {
@@ -26,7 +34,9 @@ export class Checkpointer {
 
   /** Takes one checkpoint now; resolves when written. Failures are reported, never thrown. */
   take(rt: SessionRuntime): Promise<void> {
-    return this.write(rt).catch((err: unknown) => this.ctx.moves.unwritable(rt, `checkpoint failed: ${String(err)}`));
+    const p = this.write(rt).catch((err: unknown) => this.ctx.moves.unwritable(rt, `checkpoint failed: ${String(err)}`));
+    this.inFlight.add(p);
+    return p.finally(() => this.inFlight.delete(p));
   }
 
   private async write(rt: SessionRuntime): Promise<void> {

@@ -1,19 +1,30 @@
-// The control socket `$MORI_HOME/mori.sock` (DESIGN.md §9, §11): newline-delimited JSON requests
-// of common/ipc.ts, each validated with its zod schema, answered by the running Supervisor. The
-// socket is 0600 inside a 0700 home and refuses to start otherwise. A connection may subscribe to
-// events or become an attachment (frames out; input, resize, ack and detach in).
-// Runs in the supervisor's process (`mori up`, later the Electron main process).
+// The control socket `$MORI_HOME/mori.sock` (DESIGN.md §9, §11, §12): newline-delimited JSON requests
+// of common/ipc.ts, each validated with its zod schema, answered by the running daemon. Every
+// connection opens with `hello` (protocol versions); one of another version is told the daemon's and
+// refused the rest. A connection may subscribe to events or become an attachment (frames out; input,
+// resize, ack and detach in). What a connection has not read is bounded: past MAX_QUEUED_BYTES it is
+// dropped with a reason. The socket is 0600 inside a 0700 home and refuses to start otherwise.
+// Runs in the supervisor's process (`mori up`, foreground or daemon).
 import { existsSync, lstatSync, statSync, chmodSync, unlinkSync } from 'node:fs';
 import net from 'node:net';
-import path from 'node:path';
-import { IPC_MAX_LINE_CHARS, IpcRequestEnvelope, parseParams, type IpcMethod, type IpcServerMessage } from '../../common/ipc.js';
+import { IPC_MAX_LINE_CHARS, IpcRequestEnvelope, parseParams, PROTOCOL_VERSION, REPLACE_DAEMON_HINT, type IpcMethod, type IpcServerMessage } from '../../common/ipc.js';
 import { fail, ok, type Failure, type Result } from '../../common/result.js';
 import type { Attachment, Terminal } from '../terminals/terminal.js';
+import { DAEMON_API_METHODS, handleDaemonRequest, type DaemonContext, type DaemonHooks } from './daemon-api.js';
+import { DaemonEvents } from './daemon-events.js';
+import { controlSocketPath, socketAnswers } from './control-socket-path.js';
 import type { Supervisor } from './supervisor.js';
 
-export const CONTROL_SOCKET = 'mori.sock';
+export { CONTROL_SOCKET, controlSocketPath } from './control-socket-path.js';
 
-export const controlSocketPath = (home: string): string => path.join(home, CONTROL_SOCKET);
+/**
+ * Output queued for one connection that it has not read yet, beyond which it is dropped: a client that
+ * stops reading must not grow the daemon's memory. 16 MiB holds several full snapshots of a
+ * 10,000-line scrollback with colours (a few MiB each), so a slow but live reader is never dropped.
+ */
+export const MAX_QUEUED_BYTES = 16 * 1024 * 1024;
+/** How long a dropped connection gets to take its last message (the reason) before it is cut. */
+const DROP_GRACE_MS = 1_000;
 
 /** Null when the home is private (a directory owned by us, no access for group or others), else why not. */
 export function homeUnsafeReason(home: string): string | null {
@@ -29,37 +40,29 @@ export function homeUnsafeReason(home: string): string | null {
   return null;
 }
 
-/** Whether something answers on the socket (another supervisor), so a stale file can be removed. */
-function answers(file: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const c = net.connect(file);
-    c.once('connect', () => {
-      c.destroy();
-      resolve(true);
-    });
-    c.once('error', () => resolve(false));
-  });
-}
-
 export interface ControlServer {
   readonly path: string;
   close(): Promise<void>;
 }
 
-export async function startControlServer(supervisor: Supervisor, home: string): Promise<Result<ControlServer>> {
+export async function startControlServer(supervisor: Supervisor, home: string, hooks: DaemonHooks = {}): Promise<Result<ControlServer>> {
   const unsafe = homeUnsafeReason(home);
   if (unsafe) return fail('failed', `refusing to open the control socket: ${unsafe}`);
   const file = controlSocketPath(home);
   if (existsSync(file)) {
     if (!lstatSync(file).isSocket()) return fail('conflict', `${file} exists and is not a socket; remove it`);
-    if (await answers(file)) return fail('conflict', `${file}: another supervisor answers on it`);
+    if (await socketAnswers(file)) return fail('conflict', `${file}: another supervisor answers on it`);
     unlinkSync(file);
   }
+  const events = new DaemonEvents(supervisor);
+  // Watching before answering: a client that sees the socket answer also sees every later edit.
+  await events.sync();
+  const ctx: DaemonContext = { ...hooks, supervisor, home, events, startedAt: Date.now() };
   const connections = new Set<net.Socket>();
   const server = net.createServer((socket) => {
     connections.add(socket);
     socket.on('close', () => connections.delete(socket));
-    serve(supervisor, socket);
+    serve(ctx, socket);
   });
   // Created 0600 from the start (umask), then made sure of it: the home is 0700 either way.
   const umask = process.umask(0o177);
@@ -69,32 +72,57 @@ export async function startControlServer(supervisor: Supervisor, home: string): 
   });
   process.umask(umask);
   const err = await listening;
-  if (err) return fail('failed', `${file}: cannot listen (${err.message})`);
+  if (err) {
+    await events.close();
+    return fail('failed', `${file}: cannot listen (${err.message})`);
+  }
   chmodSync(file, 0o600);
   return ok({
     path: file,
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: async () => {
+      await new Promise<void>((resolve) => {
         for (const c of connections) c.destroy();
         server.close(() => resolve());
-      }),
+      });
+      await events.close();
+    },
   });
 }
 
-/** One connection: requests in, replies and stream messages out. */
-function serve(supervisor: Supervisor, socket: net.Socket): void {
+/** One connection: `hello`, then requests in, replies and stream messages out. */
+function serve(ctx: DaemonContext, socket: net.Socket): void {
+  const { supervisor } = ctx;
   let buffer = '';
   let attached: { attachment: Attachment; terminal: Terminal } | null = null;
   let unsubscribe: (() => void) | null = null;
-  const send = (m: IpcServerMessage): void => {
-    if (!socket.destroyed) socket.write(JSON.stringify(m) + '\n');
-  };
-  const reply = (id: number, r: Result<unknown>): void =>
-    send(r.ok ? { kind: 'reply', id, ok: true, value: r.value } : { kind: 'reply', id, ok: false, code: r.code, message: r.message });
+  let hello: 'none' | 'ok' | 'other-version' = 'none';
+  let peerProtocol = 0;
+  let dropped = false;
   const detach = (): void => {
     attached?.attachment.detach();
     attached = null;
   };
+  const drop = (reason: string): void => {
+    if (dropped) return;
+    dropped = true;
+    detach();
+    unsubscribe?.();
+    unsubscribe = null;
+    process.stderr.write(`mori: dropped a control connection: ${reason}\n`);
+    // Behind everything queued; a reader that catches up in time sees why. Cut after a grace either way.
+    socket.end(JSON.stringify({ kind: 'closing', reason } satisfies IpcServerMessage) + '\n');
+    setTimeout(() => socket.destroy(), DROP_GRACE_MS).unref();
+  };
+  const send = (m: IpcServerMessage): void => {
+    if (socket.destroyed || dropped) return;
+    if (socket.writableLength > MAX_QUEUED_BYTES) {
+      drop(`the connection stopped reading: more than ${MAX_QUEUED_BYTES} bytes were waiting for it`);
+      return;
+    }
+    socket.write(JSON.stringify(m) + '\n');
+  };
+  const reply = (id: number, r: Result<unknown>): void =>
+    send(r.ok ? { kind: 'reply', id, ok: true, value: r.value } : { kind: 'reply', id, ok: false, code: r.code, message: r.message });
   socket.setEncoding('utf8');
   socket.on('data', (chunk: string) => {
     buffer += chunk;
@@ -107,9 +135,12 @@ function serve(supervisor: Supervisor, socket: net.Socket): void {
     while ((nl = buffer.indexOf('\n')) >= 0) {
       const line = buffer.slice(0, nl);
       buffer = buffer.slice(nl + 1);
-      // handle() answers every request itself, failures included; this file is being rewritten.
-      // eslint-disable-next-line @typescript-eslint/no-floating-promises
-      if (line.trim() !== '') void handle(line);
+      if (line.trim() !== '') {
+        handle(line).catch((err: unknown) => {
+          // A handler that threw: the request is answered (id unknown here: 0) and the daemon goes on.
+          send({ kind: 'reply', id: 0, ok: false, code: 'failed', message: `internal error: ${(err as Error).message ?? String(err)}` });
+        });
+      }
     }
   });
   socket.on('close', () => {
@@ -128,11 +159,30 @@ function serve(supervisor: Supervisor, socket: net.Socket): void {
     const env = IpcRequestEnvelope.safeParse(json);
     if (!env.success) return reply(typeof (json as { id?: unknown })?.id === 'number' ? (json as { id: number }).id : 0, fail('usage', `bad request: ${env.error.issues[0]?.message ?? 'invalid'}`));
     const { id, method, params } = env.data;
-    reply(id, await dispatch(method, params));
+    let result: Result<unknown>;
+    try {
+      result = await dispatch(method, params);
+    } catch (err) {
+      result = fail('failed', `${method}: ${(err as Error).message ?? String(err)}`);
+    }
+    reply(id, result);
   }
 
   async function dispatch(method: IpcMethod, raw: unknown): Promise<Result<unknown>> {
     const bad = (m: string): Failure => fail('usage', m);
+    if (method === 'hello') {
+      const p = parseParams('hello', raw);
+      if (!p.ok) return bad(p.message);
+      peerProtocol = p.value.protocol;
+      hello = peerProtocol === PROTOCOL_VERSION ? 'ok' : 'other-version';
+      return ok({ protocol: PROTOCOL_VERSION, pid: process.pid, home: ctx.home, startedAt: ctx.startedAt });
+    }
+    if (hello === 'none') return bad(`${method}: say hello first ({"method":"hello","params":{"protocol":${PROTOCOL_VERSION}}})`);
+    // `daemon.stop` is understood across versions: it is how an old daemon is replaced.
+    if (hello === 'other-version' && method !== 'daemon.stop') {
+      return fail('conflict', `the Mori daemon speaks protocol ${PROTOCOL_VERSION}, this client ${peerProtocol}: replace it with \`${REPLACE_DAEMON_HINT}\``);
+    }
+    if (DAEMON_API_METHODS.has(method)) return handleDaemonRequest(ctx, method, raw);
     switch (method) {
       case 'list':
         return ok(supervisor.list());
@@ -189,8 +239,10 @@ function serve(supervisor: Supervisor, socket: net.Socket): void {
         detach();
         return ok({});
       case 'subscribe':
-        unsubscribe ??= supervisor.on((event) => send({ kind: 'event', event }));
+        unsubscribe ??= ctx.events.on((event) => send({ kind: 'event', event }));
         return ok({});
+      default:
+        return fail('usage', `${method}: unknown method`);
     }
   }
 }

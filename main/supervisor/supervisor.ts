@@ -258,6 +258,20 @@ export class Supervisor {
     return r.ok ? ok({ ...r.value, info: this.info(found.value) }) : r;
   }
 
+  // ---------------------------------------------------------------- control API additions
+
+  /** Loads a session (one just created by `session.init`) so list() shows it, without starting it. */
+  loadSession(ref: string): Result<SessionInfo> {
+    const found = this.sessions.find(ref);
+    if (found.ok) return ok(this.info(found.value));
+    const dir = resolveSession(ref, process.cwd(), this.home);
+    if (!dir.ok) return dir;
+    const registered = this.sessions.registered(dir.value);
+    if (!registered.ok) return registered;
+    const loaded = this.sessions.load(dir.value);
+    return loaded.ok ? ok(this.info(loaded.value)) : loaded;
+  }
+
   // ---------------------------------------------------------------- power entry points
 
   /** The machine is going to sleep (true) or woke (false); exits near a sleep are not crashes. */
@@ -275,6 +289,11 @@ export class Supervisor {
     background(this.checkpoints.take(rt), `checkpointing ${rt.name}`);
     this.ctx.moves.interrupt(rt, reason);
     return ok(this.info(rt));
+  }
+
+  /** Resolves once every checkpoint begun so far (a suspend's, above all) is on disk. */
+  checkpointsSettled(): Promise<void> {
+    return this.checkpoints.settled();
   }
 
   /**

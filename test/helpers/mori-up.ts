@@ -1,7 +1,7 @@
 // Test harness for `mori up` as a real process: a temp home and git project, the fake agent behind
 // the claude profile, its own tmux socket, JSON event lines, and the fake agent's start records.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gitRepo, MORI_BIN, runMori, tempDir, type MoriRun } from './mori-cli.js';
@@ -58,6 +58,8 @@ export class UpHarness {
 
   cleanup(): void {
     for (const c of this.children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+    // A daemon a test started (or a command started for it) goes with the test.
+    if (existsSync(path.join(this.home, 'mori.sock'))) this.mori('down');
     spawnSync('tmux', ['-L', this.socketName, 'kill-server'], { stdio: 'ignore' });
     // An agent may still be writing its files as it dies: retry instead of failing on ENOTEMPTY.
     rmSync(this.tmp, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });

@@ -1,12 +1,15 @@
-// `mori start S | stop S | send S TEXT | attach S` (DESIGN.md §9): act on the running supervisor
-// through its control socket. `attach` connects this terminal to the session (raw mode, resize,
-// Ctrl-] detaches) and needs a TTY. Runs in the CLI process.
+// `mori start S | stop S | send S TEXT | attach S` (DESIGN.md §9, §12): act on the running supervisor
+// through its control socket, starting the daemon first when none answers (and saying so). `attach`
+// connects this terminal to the session (raw mode, resize, Ctrl-] detaches) and needs a TTY. Runs in
+// the CLI process.
 import type { Command } from 'commander';
 import { SessionInfo } from '../../../common/ipc.js';
 import { fail, type Result } from '../../../common/result.js';
 import { resolveSession } from '../../state/resolve-session.js';
 import { readSessionFile } from '../../state/session-file.js';
-import { ControlClient } from '../control-client.js';
+import type { ControlClient } from '../control-client.js';
+import { connectOrStart, type Started } from '../daemon.js';
+import { moriHome } from '../../state/mori-home.js';
 import { reportFailure, reportSuccess, type OutputOptions } from '../output.js';
 
 /** Ctrl-]: telnet's and docker's detach key; no agent uses it. */
@@ -20,11 +23,30 @@ function sessionRef(spec: string): string {
   return file.ok ? file.value.id : spec;
 }
 
+/** How long a request waits for a session the just-started daemon is still bringing up. */
+const STARTING_WAIT_MS = 20_000;
+/** A session the daemon is bringing up answers "not running (starting)" and the like until it runs. */
+const NOT_UP_YET = /is not running \((idle|starting|resuming|verifying|interrupted|backoff)\)/;
+
+function sayStarted(s: Started): void {
+  process.stderr.write(`mori: no Mori supervisor is running; started a daemon (pid ${s.pid}, logs in ${s.logs})\n`);
+}
+
+/** Runs `fn`; after starting a daemon, retries while the session is still coming up. */
 async function withClient<T>(fn: (c: ControlClient) => Promise<Result<T>>): Promise<Result<T>> {
-  const client = await ControlClient.connect();
+  let startedNow = false;
+  const client = await connectOrStart(moriHome(), (s) => {
+    startedNow = true;
+    sayStarted(s);
+  });
   if (!client.ok) return client;
   try {
-    return await fn(client.value);
+    const deadline = Date.now() + STARTING_WAIT_MS;
+    for (;;) {
+      const r = await fn(client.value);
+      if (r.ok || !startedNow || !NOT_UP_YET.test(r.message) || Date.now() > deadline) return r;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   } finally {
     client.value.close();
   }
@@ -68,7 +90,11 @@ export function registerControl(program: Command): void {
       if (!process.stdin.isTTY || !process.stdout.isTTY) {
         return reportFailure(fail('usage', 'attach needs a terminal: run it in an interactive terminal (stdin and stdout must be a TTY)'), {});
       }
-      const connected = await ControlClient.connect();
+      let startedNow = false;
+      const connected = await connectOrStart(moriHome(), (s) => {
+        startedNow = true;
+        sayStarted(s);
+      });
       if (!connected.ok) return reportFailure(connected, {});
       const client = connected.value;
       const size = (): { cols: number; rows: number } => ({ cols: process.stdout.columns || 80, rows: process.stdout.rows || 24 });
@@ -84,7 +110,11 @@ export function registerControl(program: Command): void {
         } else if (m.kind === 'detached') ended(m.reason);
       });
       client.onClose(() => ended('the supervisor went away'));
-      const r = await client.request('attach', { session: sessionRef(spec), ...size() });
+      let r = await client.request('attach', { session: sessionRef(spec), ...size() });
+      for (const deadline = Date.now() + STARTING_WAIT_MS; startedNow && !r.ok && NOT_UP_YET.test(r.message) && Date.now() < deadline; ) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        r = await client.request('attach', { session: sessionRef(spec), ...size() });
+      }
       if (!r.ok) {
         client.close();
         return reportFailure(r, {});

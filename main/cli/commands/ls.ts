@@ -1,6 +1,8 @@
-// `mori ls` and `mori status S`: what sessions exist and where each stands. `status` also shows where
-// the agent left off — its next steps, the files it touched and its last working state, from
-// session_state.md — beside the task and the last work-log entry. Runs in the CLI process.
+// `mori ls` and `mori status S`: what sessions exist and where each stands — the live state and
+// activity from the running supervisor when one answers (main/cli/live-state.ts), else what the
+// state files last recorded, said as such. `status` also shows where the agent left off — its next
+// steps, the files it touched and its last working state, from session_state.md — beside the task
+// and the last work-log entry. Runs in the CLI process.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
@@ -13,6 +15,7 @@ import { summarize, type SessionSummary } from '../../state/session-summary.js';
 import { moriHome } from '../../state/mori-home.js';
 import { readStateProblems, type StateProblem } from '../../supervisor/state-problems.js';
 import { reportFailure, reportSuccess, type OutputOptions } from '../output.js';
+import { liveLine, liveState, noLiveNote, type LiveState } from '../live-state.js';
 
 function intentText(s: SessionSummary): string {
   if (!s.session) return 'unreadable';
@@ -21,12 +24,13 @@ function intentText(s: SessionSummary): string {
   return s.supervisedBy ? `${base}, supervised by pid ${s.supervisedBy.pid}` : base;
 }
 
-function line(s: SessionSummary, problem?: StateProblem): string {
+function line(s: SessionSummary, live: LiveState | null, problem?: StateProblem): string {
   if (!s.ok || !s.session) return `?  ${s.stateDir}\n   error: ${s.error}`;
   const x = s.session;
+  const now = live ? liveLine(live, x.id) : null;
   // A state file the supervisor could not write: session.json may not say what the supervisor meant.
   const unwritable = problem ? `\n   attention (state-unwritable): ${problem.message}` : '';
-  return `${x.name}  ${intentText(s)}  ${x.agent.profile}/${x.backend}  ${x.projectDir}\n   task: ${s.task ?? '-'}${s.error ? `\n   warning: ${s.error}` : ''}${unwritable}`;
+  return `${x.name}  ${now ?? intentText(s)}  ${x.agent.profile}/${x.backend}  ${x.projectDir}\n   task: ${s.task ?? '-'}${s.error ? `\n   warning: ${s.error}` : ''}${unwritable}`;
 }
 
 /** Where the agent left off, per session_state.md; null when the file is absent or unreadable. */
@@ -62,32 +66,36 @@ export function registerLs(program: Command): void {
     .command('ls')
     .description('list the registered sessions')
     .option('--json', 'print JSON')
-    .action((opts: OutputOptions) => {
+    .action(async (opts: OutputOptions) => {
       const reg = readRegistry();
       if (!reg.ok) return reportFailure(reg, opts);
+      const live = await liveState();
       const problems = readStateProblems(moriHome());
       const sessions = reg.value.map((e) => {
+        const s = summarize(e.stateDir);
         const problem = problems.get(e.id);
-        return { ...summarize(e.stateDir), ...(problem ? { stateProblem: problem } : {}) };
+        return { ...s, live: live?.sessions.get(s.session?.id ?? e.id) ?? null, ...(problem ? { stateProblem: problem } : {}) };
       });
-      reportSuccess({ ok: true, sessions }, sessions.length === 0 ? 'No sessions yet: `mori init --name N --agent PROFILE`.' : sessions.map((s) => line(s, s.stateProblem)).join('\n'), opts);
+      const text = sessions.length === 0 ? 'No sessions yet: `mori init --name N --agent PROFILE`.' : sessions.map((s) => line(s, live, s.stateProblem)).join('\n');
+      reportSuccess({ ok: true, supervisor: live ? { pid: live.pid } : null, sessions }, live ? text : `${text}\n${noLiveNote()}`, opts);
     });
 
   program
     .command('status <session>')
     .description('show one session: intent, task, where the agent left off (next steps, files touched), last work-log entry')
     .option('--json', 'print JSON')
-    .action((spec: string, opts: OutputOptions) => {
+    .action(async (spec: string, opts: OutputOptions) => {
       const dir = resolveSession(spec);
       if (!dir.ok) return reportFailure(dir, opts);
       const s = summarize(dir.value);
       if (!s.ok || !s.session) return reportFailure({ ok: false, code: 'unreadable', message: s.error ?? `${dir.value}: unreadable` }, opts);
+      const live = await liveState();
       const progress = leftOff(dir.value);
       const last = s.lastLog ? [`last log entry (${s.lastLog.heading}):`, ...s.lastLog.lines.map((l) => `  - ${l}`)] : [];
       const warning = progress.error ? [`warning: ${progress.error}`] : [];
       reportSuccess(
-        { ...s, leftOff: progress.value },
-        [line(s), `id: ${s.session.id}`, `state dir: ${s.stateDir}`, ...leftOffText(progress.value), ...last, ...warning].join('\n'),
+        { ...s, leftOff: progress.value, live: live?.sessions.get(s.session.id) ?? null, supervisor: live ? { pid: live.pid } : null },
+        [line(s, live), `id: ${s.session.id}`, `state dir: ${s.stateDir}`, ...leftOffText(progress.value), ...last, ...warning, ...(live ? [] : [noLiveNote()])].join('\n'),
         opts,
       );
     });

@@ -1,0 +1,277 @@
+// The renderer's one API (DESIGN.md §2, §12): every control method of common/ipc.ts, the daemon's
+// event stream, connection state, and terminals (attach: snapshot, then live output; input, resize,
+// detach). One interface, two transports: Electron's preload provides it over IPC, and
+// `createWebSocketApi` below over the web host's WebSocket (`mori ui`). The WebSocket client says
+// hello, validates every message and every result with the zod schemas, acknowledges terminal output,
+// and reconnects (re-subscribing) when the daemon or the web host comes back.
+// Pure TypeScript: no Node and no DOM imports; the WebSocket is passed in.
+import {
+  IpcMethods,
+  IpcServerMessage,
+  PROTOCOL_VERSION,
+  REPLACE_DAEMON_HINT,
+  type DaemonEvent,
+  type IpcMethod,
+  type IpcParams,
+  type IpcResult,
+  type SessionInfo,
+} from './ipc.js';
+import { fail, ok, type Result } from './result.js';
+
+/**
+ * Starts a connection step nobody awaits. Those steps resolve to Results (a failure is a value, and
+ * a dropped connection reconnects and re-subscribes by itself); a rejection would be a bug in this
+ * file, so it is not left unhandled to take the page down.
+ */
+function settle(step: Promise<unknown>): void {
+  step.then(undefined, (err: unknown) => console.error('mori: a connection step failed', err));
+}
+
+export type ConnectionState = 'connecting' | 'open' | 'closed';
+
+export interface TerminalView {
+  /** The screen as it is now (sent first on every attach), to paint after a reset. */
+  snapshot(data: string, size: { cols: number; rows: number }): void;
+  output(data: string): void;
+  /** The attachment ended: the agent exited, the session stopped, the connection was lost. */
+  ended(reason: string): void;
+}
+
+export interface AttachedTerminal {
+  readonly info: SessionInfo;
+  input(data: string): void;
+  resize(cols: number, rows: number): void;
+  detach(): void;
+}
+
+export interface MoriApi {
+  call<M extends IpcMethod>(method: M, params: IpcParams<M>): Promise<Result<IpcResult<M>>>;
+  /** Every daemon event; subscribes on the first listener and again after each reconnect. */
+  onEvent(listener: (e: DaemonEvent) => void): () => void;
+  onConnection(listener: (state: ConnectionState, detail: string) => void): () => void;
+  /** Attaches a terminal on a connection of its own (the protocol allows one attachment per connection). */
+  attach(session: string, size: { cols: number; rows: number }, view: TerminalView): Promise<Result<AttachedTerminal>>;
+  close(): void;
+}
+
+/** What the transport needs of a WebSocket: the browser's, or an adapter over another library's. */
+export interface WebSocketLike {
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  onopen: (() => void) | null;
+  onmessage: ((data: string) => void) | null;
+  onclose: ((code: number, reason: string) => void) | null;
+}
+
+export interface WebSocketApiOptions {
+  url: string;
+  open: (url: string) => WebSocketLike;
+  /** First reconnect delay; doubles up to RECONNECT_MAX_MS. */
+  reconnectMs?: number;
+  client?: string;
+}
+
+/** First wait before reconnecting: a daemon restart takes about a second; don't hammer it meanwhile. */
+const RECONNECT_FIRST_MS = 250;
+/** Longest wait between reconnects: the UI shows the gap, and comes back within this of the daemon. */
+const RECONNECT_MAX_MS = 5_000;
+
+type Pending = { method: IpcMethod; resolve: (r: Result<unknown>) => void };
+
+/** One WebSocket speaking the control API: hello first, then requests matched to replies by id. */
+class Channel {
+  private ws: WebSocketLike | null = null;
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+  private openWaiters: ((r: Result<void>) => void)[] = [];
+  state: ConnectionState = 'closed';
+
+  constructor(
+    private readonly options: WebSocketApiOptions,
+    private readonly onStream: (m: Exclude<IpcServerMessage, { kind: 'reply' }>) => void,
+    private readonly onState: (state: ConnectionState, detail: string) => void,
+  ) {}
+
+  /** Opens the socket and says hello; resolves once the daemon answered (or why not). */
+  open(): Promise<Result<void>> {
+    if (this.state === 'open') return Promise.resolve(ok(undefined));
+    const done = new Promise<Result<void>>((resolve) => this.openWaiters.push(resolve));
+    if (this.state === 'connecting') return done;
+    this.state = 'connecting';
+    this.onState('connecting', '');
+    const ws = this.options.open(this.options.url);
+    this.ws = ws;
+    ws.onopen = () => {
+      const hello = this.request('hello', { protocol: PROTOCOL_VERSION, client: this.options.client ?? 'mori web client' }, true).then((r) => {
+        if (!r.ok) return this.settleOpen(fail('failed', `the daemon did not answer hello: ${r.message}`), true);
+        const protocol = (r.value as { protocol?: unknown }).protocol;
+        if (protocol !== PROTOCOL_VERSION) {
+          return this.settleOpen(fail('failed', `the Mori daemon speaks protocol ${String(protocol)}, this page ${PROTOCOL_VERSION}: replace it with \`${REPLACE_DAEMON_HINT}\``), true);
+        }
+        this.state = 'open';
+        this.onState('open', '');
+        this.settleOpen(ok(undefined), false);
+      });
+      settle(hello);
+    };
+    ws.onmessage = (data) => this.onMessage(data);
+    ws.onclose = (code, reason) => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      this.state = 'closed';
+      const why = reason || `connection closed (${code})`;
+      for (const p of this.pending.values()) p.resolve(fail('failed', why));
+      this.pending.clear();
+      this.settleOpen(fail('failed', why), false);
+      this.onState('closed', why);
+    };
+    return done;
+  }
+
+  request(method: IpcMethod, params: unknown, beforeHello = false): Promise<Result<unknown>> {
+    const ws = this.ws;
+    if (!ws || (!beforeHello && this.state !== 'open')) return Promise.resolve(fail('failed', 'not connected to the Mori daemon'));
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      this.pending.set(id, { method, resolve });
+      ws.send(JSON.stringify({ id, method, params }));
+    });
+  }
+
+  close(): void {
+    const ws = this.ws;
+    ws?.close(1000, 'closed by the page');
+    ws?.onclose?.(1000, 'closed by the page');
+  }
+
+  private settleOpen(r: Result<void>, closeSocket: boolean): void {
+    for (const w of this.openWaiters.splice(0)) w(r);
+    if (closeSocket) this.close();
+  }
+
+  private onMessage(data: string): void {
+    let json: unknown;
+    try {
+      json = JSON.parse(data);
+    } catch {
+      return;
+    }
+    const parsed = IpcServerMessage.safeParse(json);
+    if (!parsed.success) return;
+    const m = parsed.data;
+    if (m.kind !== 'reply') return this.onStream(m);
+    const p = this.pending.get(m.id);
+    if (!p) return;
+    this.pending.delete(m.id);
+    if (!m.ok) return p.resolve(fail(m.code, m.message));
+    const result = IpcMethods[p.method].result.safeParse(m.value);
+    p.resolve(result.success ? ok(result.data) : fail('failed', `${p.method}: the daemon's answer does not match this page's protocol`));
+  }
+}
+
+export function createWebSocketApi(options: WebSocketApiOptions): MoriApi {
+  const eventListeners = new Set<(e: DaemonEvent) => void>();
+  const stateListeners = new Set<(state: ConnectionState, detail: string) => void>();
+  const attachments = new Set<Channel>();
+  let closed = false;
+  let delay = options.reconnectMs ?? RECONNECT_FIRST_MS;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+
+  const main: Channel = new Channel(
+    options,
+    (m) => {
+      if (m.kind === 'event') for (const l of [...eventListeners]) l(m.event);
+    },
+    (state, detail) => {
+      for (const l of [...stateListeners]) l(state, detail);
+      if (state === 'open') {
+        delay = options.reconnectMs ?? RECONNECT_FIRST_MS;
+        if (eventListeners.size > 0) settle(main.request('subscribe', {}));
+      }
+      if (state === 'closed' && !closed) scheduleReconnect();
+    },
+  );
+
+  function scheduleReconnect(): void {
+    if (timer !== null || closed) return;
+    timer = setTimeout(() => {
+      timer = null;
+      settle(main.open());
+    }, delay);
+    delay = Math.min(delay * 2, RECONNECT_MAX_MS);
+  }
+
+  settle(main.open());
+
+  return {
+    async call(method, params) {
+      if (main.state !== 'open') {
+        const opened = await main.open();
+        if (!opened.ok) return opened;
+      }
+      return (await main.request(method, params)) as Result<IpcResult<typeof method>>;
+    },
+    onEvent(listener) {
+      eventListeners.add(listener);
+      if (eventListeners.size === 1 && main.state === 'open') settle(main.request('subscribe', {}));
+      return () => eventListeners.delete(listener);
+    },
+    onConnection(listener) {
+      stateListeners.add(listener);
+      return () => stateListeners.delete(listener);
+    },
+    async attach(session, size, view) {
+      let ended = false;
+      const end = (reason: string): void => {
+        if (ended) return;
+        ended = true;
+        attachments.delete(channel);
+        view.ended(reason);
+      };
+      const channel: Channel = new Channel(
+        options,
+        (m) => {
+          if (m.kind === 'frame') {
+            if (m.frame.kind === 'snapshot') view.snapshot(m.frame.data, m.frame.size);
+            else {
+              view.output(m.frame.data);
+              settle(channel.request('ack', { chars: m.frame.data.length }));
+            }
+          } else if (m.kind === 'detached' || m.kind === 'closing') {
+            end(m.reason);
+            channel.close();
+          }
+        },
+        (state, detail) => {
+          if (state === 'closed') end(detail || 'the connection closed');
+        },
+      );
+      const opened = await channel.open();
+      if (!opened.ok) return opened;
+      attachments.add(channel);
+      const r = await channel.request('attach', { session, cols: size.cols, rows: size.rows });
+      if (!r.ok) {
+        ended = true;
+        attachments.delete(channel);
+        channel.close();
+        return r;
+      }
+      const info = r.value as SessionInfo;
+      return ok({
+        info,
+        input: (data: string) => void channel.request('input', { data }),
+        resize: (cols: number, rows: number) => void channel.request('resize', { cols, rows }),
+        detach: () => {
+          end('detached');
+          channel.close();
+        },
+      });
+    },
+    close() {
+      closed = true;
+      if (timer !== null) clearTimeout(timer);
+      for (const c of attachments) c.close();
+      main.close();
+    },
+  };
+}

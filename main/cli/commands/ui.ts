@@ -1,0 +1,62 @@
+// `mori ui [--port N] [--host H] [--no-open] [--json]` (DESIGN.md §12, §13): runs the web host in the
+// foreground, starting the daemon when none answers, and prints its URL (with the token) as the first
+// line of stdout. Binds 127.0.0.1 unless --host says otherwise, and then warns. Runs as its own process.
+import { spawn } from 'node:child_process';
+import type { Command } from 'commander';
+import { fail } from '../../../common/result.js';
+import { moriHome } from '../../state/mori-home.js';
+import { isLoopback } from '../../web/web-auth.js';
+import { startWebHost } from '../../web/web-host.js';
+import { startDaemon } from '../daemon.js';
+import { reportFailure, type OutputOptions } from '../output.js';
+
+interface UiOptions extends OutputOptions {
+  port?: string;
+  host: string;
+  open: boolean;
+}
+
+/** The desktop's way to open a URL; failing to is not an error (a headless machine over SSH). */
+function openBrowser(url: string): void {
+  const cmd = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
+  try {
+    const child = spawn(cmd, [url], { detached: true, stdio: 'ignore' });
+    child.on('error', () => undefined);
+    child.unref();
+  } catch {
+    // nothing to open it with
+  }
+}
+
+export function registerUi(program: Command): void {
+  program
+    .command('ui')
+    .description('serve the Mori window to a browser (starts the supervisor when none runs)')
+    .option('--port <n>', 'port to listen on (default: any free port)')
+    .option('--host <address>', 'address to bind', '127.0.0.1')
+    .option('--no-open', 'do not open a browser')
+    .option('--json', 'print {"url": …} as the first line')
+    .action(async (opts: UiOptions) => {
+      const port = opts.port === undefined ? 0 : Number(opts.port);
+      if (!Number.isInteger(port) || port < 0 || port > 65_535) return reportFailure(fail('usage', `--port: "${opts.port}" is not a port number`), opts);
+      const home = moriHome();
+      const daemon = await startDaemon(home);
+      if (!daemon.ok) return reportFailure(daemon, opts);
+      let host;
+      try {
+        host = await startWebHost({ home, host: opts.host, port });
+      } catch (err) {
+        return reportFailure(fail('failed', `cannot listen on ${opts.host}:${port}: ${(err as Error).message}`), opts);
+      }
+      process.stdout.write((opts.json ? JSON.stringify({ url: host.url }) : host.url) + '\n');
+      if (daemon.value.started) process.stderr.write(`mori: no Mori supervisor was running; started a daemon (pid ${daemon.value.pid}, logs in ${daemon.value.logs})\n`);
+      if (!isLoopback(opts.host)) process.stderr.write(`mori: warning: listening on ${opts.host}, reachable from other machines; anyone with the link controls your agents\n`);
+      if (opts.open) openBrowser(host.url);
+      await new Promise<void>((resolve) => {
+        process.once('SIGINT', resolve);
+        process.once('SIGTERM', resolve);
+      });
+      await host.close();
+      process.exit(0);
+    });
+}

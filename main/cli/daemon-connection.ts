@@ -1,0 +1,116 @@
+// A long-lived client of the daemon (DESIGN.md §12) for processes that outlive it or start before it:
+// the Electron main process, a script watching events. It notices the daemon going away (the socket
+// closes), reconnects when it answers again (backoff from RECONNECT_FIRST_MS to RECONNECT_MAX_MS), says
+// hello, and re-subscribes to events. Requests made while it is down fail at once, as values.
+// Runs in any Node client process.
+import { background } from '../background.js';
+import type { DaemonEvent, IpcMethod, IpcParams } from '../../common/ipc.js';
+import { fail, type Result } from '../../common/result.js';
+import { ControlClient, type DaemonHello } from './control-client.js';
+
+export type DaemonConnectionState = 'connecting' | 'open' | 'closed';
+
+/** First wait before reconnecting: a restarting daemon answers within a second or two. */
+const RECONNECT_FIRST_MS = 250;
+/** Longest wait between attempts: a daemon started by hand is found within this. */
+const RECONNECT_MAX_MS = 5_000;
+
+export interface DaemonConnectionOptions {
+  client?: string;
+  reconnectMs?: number;
+}
+
+export class DaemonConnection {
+  private current: ControlClient | null = null;
+  private readonly eventListeners = new Set<(e: DaemonEvent) => void>();
+  private readonly stateListeners = new Set<(state: DaemonConnectionState, detail: string) => void>();
+  private timer: NodeJS.Timeout | null = null;
+  private delay: number;
+  private stopped = false;
+  state: DaemonConnectionState = 'closed';
+  daemon: DaemonHello | null = null;
+
+  constructor(private readonly home: string, private readonly options: DaemonConnectionOptions = {}) {
+    this.delay = options.reconnectMs ?? RECONNECT_FIRST_MS;
+  }
+
+  /** Connects now and keeps reconnecting until close(). */
+  start(): void {
+    this.connectReporting();
+  }
+
+  request<M extends IpcMethod>(method: M, params: IpcParams<M>): Promise<Result<unknown>> {
+    if (!this.current || this.state !== 'open') return Promise.resolve(fail('failed', 'not connected to the Mori daemon'));
+    return this.current.request(method, params);
+  }
+
+  /** Every daemon event; subscribed on every (re)connection while a listener exists. */
+  onEvent(listener: (e: DaemonEvent) => void): () => void {
+    this.eventListeners.add(listener);
+    if (this.eventListeners.size === 1 && this.current && this.state === 'open') background(this.current.request('subscribe', {}), 'subscribing to the daemon\'s events');
+    return () => this.eventListeners.delete(listener);
+  }
+
+  onState(listener: (state: DaemonConnectionState, detail: string) => void): () => void {
+    this.stateListeners.add(listener);
+    return () => this.stateListeners.delete(listener);
+  }
+
+  close(): void {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.current?.close();
+    this.current = null;
+  }
+
+  private setState(state: DaemonConnectionState, detail: string): void {
+    this.state = state;
+    for (const l of [...this.stateListeners]) l(state, detail);
+  }
+
+  /** A connection attempt that cannot end in an unhandled rejection: a failure is a state, then a retry. */
+  private connectReporting(): void {
+    this.connect().catch((err: unknown) => {
+      this.setState('closed', `connecting failed: ${(err as Error).message ?? String(err)}`);
+      this.retry();
+    });
+  }
+
+  private async connect(): Promise<void> {
+    if (this.stopped) return;
+    this.setState('connecting', '');
+    const r = await ControlClient.connect(this.home, { client: this.options.client ?? `daemon connection (pid ${process.pid})` });
+    if (this.stopped) {
+      if (r.ok) r.value.close();
+      return;
+    }
+    if (!r.ok) {
+      this.setState('closed', r.message);
+      return this.retry();
+    }
+    const c = r.value;
+    this.current = c;
+    this.daemon = c.daemon;
+    this.delay = this.options.reconnectMs ?? RECONNECT_FIRST_MS;
+    c.onStream((m) => {
+      if (m.kind === 'event') for (const l of [...this.eventListeners]) l(m.event);
+    });
+    c.onClose(() => {
+      if (this.current !== c) return;
+      this.current = null;
+      this.setState('closed', 'the Mori daemon went away');
+      this.retry();
+    });
+    if (this.eventListeners.size > 0) await c.request('subscribe', {});
+    this.setState('open', '');
+  }
+
+  private retry(): void {
+    if (this.stopped || this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.connectReporting();
+    }, this.delay);
+    this.delay = Math.min(this.delay * 2, RECONNECT_MAX_MS);
+  }
+}

@@ -1,0 +1,68 @@
+// Checks as the control API serves them (DESIGN.md §7, §12): the derived list with each check's
+// source and whether it may run, plus the hash of the list that needs approval; a verification whose
+// value is what `mori verify --json` prints; and an approval of exactly the list the person was shown
+// (a hash that is no longer current is refused). Thin over main/checks/. Runs in the daemon.
+import { verificationPassed } from '../../common/checks.js';
+import type { ChecksListing } from '../../common/ipc.js';
+import { fail, ok, type Result } from '../../common/result.js';
+import { loadChecks } from '../checks/load-checks.js';
+import { approveChecks as recordChecksApproval, checksTrust, needsTrust } from '../checks/trust.js';
+import { verifySession } from '../checks/verify-session.js';
+import { readSessionFile } from '../state/session-file.js';
+import { appendEntry } from '../state/work-log.js';
+
+export function listChecks(home: string, stateDir: string): Result<ChecksListing> {
+  const session = readSessionFile(stateDir);
+  if (!session.ok) return session;
+  const loaded = loadChecks(stateDir);
+  if (!loaded.ok) return loaded;
+  const t = checksTrust(home, stateDir, loaded.value);
+  return ok({
+    checks: loaded.value.checks.map((c) => ({
+      id: c.id,
+      kind: c.kind,
+      target: c.target,
+      label: c.label,
+      source: c.source,
+      service: c.service,
+      needsTrust: needsTrust(c),
+      trusted: !needsTrust(c) || t.trusted,
+    })),
+    services: loaded.value.services.map((s) => ({ name: s.name, start: s.start, checkIds: s.checkIds, source: s.source })),
+    unparsed: loaded.value.unparsed,
+    trust: { hash: t.hash, trusted: t.trusted, changed: t.changed, approvedAt: t.approvedAt, items: t.items },
+    lastVerification: session.value.lastVerification,
+  });
+}
+
+export interface VerifyReport {
+  ok: boolean;
+  summary: string;
+  /** The document `mori verify --json` prints. */
+  value: Record<string, unknown>;
+}
+
+/** Runs the checks once, as `mori verify` does. */
+export async function verifyChecks(home: string, stateDir: string, restartServices: boolean, signal?: AbortSignal): Promise<Result<VerifyReport>> {
+  const v = await verifySession(stateDir, { restartServices, home, ...(signal ? { signal } : {}) });
+  if (!v.ok) return v;
+  const passed = verificationPassed(v.value.summary);
+  return ok({
+    ok: passed,
+    summary: v.value.summary.text,
+    value: { ok: passed, ...(passed ? {} : { code: 'failed' }), message: v.value.summary.text, stateDir, ...v.value },
+  });
+}
+
+/** Approves the current list when `hash` is its hash; a stale hash changes nothing. */
+export async function approveChecks(home: string, stateDir: string, hash: string, at = new Date()): Promise<Result<{ hash: string; items: number }>> {
+  const loaded = loadChecks(stateDir);
+  if (!loaded.ok) return loaded;
+  const t = checksTrust(home, stateDir, loaded.value);
+  if (t.hash !== hash) return fail('conflict', `the checks changed since they were shown (the list is now ${t.hash}); show them again and approve what is there now`);
+  if (t.items.length === 0) return ok({ hash, items: 0 });
+  const res = await recordChecksApproval(home, stateDir, t, at);
+  if (!res.ok) return res;
+  appendEntry(stateDir, [`TRUST APPROVED - ${t.items.length} item${t.items.length === 1 ? '' : 's'} (${t.hash.slice(0, 19)}…)`], at);
+  return ok({ hash, items: t.items.length });
+}

@@ -1,0 +1,92 @@
+// The daemon's one event stream (DESIGN.md §9, §12): the supervisor's events plus what a UI needs to
+// stay current without polling — state files changed by others (the state watcher, Mori's own writes
+// excluded), work-log growth by anyone, settings changes. Keeps the watched state dirs in step with
+// the sessions the supervisor knows. Runs in the daemon.
+import { background } from '../background.js';
+import path from 'node:path';
+import { watch, type FSWatcher } from 'chokidar';
+import type { DaemonEvent } from '../../common/ipc.js';
+import { StateWatcher } from '../state/state-watcher.js';
+import { WORK_LOG } from '../state/work-log.js';
+import type { Supervisor } from './supervisor.js';
+
+/** An agent appending line by line makes bursts of writes; one `log.appended` per burst. */
+const LOG_DEBOUNCE_MS = 100;
+
+export class DaemonEvents {
+  private readonly listeners = new Set<(e: DaemonEvent) => void>();
+  private readonly dirs = new Map<string, { id: string; name: string }>();
+  private readonly stateWatcher: StateWatcher;
+  private readonly logWatcher: FSWatcher;
+  private readonly logTimers = new Map<string, NodeJS.Timeout>();
+  private readonly unsubscribe: () => void;
+
+  constructor(private readonly supervisor: Supervisor) {
+    this.stateWatcher = new StateWatcher((c) => {
+      const s = this.dirs.get(path.resolve(c.stateDir));
+      if (s) this.emit({ type: 'state.changed', at: Date.now(), sessionId: s.id, name: s.name, file: c.file, change: c.change });
+    });
+    this.logWatcher = watch([], { ignoreInitial: true, depth: 0 });
+    for (const kind of ['add', 'change'] as const) this.logWatcher.on(kind, (file: string) => this.onLog(file));
+    this.logWatcher.on('error', () => undefined);
+    this.unsubscribe = supervisor.on((e) => {
+      if ('sessionId' in e && !this.isWatched(e.sessionId)) background(this.sync(), 'watching a new session\'s state files');
+      this.emit(e);
+    });
+    background(this.sync(), 'watching the sessions\' state files');
+  }
+
+  on(listener: (e: DaemonEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  emit(e: DaemonEvent): void {
+    for (const l of [...this.listeners]) {
+      try {
+        l(e);
+      } catch {
+        // one broken subscriber must not stop the others
+      }
+    }
+  }
+
+  /** Watches the state dir of every session the supervisor knows that is not watched yet. */
+  sync(): Promise<void> {
+    for (const s of this.supervisor.list()) {
+      const dir = path.resolve(s.stateDir);
+      if (this.dirs.has(dir)) continue;
+      this.dirs.set(dir, { id: s.id, name: s.name });
+      background(this.stateWatcher.add(dir), `watching ${dir}`);
+      this.logWatcher.add(path.join(dir, WORK_LOG));
+    }
+    return this.stateWatcher.whenReady();
+  }
+
+  async close(): Promise<void> {
+    this.unsubscribe();
+    for (const t of this.logTimers.values()) clearTimeout(t);
+    this.logTimers.clear();
+    this.listeners.clear();
+    await Promise.all([this.stateWatcher.close(), this.logWatcher.close()]);
+  }
+
+  private isWatched(id: string): boolean {
+    for (const s of this.dirs.values()) if (s.id === id) return true;
+    return false;
+  }
+
+  private onLog(file: string): void {
+    const dir = path.dirname(path.resolve(file));
+    const prev = this.logTimers.get(dir);
+    if (prev) clearTimeout(prev);
+    this.logTimers.set(
+      dir,
+      setTimeout(() => {
+        this.logTimers.delete(dir);
+        const s = this.dirs.get(dir);
+        if (s) this.emit({ type: 'log.appended', at: Date.now(), sessionId: s.id, name: s.name });
+      }, LOG_DEBOUNCE_MS),
+    );
+  }
+}
