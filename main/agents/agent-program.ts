@@ -1,9 +1,11 @@
-// Whether the program an agent profile runs can be found, and how to install it when not: `mori init`
-// warns early instead of the first start failing. Looks the program up the way the launch will: the
-// `MORI_AGENT_BIN_<NAME>` override, else the profile's executable (or the first word of the
-// shell/custom command line) on the launch environment's PATH. Any Node process.
+// Whether the program an agent profile runs can be found, and how to install it when not. Checked
+// before every launch (a missing program is said once, with how to install it, instead of a crash
+// loop of a pane that cannot start) and by `mori init`, which warns early. Looks the program up the
+// way the launch will: the `MORI_AGENT_BIN_<NAME>` override, else the profile's executable (or the
+// first word of the shell/custom command line) on the launch environment's PATH. Any Node process.
 import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
+import type { ProfileName } from '../../common/session.js';
 import type { AgentProfile, Env } from './profile.js';
 import { splitCommandLine } from './command-template.js';
 import { resolveBin } from './launch-helpers.js';
@@ -11,11 +13,13 @@ import { resolveBin } from './launch-helpers.js';
 export type AgentProgram = { found: true; path: string } | { found: false; program: string; install: string };
 
 /** How each agent CLI is installed, per its own documentation. */
-const INSTALL: Record<string, string> = {
+export const INSTALL_HINTS: Readonly<Record<ProfileName, string>> = {
   claude: 'npm install -g @anthropic-ai/claude-code',
   codex: 'npm install -g @openai/codex',
   gemini: 'npm install -g @google/gemini-cli',
   aider: 'python -m pip install aider-install && aider-install',
+  shell: 'check the command in session.json (`mori init --command`)',
+  custom: 'check the command in session.json (`mori init --command`)',
 };
 
 /** The program a launch would run: for shell/custom, the first word of `command` (else the login shell). */
@@ -29,19 +33,40 @@ export function agentProgramName(profile: Pick<AgentProfile, 'name' | 'defaultBi
   return resolveBin(profile.name, profile.defaultBin, env);
 }
 
-export function findAgentProgram(profile: Pick<AgentProfile, 'name' | 'defaultBin'>, env: Env, command?: string): AgentProgram {
-  const program = agentProgramName(profile, env, command);
-  const install = INSTALL[profile.name] ?? `install "${program}" or put its directory on PATH`;
+/** The program's path: as given (against `cwd`) when it has a slash, else the first executable match on PATH; null when none. */
+export function resolveProgram(program: string, env: Env, cwd: string): string | null {
   if (program.includes('/')) {
-    const abs = path.resolve(program);
-    return executable(abs) ? { found: true, path: abs } : { found: false, program, install };
+    const file = path.resolve(cwd, program);
+    return executable(file) ? file : null;
   }
   for (const dir of (env['PATH'] ?? '').split(path.delimiter)) {
     if (dir === '') continue;
-    const candidate = path.join(dir, program);
-    if (executable(candidate)) return { found: true, path: candidate };
+    const file = path.join(dir, program);
+    if (executable(file)) return file;
   }
-  return { found: false, program, install };
+  return null;
+}
+
+/** Finds the program `mori init` would have the session run (for its warning). */
+export function findAgentProgram(profile: Pick<AgentProfile, 'name' | 'defaultBin'>, env: Env, command?: string): AgentProgram {
+  const program = agentProgramName(profile, env, command);
+  const found = resolveProgram(program, env, process.cwd());
+  const install = profile.name === 'shell' || profile.name === 'custom' ? `install "${program}" or put its directory on PATH` : INSTALL_HINTS[profile.name];
+  return found !== null ? { found: true, path: found } : { found: false, program, install };
+}
+
+/** What to tell the person when the program is missing: which program, and how to install it. */
+export function missingProgramMessage(profile: ProfileName, program: string): string {
+  const override = `MORI_AGENT_BIN_${profile.toUpperCase()}`;
+  return `the agent's program "${program}" was not found (not on PATH, nor set by ${override}); install it: ${INSTALL_HINTS[profile]}`;
+}
+
+export type ProgramCheck = { ok: true; path: string } | { ok: false; message: string };
+
+/** Checks that `program` (a launch spec's file) can be run for `profile`, before a launch. */
+export function checkAgentProgram(profile: ProfileName, program: string, env: Env, cwd: string): ProgramCheck {
+  const found = resolveProgram(program, env, cwd);
+  return found !== null ? { ok: true, path: found } : { ok: false, message: missingProgramMessage(profile, program) };
 }
 
 function executable(file: string): boolean {

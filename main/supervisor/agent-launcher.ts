@@ -18,7 +18,7 @@ import { tmuxSessionName } from '../terminals/tmux-backend.js';
 import { ActivityMonitor } from './activity-monitor.js';
 import { agentEnvironment } from './agent-env.js';
 import type { AgentIdLearner } from './agent-id-learner.js';
-import { checkAgentProgram } from './agent-program.js';
+import { checkAgentProgram } from '../agents/agent-program.js';
 import type { Checkpointer } from './checkpointer.js';
 import { describeLaunch, type PlannedLaunch } from './launch-plan.js';
 import { resumeWords } from './resume-words.js';

@@ -61,14 +61,14 @@ export function codexEnv(api: StandIn, root: string, project: string): Record<st
       'name = "Loopback stand-in"',
       `base_url = "${api.url}/v1"`,
       'wire_api = "responses"',
-      'env_key = "MORI_TEST_STANDIN_KEY"',
+      'env_key = "STANDIN_API_KEY"',
       '',
       `[projects.${JSON.stringify(project)}]`,
       'trust_level = "trusted"',
       '',
     ].join('\n'),
   );
-  return { ...proxyTo(api), CODEX_HOME: home, HOME: path.join(root, 'user-home'), MORI_TEST_STANDIN_KEY: 'sk-stand-in' };
+  return { ...proxyTo(api), CODEX_HOME: home, HOME: path.join(root, 'user-home'), STANDIN_API_KEY: 'sk-stand-in' };
 }
 
 /** An isolated GEMINI_CLI_HOME with API-key auth, folder trust, telemetry and updates off, at the stand-in. */

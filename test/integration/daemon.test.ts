@@ -120,7 +120,8 @@ describe('mori up --daemon', () => {
       process.kill(first, 'SIGKILL');
       await until('the client to notice', () => states.includes('closed'));
       expect((await conn.request('list', {})).ok).toBe(false); // a value, not a hang
-      expect(h.mori('up', '--daemon').code).toBe(0);
+      const again = h.mori('up', '--daemon');
+      expect(again.code, again.stderr).toBe(0);
       await until('the reconnect', () => conn.state === 'open' && conn.daemon?.pid !== first, () => states.join(','));
       expect((await conn.request('log.append', { session: 'rc', text: 'after the restart' })).ok).toBe(true);
       await until('an event through the new subscription', () => events.some((e) => e.type === 'log.appended' && e.name === 'rc'));

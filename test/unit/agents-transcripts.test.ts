@@ -58,7 +58,7 @@ describe('claude', () => {
     mkdirSync(dir, { recursive: true });
     writeFileSync(path.join(dir, '4242.json'), JSON.stringify({ pid: 4242, sessionId: UUID, cwd: project, status: 'waiting' }));
     writeFileSync(path.join(dir, '4343.json'), '{"pid": 4343, "sta'); // mid-write: ignored
-    expect(await readClaudeStatusByPid(env, 4242)).toEqual({ pid: 4242, sessionId: UUID, cwd: project, status: 'waiting' });
+    expect(await readClaudeStatusByPid(env, 4242)).toEqual({ pid: 4242, sessionId: UUID, cwd: project, status: 'waiting', statusUpdatedAt: null });
     expect(await readClaudeStatusByPid(env, 4343)).toBeNull();
     expect((await findClaudeStatus(env, UUID))?.status).toBe('waiting');
     expect(await findClaudeStatus(env, '11111111-2222-4333-8444-555555555555')).toBeNull();

@@ -12,7 +12,7 @@ import { systemClock, type Scheduler } from '../../main/power/clock.js';
 import { createSession } from '../../main/state/state-dir.js';
 import { readSessionFile } from '../../main/state/session-file.js';
 import { agentEnvironment } from '../../main/supervisor/agent-env.js';
-import { checkAgentProgram, resolveProgram } from '../../main/supervisor/agent-program.js';
+import { checkAgentProgram, resolveProgram } from '../../main/agents/agent-program.js';
 import { LaunchQueue } from '../../main/supervisor/launch-queue.js';
 import { crashTimes, recordCrash } from '../../main/supervisor/restart-history.js';
 import { initialRestartState } from '../../main/supervisor/restart-policy.js';
