@@ -182,19 +182,33 @@ export async function findCodexSession(env: Env, cwd: string, startedAtMs: numbe
   return best?.id ?? null;
 }
 
-/** Whether a rollout of this session id is on disk (any day: a resumed session may be weeks old). */
-export async function codexRolloutExists(env: Env, sessionId: string): Promise<boolean> {
+/** The rollout file of this session id (any day: a resumed session may be weeks old); null when none is on disk. */
+export async function codexRolloutPath(env: Env, sessionId: string): Promise<string | null> {
   const root = path.join(codexHome(env), 'sessions');
   const suffix = `-${sessionId.toLowerCase()}.jsonl`;
-  const walk = async (dir: string, depth: number): Promise<boolean> => {
+  const walk = async (dir: string, depth: number): Promise<string | null> => {
     const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
     for (const e of entries) {
-      if (depth < 3 && e.isDirectory() && (await walk(path.join(dir, e.name), depth + 1))) return true;
-      if (depth === 3 && e.isFile() && e.name.toLowerCase().endsWith(suffix)) return true;
+      if (depth < 3 && e.isDirectory()) {
+        const found = await walk(path.join(dir, e.name), depth + 1);
+        if (found !== null) return found;
+      }
+      if (depth === 3 && e.isFile() && e.name.toLowerCase().endsWith(suffix)) return path.join(dir, e.name);
     }
-    return false;
+    return null;
   };
   return walk(root, 0);
+}
+
+/** Whether a rollout of this session id is on disk. */
+export async function codexRolloutExists(env: Env, sessionId: string): Promise<boolean> {
+  return (await codexRolloutPath(env, sessionId)) !== null;
+}
+
+/** Modified at or after `sinceMs` (an agent appends the person's prompt to its record when it takes it). */
+export async function writtenSince(file: string | null, sinceMs: number): Promise<boolean> {
+  if (file === null) return false;
+  return fs.stat(file).then((st) => st.mtimeMs >= sinceMs, () => false);
 }
 
 /** The id codex prints when it exits: "To continue this session, run: codex resume <id>" (or "To reconnect"). */
@@ -265,6 +279,11 @@ async function geminiChatHasTurn(file: string): Promise<boolean> {
  * session id (and, for `.jsonl` chats, at least one turn).
  */
 export async function geminiChatExists(env: Env, cwd: string, sessionId: string): Promise<boolean> {
+  return (await geminiChatPath(env, cwd, sessionId, true)) !== null;
+}
+
+/** The chat file of this session id; with `needTurn`, only one that holds a turn (a resumable one). Null when none. */
+export async function geminiChatPath(env: Env, cwd: string, sessionId: string, needTurn: boolean): Promise<string | null> {
   const short = sessionId.slice(0, 8);
   const idPattern = new RegExp(`"sessionId"\\s*:\\s*"${sessionId.replace(/[^0-9a-zA-Z-]/g, '')}"`);
   for (const dir of await geminiChatsDirs(env, cwd)) {
@@ -276,7 +295,8 @@ export async function geminiChatExists(env: Env, cwd: string, sessionId: string)
         handle = await fs.open(path.join(dir, name), 'r');
         const buf = Buffer.alloc(GEMINI_HEAD_BYTES);
         const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
-        if (idPattern.test(buf.subarray(0, bytesRead).toString('utf8')) && (!name.endsWith('.jsonl') || (await geminiChatHasTurn(path.join(dir, name))))) return true;
+        const file = path.join(dir, name);
+        if (idPattern.test(buf.subarray(0, bytesRead).toString('utf8')) && (!needTurn || !name.endsWith('.jsonl') || (await geminiChatHasTurn(file)))) return file;
       } catch {
         // unreadable chat: not a resumable one
       } finally {
@@ -284,7 +304,7 @@ export async function geminiChatExists(env: Env, cwd: string, sessionId: string)
       }
     }
   }
-  return false;
+  return null;
 }
 
 // ---- aider ------------------------------------------------------------------------------------

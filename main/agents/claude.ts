@@ -6,6 +6,7 @@
 import { fail, ok } from '../../common/result.js';
 import type { AgentProfile, Env } from './profile.js';
 import { claudeTranscriptExists } from './agent-transcripts.js';
+import { claudeBusySince } from './claude-session-status.js';
 import { nudgeText } from './first-prompt.js';
 import { positionalPrompt, resolveBin, UUID_PATTERN } from './launch-helpers.js';
 import { CLAUDE_RETRYING, CLAUDE_TYPING } from './typing.js';
@@ -42,6 +43,8 @@ export const claudeProfile: AgentProfile = {
     return ok({ file: resolveBin('claude', 'claude', input.env), args, cwd: input.cwd, agentSessionId: input.agentSessionId, typePrompt: null });
   },
   transcriptExists: (ref, env) => (ref.agentSessionId === null ? Promise.resolve(false) : claudeTranscriptExists(env, ref.cwd, ref.agentSessionId)),
+  // Busy in its status file, the status changed, or the transcript written since (claude-session-status.ts).
+  tookInputSince: (ref, env, sinceMs) => (ref.agentSessionId === null ? Promise.resolve(false) : claudeBusySince(env, ref.agentSessionId, ref.cwd, sinceMs)),
   discoverSessionId: () => Promise.resolve(null), // pre-assigned: the launch spec carries it
   nudge: (s) => nudgeText(s.projectDir, s.name),
   patterns: {

@@ -17,7 +17,7 @@
 // (screens: test/fixtures/agent-screens/codex-*.txt; test/integration/agents-real-codex.test.ts).
 import { fail, ok } from '../../common/result.js';
 import type { AgentProfile } from './profile.js';
-import { codexRolloutExists, findCodexSession, parseCodexExitId } from './agent-transcripts.js';
+import { codexRolloutExists, codexRolloutPath, findCodexSession, parseCodexExitId, writtenSince } from './agent-transcripts.js';
 import { nudgeText } from './first-prompt.js';
 import { positionalPrompt, resolveBin } from './launch-helpers.js';
 import { CODEX_TYPING } from './typing.js';
@@ -42,6 +42,8 @@ export const codexProfile: AgentProfile = {
     return ok({ file: resolveBin('codex', 'codex', input.env), args, cwd: input.cwd, agentSessionId: input.agentSessionId, typePrompt: null });
   },
   transcriptExists: (ref, env) => (ref.agentSessionId === null ? Promise.resolve(false) : codexRolloutExists(env, ref.agentSessionId)),
+  // The rollout is appended when a prompt is submitted.
+  tookInputSince: async (ref, env, sinceMs) => ref.agentSessionId !== null && writtenSince(await codexRolloutPath(env, ref.agentSessionId), sinceMs),
   async discoverSessionId(input, env) {
     const printed = input.exitText !== undefined ? parseCodexExitId(input.exitText) : null;
     return printed ?? (await findCodexSession(env, input.cwd, input.startedAtMs, Date.now(), input.taken ?? []));

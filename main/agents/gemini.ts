@@ -6,7 +6,7 @@
 // test/fixtures/agent-screens/gemini-*.txt; test/integration/agents-real-gemini.test.ts).
 import { fail, ok } from '../../common/result.js';
 import type { AgentProfile } from './profile.js';
-import { geminiChatExists } from './agent-transcripts.js';
+import { geminiChatExists, geminiChatPath, writtenSince } from './agent-transcripts.js';
 import { nudgeText } from './first-prompt.js';
 import { positionalPrompt, resolveBin, UUID_PATTERN } from './launch-helpers.js';
 import { GEMINI_TYPING } from './typing.js';
@@ -30,6 +30,8 @@ export const geminiProfile: AgentProfile = {
     return ok({ file: resolveBin('gemini', 'gemini', input.env), args, cwd: input.cwd, agentSessionId: input.agentSessionId, typePrompt: null });
   },
   transcriptExists: (ref, env) => (ref.agentSessionId === null ? Promise.resolve(false) : geminiChatExists(env, ref.cwd, ref.agentSessionId)),
+  // The chat is appended with the person's prompt once its request is under way.
+  tookInputSince: async (ref, env, sinceMs) => ref.agentSessionId !== null && writtenSince(await geminiChatPath(env, ref.cwd, ref.agentSessionId, false), sinceMs),
   discoverSessionId: () => Promise.resolve(null), // pre-assigned
   nudge: (s) => nudgeText(s.projectDir, s.name),
   patterns: {

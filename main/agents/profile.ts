@@ -109,6 +109,12 @@ export interface AgentProfile {
   resumeSession(input: ResumeInput): Result<LaunchSpec>;
   /** Whether the agent's own record of the session is on disk, so a resume can work. */
   transcriptExists(ref: AgentSessionRef, env: Env): Promise<boolean>;
+  /**
+   * Whether the agent took a prompt since `sinceMs`, by its own record on disk (its transcript,
+   * rollout or chat is appended when a prompt is submitted; typing alone writes nothing). Used to
+   * confirm typed input when a fast turn ends before its working screen can be seen. Absent: no record.
+   */
+  tookInputSince?(ref: AgentSessionRef, env: Env, sinceMs: number): Promise<boolean>;
   /** Learns the agent's session id after a launch; null when it cannot be known. */
   discoverSessionId(input: DiscoverInput, env: Env): Promise<string | null>;
   /** The short text typed into a live agent after an interruption; null when nothing should be typed. */

@@ -2,7 +2,6 @@
 // `mori send`, the first prompt typed into agents that take none on argv). Text with Enter goes
 // through prompt-delivery.ts (the profile's typing rules, shown, entered, confirmed taken); keys
 // without Enter are written as they are. Runs in the supervisor's process.
-import { claudeBusySince } from '../agents/claude-session-status.js';
 import type { Env } from '../agents/profile.js';
 import { detectActivity } from '../agents/screen-activity.js';
 import type { Terminal } from '../terminals/terminal.js';
@@ -25,7 +24,7 @@ export async function typeInto(rt: SessionRuntime, terminal: Terminal, text: str
 
 /**
  * The terminal as delivery sees it. Busy: the agent exited (it acted on the input), its screen shows
- * it working, or (claude) its status file says busy or its transcript changed since delivery began.
+ * it working, or its own record on disk says it took a prompt since delivery began (tookInputSince).
  */
 function deliveryTarget(rt: SessionRuntime, t: Terminal, env: Env): DeliveryTarget {
   const since = Date.now();
@@ -38,7 +37,7 @@ function deliveryTarget(rt: SessionRuntime, t: Terminal, env: Env): DeliveryTarg
     busy: async () => {
       if (t.exit !== null || rt.terminal !== t) return true;
       if (detectActivity(rt.profile, await t.screenText()) === 'working') return true;
-      return rt.profile.name === 'claude' && agentId !== null ? claudeBusySince(env, agentId, agentCwd, since) : false;
+      return rt.profile.tookInputSince !== undefined && agentId !== null ? rt.profile.tookInputSince({ agentSessionId: agentId, cwd: agentCwd }, env, since) : false;
     },
   };
 }

@@ -36,13 +36,6 @@ interface Cli {
   retrying: RegExp;
   /** The agent's own record of the session holds the first answer (it is written a little after the screen shows it). */
   recordExists: (h: UpHarness, id: string) => boolean;
-  /**
-   * Gemini CLI reads a fast burst of keys as a paste and drops the Enter at its end: a nudge written
-   * in one go stays in its input box. Typing it so that it is submitted is the typing rules' work
-   * (main/agents/typing.ts, deliverText); until the supervisor types through them, the test presses
-   * Enter itself once the nudge shows, to check the rest: the live agent kept its history.
-   */
-  enterAfterNudge: boolean;
 }
 
 /** Whether a file under `dir` whose name passes `pred` holds the stand-in's answer. */
@@ -61,7 +54,6 @@ const CLIS: Cli[] = [
     env: (api, h) => codexEnv(api, h.tmp, h.project),
     retrying: /Reconnecting\.\.\. waiting for network/,
     recordExists: (h, id) => recordWithReply(path.join(h.tmp, 'codex-home', 'sessions'), (n) => n.endsWith(`-${id}.jsonl`)),
-    enterAfterNudge: false, // the profile turns codex's paste detection off
   },
   {
     profile: 'gemini',
@@ -70,7 +62,6 @@ const CLIS: Cli[] = [
     env: (api, h) => geminiEnv(api, h.tmp),
     retrying: /Thinking\.\.\. \(esc to cancel/,
     recordExists: (h, id) => recordWithReply(path.join(h.tmp, 'gemini-home', '.gemini', 'tmp'), (n) => n.startsWith('session-') && n.includes(id.slice(0, 8))),
-    enterAfterNudge: true,
   },
 ];
 
@@ -264,11 +255,6 @@ for (const cli of CLIS) {
       await until('the wake resume', () => hasEvent(u, 'session.resumed'), u.stderr);
       expect(t.h.workLog(t.name)).toMatch(/SESSION RESUMED - system sleep[^\n]*agent still running, waiting: nudged to continue/);
       const moriId = sessionJson(t.h, t.name).id;
-      if (cli.enterAfterNudge) {
-        await until('the nudge typed into the live agent', () => screen(t.h, moriId).includes(NUDGE_WORDS), () => screen(t.h, moriId));
-        await new Promise((r) => setTimeout(r, 1_000)); // the burst is over: a lone Enter is a key press
-        spawnSync('tmux', ['-L', t.h.socketName, 'send-keys', '-t', `mori-${moriId}`, 'Enter']);
-      }
       await until('the nudge reaching the API with the history', () => requestWith(t.api, [NUDGE_WORDS, TASK_WORD, REPLY], before), () => screen(t.h, moriId));
       expect(started(u)).toHaveLength(1);
       expect(sessionJson(t.h, t.name).agent.sessionId).toBe(id);
