@@ -67,30 +67,45 @@ export class ResumeController {
     if (action.kind === 'restart' || action.kind === 'relaunch') return this.restartAgent(rt, reason, resumed, gen, action.why);
     if (!ctx.moves.move(rt, 'resume')) return;
     ctx.emit({ type: 'session.resuming', ...ctx.moves.base(rt), launch: run.launch });
-    let what = `agent still running (${rt.activity})`;
     if (action.kind === 'nudge') {
       const nudge = rt.profile.nudge({ projectDir: rt.session.projectDir, name: rt.name });
-      if (nudge !== null) {
-        const activity = rt.activity;
-        const outcome = await ctx.type(rt, nudge, 'nudge');
-        if (gen !== rt.generation || rt.run !== run || ctx.machine.shuttingDown) return;
-        if (outcome.kind === 'not-submitted') {
-          return this.restartAgent(rt, reason, resumed, gen, `agent still running, ${activity}, but the nudge was not taken (${outcome.why})`);
-        }
-        if (outcome.kind === 'agent-retrying') {
-          what = 'agent still running, retrying a request by itself: left to it';
-          this.watchRetrying(rt, reason);
-        } else {
-          run.nudgedAt = ctx.clock.monoMs();
-          what = `agent still running, ${activity}: nudged to continue`;
-          this.watchForStuck(rt, reason, stuckAfter);
-        }
-      }
-    } else if (rt.activity === 'working' && isRetrying(await run.terminal.screenText().catch(() => ''), rt.profile.typing)) {
+      // The action is issued here; its confirmation (the agent echoes the text and goes busy) takes
+      // the agent's own time, so it goes on beside the next session's resume, not in front of it.
+      if (nudge !== null) return background(this.nudge(rt, reason, resumed, gen, nudge, stuckAfter), `nudging ${rt.name}`);
+    }
+    let what = `agent still running (${rt.activity})`;
+    if (action.kind !== 'nudge' && rt.activity === 'working' && isRetrying(await run.terminal.screenText().catch(() => ''), rt.profile.typing)) {
       if (gen !== rt.generation || rt.run !== run || ctx.machine.shuttingDown) return;
       what = 'agent still running, retrying a request by itself: left to it';
       this.watchRetrying(rt, reason);
     }
+    this.resumed(rt, reason, resumed, what);
+  }
+
+  /** Types the nudge and acts on what came of it: resumed, left to its own retries, or restarted. */
+  private async nudge(rt: SessionRuntime, reason: InterruptReason, resumed: ResumeContext, gen: number, text: string, stuckAfter: number): Promise<void> {
+    const { ctx } = this;
+    const run = rt.run;
+    const activity = rt.activity;
+    const outcome = await ctx.type(rt, text, 'nudge');
+    if (run === null || gen !== rt.generation || rt.run !== run || ctx.machine.shuttingDown) return;
+    if (outcome.kind === 'not-submitted') {
+      return this.restartAgent(rt, reason, resumed, gen, `agent still running, ${activity}, but the nudge was not taken (${outcome.why})`);
+    }
+    if (outcome.kind === 'agent-retrying') {
+      this.watchRetrying(rt, reason);
+      return this.resumed(rt, reason, resumed, 'agent still running, retrying a request by itself: left to it');
+    }
+    run.nudgedAt = ctx.clock.monoMs();
+    this.watchForStuck(rt, reason, stuckAfter);
+    this.resumed(rt, reason, resumed, `agent still running, ${activity}: nudged to continue`);
+  }
+
+  /** The live agent goes on: intent running, the SESSION RESUMED entry, `session.resumed`. */
+  private resumed(rt: SessionRuntime, reason: InterruptReason, resumed: ResumeContext, what: string): void {
+    const { ctx } = this;
+    const run = rt.run;
+    if (run === null) return;
     ctx.store.write(rt, (s) => ({ ...s, intent: { kind: 'running' } }));
     ctx.store.log(rt, `SESSION RESUMED - ${resumeWords(reason, resumed)}; ${what}`);
     if (!ctx.moves.move(rt, 'ran')) return;

@@ -181,8 +181,11 @@ describe('Supervisor', () => {
     const file = readSessionFile(dir);
     expect(file.ok && file.value.intent).toEqual({ kind: 'interrupted', reason: 'network' });
     const resumed = await s.resumeSession('nudge', 'network');
-    expect(resumed.ok && resumed.value.state).toBe('running');
+    // The nudge is issued; the session is running once the agent took it (echoed, went busy).
+    expect(resumed.ok && resumed.value.state).toBe('resuming');
     await until('the nudge to be typed', () => readFileSync(record, 'utf8').includes('You were interrupted'));
+    await until('the nudge taken', () => events.some((e) => e.type === 'session.resumed'));
+    expect(s.list().find((x) => x.name === 'nudge')?.state).toBe('running');
     expect(starts()).toHaveLength(1);
     const log = readFileSync(path.join(dir, 'work_log.md'), 'utf8');
     expect(log).toMatch(/SESSION INTERRUPTED - network lost/);
