@@ -1,0 +1,28 @@
+// Entry of the Electron main process (electron-vite builds it to out/main/index.js): works out
+// where things are — the Mori home, the built page and preload, the tray icons, and how to run the
+// daemon (this very binary as Node on out/main/daemon.js) — and starts the app. Electron main process.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { app } from 'electron';
+import { moriHome } from '../state/mori-home.js';
+import { startApp } from './app-main.js';
+import { builtPage } from './main-window.js';
+import { electronSettings } from './settings.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+// In a package, build/ resources sit beside the asar (extraResources); in a checkout, at its root.
+const iconDir = app.isPackaged ? path.join(process.resourcesPath, 'tray') : path.join(here, '..', '..', 'build', 'tray');
+const devUrl = process.env['ELECTRON_RENDERER_URL'];
+
+await startApp({
+  home: moriHome(),
+  // Electron's own binary as Node (DESIGN.md §12): detached, so it outlives the app. Requires the
+  // RunAsNode fuse (electron-builder.yml says why it stays on).
+  launch: { execPath: process.execPath, entry: path.join(here, 'daemon.js') },
+  daemonEnv: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+  page: devUrl && !app.isPackaged ? { url: devUrl } : builtPage(here),
+  preload: path.join(here, '..', 'preload', 'index.cjs'),
+  iconDir,
+  settings: await electronSettings(),
+  hidden: process.argv.includes('--hidden'),
+});
