@@ -1,0 +1,193 @@
+// The desktop app's main process, in Node against the fake `electron` module with a real daemon and
+// fake agents (DESIGN.md §13, §14): the tray follows sessions through working, needs input, a failed
+// verification and a crash loop; each transition notifies once and a click opens the window on the
+// session; a wake of several sessions makes one notification; a powerMonitor suspend reaches the
+// daemon, which logs the interruption before anything else happens; a killed daemon is restarted
+// while the tray says so; Quit leaves agents running and "Quit and stop agents" stops them; a second
+// instance focuses the first; the IPC router refuses foreign frames and payloads failing their schema.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+vi.mock('electron', () => import('../fakes/electron.js'));
+import { pathToFileURL } from 'node:url';
+import { app as fakeApp, fake, invokeFrom, powerMonitor, type BrowserWindow, type FakeNotification, type Tray } from '../fakes/electron.js';
+import { IPC } from '../../common/electron-ipc.js';
+import { startApp, type AppOptions } from '../../main/electron/app-main.js';
+import { memorySettings } from '../../main/electron/settings.js';
+import { pidAlive } from '../../main/state/pid-alive.js';
+import { daemonAnswering } from '../../main/cli/daemon.js';
+import { call, client } from '../helpers/daemon.js';
+import { APP_PAGE, startTestApp, type TestApp } from '../helpers/electron-app.js';
+import { UpHarness, until } from '../helpers/mori-up.js';
+
+let h: UpHarness;
+let t: TestApp | null = null;
+beforeEach(() => {
+  fake.notifications.length = 0;
+  fake.trays.length = 0;
+  fake.windows.length = 0;
+  fake.singleInstance = true;
+});
+afterEach(async () => {
+  if (t) {
+    await t.app.act({ kind: 'quit' });
+    t = null;
+  }
+  h.cleanup();
+});
+
+const tray = (): Tray => {
+  const last = fake.trays.at(-1);
+  if (!last) throw new Error('no tray');
+  return last;
+};
+const icon = (): string => (tray().image as unknown as { path: string }).path;
+const menuLabels = (): string[] => (tray().menu?.items ?? []).map((i) => String(i.label ?? ''));
+const titles = (): string[] => fake.notifications.map((n: FakeNotification) => n.options.title ?? '');
+const sessionId = (name: string): string => t?.app.state.sessions().find((r) => r.info.name === name)?.info.id ?? '';
+const settle = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+describe('the desktop app', () => {
+  it('follows a session through working, needs input and a failed verification in the tray; notifies once per transition; a click opens the window on it', { timeout: 120_000 }, async () => {
+    h = new UpHarness('app-tray');
+    h.init('alpha', 'direct');
+    t = await startTestApp(h);
+    await until('the tray to show the running session', () => menuLabels().some((l) => /^alpha — (waiting|running|working)$/.test(l)), () => menuLabels().join(' | '));
+    const setsBefore = tray().menuSets;
+
+    expect(h.mori('send', 'alpha', 'work:3000').code).toBe(0);
+    await until('working', () => icon().endsWith('working.png'), () => icon());
+    expect(menuLabels()).toContain('alpha — working');
+    expect(tray().menuSets).toBeGreaterThan(setsBefore); // set again on each change (Linux)
+
+    expect(h.mori('send', 'alpha', 'ask').code).toBe(0);
+    await until('needs you', () => icon().endsWith('needs-you.png'), () => `${icon()} ${menuLabels().join(' | ')}`);
+    expect(menuLabels()[0]).toBe('alpha — needs input');
+    await until('the needs-input notification', () => titles().includes('alpha needs input'), () => titles().join(' | '));
+    // Unchanged state, more events (a refresh, another client's list): no second notification.
+    await settle(1_500);
+    expect(titles().filter((x) => x === 'alpha needs input')).toHaveLength(1);
+
+    // A click opens the window on that session.
+    const n = fake.notifications.find((x) => x.options.title === 'alpha needs input');
+    n?.emit('click');
+    const win = fake.windows.at(-1) as BrowserWindow;
+    expect(win.isVisible()).toBe(true);
+    expect(win.webContents.executed.at(-1)).toBe(`location.hash = ${JSON.stringify(`#session=${sessionId('alpha')}`)}`);
+
+    expect(h.mori('send', 'alpha', 'y').code).toBe(0);
+    await until('back to waiting', () => menuLabels().includes('alpha — waiting'), () => menuLabels().join(' | '));
+
+    // A failing check, approved, then verified from the tray's "Verify now".
+    const { c } = await client(h.home);
+    const env = await call(c, 'state.read', { session: 'alpha', file: 'environment.md' });
+    await call(c, 'state.write', { session: 'alpha', file: 'environment.md', text: `${String(env.text)}\n- command: \`echo the widget test broke; false\`\n`, baseVersion: String(env.version) });
+    const listed = await call(c, 'checks.list', { session: 'alpha' });
+    await call(c, 'checks.trust', { session: 'alpha', hash: (listed.trust as { hash: string }).hash });
+    c.close();
+    win.hide(); // not looking at it: the notification is for the person
+    await t.app.act({ kind: 'verify', session: sessionId('alpha') });
+    await until('failing', () => icon().endsWith('failing.png'), () => `${icon()} ${menuLabels().join(' | ')}`);
+    expect(menuLabels()[0]).toBe('alpha — verification failed');
+    await until('the verification notification', () => titles().includes('alpha: verification failed'), () => titles().join(' | '));
+    expect(titles().filter((x) => x === 'alpha: verification failed')).toHaveLength(1);
+  });
+
+  it('shows a crash loop in the tray and notifies it once', { timeout: 120_000 }, async () => {
+    h = new UpHarness('app-loop', { FAKE_AGENT_SCRIPT: 'exit:1' });
+    h.init('loopy', 'direct');
+    t = await startTestApp(h);
+    await until('the crash loop', () => menuLabels().includes('loopy — crash loop'), () => menuLabels().join(' | '));
+    expect(icon()).toMatch(/failing\.png$/);
+    await until('its notification', () => titles().includes('loopy is in a crash loop'), () => titles().join(' | '));
+    await settle(1_500);
+    expect(titles()).toEqual(['loopy is in a crash loop']);
+  });
+
+  it('forwards a suspend, which the daemon logs before the resume is sent; the wake of several sessions makes one notification', { timeout: 150_000 }, async () => {
+    h = new UpHarness('app-power');
+    for (const name of ['one', 'two', 'three']) h.init(name, 'direct');
+    t = await startTestApp(h, { coalesceMs: 4_000 });
+    await until('three running sessions', () => t?.app.state.sessions().filter((r) => r.info.state === 'running').length === 3);
+    powerMonitor.emit('suspend');
+    await until('the interruption logged', () => ['one', 'two', 'three'].every((n) => /SESSION INTERRUPTED - system sleep/.test(h.workLog(n))));
+    powerMonitor.emit('resume');
+    await until('one notification for the wake', () => titles().includes('3 sessions resumed after sleep'), () => titles().join(' | '));
+    expect(titles().filter((x) => /resumed/.test(x))).toEqual(['3 sessions resumed after sleep']);
+    expect(fake.notifications.find((n) => /resumed/.test(n.options.title ?? ''))?.options.body?.split(', ').sort()).toEqual(['one', 'three', 'two']);
+  });
+
+  it('restarts a daemon that died, the tray saying so meanwhile', { timeout: 120_000 }, async () => {
+    h = new UpHarness('app-restart');
+    h.init('keep', 'tmux');
+    t = await startTestApp(h);
+    await until('connected', () => t?.app.state.daemon.state === 'open');
+    const first = await daemonAnswering(h.home);
+    expect(first).not.toBeNull();
+    process.kill(first?.pid ?? 0, 'SIGKILL');
+    await until('the tray to say the daemon is restarting', () => /restarting/.test(tray().tooltip), () => tray().tooltip);
+    expect(icon()).toMatch(/offline\.png$/);
+    await until('a new daemon', () => t?.app.state.daemon.state === 'open', () => tray().tooltip);
+    const second = await daemonAnswering(h.home);
+    expect(second?.pid).not.toBe(first?.pid);
+    expect(t.logs.join('\n')).toMatch(/started the Mori daemon/);
+    await until('the session back in the tray', () => menuLabels().some((l) => l.startsWith('keep — ')), () => menuLabels().join(' | '));
+  });
+
+  it('Quit leaves the daemon and agents running; Quit and stop agents stops them', { timeout: 120_000 }, async () => {
+    h = new UpHarness('app-quit');
+    h.init('stay', 'tmux');
+    t = await startTestApp(h);
+    await until('the agent to start', () => h.starts().length === 1);
+    const agentPid = h.starts()[0]?.pid ?? 0;
+    await t.app.act({ kind: 'quit' });
+    t = null;
+    expect(fake.quitCalled).toBeGreaterThan(0);
+    expect(await daemonAnswering(h.home)).not.toBeNull();
+    expect(pidAlive(agentPid)).toBe(true);
+
+    t = await startTestApp(h);
+    await until('connected again', () => t?.app.state.daemon.state === 'open');
+    expect(h.starts()).toHaveLength(1);
+    await t.app.act({ kind: 'quit-and-stop-agents' });
+    t = null;
+    expect(await daemonAnswering(h.home)).toBeNull();
+    await until('the agent to be gone', () => !pidAlive(agentPid));
+    expect(h.workLog('stay')).toMatch(/SESSION STOPPED - by the user/);
+  });
+
+  it('a second instance quits and focuses the first; the IPC router refuses a foreign frame and a payload failing its schema', { timeout: 120_000 }, async () => {
+    h = new UpHarness('app-ipc');
+    h.init('ipc', 'direct');
+    t = await startTestApp(h);
+    await until('connected', () => t?.app.state.daemon.state === 'open');
+
+    // A second instance (in its own process, in life) is refused the lock and quits; the first is told and shows its window.
+    fake.singleInstance = false;
+    const quits = fake.quitCalled;
+    const quitListeners = fakeApp.listeners('before-quit');
+    fakeApp.removeAllListeners('before-quit'); // the second instance's quit is not the first one's
+    expect(await startApp({ settings: memorySettings() } as unknown as AppOptions)).toBeNull();
+    for (const l of quitListeners) fakeApp.on('before-quit', l as () => void);
+    expect(fake.quitCalled).toBe(quits + 1);
+    fakeApp.emit('second-instance');
+    const win = fake.windows.at(-1) as BrowserWindow;
+    expect(win.isVisible() && win.isFocused()).toBe(true);
+    expect(win.options.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false });
+    // Closing the window hides it to the tray, its bounds kept.
+    win.setBounds({ x: 10, y: 20, width: 900, height: 600 });
+    expect(win.userClose()).toBe(false);
+    expect(win.isVisible()).toBe(false);
+    expect(win.isDestroyed()).toBe(false);
+
+    const own = pathToFileURL(APP_PAGE).href;
+    const listed = (await invokeFrom(win.webContents, `${own}#session=x`, IPC.call, 'list', {})) as { ok: boolean; value: { name: string }[] };
+    expect(listed.ok).toBe(true);
+    expect(listed.value.map((s) => s.name)).toEqual(['ipc']);
+    expect(await invokeFrom(win.webContents, 'https://evil.example/', IPC.call, 'list', {})).toMatchObject({ ok: false, message: expect.stringMatching(/refused/) });
+    expect(t.logs.join('\n')).toMatch(/refused mori:call from https:\/\/evil\.example\//);
+    expect(await invokeFrom(win.webContents, own, IPC.call, 'send', { session: 'ipc', text: 42 })).toMatchObject({ ok: false, code: 'usage', message: expect.stringMatching(/^send: text/) });
+    expect(await invokeFrom(win.webContents, own, IPC.call, 'daemon.stop', { stopAgents: true })).toMatchObject({ ok: false, code: 'usage' });
+    expect(await invokeFrom(win.webContents, own, IPC.attach, 'ipc', { cols: 0, rows: 10 })).toMatchObject({ ok: false, code: 'usage' });
+    expect(await daemonAnswering(h.home)).not.toBeNull();
+
+  });
+});
