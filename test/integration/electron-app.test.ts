@@ -13,7 +13,7 @@ import { IPC } from '../../common/electron-ipc.js';
 import { startApp, type AppOptions } from '../../main/electron/app-main.js';
 import { memorySettings } from '../../main/electron/settings.js';
 import { pidAlive } from '../../main/state/pid-alive.js';
-import { daemonAnswering } from '../../main/cli/daemon.js';
+import { daemonAnswering, stopDaemon } from '../../main/cli/daemon.js';
 import { call, client } from '../helpers/daemon.js';
 import { APP_PAGE, startTestApp, type TestApp } from '../helpers/electron-app.js';
 import { UpHarness, until } from '../helpers/mori-up.js';
@@ -31,6 +31,9 @@ afterEach(async () => {
     await t.app.act({ kind: 'quit' });
     t = null;
   }
+  // Stopped from this process: the daemon is this process's child here (the app's, in life), and a
+  // `mori down` run synchronously would wait on a zombie this process cannot reap meanwhile.
+  await stopDaemon(h.home, false);
   h.cleanup();
 });
 
