@@ -94,6 +94,17 @@ describe('the desktop app', () => {
     expect(titles().filter((x) => x === 'alpha: verification failed')).toHaveLength(1);
   });
 
+  it('starts a daemon for a fresh home with no sessions, which stays up', { timeout: 60_000 }, async () => {
+    h = new UpHarness('app-fresh');
+    t = await startTestApp(h);
+    await until('connected', () => t?.app.state.daemon.state === 'open', () => tray().tooltip);
+    await settle(1_500);
+    expect(t.app.state.daemon.state).toBe('open');
+    expect(tray().tooltip).toBe('Mori — no sessions');
+    expect(menuLabels()[0]).toBe('No sessions');
+    expect(t.logs.filter((l) => /did not start|started the Mori daemon/.test(l))).toHaveLength(1);
+  });
+
   it('shows a crash loop in the tray and notifies it once', { timeout: 120_000 }, async () => {
     h = new UpHarness('app-loop', { FAKE_AGENT_SCRIPT: 'exit:1' });
     h.init('loopy', 'direct');
