@@ -3,7 +3,7 @@
 // would be, with this Node standing in for Electron's binary run as Node — and the app's own
 // settings live in memory. The fake's records (tray, notifications, windows) tell what happened.
 import { startApp, type MoriApp } from '../../main/electron/app-main.js';
-import { memorySettings } from '../../main/electron/settings.js';
+import { memorySettings, type SettingsStore } from '../../main/electron/settings.js';
 import type { AutoStart } from '../../main/electron/autostart.js';
 import { MORI_BIN, REPO } from './mori-cli.js';
 import type { UpHarness } from './mori-up.js';
@@ -16,7 +16,7 @@ export interface TestApp {
   logs: string[];
 }
 
-export async function startTestApp(h: UpHarness, over: { coalesceMs?: number; hidden?: boolean } = {}): Promise<TestApp> {
+export async function startTestApp(h: UpHarness, over: { coalesceMs?: number; hidden?: boolean; settings?: SettingsStore } = {}): Promise<TestApp> {
   const logs: string[] = [];
   let login = false;
   const autoStart: AutoStart = { enabled: () => login, set: (on) => void (login = on) };
@@ -27,7 +27,7 @@ export async function startTestApp(h: UpHarness, over: { coalesceMs?: number; hi
     page: { file: APP_PAGE },
     preload: path.join(REPO, 'out', 'preload', 'index.cjs'),
     iconDir: path.join(REPO, 'build', 'tray'),
-    settings: memorySettings(),
+    settings: over.settings ?? memorySettings(),
     autoStart,
     hidden: over.hidden ?? true,
     // Short in tests: the decision itself is what is tested, not the wait.

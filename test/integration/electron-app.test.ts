@@ -53,15 +53,20 @@ describe('the desktop app', () => {
     h = new UpHarness('app-tray');
     h.init('alpha', 'direct');
     t = await startTestApp(h);
-    await until('the tray to show the running session', () => menuLabels().some((l) => /^alpha — (waiting|running|working)$/.test(l)), () => menuLabels().join(' | '));
+    // Input is typed only into an agent at its prompt, as a person would.
+    const waiting = (): Promise<void> => until('alpha waiting', () => menuLabels().includes('alpha — waiting'), () => menuLabels().join(' | '));
+    await waiting();
     const setsBefore = tray().menuSets;
 
-    expect(h.mori('send', 'alpha', 'work:3000').code).toBe(0);
+    const work = h.mori('send', 'alpha', 'work:3000');
+    expect(work.code, work.stderr).toBe(0);
     await until('working', () => icon().endsWith('working.png'), () => icon());
     expect(menuLabels()).toContain('alpha — working');
+    await waiting();
     expect(tray().menuSets).toBeGreaterThan(setsBefore); // set again on each change (Linux)
 
-    expect(h.mori('send', 'alpha', 'ask').code).toBe(0);
+    const ask = h.mori('send', 'alpha', 'ask');
+    expect(ask.code, ask.stderr).toBe(0);
     await until('needs you', () => icon().endsWith('needs-you.png'), () => `${icon()} ${menuLabels().join(' | ')}`);
     expect(menuLabels()[0]).toBe('alpha — needs input');
     await until('the needs-input notification', () => titles().includes('alpha needs input'), () => titles().join(' | '));
@@ -76,8 +81,9 @@ describe('the desktop app', () => {
     expect(win.isVisible()).toBe(true);
     expect(win.webContents.executed.at(-1)).toBe(`location.hash = ${JSON.stringify(`#session=${sessionId('alpha')}`)}`);
 
-    expect(h.mori('send', 'alpha', 'y').code).toBe(0);
-    await until('back to waiting', () => menuLabels().includes('alpha — waiting'), () => menuLabels().join(' | '));
+    const answered = h.mori('send', 'alpha', 'y');
+    expect(answered.code, answered.stderr).toBe(0);
+    await waiting();
 
     // A failing check, approved, then verified from the tray's "Verify now".
     const { c } = await client(h.home);
@@ -152,6 +158,8 @@ describe('the desktop app', () => {
     t = await startTestApp(h);
     await until('the agent to start', () => h.starts().length === 1);
     const agentPid = h.starts()[0]?.pid ?? 0;
+    // The daemon runs with ELECTRON_RUN_AS_NODE=1 (Electron's binary as Node); its agents never see it.
+    expect(Object.keys((h.starts()[0] as unknown as { env: Record<string, string> }).env).filter((k) => k.startsWith('ELECTRON_'))).toEqual([]);
     await t.app.act({ kind: 'quit' });
     t = null;
     expect(fake.quitCalled).toBeGreaterThan(0);
@@ -171,7 +179,8 @@ describe('the desktop app', () => {
   it('a second instance quits and focuses the first; the IPC router refuses a foreign frame and a payload failing its schema', { timeout: 120_000 }, async () => {
     h = new UpHarness('app-ipc');
     h.init('ipc', 'direct');
-    t = await startTestApp(h);
+    const settings = memorySettings();
+    t = await startTestApp(h, { settings });
     await until('connected', () => t?.app.state.daemon.state === 'open');
 
     // A second instance (in its own process, in life) is refused the lock and quits; the first is told and shows its window.
@@ -181,20 +190,15 @@ describe('the desktop app', () => {
     fakeApp.removeAllListeners('before-quit'); // the second instance's quit is not the first one's
     expect(await startApp({ settings: memorySettings() } as unknown as AppOptions)).toBeNull();
     for (const l of quitListeners) fakeApp.on('before-quit', l as () => void);
+    fake.singleInstance = true;
     expect(fake.quitCalled).toBe(quits + 1);
     fakeApp.emit('second-instance');
     const win = fake.windows.at(-1) as BrowserWindow;
     expect(win.isVisible() && win.isFocused()).toBe(true);
     expect(win.options.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false });
-    // Closing the window hides it to the tray, its bounds kept.
-    win.setBounds({ x: 10, y: 20, width: 900, height: 600 });
-    expect(win.userClose()).toBe(false);
-    expect(win.isVisible()).toBe(false);
-    expect(win.isDestroyed()).toBe(false);
-
     const own = pathToFileURL(APP_PAGE).href;
     const listed = (await invokeFrom(win.webContents, `${own}#session=x`, IPC.call, 'list', {})) as { ok: boolean; value: { name: string }[] };
-    expect(listed.ok).toBe(true);
+    expect(listed, JSON.stringify(listed)).toMatchObject({ ok: true });
     expect(listed.value.map((s) => s.name)).toEqual(['ipc']);
     expect(await invokeFrom(win.webContents, 'https://evil.example/', IPC.call, 'list', {})).toMatchObject({ ok: false, message: expect.stringMatching(/refused/) });
     expect(t.logs.join('\n')).toMatch(/refused mori:call from https:\/\/evil\.example\//);
@@ -203,5 +207,16 @@ describe('the desktop app', () => {
     expect(await invokeFrom(win.webContents, own, IPC.attach, 'ipc', { cols: 0, rows: 10 })).toMatchObject({ ok: false, code: 'usage' });
     expect(await daemonAnswering(h.home)).not.toBeNull();
 
+    // Closing the window hides it to the tray, its bounds kept.
+    win.setBounds({ x: 10, y: 20, width: 900, height: 600 });
+    expect(win.userClose()).toBe(false);
+    expect(win.isVisible()).toBe(false);
+    expect(win.isDestroyed()).toBe(false);
+    expect(settings.get('windowBounds')).toEqual({ x: 10, y: 20, width: 900, height: 600 });
+
+    // The next start opens its window where it was.
+    await t.app.act({ kind: 'quit' });
+    t = await startTestApp(h, { settings, hidden: false });
+    expect((fake.windows.at(-1) as BrowserWindow).getBounds()).toEqual({ x: 10, y: 20, width: 900, height: 600 });
   });
 });
