@@ -47,6 +47,14 @@ const menuLabels = (): string[] => (tray().menu?.items ?? []).map((i) => String(
 const titles = (): string[] => fake.notifications.map((n: FakeNotification) => n.options.title ?? '');
 const sessionId = (name: string): string => t?.app.state.sessions().find((r) => r.info.name === name)?.info.id ?? '';
 const settle = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+/** A change that leaves the session's condition as it is: a work-log entry, seen by the app, then time to decide on it. */
+async function otherChange(name: string): Promise<void> {
+  const { c, events } = await client(h.home, true);
+  await call(c, 'log.append', { session: name, text: 'a note from another client' });
+  await until('the log event', () => events.some((e) => e.type === 'log.appended'));
+  c.close();
+  await settle(1_500); // past the app's coalescing window (500 ms in tests)
+}
 
 describe('the desktop app', () => {
   it('follows a session through working, needs input and a failed verification in the tray; notifies once per transition; a click opens the window on it', { timeout: 120_000 }, async () => {
@@ -70,8 +78,8 @@ describe('the desktop app', () => {
     await until('needs you', () => icon().endsWith('needs-you.png'), () => `${icon()} ${menuLabels().join(' | ')}`);
     expect(menuLabels()[0]).toBe('alpha — needs input');
     await until('the needs-input notification', () => titles().includes('alpha needs input'), () => titles().join(' | '));
-    // Unchanged state, more events (a refresh, another client's list): no second notification.
-    await settle(1_500);
+    // Unchanged state, more changes (a work-log entry from another client): no second notification.
+    await otherChange('alpha');
     expect(titles().filter((x) => x === 'alpha needs input')).toHaveLength(1);
 
     // A click opens the window on that session.
@@ -118,7 +126,7 @@ describe('the desktop app', () => {
     await until('the crash loop', () => menuLabels().includes('loopy — crash loop'), () => menuLabels().join(' | '));
     expect(icon()).toMatch(/failing\.png$/);
     await until('its notification', () => titles().includes('loopy is in a crash loop'), () => titles().join(' | '));
-    await settle(1_500);
+    await otherChange('loopy');
     expect(titles()).toEqual(['loopy is in a crash loop']);
   });
 
