@@ -184,7 +184,7 @@ describe('the desktop app', () => {
     expect(h.workLog('stay')).toMatch(/SESSION STOPPED - by the user/);
   });
 
-  it('a second instance quits and focuses the first; the IPC router refuses a foreign frame and a payload failing its schema', { timeout: 120_000 }, async () => {
+  it('a second instance quits and focuses the first; the IPC router refuses a foreign frame and a payload failing its schema, and relays a terminal', { timeout: 120_000 }, async () => {
     h = new UpHarness('app-ipc');
     h.init('ipc', 'direct');
     const settings = memorySettings();
@@ -227,6 +227,19 @@ describe('the desktop app', () => {
     expect(await invokeFrom(win.webContents, own, IPC.call, 'daemon.stop', { stopAgents: true })).toMatchObject({ ok: false, code: 'usage' });
     expect(await invokeFrom(win.webContents, own, IPC.attach, 'ipc', { cols: 0, rows: 10 })).toMatchObject({ ok: false, code: 'usage' });
     expect(await daemonAnswering(h.home)).not.toBeNull();
+
+    // A terminal through the router: the snapshot, then live output, input reaching the agent, detach.
+    const attached = (await invokeFrom(win.webContents, own, IPC.attach, 'ipc', { cols: 100, rows: 30 })) as { ok: boolean; value: { id: number; info: { name: string } } };
+    expect(attached, JSON.stringify(attached)).toMatchObject({ ok: true, value: { info: { name: 'ipc' } } });
+    const id = attached.value.id;
+    const frames = (): { kind: string; data: string }[] => win.webContents.sent.filter((m) => m.channel === IPC.frame && m.args[0] === id).map((m) => m.args[1] as { kind: string; data: string });
+    await until('the snapshot', () => frames()[0]?.kind === 'snapshot');
+    expect(await invokeFrom(win.webContents, own, IPC.attachInput, id, 'print:typed-in-the-window\r')).toMatchObject({ ok: true });
+    await until('the agent to print it', () => frames().some((f) => f.kind === 'output' && f.data.includes('typed-in-the-window')));
+    expect(await invokeFrom(win.webContents, 'https://evil.example/', IPC.attachInput, id, 'rm -rf /\r')).toMatchObject({ ok: false });
+    expect(await invokeFrom(win.webContents, own, IPC.attachDetach, id)).toMatchObject({ ok: true });
+    expect(win.webContents.sent.some((m) => m.channel === IPC.ended && m.args[0] === id)).toBe(true);
+    expect(await invokeFrom(win.webContents, own, IPC.attachInput, id, 'x')).toMatchObject({ ok: false, message: 'no such terminal' });
 
     // Closing the window hides it to the tray, its bounds kept.
     win.setBounds({ x: 10, y: 20, width: 900, height: 600 });
