@@ -85,7 +85,12 @@ export async function startApp(o: AppOptions): Promise<MoriApp | null> {
 
   const tray = new TrayController(
     {
-      tray: (image) => new Tray(image),
+      tray: (image) => {
+        const t = new Tray(image);
+        // Windows and most Linux trays: a click on the icon opens the window (the menu is on right-click).
+        t.on('click', () => window.open(null));
+        return t;
+      },
       image: (file, template) => {
         const img = nativeImage.createFromPath(file);
         if (template) img.setTemplateImage(true);

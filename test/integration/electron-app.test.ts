@@ -65,6 +65,9 @@ describe('the desktop app', () => {
     const waiting = (): Promise<void> => until('alpha waiting', () => menuLabels().includes('alpha — waiting'), () => menuLabels().join(' | '));
     await waiting();
     const setsBefore = tray().menuSets;
+    tray().emit('click');
+    expect((fake.windows.at(-1) as BrowserWindow).isVisible()).toBe(true);
+    (fake.windows.at(-1) as BrowserWindow).hide();
 
     const work = h.mori('send', 'alpha', 'work:3000');
     expect(work.code, work.stderr).toBe(0);
