@@ -112,7 +112,8 @@ export async function startApp(o: AppOptions): Promise<MoriApp | null> {
     });
   state.onChange((events) => {
     render();
-    if (state.daemon.state === 'open') notifications.changed(events);
+    // From the first full picture on: the first one only teaches the notifications what is already so.
+    if (state.daemon.state === 'open' && state.listed) notifications.changed(events);
   });
 
   const request = connection.request.bind(connection) as typeof connection.request;

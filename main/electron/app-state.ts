@@ -16,6 +16,8 @@ const SessionList = z.array(SessionInfo);
 export class AppState {
   readonly rows = new Map<string, SessionRow>();
   daemon: KeeperStatus = { state: 'connecting', detail: '' };
+  /** Whether the session list has been read at least once (before that, `rows` is not the daemon's picture). */
+  listed = false;
   private readonly listeners = new Set<StateListener>();
   private pendingEvents: DaemonEvent[] = [];
   private refreshing: Promise<void> | null = null;
@@ -72,6 +74,7 @@ export class AppState {
     if (r.ok) {
       const parsed = SessionList.safeParse(r.value);
       if (parsed.success) {
+        this.listed = true;
         const ids = new Set(parsed.data.map((s) => s.id));
         for (const id of [...this.rows.keys()]) if (!ids.has(id)) this.rows.delete(id);
         for (const info of parsed.data) {

@@ -133,6 +133,21 @@ describe('the desktop app', () => {
     expect(titles()).toEqual(['loopy is in a crash loop']);
   });
 
+  it('does not notify what was already so when the app started', { timeout: 120_000 }, async () => {
+    h = new UpHarness('app-before', { FAKE_AGENT_SCRIPT: 'exit:1' });
+    h.init('old', 'direct');
+    const { c, events } = await (async () => {
+      expect(h.mori('up', '--daemon').code).toBe(0);
+      return client(h.home, true);
+    })();
+    await until('the crash loop, before the app', () => events.some((e) => e.type === 'session.attention'));
+    c.close();
+    t = await startTestApp(h);
+    await until('the tray to show it', () => menuLabels().includes('old — crash loop'), () => menuLabels().join(' | '));
+    await otherChange('old');
+    expect(titles()).toEqual([]);
+  });
+
   it('forwards a suspend, which the daemon logs before the resume is sent; the wake of several sessions makes one notification', { timeout: 150_000 }, async () => {
     h = new UpHarness('app-power');
     for (const name of ['one', 'two', 'three']) h.init(name, 'direct');
