@@ -1,19 +1,38 @@
 // electron-vite build of the desktop app: the Electron main process (main/electron/index.ts, which
-// bundles the supervisor), the preload, and the renderer. Output in out/{main,preload,renderer}.
+// bundles the supervisor), the daemon entry the app runs with its own binary as Node
+// (main/electron/daemon-entry.ts → out/main/daemon.js), the preload, and the renderer. Output in
+// out/{main,preload,renderer}.
+import { existsSync } from 'node:fs';
 import { defineConfig } from 'electron-vite';
 
 export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
-      rollupOptions: { input: 'main/electron/index.ts', external: ['node-pty'] },
+      rollupOptions: {
+        input: { index: 'main/electron/index.ts', daemon: 'main/electron/daemon-entry.ts' },
+        // A native addon, loaded from disk (unpacked from the asar in a package).
+        external: ['node-pty'],
+      },
     },
   },
   preload: {
-    build: { outDir: 'out/preload', rollupOptions: { input: 'preload/index.ts' } },
+    build: {
+      outDir: 'out/preload',
+      rollupOptions: {
+        input: 'preload/index.ts',
+        // A sandboxed preload is not an ES module: CommonJS, named .cjs since package.json says "module".
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
   },
-  renderer: {
-    root: 'renderer',
-    build: { outDir: 'out/renderer', rollupOptions: { input: 'renderer/index.html' } },
-  },
+  // Built when the window's sources are there (main and preload build without them).
+  ...(existsSync('renderer/index.html')
+    ? {
+        renderer: {
+          root: 'renderer',
+          build: { outDir: 'out/renderer', rollupOptions: { input: 'renderer/index.html' } },
+        },
+      }
+    : {}),
 });

@@ -37,6 +37,15 @@ export async function daemonAnswering(home: string): Promise<DaemonHello | null>
 /** The CLI's own entry (out/cli/main/cli/index.js), run by the detached daemon. */
 const CLI_ENTRY = fileURLToPath(new URL('./index.js', import.meta.url));
 
+/**
+ * How the daemon is run: by default this Node running the CLI's own entry; the Electron app runs its
+ * own binary as Node (ELECTRON_RUN_AS_NODE=1 in `env`) on the CLI it ships.
+ */
+export interface DaemonLaunch {
+  execPath: string;
+  entry: string;
+}
+
 export interface Started {
   pid: number;
   /** False when another client's daemon answered first. */
@@ -48,7 +57,12 @@ export interface Started {
  * Starts `mori up` detached and returns once it answers. When one already answers (or another client
  * is starting one), that one is returned with `started: false`.
  */
-export async function startDaemon(home: string, refs: readonly string[] = [], env: NodeJS.ProcessEnv = process.env): Promise<Result<Started>> {
+export async function startDaemon(
+  home: string,
+  refs: readonly string[] = [],
+  env: NodeJS.ProcessEnv = process.env,
+  launch: DaemonLaunch = { execPath: process.execPath, entry: CLI_ENTRY },
+): Promise<Result<Started>> {
   ensureHome(home);
   const logs = ensureLogDir(home);
   const deadline = Date.now() + DAEMON_START_DEADLINE_MS;
@@ -61,7 +75,7 @@ export async function startDaemon(home: string, refs: readonly string[] = [], en
         // Checked again under the lock: a client that held it may have just started one.
         const again = await daemonAnswering(home);
         if (again) return ok({ pid: again.pid, started: false, logs });
-        return await spawnAndWait(home, refs, env, logs, deadline);
+        return await spawnAndWait(home, refs, env, logs, deadline, launch);
       } finally {
         lock.release();
       }
@@ -71,13 +85,13 @@ export async function startDaemon(home: string, refs: readonly string[] = [], en
   }
 }
 
-async function spawnAndWait(home: string, refs: readonly string[], env: NodeJS.ProcessEnv, logs: string, deadline: number): Promise<Result<Started>> {
+async function spawnAndWait(home: string, refs: readonly string[], env: NodeJS.ProcessEnv, logs: string, deadline: number, launch: DaemonLaunch): Promise<Result<Started>> {
   const errLog = path.join(logs, DAEMON_ERR_LOG);
   rotateIfLarger(errLog, 0);
   const fd = openSync(errLog, 'a', 0o600);
   let exited: string | null = null;
   try {
-    const child = spawn(process.execPath, [CLI_ENTRY, 'up', ...refs], {
+    const child = spawn(launch.execPath, [launch.entry, 'up', ...refs], {
       cwd: home,
       detached: true,
       stdio: ['ignore', 'ignore', fd],

@@ -60,6 +60,8 @@ export class DaemonEvents {
       background(this.stateWatcher.add(dir), `watching ${dir}`);
       this.logWatcher.add(path.join(dir, WORK_LOG));
     }
+    // A watcher given no path yet never becomes ready: nothing to wait for (a fresh home, no sessions).
+    if (this.dirs.size === 0) return Promise.resolve();
     return this.stateWatcher.whenReady();
   }
 

@@ -1,0 +1,203 @@
+// The desktop app, put together (DESIGN.md §12, §13): one instance (a second one focuses the
+// first), a daemon connected to or started and kept alive, the tray and the notifications rebuilt
+// from the app state on each change, the OS's power and network news forwarded as hints, the IPC
+// router, and the window hidden to the tray on close. Quit leaves the daemon and the agents running;
+// "Quit and stop agents" stops them first. Electron main process.
+import { app, BrowserWindow, ipcMain, Menu, nativeImage, net, Notification, powerMonitor, session, shell, Tray } from 'electron';
+import { stopDaemon, type DaemonLaunch } from '../cli/daemon.js';
+import { DaemonConnection } from '../cli/daemon-connection.js';
+import { AppState } from './app-state.js';
+import { type AutoStart, linuxAutoStart, loginItemAutoStart } from './autostart.js';
+import { DaemonKeeper } from './daemon-keeper.js';
+import { IpcRouter, type IpcMainLike } from './ipc-router.js';
+import { isAppUrl, MainWindow, type WindowDeps } from './main-window.js';
+import { NotificationController } from './notification-controller.js';
+import { pauseUntil } from './notification-decider.js';
+import { forwardPowerHints } from './power-hints.js';
+import type { SettingsStore } from './settings.js';
+import { TrayController } from './tray-controller.js';
+import type { TrayAction } from './tray-model.js';
+
+export interface AppOptions {
+  home: string;
+  launch: DaemonLaunch;
+  /** The daemon's environment (with ELECTRON_RUN_AS_NODE=1 when the binary is Electron's). */
+  daemonEnv: NodeJS.ProcessEnv;
+  page: WindowDeps['page'];
+  preload: string;
+  iconDir: string;
+  settings: SettingsStore;
+  autoStart?: AutoStart;
+  /** Started with --hidden (at login): no window until asked. */
+  hidden?: boolean;
+  coalesceMs?: number;
+  log?: (line: string) => void;
+}
+
+export interface MoriApp {
+  state: AppState;
+  tray: TrayController;
+  notifications: NotificationController;
+  window: MainWindow;
+  keeper: DaemonKeeper;
+  connection: DaemonConnection;
+  router: IpcRouter;
+  act(a: TrayAction): Promise<void>;
+  /** Resolves when the app has finished quitting (daemon stopped first when asked). */
+  quitting: Promise<void> | null;
+}
+
+export async function startApp(o: AppOptions): Promise<MoriApp | null> {
+  const log = o.log ?? ((line: string) => console.error(`mori: ${line}`));
+  if (!app.requestSingleInstanceLock()) {
+    app.quit();
+    return null;
+  }
+  await app.whenReady();
+  const settings = o.settings;
+  const autoStart = o.autoStart ?? (process.platform === 'linux' ? linuxAutoStart(process.env, process.execPath) : loginItemAutoStart(app));
+  let quitting = false;
+
+  const connection = new DaemonConnection(o.home, { client: `Mori app (pid ${process.pid})` });
+  const state = new AppState(connection);
+  const keeper = new DaemonKeeper({ home: o.home, launch: o.launch, env: o.daemonEnv, connection, onStatus: (s) => state.setDaemon(s), log });
+  const window = new MainWindow({
+    create: (opts) => new BrowserWindow(opts),
+    session: session.defaultSession,
+    preload: o.preload,
+    page: o.page,
+    bounds: () => settings.get('windowBounds'),
+    saveBounds: (b) => settings.set('windowBounds', b),
+    quitting: () => quitting,
+  });
+  const router = new IpcRouter({ ipcMain: ipcMain as unknown as IpcMainLike, connection, home: o.home, isAppUrl: (url) => isAppUrl(o.page, url), log });
+
+  const muted = (): Set<string> => new Set(settings.get('mutedSessions'));
+  const notifications = new NotificationController({
+    create: (opts) => new Notification(opts),
+    rows: () => state.sessions(),
+    focusedSession: () => window.focusedSession(),
+    pausedUntil: () => settings.get('notificationsPausedUntil'),
+    openSession: (id) => window.open(id),
+    ...(o.coalesceMs !== undefined ? { coalesceMs: o.coalesceMs } : {}),
+  });
+  for (const id of muted()) notifications.muted.add(id);
+
+  const tray = new TrayController(
+    {
+      tray: (image) => {
+        const t = new Tray(image);
+        // Windows and most Linux trays: a click on the icon opens the window (the menu is on right-click).
+        t.on('click', () => window.open(null));
+        return t;
+      },
+      image: (file, template) => {
+        const img = nativeImage.createFromPath(file);
+        if (template) img.setTemplateImage(true);
+        return img;
+      },
+      menu: (template) => Menu.buildFromTemplate(template),
+    },
+    o.iconDir,
+    (a) => void act(a).then(undefined, (err: unknown) => log(`tray action ${a.kind} failed: ${String(err)}`)),
+  );
+  const render = (): void =>
+    tray.render({
+      daemon: state.daemon,
+      sessions: state.sessions(),
+      notificationsPausedUntil: settings.get('notificationsPausedUntil'),
+      startAtLogin: autoStart.enabled(),
+      muted: muted(),
+      now: Date.now(),
+    });
+  state.onChange((events) => {
+    render();
+    // From the first full picture on: the first one only teaches the notifications what is already so.
+    if (state.daemon.state === 'open' && state.listed) notifications.changed(events);
+  });
+
+  const request = connection.request.bind(connection) as typeof connection.request;
+  const stopHints = forwardPowerHints(powerMonitor, request, () => net.isOnline(), log);
+
+  let quitDone: Promise<void> | null = null;
+  const result: MoriApp = { state, tray, notifications, window, keeper, connection, router, act, quitting: null };
+
+  async function quit(stopAgents: boolean): Promise<void> {
+    if (quitDone) return quitDone;
+    quitting = true;
+    keeper.stop();
+    quitDone = (async () => {
+      if (stopAgents) {
+        const r = await stopDaemon(o.home, true);
+        if (!r.ok) log(`stopping the agents failed: ${r.message}`);
+      }
+      stopHints();
+      notifications.dispose();
+      router.dispose();
+      connection.close();
+      tray.destroy();
+      window.destroy();
+      app.quit();
+    })();
+    result.quitting = quitDone;
+    return quitDone;
+  }
+
+  async function act(a: TrayAction): Promise<void> {
+    const report = (what: string, r: { ok: boolean; message?: string }): void => {
+      if (!r.ok) log(`${what}: ${r.message ?? 'failed'}`);
+    };
+    switch (a.kind) {
+      case 'open-window':
+        return window.open(a.session ?? null);
+      case 'new-session':
+        return window.open(null);
+      case 'verify':
+        return report('verify', await connection.request('checks.verify', { session: a.session }));
+      case 'verify-all':
+        for (const row of state.sessions()) report('verify', await connection.request('checks.verify', { session: row.info.id }));
+        return;
+      case 'start':
+      case 'stop':
+        report(a.kind, await connection.request(a.kind, { session: a.session }));
+        return state.refresh();
+      case 'open-state-dir': {
+        const row = state.rows.get(a.session);
+        if (row) report('open state folder', { ok: (await shell.openPath(row.info.stateDir)) === '' });
+        return;
+      }
+      case 'toggle-mute': {
+        const set = muted();
+        if (set.has(a.session)) set.delete(a.session);
+        else set.add(a.session);
+        settings.set('mutedSessions', [...set]);
+        notifications.muted.clear();
+        for (const id of set) notifications.muted.add(id);
+        return render();
+      }
+      case 'pause-notifications':
+        settings.set('notificationsPausedUntil', a.for === 'resume' ? null : pauseUntil(a.for, Date.now()));
+        return render();
+      case 'toggle-start-at-login':
+        autoStart.set(!autoStart.enabled());
+        settings.set('startAtLogin', autoStart.enabled());
+        return render();
+      case 'quit':
+        return quit(false);
+      case 'quit-and-stop-agents':
+        return quit(true);
+    }
+  }
+
+  app.on('second-instance', () => window.open(null));
+  // The tray keeps the app: closing the last window does not quit it.
+  app.on('window-all-closed', () => undefined);
+  app.on('before-quit', () => {
+    quitting = true;
+  });
+
+  render();
+  await keeper.start();
+  if (!o.hidden) window.open(null);
+  return result;
+}

@@ -1,0 +1,144 @@
+// The one IPC router between the window and the daemon (DESIGN.md §11): every handler first checks
+// that the message comes from the app's own page in a top-level frame (a foreign or embedded frame
+// is refused), then validates the payload with common/'s zod schemas, and only then relays it to the
+// daemon. Terminal attachments each get their own daemon connection; their frames go back to the
+// window that asked, acknowledged here. Electron main process.
+import type { IpcMainEvent, IpcMainInvokeEvent, WebContents } from 'electron';
+import { z } from 'zod';
+import { IPC, WINDOW_DENIED_METHODS } from '../../common/electron-ipc.js';
+import { IPC_METHODS, parseParams, type IpcMethod } from '../../common/ipc.js';
+import { TERMINAL_MAX_COLS, TERMINAL_MAX_ROWS } from '../../common/terminal.js';
+import { fail, ok, type Result } from '../../common/result.js';
+import { ControlClient } from '../cli/control-client.js';
+import type { DaemonConnection } from '../cli/daemon-connection.js';
+
+export interface IpcMainLike {
+  handle(channel: string, listener: (event: IpcMainInvokeEvent, ...args: unknown[]) => unknown): void;
+  removeHandler(channel: string): void;
+  on(channel: string, listener: (event: IpcMainEvent, ...args: unknown[]) => void): unknown;
+}
+
+export interface RouterOptions {
+  ipcMain: IpcMainLike;
+  connection: Pick<DaemonConnection, 'request' | 'onEvent' | 'onState' | 'state'>;
+  home: string;
+  /** Whether a URL is the app's own page (its file or the dev server), hash and query aside. */
+  isAppUrl: (url: string) => boolean;
+  log: (line: string) => void;
+}
+
+type SenderEvent = Pick<IpcMainInvokeEvent, 'sender' | 'senderFrame'>;
+
+/** The check that comes before anything else: the app's own page, in its top frame. */
+export function senderAllowed(event: SenderEvent, isAppUrl: (url: string) => boolean): boolean {
+  const frame = event.senderFrame;
+  if (!frame || frame.parent) return false;
+  return isAppUrl(frame.url);
+}
+
+const Size = z.object({ cols: z.number().int().min(1).max(TERMINAL_MAX_COLS), rows: z.number().int().min(1).max(TERMINAL_MAX_ROWS) });
+const AttachArgs = z.tuple([z.string().min(1).max(4096), Size]);
+const AttachId = z.number().int().nonnegative();
+const refused = (why: string): Result<never> => fail('usage', why);
+
+export class IpcRouter {
+  private readonly subscribers = new Set<WebContents>();
+  private readonly attachments = new Map<number, { client: ControlClient; owner: WebContents }>();
+  private nextAttach = 1;
+
+  constructor(private readonly o: RouterOptions) {
+    o.connection.onEvent((e) => this.broadcast(IPC.event, e));
+    o.connection.onState((state, detail) => this.broadcast(IPC.connection, state, detail));
+    this.handle(IPC.call, (_e, method, params) => this.call(method, params));
+    this.handle(IPC.attach, (e, ...args) => this.attach(e.sender, args));
+    this.handle(IPC.attachInput, (_e, id, data) => this.toAttachment(id, 'input', { data }));
+    this.handle(IPC.attachResize, (_e, id, size) => this.toAttachment(id, 'resize', size));
+    this.handle(IPC.attachDetach, (_e, id) => this.detach(id));
+    o.ipcMain.on(IPC.subscribe, (e) => {
+      if (!senderAllowed(e, o.isAppUrl)) return o.log(`refused ${IPC.subscribe} from ${e.senderFrame?.url ?? 'an unknown frame'}`);
+      this.subscribers.add(e.sender);
+      e.sender.send(IPC.connection, o.connection.state, '');
+    });
+  }
+
+  dispose(): void {
+    for (const ch of [IPC.call, IPC.attach, IPC.attachInput, IPC.attachResize, IPC.attachDetach]) this.o.ipcMain.removeHandler(ch);
+    for (const a of this.attachments.values()) a.client.close();
+    this.attachments.clear();
+  }
+
+  private handle(channel: string, fn: (e: IpcMainInvokeEvent, ...args: unknown[]) => Promise<Result<unknown>>): void {
+    this.o.ipcMain.handle(channel, async (e, ...args) => {
+      if (!senderAllowed(e, this.o.isAppUrl)) {
+        this.o.log(`refused ${channel} from ${e.senderFrame?.url ?? 'an unknown frame'}`);
+        return refused('refused: this page is not Mori\'s window');
+      }
+      return fn(e, ...args);
+    });
+  }
+
+  private async call(method: unknown, params: unknown): Promise<Result<unknown>> {
+    if (typeof method !== 'string' || !(IPC_METHODS as string[]).includes(method)) return refused(`unknown method ${String(method)}`);
+    if (WINDOW_DENIED_METHODS.includes(method)) return refused(`${method} is not available to the window`);
+    const parsed = parseParams(method as IpcMethod, params);
+    if (!parsed.ok) return refused(parsed.message);
+    return this.o.connection.request(method as IpcMethod, parsed.value as never);
+  }
+
+  private async attach(owner: WebContents, args: unknown[]): Promise<Result<unknown>> {
+    const parsed = AttachArgs.safeParse(args);
+    if (!parsed.success) return refused(`attach: ${parsed.error.issues[0]?.message ?? 'invalid arguments'}`);
+    const [session, size] = parsed.data;
+    const c = await ControlClient.connect(this.o.home, { client: 'Mori window terminal' });
+    if (!c.ok) return c;
+    const client = c.value;
+    const id = this.nextAttach++;
+    client.onStream((m) => {
+      if (m.kind === 'frame') {
+        if (!owner.isDestroyed()) owner.send(IPC.frame, id, m.frame);
+        if (m.frame.kind === 'output') client.request('ack', { chars: m.frame.data.length }).then(undefined, () => undefined);
+      } else if (m.kind === 'detached' || m.kind === 'closing') this.end(id, m.reason);
+    });
+    client.onClose(() => this.end(id, 'the connection to the Mori daemon closed'));
+    this.attachments.set(id, { client, owner });
+    const r = await client.request('attach', { session, cols: size.cols, rows: size.rows });
+    if (!r.ok) {
+      this.attachments.delete(id);
+      client.close();
+      return r;
+    }
+    return ok({ id, info: r.value });
+  }
+
+  private async toAttachment(id: unknown, method: 'input' | 'resize', params: unknown): Promise<Result<unknown>> {
+    const key = AttachId.safeParse(id);
+    if (!key.success) return refused('no such terminal');
+    const a = this.attachments.get(key.data);
+    if (!a) return refused('no such terminal');
+    const parsed = parseParams(method, params);
+    if (!parsed.ok) return refused(parsed.message);
+    return a.client.request(method, parsed.value as never);
+  }
+
+  private async detach(id: unknown): Promise<Result<unknown>> {
+    const key = AttachId.safeParse(id);
+    if (key.success) this.end(key.data, 'detached');
+    return ok({});
+  }
+
+  private end(id: number, reason: string): void {
+    const a = this.attachments.get(id);
+    if (!a) return;
+    this.attachments.delete(id);
+    a.client.close();
+    if (!a.owner.isDestroyed()) a.owner.send(IPC.ended, id, reason);
+  }
+
+  private broadcast(channel: string, ...args: unknown[]): void {
+    for (const wc of [...this.subscribers]) {
+      if (wc.isDestroyed()) this.subscribers.delete(wc);
+      else wc.send(channel, ...args);
+    }
+  }
+}
+

@@ -1,0 +1,125 @@
+// Which notifications to show (DESIGN.md §13), decided from a batch of daemon events and the
+// sessions as they are after it: one per transition into a condition the person must hear about
+// (needs input, crash loop, verification failed, attention, usage limit, resumed after sleep or an
+// outage), never again while the condition stays; several sessions making the same transition in
+// one batch make one notification ("3 sessions resumed after sleep"). Nothing for a muted session,
+// for the session the person is looking at in the focused window, or while notifications are
+// paused — and those conditions still count as told, so un-pausing does not replay them.
+// Pure: Electron main process, no Electron import.
+import type { DaemonEvent } from '../../common/ipc.js';
+import { sessionStatus, type SessionRow } from './session-status.js';
+
+export interface Notice {
+  title: string;
+  body: string;
+  /** The session a click opens, or null (several sessions: the window opens on the list). */
+  session: string | null;
+  sessions: string[];
+}
+
+export interface DeciderMemory {
+  /** Per session id: the condition last seen (notified or not), so an unchanged one is not repeated. */
+  readonly seen: ReadonlyMap<string, string>;
+  /** Per session id: why it was interrupted, until it is resumed. */
+  readonly interruptedBy: ReadonlyMap<string, string>;
+}
+
+export const emptyMemory = (): DeciderMemory => ({ seen: new Map(), interruptedBy: new Map() });
+
+export interface DecideInput {
+  rows: readonly SessionRow[];
+  /** The events since the previous decision, oldest first. */
+  events: readonly DaemonEvent[];
+  now: number;
+  /** The session shown in the window while the window has focus, else null. */
+  focusedSession: string | null;
+  muted: ReadonlySet<string>;
+  pausedUntil: number | null;
+}
+
+/** Interruptions whose end is news: the person was away or offline, not watching. */
+const NEWS_WHEN_RESUMED = new Set(['sleep', 'network', 'reboot']);
+const AWAY_WORDS: Record<string, string> = { sleep: 'after sleep', network: 'after a network outage', reboot: 'after a restart' };
+
+interface Candidate {
+  group: string;
+  row: SessionRow;
+  title: string;
+  body: string;
+  plural: (n: number) => string;
+}
+
+const lastLine = (text: string): string => text.trim().split('\n').filter(Boolean).at(-1) ?? '';
+
+function conditionCandidate(row: SessionRow, key: string): Candidate {
+  const name = row.info.name;
+  switch (key.split(':')[0]) {
+    case 'needs-input':
+      return { group: key, row, title: `${name} needs input`, body: 'The agent is waiting for an answer.', plural: (n) => `${n} sessions need input` };
+    case 'crash-loop':
+      return { group: key, row, title: `${name} is in a crash loop`, body: row.attention?.message ?? '', plural: (n) => `${n} sessions are in a crash loop` };
+    case 'verify-failed':
+      return { group: key.split(':')[0] ?? key, row, title: `${name}: verification failed`, body: lastLine(row.verify?.summary ?? ''), plural: (n) => `${n} sessions failed verification` };
+    case 'usage-limit':
+      return { group: key, row, title: `${name} hit its usage limit`, body: row.attention?.message ?? '', plural: (n) => `${n} sessions hit their usage limit` };
+    default:
+      return { group: 'attention', row, title: `${name} needs you`, body: row.attention?.message ?? '', plural: (n) => `${n} sessions need you` };
+  }
+}
+
+function conditionKey(row: SessionRow): string | null {
+  const s = sessionStatus(row);
+  if (s.notable === null) return null;
+  if (s.notable === 'attention') return `attention:${row.attention?.reason ?? ''}`;
+  if (s.notable === 'verify-failed') return `verify-failed:${row.verify?.summary ?? ''}`;
+  return s.notable;
+}
+
+export function decideNotifications(memory: DeciderMemory, input: DecideInput): { memory: DeciderMemory; notices: Notice[] } {
+  const byId = new Map(input.rows.map((r) => [r.info.id, r]));
+  const interruptedBy = new Map(memory.interruptedBy);
+  const candidates: Candidate[] = [];
+
+  for (const e of input.events) {
+    if (e.type === 'session.interrupted') interruptedBy.set(e.sessionId, e.reason);
+    if (e.type === 'session.resumed') {
+      const reason = interruptedBy.get(e.sessionId);
+      interruptedBy.delete(e.sessionId);
+      const row = byId.get(e.sessionId);
+      if (row && reason && NEWS_WHEN_RESUMED.has(reason)) {
+        const away = AWAY_WORDS[reason] ?? '';
+        candidates.push({ group: `resumed:${reason}`, row, title: `${row.info.name} resumed ${away}`, body: lastLine(row.verify?.summary ?? ''), plural: (n) => `${n} sessions resumed ${away}` });
+      }
+    }
+  }
+
+  const seen = new Map<string, string>();
+  for (const row of input.rows) {
+    const key = conditionKey(row);
+    if (key === null) continue;
+    seen.set(row.info.id, key);
+    if (memory.seen.get(row.info.id) !== key) candidates.push(conditionCandidate(row, key));
+  }
+
+  const paused = input.pausedUntil !== null && input.now < input.pausedUntil;
+  const shown = candidates.filter((c) => !paused && !input.muted.has(c.row.info.id) && c.row.info.id !== input.focusedSession);
+  const groups = new Map<string, Candidate[]>();
+  for (const c of shown) groups.set(c.group, [...(groups.get(c.group) ?? []), c]);
+  const notices: Notice[] = [];
+  for (const list of groups.values()) {
+    const first = list[0];
+    if (!first) continue;
+    if (list.length === 1) notices.push({ title: first.title, body: first.body, session: first.row.info.id, sessions: [first.row.info.id] });
+    else notices.push({ title: first.plural(list.length), body: list.map((c) => c.row.info.name).join(', '), session: null, sessions: list.map((c) => c.row.info.id) });
+  }
+  return { memory: { seen, interruptedBy }, notices };
+}
+
+/** The end of a pause: one hour from now, or tomorrow at 08:00 local time (the start of a working day). */
+export function pauseUntil(kind: 'hour' | 'tomorrow', now: number): number {
+  if (kind === 'hour') return now + 60 * 60 * 1000;
+  const d = new Date(now);
+  d.setDate(d.getDate() + 1);
+  d.setHours(8, 0, 0, 0);
+  return d.getTime();
+}

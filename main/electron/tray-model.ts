@@ -1,0 +1,124 @@
+// What the tray shows, decided from one snapshot of the app's state (DESIGN.md §13): the icon (the
+// worst level of all sessions, or `offline` while the daemon does not answer), the tooltip, and the
+// menu as plain data whose items name an action instead of holding a click handler. The tray
+// controller turns it into Electron objects. Pure: Electron main process, no Electron import.
+import { sessionStatus, worstLevel, type Level, type SessionRow } from './session-status.js';
+
+export type TrayIcon = Level | 'offline';
+
+/** What a menu item does; the controller maps each to an effect. */
+export type TrayAction =
+  | { kind: 'open-window'; session?: string }
+  | { kind: 'verify' | 'start' | 'stop' | 'open-state-dir' | 'toggle-mute'; session: string }
+  | { kind: 'verify-all' | 'new-session' | 'toggle-start-at-login' | 'quit' | 'quit-and-stop-agents' }
+  | { kind: 'pause-notifications'; for: 'hour' | 'tomorrow' | 'resume' };
+
+export interface TrayItem {
+  label?: string;
+  type?: 'normal' | 'separator' | 'checkbox';
+  enabled?: boolean;
+  checked?: boolean;
+  action?: TrayAction;
+  submenu?: TrayItem[];
+}
+
+export interface TraySnapshot {
+  /** The daemon connection: `restarting` while the app brings a dead daemon back. */
+  daemon: { state: 'open' | 'connecting' | 'closed' | 'restarting'; detail: string };
+  sessions: readonly SessionRow[];
+  /** Epoch ms until which notifications are paused, or null. */
+  notificationsPausedUntil: number | null;
+  startAtLogin: boolean;
+  /** Sessions whose notifications are muted. */
+  muted: ReadonlySet<string>;
+  now: number;
+}
+
+export interface TrayView {
+  icon: TrayIcon;
+  tooltip: string;
+  menu: TrayItem[];
+}
+
+const SEPARATOR: TrayItem = { type: 'separator' };
+/** Sessions needing the person come first (DESIGN.md §13), then by name. */
+const LEVEL_ORDER: Record<Level, number> = { failing: 0, 'needs-you': 1, working: 2, ok: 3 };
+
+function sessionItem(row: SessionRow, muted: boolean): TrayItem {
+  const status = sessionStatus(row);
+  const { id, name, state } = row.info;
+  const live = state === 'running' || state === 'starting' || state === 'resuming' || state === 'verifying' || state === 'backoff';
+  return {
+    label: `${name} — ${status.words}`,
+    submenu: [
+      { label: 'Open', action: { kind: 'open-window', session: id } },
+      { label: 'Verify now', action: { kind: 'verify', session: id } },
+      live ? { label: 'Stop', action: { kind: 'stop', session: id } } : { label: state === 'idle' ? 'Start' : 'Resume', action: { kind: 'start', session: id } },
+      { label: 'Open state folder', action: { kind: 'open-state-dir', session: id } },
+      { label: 'Mute notifications', type: 'checkbox', checked: muted, action: { kind: 'toggle-mute', session: id } },
+    ],
+  };
+}
+
+function tooltipFor(snapshot: TraySnapshot, icon: TrayIcon): string {
+  if (icon === 'offline') return `Mori — ${daemonWords(snapshot.daemon)}`;
+  const counts = new Map<Level, number>();
+  for (const row of snapshot.sessions) {
+    const l = sessionStatus(row).level;
+    counts.set(l, (counts.get(l) ?? 0) + 1);
+  }
+  if (snapshot.sessions.length === 0) return 'Mori — no sessions';
+  const parts: string[] = [];
+  if (counts.get('failing')) parts.push(`${counts.get('failing')} failing`);
+  if (counts.get('needs-you')) parts.push(`${counts.get('needs-you')} need${counts.get('needs-you') === 1 ? 's' : ''} you`);
+  if (counts.get('working')) parts.push(`${counts.get('working')} working`);
+  if (counts.get('ok')) parts.push(`${counts.get('ok')} ok`);
+  return `Mori — ${parts.join(', ')}`;
+}
+
+function daemonWords(d: TraySnapshot['daemon']): string {
+  if (d.state === 'restarting') return `the Mori daemon stopped; restarting it${d.detail ? ` (${d.detail})` : ''}`;
+  if (d.state === 'connecting') return 'connecting to the Mori daemon';
+  return `the Mori daemon is not running${d.detail ? ` (${d.detail})` : ''}`;
+}
+
+function pauseItem(snapshot: TraySnapshot): TrayItem {
+  const paused = snapshot.notificationsPausedUntil !== null && snapshot.notificationsPausedUntil > snapshot.now;
+  if (paused) {
+    const until = new Date(snapshot.notificationsPausedUntil ?? 0);
+    const hh = String(until.getHours()).padStart(2, '0');
+    const mm = String(until.getMinutes()).padStart(2, '0');
+    return { label: `Notifications paused until ${hh}:${mm} — resume`, action: { kind: 'pause-notifications', for: 'resume' } };
+  }
+  return {
+    label: 'Pause notifications',
+    submenu: [
+      { label: 'For 1 hour', action: { kind: 'pause-notifications', for: 'hour' } },
+      { label: 'Until tomorrow', action: { kind: 'pause-notifications', for: 'tomorrow' } },
+    ],
+  };
+}
+
+export function trayModel(snapshot: TraySnapshot): TrayView {
+  const online = snapshot.daemon.state === 'open';
+  const icon: TrayIcon = online ? worstLevel(snapshot.sessions.map((r) => sessionStatus(r).level)) : 'offline';
+  const rows = [...snapshot.sessions].sort(
+    (a, b) => LEVEL_ORDER[sessionStatus(a).level] - LEVEL_ORDER[sessionStatus(b).level] || a.info.name.localeCompare(b.info.name),
+  );
+  const menu: TrayItem[] = [];
+  if (!online) menu.push({ label: daemonWords(snapshot.daemon), enabled: false }, SEPARATOR);
+  else if (rows.length === 0) menu.push({ label: 'No sessions', enabled: false }, SEPARATOR);
+  else menu.push(...rows.map((r) => sessionItem(r, snapshot.muted.has(r.info.id))), SEPARATOR);
+  menu.push(
+    { label: 'New session…', enabled: online, action: { kind: 'new-session' } },
+    { label: 'Verify all', enabled: online && rows.length > 0, action: { kind: 'verify-all' } },
+    SEPARATOR,
+    pauseItem(snapshot),
+    { label: 'Start at login', type: 'checkbox', checked: snapshot.startAtLogin, action: { kind: 'toggle-start-at-login' } },
+    SEPARATOR,
+    { label: 'Open Mori', action: { kind: 'open-window' } },
+    { label: 'Quit (agents keep running)', action: { kind: 'quit' } },
+    { label: 'Quit and stop agents', action: { kind: 'quit-and-stop-agents' } },
+  );
+  return { icon, tooltip: tooltipFor(snapshot, icon), menu };
+}

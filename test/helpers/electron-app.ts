@@ -1,0 +1,39 @@
+// Starting the desktop app's main process in Node for a test (DESIGN.md §14): `electron` is the fake
+// of test/fakes/electron.ts (the test file mocks it), the daemon is real — started by the app as it
+// would be, with this Node standing in for Electron's binary run as Node — and the app's own
+// settings live in memory. The fake's records (tray, notifications, windows) tell what happened.
+import { startApp, type MoriApp } from '../../main/electron/app-main.js';
+import { memorySettings, type SettingsStore } from '../../main/electron/settings.js';
+import type { AutoStart } from '../../main/electron/autostart.js';
+import { MORI_BIN, REPO } from './mori-cli.js';
+import type { UpHarness } from './mori-up.js';
+import path from 'node:path';
+
+export const APP_PAGE = path.join(REPO, 'out', 'renderer', 'index.html');
+
+export interface TestApp {
+  app: MoriApp;
+  logs: string[];
+}
+
+export async function startTestApp(h: UpHarness, over: { coalesceMs?: number; hidden?: boolean; settings?: SettingsStore } = {}): Promise<TestApp> {
+  const logs: string[] = [];
+  let login = false;
+  const autoStart: AutoStart = { enabled: () => login, set: (on) => void (login = on) };
+  const app = await startApp({
+    home: h.home,
+    launch: { execPath: process.execPath, entry: MORI_BIN },
+    daemonEnv: { ...process.env, ...h.env, MORI_HOME: h.home, ELECTRON_RUN_AS_NODE: '1' },
+    page: { file: APP_PAGE },
+    preload: path.join(REPO, 'out', 'preload', 'index.cjs'),
+    iconDir: path.join(REPO, 'build', 'tray'),
+    settings: over.settings ?? memorySettings(),
+    autoStart,
+    hidden: over.hidden ?? true,
+    // Short in tests: the decision itself is what is tested, not the wait.
+    coalesceMs: over.coalesceMs ?? 500,
+    log: (line) => logs.push(line),
+  });
+  if (!app) throw new Error('the app did not start (single-instance lock refused)');
+  return { app, logs };
+}

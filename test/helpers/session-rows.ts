@@ -1,0 +1,14 @@
+// A session row as the app's state holds it (main/electron/session-status.ts), for unit tests of the
+// tray and the notifications: running and waiting unless told otherwise; the id is `id-<name>`.
+import type { SessionInfo } from '../../common/ipc.js';
+import type { SessionRow } from '../../main/electron/session-status.js';
+
+export function row(name: string, over: Partial<SessionInfo> = {}, extra: Partial<SessionRow> = {}): SessionRow {
+  return {
+    info: { id: `id-${name}`, name, stateDir: `/p/.mori/${name}`, state: 'running', activity: 'waiting', backend: 'tmux', pid: 1, intent: { kind: 'running' }, nextAttemptAt: null, ...over },
+    attention: null,
+    verify: null,
+    interrupted: null,
+    ...extra,
+  };
+}

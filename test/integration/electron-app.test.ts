@@ -1,0 +1,274 @@
+// The desktop app's main process, in Node against the fake `electron` module with a real daemon and
+// fake agents (DESIGN.md §13, §14): the tray follows sessions through working, needs input, a failed
+// verification and a crash loop; each transition notifies once and a click opens the window on the
+// session; a wake of several sessions makes one notification; a powerMonitor suspend reaches the
+// daemon, which logs the interruption before anything else happens; a killed daemon is restarted
+// while the tray says so; Quit leaves agents running and "Quit and stop agents" stops them; a second
+// instance focuses the first; the IPC router refuses foreign frames and payloads failing their schema.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+vi.mock('electron', () => import('../fakes/electron.js'));
+import { pathToFileURL } from 'node:url';
+import { app as fakeApp, fake, invokeFrom, powerMonitor, type BrowserWindow, type FakeNotification, type Tray } from '../fakes/electron.js';
+import { IPC } from '../../common/electron-ipc.js';
+import { startApp, type AppOptions } from '../../main/electron/app-main.js';
+import { memorySettings } from '../../main/electron/settings.js';
+import { pidAlive } from '../../main/state/pid-alive.js';
+import { daemonAnswering, stopDaemon } from '../../main/cli/daemon.js';
+import { call, client } from '../helpers/daemon.js';
+import { APP_PAGE, startTestApp, type TestApp } from '../helpers/electron-app.js';
+import { UpHarness, until } from '../helpers/mori-up.js';
+
+let h: UpHarness;
+let t: TestApp | null = null;
+beforeEach(() => {
+  fake.notifications.length = 0;
+  fake.trays.length = 0;
+  fake.windows.length = 0;
+  fake.singleInstance = true;
+});
+afterEach(async () => {
+  if (t) {
+    await t.app.act({ kind: 'quit' });
+    t = null;
+  }
+  // Stopped from this process: the daemon is this process's child here (the app's, in life), and a
+  // `mori down` run synchronously would wait on a zombie this process cannot reap meanwhile.
+  await stopDaemon(h.home, false);
+  h.cleanup();
+});
+
+const tray = (): Tray => {
+  const last = fake.trays.at(-1);
+  if (!last) throw new Error('no tray');
+  return last;
+};
+const icon = (): string => (tray().image as unknown as { path: string }).path;
+const menuLabels = (): string[] => (tray().menu?.items ?? []).map((i) => String(i.label ?? ''));
+const titles = (): string[] => fake.notifications.map((n: FakeNotification) => n.options.title ?? '');
+const sessionId = (name: string): string => t?.app.state.sessions().find((r) => r.info.name === name)?.info.id ?? '';
+const settle = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+/** A change that leaves the session's condition as it is: a work-log entry, seen by the app, then time to decide on it. */
+async function otherChange(name: string): Promise<void> {
+  const { c, events } = await client(h.home, true);
+  await call(c, 'log.append', { session: name, text: 'a note from another client' });
+  await until('the log event', () => events.some((e) => e.type === 'log.appended'));
+  c.close();
+  await settle(1_500); // past the app's coalescing window (500 ms in tests)
+}
+
+describe('the desktop app', () => {
+  it('follows a session through working, needs input and a failed verification in the tray; notifies once per transition; a click opens the window on it', { timeout: 120_000 }, async () => {
+    h = new UpHarness('app-tray');
+    h.init('alpha', 'direct');
+    t = await startTestApp(h);
+    // Input is typed only into an agent at its prompt, as a person would.
+    const waiting = (): Promise<void> => until('alpha waiting', () => menuLabels().includes('alpha — waiting'), () => menuLabels().join(' | '));
+    await waiting();
+    const setsBefore = tray().menuSets;
+    tray().emit('click');
+    expect((fake.windows.at(-1) as BrowserWindow).isVisible()).toBe(true);
+    (fake.windows.at(-1) as BrowserWindow).hide();
+
+    const work = h.mori('send', 'alpha', 'work:3000');
+    expect(work.code, work.stderr).toBe(0);
+    await until('working', () => icon().endsWith('working.png'), () => icon());
+    expect(menuLabels()).toContain('alpha — working');
+    await waiting();
+    expect(tray().menuSets).toBeGreaterThan(setsBefore); // set again on each change (Linux)
+
+    const ask = h.mori('send', 'alpha', 'ask');
+    expect(ask.code, ask.stderr).toBe(0);
+    await until('needs you', () => icon().endsWith('needs-you.png'), () => `${icon()} ${menuLabels().join(' | ')}`);
+    expect(menuLabels()[0]).toBe('alpha — needs input');
+    await until('the needs-input notification', () => titles().includes('alpha needs input'), () => titles().join(' | '));
+    // Unchanged state, more changes (a work-log entry from another client): no second notification.
+    await otherChange('alpha');
+    expect(titles().filter((x) => x === 'alpha needs input')).toHaveLength(1);
+
+    // A click opens the window on that session.
+    const n = fake.notifications.find((x) => x.options.title === 'alpha needs input');
+    n?.emit('click');
+    const win = fake.windows.at(-1) as BrowserWindow;
+    expect(win.isVisible()).toBe(true);
+    expect(win.webContents.executed.at(-1)).toBe(`location.hash = ${JSON.stringify(`#session=${sessionId('alpha')}`)}`);
+
+    const answered = h.mori('send', 'alpha', 'y');
+    expect(answered.code, answered.stderr).toBe(0);
+    await waiting();
+
+    // A failing check, approved, then verified from the tray's "Verify now".
+    const { c } = await client(h.home);
+    const env = await call(c, 'state.read', { session: 'alpha', file: 'environment.md' });
+    await call(c, 'state.write', { session: 'alpha', file: 'environment.md', text: `${String(env.text)}\n- command: \`echo the widget test broke; false\`\n`, baseVersion: String(env.version) });
+    const listed = await call(c, 'checks.list', { session: 'alpha' });
+    await call(c, 'checks.trust', { session: 'alpha', hash: (listed.trust as { hash: string }).hash });
+    c.close();
+    win.hide(); // not looking at it: the notification is for the person
+    await t.app.act({ kind: 'verify', session: sessionId('alpha') });
+    await until('failing', () => icon().endsWith('failing.png'), () => `${icon()} ${menuLabels().join(' | ')}`);
+    expect(menuLabels()[0]).toBe('alpha — verification failed');
+    await until('the verification notification', () => titles().includes('alpha: verification failed'), () => titles().join(' | '));
+    expect(titles().filter((x) => x === 'alpha: verification failed')).toHaveLength(1);
+  });
+
+  it('starts a daemon for a fresh home with no sessions, which stays up', { timeout: 60_000 }, async () => {
+    h = new UpHarness('app-fresh');
+    t = await startTestApp(h);
+    await until('connected', () => t?.app.state.daemon.state === 'open', () => tray().tooltip);
+    await settle(1_500);
+    expect(t.app.state.daemon.state).toBe('open');
+    expect(tray().tooltip).toBe('Mori — no sessions');
+    expect(menuLabels()[0]).toBe('No sessions');
+    expect(t.logs.filter((l) => /did not start|started the Mori daemon/.test(l))).toHaveLength(1);
+  });
+
+  it('shows a crash loop in the tray and notifies it once', { timeout: 120_000 }, async () => {
+    h = new UpHarness('app-loop', { FAKE_AGENT_SCRIPT: 'exit:1' });
+    h.init('loopy', 'direct');
+    t = await startTestApp(h);
+    await until('the crash loop', () => menuLabels().includes('loopy — crash loop'), () => menuLabels().join(' | '));
+    expect(icon()).toMatch(/failing\.png$/);
+    await until('its notification', () => titles().includes('loopy is in a crash loop'), () => titles().join(' | '));
+    await otherChange('loopy');
+    expect(titles()).toEqual(['loopy is in a crash loop']);
+  });
+
+  it('does not notify what was already so when the app started', { timeout: 120_000 }, async () => {
+    h = new UpHarness('app-before', { FAKE_AGENT_SCRIPT: 'exit:1' });
+    h.init('old', 'direct');
+    const { c, events } = await (async () => {
+      expect(h.mori('up', '--daemon').code).toBe(0);
+      return client(h.home, true);
+    })();
+    await until('the crash loop, before the app', () => events.some((e) => e.type === 'session.attention'));
+    c.close();
+    t = await startTestApp(h);
+    await until('the tray to show it', () => menuLabels().includes('old — crash loop'), () => menuLabels().join(' | '));
+    await otherChange('old');
+    expect(titles()).toEqual([]);
+  });
+
+  it('forwards a suspend, which the daemon logs before the resume is sent; the wake of several sessions makes one notification', { timeout: 150_000 }, async () => {
+    h = new UpHarness('app-power');
+    for (const name of ['one', 'two', 'three']) h.init(name, 'direct');
+    t = await startTestApp(h, { coalesceMs: 4_000 });
+    await until('three running sessions', () => t?.app.state.sessions().filter((r) => r.info.state === 'running').length === 3);
+    powerMonitor.emit('suspend');
+    await until('the interruption logged', () => ['one', 'two', 'three'].every((n) => /SESSION INTERRUPTED - system sleep/.test(h.workLog(n))));
+    powerMonitor.emit('resume');
+    await until('one notification for the wake', () => titles().includes('3 sessions resumed after sleep'), () => titles().join(' | '));
+    expect(titles().filter((x) => /resumed/.test(x))).toEqual(['3 sessions resumed after sleep']);
+    expect(fake.notifications.find((n) => /resumed/.test(n.options.title ?? ''))?.options.body?.split(', ').sort()).toEqual(['one', 'three', 'two']);
+  });
+
+  it('restarts a daemon that died, the tray saying so meanwhile', { timeout: 120_000 }, async () => {
+    h = new UpHarness('app-restart');
+    h.init('keep', 'tmux');
+    t = await startTestApp(h);
+    await until('connected', () => t?.app.state.daemon.state === 'open');
+    const first = await daemonAnswering(h.home);
+    expect(first).not.toBeNull();
+    process.kill(first?.pid ?? 0, 'SIGKILL');
+    await until('the tray to say the daemon is restarting', () => /restarting/.test(tray().tooltip), () => tray().tooltip);
+    expect(icon()).toMatch(/offline\.png$/);
+    await until('a new daemon', () => t?.app.state.daemon.state === 'open', () => tray().tooltip);
+    const second = await daemonAnswering(h.home);
+    expect(second?.pid).not.toBe(first?.pid);
+    expect(t.logs.join('\n')).toMatch(/started the Mori daemon/);
+    await until('the session back in the tray', () => menuLabels().some((l) => l.startsWith('keep — ')), () => menuLabels().join(' | '));
+  });
+
+  it('Quit leaves the daemon and agents running; Quit and stop agents stops them', { timeout: 120_000 }, async () => {
+    h = new UpHarness('app-quit');
+    h.init('stay', 'tmux');
+    t = await startTestApp(h);
+    await until('the agent to start', () => h.starts().length === 1);
+    const agentPid = h.starts()[0]?.pid ?? 0;
+    // The daemon runs with ELECTRON_RUN_AS_NODE=1 (Electron's binary as Node); its agents never see it.
+    expect(Object.keys((h.starts()[0] as unknown as { env: Record<string, string> }).env).filter((k) => k.startsWith('ELECTRON_'))).toEqual([]);
+    await t.app.act({ kind: 'quit' });
+    t = null;
+    expect(fake.quitCalled).toBeGreaterThan(0);
+    expect(await daemonAnswering(h.home)).not.toBeNull();
+    expect(pidAlive(agentPid)).toBe(true);
+
+    t = await startTestApp(h);
+    await until('connected again', () => t?.app.state.daemon.state === 'open');
+    expect(h.starts()).toHaveLength(1);
+    await t.app.act({ kind: 'quit-and-stop-agents' });
+    t = null;
+    expect(await daemonAnswering(h.home)).toBeNull();
+    await until('the agent to be gone', () => !pidAlive(agentPid));
+    expect(h.workLog('stay')).toMatch(/SESSION STOPPED - by the user/);
+  });
+
+  it('a second instance quits and focuses the first; the IPC router refuses a foreign frame and a payload failing its schema, and relays a terminal', { timeout: 120_000 }, async () => {
+    h = new UpHarness('app-ipc');
+    h.init('ipc', 'direct');
+    const settings = memorySettings();
+    t = await startTestApp(h, { settings });
+    await until('connected', () => t?.app.state.daemon.state === 'open');
+
+    // A second instance (in its own process, in life) is refused the lock and quits; the first is told and shows its window.
+    fake.singleInstance = false;
+    const quits = fake.quitCalled;
+    const quitListeners = fakeApp.listeners('before-quit');
+    fakeApp.removeAllListeners('before-quit'); // the second instance's quit is not the first one's
+    expect(await startApp({ settings: memorySettings() } as unknown as AppOptions)).toBeNull();
+    for (const l of quitListeners) fakeApp.on('before-quit', l as () => void);
+    fake.singleInstance = true;
+    expect(fake.quitCalled).toBe(quits + 1);
+    fakeApp.emit('second-instance');
+    const win = fake.windows.at(-1) as BrowserWindow;
+    expect(win.isVisible() && win.isFocused()).toBe(true);
+    expect(win.options.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false });
+    // Every response gets the strict CSP; every permission is denied but notifications; no new windows.
+    let headers: Record<string, string[]> = {};
+    fake.headersHandler?.({ responseHeaders: { 'Content-Type': ['text/html'] } }, (r) => (headers = r.responseHeaders ?? {}));
+    expect(headers['Content-Security-Policy']?.[0]).toMatch(/^default-src 'self'; script-src 'self';.*connect-src 'none'/);
+    const decided: Record<string, boolean> = {};
+    for (const p of ['notifications', 'media', 'geolocation', 'clipboard-read', 'openExternal'] as const) {
+      fake.permissionHandler?.(win.webContents as never, p, (granted) => (decided[p] = granted), {} as never);
+    }
+    expect(decided).toEqual({ notifications: true, media: false, geolocation: false, 'clipboard-read': false, openExternal: false });
+    expect(win.webContents.windowOpenHandler?.({ url: 'https://evil.example/' } as never)).toEqual({ action: 'deny' });
+    const nav = { defaultPrevented: false, preventDefault() { this.defaultPrevented = true; } };
+    win.webContents.emit('will-navigate', nav, 'https://evil.example/');
+    expect(nav.defaultPrevented).toBe(true);
+    const own = pathToFileURL(APP_PAGE).href;
+    const listed = (await invokeFrom(win.webContents, `${own}#session=x`, IPC.call, 'list', {})) as { ok: boolean; value: { name: string }[] };
+    expect(listed, JSON.stringify(listed)).toMatchObject({ ok: true });
+    expect(listed.value.map((s) => s.name)).toEqual(['ipc']);
+    expect(await invokeFrom(win.webContents, 'https://evil.example/', IPC.call, 'list', {})).toMatchObject({ ok: false, message: expect.stringMatching(/refused/) });
+    expect(t.logs.join('\n')).toMatch(/refused mori:call from https:\/\/evil\.example\//);
+    expect(await invokeFrom(win.webContents, own, IPC.call, 'send', { session: 'ipc', text: 42 })).toMatchObject({ ok: false, code: 'usage', message: expect.stringMatching(/^send: text/) });
+    expect(await invokeFrom(win.webContents, own, IPC.call, 'daemon.stop', { stopAgents: true })).toMatchObject({ ok: false, code: 'usage' });
+    expect(await invokeFrom(win.webContents, own, IPC.attach, 'ipc', { cols: 0, rows: 10 })).toMatchObject({ ok: false, code: 'usage' });
+    expect(await daemonAnswering(h.home)).not.toBeNull();
+
+    // A terminal through the router: the snapshot, then live output, input reaching the agent, detach.
+    const attached = (await invokeFrom(win.webContents, own, IPC.attach, 'ipc', { cols: 100, rows: 30 })) as { ok: boolean; value: { id: number; info: { name: string } } };
+    expect(attached, JSON.stringify(attached)).toMatchObject({ ok: true, value: { info: { name: 'ipc' } } });
+    const id = attached.value.id;
+    const frames = (): { kind: string; data: string }[] => win.webContents.sent.filter((m) => m.channel === IPC.frame && m.args[0] === id).map((m) => m.args[1] as { kind: string; data: string });
+    await until('the snapshot', () => frames()[0]?.kind === 'snapshot');
+    expect(await invokeFrom(win.webContents, own, IPC.attachInput, id, 'print:typed-in-the-window\r')).toMatchObject({ ok: true });
+    await until('the agent to print it', () => frames().some((f) => f.kind === 'output' && f.data.includes('typed-in-the-window')));
+    expect(await invokeFrom(win.webContents, 'https://evil.example/', IPC.attachInput, id, 'rm -rf /\r')).toMatchObject({ ok: false });
+    expect(await invokeFrom(win.webContents, own, IPC.attachDetach, id)).toMatchObject({ ok: true });
+    expect(win.webContents.sent.some((m) => m.channel === IPC.ended && m.args[0] === id)).toBe(true);
+    expect(await invokeFrom(win.webContents, own, IPC.attachInput, id, 'x')).toMatchObject({ ok: false, message: 'no such terminal' });
+
+    // Closing the window hides it to the tray, its bounds kept.
+    win.setBounds({ x: 10, y: 20, width: 900, height: 600 });
+    expect(win.userClose()).toBe(false);
+    expect(win.isVisible()).toBe(false);
+    expect(win.isDestroyed()).toBe(false);
+    expect(settings.get('windowBounds')).toEqual({ x: 10, y: 20, width: 900, height: 600 });
+
+    // The next start opens its window where it was.
+    await t.app.act({ kind: 'quit' });
+    t = await startTestApp(h, { settings, hidden: false });
+    expect((fake.windows.at(-1) as BrowserWindow).getBounds()).toEqual({ x: 10, y: 20, width: 900, height: 600 });
+  });
+});
