@@ -6,9 +6,6 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO } from '../helpers/mori-cli.js';
 
-/** Product code the desktop app will import once its window exists (DESIGN.md §13); the CLI does not need it. */
-const AWAITING_THE_APP = ['main/cli/daemon-connection.ts'];
-
 function tsFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((e) => {
     const p = path.join(dir, e);
@@ -41,7 +38,7 @@ describe('main/', () => {
     const main = tsFiles(path.join(REPO, 'main'));
     const entries = [path.join(REPO, 'main/cli/index.ts'), ...main.filter((f) => f.includes(`${path.sep}main${path.sep}electron${path.sep}`))];
     const seen = reachable(entries);
-    const orphans = main.map((f) => path.relative(REPO, f)).filter((f) => !seen.has(path.join(REPO, f)) && !AWAITING_THE_APP.includes(f));
+    const orphans = main.map((f) => path.relative(REPO, f)).filter((f) => !seen.has(path.join(REPO, f)));
     expect(orphans).toEqual([]);
   });
 });
