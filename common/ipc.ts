@@ -37,6 +37,10 @@ export const SessionInfo = z.object({
   intent: Intent,
   /** When a restart is scheduled (backoff): epoch ms. */
   nextAttemptAt: z.number().nullable(),
+  /** The project folder, the agent profile, and how many checks failed at the last verification (the window's list shows them). */
+  projectDir: z.string().optional(),
+  profile: ProfileName.optional(),
+  failingChecks: z.number().int().nonnegative().optional(),
 });
 export type SessionInfo = z.infer<typeof SessionInfo>;
 
