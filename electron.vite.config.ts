@@ -1,6 +1,7 @@
 // electron-vite build of the desktop app: the Electron main process (main/electron/index.ts, which
 // bundles the supervisor), the preload, and the renderer. Output in out/{main,preload,renderer}.
 import { defineConfig } from 'electron-vite';
+import { rendererConfig } from './vite.renderer.config.js';
 
 export default defineConfig({
   main: {
@@ -12,8 +13,6 @@ export default defineConfig({
   preload: {
     build: { outDir: 'out/preload', rollupOptions: { input: 'preload/index.ts' } },
   },
-  renderer: {
-    root: 'renderer',
-    build: { outDir: 'out/renderer', rollupOptions: { input: 'renderer/index.html' } },
-  },
+  // The same build as `npm run build:renderer` (vite.renderer.config.ts), so both give one window.
+  renderer: rendererConfig,
 });

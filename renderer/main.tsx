@@ -1,2 +1,8 @@
+// The window's entry: styles, the API (preload or WebSocket), and the Preact app. Runs in the renderer.
+import '@xterm/xterm/css/xterm.css';
 import { render } from 'preact';
-render(<h1>Mori</h1>, document.getElementById('app') as HTMLElement);
+import { connectApi } from './api.js';
+import { App } from './app.js';
+import './styles.css';
+
+render(<App api={connectApi()} />, document.getElementById('app') as HTMLElement);
