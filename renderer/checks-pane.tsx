@@ -87,7 +87,7 @@ export function ChecksPane(props: { api: MoriApi; sessionId: string; onEvent: (l
           const r = results.get(c.id);
           const st = !c.trusted ? 'untrusted' : (r?.status ?? 'not run');
           return (
-            <li key={c.id} class={`check status-${st.replace(' ', '-')}`} aria-label={`${c.label ?? c.target}: ${st}`}>
+            <li key={c.id} class={`check status-${st.replace(' ', '-')}`} aria-label={`${c.label ?? c.kind} ${c.target}: ${st}`}>
               <div class="check-head">
                 <span class="check-status">{st}</span>
                 <strong>{c.label ?? c.kind}</strong>

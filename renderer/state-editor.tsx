@@ -19,12 +19,12 @@ export function StateEditor(props: { api: MoriApi; sessionId: string; file: Edit
   const [compare, setCompare] = useState<string | null>(null);
   const [status, setStatus] = useState('');
   const dirtyRef = useRef(false);
-  dirtyRef.current = dirty;
 
   const replaceDoc = (text: string, version: string): void => {
     base.current = { text, version };
     const v = view.current;
     if (v && v.state.doc.toString() !== text) v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: text } });
+    dirtyRef.current = false;
     setDirty(false);
   };
 
@@ -37,6 +37,18 @@ export function StateEditor(props: { api: MoriApi; sessionId: string; file: Edit
     setStatus('');
   };
 
+  /**
+   * Someone changed the file: what is on disk replaces the text only while the person has no unsaved
+   * change, judged when the read answers (they may have typed meanwhile); a version already held (the
+   * echo of our own save, a second event for one write) changes nothing.
+   */
+  const refreshFromDisk = async (): Promise<void> => {
+    const r = await props.api.call('state.read', { session: props.sessionId, file: props.file });
+    if (!r.ok || r.value.version === base.current?.version) return;
+    if (dirtyRef.current) setBanner((b) => (b?.kind === 'conflict' ? b : { kind: 'changed' }));
+    else replaceDoc(r.value.text, r.value.version);
+  };
+
   useEffect(() => {
     const v = new EditorView({
       parent: host.current as HTMLDivElement,
@@ -46,16 +58,16 @@ export function StateEditor(props: { api: MoriApi; sessionId: string; file: Edit
         EditorView.lineWrapping,
         EditorView.contentAttributes.of({ 'aria-label': `${props.file} text` }),
         EditorView.updateListener.of((u) => {
-          if (u.docChanged) setDirty(base.current !== null && u.state.doc.toString() !== base.current.text);
+          if (!u.docChanged) return;
+          dirtyRef.current = base.current !== null && u.state.doc.toString() !== base.current.text;
+          setDirty(dirtyRef.current);
         }),
       ],
     });
     view.current = v;
     void load();
     const off = props.onEvent((e) => {
-      if (e.type !== 'state.changed' || e.sessionId !== props.sessionId || e.file !== props.file) return;
-      if (dirtyRef.current) setBanner((b) => (b?.kind === 'conflict' ? b : { kind: 'changed' }));
-      else void load();
+      if (e.type === 'state.changed' && e.sessionId === props.sessionId && e.file === props.file) void refreshFromDisk();
     });
     return () => {
       off();
@@ -68,6 +80,8 @@ export function StateEditor(props: { api: MoriApi; sessionId: string; file: Edit
     const b = base.current;
     if (!v || !b) return;
     const text = v.state.doc.toString();
+    // Nothing of the person's to write (the click raced a reload): writing the disk's text back is no save.
+    if (text === b.text) return;
     const r = await props.api.call('state.write', { session: props.sessionId, file: props.file, text, baseVersion: b.version });
     if (!r.ok) return setStatus(`Not saved: ${r.message}`);
     if (r.value.outcome === 'conflict') {
@@ -76,7 +90,9 @@ export function StateEditor(props: { api: MoriApi; sessionId: string; file: Edit
       return;
     }
     base.current = { text, version: r.value.version };
-    setDirty(false);
+    // The person may have typed while the write was on its way: still dirty then.
+    dirtyRef.current = v.state.doc.toString() !== text;
+    setDirty(dirtyRef.current);
     setBanner(null);
     setCompare(null);
     setStatus('Saved');
