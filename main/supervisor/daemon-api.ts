@@ -143,6 +143,7 @@ export async function handleDaemonRequest(ctx: DaemonContext, method: IpcMethod,
       const base = { sessionId: s.value.id, name: s.value.name };
       ctx.supervisor.publish({ type: 'verify.started', at: Date.now(), ...base });
       const v = await verifyChecks(ctx.home, s.value.stateDir, p.value.restartServices);
+      ctx.supervisor.noteVerification(s.value.id);
       ctx.supervisor.publish({ type: 'verify.finished', at: Date.now(), ...base, ok: v.ok && v.value.ok, summary: v.ok ? v.value.summary : v.message });
       return v.ok ? ok(v.value.value) : v;
     }

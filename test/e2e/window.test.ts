@@ -126,6 +126,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window in Chro
     expect(await port.innerText()).toContain('environment.md:3');
     expect(await command.innerText()).toMatch(/untrusted/i);
     expect(existsSync(marker)).toBe(false);
+    await expect.poll(() => page.getByRole('option', { name: /checks/ }).innerText()).toContain('1 failing');
     await w.shot('checks');
 
     await page.getByRole('button', { name: 'Trust…' }).click();
