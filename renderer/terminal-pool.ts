@@ -25,6 +25,8 @@ class SessionTerminal {
   private attached: AttachedTerminal | null = null;
   private attaching = false;
   private pending: string[] = [];
+  private pendingChars = 0;
+  private owed = 0;
   private frame: number | null = null;
   /** Why the last attachment ended, while it is not attached. */
   ended: string | null = null;
@@ -72,10 +74,16 @@ class SessionTerminal {
   async attach(): Promise<void> {
     if (this.attached || this.attaching) return;
     this.attaching = true;
+    this.owed = 0;
     this.fitNow();
     const r = await this.api.attach(this.sessionId, { cols: this.term.cols, rows: this.term.rows }, {
+      acksOutput: true,
       snapshot: (data) => {
+        // Output queued before this snapshot is in it; acknowledged, not written twice.
+        const dropped = this.pendingChars;
         this.pending = [];
+        this.pendingChars = 0;
+        if (dropped > 0) this.ack(dropped);
         this.term.reset();
         this.term.write(data);
       },
@@ -94,19 +102,38 @@ class SessionTerminal {
     }
     this.attached = r.value;
     this.ended = null;
+    if (this.owed > 0) r.value.ack(this.owed);
+    this.owed = 0;
     this.onChange();
   }
 
-  /** Output is gathered and written once per animation frame: a flood costs one parse per frame. */
+  /**
+   * Output is gathered and written once per animation frame: a flood costs one parse per frame. It
+   * is acknowledged once xterm has parsed it, so the daemon holds the agent back while this page is
+   * behind. In a hidden page (no animation frames) it is written at once, so the agent is not held.
+   */
   private queue(data: string): void {
     this.pending.push(data);
-    if (this.frame !== null) return;
-    this.frame = requestAnimationFrame(() => {
-      this.frame = null;
-      const chunk = this.pending.join('');
-      this.pending = [];
-      this.term.write(chunk);
-    });
+    this.pendingChars += data.length;
+    if (document.hidden) return this.flush();
+    if (this.frame === null) this.frame = requestAnimationFrame(() => this.flush());
+  }
+
+  private flush(): void {
+    if (this.frame !== null) cancelAnimationFrame(this.frame);
+    this.frame = null;
+    if (this.pending.length === 0) return;
+    const chunk = this.pending.join('');
+    const chars = this.pendingChars;
+    this.pending = [];
+    this.pendingChars = 0;
+    this.term.write(chunk, () => this.ack(chars));
+  }
+
+  /** Frames may arrive before the attach answer does: their acknowledgement waits for it. */
+  private ack(chars: number): void {
+    if (this.attached) this.attached.ack(chars);
+    else this.owed += chars;
   }
 
   fitNow(): void {
