@@ -9,6 +9,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { client, call } from '../helpers/daemon.js';
 import { until } from '../helpers/mori-up.js';
 import { buildRenderer, CHROMIUM, WindowHarness } from './window-harness.js';
 
@@ -35,6 +36,9 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window in Chro
     w = new WindowHarness('window');
     w.h.init('echo', 'direct');
     w.h.init('checks', 'direct');
+    w.h.init('crashy', 'direct');
+    // Two crashes make a crash loop here (five by default): read when the daemon starts.
+    writeFileSync(path.join(w.h.home, 'settings.json'), JSON.stringify({ restart: { crashLoopCount: 2 } }));
     closedPort = await freePort();
     marker = path.join(w.h.tmp, 'test-command-ran');
     writeFileSync(
@@ -79,7 +83,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window in Chro
     await page.keyboard.press('Control+End');
     await page.keyboard.type('- typed in the window');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await page.getByRole('status').getByText('Saved').waitFor();
+    await page.getByRole('status').getByText('Saved', { exact: true }).waitFor();
     const saved = readFileSync(file, 'utf8');
     expect(saved).toContain('- external line from the agent');
     expect(saved).toContain('- typed in the window');
@@ -170,5 +174,41 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window in Chro
     await page.getByRole('dialog', { name: 'Settings' }).getByText('Crash loop', { exact: true }).waitFor();
     await w.shot('settings');
     await page.keyboard.press('Escape');
+  });
+
+  it('an agent that keeps crashing shows as a crash loop in the list and the notices; its terminal re-attaches after each restart', async () => {
+    const { page } = w;
+    await page.getByRole('option', { name: /crashy/ }).click();
+    await page.getByRole('tab', { name: 'Terminal' }).click();
+    const terminal = page.getByRole('region', { name: 'Terminal' });
+    for (let i = 1; i <= 2; i++) {
+      await until(`start ${i} of the agent`, () => w.h.starts().filter((s) => s.argv.join(' ').includes('crashy')).length >= i, () => JSON.stringify(w.h.starts().map((s) => s.argv)));
+      await terminal.getByText('? for shortcuts').filter({ visible: true }).last().waitFor({ timeout: 25_000 });
+      await expect.poll(() => page.getByRole('option', { name: /crashy/ }).innerText(), { timeout: 25_000 }).toMatch(/waiting/);
+      await terminal.click();
+      await page.keyboard.type('crash');
+      await page.keyboard.press('Enter');
+      if (i === 1) await page.getByRole('region', { name: 'Notifications' }).getByText('crashy resumed').waitFor({ timeout: 25_000 });
+    }
+    await page.getByRole('region', { name: 'Notifications' }).getByText('crashy: crash loop').waitFor({ timeout: 25_000 });
+    await expect.poll(() => page.getByRole('option', { name: /crashy/ }).innerText()).toContain('attention');
+    await w.shot('crash-loop');
+  });
+
+  it('sleep and wake: the sessions show interrupted, then resumed in the notices', async () => {
+    const { page } = w;
+    const { c } = await client(w.h.home);
+    try {
+      await call(c, 'hint.power', { kind: 'suspend' });
+      await expect.poll(() => page.getByRole('option', { name: /echo/ }).innerText(), { timeout: 25_000 }).toContain('interrupted');
+      await call(c, 'hint.power', { kind: 'resume' });
+      const notices = page.getByRole('region', { name: 'Notifications' });
+      await notices.getByText('The machine woke up').waitFor({ timeout: 25_000 });
+      await notices.getByText('echo resumed').waitFor({ timeout: 25_000 });
+      await expect.poll(() => page.getByRole('option', { name: /echo/ }).innerText(), { timeout: 25_000 }).toMatch(/waiting|working|running|needs input/);
+      await w.shot('resumed');
+    } finally {
+      c.close();
+    }
   });
 });
