@@ -3,6 +3,7 @@
 // sleep or an outage, a usage limit. Pure: the in-page list and the browser's notifications both
 // show what this returns. Runs in the renderer (and in unit tests).
 import type { NotifyEvent } from '../common/daemon-settings.js';
+import type { EventOf } from '../common/events.js';
 import type { DaemonEvent } from '../common/ipc.js';
 
 export interface Notice {
@@ -16,6 +17,15 @@ export interface Notice {
 }
 
 let nextId = 1;
+
+const LAUNCH_WORDS: Record<EventOf<'session.resumed'>['launch'], string> = {
+  resume: 'The agent picked up its conversation.',
+  fresh: 'Started afresh: its conversation could not be resumed.',
+  new: 'Started again from its task.',
+  reattach: 'Re-attached to the agent, which kept running.',
+};
+
+const sleptWords = (ms: number): string => (ms < 60_000 ? 'Asleep briefly' : ms < 2 * 3_600_000 ? `Asleep for ${Math.round(ms / 60_000)} min` : `Asleep for ${Math.round(ms / 3_600_000)} h`);
 
 /** The notice an event makes, or null for the events that are only bookkeeping. */
 export function noticeFor(e: DaemonEvent): Notice | null {
@@ -38,9 +48,9 @@ export function noticeFor(e: DaemonEvent): Notice | null {
       if (/usage|limit/i.test(e.reason)) return make('usage-limit', e.sessionId, e.name, `${e.name}: usage limit`, e.message);
       return make('attention', e.sessionId, e.name, `${e.name} needs attention`, e.message);
     case 'session.resumed':
-      return make('resumed', e.sessionId, e.name, `${e.name} resumed`, e.launch === 'resume' ? 'The agent picked up its conversation.' : `Started again (${e.launch}).`);
+      return make('resumed', e.sessionId, e.name, `${e.name} resumed`, LAUNCH_WORDS[e.launch]);
     case 'power.resume':
-      return make('resumed', null, null, 'The machine woke up', `Asleep for about ${Math.max(1, Math.round(e.sleptMs / 60_000))} min; interrupted sessions resume.`);
+      return make('resumed', null, null, 'The machine woke up', `${sleptWords(e.sleptMs)}; interrupted sessions resume.`);
     default:
       return null;
   }
