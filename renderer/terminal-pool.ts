@@ -40,6 +40,7 @@ class SessionTerminal {
   ) {
     this.element = document.createElement('div');
     this.element.className = 'terminal-host';
+    this.element.dataset['session'] = sessionId;
     this.element.hidden = true;
     stage.appendChild(this.element);
     this.term = new Terminal({
