@@ -46,9 +46,26 @@ export class WindowHarness {
     this.url = (JSON.parse(out.split('\n')[0] ?? '') as { url: string }).url;
     this.browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
     const context = await this.browser.newContext({ viewport: VIEWPORT });
+    // The browser's notifications allowed, and each one the page raises recorded in `window.shownNotifications`.
+    await context.grantPermissions(['notifications']);
+    await context.addInitScript(`{
+      const Real = window.Notification;
+      window.shownNotifications = [];
+      window.Notification = class extends Real {
+        constructor(title, options) {
+          super(title, options);
+          window.shownNotifications.push(title);
+        }
+      };
+    }`);
     this.page = await context.newPage();
     this.page.on('pageerror', (e) => process.stderr.write(`page error: ${e.message}\n`));
     await this.page.goto(this.url);
+  }
+
+  /** The titles of the browser notifications the page raised so far. */
+  notifications(): Promise<string[]> {
+    return this.page.evaluate<string[]>('window.shownNotifications');
   }
 
   async shot(name: string): Promise<void> {

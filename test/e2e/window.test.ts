@@ -4,7 +4,7 @@
 // against a changed file shows the conflict and writes nothing; a closed port fails Verify with its
 // source line while an untrusted test command shows untrusted and runs only after Trust; the new
 // session dialog creates a session that starts and appears in the list; needs input shows in the list
-// and the notices. Screenshots of each view, light and dark, go to out/e2e-screenshots/.
+// and the notices, and the browser's notifications only for sessions the person is not looking at. Screenshots of each view, light and dark, go to out/e2e-screenshots/.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -192,6 +192,9 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window in Chro
     }
     await page.getByRole('region', { name: 'Notifications' }).getByText('crashy: crash loop').waitFor({ timeout: 25_000 });
     await expect.poll(() => page.getByRole('option', { name: /crashy/ }).innerText()).toContain('attention');
+    // The person is looking at this session in a focused window: no browser notification for it.
+    expect(await page.evaluate('document.hasFocus()')).toBe(true);
+    expect((await w.notifications()).filter((t) => t.startsWith('crashy'))).toEqual([]);
     await w.shot('crash-loop');
   });
 
@@ -205,6 +208,8 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window in Chro
       const notices = page.getByRole('region', { name: 'Notifications' });
       await notices.getByText('The machine woke up').waitFor({ timeout: 25_000 });
       await notices.getByText('echo resumed').waitFor({ timeout: 25_000 });
+      // A session the person is not looking at: the browser's notification too.
+      expect(await w.notifications()).toContain('echo resumed');
       await expect.poll(() => page.getByRole('option', { name: /echo/ }).innerText(), { timeout: 25_000 }).toMatch(/waiting|working|running|needs input/);
       await w.shot('resumed');
     } finally {
