@@ -160,7 +160,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window in Chro
     await page.getByRole('region', { name: 'Terminal' }).getByText('start from the window').first().waitFor({ timeout: 25_000 });
   });
 
-  it('an agent asking a question shows as needs input in the list and in the notices', async () => {
+  it('an agent asking a question shows as needs input in the list and in the notices; settings are stored with the daemon', async () => {
     const { page } = w;
     await page.getByRole('option', { name: /echo/ }).click();
     await page.getByRole('tab', { name: 'Terminal' }).click();
@@ -171,9 +171,23 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window in Chro
     await page.getByRole('region', { name: 'Notifications' }).getByText('echo needs input').waitFor();
     await w.shot('needs-input');
     await page.getByRole('button', { name: 'Settings' }).click();
-    await page.getByRole('dialog', { name: 'Settings' }).getByText('Crash loop', { exact: true }).waitFor();
+    const settings = page.getByRole('dialog', { name: 'Settings' });
+    await settings.getByText('Crash loop', { exact: true }).waitFor();
     await w.shot('settings');
-    await page.keyboard.press('Escape');
+    await settings.getByRole('checkbox', { name: 'Pause notifications' }).check();
+    // A target that answers (the web host itself), so the probe finds the network up meanwhile.
+    const probe = `127.0.0.1:${new URL(w.url).port}`;
+    await settings.getByRole('textbox', { name: /Probe targets/ }).fill(probe);
+    await settings.getByRole('button', { name: 'Save settings' }).click();
+    await settings.waitFor({ state: 'detached' });
+    const stored = JSON.parse(readFileSync(path.join(w.h.home, 'settings.json'), 'utf8')) as { notifications: { paused: boolean }; probeTargets: string[]; restart: { crashLoopCount: number } };
+    expect(stored).toMatchObject({ notifications: { paused: true }, probeTargets: [probe], restart: { crashLoopCount: 2 } });
+    // Back as they were for the tests that follow (notifications on, no probe).
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await settings.getByRole('checkbox', { name: 'Pause notifications' }).uncheck();
+    await settings.getByRole('textbox', { name: /Probe targets/ }).fill('');
+    await settings.getByRole('button', { name: 'Save settings' }).click();
+    await settings.waitFor({ state: 'detached' });
   });
 
   it('an agent that keeps crashing shows as a crash loop in the list and the notices; its terminal re-attaches after each restart', async () => {
