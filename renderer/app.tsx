@@ -228,7 +228,7 @@ export function App(props: { api: MoriApi }) {
               ))}
             </div>
             <div class="panel" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
-              <TerminalPane pool={pool} sessionId={current.id} visible={tab === 'terminal'} />
+              <TerminalPane api={api} pool={pool} sessionId={current.id} visible={tab === 'terminal'} />
               {tab === 'session_state.md' || tab === 'environment.md' ? <StateEditor key={`${current.id}:${tab}`} api={api} sessionId={current.id} file={tab} onEvent={onEvent} /> : null}
               {tab === 'work_log.md' ? <WorkLog key={current.id} api={api} sessionId={current.id} onEvent={onEvent} /> : null}
               {tab === 'checks' ? <ChecksPane key={current.id} api={api} sessionId={current.id} onEvent={onEvent} /> : null}

@@ -2,11 +2,14 @@
 // search box (Enter: next, Shift+Enter: previous) and a line saying when the agent is not attached.
 // Runs in the renderer.
 import { useEffect, useRef, useState } from 'preact/hooks';
+import type { MoriApi } from '../common/mori-api.js';
+import { TerminalHistory } from './terminal-history.js';
 import type { TerminalPool } from './terminal-pool.js';
 
-export function TerminalPane(props: { pool: TerminalPool; sessionId: string; visible: boolean }) {
+export function TerminalPane(props: { api: MoriApi; pool: TerminalPool; sessionId: string; visible: boolean }) {
   const host = useRef<HTMLDivElement>(null);
   const [query, setQuery] = useState('');
+  const [history, setHistory] = useState(false);
   const [, setTick] = useState(0);
   useEffect(() => {
     host.current?.appendChild(props.pool.stage);
@@ -29,8 +32,12 @@ export function TerminalPane(props: { pool: TerminalPool; sessionId: string; vis
             if (e.key === 'Enter') props.pool.find(query, e.shiftKey);
           }}
         />
+        <button type="button" aria-pressed={history} onClick={() => setHistory((h) => !h)}>
+          Earlier output
+        </button>
         {status && !status.attached && status.ended ? <span class="muted">Not attached: {status.ended}</span> : null}
       </div>
+      {history ? <TerminalHistory key={props.sessionId} api={props.api} sessionId={props.sessionId} /> : null}
       <div role="region" aria-label="Terminal" class="terminal-region" ref={host} />
     </div>
   );

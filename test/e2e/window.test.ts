@@ -64,6 +64,14 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window in Chro
     await until('the agent to receive the line', () => readFileSync(w.h.record, 'utf8').includes('"line":"hello-from-the-window"'), () => readFileSync(w.h.record, 'utf8').slice(-500));
     await expect.poll(() => terminal.innerText(), { timeout: 25_000 }).toMatch(/❯ hello-from-the-window/);
     await w.shot('terminal');
+    // Earlier output comes from the transcript, as text.
+    await page.getByRole('button', { name: 'Earlier output' }).click();
+    const history = page.getByRole('region', { name: 'Earlier output' });
+    await history.getByText('hello-from-the-window').first().waitFor();
+    expect(await history.innerText()).toContain('Fake Agent');
+    await w.shot('terminal-history');
+    await page.getByRole('button', { name: 'Earlier output' }).click();
+    await history.waitFor({ state: 'detached' });
   });
 
   it('shows an external edit of session_state.md live, saves with it kept, and refuses a save over a change', async () => {

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DaemonEvent } from '../../common/ipc.js';
 import { noticeFor } from '../../renderer/notices.js';
+import { plainText } from '../../renderer/plain-text.js';
 import { displayState, orderSessions } from '../../renderer/session-order.js';
 
 const s = (name: string, state: string, activity = 'unknown', failingChecks = 0) => ({ name, state, activity, failingChecks }) as Parameters<typeof displayState>[0] & { name: string; failingChecks: number };
@@ -38,5 +39,11 @@ describe('notices', () => {
     expect(noticeFor({ type: 'session.attention', ...base, reason: 'crash-loop', message: 'crashed 5 times' } as DaemonEvent)?.kind).toBe('crash-loop');
     expect(noticeFor({ type: 'session.resumed', ...base, launch: 'resume' } as DaemonEvent)?.kind).toBe('resumed');
     expect(noticeFor({ type: 'checkpoint.written', ...base, gitHead: null, changedFiles: 0, changed: false } as DaemonEvent)).toBeNull();
+  });
+});
+
+describe('earlier output', () => {
+  it('reads as text: escapes removed, a carriage return rewrites its line', () => {
+    expect(plainText('\x1b[31mred\x1b[0m line\r\nspin 1\rspin 2\r\n\x1b]0;title\x07done')).toBe('red line\nspin 2\ndone');
   });
 });
