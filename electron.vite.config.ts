@@ -2,8 +2,8 @@
 // bundles the supervisor), the daemon entry the app runs with its own binary as Node
 // (main/electron/daemon-entry.ts → out/main/daemon.js), the preload, and the renderer. Output in
 // out/{main,preload,renderer}.
-import { existsSync } from 'node:fs';
 import { defineConfig } from 'electron-vite';
+import { rendererConfig } from './vite.renderer.config.js';
 
 export default defineConfig({
   main: {
@@ -26,13 +26,6 @@ export default defineConfig({
       },
     },
   },
-  // Built when the window's sources are there (main and preload build without them).
-  ...(existsSync('renderer/index.html')
-    ? {
-        renderer: {
-          root: 'renderer',
-          build: { outDir: 'out/renderer', rollupOptions: { input: 'renderer/index.html' } },
-        },
-      }
-    : {}),
+  // The same build as `npm run build:renderer` (vite.renderer.config.ts), so both give one window.
+  renderer: rendererConfig,
 });

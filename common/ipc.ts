@@ -37,6 +37,10 @@ export const SessionInfo = z.object({
   intent: Intent,
   /** When a restart is scheduled (backoff): epoch ms. */
   nextAttemptAt: z.number().nullable(),
+  /** The project folder, the agent profile, and how many checks failed at the last verification (the window's list shows them). */
+  projectDir: z.string().optional(),
+  profile: ProfileName.optional(),
+  failingChecks: z.number().int().nonnegative().optional(),
 });
 export type SessionInfo = z.infer<typeof SessionInfo>;
 
@@ -48,6 +52,8 @@ export type EditableStateFile = z.infer<typeof EditableStateFile>;
 const Version = z.string().min(1).max(200);
 /** Longest text a state file write or log entry carries: half a line, as `send` (a line holds JSON escapes). */
 const MAX_TEXT = IPC_MAX_LINE_CHARS / 2;
+/** A page of earlier terminal output is at most this many bytes: escaped in JSON it stays within a line. */
+export const TRANSCRIPT_PAGE_MAX_BYTES = 128 * 1024;
 /** A page of the work log is at most this many entries: a screenful many times over. */
 export const LOG_PAGE_MAX = 500;
 
@@ -144,6 +150,12 @@ export const IpcMethods = {
   'log.tail': {
     params: z.object({ session: SessionRef, before: z.number().int().nonnegative().optional(), limit: z.number().int().min(1).max(LOG_PAGE_MAX).default(50) }),
     result: z.object({ entries: z.array(LogEntry), more: z.boolean(), total: z.number().int() }),
+  },
+  /** Earlier terminal output from the session's transcript: up to `maxBytes` ending `beforeEnd` bytes before its end. */
+  'transcript.read': {
+    params: z.object({ session: SessionRef, beforeEnd: z.number().int().nonnegative().default(0), maxBytes: z.number().int().min(1).max(TRANSCRIPT_PAGE_MAX_BYTES).default(TRANSCRIPT_PAGE_MAX_BYTES) }),
+    /** `bytes` read (the next page's `beforeEnd` grows by it); `data` as UTF-8 text, possibly starting mid-line. */
+    result: z.object({ data: z.string(), bytes: z.number().int(), totalBytes: z.number().int() }),
   },
   'log.append': { params: z.object({ session: SessionRef, text: z.string().min(1).max(MAX_TEXT) }), result: LogEntry },
   'checks.list': { params: z.object({ session: SessionRef }), result: ChecksListing },

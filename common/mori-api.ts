@@ -33,6 +33,12 @@ export interface TerminalView {
   /** The screen as it is now (sent first on every attach), to paint after a reset. */
   snapshot(data: string, size: { cols: number; rows: number }): void;
   output(data: string): void;
+  /**
+   * True: the view acknowledges output itself (`AttachedTerminal.ack`) once it has taken it in (a
+   * terminal that has parsed it), so a page that falls behind slows the agent down instead of
+   * queueing without bound. Otherwise each frame is acknowledged as it arrives.
+   */
+  readonly acksOutput?: boolean;
   /** The attachment ended: the agent exited, the session stopped, the connection was lost. */
   ended(reason: string): void;
 }
@@ -41,6 +47,8 @@ export interface AttachedTerminal {
   readonly info: SessionInfo;
   input(data: string): void;
   resize(cols: number, rows: number): void;
+  /** Output taken in, in chars, for a view that `acksOutput`. */
+  ack(chars: number): void;
   detach(): void;
 }
 
@@ -235,7 +243,7 @@ export function createWebSocketApi(options: WebSocketApiOptions): MoriApi {
             if (m.frame.kind === 'snapshot') view.snapshot(m.frame.data, m.frame.size);
             else {
               view.output(m.frame.data);
-              settle(channel.request('ack', { chars: m.frame.data.length }));
+              if (!view.acksOutput) settle(channel.request('ack', { chars: m.frame.data.length }));
             }
           } else if (m.kind === 'detached' || m.kind === 'closing') {
             end(m.reason);
@@ -261,6 +269,9 @@ export function createWebSocketApi(options: WebSocketApiOptions): MoriApi {
         info,
         input: (data: string) => void channel.request('input', { data }),
         resize: (cols: number, rows: number) => void channel.request('resize', { cols, rows }),
+        ack: (chars: number) => {
+          if (chars > 0 && !ended) settle(channel.request('ack', { chars }));
+        },
         detach: () => {
           end('detached');
           channel.close();

@@ -72,6 +72,9 @@ const api: MoriApi = {
       info,
       input: (data) => void ipcRenderer.invoke(IPC.attachInput, id, data).then(undefined, () => undefined),
       resize: (cols, rows) => void ipcRenderer.invoke(IPC.attachResize, id, { cols, rows }).then(undefined, () => undefined),
+      // The main process acknowledges each frame as it relays it to this window (ipc-router.ts), so
+      // the agent is never held by the window; nothing to send from here.
+      ack: () => undefined,
       detach: () => {
         views.delete(id);
         void ipcRenderer.invoke(IPC.attachDetach, id).then(undefined, () => undefined);

@@ -1,6 +1,7 @@
 // The control API's methods beyond a session's terminal (DESIGN.md §12): session init, state files
 // with versions, the work log, checks, settings, power and network hints, and stopping the daemon.
 // Each takes params already validated by common/ipc.ts and answers a Result. Runs in the daemon.
+import path from 'node:path';
 import { agentCommandNeedsTrust, approveAgentCommand } from '../checks/trust.js';
 import type { DaemonSettings } from '../../common/daemon-settings.js';
 import { parseParams, type IpcMethod } from '../../common/ipc.js';
@@ -9,7 +10,8 @@ import type { PowerWatch } from '../power/power-watch.js';
 import { parseProbeTargets } from '../power/probe-targets.js';
 import { resolveSession } from '../state/resolve-session.js';
 import { readSessionFile } from '../state/session-file.js';
-import { confinedStateDir, createSession } from '../state/state-dir.js';
+import { confinedStateDir, createSession, TRANSCRIPT_DIR } from '../state/state-dir.js';
+import { readTranscript } from '../terminals/transcript.js';
 import { approveChecks, listChecks, verifyChecks } from './daemon-checks.js';
 import type { DaemonEvents } from './daemon-events.js';
 import { readSettings, writeSettings } from './daemon-settings.js';
@@ -41,6 +43,7 @@ export const DAEMON_API_METHODS = new Set<IpcMethod>([
   'state.write',
   'log.tail',
   'log.append',
+  'transcript.read',
   'checks.list',
   'checks.verify',
   'checks.trust',
@@ -129,6 +132,14 @@ export async function handleDaemonRequest(ctx: DaemonContext, method: IpcMethod,
       const s = sessionDir(ctx, p.value.session);
       return s.ok ? ok(appendLog(s.value.stateDir, p.value.text)) : s;
     }
+    case 'transcript.read': {
+      const p = parseParams('transcript.read', raw);
+      if (!p.ok) return bad(p.message);
+      const s = sessionDir(ctx, p.value.session);
+      if (!s.ok) return s;
+      const t = readTranscript(path.join(s.value.stateDir, TRANSCRIPT_DIR), p.value.maxBytes, p.value.beforeEnd);
+      return ok({ data: t.data.toString('utf8'), bytes: t.data.length, totalBytes: t.totalBytes });
+    }
     case 'checks.list': {
       const p = parseParams('checks.list', raw);
       if (!p.ok) return bad(p.message);
@@ -143,6 +154,7 @@ export async function handleDaemonRequest(ctx: DaemonContext, method: IpcMethod,
       const base = { sessionId: s.value.id, name: s.value.name };
       ctx.supervisor.publish({ type: 'verify.started', at: Date.now(), ...base });
       const v = await verifyChecks(ctx.home, s.value.stateDir, p.value.restartServices);
+      ctx.supervisor.noteVerification(s.value.id);
       ctx.supervisor.publish({ type: 'verify.finished', at: Date.now(), ...base, ok: v.ok && v.value.ok, summary: v.ok ? v.value.summary : v.message });
       return v.ok ? ok(v.value.value) : v;
     }

@@ -12,6 +12,7 @@ import type { InterruptReason } from '../../common/session.js';
 import type { Env } from '../agents/profile.js';
 import { background } from '../background.js';
 import { systemClock, systemScheduler, type PowerClock } from '../power/clock.js';
+import { readSessionFile } from '../state/session-file.js';
 import { moriHome } from '../state/mori-home.js';
 import { tryLock } from '../state/pid-lock.js';
 import { ensureHome, readRegistry } from '../state/registry.js';
@@ -178,6 +179,9 @@ export class Supervisor {
       pid: rt.terminal?.pid ?? null,
       intent: rt.session.intent,
       nextAttemptAt: rt.nextAttemptAt,
+      projectDir: rt.session.projectDir,
+      profile: rt.session.agent.profile,
+      failingChecks: (rt.session.lastVerification?.results ?? []).filter((r) => r.status === 'fail' || r.status === 'timeout').length,
     };
   }
 
@@ -270,6 +274,16 @@ export class Supervisor {
     if (!registered.ok) return registered;
     const loaded = this.sessions.load(dir.value);
     return loaded.ok ? ok(this.info(loaded.value)) : loaded;
+  }
+
+  /** A verification run outside the supervisor recorded its results in session.json: info() shows them (failing checks). */
+  noteVerification(ref: string): void {
+    const found = this.sessions.find(ref);
+    if (!found.ok) return;
+    const rt = found.value;
+    const r = readSessionFile(rt.stateDir);
+    // Only the results: anything else the supervisor holds in memory (a change not yet written) stays.
+    if (r.ok) rt.session = { ...rt.session, lastVerification: r.value.lastVerification };
   }
 
   // ---------------------------------------------------------------- power entry points

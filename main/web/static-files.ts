@@ -24,7 +24,9 @@ export function contentSecurityPolicy(wsOrigin: string): string {
   return [
     "default-src 'self'",
     "script-src 'self'",
-    "style-src 'self'",
+    // Inline styles: xterm's DOM renderer writes its cell sizes and colours into <style> elements it
+    // creates. Styles cannot run code; scripts stay 'self' only.
+    "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data:",
     "font-src 'self'",
     `connect-src 'self' ${wsOrigin}`,

@@ -1,0 +1,270 @@
+// The window (DESIGN.md §13): the sessions list on the left; the selected session's header with its
+// state in words and its actions, and tabs for its terminal, its three state files, and its checks;
+// the notices of what happened; dialogs for a new session and the settings. Everything is live from
+// the daemon's events (the list is re-read on each session event, never polled). Runs in the renderer.
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import type { DaemonSettings } from '../common/daemon-settings.js';
+import type { DaemonEvent, EditableStateFile, SessionInfo } from '../common/ipc.js';
+import type { ConnectionState, MoriApi } from '../common/mori-api.js';
+import { ChecksPane } from './checks-pane.js';
+import { NewSessionDialog } from './new-session-dialog.js';
+import { noticeFor, type Notice } from './notices.js';
+import { displayState } from './session-order.js';
+import { SessionList } from './session-list.js';
+import { SettingsDialog } from './settings-dialog.js';
+import { StateEditor } from './state-editor.js';
+import { TerminalPane } from './terminal-pane.js';
+import { TerminalPool } from './terminal-pool.js';
+import { WorkLog } from './work-log.js';
+
+type Tab = 'terminal' | EditableStateFile | 'checks';
+const TABS: { id: Tab; label: string }[] = [
+  { id: 'terminal', label: 'Terminal' },
+  { id: 'session_state.md', label: 'session_state.md' },
+  { id: 'environment.md', label: 'environment.md' },
+  { id: 'work_log.md', label: 'work_log.md' },
+  { id: 'checks', label: 'Checks' },
+];
+/** Notices kept in the page: the latest ones; older ones are in each session's work log. */
+const MAX_NOTICES = 100;
+/** How often the "4 min ago" words are redrawn: they change by the minute. */
+const CLOCK_TICK_MS = 30_000;
+
+export function App(props: { api: MoriApi }) {
+  const { api } = props;
+  const [sessions, setSessions] = useState<SessionInfo[]>([]);
+  const [selected, setSelected] = useState<string | null>(null);
+  const [tab, setTab] = useState<Tab>('terminal');
+  const [connection, setConnection] = useState<{ state: ConnectionState; detail: string }>({ state: 'connecting', detail: '' });
+  const [notices, setNotices] = useState<Notice[]>([]);
+  const [dialog, setDialog] = useState<'new' | 'settings' | null>(null);
+  const [actionStatus, setActionStatus] = useState('');
+  const [now, setNow] = useState(Date.now());
+  const [permission, setPermission] = useState<NotificationPermission | 'unsupported'>(typeof Notification === 'undefined' ? 'unsupported' : Notification.permission);
+  const lastActivity = useRef(new Map<string, number>());
+  const listeners = useRef(new Set<(e: DaemonEvent) => void>());
+  const settings = useRef<DaemonSettings | null>(null);
+  const selectedRef = useRef<string | null>(null);
+  selectedRef.current = selected;
+
+  // `#session=<id>` opens that session: the app sets it when a notification or the tray is clicked,
+  // and it makes a session's view linkable in the browser.
+  useEffect(() => {
+    const follow = (): void => {
+      const id = /^#session=([\w-]+)$/.exec(location.hash)?.[1];
+      if (id) setSelected(id);
+    };
+    follow();
+    window.addEventListener('hashchange', follow);
+    return () => window.removeEventListener('hashchange', follow);
+  }, []);
+  const pool = useMemo(() => new TerminalPool(api), [api]);
+
+  const onEvent = (l: (e: DaemonEvent) => void): (() => void) => {
+    listeners.current.add(l);
+    return () => listeners.current.delete(l);
+  };
+
+  useEffect(() => {
+    let refresh: number | null = null;
+    const reload = (): void => {
+      if (refresh !== null) return;
+      // Several events in one burst (a resume emits a handful) make one re-read.
+      refresh = requestAnimationFrame(() => {
+        refresh = null;
+        void api.call('list', {}).then((r) => {
+          if (!r.ok) return;
+          setSessions(r.value);
+          setSelected((cur) => cur ?? r.value[0]?.id ?? null);
+        });
+      });
+    };
+    const offState = api.onConnection((state, detail) => {
+      setConnection({ state, detail });
+      if (state === 'open') {
+        reload();
+        void api.call('settings.get', {}).then((r) => {
+          if (r.ok) settings.current = r.value;
+        });
+      }
+    });
+    const offEvents = api.onEvent((e) => {
+      for (const l of [...listeners.current]) l(e);
+      if ('sessionId' in e) {
+        lastActivity.current.set(e.sessionId, e.at);
+        if (e.type.startsWith('session.') || e.type.startsWith('verify.')) reload();
+        if (e.type === 'session.started') pool.reattach(e.sessionId);
+      }
+      if (e.type === 'settings.changed') settings.current = e.settings;
+      const n = noticeFor(e);
+      if (n) {
+        setNotices((old) => [n, ...old].slice(0, MAX_NOTICES));
+        notifyBrowser(n);
+      }
+    });
+    reload();
+    const clock = setInterval(() => setNow(Date.now()), CLOCK_TICK_MS);
+    return () => {
+      offState();
+      offEvents();
+      clearInterval(clock);
+    };
+  }, [api]);
+
+  /** The browser's notification, when allowed and wanted, never for the session in front of the person. */
+  const notifyBrowser = (n: Notice): void => {
+    if (typeof Notification === 'undefined' || Notification.permission !== 'granted') return;
+    const s = settings.current;
+    if (s && (s.notifications.paused || (n.kind !== 'attention' && !s.notifications.events.includes(n.kind)))) return;
+    if (document.hasFocus() && n.sessionId !== null && n.sessionId === selectedRef.current) return;
+    const note = new Notification(n.title, { body: n.body, tag: `${n.sessionId ?? 'mori'}:${n.kind}` });
+    note.onclick = () => {
+      window.focus();
+      if (n.sessionId) setSelected(n.sessionId);
+    };
+  };
+
+  const askBrowser = (): void => {
+    if (typeof Notification !== 'undefined') void Notification.requestPermission().then(setPermission);
+  };
+
+  const current = sessions.find((s) => s.id === selected) ?? null;
+
+  const act = async (method: 'start' | 'stop' | 'checks.verify', words: string): Promise<void> => {
+    if (!current) return;
+    setActionStatus(`${words}…`);
+    const r = await api.call(method, { session: current.id });
+    setActionStatus(r.ok ? '' : `${words} failed: ${r.message}`);
+  };
+
+  const running = current ? ['running', 'starting', 'verifying', 'resuming'].includes(current.state) : false;
+  return (
+    <div class="app">
+      <aside class="sidebar" aria-label="Sessions and notices">
+        <div class="brand">Mori</div>
+        <SessionList sessions={sessions} selected={selected} lastActivity={lastActivity.current} now={now} onSelect={setSelected} />
+        <div class="sidebar-actions">
+          <button type="button" class="primary" onClick={() => setDialog('new')}>
+            New session
+          </button>
+          <button type="button" onClick={() => setDialog('settings')}>
+            Settings
+          </button>
+        </div>
+        <section class="notices" aria-label="Notifications">
+          <h2>Notifications</h2>
+          {notices.length === 0 ? <p class="muted">Nothing yet.</p> : null}
+          <ul>
+            {notices.map((n) => (
+              <li key={n.id} class={`notice notice-${n.kind}`}>
+                <button type="button" class="link" onClick={() => n.sessionId && setSelected(n.sessionId)}>
+                  {n.title}
+                </button>
+                <span class="muted">{new Date(n.at).toLocaleTimeString()}</span>
+                <div>{n.body}</div>
+              </li>
+            ))}
+          </ul>
+          {permission === 'default' ? (
+            <button type="button" onClick={askBrowser}>
+              Allow browser notifications
+            </button>
+          ) : null}
+        </section>
+      </aside>
+      <main class="main">
+        {connection.state !== 'open' ? (
+          <div class="banner banner-error" role="alert">
+            {connection.state === 'connecting' ? 'Connecting to the Mori daemon…' : `Not connected to the Mori daemon (${connection.detail}); retrying.`}
+          </div>
+        ) : null}
+        {current ? (
+          <>
+            <header class="session-header">
+              <div class="session-title">
+                <h1>{current.name}</h1>
+                <span class={`badge state-${displayState(current).replace(' ', '-')}`}>{displayState(current)}</span>
+                <span class="muted">
+                  {current.profile ?? ''} · {current.backend} · {current.projectDir ?? current.stateDir}
+                </span>
+              </div>
+              <div class="session-actions">
+                <button type="button" onClick={() => void act('checks.verify', 'Verify')}>
+                  Verify
+                </button>
+                {running ? (
+                  <button type="button" onClick={() => void act('stop', 'Stop')}>
+                    Stop
+                  </button>
+                ) : (
+                  <button type="button" onClick={() => void act('start', current.intent.kind === 'interrupted' ? 'Resume' : 'Start')}>
+                    {current.intent.kind === 'interrupted' ? 'Resume' : 'Start'}
+                  </button>
+                )}
+              </div>
+            </header>
+            {actionStatus ? (
+              <div class="muted action-status" role="status">
+                {actionStatus}
+              </div>
+            ) : null}
+            {current.intent.kind === 'attention' ? (
+              <div class="banner banner-error" role="alert">
+                Needs attention: {current.intent.reason}
+              </div>
+            ) : null}
+            <div role="tablist" aria-label="Session views" class="tabs">
+              {TABS.map((t) => (
+                <button
+                  type="button"
+                  role="tab"
+                  key={t.id}
+                  id={`tab-${t.id}`}
+                  aria-selected={tab === t.id}
+                  aria-controls={`panel-${t.id}`}
+                  tabIndex={tab === t.id ? 0 : -1}
+                  onClick={() => setTab(t.id)}
+                  onKeyDown={(e) => {
+                    const i = TABS.findIndex((x) => x.id === tab);
+                    const d = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;
+                    if (d === 0) return;
+                    const next = TABS[(i + d + TABS.length) % TABS.length];
+                    if (next) {
+                      setTab(next.id);
+                      document.getElementById(`tab-${next.id}`)?.focus();
+                    }
+                  }}
+                >
+                  {t.label}
+                </button>
+              ))}
+            </div>
+            <div class="panel" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
+              <TerminalPane api={api} pool={pool} sessionId={current.id} visible={tab === 'terminal'} />
+              {tab === 'session_state.md' || tab === 'environment.md' ? <StateEditor key={`${current.id}:${tab}`} api={api} sessionId={current.id} file={tab} onEvent={onEvent} /> : null}
+              {tab === 'work_log.md' ? <WorkLog key={current.id} api={api} sessionId={current.id} onEvent={onEvent} /> : null}
+              {tab === 'checks' ? <ChecksPane key={current.id} api={api} sessionId={current.id} onEvent={onEvent} /> : null}
+            </div>
+          </>
+        ) : (
+          <div class="welcome">
+            <h1>Mori</h1>
+            <p>Keeps coding agents working through crashes, sleep, network drops and restarts.</p>
+          </div>
+        )}
+      </main>
+      {dialog === 'new' ? (
+        <NewSessionDialog
+          api={api}
+          onClose={() => setDialog(null)}
+          onCreated={(s) => {
+            setSessions((old) => (old.some((x) => x.id === s.id) ? old : [...old, s]));
+            setSelected(s.id);
+            setTab('terminal');
+          }}
+        />
+      ) : null}
+      {dialog === 'settings' ? <SettingsDialog api={api} onClose={() => setDialog(null)} browserNotifications={permission} onAskBrowser={askBrowser} /> : null}
+    </div>
+  );
+}

@@ -1,0 +1,144 @@
+// The checks tab (DESIGN.md §7): every check derived from environment.md with its source line, its
+// last result, duration and the tail of failing output; Verify runs them now. Commands that need
+// approval show as untrusted, and the Trust dialog shows the exact list it approves (by its hash:
+// a list changed meanwhile is refused, not approved). Runs in the renderer.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { ChecksListing, DaemonEvent } from '../common/ipc.js';
+import type { MoriApi } from '../common/mori-api.js';
+
+/** Lines of failing output shown under a check: the end is where the error is. */
+const OUTPUT_TAIL_LINES = 12;
+
+const tail = (text: string): string => text.trimEnd().split('\n').slice(-OUTPUT_TAIL_LINES).join('\n');
+
+export function ChecksPane(props: { api: MoriApi; sessionId: string; onEvent: (l: (e: DaemonEvent) => void) => () => void }) {
+  const [listing, setListing] = useState<ChecksListing | null>(null);
+  const [running, setRunning] = useState(false);
+  const [status, setStatus] = useState('');
+  const [trusting, setTrusting] = useState(false);
+  const dialog = useRef<HTMLDialogElement>(null);
+
+  const load = async (): Promise<void> => {
+    const r = await props.api.call('checks.list', { session: props.sessionId });
+    if (!r.ok) return setStatus(`Cannot list the checks: ${r.message}`);
+    setListing(r.value);
+  };
+
+  useEffect(() => {
+    setListing(null);
+    void load();
+    return props.onEvent((e) => {
+      if ('sessionId' in e && e.sessionId === props.sessionId && (e.type === 'verify.started' || e.type === 'verify.finished' || (e.type === 'state.changed' && e.file === 'environment.md'))) {
+        if (e.type === 'verify.started') setRunning(true);
+        if (e.type === 'verify.finished') setRunning(false);
+        void load();
+      }
+    });
+  }, [props.sessionId]);
+
+  useEffect(() => {
+    if (trusting) dialog.current?.showModal();
+    else dialog.current?.close();
+  }, [trusting]);
+
+  const verify = async (): Promise<void> => {
+    setRunning(true);
+    setStatus('Verifying…');
+    const r = await props.api.call('checks.verify', { session: props.sessionId });
+    setRunning(false);
+    setStatus(r.ok ? '' : `Verify failed: ${r.message}`);
+    await load();
+  };
+
+  const trust = async (): Promise<void> => {
+    if (!listing) return;
+    const r = await props.api.call('checks.trust', { session: props.sessionId, hash: listing.trust.hash });
+    setTrusting(false);
+    setStatus(r.ok ? `Trusted ${r.value.items} command${r.value.items === 1 ? '' : 's'}` : `Not trusted: ${r.message}`);
+    await load();
+  };
+
+  const results = new Map((listing?.lastVerification?.results ?? []).map((r) => [r.id, r]));
+  const needsTrust = listing !== null && !listing.trust.trusted && listing.trust.items.length > 0;
+  return (
+    <div class="checks-pane">
+      <div class="checks-bar">
+        <button type="button" onClick={() => void verify()} disabled={running}>
+          Verify
+        </button>
+        {needsTrust ? (
+          <button type="button" onClick={() => setTrusting(true)}>
+            Trust…
+          </button>
+        ) : null}
+        <span class="muted" role="status">
+          {running ? 'Verifying…' : status}
+          {listing?.lastVerification ? ` Last verified ${new Date(listing.lastVerification.at).toLocaleString()}` : ''}
+        </span>
+      </div>
+      {needsTrust ? (
+        <p class="banner">
+          {listing.trust.changed ? 'The commands changed since you approved them.' : 'These commands have not been approved yet.'} Untrusted checks do not run until you trust them.
+        </p>
+      ) : null}
+      {listing && listing.checks.length === 0 ? <p class="empty">No checks: environment.md lists none under “## Checks”.</p> : null}
+      <ul class="check-list" aria-label="Checks">
+        {listing?.checks.map((c) => {
+          const r = results.get(c.id);
+          const st = !c.trusted ? 'untrusted' : (r?.status ?? 'not run');
+          return (
+            <li key={c.id} class={`check status-${st.replace(' ', '-')}`} aria-label={`${c.label ?? c.kind} ${c.target}: ${st}`}>
+              <div class="check-head">
+                <span class="check-status">{st}</span>
+                <strong>{c.label ?? c.kind}</strong>
+                <code>{c.target}</code>
+                <span class="muted check-source">
+                  {c.source.file}:{c.source.line}
+                </span>
+                {r && c.trusted ? <span class="muted">{(r.durationMs / 1000).toFixed(1)} s</span> : null}
+              </div>
+              {r && c.trusted && r.status !== 'pass' && r.detail ? <div class="check-detail">{r.detail}</div> : null}
+              {r && c.trusted && (r.status === 'fail' || r.status === 'timeout') && r.outputTail ? <pre class="check-output">{tail(r.outputTail)}</pre> : null}
+            </li>
+          );
+        })}
+      </ul>
+      {listing && listing.unparsed.some((u) => u.severity === 'malformed') ? (
+        <section aria-label="Lines that gave no check">
+          <h3>Lines that gave no check</h3>
+          <ul>
+            {listing.unparsed
+              .filter((u) => u.severity === 'malformed')
+              .map((u) => (
+                <li key={`${u.source.line}`}>
+                  <code>
+                    {u.source.file}:{u.source.line}
+                  </code>{' '}
+                  {u.text} — {u.reason}
+                </li>
+              ))}
+          </ul>
+        </section>
+      ) : null}
+      <dialog ref={dialog} aria-labelledby="trust-title" onClose={() => setTrusting(false)}>
+        <h2 id="trust-title">Trust these commands?</h2>
+        <p>Mori will run exactly these, from this session's environment.md, now and on every verification. A later change to the list asks again.</p>
+        <ul class="trust-items" aria-label="Commands to trust">
+          {listing?.trust.items.map((i, n) => (
+            <li key={n}>
+              <span class="tag">{i.kind}</span> <code>{i.value}</code> <span class="muted">{i.where}</span>
+            </li>
+          ))}
+        </ul>
+        <div class="dialog-actions">
+          <button type="button" onClick={() => setTrusting(false)}>
+            Cancel
+          </button>
+          <button type="button" class="primary" onClick={() => void trust()}>
+            Trust
+          </button>
+        </div>
+      </dialog>
+    </div>
+  );
+}

@@ -1,0 +1,18 @@
+// A modal dialog on the platform's <dialog>: focus moves in and stays, Escape closes it, and it is
+// a `dialog` named by its title for assistive technology. Runs in the renderer.
+import type { ComponentChildren } from 'preact';
+import { useEffect, useRef } from 'preact/hooks';
+
+export function Modal(props: { title: string; onClose: () => void; children: ComponentChildren; wide?: boolean }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    ref.current?.showModal();
+  }, []);
+  const titleId = `dialog-${props.title.replace(/\W+/g, '-').toLowerCase()}`;
+  return (
+    <dialog ref={ref} aria-labelledby={titleId} class={props.wide ? 'wide' : ''} onClose={props.onClose}>
+      <h2 id={titleId}>{props.title}</h2>
+      {props.children}
+    </dialog>
+  );
+}

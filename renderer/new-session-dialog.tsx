@@ -1,0 +1,109 @@
+// The new session dialog (DESIGN.md §13): project folder, name, agent profile from the list, task,
+// backend. The window never sends a command line, except the shell/custom profile's own field,
+// which `session.init` approves as the person typed it. Creates the session, then starts it.
+// Runs in the renderer.
+import { useState } from 'preact/hooks';
+import type { SessionInfo } from '../common/ipc.js';
+import type { MoriApi } from '../common/mori-api.js';
+import { PROFILE_NAMES, SESSION_NAME_PATTERN, type BackendName, type ProfileName } from '../common/session.js';
+import { Modal } from './modal.js';
+
+export function NewSessionDialog(props: { api: MoriApi; onClose: () => void; onCreated: (s: SessionInfo) => void }) {
+  const [projectDir, setProjectDir] = useState('');
+  const [name, setName] = useState('');
+  const [profile, setProfile] = useState<ProfileName>('claude');
+  const [command, setCommand] = useState('');
+  const [task, setTask] = useState('');
+  const [backend, setBackend] = useState<BackendName>('tmux');
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+  const needsCommand = profile === 'shell' || profile === 'custom';
+
+  const create = async (): Promise<void> => {
+    if (!projectDir.trim()) return setError('Which project folder?');
+    if (!SESSION_NAME_PATTERN.test(name)) return setError('A name is lowercase letters, digits, ".", "_" or "-", starting with a letter or digit.');
+    if (needsCommand && !command.trim()) return setError('The shell and custom profiles run the command you give.');
+    setBusy(true);
+    setError('');
+    const r = await props.api.call('session.init', {
+      projectDir: projectDir.trim(),
+      name,
+      profile,
+      backend,
+      ...(task.trim() ? { task: task.trim() } : {}),
+      ...(needsCommand ? { command: command.trim() } : {}),
+    });
+    if (!r.ok) {
+      setBusy(false);
+      return setError(r.message);
+    }
+    const started = await props.api.call('start', { session: r.value.id });
+    setBusy(false);
+    props.onCreated(started.ok ? started.value : r.value);
+    if (!started.ok) setError(`Created, but it did not start: ${started.message}`);
+    else props.onClose();
+  };
+
+  return (
+    <Modal title="New session" onClose={props.onClose}>
+      <form
+        class="form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void create();
+        }}
+      >
+        <label>
+          Project folder
+          <input value={projectDir} onInput={(e) => setProjectDir((e.target as HTMLInputElement).value)} placeholder="/home/me/code/app" required />
+        </label>
+        <label>
+          Name
+          <input value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} placeholder="auth-api" required />
+        </label>
+        <label>
+          Agent
+          <select value={profile} onChange={(e) => setProfile((e.target as HTMLSelectElement).value as ProfileName)}>
+            {PROFILE_NAMES.map((p) => (
+              <option key={p} value={p}>
+                {p}
+              </option>
+            ))}
+          </select>
+        </label>
+        {needsCommand ? (
+          <label>
+            Command
+            <input value={command} onInput={(e) => setCommand((e.target as HTMLInputElement).value)} placeholder="bash" />
+          </label>
+        ) : null}
+        <label>
+          Task
+          <textarea rows={4} value={task} onInput={(e) => setTask((e.target as HTMLTextAreaElement).value)} placeholder="What the agent should do" />
+        </label>
+        <fieldset>
+          <legend>Backend</legend>
+          {(['tmux', 'direct'] as const).map((b) => (
+            <label class="inline" key={b}>
+              <input type="radio" name="backend" value={b} checked={backend === b} onChange={() => setBackend(b)} />
+              {b === 'tmux' ? 'tmux (survives the daemon)' : 'direct'}
+            </label>
+          ))}
+        </fieldset>
+        {error ? (
+          <p class="error" role="alert">
+            {error}
+          </p>
+        ) : null}
+        <div class="dialog-actions">
+          <button type="button" onClick={props.onClose}>
+            Cancel
+          </button>
+          <button type="submit" class="primary" disabled={busy}>
+            Create and start
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

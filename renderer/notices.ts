@@ -1,0 +1,57 @@
+// What the window tells the person happened (DESIGN.md §13): a daemon event becomes a notice when it
+// is one the person should know about — verification failed, needs input, crash loop, resumed after
+// sleep or an outage, a usage limit. Pure: the in-page list and the browser's notifications both
+// show what this returns. Runs in the renderer (and in unit tests).
+import type { NotifyEvent } from '../common/daemon-settings.js';
+import type { EventOf } from '../common/events.js';
+import type { DaemonEvent } from '../common/ipc.js';
+
+export interface Notice {
+  id: number;
+  at: number;
+  kind: NotifyEvent | 'attention';
+  sessionId: string | null;
+  name: string | null;
+  title: string;
+  body: string;
+}
+
+let nextId = 1;
+
+const LAUNCH_WORDS: Record<EventOf<'session.resumed'>['launch'], string> = {
+  resume: 'The agent picked up its conversation.',
+  fresh: 'Started afresh: its conversation could not be resumed.',
+  new: 'Started again from its task.',
+  reattach: 'Re-attached to the agent, which kept running.',
+};
+
+const sleptWords = (ms: number): string => (ms < 60_000 ? 'Asleep briefly' : ms < 2 * 3_600_000 ? `Asleep for ${Math.round(ms / 60_000)} min` : `Asleep for ${Math.round(ms / 3_600_000)} h`);
+
+/** The notice an event makes, or null for the events that are only bookkeeping. */
+export function noticeFor(e: DaemonEvent): Notice | null {
+  const make = (kind: Notice['kind'], sessionId: string | null, name: string | null, title: string, body: string): Notice => ({
+    id: nextId++,
+    at: e.at,
+    kind,
+    sessionId,
+    name,
+    title,
+    body,
+  });
+  switch (e.type) {
+    case 'verify.finished':
+      return e.ok ? null : make('verify-failed', e.sessionId, e.name, `${e.name}: verification failed`, e.summary);
+    case 'session.activity':
+      return e.to === 'needs-input' && e.from !== 'needs-input' ? make('needs-input', e.sessionId, e.name, `${e.name} needs input`, 'The agent is waiting for an answer only you can give.') : null;
+    case 'session.attention':
+      if (e.reason === 'crash-loop') return make('crash-loop', e.sessionId, e.name, `${e.name}: crash loop`, e.message);
+      if (/usage|limit/i.test(e.reason)) return make('usage-limit', e.sessionId, e.name, `${e.name}: usage limit`, e.message);
+      return make('attention', e.sessionId, e.name, `${e.name} needs attention`, e.message);
+    case 'session.resumed':
+      return make('resumed', e.sessionId, e.name, `${e.name} resumed`, LAUNCH_WORDS[e.launch]);
+    case 'power.resume':
+      return make('resumed', null, null, 'The machine woke up', `${sleptWords(e.sleptMs)}; interrupted sessions resume.`);
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,44 @@
+// The terminal tab: hosts the terminal pool's stage (every session's xterm, parked when hidden), a
+// search box (Enter: next, Shift+Enter: previous) and a line saying when the agent is not attached.
+// Runs in the renderer.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { MoriApi } from '../common/mori-api.js';
+import { TerminalHistory } from './terminal-history.js';
+import type { TerminalPool } from './terminal-pool.js';
+
+export function TerminalPane(props: { api: MoriApi; pool: TerminalPool; sessionId: string; visible: boolean }) {
+  const host = useRef<HTMLDivElement>(null);
+  const [query, setQuery] = useState('');
+  const [history, setHistory] = useState(false);
+  const [, setTick] = useState(0);
+  useEffect(() => {
+    host.current?.appendChild(props.pool.stage);
+    return props.pool.onChange(() => setTick((n) => n + 1));
+  }, [props.pool]);
+  useEffect(() => {
+    if (props.visible) props.pool.show(props.sessionId);
+  }, [props.pool, props.sessionId, props.visible]);
+  const status = props.pool.status(props.sessionId);
+  return (
+    <div class="terminal-pane" hidden={!props.visible}>
+      <div class="terminal-bar">
+        <input
+          type="search"
+          aria-label="Search the terminal"
+          placeholder="Search"
+          value={query}
+          onInput={(e) => setQuery((e.target as HTMLInputElement).value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') props.pool.find(query, e.shiftKey);
+          }}
+        />
+        <button type="button" aria-pressed={history} onClick={() => setHistory((h) => !h)}>
+          Earlier output
+        </button>
+        {status && !status.attached && status.ended ? <span class="muted">Not attached: {status.ended}</span> : null}
+      </div>
+      {history ? <TerminalHistory key={props.sessionId} api={props.api} sessionId={props.sessionId} /> : null}
+      <div role="region" aria-label="Terminal" class="terminal-region" ref={host} />
+    </div>
+  );
+}

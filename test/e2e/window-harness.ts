@@ -1,0 +1,86 @@
+// End-to-end harness for the window: builds the renderer (Vite, as `npm run build:renderer`), runs a
+// real `mori ui` (which starts a real daemon) in a temp MORI_HOME with its own tmux socket and the
+// fake agent behind the claude profile, and drives Debian's Chromium (playwright-core) at it.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { build } from 'vite';
+import { MORI_BIN, REPO } from '../helpers/mori-cli.js';
+import { UpHarness, until } from '../helpers/mori-up.js';
+
+export const CHROMIUM = '/usr/bin/chromium';
+/** Where screenshots go: under out/ (not committed); the README's one is copied to docs/ by hand. */
+export const SHOTS = path.join(REPO, 'out', 'e2e-screenshots');
+/** The size the screenshots are taken at: a common laptop screen. */
+export const VIEWPORT = { width: 1440, height: 900 };
+
+export async function buildRenderer(): Promise<void> {
+  await build({ configFile: path.join(REPO, 'vite.renderer.config.ts'), logLevel: 'warn' });
+}
+
+export class WindowHarness {
+  readonly h: UpHarness;
+  ui: ChildProcess | null = null;
+  url = '';
+  browser: Browser | null = null;
+  page!: Page;
+  private uiErr = '';
+
+  constructor(prefix: string) {
+    this.h = new UpHarness(prefix);
+    mkdirSync(SHOTS, { recursive: true });
+  }
+
+  async start(): Promise<void> {
+    const ui = spawn(process.execPath, [MORI_BIN, 'ui', '--no-open', '--json'], {
+      cwd: this.h.project,
+      env: { ...process.env, MORI_HOME: this.h.home, ...this.h.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.ui = ui;
+    let out = '';
+    ui.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+    ui.stderr?.on('data', (d: Buffer) => (this.uiErr += d.toString()));
+    await until('the URL of mori ui', () => out.includes('\n'), () => this.uiErr);
+    this.url = (JSON.parse(out.split('\n')[0] ?? '') as { url: string }).url;
+    this.browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    const context = await this.browser.newContext({ viewport: VIEWPORT });
+    // The browser's notifications allowed, and each one the page raises recorded in `window.shownNotifications`.
+    await context.grantPermissions(['notifications']);
+    await context.addInitScript(`{
+      const Real = window.Notification;
+      window.shownNotifications = [];
+      window.Notification = class extends Real {
+        constructor(title, options) {
+          super(title, options);
+          window.shownNotifications.push(title);
+        }
+      };
+    }`);
+    this.page = await context.newPage();
+    this.page.on('pageerror', (e) => process.stderr.write(`page error: ${e.message}\n`));
+    await this.page.goto(this.url);
+  }
+
+  /** The titles of the browser notifications the page raised so far. */
+  notifications(): Promise<string[]> {
+    return this.page.evaluate<string[]>('window.shownNotifications');
+  }
+
+  async shot(name: string): Promise<void> {
+    for (const scheme of ['light', 'dark'] as const) {
+      await this.page.emulateMedia({ colorScheme: scheme });
+      // Two frames: the theme's CSS and the terminal's colours repaint.
+      await this.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      await this.page.screenshot({ path: path.join(SHOTS, `${name}-${scheme}.png`) });
+    }
+    await this.page.emulateMedia({ colorScheme: 'light' });
+  }
+
+  async stop(): Promise<void> {
+    await this.browser?.close();
+    this.ui?.kill('SIGTERM');
+    this.h.cleanup();
+  }
+}

@@ -1,0 +1,241 @@
+// The window in Debian's Chromium through a real `mori ui` and daemon, driven by roles and names as a
+// person would: typing into a fake agent's terminal reaches the agent and its output shows; an
+// external edit of session_state.md shows in the open editor; Save keeps the external line; a save
+// against a changed file shows the conflict and writes nothing; a closed port fails Verify with its
+// source line while an untrusted test command shows untrusted and runs only after Trust; the new
+// session dialog creates a session that starts and appears in the list; needs input shows in the list
+// and the notices, and the browser's notifications only for sessions the person is not looking at. Screenshots of each view, light and dark, go to out/e2e-screenshots/.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { client, call } from '../helpers/daemon.js';
+import { until } from '../helpers/mori-up.js';
+import { buildRenderer, CHROMIUM, WindowHarness } from './window-harness.js';
+
+let w: WindowHarness;
+let closedPort = 0;
+let marker = '';
+
+/** A port nothing listens on: bound, then released. */
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+const stateFile = (name: string, file: string): string => path.join(w.h.stateDir(name), file);
+
+// Without Debian's Chromium (a machine that never ran .ci/run) there is nothing to drive; in CI it is installed, so it runs.
+describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window in Chromium', () => {
+  beforeAll(async () => {
+    await buildRenderer();
+    w = new WindowHarness('window');
+    w.h.init('echo', 'direct');
+    w.h.init('checks', 'direct');
+    w.h.init('crashy', 'direct');
+    // Two crashes make a crash loop here (five by default): read when the daemon starts.
+    writeFileSync(path.join(w.h.home, 'settings.json'), JSON.stringify({ restart: { crashLoopCount: 2 } }));
+    closedPort = await freePort();
+    marker = path.join(w.h.tmp, 'test-command-ran');
+    writeFileSync(
+      stateFile('checks', 'environment.md'),
+      `# environment.md\n## Setup\n- Database: localhost:${closedPort}\n- Test command: \`touch ${marker}\`\n`,
+    );
+    await w.start();
+  }, 90_000);
+  afterAll(async () => {
+    await w?.stop();
+  });
+
+  it('lists the sessions by name, and typing into the terminal reaches the agent, whose output shows', async () => {
+    const { page } = w;
+    const list = page.getByRole('listbox', { name: 'Sessions' });
+    await list.getByRole('option', { name: /echo/ }).click();
+    await expect.poll(() => list.getByRole('option', { name: /echo/ }).getAttribute('aria-selected')).toBe('true');
+    const terminal = page.getByRole('region', { name: 'Terminal' });
+    await terminal.getByText('Fake Agent').first().waitFor({ timeout: 25_000 });
+    await terminal.click();
+    await page.keyboard.type('hello-from-the-window');
+    await page.keyboard.press('Enter');
+    await until('the agent to receive the line', () => readFileSync(w.h.record, 'utf8').includes('"line":"hello-from-the-window"'), () => readFileSync(w.h.record, 'utf8').slice(-500));
+    await expect.poll(() => terminal.innerText(), { timeout: 25_000 }).toMatch(/❯ hello-from-the-window/);
+    await w.shot('terminal');
+    // Earlier output comes from the transcript, as text.
+    await page.getByRole('button', { name: 'Earlier output' }).click();
+    const history = page.getByRole('region', { name: 'Earlier output' });
+    await history.getByText('hello-from-the-window').first().waitFor();
+    expect(await history.innerText()).toContain('Fake Agent');
+    await w.shot('terminal-history');
+    await page.getByRole('button', { name: 'Earlier output' }).click();
+    await history.waitFor({ state: 'detached' });
+  });
+
+  it('shows an external edit of session_state.md live, saves with it kept, and refuses a save over a change', async () => {
+    const { page } = w;
+    await page.getByRole('option', { name: /echo/ }).click();
+    await page.getByRole('tab', { name: 'session_state.md' }).click();
+    const editor = page.getByRole('textbox', { name: 'session_state.md text' });
+    await editor.getByText('Current Task').waitFor();
+    const file = stateFile('echo', 'session_state.md');
+
+    // The agent writes the file: the editor, with no unsaved change, shows it within 2 s.
+    writeFileSync(file, readFileSync(file, 'utf8') + '- external line from the agent\n');
+    await editor.getByText('external line from the agent').waitFor({ timeout: 2_000 });
+
+    // The person adds a line and saves: both lines are on disk.
+    await editor.click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('- typed in the window');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByRole('status').getByText('Saved', { exact: true }).waitFor();
+    const saved = readFileSync(file, 'utf8');
+    expect(saved).toContain('- external line from the agent');
+    expect(saved).toContain('- typed in the window');
+
+    // An unsaved change, then the agent writes again: a banner; Save answers conflict and writes nothing.
+    await editor.click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('\n- second edit, never saved');
+    const theirs = saved + '- the agent wrote meanwhile\n';
+    writeFileSync(file, theirs);
+    await page.getByRole('alert').getByText('changed on disk while you were editing').waitFor({ timeout: 5_000 });
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByRole('alert').getByText('Nothing was overwritten').waitFor();
+    expect(readFileSync(file, 'utf8')).toBe(theirs);
+    await page.getByRole('button', { name: 'Compare' }).click();
+    await page.getByRole('region', { name: 'session_state.md on disk' }).getByText('the agent wrote meanwhile').waitFor();
+    await w.shot('state-conflict');
+    await page.getByRole('button', { name: 'Use the disk version' }).click();
+    await editor.getByText('the agent wrote meanwhile').waitFor();
+  });
+
+  it('takes a work-log entry and shows it first', async () => {
+    const { page } = w;
+    await page.getByRole('tab', { name: 'work_log.md' }).click();
+    await page.getByRole('textbox', { name: 'New entry' }).fill('Checked the window by hand');
+    await page.getByRole('button', { name: 'Add entry' }).click();
+    const entries = page.getByRole('list', { name: 'Work log entries' }).getByRole('listitem');
+    await expect.poll(() => entries.first().innerText()).toContain('Checked the window by hand');
+    expect(readFileSync(stateFile('echo', 'work_log.md'), 'utf8')).toContain('Checked the window by hand');
+    await w.shot('work-log');
+  });
+
+  it('Verify shows a closed port failing with its source line; the untrusted test command runs only after Trust', async () => {
+    const { page } = w;
+    await page.getByRole('option', { name: /checks/ }).click();
+    await page.getByRole('tab', { name: 'Checks' }).click();
+    const checks = page.getByRole('list', { name: 'Checks' });
+    await checks.getByRole('listitem').first().waitFor();
+    const command = checks.getByRole('listitem', { name: /touch .*: untrusted/ });
+    await command.waitFor();
+    await page.getByRole('button', { name: 'Verify', exact: true }).first().click();
+    const port = checks.getByRole('listitem', { name: new RegExp(`${closedPort}: fail`) });
+    await port.waitFor({ timeout: 25_000 });
+    expect(await port.innerText()).toContain('environment.md:3');
+    expect(await command.innerText()).toMatch(/untrusted/i);
+    expect(existsSync(marker)).toBe(false);
+    await expect.poll(() => page.getByRole('option', { name: /checks/ }).innerText()).toContain('1 failing');
+    await w.shot('checks');
+
+    await page.getByRole('button', { name: 'Trust…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Trust these commands?' });
+    expect(await dialog.getByRole('list', { name: 'Commands to trust' }).innerText()).toContain(`touch ${marker}`);
+    await w.shot('trust-dialog');
+    await dialog.getByRole('button', { name: 'Trust', exact: true }).click();
+    await page.getByRole('button', { name: 'Verify', exact: true }).first().click();
+    await until('the trusted test command to run', () => existsSync(marker));
+    await checks.getByRole('listitem', { name: /touch .*: pass/ }).waitFor({ timeout: 25_000 });
+  });
+
+  it('the new session dialog creates a session that starts and appears in the list', async () => {
+    const { page } = w;
+    await page.getByRole('button', { name: 'New session' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New session' });
+    await dialog.getByRole('textbox', { name: 'Project folder' }).fill(w.h.project);
+    await dialog.getByRole('textbox', { name: 'Name' }).fill('fresh');
+    await dialog.getByRole('combobox', { name: 'Agent' }).selectOption('claude');
+    await dialog.getByRole('textbox', { name: 'Task' }).fill('start from the window');
+    await dialog.getByRole('radio', { name: /direct/ }).check();
+    await w.shot('new-session');
+    await dialog.getByRole('button', { name: 'Create and start' }).click();
+    const option = page.getByRole('listbox', { name: 'Sessions' }).getByRole('option', { name: /fresh/ });
+    await option.waitFor();
+    await expect.poll(() => option.innerText(), { timeout: 25_000 }).toMatch(/waiting|working|running/);
+    await page.getByRole('region', { name: 'Terminal' }).getByText('start from the window').first().waitFor({ timeout: 25_000 });
+  });
+
+  it('an agent asking a question shows as needs input in the list and in the notices; settings are stored with the daemon', async () => {
+    const { page } = w;
+    await page.getByRole('option', { name: /echo/ }).click();
+    await page.getByRole('tab', { name: 'Terminal' }).click();
+    await page.getByRole('region', { name: 'Terminal' }).click();
+    await page.keyboard.type('ask');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByRole('option', { name: /echo/ }).innerText(), { timeout: 25_000 }).toContain('needs input');
+    await page.getByRole('region', { name: 'Notifications' }).getByText('echo needs input').waitFor();
+    await w.shot('needs-input');
+    await page.getByRole('button', { name: 'Settings' }).click();
+    const settings = page.getByRole('dialog', { name: 'Settings' });
+    await settings.getByText('Crash loop', { exact: true }).waitFor();
+    await w.shot('settings');
+    await settings.getByRole('checkbox', { name: 'Pause notifications' }).check();
+    // A target that answers (the web host itself), so the probe finds the network up meanwhile.
+    const probe = `127.0.0.1:${new URL(w.url).port}`;
+    await settings.getByRole('textbox', { name: /Probe targets/ }).fill(probe);
+    await settings.getByRole('button', { name: 'Save settings' }).click();
+    await settings.waitFor({ state: 'detached' });
+    const stored = JSON.parse(readFileSync(path.join(w.h.home, 'settings.json'), 'utf8')) as { notifications: { paused: boolean }; probeTargets: string[]; restart: { crashLoopCount: number } };
+    expect(stored).toMatchObject({ notifications: { paused: true }, probeTargets: [probe], restart: { crashLoopCount: 2 } });
+    // Back as they were for the tests that follow (notifications on, no probe).
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await settings.getByRole('checkbox', { name: 'Pause notifications' }).uncheck();
+    await settings.getByRole('textbox', { name: /Probe targets/ }).fill('');
+    await settings.getByRole('button', { name: 'Save settings' }).click();
+    await settings.waitFor({ state: 'detached' });
+  });
+
+  it('an agent that keeps crashing shows as a crash loop in the list and the notices; its terminal re-attaches after each restart', async () => {
+    const { page } = w;
+    await page.getByRole('option', { name: /crashy/ }).click();
+    await page.getByRole('tab', { name: 'Terminal' }).click();
+    const terminal = page.getByRole('region', { name: 'Terminal' });
+    for (let i = 1; i <= 2; i++) {
+      await until(`start ${i} of the agent`, () => w.h.starts().filter((s) => s.argv.join(' ').includes('crashy')).length >= i, () => JSON.stringify(w.h.starts().map((s) => s.argv)));
+      await terminal.getByText('? for shortcuts').filter({ visible: true }).last().waitFor({ timeout: 25_000 });
+      await expect.poll(() => page.getByRole('option', { name: /crashy/ }).innerText(), { timeout: 25_000 }).toMatch(/waiting/);
+      await terminal.click();
+      await page.keyboard.type('crash');
+      await page.keyboard.press('Enter');
+      if (i === 1) await page.getByRole('region', { name: 'Notifications' }).getByText('crashy resumed').waitFor({ timeout: 25_000 });
+    }
+    await page.getByRole('region', { name: 'Notifications' }).getByText('crashy: crash loop').waitFor({ timeout: 25_000 });
+    await expect.poll(() => page.getByRole('option', { name: /crashy/ }).innerText()).toContain('attention');
+    // The person is looking at this session in a focused window: no browser notification for it.
+    expect(await page.evaluate('document.hasFocus()')).toBe(true);
+    expect((await w.notifications()).filter((t) => t.startsWith('crashy'))).toEqual([]);
+    await w.shot('crash-loop');
+  });
+
+  it('sleep and wake: the sessions show interrupted, then resumed in the notices', async () => {
+    const { page } = w;
+    const { c } = await client(w.h.home);
+    try {
+      await call(c, 'hint.power', { kind: 'suspend' });
+      await expect.poll(() => page.getByRole('option', { name: /echo/ }).innerText(), { timeout: 25_000 }).toContain('interrupted');
+      await call(c, 'hint.power', { kind: 'resume' });
+      const notices = page.getByRole('region', { name: 'Notifications' });
+      await notices.getByText('The machine woke up').waitFor({ timeout: 25_000 });
+      await notices.getByText('echo resumed').waitFor({ timeout: 25_000 });
+      // A session the person is not looking at: the browser's notification too.
+      expect(await w.notifications()).toContain('echo resumed');
+      await expect.poll(() => page.getByRole('option', { name: /echo/ }).innerText(), { timeout: 25_000 }).toMatch(/waiting|working|running|needs input/);
+      await w.shot('resumed');
+    } finally {
+      c.close();
+    }
+  });
+});

@@ -1,0 +1,27 @@
+// Vite build of the window (renderer/), shared by `npm run build:renderer` (plain Vite, so `mori ui`
+// has a page without Electron) and electron-vite's renderer part. Preact components are TSX, turned
+// into calls of Preact's automatic JSX runtime by Vite's own transform: no plugin. Output in
+// out/renderer/, where the web host and the Electron window load it from.
+import { fileURLToPath } from 'node:url';
+import type { UserConfig } from 'vite';
+
+const root = fileURLToPath(new URL('./renderer', import.meta.url));
+const outDir = fileURLToPath(new URL('./out/renderer', import.meta.url));
+
+export const rendererConfig: UserConfig = {
+  root,
+  // Relative asset URLs: the same files load from the web host's / and from Electron's file:// window.
+  base: './',
+  oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
+  build: {
+    outDir,
+    emptyOutDir: true,
+    // Chromium of Electron 40 and Debian's: no down-levelling needed.
+    target: 'es2023',
+    // One chunk per entry is fine for a local page; the warning threshold fits xterm + CodeMirror.
+    chunkSizeWarningLimit: 2000,
+    rollupOptions: { input: fileURLToPath(new URL('./renderer/index.html', import.meta.url)) },
+  },
+};
+
+export default rendererConfig;
