@@ -15,7 +15,9 @@ import { NotificationController } from './notification-controller.js';
 import { pauseUntil } from './notification-decider.js';
 import { forwardPowerHints } from './power-hints.js';
 import type { SettingsStore } from './settings.js';
+import { background } from '../background.js';
 import { TrayController } from './tray-controller.js';
+import { trayHost, type TrayHost } from './tray-host.js';
 import type { TrayAction } from './tray-model.js';
 
 export interface AppOptions {
@@ -30,6 +32,8 @@ export interface AppOptions {
   autoStart?: AutoStart;
   /** Started with --hidden (at login): no window until asked. */
   hidden?: boolean;
+  /** Whether this desktop shows tray icons (tray-host.ts); tests inject an answer. */
+  trayHost?: () => Promise<TrayHost>;
   coalesceMs?: number;
   log?: (line: string) => void;
 }
@@ -55,6 +59,10 @@ export async function startApp(o: AppOptions): Promise<MoriApp | null> {
   }
   await app.whenReady();
   const settings = o.settings;
+  // Without a tray the window is the app: it opens even at login, and closing it quits the app (the
+  // daemon and the agents keep running, as with Quit).
+  const host = await (o.trayHost ?? (() => trayHost(process.platform)))();
+  if (!host.shown) log(`${host.why}: the window stays open instead`);
   const autoStart = o.autoStart ?? (process.platform === 'linux' ? linuxAutoStart(process.env, process.execPath) : loginItemAutoStart(app));
   let quitting = false;
 
@@ -68,7 +76,7 @@ export async function startApp(o: AppOptions): Promise<MoriApp | null> {
     page: o.page,
     bounds: () => settings.get('windowBounds'),
     saveBounds: (b) => settings.set('windowBounds', b),
-    quitting: () => quitting,
+    quitting: () => quitting || !host.shown,
   });
   const router = new IpcRouter({ ipcMain: ipcMain as unknown as IpcMainLike, connection, home: o.home, isAppUrl: (url) => isAppUrl(o.page, url), log });
 
@@ -190,14 +198,17 @@ export async function startApp(o: AppOptions): Promise<MoriApp | null> {
   }
 
   app.on('second-instance', () => window.open(null));
-  // The tray keeps the app: closing the last window does not quit it.
-  app.on('window-all-closed', () => undefined);
+  // The tray keeps the app: closing the last window does not quit it, unless there is no tray.
+  app.on('window-all-closed', () => {
+    if (!host.shown) background(quit(false), 'quitting');
+  });
   app.on('before-quit', () => {
     quitting = true;
   });
 
   render();
   await keeper.start();
-  if (!o.hidden) window.open(null);
+  if (!o.hidden || !host.shown) window.open(null);
+  if (!host.shown) new Notification({ title: 'Mori has no tray icon here', body: `${host.why}. Closing the window quits Mori; the agents keep running.` }).show();
   return result;
 }

@@ -5,6 +5,7 @@
 import { startApp, type MoriApp } from '../../main/electron/app-main.js';
 import { memorySettings, type SettingsStore } from '../../main/electron/settings.js';
 import type { AutoStart } from '../../main/electron/autostart.js';
+import type { TrayHost } from '../../main/electron/tray-host.js';
 import { MORI_BIN, REPO } from './mori-cli.js';
 import type { UpHarness } from './mori-up.js';
 import path from 'node:path';
@@ -16,7 +17,7 @@ export interface TestApp {
   logs: string[];
 }
 
-export async function startTestApp(h: UpHarness, over: { coalesceMs?: number; hidden?: boolean; settings?: SettingsStore } = {}): Promise<TestApp> {
+export async function startTestApp(h: UpHarness, over: { coalesceMs?: number; hidden?: boolean; settings?: SettingsStore; trayHost?: () => Promise<TrayHost> } = {}): Promise<TestApp> {
   const logs: string[] = [];
   let login = false;
   const autoStart: AutoStart = { enabled: () => login, set: (on) => void (login = on) };
@@ -30,6 +31,8 @@ export async function startTestApp(h: UpHarness, over: { coalesceMs?: number; hi
     settings: over.settings ?? memorySettings(),
     autoStart,
     hidden: over.hidden ?? true,
+    // A tray is shown unless a test says otherwise (this machine's answer must not decide the tests).
+    trayHost: over.trayHost ?? (() => Promise.resolve({ shown: true })),
     // Short in tests: the decision itself is what is tested, not the wait.
     coalesceMs: over.coalesceMs ?? 500,
     log: (line) => logs.push(line),

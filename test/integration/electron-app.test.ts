@@ -202,6 +202,27 @@ describe('the desktop app', () => {
     expect(h.workLog('stay')).toMatch(/SESSION STOPPED - by the user/);
   });
 
+  it('a desktop without a tray host: the window opens even at login and says why; closing it quits, the agent keeps running', { timeout: 120_000 }, async () => {
+    h = new UpHarness('app-notray');
+    h.init('lone', 'direct');
+    t = await startTestApp(h, { hidden: true, trayHost: () => Promise.resolve({ shown: false, why: 'this desktop shows no tray icons (test)' }) });
+    await until('connected', () => t?.app.state.daemon.state === 'open');
+    const win = fake.windows.at(-1) as BrowserWindow;
+    expect(win.isVisible()).toBe(true);
+    expect(t.logs.join('\n')).toMatch(/no tray icons \(test\): the window stays open instead/);
+    expect(titles()).toContain('Mori has no tray icon here');
+    await until('the agent', () => t?.app.state.sessions().some((r) => r.info.name === 'lone' && r.info.pid !== null) === true);
+    const agentPid = t.app.state.sessions().find((r) => r.info.name === 'lone')?.info.pid ?? 0;
+    // Closing the only window quits the app (there is no tray to come back through); nothing else stops.
+    win.emit('close', { preventDefault: () => undefined });
+    fakeApp.emit('window-all-closed');
+    await until('the app quitting', () => t?.app.quitting !== null);
+    await t.app.quitting;
+    t = null;
+    expect(pidAlive(agentPid)).toBe(true);
+    expect(await daemonAnswering(h.home)).not.toBeNull();
+  });
+
   it('a second instance quits and focuses the first; the IPC router refuses a foreign frame and a payload failing its schema, and relays a terminal', { timeout: 120_000 }, async () => {
     h = new UpHarness('app-ipc');
     h.init('ipc', 'direct');
