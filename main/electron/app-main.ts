@@ -16,6 +16,7 @@ import { pauseUntil } from './notification-decider.js';
 import { forwardPowerHints } from './power-hints.js';
 import type { SettingsStore } from './settings.js';
 import { background } from '../background.js';
+import { DockController } from './dock.js';
 import { TrayController } from './tray-controller.js';
 import { trayHost, type TrayHost } from './tray-host.js';
 import type { TrayAction } from './tray-model.js';
@@ -32,6 +33,8 @@ export interface AppOptions {
   autoStart?: AutoStart;
   /** Started with --hidden (at login): no window until asked. */
   hidden?: boolean;
+  /** The platform the app behaves as (the Dock is macOS's); default process.platform. */
+  platform?: NodeJS.Platform;
   /** Whether this desktop shows tray icons (tray-host.ts); tests inject an answer. */
   trayHost?: () => Promise<TrayHost>;
   coalesceMs?: number;
@@ -69,6 +72,7 @@ export async function startApp(o: AppOptions): Promise<MoriApp | null> {
   const connection = new DaemonConnection(o.home, { client: `Mori app (pid ${process.pid})` });
   const state = new AppState(connection);
   const keeper = new DaemonKeeper({ home: o.home, launch: o.launch, env: o.daemonEnv, connection, onStatus: (s) => state.setDaemon(s), log });
+  const dock = new DockController((o.platform ?? process.platform) === 'darwin' ? app.dock : undefined);
   const window = new MainWindow({
     create: (opts) => new BrowserWindow(opts),
     session: session.defaultSession,
@@ -77,6 +81,7 @@ export async function startApp(o: AppOptions): Promise<MoriApp | null> {
     bounds: () => settings.get('windowBounds'),
     saveBounds: (b) => settings.set('windowBounds', b),
     quitting: () => quitting || !host.shown,
+    onVisibility: (visible) => dock.window(visible),
   });
   const router = new IpcRouter({ ipcMain: ipcMain as unknown as IpcMainLike, connection, home: o.home, isAppUrl: (url) => isAppUrl(o.page, url), log });
 
@@ -120,6 +125,7 @@ export async function startApp(o: AppOptions): Promise<MoriApp | null> {
     });
   state.onChange((events) => {
     render();
+    dock.sessions(state.sessions());
     // From the first full picture on: the first one only teaches the notifications what is already so.
     if (state.daemon.state === 'open' && state.listed) notifications.changed(events);
   });

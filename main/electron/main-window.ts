@@ -27,6 +27,8 @@ export interface WindowDeps {
   saveBounds: (b: Rectangle) => void;
   /** True once the app is quitting: then a close really closes. */
   quitting: () => boolean;
+  /** Told when the window is shown or hidden (the macOS Dock follows it). */
+  onVisibility?: (visible: boolean) => void;
 }
 
 /** The web preferences every Mori window gets; exported so a test can read them off the built main. */
@@ -77,6 +79,7 @@ export class MainWindow {
     if (win.isMinimized()) win.restore();
     win.show();
     win.focus();
+    this.d.onVisibility?.(true);
   }
 
   /** The session the person is looking at, when the window has focus. */
@@ -111,9 +114,11 @@ export class MainWindow {
       if (this.d.quitting()) return;
       e.preventDefault();
       win.hide();
+      this.d.onVisibility?.(false);
     });
     win.on('closed', () => {
       if (this.win === win) this.win = null;
+      this.d.onVisibility?.(false);
     });
     const loaded = 'file' in page ? win.loadFile(page.file) : win.loadURL(page.url);
     loaded.then(undefined, () => undefined);

@@ -24,9 +24,29 @@ export const fake = {
 };
 
 // ---- app ----
+/** macOS's Dock: shown or not, and its badge. */
+export class FakeDock implements Pick<E.Dock, 'show' | 'hide' | 'setBadge' | 'getBadge'> {
+  visible = false;
+  badge = '';
+  show(): Promise<void> {
+    this.visible = true;
+    return Promise.resolve();
+  }
+  hide(): void {
+    this.visible = false;
+  }
+  setBadge(text: string): void {
+    this.badge = text;
+  }
+  getBadge(): string {
+    return this.badge;
+  }
+}
+
 class FakeApp extends EventEmitter implements Pick<E.App, 'requestSingleInstanceLock' | 'quit' | 'exit' | 'getPath' | 'getAppPath' | 'whenReady' | 'setLoginItemSettings' | 'getLoginItemSettings' | 'getName' | 'getVersion'> {
   isPackaged = false;
   appPath = process.cwd();
+  readonly dock = new FakeDock();
   requestSingleInstanceLock(): boolean {
     return fake.singleInstance;
   }
