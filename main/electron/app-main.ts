@@ -3,7 +3,7 @@
 // from the app state on each change, the OS's power and network news forwarded as hints, the IPC
 // router, and the window hidden to the tray on close. Quit leaves the daemon and the agents running;
 // "Quit and stop agents" stops them first. Electron main process.
-import { app, BrowserWindow, ipcMain, Menu, nativeImage, net, Notification, powerMonitor, session, shell, Tray } from 'electron';
+import { app, BrowserWindow, ipcMain, Menu, nativeImage, nativeTheme, net, Notification, powerMonitor, session, shell, Tray } from 'electron';
 import { stopDaemon, type DaemonLaunch } from '../cli/daemon.js';
 import { DaemonConnection } from '../cli/daemon-connection.js';
 import { AppState } from './app-state.js';
@@ -62,6 +62,9 @@ export async function startApp(o: AppOptions): Promise<MoriApp | null> {
   }
   await app.whenReady();
   const settings = o.settings;
+  // The window follows the system unless the person chose a theme: Chromium's prefers-color-scheme,
+  // which the renderer's styles follow, comes from nativeTheme.themeSource.
+  nativeTheme.themeSource = settings.get('theme');
   // Without a tray the window is the app: it opens even at login, and closing it quits the app (the
   // daemon and the agents keep running, as with Quit).
   const host = await (o.trayHost ?? (() => trayHost(process.platform)))();

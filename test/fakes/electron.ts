@@ -156,6 +156,8 @@ const _notificationCheck: Pick<typeof E.Notification, 'isSupported'> = FakeNotif
 class FakePowerMonitor extends EventEmitter {}
 export const powerMonitor = new FakePowerMonitor();
 export const net = { isOnline: (): boolean => fake.online } satisfies Pick<typeof E.net, 'isOnline'>;
+/** The theme the app asks Chromium for (the page's prefers-color-scheme follows it). */
+export const nativeTheme: Pick<E.NativeTheme, 'themeSource'> = { themeSource: 'system' };
 export const shell = {
   openPath: async (p: string): Promise<string> => {
     fake.opened.push(p);

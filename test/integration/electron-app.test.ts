@@ -8,7 +8,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 vi.mock('electron', () => import('../fakes/electron.js'));
 import { pathToFileURL } from 'node:url';
-import { app as fakeApp, fake, invokeFrom, powerMonitor, type BrowserWindow, type FakeNotification, type Tray } from '../fakes/electron.js';
+import { app as fakeApp, fake, invokeFrom, nativeTheme, powerMonitor, type BrowserWindow, type FakeNotification, type Tray } from '../fakes/electron.js';
 import { IPC } from '../../common/electron-ipc.js';
 import { startApp, type AppOptions } from '../../main/electron/app-main.js';
 import { memorySettings } from '../../main/electron/settings.js';
@@ -205,12 +205,15 @@ describe('the desktop app', () => {
   it('a desktop without a tray host: the window opens even at login and says why; closing it quits, the agent keeps running', { timeout: 120_000 }, async () => {
     h = new UpHarness('app-notray');
     h.init('lone', 'direct');
-    t = await startTestApp(h, { hidden: true, trayHost: () => Promise.resolve({ shown: false, why: 'this desktop shows no tray icons (test)' }) });
+    const settings = memorySettings();
+    settings.set('theme', 'dark');
+    t = await startTestApp(h, { hidden: true, settings, trayHost: () => Promise.resolve({ shown: false, why: 'this desktop shows no tray icons (test)' }) });
     await until('connected', () => t?.app.state.daemon.state === 'open');
     const win = fake.windows.at(-1) as BrowserWindow;
     expect(win.isVisible()).toBe(true);
     expect(t.logs.join('\n')).toMatch(/no tray icons \(test\): the window stays open instead/);
     expect(titles()).toContain('Mori has no tray icon here');
+    expect(nativeTheme.themeSource).toBe('dark'); // the theme the person chose reaches the page
     await until('the agent', () => t?.app.state.sessions().some((r) => r.info.name === 'lone' && r.info.pid !== null) === true);
     const agentPid = t.app.state.sessions().find((r) => r.info.name === 'lone')?.info.pid ?? 0;
     // Closing the only window quits the app (there is no tray to come back through); nothing else stops.
