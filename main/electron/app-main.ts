@@ -117,15 +117,23 @@ export async function startApp(o: AppOptions): Promise<MoriApp | null> {
     o.iconDir,
     (a) => void act(a).then(undefined, (err: unknown) => log(`tray action ${a.kind} failed: ${String(err)}`)),
   );
-  const render = (): void =>
+  // The menu says "paused until …": one render when the pause ends takes that back. A single timer
+  // for a known moment, not a periodic rebuild (which reshuffles the macOS menu bar).
+  let pauseEnd: NodeJS.Timeout | null = null;
+  const render = (): void => {
+    const pausedUntil = settings.get('notificationsPausedUntil');
     tray.render({
       daemon: state.daemon,
       sessions: state.sessions(),
-      notificationsPausedUntil: settings.get('notificationsPausedUntil'),
+      notificationsPausedUntil: pausedUntil,
       startAtLogin: autoStart.enabled(),
       muted: muted(),
       now: Date.now(),
     });
+    if (pauseEnd) clearTimeout(pauseEnd);
+    pauseEnd = pausedUntil !== null && pausedUntil > Date.now() && !quitting ? setTimeout(render, pausedUntil - Date.now() + 1) : null;
+    pauseEnd?.unref();
+  };
   state.onChange((events) => {
     render();
     dock.sessions(state.sessions());
@@ -149,6 +157,7 @@ export async function startApp(o: AppOptions): Promise<MoriApp | null> {
         if (!r.ok) log(`stopping the agents failed: ${r.message}`);
       }
       stopHints();
+      if (pauseEnd) clearTimeout(pauseEnd);
       notifications.dispose();
       router.dispose();
       connection.close();

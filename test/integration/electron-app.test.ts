@@ -202,6 +202,19 @@ describe('the desktop app', () => {
     expect(h.workLog('stay')).toMatch(/SESSION STOPPED - by the user/);
   });
 
+  it('a notification pause that ends is taken back in the tray menu without any other change', { timeout: 60_000 }, async () => {
+    h = new UpHarness('app-pause');
+    const settings = memorySettings();
+    settings.set('notificationsPausedUntil', Date.now() + 2_500);
+    t = await startTestApp(h, { settings });
+    await until('connected', () => t?.app.state.daemon.state === 'open');
+    expect(menuLabels().some((l) => l.startsWith('Notifications paused until'))).toBe(true);
+    const renders = fake.trays.length;
+    // No session, so no event: only the end of the pause can rebuild the menu.
+    await until('the pause to end in the menu', () => menuLabels().includes('Pause notifications'));
+    expect(fake.trays.length).toBe(renders);
+  });
+
   it('a desktop without a tray host: the window opens even at login and says why; closing it quits, the agent keeps running', { timeout: 120_000 }, async () => {
     h = new UpHarness('app-notray');
     h.init('lone', 'direct');
