@@ -212,6 +212,11 @@ describe('commands', () => {
       const cmd = `yes 'a line of output that repeats 0123456789' | head -c ${mb * 1024 * 1024}; echo; echo LAST-LINE`;
       const code = `const { runCommand } = await import(${JSON.stringify(mod)});
         const r = await runCommand(${JSON.stringify(cmd)}, { cwd: ${JSON.stringify(dir)}, timeoutMs: 60000 });
+        // Let the pipe's last reads and close callbacks run before measuring: a chunk still in flight
+        // is not retained, only not collected yet (it showed as ~2 MB once on a loaded machine).
+        await new Promise((r) => setTimeout(r, 50));
+        globalThis.gc();
+        await new Promise((r) => setImmediate(r));
         globalThis.gc();
         console.log(JSON.stringify({ status: r.status, tail: r.outputTail, maxRssKb: process.resourceUsage().maxRSS, retained: process.memoryUsage().arrayBuffers }));`;
       const run = spawnSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', code], { encoding: 'utf8', timeout: 60_000 });
