@@ -6,10 +6,10 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { DaemonSettings } from '../common/daemon-settings.js';
 import type { DaemonEvent, EditableStateFile, SessionInfo } from '../common/ipc.js';
 import type { ConnectionState, MoriApi } from '../common/mori-api.js';
+import { stateWord } from '../common/session-view.js';
 import { ChecksPane } from './checks-pane.js';
 import { NewSessionDialog } from './new-session-dialog.js';
 import { noticeFor, type Notice } from './notices.js';
-import { displayState } from './session-order.js';
 import { SessionList } from './session-list.js';
 import { SettingsDialog } from './settings-dialog.js';
 import { StateEditor } from './state-editor.js';
@@ -183,7 +183,7 @@ export function App(props: { api: MoriApi }) {
             <header class="session-header">
               <div class="session-title">
                 <h1>{current.name}</h1>
-                <span class={`badge state-${displayState(current).replace(' ', '-')}`}>{displayState(current)}</span>
+                <span class={`badge state-${stateWord(current).replace(' ', '-')}`}>{stateWord(current)}</span>
                 <span class="muted">
                   {current.profile ?? ''} · {current.backend} · {current.projectDir ?? current.stateDir}
                 </span>

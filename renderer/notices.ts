@@ -5,6 +5,7 @@
 import type { NotifyEvent } from '../common/daemon-settings.js';
 import type { EventOf } from '../common/events.js';
 import type { DaemonEvent } from '../common/ipc.js';
+import { attentionKind, becameNeedsInput } from '../common/session-view.js';
 
 export interface Notice {
   id: number;
@@ -42,11 +43,16 @@ export function noticeFor(e: DaemonEvent): Notice | null {
     case 'verify.finished':
       return e.ok ? null : make('verify-failed', e.sessionId, e.name, `${e.name}: verification failed`, e.summary);
     case 'session.activity':
-      return e.to === 'needs-input' && e.from !== 'needs-input' ? make('needs-input', e.sessionId, e.name, `${e.name} needs input`, 'The agent is waiting for an answer only you can give.') : null;
+      return becameNeedsInput(e.from, e.to) ? make('needs-input', e.sessionId, e.name, `${e.name} needs input`, 'The agent is waiting for an answer only you can give.') : null;
     case 'session.attention':
-      if (e.reason === 'crash-loop') return make('crash-loop', e.sessionId, e.name, `${e.name}: crash loop`, e.message);
-      if (/usage|limit/i.test(e.reason)) return make('usage-limit', e.sessionId, e.name, `${e.name}: usage limit`, e.message);
-      return make('attention', e.sessionId, e.name, `${e.name} needs attention`, e.message);
+      switch (attentionKind(e.reason)) {
+        case 'crash-loop':
+          return make('crash-loop', e.sessionId, e.name, `${e.name}: crash loop`, e.message);
+        case 'usage-limit':
+          return make('usage-limit', e.sessionId, e.name, `${e.name}: usage limit`, e.message);
+        default:
+          return make('attention', e.sessionId, e.name, `${e.name} needs attention`, e.message);
+      }
     case 'session.resumed':
       return make('resumed', e.sessionId, e.name, `${e.name} resumed`, LAUNCH_WORDS[e.launch]);
     case 'power.resume':

@@ -2,7 +2,8 @@
 // person first, each with its project, agent, state, last activity and failing checks. Arrow keys
 // move the selection. Runs in the renderer.
 import type { SessionInfo } from '../common/ipc.js';
-import { ago, displayState, needsPerson, orderSessions } from './session-order.js';
+import { needsPerson, orderSessions, stateWord } from '../common/session-view.js';
+import { ago } from './time-ago.js';
 
 const baseName = (p: string | undefined): string => (p ? (p.replace(/\/+$/, '').split('/').pop() ?? p) : '');
 
@@ -25,7 +26,7 @@ export function SessionList(props: {
   return (
     <ul role="listbox" aria-label="Sessions" class="session-list" tabIndex={0} onKeyDown={move} aria-activedescendant={props.selected ? `session-${props.selected}` : undefined}>
       {ordered.map((s) => {
-        const state = displayState(s);
+        const state = stateWord(s);
         const last = props.lastActivity.get(s.id);
         const failing = s.failingChecks ?? 0;
         return (

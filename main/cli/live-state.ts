@@ -3,6 +3,7 @@
 // starts a daemon, and loads the protocol only when a socket file exists. Runs in the CLI process.
 import { existsSync } from 'node:fs';
 import type { SessionInfo } from '../../common/ipc.js';
+import { lifecycleWords } from '../../common/session-view.js';
 import { moriHome } from '../state/mori-home.js';
 import { controlSocketPath } from '../supervisor/control-socket-path.js';
 
@@ -15,15 +16,6 @@ export interface LiveState {
 let lastNote = '';
 
 export const NO_SUPERVISOR_NOTE = 'No Mori supervisor is running: states are as last recorded (`mori up --daemon` starts one).';
-
-/** Activities in words a person reads: `needs-input` is "needs input". */
-const ACTIVITY_WORDS: Record<SessionInfo['activity'], string> = {
-  working: 'working',
-  waiting: 'waiting',
-  'needs-input': 'needs input',
-  error: 'error',
-  unknown: '',
-};
 
 export async function liveState(home = moriHome()): Promise<LiveState | null> {
   // No socket file, no supervisor: `mori ls` then loads nothing of the protocol (DESIGN.md §10 cold start).
@@ -55,6 +47,5 @@ export function noLiveNote(): string {
 export function liveLine(live: LiveState, id: string): string | null {
   const s = live.sessions.get(id);
   if (!s) return null;
-  const activity = s.pid !== null ? ACTIVITY_WORDS[s.activity] : '';
-  return `${s.state}${activity ? ` (${activity})` : ''}${s.pid !== null ? `, pid ${s.pid}` : ''}`;
+  return `${lifecycleWords(s)}${s.pid !== null ? `, pid ${s.pid}` : ''}`;
 }

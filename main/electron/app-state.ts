@@ -6,7 +6,8 @@
 import { SessionInfo, type DaemonEvent } from '../../common/ipc.js';
 import { z } from 'zod';
 import type { DaemonConnection } from '../cli/daemon-connection.js';
-import { foldEvent, type SessionRow } from './session-status.js';
+import { applyList, foldEvent } from '../../common/session-list-store.js';
+import type { SessionRow } from '../../common/session-view.js';
 import type { KeeperStatus } from './daemon-keeper.js';
 
 export type StateListener = (events: DaemonEvent[]) => void;
@@ -75,15 +76,7 @@ export class AppState {
       const parsed = SessionList.safeParse(r.value);
       if (parsed.success) {
         this.listed = true;
-        const ids = new Set(parsed.data.map((s) => s.id));
-        for (const id of [...this.rows.keys()]) if (!ids.has(id)) this.rows.delete(id);
-        for (const info of parsed.data) {
-          const row = this.rows.get(info.id);
-          if (row) {
-            row.info = info;
-            if (info.state !== 'attention') row.attention = null;
-          } else this.rows.set(info.id, { info, attention: null, verify: null, interrupted: info.intent.kind === 'interrupted' ? info.intent.reason : null });
-        }
+        applyList(this.rows, parsed.data);
       }
     }
     this.emit();

@@ -4,14 +4,11 @@
 // this does nothing. Electron main process.
 import type { Dock } from 'electron';
 import { background } from '../background.js';
-import { sessionStatus, type SessionRow } from './session-status.js';
+import { needsYou, type SessionRow } from '../../common/session-view.js';
 
 /** Sessions that need the person: the tray's "needs you" and "failing" levels. */
 export function needYouCount(rows: readonly SessionRow[]): number {
-  return rows.filter((r) => {
-    const level = sessionStatus(r).level;
-    return level === 'needs-you' || level === 'failing';
-  }).length;
+  return rows.filter(needsYou).length;
 }
 
 export class DockController {

@@ -6,7 +6,7 @@
 import type { NotificationConstructorOptions } from 'electron';
 import type { DaemonEvent } from '../../common/ipc.js';
 import { decideNotifications, emptyMemory, type DeciderMemory, type Notice } from './notification-decider.js';
-import type { SessionRow } from './session-status.js';
+import type { SessionRow } from '../../common/session-view.js';
 
 /**
  * How long changes are gathered before deciding: a wake resumes sessions one after another (the

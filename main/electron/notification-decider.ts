@@ -7,7 +7,7 @@
 // paused — and those conditions still count as told, so un-pausing does not replay them.
 // Pure: Electron main process, no Electron import.
 import type { DaemonEvent } from '../../common/ipc.js';
-import { sessionStatus, type SessionRow } from './session-status.js';
+import { resumedAfterAbsence, sessionStatus, type SessionRow } from '../../common/session-view.js';
 
 export interface Notice {
   title: string;
@@ -36,10 +36,6 @@ export interface DecideInput {
   muted: ReadonlySet<string>;
   pausedUntil: number | null;
 }
-
-/** Interruptions whose end is news: the person was away or offline, not watching. */
-const NEWS_WHEN_RESUMED = new Set(['sleep', 'network', 'reboot']);
-const AWAY_WORDS: Record<string, string> = { sleep: 'after sleep', network: 'after a network outage', reboot: 'after a restart' };
 
 interface Candidate {
   group: string;
@@ -86,8 +82,8 @@ export function decideNotifications(memory: DeciderMemory, input: DecideInput): 
       const reason = interruptedBy.get(e.sessionId);
       interruptedBy.delete(e.sessionId);
       const row = byId.get(e.sessionId);
-      if (row && reason && NEWS_WHEN_RESUMED.has(reason)) {
-        const away = AWAY_WORDS[reason] ?? '';
+      const away = resumedAfterAbsence(reason);
+      if (row && reason && away !== null) {
         candidates.push({ group: `resumed:${reason}`, row, title: `${row.info.name} resumed ${away}`, body: lastLine(row.verify?.summary ?? ''), plural: (n) => `${n} sessions resumed ${away}` });
       }
     }

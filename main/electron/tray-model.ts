@@ -2,7 +2,7 @@
 // worst level of all sessions, or `offline` while the daemon does not answer), the tooltip, and the
 // menu as plain data whose items name an action instead of holding a click handler. The tray
 // controller turns it into Electron objects. Pure: Electron main process, no Electron import.
-import { sessionStatus, worstLevel, type Level, type SessionRow } from './session-status.js';
+import { byLevel, isLive, sessionStatus, worstLevel, type Level, type SessionRow } from '../../common/session-view.js';
 
 export type TrayIcon = Level | 'offline';
 
@@ -41,13 +41,11 @@ export interface TrayView {
 }
 
 const SEPARATOR: TrayItem = { type: 'separator' };
-/** Sessions needing the person come first (DESIGN.md §13), then by name. */
-const LEVEL_ORDER: Record<Level, number> = { failing: 0, 'needs-you': 1, working: 2, ok: 3 };
 
 function sessionItem(row: SessionRow, muted: boolean): TrayItem {
   const status = sessionStatus(row);
   const { id, name, state } = row.info;
-  const live = state === 'running' || state === 'starting' || state === 'resuming' || state === 'verifying' || state === 'backoff';
+  const live = isLive(state);
   return {
     label: `${name} — ${status.words}`,
     submenu: [
@@ -102,9 +100,8 @@ function pauseItem(snapshot: TraySnapshot): TrayItem {
 export function trayModel(snapshot: TraySnapshot): TrayView {
   const online = snapshot.daemon.state === 'open';
   const icon: TrayIcon = online ? worstLevel(snapshot.sessions.map((r) => sessionStatus(r).level)) : 'offline';
-  const rows = [...snapshot.sessions].sort(
-    (a, b) => LEVEL_ORDER[sessionStatus(a).level] - LEVEL_ORDER[sessionStatus(b).level] || a.info.name.localeCompare(b.info.name),
-  );
+  // Sessions needing the person come first (DESIGN.md §13), then by name.
+  const rows = [...snapshot.sessions].sort(byLevel);
   const menu: TrayItem[] = [];
   if (!online) menu.push({ label: daemonWords(snapshot.daemon), enabled: false }, SEPARATOR);
   else if (rows.length === 0) menu.push({ label: 'No sessions', enabled: false }, SEPARATOR);

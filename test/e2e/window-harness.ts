@@ -7,7 +7,8 @@ import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { build } from 'vite';
 import { MORI_BIN, REPO } from '../helpers/mori-cli.js';
-import { UpHarness, until } from '../helpers/mori-up.js';
+import { UpHarness } from '../helpers/mori-up.js';
+import { until } from '../helpers/until.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 /** Where screenshots go: under out/ (not committed); the README's one is copied to docs/ by hand. */

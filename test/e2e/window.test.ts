@@ -10,7 +10,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, call } from '../helpers/daemon.js';
-import { until } from '../helpers/mori-up.js';
+import { until } from '../helpers/until.js';
 import { buildRenderer, CHROMIUM, WindowHarness } from './window-harness.js';
 
 let w: WindowHarness;

@@ -5,7 +5,7 @@ import WebSocket from 'ws';
 import type { DaemonEvent, IpcMethod, IpcParams } from '../../common/ipc.js';
 import type { WebSocketLike } from '../../common/mori-api.js';
 import { ControlClient } from '../../main/cli/control-client.js';
-import { until } from './mori-up.js';
+import { until } from './until.js';
 
 /** A connected client (hello said), its events collected when `subscribe` is true. */
 export async function client(home: string, subscribe = false): Promise<{ c: ControlClient; events: DaemonEvent[] }> {

@@ -117,13 +117,8 @@ export class UpHarness {
   }
 }
 
-export async function until(what: string, ok: () => boolean, extra: () => string = () => '', deadlineMs = DEADLINE_MS): Promise<void> {
-  const end = Date.now() + deadlineMs;
-  while (!ok()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what} ${extra()}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+/** The harness's waits are test/helpers/until.ts's. */
+export { until } from './until.js';
 
 export const hasEvent = (u: Up, type: string, match: Record<string, unknown> = {}): boolean =>
   u.lines().some((e) => e['type'] === type && Object.entries(match).every(([k, v]) => e[k] === v));

@@ -1,7 +1,7 @@
-// A session row as the app's state holds it (main/electron/session-status.ts), for unit tests of the
+// A session row as the app's state holds it (common/session-view.ts), for unit tests of the
 // tray and the notifications: running and waiting unless told otherwise; the id is `id-<name>`.
 import type { SessionInfo } from '../../common/ipc.js';
-import type { SessionRow } from '../../main/electron/session-status.js';
+import type { SessionRow } from '../../common/session-view.js';
 
 export function row(name: string, over: Partial<SessionInfo> = {}, extra: Partial<SessionRow> = {}): SessionRow {
   return {

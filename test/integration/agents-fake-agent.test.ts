@@ -15,6 +15,7 @@ import { findClaudeStatus } from '../../main/agents/claude-session-status.js';
 import { PROFILES } from '../../main/agents/profiles.js';
 import type { LaunchSpec } from '../../main/agents/profile.js';
 import { detectActivity } from '../../main/agents/screen-activity.js';
+import { untilValue } from '../helpers/until.js';
 
 const { Terminal } = xtermHeadless;
 const FAKE = fileURLToPath(new URL('../fixtures/fake-agent.mjs', import.meta.url));
@@ -69,16 +70,7 @@ function start(spec: LaunchSpec, extraEnv: Record<string, string> = {}): Run {
   return { pty, screen, exited };
 }
 
-async function until<T>(what: string, probe: () => T | Promise<T>, ok: (v: T) => boolean): Promise<T> {
-  const end = Date.now() + DEADLINE_MS;
-  let last: T = await probe();
-  while (!ok(last)) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(last)}`);
-    await new Promise((r) => setTimeout(r, 50));
-    last = await probe();
-  }
-  return last;
-}
+const until = <T>(what: string, probe: () => T | Promise<T>, ok: (v: T) => boolean): Promise<T> => untilValue(what, probe, ok, DEADLINE_MS, (last) => `last: ${JSON.stringify(last)}`);
 
 const activityOf = (run: Run) => (): AgentActivity => detectActivity(PROFILES.claude, run.screen());
 const records = (): Record<string, unknown>[] =>

@@ -7,7 +7,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { hasEvent, until, UpHarness, type Up } from '../helpers/mori-up.js';
+import { hasEvent, UpHarness, type Up } from '../helpers/mori-up.js';
+import { until } from '../helpers/until.js';
 import { CLAUDE_CODE_PACKAGE, claudeEnv, claudePid, claudeReplies, claudeStatus, claudeTranscript, installedAgentCli, seedClaudeConfig } from '../helpers/real-claude.js';
 import { messageTexts, MessagesApiStandIn, type LoggedRequest, type ScriptedTurn } from '../stand-ins/messages-api.js';
 

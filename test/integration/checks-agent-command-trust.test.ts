@@ -4,7 +4,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { hasEvent, until, UpHarness } from '../helpers/mori-up.js';
+import { hasEvent, UpHarness } from '../helpers/mori-up.js';
+import { until } from '../helpers/until.js';
 
 let h: UpHarness | null = null;
 afterEach(() => {

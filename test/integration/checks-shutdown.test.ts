@@ -5,7 +5,8 @@ import { appendFileSync, readdirSync, readFileSync, writeFileSync } from 'node:f
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { REPO } from '../helpers/mori-cli.js';
-import { hasEvent, until, UpHarness } from '../helpers/mori-up.js';
+import { hasEvent, UpHarness } from '../helpers/mori-up.js';
+import { until } from '../helpers/until.js';
 
 let h: UpHarness | null = null;
 afterEach(() => {

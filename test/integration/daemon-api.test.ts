@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ControlClient } from '../../main/cli/control-client.js';
 import type { DaemonEvent } from '../../common/ipc.js';
 import { call, client, waitEvent } from '../helpers/daemon.js';
-import { UpHarness, until } from '../helpers/mori-up.js';
+import { UpHarness } from '../helpers/mori-up.js';
+import { until } from '../helpers/until.js';
 
 let h: UpHarness;
 let c: ControlClient;

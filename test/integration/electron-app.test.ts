@@ -16,7 +16,8 @@ import { pidAlive } from '../../main/state/pid-alive.js';
 import { daemonAnswering, stopDaemon } from '../../main/cli/daemon.js';
 import { call, client } from '../helpers/daemon.js';
 import { APP_PAGE, startTestApp, type TestApp } from '../helpers/electron-app.js';
-import { UpHarness, until } from '../helpers/mori-up.js';
+import { UpHarness } from '../helpers/mori-up.js';
+import { until } from '../helpers/until.js';
 
 let h: UpHarness;
 let t: TestApp | null = null;

@@ -9,7 +9,8 @@ import type { SupervisorEvent } from '../../common/events.js';
 import { createPowerWatch, type PowerWatch } from '../../main/power/power-watch.js';
 import { InterruptionOrchestrator } from '../../main/supervisor/interruption-orchestrator.js';
 import { Supervisor } from '../../main/supervisor/supervisor.js';
-import { hasEvent, until, UpHarness } from '../helpers/mori-up.js';
+import { hasEvent, UpHarness } from '../helpers/mori-up.js';
+import { until } from '../helpers/until.js';
 
 let h: UpHarness | null = null;
 afterEach(() => {

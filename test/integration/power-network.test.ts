@@ -9,6 +9,7 @@ import { afterEach, expect, it } from 'vitest';
 import type { NetworkOfflineEvent, NetworkOnlineEvent } from '../../common/power.js';
 import { createPowerWatch, type PowerWatch } from '../../main/power/power-watch.js';
 import { probeAny, probeTarget } from '../../main/power/tcp-probe.js';
+import { until as waitUntil } from '../helpers/until.js';
 
 const servers: Server[] = [];
 let watch: PowerWatch | null = null;
@@ -41,13 +42,7 @@ async function deadPort(): Promise<number> {
   return port;
 }
 
-async function until(what: string, cond: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
+const until = (what: string, cond: () => boolean, timeoutMs: number): Promise<void> => waitUntil(what, cond, undefined, timeoutMs);
 
 it('goes offline once when the target stops, online once when it is back, without flapping', { timeout: 90_000 }, async () => {
   let server = await listen();

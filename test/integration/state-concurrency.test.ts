@@ -9,6 +9,7 @@ import { processStartTime } from '../../main/state/process-start.js';
 import { appendEntry, compactWorkLog, parseEntries, readTailEntries, settleWorkLog, WORK_LOG, WORK_LOG_ARCHIVE } from '../../main/state/work-log.js';
 import { COMPACTION_JOURNAL } from '../../main/state/work-log-compaction.js';
 import { REPO, tempDir } from '../helpers/mori-cli.js';
+import { until as waitUntil } from '../helpers/until.js';
 
 const HOLDER = path.join(REPO, 'test', 'fixtures', 'lock-holder.mjs');
 const RACER = path.join(REPO, 'test', 'fixtures', 'lock-racer.mjs');
@@ -149,13 +150,7 @@ describe('the session lock', () => {
         });
         return out;
       });
-      const until = async (cond: () => boolean): Promise<void> => {
-        const end = Date.now() + 40_000;
-        while (!cond()) {
-          if (Date.now() > end) throw new Error('racers did not answer');
-          await new Promise((r) => setTimeout(r, 20));
-        }
-      };
+      const until = (cond: () => boolean): Promise<void> => waitUntil('the racers to answer', cond, undefined, 40_000, 20);
       await until(() => lines.every((l) => l[0] === 'ready'));
       for (const r of racers) r.stdin.write('go\n');
       await until(() => lines.every((l) => l.length >= 2));

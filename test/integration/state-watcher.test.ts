@@ -9,6 +9,7 @@ import { updateSessionFile } from '../../main/state/session-file.js';
 import { StateWatcher } from '../../main/state/state-watcher.js';
 import { appendEntry } from '../../main/state/work-log.js';
 import { tempDir } from '../helpers/mori-cli.js';
+import { until as waitUntil } from '../helpers/until.js';
 
 let watcher: StateWatcher | null = null;
 afterEach(async () => {
@@ -25,13 +26,7 @@ async function setup() {
   return { dir: created.value.stateDir, events };
 }
 
-async function until(cond: () => boolean, what: string, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+const until = (cond: () => boolean, what: string, ms = 10_000): Promise<void> => waitUntil(what, cond, undefined, ms, 25);
 
 /** Waits long enough for any (wrong) event to arrive: several debounce periods. */
 const quiet = () => new Promise((r) => setTimeout(r, 800));

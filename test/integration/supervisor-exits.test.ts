@@ -8,7 +8,8 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readSessionFile } from '../../main/state/session-file.js';
-import { hasEvent, until, UpHarness } from '../helpers/mori-up.js';
+import { hasEvent, UpHarness } from '../helpers/mori-up.js';
+import { until } from '../helpers/until.js';
 
 let h: UpHarness | null = null;
 afterEach(() => {

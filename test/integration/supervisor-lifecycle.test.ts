@@ -12,6 +12,7 @@ import { createSession } from '../../main/state/state-dir.js';
 import { readTailEntries } from '../../main/state/work-log.js';
 import { Supervisor, type SupervisorOptions } from '../../main/supervisor/supervisor.js';
 import { gitRepo, tempDir } from '../helpers/mori-cli.js';
+import { until as waitUntil } from '../helpers/until.js';
 
 const FAKE = fileURLToPath(new URL('../fixtures/fake-agent.mjs', import.meta.url));
 /** Generous: two cores shared with other test runs. */
@@ -63,13 +64,7 @@ const starts = (): { argv: string[]; sessionId: string | null; resumeId: string 
   }
 };
 
-async function until(what: string, ok: () => boolean): Promise<void> {
-  const end = Date.now() + DEADLINE_MS;
-  while (!ok()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}; events: ${events.map((e) => e.type).join(', ')}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+const until = (what: string, ok: () => boolean): Promise<void> => waitUntil(what, ok, () => `events: ${events.map((e) => e.type).join(', ')}`, DEADLINE_MS, 25);
 
 describe('Supervisor', () => {
   it('restarts a crashing agent with growing delays and stops after 5 crashes with attention(crash-loop)', async () => {

@@ -14,6 +14,7 @@ import { createSession } from '../../main/state/state-dir.js';
 import { InterruptionOrchestrator } from '../../main/supervisor/interruption-orchestrator.js';
 import { Supervisor, type SupervisorOptions } from '../../main/supervisor/supervisor.js';
 import { gitRepo, runMori, tempDir } from '../helpers/mori-cli.js';
+import { until as waitUntil } from '../helpers/until.js';
 
 const FAKE = fileURLToPath(new URL('../fixtures/fake-agent.mjs', import.meta.url));
 /** Generous: two cores shared with other test runs. */
@@ -70,13 +71,7 @@ const starts = (): unknown[] => {
   }
 };
 
-async function until(what: string, ok: () => boolean): Promise<void> {
-  const end = Date.now() + DEADLINE_MS;
-  while (!ok()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}; events: ${events.map((e) => e.type).join(', ')}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+const until = (what: string, ok: () => boolean): Promise<void> => waitUntil(what, ok, () => `events: ${events.map((e) => e.type).join(', ')}`, DEADLINE_MS, 25);
 
 describe('state the supervisor writes', () => {
   it('a stop that cannot be written is attention(state-unwritable), shown by mori ls, and still honoured next start', async () => {

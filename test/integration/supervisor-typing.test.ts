@@ -10,7 +10,7 @@ import type { SupervisorEvent } from '../../common/events.js';
 import { createSession } from '../../main/state/state-dir.js';
 import { Supervisor } from '../../main/supervisor/supervisor.js';
 import { gitRepo, tempDir } from '../helpers/mori-cli.js';
-import { until } from '../helpers/mori-up.js';
+import { until } from '../helpers/until.js';
 
 const FAKE = fileURLToPath(new URL('../fixtures/fake-agent.mjs', import.meta.url));
 

@@ -8,7 +8,8 @@ import path from 'node:path';
 import { spawn as spawnPty } from 'node-pty';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MORI_BIN, runMori } from '../helpers/mori-cli.js';
-import { hasEvent, UpHarness, until as waitUntil, type Up } from '../helpers/mori-up.js';
+import { hasEvent, UpHarness, type Up } from '../helpers/mori-up.js';
+import { until as waitUntil } from '../helpers/until.js';
 
 let h: UpHarness;
 let home: string;

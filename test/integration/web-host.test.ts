@@ -13,7 +13,8 @@ import type { DaemonEvent, SessionInfo } from '../../common/ipc.js';
 import { daemonAnswering } from '../../main/cli/daemon.js';
 import { wsOpener } from '../helpers/daemon.js';
 import { MORI_BIN } from '../helpers/mori-cli.js';
-import { UpHarness, until } from '../helpers/mori-up.js';
+import { UpHarness } from '../helpers/mori-up.js';
+import { until } from '../helpers/until.js';
 
 let h: UpHarness;
 let ui: ChildProcess;

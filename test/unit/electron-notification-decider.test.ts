@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DaemonEvent } from '../../common/ipc.js';
 import { decideNotifications, emptyMemory, pauseUntil, type DecideInput, type DeciderMemory } from '../../main/electron/notification-decider.js';
-import type { SessionRow } from '../../main/electron/session-status.js';
+import type { SessionRow } from '../../common/session-view.js';
 import { row } from '../helpers/session-rows.js';
 
 const NOW = Date.UTC(2026, 10, 30, 12);

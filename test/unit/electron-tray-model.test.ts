@@ -1,9 +1,9 @@
-// The tray's decisions (main/electron/tray-model.ts, session-status.ts): the icon is the worst of all
+// The tray's decisions (main/electron/tray-model.ts, common/session-view.ts): the icon is the worst of all
 // sessions (offline while the daemon does not answer), needing-you sessions sort first, each state
 // reads in words, and the menu carries every action DESIGN.md §13 names.
 import { describe, expect, it } from 'vitest';
 import { row } from '../helpers/session-rows.js';
-import type { SessionRow } from '../../main/electron/session-status.js';
+import type { SessionRow } from '../../common/session-view.js';
 import { trayModel, type TrayItem, type TraySnapshot } from '../../main/electron/tray-model.js';
 
 

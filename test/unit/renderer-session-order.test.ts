@@ -4,17 +4,17 @@ import { describe, expect, it } from 'vitest';
 import type { DaemonEvent } from '../../common/ipc.js';
 import { noticeFor } from '../../renderer/notices.js';
 import { plainText } from '../../renderer/plain-text.js';
-import { displayState, orderSessions } from '../../renderer/session-order.js';
+import { orderSessions, stateWord } from '../../common/session-view.js';
 
-const s = (name: string, state: string, activity = 'unknown', failingChecks = 0) => ({ name, state, activity, failingChecks }) as Parameters<typeof displayState>[0] & { name: string; failingChecks: number };
+const s = (name: string, state: string, activity = 'unknown', failingChecks = 0) => ({ name, state, activity, failingChecks }) as Parameters<typeof stateWord>[0] & { name: string; failingChecks: number };
 
 describe('the sessions list', () => {
   it("reads a running session by its agent's activity, and any other by its lifecycle", () => {
-    expect(displayState(s('a', 'running', 'needs-input'))).toBe('needs input');
-    expect(displayState(s('a', 'running', 'working'))).toBe('working');
-    expect(displayState(s('a', 'running'))).toBe('running');
-    expect(displayState(s('a', 'backoff', 'working'))).toBe('interrupted');
-    expect(displayState(s('a', 'attention'))).toBe('attention');
+    expect(stateWord(s('a', 'running', 'needs-input'))).toBe('needs input');
+    expect(stateWord(s('a', 'running', 'working'))).toBe('working');
+    expect(stateWord(s('a', 'running'))).toBe('running');
+    expect(stateWord(s('a', 'backoff', 'working'))).toBe('interrupted');
+    expect(stateWord(s('a', 'attention'))).toBe('attention');
   });
 
   it('puts needs input first, then attention and errors, failing checks before passing ones, stopped last', () => {

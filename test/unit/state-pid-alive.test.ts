@@ -3,6 +3,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { pidAlive } from '../../main/state/pid-alive.js';
+import { until as waitUntil } from '../helpers/until.js';
 
 const children: number[] = [];
 afterEach(() => {
@@ -15,13 +16,7 @@ afterEach(() => {
   }
 });
 
-async function until(what: string, ok: () => boolean): Promise<void> {
-  const end = Date.now() + 10_000;
-  while (!ok()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+const until = (what: string, ok: () => boolean): Promise<void> => waitUntil(what, ok, undefined, 10_000, 20);
 
 describe('pidAlive', () => {
   it('running, exited, invalid', async () => {

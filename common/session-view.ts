@@ -1,0 +1,183 @@
+// How a session reads to the person (DESIGN.md §13), decided in this one place for the tray, the
+// Dock, the notifications, the window and `mori ls`: its state in words (from its lifecycle state,
+// its agent's activity and the reason it asks for attention), how badly it needs the person (its
+// level, worst first), the orders that put those sessions first, and the conditions notifications
+// are built on (needs input, crash loop, usage limit, verification failed, resumed after an
+// absence). Pure TypeScript, shared by main and the renderer.
+import type { AgentActivity } from './agent-activity.js';
+import type { RuntimeState } from './events.js';
+import type { SessionInfo } from './ipc.js';
+
+/** What the daemon has said about one session, folded from `list` and the event stream (common/session-list-store.ts). */
+export interface SessionRow {
+  info: SessionInfo;
+  /** The last `session.attention`, while the session is in `attention`. */
+  attention: { reason: string; message: string } | null;
+  /** The last finished verification; cleared when a new one starts. */
+  verify: { ok: boolean; summary: string } | null;
+  /** Why it was last interrupted (sleep, network, crash…), kept until it is resumed. */
+  interrupted: string | null;
+}
+
+// ---- Words ----------------------------------------------------------------------------------
+
+/** An activity in words a person reads: `needs-input` is "needs input"; `unknown` says nothing. */
+const ACTIVITY_WORDS: Record<AgentActivity, string> = {
+  working: 'working',
+  waiting: 'waiting',
+  'needs-input': 'needs input',
+  error: 'error',
+  unknown: '',
+};
+
+export const activityWords = (activity: AgentActivity): string => ACTIVITY_WORDS[activity];
+
+/** A running session reads as its agent's activity, or "running" while the activity is unknown. */
+export const runningWords = (activity: AgentActivity): string => ACTIVITY_WORDS[activity] || 'running';
+
+/** `mori ls`: the lifecycle state, with the agent's activity while it has a process ("running (working)"). */
+export function lifecycleWords(s: Pick<SessionInfo, 'state' | 'activity' | 'pid'>): string {
+  const activity = s.pid !== null ? activityWords(s.activity) : '';
+  return `${s.state}${activity ? ` (${activity})` : ''}`;
+}
+
+/** Lifecycle states in which the supervisor holds the agent or is about to: Stop applies, not Start. */
+export const isLive = (state: RuntimeState): boolean => state === 'running' || state === 'starting' || state === 'resuming' || state === 'verifying' || state === 'backoff';
+
+// ---- Conditions the notifications are built on ----------------------------------------------
+
+/** What an attention reason is to the person: a crash loop, a usage limit, or something else to look at. */
+export type AttentionKind = 'crash-loop' | 'usage-limit' | 'attention';
+
+export const attentionKind = (reason: string): AttentionKind => (reason === 'crash-loop' || reason === 'usage-limit' ? reason : 'attention');
+
+/** The attention reason of a session in `attention`: the event's, else the one its intent recorded. */
+export const attentionReason = (row: SessionRow): string => row.attention?.reason ?? (row.info.intent.kind === 'attention' ? row.info.intent.reason : 'attention');
+
+/** The agent started asking a question only the person can answer (a transition, not a state). */
+export const becameNeedsInput = (from: AgentActivity, to: AgentActivity): boolean => to === 'needs-input' && from !== 'needs-input';
+
+/** The last verification failed and still matters: a stopped or finished session is not failing. */
+export const verifyFailing = (row: SessionRow): boolean => row.verify !== null && !row.verify.ok && row.info.state !== 'stopped' && row.info.state !== 'finished';
+
+/** Interruptions whose end is news, with the words that say so: the person was away or offline, not watching. */
+const AWAY_WORDS = new Map<string, string>([
+  ['sleep', 'after sleep'],
+  ['network', 'after a network outage'],
+  ['reboot', 'after a restart'],
+]);
+
+/** "after sleep" when resuming from this interruption is news to the person; null when it is not (a crash). */
+export const resumedAfterAbsence = (reason: string | undefined): string | null => (reason === undefined ? null : (AWAY_WORDS.get(reason) ?? null));
+
+// ---- Levels: the tray, the Dock and the notifications -----------------------------------------
+
+/** Worst first: the tray icon shows the worst level of all sessions (DESIGN.md §13). */
+export const LEVELS = ['failing', 'needs-you', 'working', 'ok'] as const;
+export type Level = (typeof LEVELS)[number];
+
+export interface SessionStatus {
+  level: Level;
+  /** A few words: "needs input", "crash loop", "verification failed", "working"… */
+  words: string;
+  /** Set when the status is one the person is told about (a notification); equal keys are the same condition. */
+  notable: 'needs-input' | 'crash-loop' | 'verify-failed' | 'attention' | 'usage-limit' | null;
+}
+
+/** A running session's level by its agent's activity. */
+const ACTIVITY_LEVEL: Record<AgentActivity, Level> = { 'needs-input': 'needs-you', error: 'failing', working: 'working', waiting: 'ok', unknown: 'ok' };
+
+export function sessionStatus(row: SessionRow): SessionStatus {
+  const { info } = row;
+  if (info.state === 'attention') {
+    const reason = attentionReason(row);
+    const kind = attentionKind(reason);
+    if (kind === 'crash-loop') return { level: 'failing', words: 'crash loop', notable: 'crash-loop' };
+    if (kind === 'usage-limit') return { level: 'needs-you', words: 'usage limit', notable: 'usage-limit' };
+    return { level: 'needs-you', words: `needs you: ${reason}`, notable: 'attention' };
+  }
+  if (verifyFailing(row)) return { level: 'failing', words: 'verification failed', notable: 'verify-failed' };
+  switch (info.state) {
+    case 'running':
+      return { level: ACTIVITY_LEVEL[info.activity], words: runningWords(info.activity), notable: info.activity === 'needs-input' ? 'needs-input' : null };
+    case 'starting':
+    case 'resuming':
+    case 'verifying':
+      return { level: 'working', words: info.state, notable: null };
+    case 'backoff':
+    case 'interrupted':
+      return { level: 'working', words: row.interrupted ? `interrupted (${row.interrupted})` : info.state, notable: null };
+    default:
+      return { level: 'ok', words: info.state, notable: null };
+  }
+}
+
+export function worstLevel(levels: readonly Level[]): Level {
+  let worst: Level = 'ok';
+  for (const l of levels) if (LEVELS.indexOf(l) < LEVELS.indexOf(worst)) worst = l;
+  return worst;
+}
+
+/** The session needs the person: the tray's "needs you" and "failing" levels (the Dock's badge counts these). */
+export const needsYou = (row: SessionRow): boolean => {
+  const level = sessionStatus(row).level;
+  return level === 'needs-you' || level === 'failing';
+};
+
+/** The tray's order: worst level first, then by name. */
+export const byLevel = (a: SessionRow, b: SessionRow): number =>
+  LEVELS.indexOf(sessionStatus(a).level) - LEVELS.indexOf(sessionStatus(b).level) || a.info.name.localeCompare(b.info.name);
+
+// ---- The window's one word and its list order -----------------------------------------------
+
+export type StateWord = 'needs input' | 'error' | 'attention' | 'interrupted' | 'verifying' | 'working' | 'waiting' | 'running' | 'starting' | 'stopped' | 'finished';
+
+/** The one word of each lifecycle state but `running`, which reads as its agent's activity. */
+const LIFECYCLE_WORD: Record<Exclude<RuntimeState, 'running'>, StateWord> = {
+  attention: 'attention',
+  interrupted: 'interrupted',
+  backoff: 'interrupted',
+  resuming: 'interrupted',
+  verifying: 'verifying',
+  idle: 'starting',
+  starting: 'starting',
+  stopped: 'stopped',
+  finished: 'finished',
+};
+
+/** The one word the window's list and header show (and style by): the activity while it runs, else the lifecycle. */
+export function stateWord(s: Pick<SessionInfo, 'state' | 'activity'>): StateWord {
+  return s.state === 'running' ? (runningWords(s.activity) as StateWord) : LIFECYCLE_WORD[s.state];
+}
+
+/**
+ * Lower first: the person is needed (a question before any other attention), then something is
+ * wrong, then busy, then quiet. Finer than the levels: the list sorts by what the person does next.
+ */
+const NEED_RANK: Record<StateWord, number> = {
+  'needs input': 0,
+  attention: 1,
+  error: 2,
+  interrupted: 3,
+  verifying: 4,
+  waiting: 5,
+  working: 6,
+  running: 7,
+  starting: 8,
+  stopped: 9,
+  finished: 10,
+};
+
+/** Whether the word asks for the person (the list marks these). */
+export const needsPerson = (w: StateWord): boolean => NEED_RANK[w] <= NEED_RANK.error;
+
+/** Sessions in the order the window's list shows them: by need, failing checks first within a rank, then by name. */
+export function orderSessions<T extends Pick<SessionInfo, 'state' | 'activity' | 'name'> & { failingChecks?: number | undefined }>(sessions: readonly T[]): T[] {
+  return [...sessions].sort((a, b) => {
+    const r = NEED_RANK[stateWord(a)] - NEED_RANK[stateWord(b)];
+    if (r !== 0) return r;
+    const f = (b.failingChecks ?? 0) - (a.failingChecks ?? 0);
+    if (f !== 0) return f;
+    return a.name.localeCompare(b.name);
+  });
+}
