@@ -1,8 +1,8 @@
 // The renderer's one API (DESIGN.md §2, §12): every control method of common/ipc.ts, the daemon's
 // event stream, connection state, and terminals (attach: snapshot, then live output; input, resize,
 // detach). One interface, two transports: Electron's preload provides it over IPC, and
-// `createWebSocketApi` below over the web host's WebSocket (`mori ui`). The WebSocket client says
-// hello, validates every message and every result with the zod schemas, acknowledges terminal output,
+// `createWebSocketApi` below over the web host's WebSocket (`mori ui`). The WebSocket client sends its
+// session secret as its first message (common/web-session.ts), says hello, validates every message and every result with the zod schemas, acknowledges terminal output,
 // and reconnects (re-subscribing) when the daemon or the web host comes back.
 // Pure TypeScript: no Node and no DOM imports; the WebSocket is passed in.
 import {
@@ -17,6 +17,7 @@ import {
   type SessionInfo,
 } from './ipc.js';
 import { fail, ok, type Result } from './result.js';
+import { WS_UNAUTHORIZED, type WebAuthMessage } from './web-session.js';
 
 /**
  * Starts a connection step nobody awaits. Those steps resolve to Results (a failure is a value, and
@@ -77,6 +78,11 @@ export interface WebSocketApiOptions {
   /** First reconnect delay; doubles up to RECONNECT_MAX_MS. */
   reconnectMs?: number;
   client?: string;
+  /**
+   * The session secret each WebSocket sends first (the web host reads nothing before it); null:
+   * none is held, and the host will refuse the socket with WS_UNAUTHORIZED, which ends reconnecting.
+   */
+  secret?: () => Promise<string | null>;
 }
 
 /** First wait before reconnecting: a daemon restart takes about a second; don't hammer it meanwhile. */
@@ -93,6 +99,8 @@ class Channel {
   private readonly pending = new Map<number, Pending>();
   private openWaiters: ((r: Result<void>) => void)[] = [];
   state: ConnectionState = 'closed';
+  /** How the last WebSocket closed: WS_UNAUTHORIZED ends reconnecting. */
+  lastCloseCode = 0;
 
   constructor(
     private readonly options: WebSocketApiOptions,
@@ -109,24 +117,13 @@ class Channel {
     this.onState('connecting', '');
     const ws = this.options.open(this.options.url);
     this.ws = ws;
-    ws.onopen = () => {
-      const hello = this.request('hello', { protocol: PROTOCOL_VERSION, client: this.options.client ?? 'mori web client' }, true).then((r) => {
-        if (!r.ok) return this.settleOpen(fail('failed', `the daemon did not answer hello: ${r.message}`), true);
-        const protocol = (r.value as { protocol?: unknown }).protocol;
-        if (protocol !== PROTOCOL_VERSION) {
-          return this.settleOpen(fail('failed', `the Mori daemon speaks protocol ${String(protocol)}, this page ${PROTOCOL_VERSION}: replace it with \`${REPLACE_DAEMON_HINT}\``), true);
-        }
-        this.state = 'open';
-        this.onState('open', '');
-        this.settleOpen(ok(undefined), false);
-      });
-      settle(hello);
-    };
+    ws.onopen = () => settle(this.authenticate(ws));
     ws.onmessage = (data) => this.onMessage(data);
     ws.onclose = (code, reason) => {
       if (this.ws !== ws) return;
       this.ws = null;
       this.state = 'closed';
+      this.lastCloseCode = code;
       const why = reason || `connection closed (${code})`;
       for (const p of this.pending.values()) p.resolve(fail('failed', why));
       this.pending.clear();
@@ -134,6 +131,26 @@ class Channel {
       this.onState('closed', why);
     };
     return done;
+  }
+
+  /** The secret first (when the transport has one), then hello. */
+  private async authenticate(ws: WebSocketLike): Promise<void> {
+    if (this.options.secret) {
+      const secret = await this.options.secret();
+      if (this.ws !== ws) return;
+      if (secret !== null) ws.send(JSON.stringify({ kind: 'auth', secret } satisfies WebAuthMessage));
+    }
+    const hello = this.request('hello', { protocol: PROTOCOL_VERSION, client: this.options.client ?? 'mori web client' }, true).then((r) => {
+      if (!r.ok) return this.settleOpen(fail('failed', `the daemon did not answer hello: ${r.message}`), true);
+      const protocol = (r.value as { protocol?: unknown }).protocol;
+      if (protocol !== PROTOCOL_VERSION) {
+        return this.settleOpen(fail('failed', `the Mori daemon speaks protocol ${String(protocol)}, this page ${PROTOCOL_VERSION}: replace it with \`${REPLACE_DAEMON_HINT}\``), true);
+      }
+      this.state = 'open';
+      this.onState('open', '');
+      this.settleOpen(ok(undefined), false);
+    });
+    await hello;
   }
 
   request(method: IpcMethod, params: unknown, beforeHello = false): Promise<Result<unknown>> {
@@ -196,7 +213,8 @@ export function createWebSocketApi(options: WebSocketApiOptions): MoriApi {
         delay = options.reconnectMs ?? RECONNECT_FIRST_MS;
         if (eventListeners.size > 0) settle(main.request('subscribe', {}));
       }
-      if (state === 'closed' && !closed) scheduleReconnect();
+      // Refused for want of a valid secret: retrying would only be refused again.
+      if (state === 'closed' && !closed && main.lastCloseCode !== WS_UNAUTHORIZED) scheduleReconnect();
     },
   );
 

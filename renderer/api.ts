@@ -1,7 +1,10 @@
 // Where the window gets its one MoriApi (DESIGN.md §2, §12): the Electron preload's `window.moriApi`
 // when the window runs in the app, else common/mori-api.ts's WebSocket transport to the web host
-// that served this page (`mori ui`, whose cookie authorises the socket). Runs in the renderer.
+// that served this page (`mori ui`). There the page trades the link's launch token (in the fragment)
+// once for a session secret kept in sessionStorage — a reload of this tab finds it there — and each
+// WebSocket sends that secret first (common/web-session.ts). Runs in the renderer.
 import { createWebSocketApi, type MoriApi, type WebSocketLike } from '../common/mori-api.js';
+import { SECRET_STORAGE_KEY, SESSION_PATH, TOKEN_PARAM, WebSessionReply } from '../common/web-session.js';
 
 declare global {
   interface Window {
@@ -27,8 +30,29 @@ function openBrowserSocket(url: string): WebSocketLike {
   return like;
 }
 
+/** The link's token, exchanged once (it leaves the address bar first); else the secret this tab holds. */
+async function sessionSecret(): Promise<string | null> {
+  const token = new URLSearchParams(location.hash.slice(1)).get(TOKEN_PARAM);
+  if (token !== null) {
+    history.replaceState(null, '', location.pathname + location.search);
+    try {
+      const r = await fetch(SESSION_PATH, { method: 'POST', body: token, credentials: 'omit', cache: 'no-store' });
+      const reply = r.ok ? WebSessionReply.safeParse(await r.json()) : null;
+      if (reply?.success) {
+        sessionStorage.setItem(SECRET_STORAGE_KEY, reply.data.secret);
+        return reply.data.secret;
+      }
+      console.error(`mori: the link was refused: ${r.ok ? 'an unexpected answer' : await r.text()}`);
+    } catch (err) {
+      console.error('mori: the link could not be exchanged', err);
+    }
+  }
+  return sessionStorage.getItem(SECRET_STORAGE_KEY);
+}
+
 export function connectApi(): MoriApi {
   if (window.moriApi) return window.moriApi;
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
-  return createWebSocketApi({ url: `${scheme}://${location.host}/api`, open: openBrowserSocket, client: 'mori window' });
+  const secret = sessionSecret();
+  return createWebSocketApi({ url: `${scheme}://${location.host}/api`, open: openBrowserSocket, client: 'mori window', secret: () => secret });
 }

@@ -2,7 +2,9 @@
 // that the message comes from the app's own page in a top-level frame (a foreign or embedded frame
 // is refused), then validates the payload with common/'s zod schemas, and only then relays it to the
 // daemon. Terminal attachments each get their own daemon connection; their frames go back to the
-// window that asked, acknowledged here. Electron main process.
+// window that asked, acknowledged here, and only that window may type into, resize or detach them.
+// When that window's page reloads, navigates, crashes or is destroyed, its attachments end (their
+// daemon connections close): a page that is gone holds nothing. Electron main process.
 import type { IpcMainEvent, IpcMainInvokeEvent, WebContents } from 'electron';
 import { z } from 'zod';
 import { IPC, WINDOW_DENIED_METHODS } from '../../common/electron-ipc.js';
@@ -45,15 +47,17 @@ export class IpcRouter {
   private readonly subscribers = new Set<WebContents>();
   private readonly attachments = new Map<number, { client: ControlClient; owner: WebContents }>();
   private nextAttach = 1;
+  /** Per window: how many times its page went away; an attach begun before the latest one is dropped. */
+  private readonly pageGenerations = new WeakMap<WebContents, number>();
 
   constructor(private readonly o: RouterOptions) {
     o.connection.onEvent((e) => this.broadcast(IPC.event, e));
     o.connection.onState((state, detail) => this.broadcast(IPC.connection, state, detail));
     this.handle(IPC.call, (_e, method, params) => this.call(method, params));
     this.handle(IPC.attach, (e, ...args) => this.attach(e.sender, args));
-    this.handle(IPC.attachInput, (_e, id, data) => this.toAttachment(id, 'input', { data }));
-    this.handle(IPC.attachResize, (_e, id, size) => this.toAttachment(id, 'resize', size));
-    this.handle(IPC.attachDetach, (_e, id) => this.detach(id));
+    this.handle(IPC.attachInput, (e, id, data) => this.toAttachment(e.sender, id, 'input', { data }));
+    this.handle(IPC.attachResize, (e, id, size) => this.toAttachment(e.sender, id, 'resize', size));
+    this.handle(IPC.attachDetach, (e, id) => this.detach(e.sender, id));
     o.ipcMain.on(IPC.subscribe, (e) => {
       if (!senderAllowed(e, o.isAppUrl)) return o.log(`refused ${IPC.subscribe} from ${e.senderFrame?.url ?? 'an unknown frame'}`);
       this.subscribers.add(e.sender);
@@ -89,9 +93,15 @@ export class IpcRouter {
     const parsed = AttachArgs.safeParse(args);
     if (!parsed.success) return refused(`attach: ${parsed.error.issues[0]?.message ?? 'invalid arguments'}`);
     const [session, size] = parsed.data;
+    const generation = this.watch(owner);
+    const pageGone = (): boolean => owner.isDestroyed() || this.pageGenerations.get(owner) !== generation;
     const c = await ControlClient.connect(this.o.home, { client: 'Mori window terminal' });
     if (!c.ok) return c;
     const client = c.value;
+    if (pageGone()) {
+      client.close();
+      return fail('failed', 'the page that asked for this terminal is gone');
+    }
     const id = this.nextAttach++;
     client.onStream((m) => {
       if (m.kind === 'frame') {
@@ -107,22 +117,43 @@ export class IpcRouter {
       client.close();
       return r;
     }
+    if (!this.attachments.has(id)) return fail('failed', 'the page that asked for this terminal is gone');
     return ok({ id, info: r.value });
   }
 
-  private async toAttachment(id: unknown, method: 'input' | 'resize', params: unknown): Promise<Result<unknown>> {
+  /** Follows a window's page (once per window): its attachments end when the page goes. Its generation now. */
+  private watch(owner: WebContents): number {
+    const known = this.pageGenerations.get(owner);
+    if (known !== undefined) return known;
+    this.pageGenerations.set(owner, 0);
+    const gone = (why: string): void => {
+      this.pageGenerations.set(owner, (this.pageGenerations.get(owner) ?? 0) + 1);
+      for (const [id, a] of [...this.attachments]) if (a.owner === owner) this.end(id, why);
+    };
+    owner.on('did-start-navigation', (details) => {
+      if (details.isMainFrame && !details.isSameDocument) gone('the page reloaded');
+    });
+    owner.on('render-process-gone', () => gone('the page crashed'));
+    owner.once('destroyed', () => {
+      gone('the window closed');
+      this.subscribers.delete(owner);
+    });
+    return 0;
+  }
+
+  private async toAttachment(sender: WebContents, id: unknown, method: 'input' | 'resize', params: unknown): Promise<Result<unknown>> {
     const key = AttachId.safeParse(id);
     if (!key.success) return refused('no such terminal');
     const a = this.attachments.get(key.data);
-    if (!a) return refused('no such terminal');
+    if (!a || a.owner !== sender) return refused('no such terminal');
     const parsed = parseParams(method, params);
     if (!parsed.ok) return refused(parsed.message);
     return a.client.request(method, parsed.value as never);
   }
 
-  private async detach(id: unknown): Promise<Result<unknown>> {
+  private async detach(sender: WebContents, id: unknown): Promise<Result<unknown>> {
     const key = AttachId.safeParse(id);
-    if (key.success) this.end(key.data, 'detached');
+    if (key.success && this.attachments.get(key.data)?.owner === sender) this.end(key.data, 'detached');
     return ok({});
   }
 

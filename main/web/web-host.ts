@@ -1,21 +1,34 @@
 // The web host (`mori ui`, DESIGN.md §2, §11, §12): an HTTP server that serves the renderer (or a
-// placeholder) to whoever holds the token, and one WebSocket at /api that speaks exactly the control
-// API — one JSON message per WebSocket message — bridged to the daemon's socket, one daemon
-// connection per WebSocket. Refuses a missing cookie and a foreign Origin. What a page has not read
-// is bounded: past MAX_WS_BUFFERED_BYTES it is disconnected with a reason. When the daemon goes away
-// its WebSockets are closed (1012) and the page reconnects. Runs in the `mori ui` process.
+// placeholder), trades the printed link's launch token once for a session secret (web-auth.ts), and
+// one WebSocket per page at /api that, once its first message carried that secret, speaks exactly the
+// control API — one JSON message per WebSocket message — bridged to the daemon's socket, one daemon
+// connection per WebSocket. Refuses a foreign Host or Origin. Nothing a client sends or does (a reset
+// mid-upgrade, garbage, a flood of sockets) can end the process: socket errors are handled before
+// anything is written, WebSockets are bounded (MAX_WEB_SOCKETS), and so are verifications per
+// WebSocket. What a page has not read is bounded: past MAX_WS_BUFFERED_BYTES it is disconnected with
+// a reason. When the daemon goes away its WebSockets are closed (1012) and the page reconnects.
+// Runs in the `mori ui` process.
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { IPC_MAX_LINE_CHARS, IpcRequestEnvelope } from '../../common/ipc.js';
+import { MAX_TOKEN_CHARS, SESSION_PATH, TOKEN_PARAM, WebAuthMessage, WS_UNAUTHORIZED, WS_UNAUTHORIZED_REASON } from '../../common/web-session.js';
 import { ControlClient } from '../cli/control-client.js';
-import { cookieHeader, cookieToken, hostAllowed, newToken, originAllowed, sameToken } from './web-auth.js';
+import { hostAllowed, newToken, originAllowed, WebAuth } from './web-auth.js';
 import { rendererRoot, securityHeaders, serveStatic } from './static-files.js';
 
 export const API_PATH = '/api';
 /** Unsent output per page beyond which it is dropped, as the daemon does per connection (16 MiB). */
 export const MAX_WS_BUFFERED_BYTES = 16 * 1024 * 1024;
+/**
+ * Open WebSockets (authenticated or not) beyond which an upgrade is refused with 503. A window uses
+ * one plus one per open terminal; 64 is far beyond what a person opens, and bounds the daemon
+ * connections a local client can make through this host.
+ */
+export const MAX_WEB_SOCKETS = 64;
+/** How long a WebSocket may take to send its secret: a page sends it at once; 10 s covers a busy machine. */
+export const AUTH_TIMEOUT_MS = 10_000;
 /** The built renderer, beside the CLI's build: out/renderer/ (this file is out/cli/main/web/web-host.js). */
 export const RENDERER_DIR = fileURLToPath(new URL('../../../renderer/', import.meta.url));
 
@@ -26,10 +39,14 @@ export interface WebHostOptions {
   port: number;
   token?: string;
   rendererDir?: string;
+  /** The launch token's lifetime (web-auth.ts's LAUNCH_TOKEN_TTL_MS unless given). */
+  tokenTtlMs?: number;
+  /** Called once the launch token was exchanged (or refused after its time): the link is spent. */
+  onTokenSpent?: () => void;
 }
 
 export interface WebHost {
-  /** The URL to open, with the token: `http://127.0.0.1:PORT/?token=…`. */
+  /** The link to open, its launch token in the fragment: `http://127.0.0.1:PORT/#token=…`. */
   url: string;
   port: number;
   token: string;
@@ -38,15 +55,13 @@ export interface WebHost {
 
 export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const token = options.token ?? newToken();
+  const auth = new WebAuth(token, Date.now, options.tokenTtlMs);
   const root = rendererRoot(options.rendererDir ?? RENDERER_DIR);
   let port = options.port;
   const hostForUrl = options.host.includes(':') ? `[${options.host}]` : options.host;
   const sockets = new Set<WebSocket>();
-
-  const authorized = (req: IncomingMessage): boolean => {
-    const t = cookieToken(req, port);
-    return t !== null && sameToken(t, token);
-  };
+  /** Every socket past the upgrade's checks, until it closes: handshaking, authenticating or bridged. */
+  const upgraded = new Set<Duplex>();
 
   const server = http.createServer((req: IncomingMessage, res: ServerResponse) => {
     const headers = securityHeaders(`ws://${req.headers.host ?? `${hostForUrl}:${port}`}`);
@@ -55,34 +70,54 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       res.end(text + '\n');
     };
     if (!hostAllowed(req.headers.host, options.host, port)) return plain(421, 'wrong host');
-    if (req.method !== 'GET' && req.method !== 'HEAD') return plain(405, 'method not allowed', { Allow: 'GET, HEAD' });
     const url = new URL(req.url ?? '/', 'http://host.invalid');
-    const given = url.searchParams.get('token');
-    if (given !== null) {
-      if (!sameToken(given, token)) return plain(401, 'not authorized: this link is not valid (run `mori ui` for a fresh one)');
-      // The token leaves the address bar (and history) at once; the cookie carries it from now on.
-      res.writeHead(302, { ...headers, 'Set-Cookie': cookieHeader(port, token), Location: '/' });
-      res.end();
-      return;
+    if (url.pathname === SESSION_PATH) {
+      if (req.method !== 'POST') return plain(405, 'method not allowed', { Allow: 'POST' });
+      if (!originAllowed(req)) return plain(403, 'forbidden: not this host\'s own page');
+      return readBody(req, MAX_TOKEN_CHARS, (body) => {
+        if (body === null) return plain(413, 'too large');
+        const r = auth.exchange(body.trim());
+        if (auth.spent) options.onTokenSpent?.();
+        if (!r.ok) return plain(401, r.message);
+        const json = JSON.stringify({ secret: r.value });
+        res.writeHead(200, { ...headers, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(json) });
+        res.end(json);
+      });
     }
-    if (!authorized(req)) return plain(401, 'not authorized: open the link `mori ui` printed');
+    if (req.method !== 'GET' && req.method !== 'HEAD') return plain(405, 'method not allowed', { Allow: 'GET, HEAD' });
+    // The built page holds no secret (it asks for one with the link's token), so it is served to any
+    // client that names this host; everything that acts (the exchange, /api) needs the token or secret.
     serveStatic(root, url.pathname, res, headers);
+  });
+  // A malformed, oversized or reset request: answer 400 when the socket still can, never throw.
+  server.on('clientError', (_err: Error, socket: Duplex) => {
+    socket.on('error', () => undefined);
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    else socket.destroy();
   });
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: IPC_MAX_LINE_CHARS });
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    // First, before anything is written: a client that resets the connection must not end the process.
+    socket.on('error', () => socket.destroy());
     const refuse = (status: number, text: string): void => {
-      socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      if (socket.writable) socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      else socket.destroy();
     };
     const path = new URL(req.url ?? '/', 'http://host.invalid').pathname;
     if (path !== API_PATH) return refuse(404, 'Not Found');
     if (!hostAllowed(req.headers.host, options.host, port)) return refuse(421, 'Misdirected Request');
     if (!originAllowed(req)) return refuse(403, 'Forbidden');
-    if (!authorized(req)) return refuse(401, 'Unauthorized');
+    if (upgraded.size >= MAX_WEB_SOCKETS) return refuse(503, 'Service Unavailable');
+    upgraded.add(socket);
+    socket.once('close', () => upgraded.delete(socket));
     wss.handleUpgrade(req, socket, head, (ws) => {
       sockets.add(ws);
       ws.on('close', () => sockets.delete(ws));
-      bridge(ws, options.home).catch((err: unknown) => ws.close(1011, `bridge failed: ${(err as Error).message ?? String(err)}`.slice(0, 120)));
+      ws.on('error', () => undefined);
+      authenticate(ws, auth, () => {
+        bridge(ws, options.home).catch((err: unknown) => ws.close(1011, `bridge failed: ${(err as Error).message ?? String(err)}`.slice(0, 120)));
+      });
     });
   });
 
@@ -93,7 +128,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const addr = server.address();
   port = typeof addr === 'object' && addr ? addr.port : options.port;
   return {
-    url: `http://${hostForUrl}:${port}/?token=${token}`,
+    url: `http://${hostForUrl}:${port}/#${TOKEN_PARAM}=${token}`,
     port,
     token,
     close: async () => {
@@ -104,28 +139,78 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   };
 }
 
-/** One page's WebSocket ↔ its own daemon connection: requests in, replies and streams out, verbatim. */
+/** The request's body as text, or null past `max` chars (the request is then not read further). */
+function readBody(req: IncomingMessage, max: number, done: (body: string | null) => void): void {
+  let body = '';
+  let over = false;
+  req.setEncoding('utf8');
+  req.on('data', (chunk: string) => {
+    if (over) return;
+    body += chunk;
+    if (body.length > max) {
+      over = true;
+      done(null);
+    }
+  });
+  req.on('end', () => {
+    if (!over) done(body);
+  });
+  req.on('error', () => undefined);
+}
+
+/** The WebSocket's first message must carry the session secret, within AUTH_TIMEOUT_MS; else it is closed. */
+function authenticate(ws: WebSocket, auth: WebAuth, then: () => void): void {
+  const refuse = (): void => ws.close(WS_UNAUTHORIZED, WS_UNAUTHORIZED_REASON);
+  const timer = setTimeout(refuse, AUTH_TIMEOUT_MS);
+  ws.once('close', () => clearTimeout(timer));
+  ws.once('message', (data, isBinary) => {
+    clearTimeout(timer);
+    let parsed;
+    try {
+      parsed = isBinary ? null : WebAuthMessage.safeParse(JSON.parse(data.toString()));
+    } catch {
+      parsed = null;
+    }
+    if (!parsed?.success || !auth.secretValid(parsed.data.secret)) return refuse();
+    then();
+  });
+}
+
+/**
+ * One page's WebSocket ↔ its own daemon connection: requests in, replies and streams out, verbatim.
+ * A verification runs checks (and may restart services): one at a time per session named on this
+ * WebSocket; a further one, while it runs, is answered `conflict` at once.
+ */
 async function bridge(ws: WebSocket, home: string): Promise<void> {
   const pendingFromPage: string[] = [];
+  /** Request id → the session a running checks.verify names. */
+  const verifying = new Map<number, string>();
   let daemon: ControlClient | null = null;
+  const answer = (id: number, code: string, message: string): void => ws.send(JSON.stringify({ kind: 'reply', id, ok: false, code, message }));
   ws.on('message', (data, isBinary) => {
     if (isBinary) return ws.close(1003, 'text messages only');
     const text = data.toString();
-    let line: string;
+    let request;
     try {
       // Re-serialised: one request per line, whatever whitespace the page sent.
       const parsed = IpcRequestEnvelope.safeParse(JSON.parse(text));
       if (!parsed.success) throw new Error(parsed.error.issues[0]?.message ?? 'invalid');
-      line = JSON.stringify(parsed.data);
+      request = parsed.data;
     } catch (err) {
-      ws.send(JSON.stringify({ kind: 'reply', id: 0, ok: false, code: 'usage', message: `bad request: ${(err as Error).message}` }));
-      return;
+      return answer(0, 'usage', `bad request: ${(err as Error).message}`);
     }
+    // A request reusing a running verification's id would end its bound early.
+    if (verifying.has(request.id)) return answer(request.id, 'usage', `request id ${request.id} is still in use`);
+    if (request.method === 'checks.verify') {
+      const session = String((request.params as { session?: unknown } | undefined)?.session ?? '');
+      if ([...verifying.values()].includes(session)) return answer(request.id, 'conflict', `the checks of ${session} are already running; wait for them to finish`);
+      verifying.set(request.id, session);
+    }
+    const line = JSON.stringify(request);
     if (daemon) daemon.sendRaw(line);
     else pendingFromPage.push(line);
   });
   ws.on('close', () => daemon?.close());
-  ws.on('error', () => undefined);
 
   const connected = await ControlClient.connect(home, { client: 'web host' });
   if (!connected.ok) {
@@ -135,6 +220,7 @@ async function bridge(ws: WebSocket, home: string): Promise<void> {
   daemon = connected.value;
   if (ws.readyState !== ws.OPEN) return daemon.close();
   daemon.onRaw((m) => {
+    if (m.kind === 'reply') verifying.delete(m.id);
     if (ws.readyState !== ws.OPEN) return;
     if (ws.bufferedAmount > MAX_WS_BUFFERED_BYTES) {
       ws.close(1008, 'the page stopped reading');

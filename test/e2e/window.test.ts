@@ -4,10 +4,20 @@
 // against a changed file shows the conflict and writes nothing; a closed port fails Verify with its
 // source line while an untrusted test command shows untrusted and runs only after Trust; the new
 // session dialog creates a session that starts and appears in the list; needs input shows in the list
-// and the notices, and the browser's notifications only for sessions the person is not looking at. Screenshots of each view, light and dark, go to out/e2e-screenshots/.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+// and the notices, and the browser's notifications only for sessions the person is not looking at. The
+// link's token leaves the address bar and works once; a reload keeps the window; another port on
+// 127.0.0.1 receives no credential from the browser, and nothing it saw opens /api; `mori ui` opens
+// the browser on a 0600 redirect file that carries no token in its path, and the built page carries
+// its CSP in a meta tag. Screenshots of each view, light and dark, go to out/e2e-screenshots/.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import WebSocket from 'ws';
+import { SECRET_STORAGE_KEY, WS_UNAUTHORIZED } from '../../common/web-session.js';
+import { MORI_BIN, REPO } from '../helpers/mori-cli.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, call } from '../helpers/daemon.js';
 import { until } from '../helpers/until.js';
@@ -236,6 +246,93 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window in Chro
       await w.shot('resumed');
     } finally {
       c.close();
+    }
+  });
+
+  it("the link's token leaves the address bar, the built page carries its CSP, and a reload keeps the window working", async () => {
+    const { page } = w;
+    expect(readFileSync(path.join(REPO, 'out', 'renderer', 'index.html'), 'utf8')).toMatch(/<meta http-equiv="Content-Security-Policy" content="default-src 'self'; script-src 'self';[^"]*object-src 'none'; base-uri 'none'/);
+    expect(page.url()).not.toContain('token');
+    await page.reload();
+    await page.getByRole('listbox', { name: 'Sessions' }).getByRole('option', { name: /echo/ }).waitFor();
+    await page.getByRole('option', { name: /echo/ }).click();
+    await page.getByRole('region', { name: 'Terminal' }).getByText('Fake Agent').first().waitFor({ timeout: 25_000 });
+    expect(await page.getByText(/Not connected to the Mori daemon/).count()).toBe(0);
+  });
+
+  it('no other local port receives a Mori credential from the browser, nothing it could see opens /api, and the link works once', async () => {
+    const { page } = w;
+    const mori = new URL(w.url);
+    const token = new URLSearchParams(mori.hash.slice(1)).get('token') ?? '';
+    const secret = (await page.evaluate(`sessionStorage.getItem('${SECRET_STORAGE_KEY}')`)) as string;
+    expect(secret.length).toBeGreaterThanOrEqual(43);
+    // An agent's dev server on another port of 127.0.0.1, visited in the same browser context.
+    const seen: string[] = [];
+    const headers: http.IncomingHttpHeaders[] = [];
+    const server = http.createServer((req, res) => {
+      seen.push(`${req.url ?? ''} ${JSON.stringify(req.headers)}`);
+      headers.push(req.headers);
+      res.end('<!doctype html><p>dev server</p><img src="/pixel.png">');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (server.address() as net.AddressInfo).port;
+      const other = await page.context().newPage();
+      await other.goto(`http://127.0.0.1:${port}/`);
+      await other.goto(`http://localhost:${port}/again`);
+      await other.close();
+      expect(headers.length).toBeGreaterThanOrEqual(2);
+      for (const h of headers) expect(h.cookie).toBeUndefined();
+      for (const line of seen) {
+        expect(line).not.toContain(token);
+        expect(line).not.toContain(secret);
+      }
+      expect(await page.context().cookies()).toEqual([]);
+      // Replaying what it saw (every header it got, from Mori's own origin) does not open /api.
+      const replayed = await new Promise<{ code: number; replies: number }>((resolve) => {
+        let replies = 0;
+        const { host: _host, connection: _c, upgrade: _u, ...rest } = headers[0] ?? {};
+        const ws = new WebSocket(`ws://${mori.host}/api`, { headers: { ...(rest as Record<string, string>), origin: mori.origin } });
+        ws.on('open', () => ws.send(JSON.stringify({ id: 1, method: 'list', params: {} })));
+        ws.on('message', () => replies++);
+        ws.on('close', (code) => resolve({ code, replies }));
+      });
+      expect(replayed).toEqual({ code: WS_UNAUTHORIZED, replies: 0 });
+      // The link's token was spent by the window: a second exchange fails.
+      const again = await fetch(`${mori.origin}/session`, { method: 'POST', headers: { origin: mori.origin }, body: token });
+      expect(again.status).toBe(401);
+    } finally {
+      server.close();
+    }
+  });
+
+  it("mori ui opens the browser on a 0600 redirect file whose path carries no token, and the redirect opens the window in Chromium", async () => {
+    const bin = path.join(w.h.tmp, 'opener-bin');
+    const argvFile = path.join(w.h.tmp, 'opener-argv.json');
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(path.join(bin, 'xdg-open'), `#!${process.execPath}\nrequire('node:fs').writeFileSync(${JSON.stringify(argvFile)}, JSON.stringify(process.argv.slice(2)));\n`, { mode: 0o755 });
+    const ui = spawn(process.execPath, [MORI_BIN, 'ui', '--json'], { cwd: w.h.project, env: { ...process.env, MORI_HOME: w.h.home, ...w.h.env, PATH: `${bin}:${process.env['PATH'] ?? ''}` }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    ui.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+    try {
+      await until('the opener to run', () => existsSync(argvFile) && out.includes('\n'));
+      const link = (JSON.parse(out.split('\n')[0] ?? '') as { url: string }).url;
+      const token = new URLSearchParams(new URL(link).hash.slice(1)).get('token') ?? '';
+      const argv = JSON.parse(readFileSync(argvFile, 'utf8')) as string[];
+      expect(argv.join(' ')).not.toContain(token);
+      const file = argv[0] ?? '';
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      const context = await w.browser?.newContext();
+      const page = await context?.newPage();
+      if (!page) throw new Error('no browser');
+      await page.goto(pathToFileURL(file).href);
+      await page.waitForURL((u) => u.origin === new URL(link).origin);
+      await page.getByRole('listbox', { name: 'Sessions' }).getByRole('option', { name: /echo/ }).waitFor();
+      expect(page.url()).not.toContain(token);
+      await until('the spent link\'s file to go', () => !existsSync(file));
+      await context?.close();
+    } finally {
+      ui.kill('SIGTERM');
     }
   });
 });

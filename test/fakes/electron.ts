@@ -195,8 +195,14 @@ export class FakeWebContents extends EventEmitter {
   getURL(): string {
     return this.url;
   }
+  private destroyed = false;
+  /** Acts out the contents going away (the window destroyed): 'destroyed', as Electron emits it. */
+  destroy(): void {
+    this.destroyed = true;
+    this.emit('destroyed');
+  }
   isDestroyed(): boolean {
-    return false;
+    return this.destroyed;
   }
 }
 const _wcCheck: Pick<E.WebContents, 'send' | 'setWindowOpenHandler' | 'getURL' | 'isDestroyed'> = new FakeWebContents();

@@ -31,7 +31,7 @@ export function waitEvent(events: DaemonEvent[], what: string, match: (e: Daemon
   return until(what, () => events.slice(from).some(match), () => JSON.stringify(events.slice(from).map((e) => e.type)));
 }
 
-/** The `ws` library's WebSocket as the transport's WebSocketLike, with a cookie and an Origin. */
+/** The `ws` library's WebSocket as the transport's WebSocketLike, with these headers (an Origin). */
 export function wsOpener(headers: Record<string, string>): (url: string) => WebSocketLike {
   return (url) => {
     const ws = new WebSocket(url, { headers });

@@ -7,8 +7,9 @@
 // instance focuses the first; the IPC router refuses foreign frames and payloads failing their schema.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 vi.mock('electron', () => import('../fakes/electron.js'));
+import { readdirSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { app as fakeApp, fake, invokeFrom, nativeTheme, powerMonitor, type BrowserWindow, type FakeNotification, type Tray } from '../fakes/electron.js';
+import { app as fakeApp, fake, FakeWebContents, invokeFrom, nativeTheme, powerMonitor, type BrowserWindow, type FakeNotification, type Tray } from '../fakes/electron.js';
 import { IPC } from '../../common/electron-ipc.js';
 import { startApp, type AppOptions } from '../../main/electron/app-main.js';
 import { memorySettings } from '../../main/electron/settings.js';
@@ -308,5 +309,49 @@ describe('the desktop app', () => {
     await t.app.act({ kind: 'quit' });
     t = await startTestApp(h, { settings, hidden: false });
     expect((fake.windows.at(-1) as BrowserWindow).getBounds()).toEqual({ x: 10, y: 20, width: 900, height: 600 });
+  });
+
+  it("a page that reloads or whose contents are destroyed loses its terminals: they end and their daemon connections close; another page cannot drive them", { timeout: 120_000 }, async () => {
+    h = new UpHarness('app-reload');
+    h.init('rl', 'direct');
+    t = await startTestApp(h, { settings: memorySettings(), hidden: false });
+    await until('connected', () => t?.app.state.daemon.state === 'open');
+    const win = fake.windows.at(-1) as BrowserWindow;
+    const own = pathToFileURL(APP_PAGE).href;
+    const openFds = (): number => readdirSync('/proc/self/fd').length;
+    const attach = async (contents: FakeWebContents): Promise<number> => {
+      const r = (await invokeFrom(contents, own, IPC.attach, 'rl', { cols: 80, rows: 24 })) as { ok: boolean; value: { id: number } };
+      expect(r, JSON.stringify(r)).toMatchObject({ ok: true });
+      return r.value.id;
+    };
+    const ended = (contents: FakeWebContents, id: number): boolean => contents.sent.some((m) => m.channel === IPC.ended && m.args[0] === id);
+    const before = openFds();
+    const first = await attach(win.webContents);
+    const second = await attach(win.webContents);
+    expect(openFds()).toBeGreaterThan(before);
+
+    // Another page (another window's contents) cannot type into, resize or detach them.
+    const other = new FakeWebContents();
+    expect(await invokeFrom(other, own, IPC.attachInput, first, 'print:not-mine\r')).toMatchObject({ ok: false, message: 'no such terminal' });
+    expect(await invokeFrom(other, own, IPC.attachResize, first, { cols: 90, rows: 20 })).toMatchObject({ ok: false, message: 'no such terminal' });
+    await invokeFrom(other, own, IPC.attachDetach, first);
+    expect(ended(win.webContents, first)).toBe(false);
+
+    // An in-page navigation (the hash) keeps them; a reload ends both and closes their connections.
+    win.webContents.emit('did-start-navigation', { url: `${own}#session=x`, isMainFrame: true, isSameDocument: true });
+    expect(ended(win.webContents, first) || ended(win.webContents, second)).toBe(false);
+    win.webContents.emit('did-start-navigation', { url: own, isMainFrame: true, isSameDocument: false });
+    expect(ended(win.webContents, first) && ended(win.webContents, second)).toBe(true);
+    expect(await invokeFrom(win.webContents, own, IPC.attachInput, first, 'x')).toMatchObject({ ok: false, message: 'no such terminal' });
+    await until('the daemon connections to close', () => openFds() <= before, () => `${openFds()} open, ${before} before`);
+
+    // The reloaded page attaches afresh; contents that are destroyed lose theirs too.
+    const again = await attach(win.webContents);
+    expect(await invokeFrom(win.webContents, own, IPC.attachInput, again, 'print:after-reload\r')).toMatchObject({ ok: true });
+    const gone = await attach(other);
+    other.destroy();
+    expect(ended(other, gone)).toBe(false); // a destroyed page is sent nothing
+    expect(await invokeFrom(win.webContents, own, IPC.attachDetach, again)).toMatchObject({ ok: true });
+    await until('every daemon connection to close', () => openFds() <= before, () => `${openFds()} open, ${before} before`);
   });
 });

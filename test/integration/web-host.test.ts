@@ -1,15 +1,17 @@
-// `mori ui` as a real process: it starts the daemon, prints its URL first; without the token or its
-// cookie every route is 401; the token sets an HttpOnly SameSite=Strict cookie and redirects to /,
-// which is served with a strict CSP; the WebSocket at /api is refused without the cookie and with a
-// foreign Origin; the control API works over it (list, attach with input and output) through
-// common/mori-api.ts; a SIGKILLed daemon's WebSocket clients reconnect and re-subscribe once
-// `mori up --daemon` brings it back.
+// `mori ui` as a real process: it starts the daemon, prints its link (the token in the fragment)
+// first; the page is served with a strict CSP and no credential; the token is exchanged once, from
+// this host's own origin only, for a session secret, and no response sets a cookie; the WebSocket at
+// /api is refused with a foreign Origin and closed unless its first message carries the secret; the
+// control API works over it (list, attach with input and output) through common/mori-api.ts; a
+// SIGKILLed daemon's WebSocket clients reconnect and re-subscribe once `mori up --daemon` brings it
+// back.
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createWebSocketApi, type ConnectionState, type MoriApi } from '../../common/mori-api.js';
-import type { DaemonEvent, SessionInfo } from '../../common/ipc.js';
+import { PROTOCOL_VERSION, type DaemonEvent, type SessionInfo } from '../../common/ipc.js';
+import { WS_UNAUTHORIZED } from '../../common/web-session.js';
 import { daemonAnswering } from '../../main/cli/daemon.js';
 import { wsOpener } from '../helpers/daemon.js';
 import { MORI_BIN } from '../helpers/mori-cli.js';
@@ -20,6 +22,8 @@ let h: UpHarness;
 let ui: ChildProcess;
 let url: URL;
 let origin: string;
+let token: string;
+let secret: string;
 
 beforeAll(async () => {
   h = new UpHarness('web');
@@ -34,7 +38,9 @@ beforeAll(async () => {
   url = new URL((JSON.parse(out.split('\n')[0] ?? '') as { url: string }).url);
   origin = url.origin;
   expect(url.hostname).toBe('127.0.0.1');
-  expect(url.searchParams.get('token')?.length).toBeGreaterThanOrEqual(43); // 256 bits in base64url
+  expect(url.search).toBe('');
+  token = new URLSearchParams(url.hash.slice(1)).get('token') ?? '';
+  expect(token.length).toBeGreaterThanOrEqual(43); // 256 bits in base64url
   expect(err).toMatch(/started a daemon/);
 }, 60_000);
 afterAll(() => {
@@ -42,9 +48,23 @@ afterAll(() => {
   h.cleanup();
 });
 
-async function cookie(): Promise<string> {
-  const r = await fetch(url, { redirect: 'manual' });
-  return (r.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+/** The page's exchange of the link's token, as the browser sends it (POST from this host's own origin). */
+function exchange(body: string, headers: Record<string, string> = { origin }): Promise<Response> {
+  return fetch(`${origin}/session`, { method: 'POST', headers, body });
+}
+
+/** A WebSocket to /api from this host's origin that sends `first` first: how it ends (close code and reason). */
+function firstMessage(first: string): Promise<{ code: number; reason: string; replies: string[] }> {
+  return new Promise((resolve) => {
+    const replies: string[] = [];
+    const ws = new WebSocket(`ws://${url.host}/api`, { headers: { origin } });
+    ws.on('open', () => {
+      ws.send(first);
+      ws.send(JSON.stringify({ id: 1, method: 'list', params: {} }));
+    });
+    ws.on('message', (d) => replies.push(d.toString()));
+    ws.on('close', (code, reason) => resolve({ code, reason: reason.toString(), replies }));
+  });
 }
 
 /** The HTTP status a WebSocket upgrade to /api gets with these headers (101 when accepted). */
@@ -61,26 +81,31 @@ function upgradeStatus(headers: Record<string, string>): Promise<number> {
 }
 
 describe('mori ui', () => {
-  it('answers 401 without the token or its cookie, and turns the token into a strict cookie', async () => {
-    for (const p of ['/', '/index.html', '/api', '/anything']) expect((await fetch(`${origin}${p}`)).status, p).toBe(401);
-    expect((await fetch(`${origin}/?token=wrong`)).status).toBe(401);
-    const first = await fetch(url, { redirect: 'manual' });
-    expect(first.status).toBe(302);
-    expect(first.headers.get('location')).toBe('/');
-    const set = first.headers.get('set-cookie') ?? '';
-    expect(set).toMatch(/HttpOnly/);
-    expect(set).toMatch(/SameSite=Strict/);
-    const page = await fetch(`${origin}/`, { headers: { cookie: await cookie() } });
+  it('serves the page with a strict CSP and no credential; trades the token once, from its own origin only, for a secret; sets no cookie', async () => {
+    const page = await fetch(`${origin}/`);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-security-policy')).toMatch(/default-src 'self'.*script-src 'self'.*frame-ancestors 'none'/);
+    expect(page.headers.get('set-cookie')).toBeNull();
     expect(await page.text()).toMatch(/Mori/);
+    expect((await fetch(`${origin}/session`)).status).toBe(405);
+    expect((await exchange(token, {})).status).toBe(403);
+    expect((await exchange(token, { origin: 'http://127.0.0.1:1' })).status).toBe(403);
+    expect((await exchange('wrong')).status).toBe(401);
+    const first = await exchange(token);
+    expect(first.status).toBe(200);
+    expect(first.headers.get('set-cookie')).toBeNull();
+    secret = ((await first.json()) as { secret: string }).secret;
+    expect(secret.length).toBeGreaterThanOrEqual(43);
+    expect(secret).not.toBe(token);
+    const again = await exchange(token);
+    expect(again.status).toBe(401);
+    expect(await again.text()).toMatch(/already used/);
   });
 
-  it('refuses a request naming another host (DNS rebinding), even with the cookie', async () => {
-    const c = await cookie();
+  it('refuses a request naming another host (DNS rebinding)', async () => {
     const status = (host: string): Promise<number> =>
       new Promise((resolve, reject) => {
-        const req = http.get({ host: '127.0.0.1', port: url.port, path: '/', headers: { host, cookie: c } }, (res) => {
+        const req = http.get({ host: '127.0.0.1', port: url.port, path: '/', headers: { host } }, (res) => {
           res.resume();
           resolve(res.statusCode ?? 0);
         });
@@ -90,16 +115,32 @@ describe('mori ui', () => {
     expect(await status(`localhost:${url.port}`)).toBe(200);
   });
 
-  it('refuses the WebSocket without the cookie and with a foreign Origin', async () => {
-    const c = await cookie();
-    expect(await upgradeStatus({ origin })).toBe(401);
-    expect(await upgradeStatus({ origin: 'http://evil.example', cookie: c })).toBe(403);
-    expect(await upgradeStatus({ cookie: c })).toBe(403);
-    expect(await upgradeStatus({ origin, cookie: c })).toBe(101);
+  it('refuses the WebSocket with a foreign Origin, and closes it unless its first message carries the secret', async () => {
+    expect(await upgradeStatus({ origin: 'http://evil.example' })).toBe(403);
+    expect(await upgradeStatus({})).toBe(403);
+    expect(await upgradeStatus({ origin })).toBe(101);
+    for (const first of [JSON.stringify({ id: 0, method: 'hello', params: {} }), JSON.stringify({ kind: 'auth', secret: token }), JSON.stringify({ kind: 'auth', secret: 'x'.repeat(43) }), 'not json']) {
+      const r = await firstMessage(first);
+      expect(r.code, first).toBe(WS_UNAUTHORIZED);
+      expect(r.reason).toMatch(/not authorized/);
+      expect(r.replies).toEqual([]);
+    }
+    const good = await new Promise<string>((resolve) => {
+      const ws = new WebSocket(`ws://${url.host}/api`, { headers: { origin } });
+      ws.on('open', () => {
+        ws.send(JSON.stringify({ kind: 'auth', secret }));
+        ws.send(JSON.stringify({ id: 1, method: 'hello', params: { protocol: PROTOCOL_VERSION, client: 'test' } }));
+      });
+      ws.on('message', (d) => {
+        resolve(d.toString());
+        ws.close();
+      });
+    });
+    expect(JSON.parse(good)).toMatchObject({ kind: 'reply', id: 1, ok: true });
   });
 
   it('speaks the control API over the WebSocket: list, and attach with input and output', async () => {
-    const api = createWebSocketApi({ url: `ws://${url.host}/api`, open: wsOpener({ origin, cookie: await cookie() }) });
+    const api = createWebSocketApi({ url: `ws://${url.host}/api`, open: wsOpener({ origin }), secret: async () => secret });
     try {
       await until('the session to run', () => /SESSION STARTED/.test(h.workLog('web')));
       const list = await api.call('list', {});
@@ -121,7 +162,7 @@ describe('mori ui', () => {
   it("a SIGKILLed daemon's clients notice, reconnect once mori up --daemon brings it back, and re-subscribe", { timeout: 90_000 }, async () => {
     const states: ConnectionState[] = [];
     const events: DaemonEvent[] = [];
-    const api: MoriApi = createWebSocketApi({ url: `ws://${url.host}/api`, open: wsOpener({ origin, cookie: await cookie() }), reconnectMs: 100 });
+    const api: MoriApi = createWebSocketApi({ url: `ws://${url.host}/api`, open: wsOpener({ origin }), secret: async () => secret, reconnectMs: 100 });
     api.onConnection((s) => states.push(s));
     api.onEvent((e) => events.push(e));
     try {

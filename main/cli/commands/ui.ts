@@ -1,10 +1,14 @@
-// `mori ui [--port N] [--host H] [--no-open] [--json]` (DESIGN.md §12, §13): runs the web host in the
-// foreground, starting the daemon when none answers, and prints its URL (with the token) as the first
-// line of stdout. Binds 127.0.0.1 unless --host says otherwise, and then warns. Runs as its own process.
+// `mori ui [--port N] [--host A --allow-insecure-network] [--no-open] [--json]` (DESIGN.md §11, §12,
+// §13): runs the web host in the foreground, starting the daemon when none answers, and prints its
+// link (the launch token in its fragment) as the first line of stdout. The browser is opened on a
+// 0600 redirect file (launch-page.ts), never on the link: no token in any argv. Binds 127.0.0.1; any
+// other address only with --allow-insecure-network (plain HTTP on the network), and then warns.
+// Runs as its own process.
 import { spawn } from 'node:child_process';
 import type { Command } from 'commander';
 import { fail } from '../../../common/result.js';
 import { moriHome } from '../../state/mori-home.js';
+import { writeLaunchPage, type LaunchPage } from '../../web/launch-page.js';
 import { isLoopback } from '../../web/web-auth.js';
 import { startWebHost } from '../../web/web-host.js';
 import { startDaemon } from '../daemon.js';
@@ -14,13 +18,14 @@ interface UiOptions extends OutputOptions {
   port?: string;
   host: string;
   open: boolean;
+  allowInsecureNetwork?: boolean;
 }
 
-/** The desktop's way to open a URL; failing to is not an error (a headless machine over SSH). */
-function openBrowser(url: string): void {
+/** The desktop's way to open a file; failing to is not an error (a headless machine over SSH). */
+function openBrowser(file: string): void {
   const cmd = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
   try {
-    const child = spawn(cmd, [url], { detached: true, stdio: 'ignore' });
+    const child = spawn(cmd, [file], { detached: true, stdio: 'ignore' });
     child.on('error', () => undefined);
     child.unref();
   } catch {
@@ -34,28 +39,37 @@ export function registerUi(program: Command): void {
     .description('serve the Mori window to a browser (starts the supervisor when none runs)')
     .option('--port <n>', 'port to listen on (default: any free port)')
     .option('--host <address>', 'address to bind', '127.0.0.1')
+    .option('--allow-insecure-network', 'allow --host other than loopback: plain HTTP, readable on the network')
     .option('--no-open', 'do not open a browser')
     .option('--json', 'print {"url": …} as the first line')
     .action(async (opts: UiOptions) => {
       const port = opts.port === undefined ? 0 : Number(opts.port);
       if (!Number.isInteger(port) || port < 0 || port > 65_535) return reportFailure(fail('usage', `--port: "${opts.port}" is not a port number`), opts);
+      if (!isLoopback(opts.host) && !opts.allowInsecureNetwork) {
+        return reportFailure(fail('usage', `--host ${opts.host} is reachable from other machines over plain HTTP (anyone on the network can read the link and the page's traffic); pass --allow-insecure-network to accept that, or forward the port over SSH instead`), opts);
+      }
       const home = moriHome();
       const daemon = await startDaemon(home);
       if (!daemon.ok) return reportFailure(daemon, opts);
+      let launch: LaunchPage | null = null;
       let host;
       try {
-        host = await startWebHost({ home, host: opts.host, port });
+        host = await startWebHost({ home, host: opts.host, port, onTokenSpent: () => launch?.remove() });
       } catch (err) {
         return reportFailure(fail('failed', `cannot listen on ${opts.host}:${port}: ${(err as Error).message}`), opts);
       }
       process.stdout.write((opts.json ? JSON.stringify({ url: host.url }) : host.url) + '\n');
       if (daemon.value.started) process.stderr.write(`mori: no Mori supervisor was running; started a daemon (pid ${daemon.value.pid}, logs in ${daemon.value.logs})\n`);
       if (!isLoopback(opts.host)) process.stderr.write(`mori: warning: listening on ${opts.host}, reachable from other machines; anyone with the link controls your agents\n`);
-      if (opts.open) openBrowser(host.url);
+      if (opts.open) {
+        launch = writeLaunchPage(home, host.url);
+        openBrowser(launch.file);
+      }
       await new Promise<void>((resolve) => {
         process.once('SIGINT', resolve);
         process.once('SIGTERM', resolve);
       });
+      launch?.remove();
       await host.close();
       process.exit(0);
     });

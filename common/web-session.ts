@@ -1,0 +1,26 @@
+// How a page served by `mori ui` proves it is the person's (DESIGN.md §11). The link `mori ui` prints
+// carries a launch token in its fragment (`#token=…`, never sent to a server, so never in a log); the
+// page exchanges it once at SESSION_PATH for a session secret it keeps in sessionStorage (which
+// survives a reload of that tab and nothing else), and every WebSocket's first message carries that
+// secret. No cookie, no header and no URL holds a credential another local port could see.
+// Pure TypeScript, shared by the web host and the renderer.
+import { z } from 'zod';
+
+/** Where the page trades the launch token for its session secret (POST, the token as the body). */
+export const SESSION_PATH = '/session';
+/** The fragment parameter of the printed link that holds the launch token. */
+export const TOKEN_PARAM = 'token';
+/** The sessionStorage key of the session secret. */
+export const SECRET_STORAGE_KEY = 'mori.sessionSecret';
+/** Bounds what the web host reads of an exchange's body: a token is 43 chars. */
+export const MAX_TOKEN_CHARS = 256;
+
+/** A WebSocket's first message: the session secret. Nothing else is read before it. */
+export const WebAuthMessage = z.strictObject({ kind: z.literal('auth'), secret: z.string().min(1).max(MAX_TOKEN_CHARS) });
+export type WebAuthMessage = z.infer<typeof WebAuthMessage>;
+
+export const WebSessionReply = z.object({ secret: z.string().min(1).max(MAX_TOKEN_CHARS) });
+
+/** The close code of a WebSocket whose first message carried no valid secret: reconnecting will not help. */
+export const WS_UNAUTHORIZED = 4401;
+export const WS_UNAUTHORIZED_REASON = 'not authorized: open a fresh link from `mori ui` (a link opens one tab, once)';
