@@ -38,6 +38,7 @@ export const claudeProfile: AgentProfile = {
   },
   resumeSession(input) {
     if (input.agentSessionId === null) return fail('failed', 'no Claude Code session id was captured, so there is nothing to resume');
+    if (!UUID_PATTERN.test(input.agentSessionId)) return fail('usage', `claude resumes by UUID, got ${JSON.stringify(input.agentSessionId)}; not put on the command line`);
     const args = ['--resume', input.agentSessionId];
     if (input.prompt !== null) args.push(positionalPrompt(input.prompt));
     return ok({ file: resolveBin('claude', 'claude', input.env), args, cwd: input.cwd, agentSessionId: input.agentSessionId, typePrompt: null });

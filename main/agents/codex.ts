@@ -19,7 +19,7 @@ import { fail, ok } from '../../common/result.js';
 import type { AgentProfile } from './profile.js';
 import { codexRolloutExists, codexRolloutPath, findCodexSession, parseCodexExitId, writtenSince } from './agent-transcripts.js';
 import { nudgeText } from './first-prompt.js';
-import { positionalPrompt, resolveBin } from './launch-helpers.js';
+import { positionalPrompt, resolveBin, UUID_PATTERN } from './launch-helpers.js';
 import { CODEX_TYPING } from './typing.js';
 
 /** Options every codex launch takes (see the header). */
@@ -37,6 +37,7 @@ export const codexProfile: AgentProfile = {
   },
   resumeSession(input) {
     if (input.agentSessionId === null) return fail('failed', 'no Codex session id was captured, so there is nothing to resume');
+    if (!UUID_PATTERN.test(input.agentSessionId)) return fail('usage', `codex resumes by UUID, got ${JSON.stringify(input.agentSessionId)}; not put on the command line`);
     const args = ['resume', ...CODEX_OPTIONS, input.agentSessionId];
     if (input.prompt !== null) args.push(positionalPrompt(input.prompt));
     return ok({ file: resolveBin('codex', 'codex', input.env), args, cwd: input.cwd, agentSessionId: input.agentSessionId, typePrompt: null });

@@ -25,6 +25,7 @@ export const geminiProfile: AgentProfile = {
   },
   resumeSession(input) {
     if (input.agentSessionId === null) return fail('failed', 'no Gemini CLI session id was captured, so there is nothing to resume');
+    if (!UUID_PATTERN.test(input.agentSessionId)) return fail('usage', `gemini resumes by UUID, got ${JSON.stringify(input.agentSessionId)}; not put on the command line`);
     const args = ['--resume', input.agentSessionId];
     if (input.prompt !== null) args.push('-i', positionalPrompt(input.prompt));
     return ok({ file: resolveBin('gemini', 'gemini', input.env), args, cwd: input.cwd, agentSessionId: input.agentSessionId, typePrompt: null });

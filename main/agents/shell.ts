@@ -4,6 +4,7 @@
 // screen patterns for an unknown program and never types into it. Pure.
 import { fail, ok, type Result } from '../../common/result.js';
 import type { AgentProfile, Env, LaunchSpec } from './profile.js';
+import { PLAIN_ID_PATTERN } from './agent-id.js';
 import { expandTemplate, templateUsesId } from './command-template.js';
 import { PLAIN_TYPING } from './typing.js';
 
@@ -15,6 +16,8 @@ const defaultShell = (env: Env): string => {
 
 function launch(template: string, cwd: string, prompt: string | null, id: string | null): Result<LaunchSpec> {
   const usesId = templateUsesId(template);
+  // The id reaches the template's argv, and the template may hand it to a shell: only a plain one does.
+  if (usesId && id !== null && !PLAIN_ID_PATTERN.test(id)) return fail('usage', `${JSON.stringify(id)} is not a usable session id (letters, digits, ".", "_", "-"); not put on the command line`);
   const expanded = expandTemplate(template, { prompt, id: usesId ? id : null });
   if (!expanded.ok) return expanded;
   return ok({ ...expanded.value, cwd, agentSessionId: usesId ? id : null, typePrompt: null });

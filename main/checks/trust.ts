@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { isLoopbackHost, type CheckSpec, type DerivedChecks } from '../../common/checks.js';
 import { fail, ok, type Result } from '../../common/result.js';
 import type { SessionFile } from '../../common/session.js';
+import { checkTemplatePlaceholders } from '../agents/command-template.js';
 import { findApproval, recordApproval, type Approval } from './trust-store.js';
 
 /** Versioned so a future change of what is hashed cannot collide with an old approval. */
@@ -115,30 +116,42 @@ export interface AgentCommandTrust {
   changed: boolean;
   approvedAt: string | null;
   problem: string | null;
+  /** Why this command can never be approved (a placeholder a shell would read as code), else null. */
+  refused: string | null;
+}
+
+/** Why an agent command may not run whoever approves it (checkTemplatePlaceholders), else null. */
+export function agentCommandRefusal(agent: Pick<SessionFile['agent'], 'profile' | 'command'>): string | null {
+  if (!agentCommandNeedsTrust(agent) || agent.command === undefined) return null;
+  const checked = checkTemplatePlaceholders(agent.command);
+  return checked.ok ? null : checked.message;
 }
 
 export function agentCommandTrust(home: string, stateDir: string, session: Pick<SessionFile, 'agent'>): AgentCommandTrust {
-  const base = { profile: session.agent.profile, command: session.agent.command ?? null, hash: agentCommandHash(session.agent) };
+  const base = { profile: session.agent.profile, command: session.agent.command ?? null, hash: agentCommandHash(session.agent), refused: agentCommandRefusal(session.agent) };
   if (!agentCommandNeedsTrust(session.agent)) return { ...base, needed: false, trusted: true, changed: false, approvedAt: null, problem: null };
   const approval = findApproval(home, stateDir, 'agent-command');
   const a = approval.ok ? approval.value : null;
   return {
     ...base,
     needed: true,
-    trusted: a !== null && a.hash === base.hash,
+    trusted: base.refused === null && a !== null && a.hash === base.hash,
     changed: a !== null && a.hash !== base.hash,
     approvedAt: a?.approvedAt ?? null,
     problem: approval.ok ? null : approval.message,
   };
 }
 
-export function approveAgentCommand(home: string, stateDir: string, session: Pick<SessionFile, 'agent'>, at = new Date()): Promise<Result<Approval>> {
+export async function approveAgentCommand(home: string, stateDir: string, session: Pick<SessionFile, 'agent'>, at = new Date()): Promise<Result<Approval>> {
+  const refused = agentCommandRefusal(session.agent);
+  if (refused !== null) return fail('usage', `${stateDir}/session.json: agent.command: ${refused}; not approved`);
   return recordApproval(home, stateDir, 'agent-command', agentCommandHash(session.agent), at);
 }
 
 /** ok when the agent command may run; else an `untrusted` failure saying why and how to approve it. */
 export function requireAgentCommandTrust(home: string, stateDir: string, session: Pick<SessionFile, 'agent' | 'name'>): Result<void> {
   const t = agentCommandTrust(home, stateDir, session);
+  if (t.refused !== null) return fail('usage', `${stateDir}/session.json: agent.command: ${t.refused}; nothing was started`);
   if (t.trusted) return ok(undefined);
   const what = `the ${t.profile} agent command \`${t.command ?? '(none)'}\` in ${stateDir}/session.json`;
   const why = t.problem !== null ? `cannot be checked against the approvals (${t.problem})` : t.changed ? 'changed since it was approved' : 'was never approved';

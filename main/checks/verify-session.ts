@@ -7,6 +7,7 @@ import { summarizeResults } from '../../common/checks.js';
 import { fail, ok, type Result } from '../../common/result.js';
 import { bootId } from '../state/boot-id.js';
 import { moriHome } from '../state/mori-home.js';
+import { projectDirOf } from '../state/project-dir.js';
 import { readSessionFile, updateSessionFile } from '../state/session-file.js';
 import { appendEntry } from '../state/work-log.js';
 import { withShutdown } from './in-flight.js';
@@ -57,6 +58,9 @@ export async function verifySession(stateDir: string, opts: VerifyOptions = {}):
   if (!session.ok) return session;
   const loaded = loadChecks(stateDir);
   if (!loaded.ok) return loaded;
+  // Checks run in the project where the state dir lies, never in a dir session.json names.
+  const project = projectDirOf(stateDir);
+  if (!project.ok) return project;
   const derived = loaded.value;
   const trust = checksTrust(opts.home ?? moriHome(), stateDir, derived);
   const boot = bootId();
@@ -65,7 +69,7 @@ export async function verifySession(stateDir: string, opts: VerifyOptions = {}):
 
   const signal = withShutdown(opts.signal);
   const ctx = {
-    projectDir: session.value.projectDir,
+    projectDir: project.value,
     trusted: trust.trusted,
     pidBoots,
     bootId: boot,

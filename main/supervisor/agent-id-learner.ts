@@ -40,7 +40,7 @@ export class AgentIdLearner {
   async discover(rt: SessionRuntime): Promise<string | null> {
     if (rt.idSince === null || rt.session.agent.sessionId !== null) return rt.session.agent.sessionId;
     const since = rt.idSince;
-    const cwd = rt.run?.spec?.cwd ?? rt.session.agent.cwd ?? rt.session.projectDir;
+    const cwd = rt.run?.spec?.cwd ?? rt.session.agent.cwd ?? rt.projectDir;
     const taken: string[] = [];
     for (const o of this.sessions()) if (o !== rt && o.session.agent.sessionId !== null) taken.push(o.session.agent.sessionId);
     const id = await rt.profile.discoverSessionId({ cwd, startedAtMs: since, taken }, this.ctx.env).catch(() => null);

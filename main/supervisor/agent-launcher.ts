@@ -5,7 +5,6 @@
 // session that outlived the last supervisor. Runs in the supervisor's process.
 import path from 'node:path';
 import type { LaunchKind } from '../../common/events.js';
-import type { Result } from '../../common/result.js';
 import type { InterruptReason } from '../../common/session.js';
 import type { TerminalExit } from '../../common/terminal.js';
 import type { LaunchSpec } from '../agents/profile.js';
@@ -20,7 +19,7 @@ import { agentEnvironment } from './agent-env.js';
 import type { AgentIdLearner } from './agent-id-learner.js';
 import { checkAgentProgram } from '../agents/agent-program.js';
 import type { Checkpointer } from './checkpointer.js';
-import { describeLaunch, type PlannedLaunch } from './launch-plan.js';
+import { describeLaunch, type PlanResult } from './launch-plan.js';
 import { resumeWords } from './resume-words.js';
 import type { SessionRuntime } from './session-runtime.js';
 import type { ResumeContext, SupervisorContext } from './supervisor-context.js';
@@ -44,9 +43,11 @@ export class AgentLauncher {
     readonly ids: AgentIdLearner,
   ) {}
 
-  async launch(rt: SessionRuntime, plan: Result<PlannedLaunch>, req: LaunchRequest): Promise<void> {
+  async launch(rt: SessionRuntime, plan: PlanResult, req: LaunchRequest): Promise<void> {
     const { moves, store } = this.ctx;
     if (!plan.ok) {
+      // session.json names a dir or an id Mori refuses: the person corrects the file, then starts it.
+      if (plan.attention === 'state-invalid') return moves.attention(rt, 'state-invalid', plan.message);
       // An agent command nobody approved is not a failure to retry: it waits for `mori trust`.
       if (plan.code === 'untrusted') return moves.attention(rt, 'needs-trust', plan.message);
       return moves.attention(rt, 'launch-failed', plan.message);

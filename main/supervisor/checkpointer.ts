@@ -40,7 +40,7 @@ export class Checkpointer {
   }
 
   private async write(rt: SessionRuntime): Promise<void> {
-    const r = await writeCheckpoint(rt.stateDir, rt.session.projectDir);
+    const r = await writeCheckpoint(rt.stateDir, rt.projectDir);
     if (!r.ok) {
       this.ctx.moves.unwritable(rt, `checkpoint not written: ${r.message}`);
       return;

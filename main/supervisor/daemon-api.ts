@@ -2,12 +2,14 @@
 // with versions, the work log, checks, settings, power and network hints, and stopping the daemon.
 // Each takes params already validated by common/ipc.ts and answers a Result. Runs in the daemon.
 import path from 'node:path';
+import { checkTemplatePlaceholders } from '../agents/command-template.js';
 import { agentCommandNeedsTrust, approveAgentCommand } from '../checks/trust.js';
 import type { DaemonSettings } from '../../common/daemon-settings.js';
 import { parseParams, type IpcMethod } from '../../common/ipc.js';
 import { fail, ok, type Result } from '../../common/result.js';
 import type { PowerWatch } from '../power/power-watch.js';
 import { parseProbeTargets } from '../power/probe-targets.js';
+import { projectDirOf } from '../state/project-dir.js';
 import { resolveSession } from '../state/resolve-session.js';
 import { readSessionFile } from '../state/session-file.js';
 import { confinedStateDir, createSession, TRANSCRIPT_DIR } from '../state/state-dir.js';
@@ -72,7 +74,10 @@ function sessionDir(ctx: DaemonContext, ref: string): Result<SessionDir> {
   }
   const session = readSessionFile(dir);
   if (!session.ok) return session;
-  const confined = confinedStateDir(session.value.projectDir, dir);
+  // The project is where the state dir lies, never what session.json says (project-dir.ts).
+  const project = projectDirOf(dir);
+  if (!project.ok) return project;
+  const confined = confinedStateDir(project.value, dir);
   if (!confined.ok) return confined;
   return ok({ stateDir: confined.value, id: session.value.id, name: session.value.name });
 }
@@ -96,6 +101,8 @@ export async function handleDaemonRequest(ctx: DaemonContext, method: IpcMethod,
       const needsCommand = profile === 'shell' || profile === 'custom';
       if (needsCommand && !command) return bad(`session.init: a command is required for the ${profile} profile`);
       if (!needsCommand && command) return bad(`session.init: a command is only for the shell and custom profiles, not ${profile}`);
+      const placeholders = command ? checkTemplatePlaceholders(command) : null;
+      if (placeholders && !placeholders.ok) return bad(`session.init: ${placeholders.message}`);
       const created = await createSession({ projectDir, name, profile, task, backend, command, home: ctx.home });
       if (!created.ok) return created;
       // The person typed this command in the new-session dialog, as with `mori init --command`: it is

@@ -68,7 +68,7 @@ export class ResumeController {
     if (!ctx.moves.move(rt, 'resume')) return;
     ctx.emit({ type: 'session.resuming', ...ctx.moves.base(rt), launch: run.launch });
     if (action.kind === 'nudge') {
-      const nudge = rt.profile.nudge({ projectDir: rt.session.projectDir, name: rt.name });
+      const nudge = rt.profile.nudge({ projectDir: rt.projectDir, name: rt.name });
       // The action is issued here; its confirmation (the agent echoes the text and goes busy) takes
       // the agent's own time, so it goes on beside the next session's resume, not in front of it.
       if (nudge !== null) return background(this.nudge(rt, reason, resumed, gen, nudge, stuckAfter), `nudging ${rt.name}`);

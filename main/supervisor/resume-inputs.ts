@@ -6,6 +6,7 @@ import type { SessionFile } from '../../common/session.js';
 import { fail, ok, type Result } from '../../common/result.js';
 import { gitChangedFiles } from '../state/git-info.js';
 import { MarkdownDoc } from '../state/markdown-doc.js';
+import { projectDirOf } from '../state/project-dir.js';
 import { parseSessionState } from '../state/session-state.js';
 import { SESSION_STATE } from '../state/state-dir.js';
 import { readTailEntries } from '../state/work-log.js';
@@ -29,12 +30,14 @@ export function gatherResumeInputs(
     if (code !== 'ENOENT') return fail('unreadable', `${file}: cannot be read (${code ?? (err as Error).message})`);
     doc = MarkdownDoc.fromString('');
   }
+  const project = projectDirOf(stateDir);
   return ok({
     sessionName: session.name,
     stateDir,
     state: parseSessionState(doc),
     recentLog: readTailEntries(stateDir, RECENT_LOG_ENTRIES),
-    gitChanged: gitChangedFiles(session.projectDir),
+    // The project where the state dir lies: session.json's projectDir could name any dir.
+    gitChanged: project.ok ? gitChangedFiles(project.value) : [],
     interruption,
     verification: session.lastVerification?.results ?? null,
   });

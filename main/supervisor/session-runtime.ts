@@ -1,13 +1,16 @@
 // One supervised session in memory: what it is (id, name, state dir, profile), where it stands in
 // the lifecycle (`state`, moved only through SessionTransitions), its terminal and activity while
 // the agent runs, and its timers. The stored truth (intent, exits, crashes) is `session`, the last
-// session.json read or written. Runs in the supervisor's process.
+// session.json read or written; its paths are checked against the state dir's place before use
+// (project-dir.ts). Runs in the supervisor's process.
+import path from 'node:path';
 import type { AgentActivity } from '../../common/agent-activity.js';
 import type { LaunchKind, RuntimeState } from '../../common/events.js';
 import type { SessionFile } from '../../common/session.js';
 import type { AgentProfile, LaunchSpec } from '../agents/profile.js';
 import type { FailedResume } from '../agents/profiles.js';
 import type { Cancel } from '../power/clock.js';
+import { projectDirOf } from '../state/project-dir.js';
 import type { Terminal } from '../terminals/terminal.js';
 import type { ActivityMonitor } from './activity-monitor.js';
 import type { RestartState } from './restart-policy.js';
@@ -77,6 +80,11 @@ export class SessionRuntime {
    * async step that began before sees it changed and gives up.
    */
   generation = 0;
+  /**
+   * The project: where the state dir lies (project-dir.ts), never session.json's `projectDir`. When
+   * it cannot be resolved, the lexical parent of `.mori`; a launch then fails on sessionPaths().
+   */
+  readonly projectDir: string;
 
   constructor(
     readonly stateDir: string,
@@ -89,6 +97,8 @@ export class SessionRuntime {
     this.state = k === 'user-stopped' ? 'stopped' : k === 'finished' ? 'finished' : k === 'attention' ? 'attention' : 'idle';
     this.restart = restart;
     this.failedResume = session.failedResume;
+    const project = projectDirOf(stateDir);
+    this.projectDir = project.ok ? project.value : path.dirname(path.dirname(path.resolve(stateDir)));
   }
 
   get id(): string {

@@ -179,7 +179,7 @@ export class Supervisor {
       pid: rt.terminal?.pid ?? null,
       intent: rt.session.intent,
       nextAttemptAt: rt.nextAttemptAt,
-      projectDir: rt.session.projectDir,
+      projectDir: rt.projectDir,
       profile: rt.session.agent.profile,
       failingChecks: (rt.session.lastVerification?.results ?? []).filter((r) => r.status === 'fail' || r.status === 'timeout').length,
     };

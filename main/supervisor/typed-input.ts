@@ -29,7 +29,7 @@ export async function typeInto(rt: SessionRuntime, terminal: Terminal, text: str
 function deliveryTarget(rt: SessionRuntime, t: Terminal, env: Env): DeliveryTarget {
   const since = Date.now();
   const agentId = rt.session.agent.sessionId;
-  const agentCwd = rt.session.agent.cwd ?? rt.session.projectDir;
+  const agentCwd = rt.session.agent.cwd ?? rt.projectDir;
   return {
     write: (data) => t.write(data),
     screenText: () => t.screenText(),

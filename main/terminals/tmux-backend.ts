@@ -2,7 +2,8 @@
 // driven through a control-mode client. The program outlives this process; a later process lists
 // the sessions and re-attaches, loading history with `capture-pane`. `remain-on-exit` keeps a dead
 // pane so its exit status can be read. The program and its environment reach tmux through the control
-// client's stdin, never through any process's arguments. Runs in the supervisor's process.
+// client's stdin, never through any process's arguments; the start directory is escaped where tmux
+// would expand it as a format (tmux-format.ts). Runs in the supervisor's process.
 import { existsSync } from 'node:fs';
 import { constants } from 'node:os';
 import { fail, ok, type Result } from '../../common/result.js';
@@ -12,6 +13,7 @@ import { ManagedTerminal } from './managed-terminal.js';
 import { releaseOnDetachHook, setPaneOutput } from './pane-hold.js';
 import { killTree, TERMINAL_MARKER_ENV } from './process-tree.js';
 import { TmuxControlClient } from './tmux-control-client.js';
+import { formatLiteral } from './tmux-format.js';
 import { hexKeys, tmuxWord } from './tmux-protocol.js';
 import { execTool, TmuxServer, type TmuxServerOptions } from './tmux-server.js';
 import { versionAtLeast } from './tmux-version.js';
@@ -434,7 +436,7 @@ export class TmuxBackend implements PersistentTerminalBackend {
     // and systemd-run may log them; a tmux server even keeps the argv of the client that started it
     // for its whole life). So the session starts with a placeholder that waits silently, and open()
     // replaces it with the program, environment and all, through the control client's stdin.
-    const create = ['new-session', '-d', '-s', name, '-x', String(size.cols), '-y', String(size.rows), '-c', options.cwd, '--', ...PLACEHOLDER];
+    const create = ['new-session', '-d', '-s', name, '-x', String(size.cols), '-y', String(size.rows), '-c', formatLiteral(options.cwd), '--', ...PLACEHOLDER];
     // Views, not tmux clients, decide the size. Set per window after new-session: tmux 3.3a's
     // server crashes on a second new-session while the global value is `manual`.
     const after = ['set-option', '-w', '-t', `=${name}:`, 'window-size', 'manual'];
@@ -546,7 +548,7 @@ const PLACEHOLDER = ['sleep', '60'];
 /** The control-mode command that kills the placeholder and starts the program in its place. */
 export function respawnCommand(session: string, launch: Launch): string {
   const env = Object.entries(launch.env).map(([k, v]) => `-e ${tmuxWord(`${k}=${v}`)}`);
-  return ['respawn-pane', '-k', '-t', tmuxWord(`=${session}:`), '-c', tmuxWord(launch.cwd), ...env, '--', ...launch.program.map(tmuxWord)].join(' ');
+  return ['respawn-pane', '-k', '-t', tmuxWord(`=${session}:`), '-c', tmuxWord(formatLiteral(launch.cwd)), ...env, '--', ...launch.program.map(tmuxWord)].join(' ');
 }
 
 function trimBlankTail(lines: string[]): string[] {

@@ -11,7 +11,7 @@ import { agentCommandTrust, approveAgentCommand, approveChecks, checksTrust, nee
 import { verifySession } from '../../checks/verify-session.js';
 import { moriHome } from '../../state/mori-home.js';
 import { openSession, resolveSession } from '../../state/resolve-session.js';
-import { readSessionFile } from '../../state/session-file.js';
+import { readSessionFile, sessionFilePath } from '../../state/session-file.js';
 import { appendEntry } from '../../state/work-log.js';
 import { printJson, reportFailure, reportSuccess, type OutputOptions } from '../output.js';
 
@@ -195,6 +195,8 @@ export function registerChecks(program: Command): void {
       const agentListing = agent.needed ? { agentCommand: { profile: agent.profile, command: agent.command, hash: agent.hash, trusted: agent.trusted, changed: agent.changed } } : {};
       const listing = { stateDir: stateDir, items: t.items, hash: t.hash, changed: t.changed, ...agentListing };
       if (problem !== null) return reportFailure(fail('unreadable', problem), opts);
+      // A command no approval can make safe: said, and nothing approved, so the person fixes it first.
+      if (agent.refused !== null) return reportFailure(fail('usage', `${sessionFilePath(stateDir)}: agent.command: ${agent.refused}; nothing was approved`), opts);
       const pendingChecks = t.items.length > 0 && !t.trusted;
       const pendingAgent = agent.needed && !agent.trusted;
       const count = (pendingChecks ? t.items.length : 0) + (pendingAgent ? 1 : 0);

@@ -7,6 +7,7 @@ import type { Command } from 'commander';
 import { BackendName, PROFILE_NAMES, ProfileName } from '../../../common/session.js';
 import { fail } from '../../../common/result.js';
 import { findAgentProgram } from '../../agents/agent-program.js';
+import { checkTemplatePlaceholders } from '../../agents/command-template.js';
 import { PROFILES } from '../../agents/profiles.js';
 import { agentCommandNeedsTrust, approveAgentCommand } from '../../checks/trust.js';
 import { moriHome } from '../../state/mori-home.js';
@@ -44,6 +45,10 @@ export function registerInit(program: Command): void {
       const needsCommand = profile.data === 'shell' || profile.data === 'custom';
       if (needsCommand && !opts.command) return reportFailure(fail('usage', `--command is required for the ${profile.data} profile`), opts);
       if (!needsCommand && opts.command) return reportFailure(fail('usage', `--command is only for the shell and custom profiles, not ${profile.data}`), opts);
+      if (opts.command) {
+        const placeholders = checkTemplatePlaceholders(opts.command);
+        if (!placeholders.ok) return reportFailure(fail('usage', `--command: ${placeholders.message}`), opts);
+      }
 
       const created = await createSession({
         projectDir: path.resolve(dir ?? '.'),
