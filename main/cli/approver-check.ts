@@ -24,5 +24,5 @@ async function knownAgents(home: string): Promise<AgentProcess[]> {
 
 /** The refusal when this process runs inside an agent's tree, else null. */
 export async function refusedInsideAgent(home: string, action: string): Promise<Failure | null> {
-  return refuseFromAgents([process.pid], await knownAgents(home), action);
+  return refuseFromAgents([process.pid], await knownAgents(home), action)?.failure ?? null;
 }

@@ -13,10 +13,12 @@ export interface AgentProcess {
   name: string;
   /** The agent's program: a direct pty's child, a tmux pane's process. */
   pid: number;
+  /** The session's state dir, where a refusal is recorded for the person (the daemon knows it). */
+  stateDir?: string;
 }
 
 /** Why a process counts as inside an agent's tree: names the process, the session and the link. */
-export type AncestryVerdict = { inside: false } | { inside: true; reason: string };
+export type AncestryVerdict = { inside: false } | { inside: true; reason: string; agent: AgentProcess | null };
 
 /**
  * Ancestors looked at, at most: real chains are a dozen deep; the bound only guards against a cycle
@@ -106,22 +108,22 @@ export function insideAgent(pid: number, agents: readonly AgentProcess[]): Ances
   // Strongest link first, so the refusal names the plainest reason.
   for (const [depth, p] of chain.entries()) {
     const agent = byPid.get(p.pid);
-    if (agent) return { inside: true, reason: `${who(depth, p)} is the agent of session "${agent.name}"` };
+    if (agent) return { inside: true, reason: `${who(depth, p)} is the agent of session "${agent.name}"`, agent };
   }
   for (const [depth, p] of chain.entries()) {
     const leader = byPid.get(p.sid) ?? byPid.get(p.pgid);
-    if (leader) return { inside: true, reason: `${who(depth, p)} belongs to the process session or group of session "${leader.name}"'s agent` };
+    if (leader) return { inside: true, reason: `${who(depth, p)} belongs to the process session or group of session "${leader.name}"'s agent`, agent: leader };
   }
   for (const [depth, p] of chain.entries()) {
     const onTerminal = ttys.get(controllingTty(p.pid));
-    if (onTerminal) return { inside: true, reason: `${who(depth, p)} runs on the terminal of session "${onTerminal.name}"` };
+    if (onTerminal) return { inside: true, reason: `${who(depth, p)} runs on the terminal of session "${onTerminal.name}"`, agent: onTerminal };
     const onStdio = stdioTtys(p.pid)
       .map((t) => ttys.get(t))
       .find((a) => a !== undefined);
-    if (onStdio) return { inside: true, reason: `${who(depth, p)} reads or writes the terminal of session "${onStdio.name}"` };
+    if (onStdio) return { inside: true, reason: `${who(depth, p)} reads or writes the terminal of session "${onStdio.name}"`, agent: onStdio };
   }
   for (const [depth, p] of chain.entries()) {
-    if (carriesMarker(p.pid)) return { inside: true, reason: `${who(depth, p)} was started in a Mori terminal (${TERMINAL_MARKER_ENV} in its environment)` };
+    if (carriesMarker(p.pid)) return { inside: true, reason: `${who(depth, p)} was started in a Mori terminal (${TERMINAL_MARKER_ENV} in its environment)`, agent: null };
   }
   return { inside: false };
 }

@@ -34,14 +34,20 @@ export function approvingAction(method: IpcMethod, params: unknown): string | nu
 
 /** The agents whose trees approvals are refused from: every session with a live program. */
 export function runningAgents(sessions: readonly SessionInfo[]): AgentProcess[] {
-  return sessions.filter((s) => s.pid !== null && s.pid > 0 && isAlive(s.pid)).map((s) => ({ name: s.name, pid: s.pid as number }));
+  return sessions.filter((s) => s.pid !== null && s.pid > 0 && isAlive(s.pid)).map((s) => ({ name: s.name, pid: s.pid as number, stateDir: s.stateDir }));
+}
+
+/** A refused request: the answer, and the agent it came from when one is known (its work log records it). */
+export interface Refusal {
+  failure: Failure;
+  agent: AgentProcess | null;
 }
 
 /** The refusal for `action` asked by a process inside an agent's tree, else null. */
-export function refuseFromAgents(pids: readonly number[], agents: readonly AgentProcess[], action: string): Failure | null {
+export function refuseFromAgents(pids: readonly number[], agents: readonly AgentProcess[], action: string): Refusal | null {
   for (const pid of pids) {
     const verdict = insideAgent(pid, agents);
-    if (verdict.inside) return fail('forbidden', `${action} is refused from inside a supervised agent (${verdict.reason}); ${APPROVALS_FROM_PERSON}`);
+    if (verdict.inside) return { failure: fail('forbidden', `${action} is refused from inside a supervised agent (${verdict.reason}); ${APPROVALS_FROM_PERSON}`), agent: verdict.agent };
   }
   return null;
 }
@@ -53,11 +59,11 @@ export function refuseFromAgents(pids: readonly number[], agents: readonly Agent
  * which). Where the platform gives no way (macOS, until LOCAL_PEERPID is read), the request is allowed:
  * the CLI still checks its own ancestry there, a raw socket client is not seen.
  */
-export function judgePeer(lookup: PeerLookup, agents: readonly AgentProcess[], action: string): Failure | null {
+export function judgePeer(lookup: PeerLookup, agents: readonly AgentProcess[], action: string): Refusal | null {
   if (agents.length === 0) return null;
   if (!lookup.known) {
     if (lookup.why === 'unsupported') return null;
-    return fail('forbidden', `${action} is refused: the process asking could not be identified (${lookup.reason}), and agents are running; ${APPROVALS_FROM_PERSON}`);
+    return { failure: fail('forbidden', `${action} is refused: the process asking could not be identified (${lookup.reason}), and agents are running; ${APPROVALS_FROM_PERSON}`), agent: null };
   }
   return refuseFromAgents(lookup.pids, agents, action);
 }

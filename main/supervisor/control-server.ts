@@ -11,6 +11,7 @@ import { existsSync, lstatSync, statSync, chmodSync, unlinkSync } from 'node:fs'
 import net from 'node:net';
 import { IPC_MAX_LINE_CHARS, IpcRequestEnvelope, parseParams, PROTOCOL_VERSION, REPLACE_DAEMON_HINT, type IpcMethod, type IpcServerMessage } from '../../common/ipc.js';
 import { fail, ok, type Failure, type Result } from '../../common/result.js';
+import { appendEntry } from '../state/work-log.js';
 import type { Attachment, Terminal } from '../terminals/terminal.js';
 import { approvingAction, judgePeer, runningAgents } from './approval-gate.js';
 import { DAEMON_API_METHODS, handleDaemonRequest, type DaemonContext, type DaemonHooks } from './daemon-api.js';
@@ -29,6 +30,10 @@ export { CONTROL_SOCKET, controlSocketPath } from './control-socket-path.js';
 export const MAX_QUEUED_BYTES = 16 * 1024 * 1024;
 /** How long a dropped connection gets to take its last message (the reason) before it is cut. */
 const DROP_GRACE_MS = 1_000;
+/** A refused approval is recorded at most this often per session and method: an agent asking in a loop must not fill the logs. */
+const REFUSAL_RECORD_EVERY_MS = 60_000;
+/** When a refusal was last recorded, by state dir and method. One daemon per process. */
+const refusalRecorded = new Map<string, number>();
 
 /** Null when the home is private (a directory owned by us, no access for group or others), else why not. */
 export function homeUnsafeReason(home: string): string | null {
@@ -179,8 +184,22 @@ function serve(ctx: DaemonContext, socket: net.Socket): void {
     const agents = runningAgents(supervisor.list());
     if (agents.length === 0) return null;
     const refusal = judgePeer(await peerProcesses(socket), agents, action);
-    if (refusal) process.stderr.write(`mori: refused ${method}: ${refusal.message}\n`);
-    return refusal;
+    if (!refusal) return null;
+    // Told once a minute per session and method, in the daemon's log and where the person reads what
+    // the session did (the window's log, `mori status`): an agent asking in a loop fills neither.
+    const dir = refusal.agent?.stateDir ?? null;
+    const key = `${dir ?? '(unknown)'}\0${method}`;
+    if (Date.now() - (refusalRecorded.get(key) ?? 0) < REFUSAL_RECORD_EVERY_MS) return refusal.failure;
+    refusalRecorded.set(key, Date.now());
+    process.stderr.write(`mori: refused ${method}: ${refusal.failure.message}\n`);
+    if (dir) {
+      try {
+        appendEntry(dir, [`APPROVAL REFUSED - ${method} asked from inside this session's agent: ${refusal.failure.message}`]);
+      } catch (err) {
+        process.stderr.write(`mori: could not record the refusal in ${dir}: ${(err as Error).message}\n`);
+      }
+    }
+    return refusal.failure;
   }
 
   async function dispatch(method: IpcMethod, raw: unknown): Promise<Result<unknown>> {

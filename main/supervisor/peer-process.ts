@@ -24,13 +24,45 @@ function socketFd(socket: net.Socket): number | null {
   return typeof fd === 'number' && fd >= 0 ? fd : null;
 }
 
-function runSs(): Promise<{ out: string } | { error: string }> {
+type SsOutput = { out: string } | { error: string };
+
+function spawnSs(): Promise<SsOutput> {
   return new Promise((resolve) => {
     execFile('ss', ['-xpn'], { timeout: SS_TIMEOUT_MS, maxBuffer: SS_MAX_BUFFER, encoding: 'utf8' }, (err, stdout) => {
       if (err) resolve({ error: (err as NodeJS.ErrnoException).code === 'ENOENT' ? '`ss` (iproute2) is not installed' : `\`ss -xpn\` failed: ${err.message}` });
       else resolve({ out: stdout });
     });
   });
+}
+
+let running: Promise<SsOutput> | null = null;
+let queued: Promise<SsOutput> | null = null;
+
+/**
+ * One `ss` at a time, shared: a request waits for a run that started after it arrived (so its
+ * connection is listed), and every request waiting for that run reads the same output. A flood of
+ * approving requests thus costs at most one running and one queued `ss`, never one each.
+ */
+function runSs(): Promise<SsOutput> {
+  if (!running) {
+    const run = spawnSs().finally(() => {
+      if (running === run) running = null;
+    });
+    running = run;
+    return run;
+  }
+  if (!queued) {
+    const next = running.then(() => {
+      queued = null;
+      const run = spawnSs().finally(() => {
+        if (running === run) running = null;
+      });
+      running = run;
+      return run;
+    });
+    queued = next;
+  }
+  return queued;
 }
 
 /**

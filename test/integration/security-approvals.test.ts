@@ -2,8 +2,9 @@
 // script) under `mori up --daemon`, on the direct backend and on tmux, tries every approving way with
 // Mori's variables stripped from its environment (`env -i`): `mori trust --yes`, a raw client on the
 // control socket (checks.trust, session.init with a command, settings.set, daemon.stop), `mori init
-// --command`, a `setsid -f` escape, and `mori down`. Each is refused with where approvals are given;
-// the trust store, the settings and the registry are unchanged; the daemon answers on. The same
+// --command`, a `setsid -f` escape, and `mori down`. Each is refused with where approvals are given,
+// a flood of them too; the trust store, the settings and the registry are unchanged; the daemon
+// answers on and records the refusal once in the session's work log. The same
 // commands from this test process (outside every agent) then succeed.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -54,6 +55,10 @@ out.trust = await ask('checks.trust', { session: 'victim', hash: listed.value?.t
 out.init = await ask('session.init', { projectDir: project, name: 'evil', profile: 'shell', backend: 'direct', command: 'sh -c "touch evil"' });
 out.settings = await ask('settings.set', { settings: { probeTargets: ['evil.example:443'], restart: { baseDelayMs: 100, maxDelayMs: 100, crashLoopCount: 100 } } });
 out.stop = await ask('daemon.stop', { stopAgents: true });
+// A flood: each answered, none approved, while a plain request is still answered among them.
+const flood = Array.from({ length: 200 }, () => ask('checks.trust', { session: 'victim', hash: listed.value?.trust?.hash ?? 'x' }));
+out.listDuringFlood = await ask('list', {});
+out.flood = (await Promise.all(flood)).map((r) => r.code);
 process.stdout.write(JSON.stringify(out));
 s.end();
 `;
@@ -141,6 +146,8 @@ describe.each([
       expect(raw[m]?.message).toContain(APPROVALS_FROM_PERSON);
     }
     expect(read(path.join(results, 'ls.code')).trim()).toBe('0');
+    expect(raw['listDuringFlood']?.ok).toBe(true);
+    expect(new Set(raw['flood'] as unknown as string[])).toEqual(new Set(['forbidden']));
 
     // Nothing changed: the trust store byte for byte, the settings, no new session, nothing ran.
     expect(readFileSync(trustFile).equals(trustBefore)).toBe(true);
@@ -152,6 +159,9 @@ describe.each([
     expect(await daemonAnswering(h.home)).not.toBeNull();
     const log = read(path.join(h.home, 'logs', 'daemon.err.log'));
     for (const m of ['checks.trust', 'session.init', 'settings.set', 'daemon.stop']) expect(log).toContain(`refused ${m}:`);
+    // And the session's work log, where the person reads what it did.
+    expect(h.workLog('attacker')).toMatch(/APPROVAL REFUSED - checks\.trust asked from inside this session's agent/);
+    expect(h.workLog('attacker').match(/APPROVAL REFUSED - checks\.trust/g)).toHaveLength(1);
 
     // The person, outside every agent: the same approvals go through.
     const trust = h.mori('trust', 'victim', '--yes', '--json');

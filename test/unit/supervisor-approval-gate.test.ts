@@ -54,9 +54,9 @@ describe('judgePeer', () => {
   });
   it('refuses a peer that could not be named on a platform that can name it, and says why', () => {
     const r = judgePeer({ known: false, why: 'failed', reason: '`ss` (iproute2) is not installed' }, agents, 'doing it');
-    expect(r?.code).toBe('forbidden');
-    expect(r?.message).toContain('iproute2');
-    expect(r?.message).toContain(APPROVALS_FROM_PERSON);
+    expect(r?.failure.code).toBe('forbidden');
+    expect(r?.failure.message).toContain('iproute2');
+    expect(r?.failure.message).toContain(APPROVALS_FROM_PERSON);
   });
   it('allows where the platform gives no way to name the peer', () => {
     expect(judgePeer({ known: false, why: 'unsupported', reason: 'darwin' }, agents, 'doing it')).toBeNull();
