@@ -5,7 +5,7 @@
 // or carries a Mori terminal's marker in its environment. Reads /proc on Linux; elsewhere `ps` gives
 // the ancestry, sessions and groups (no terminals, no environments). Runs in the supervisor and the CLI.
 import { readFileSync, statSync } from 'node:fs';
-import { procInfo, TERMINAL_MARKER_ENV, type ProcInfo } from '../terminals/process-tree.js';
+import { listProcesses, procInfo, TERMINAL_MARKER_ENV, type ProcInfo } from '../terminals/process-tree.js';
 
 /** One running agent as the supervisor knows it. */
 export interface AgentProcess {
@@ -78,11 +78,13 @@ function carriesMarker(pid: number): boolean {
 
 /** The process and its ancestors up to init, nearest first; stops where /proc (or ps) has no more. */
 export function ancestry(pid: number): ProcInfo[] {
+  // Without /proc, one `ps` for the whole walk rather than one per ancestor.
+  const table = hasProc ? null : new Map(listProcesses().map((p) => [p.pid, p]));
   const chain: ProcInfo[] = [];
   const seen = new Set<number>();
   for (let at: number | undefined = pid; at !== undefined && at > 0 && !seen.has(at) && chain.length < MAX_DEPTH; ) {
     seen.add(at);
-    const info = procInfo(at);
+    const info: ProcInfo | null = table ? (table.get(at) ?? null) : procInfo(at);
     if (!info) break;
     chain.push(info);
     at = info.ppid;

@@ -4,7 +4,8 @@
 // control socket (checks.trust, session.init with a command, settings.set, daemon.stop), `mori init
 // --command`, a `setsid -f` escape, and `mori down`. Each is refused with where approvals are given,
 // a flood of them too; the trust store, the settings and the registry are unchanged; the daemon
-// answers on and records the refusal once in the session's work log. The same
+// answers on and records the refusal once in the session's work log. On tmux, where the agent
+// outlives the daemon, `mori trust` is refused again with no daemon running. The same
 // commands from this test process (outside every agent) then succeed.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -81,6 +82,9 @@ function attackScript(h: UpHarness, results: string, client: string): string {
     `${mori} ls --json ${r('ls')}`,
     `${mori} down --json ${r('down')}`,
     `echo done > '${out('done')}'`,
+    // Asked again once the daemon is gone (tmux agents outlive it): the CLI finds the agent on its own.
+    `while [ ! -f '${out('go')}' ]; do sleep 0.1; done`,
+    `${mori} trust victim --yes --json ${r('after-down')}`,
     'exec sleep 600',
   ].join('\n');
 }
@@ -176,5 +180,15 @@ describe.each([
     const down = h.mori('down', '--json');
     expect(down.code, down.stderr).toBe(0);
     expect(await daemonAnswering(h.home)).toBeNull();
+
+    if (backend === 'tmux') {
+      // No daemon now, the agent still runs in its pane, and the victim's list changed.
+      writeFileSync(path.join(h.stateDir('victim'), 'environment.md'), `## Setup\n- Test command: \`touch ${marker}-again\`\n`);
+      const approved = readFileSync(trustFile);
+      writeFileSync(path.join(results, 'go'), '');
+      await until('the agent asked again', () => existsSync(path.join(results, 'after-down.code')));
+      expect(refused('after-down')).toMatch(/session "attacker"/);
+      expect(readFileSync(trustFile).equals(approved)).toBe(true);
+    }
   });
 });
