@@ -184,7 +184,7 @@ export const IpcRequestEnvelope = z.object({
 });
 export type IpcRequestEnvelope = z.infer<typeof IpcRequestEnvelope>;
 
-const ErrorCode = z.enum(['usage', 'not-found', 'unreadable', 'conflict', 'untrusted', 'failed']);
+const ErrorCode = z.enum(['usage', 'not-found', 'unreadable', 'conflict', 'untrusted', 'forbidden', 'failed']);
 
 /** Events the daemon adds to the supervisor's, so a UI stays current without polling. */
 export const DaemonOwnEvent = z.discriminatedUnion('type', [

@@ -8,6 +8,7 @@ export type ErrorCode =
   | 'unreadable' // a state file exists but is corrupt or cannot be read (CLI exit 3)
   | 'conflict' // the thing exists already or is held by another process (CLI exit 2)
   | 'untrusted' // it would run a command the person has not approved: `mori trust` (CLI exit 1)
+  | 'forbidden' // only the person may do this (an approval, the daemon's settings, stopping it), and a supervised agent asked (CLI exit 1)
   | 'failed'; // the action ran and did not succeed, or a check failed (CLI exit 1)
 
 export interface Failure {
@@ -23,4 +24,4 @@ export const fail = (code: ErrorCode, message: string): Failure => ({ ok: false,
 
 /** CLI exit code for each failure kind (DESIGN.md §9: 0 ok, 1 failed, 2 usage, 3 not found/unreadable). */
 export const exitCodeFor = (code: ErrorCode): number =>
-  ({ usage: 2, conflict: 2, 'not-found': 3, unreadable: 3, untrusted: 1, failed: 1 })[code];
+  ({ usage: 2, conflict: 2, 'not-found': 3, unreadable: 3, untrusted: 1, forbidden: 1, failed: 1 })[code];

@@ -3,16 +3,21 @@
 // connection opens with `hello` (protocol versions); one of another version is told the daemon's and
 // refused the rest. A connection may subscribe to events or become an attachment (frames out; input,
 // resize, ack and detach in). What a connection has not read is bounded: past MAX_QUEUED_BYTES it is
-// dropped with a reason. The socket is 0600 inside a 0700 home and refuses to start otherwise.
+// dropped with a reason. The socket is 0600 inside a 0700 home and refuses to start otherwise. An
+// approving request (approval-gate.ts) is refused when the process that sent it runs inside a
+// supervised agent's process tree.
 // Runs in the supervisor's process (`mori up`, foreground or daemon).
 import { existsSync, lstatSync, statSync, chmodSync, unlinkSync } from 'node:fs';
 import net from 'node:net';
 import { IPC_MAX_LINE_CHARS, IpcRequestEnvelope, parseParams, PROTOCOL_VERSION, REPLACE_DAEMON_HINT, type IpcMethod, type IpcServerMessage } from '../../common/ipc.js';
 import { fail, ok, type Failure, type Result } from '../../common/result.js';
+import { appendEntry } from '../state/work-log.js';
 import type { Attachment, Terminal } from '../terminals/terminal.js';
+import { approvingAction, judgePeer, runningAgents } from './approval-gate.js';
 import { DAEMON_API_METHODS, handleDaemonRequest, type DaemonContext, type DaemonHooks } from './daemon-api.js';
 import { DaemonEvents } from './daemon-events.js';
 import { controlSocketPath, socketAnswers } from './control-socket-path.js';
+import { peerProcesses } from './peer-process.js';
 import type { Supervisor } from './supervisor.js';
 
 export { CONTROL_SOCKET, controlSocketPath } from './control-socket-path.js';
@@ -25,6 +30,10 @@ export { CONTROL_SOCKET, controlSocketPath } from './control-socket-path.js';
 export const MAX_QUEUED_BYTES = 16 * 1024 * 1024;
 /** How long a dropped connection gets to take its last message (the reason) before it is cut. */
 const DROP_GRACE_MS = 1_000;
+/** A refused approval is recorded at most this often per session and method: an agent asking in a loop must not fill the logs. */
+const REFUSAL_RECORD_EVERY_MS = 60_000;
+/** When a refusal was last recorded, by state dir and method. One daemon per process. */
+const refusalRecorded = new Map<string, number>();
 
 /** Null when the home is private (a directory owned by us, no access for group or others), else why not. */
 export function homeUnsafeReason(home: string): string | null {
@@ -168,6 +177,31 @@ function serve(ctx: DaemonContext, socket: net.Socket): void {
     reply(id, result);
   }
 
+  /** An approving request from inside a supervised agent's process tree: the refusal, logged for the person. */
+  async function refusedApproval(method: IpcMethod, raw: unknown): Promise<Failure | null> {
+    const action = approvingAction(method, raw);
+    if (action === null) return null;
+    const agents = runningAgents(supervisor.list());
+    if (agents.length === 0) return null;
+    const refusal = judgePeer(await peerProcesses(socket), agents, action);
+    if (!refusal) return null;
+    // Told once a minute per session and method, in the daemon's log and where the person reads what
+    // the session did (the window's log, `mori status`): an agent asking in a loop fills neither.
+    const dir = refusal.agent?.stateDir ?? null;
+    const key = `${dir ?? '(unknown)'}\0${method}`;
+    if (Date.now() - (refusalRecorded.get(key) ?? 0) < REFUSAL_RECORD_EVERY_MS) return refusal.failure;
+    refusalRecorded.set(key, Date.now());
+    process.stderr.write(`mori: refused ${method}: ${refusal.failure.message}\n`);
+    if (dir) {
+      try {
+        appendEntry(dir, [`APPROVAL REFUSED - ${method} asked from inside this session's agent: ${refusal.failure.message}`]);
+      } catch (err) {
+        process.stderr.write(`mori: could not record the refusal in ${dir}: ${(err as Error).message}\n`);
+      }
+    }
+    return refusal.failure;
+  }
+
   async function dispatch(method: IpcMethod, raw: unknown): Promise<Result<unknown>> {
     const bad = (m: string): Failure => fail('usage', m);
     if (method === 'hello') {
@@ -178,6 +212,8 @@ function serve(ctx: DaemonContext, socket: net.Socket): void {
       return ok({ protocol: PROTOCOL_VERSION, pid: process.pid, home: ctx.home, startedAt: ctx.startedAt });
     }
     if (hello === 'none') return bad(`${method}: say hello first ({"method":"hello","params":{"protocol":${PROTOCOL_VERSION}}})`);
+    const refused = await refusedApproval(method, raw);
+    if (refused) return refused;
     // `daemon.stop` is understood across versions: it is how an old daemon is replaced.
     if (hello === 'other-version' && method !== 'daemon.stop') {
       return fail('conflict', `the Mori daemon speaks protocol ${PROTOCOL_VERSION}, this client ${peerProtocol}: replace it with \`${REPLACE_DAEMON_HINT}\``);

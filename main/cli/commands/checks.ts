@@ -1,6 +1,6 @@
 // `mori checks S`, `mori verify S [--restart-services]` and `mori trust S [--yes]` (DESIGN.md §7, §9):
-// show the checks derived from the state files, run them, and approve the commands among them.
-// Thin over main/checks/. Runs in the CLI process.
+// show the checks derived from the state files, run them, and approve the commands among them (never
+// from inside a supervised agent: approver-check.ts). Thin over main/checks/. Runs in the CLI process.
 import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
 import { allPassed, checkName, sourceText, type CheckResult, type CheckSpec, type UnparsedLine } from '../../../common/checks.js';
@@ -13,6 +13,7 @@ import { moriHome } from '../../state/mori-home.js';
 import { openSession, resolveSession } from '../../state/resolve-session.js';
 import { readSessionFile, sessionFilePath } from '../../state/session-file.js';
 import { appendEntry } from '../../state/work-log.js';
+import { refusedInsideAgent } from '../approver-check.js';
 import { printJson, reportFailure, reportSuccess, type OutputOptions } from '../output.js';
 
 /** Lines of a failing command's output shown under it in `mori verify`; the full 40 are in --json and session.json. */
@@ -208,6 +209,9 @@ export function registerChecks(program: Command): void {
       if (pendingChecks) lines.push(`${t.changed ? 'The list changed since it was approved. ' : ''}Checks of "${name}" would run:`, ...trustItemsText(t.items));
       if (pendingAgent) lines.push(`${agent.changed ? 'The agent command changed since it was approved. ' : ''}"${name}" would start its agent with:`, ...agentCommandText(agent));
       const text = lines.join('\n');
+      // Before any prompt too: an agent's terminal is a terminal, and it could answer the prompt itself.
+      const refused = await refusedInsideAgent(home, `\`mori trust ${name}\` (approving commands to run)`);
+      if (refused) return reportFailure(refused, opts);
       let approve = opts.yes ?? false;
       if (!approve) {
         if (!process.stdin.isTTY) {

@@ -1,6 +1,7 @@
 // `mori init [DIR] --name N --agent PROFILE [--task TEXT] [--backend tmux|direct] [--command CMD]`:
 // creates the state dir and registers the session. A `--command` given here is the person's own, so
-// it is approved in the Mori home's trust store at once (DESIGN.md §7). Runs in the CLI process.
+// it is approved in the Mori home's trust store at once (DESIGN.md §7), and so refused from inside a
+// supervised agent (approver-check.ts). Runs in the CLI process.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import type { Command } from 'commander';
@@ -12,6 +13,7 @@ import { PROFILES } from '../../agents/profiles.js';
 import { agentCommandNeedsTrust, approveAgentCommand } from '../../checks/trust.js';
 import { moriHome } from '../../state/mori-home.js';
 import { createSession } from '../../state/state-dir.js';
+import { refusedInsideAgent } from '../approver-check.js';
 import { reportFailure, reportSuccess, type OutputOptions } from '../output.js';
 
 interface InitOptions extends OutputOptions {
@@ -48,6 +50,11 @@ export function registerInit(program: Command): void {
       if (opts.command) {
         const placeholders = checkTemplatePlaceholders(opts.command);
         if (!placeholders.ok) return reportFailure(fail('usage', `--command: ${placeholders.message}`), opts);
+      }
+      // The command is approved below: only the person may, so nothing is created when an agent asks.
+      if (opts.command) {
+        const refused = await refusedInsideAgent(moriHome(), '`mori init --command` (creating a session with its command approved)');
+        if (refused) return reportFailure(refused, opts);
       }
 
       const created = await createSession({

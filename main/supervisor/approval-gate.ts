@@ -1,0 +1,69 @@
+// Approvals come only from the person (DESIGN.md §7, §11): which requests approve something (trust a
+// command list, create a session with its command approved, change the daemon's settings, stop the
+// daemon), and the decision for whoever asked. A caller inside a supervised agent's process tree is
+// refused with a message saying where approvals are given. The supervisor asks it about the process on
+// the other end of the control socket; the CLI about itself. Runs in the supervisor and the CLI.
+import { parseParams, type IpcMethod, type SessionInfo } from '../../common/ipc.js';
+import { fail, type Failure } from '../../common/result.js';
+import { isAlive } from '../terminals/process-tree.js';
+import { insideAgent, type AgentProcess } from './agent-ancestry.js';
+import type { PeerLookup } from './peer-process.js';
+
+/** Where approvals are given; every refusal ends with it. */
+export const APPROVALS_FROM_PERSON = "approvals come from the person: use the Mori window, or run this in a terminal outside Mori's sessions";
+
+/** What an approving request does, in words for the refusal; null when the request approves nothing. */
+export function approvingAction(method: IpcMethod, params: unknown): string | null {
+  switch (method) {
+    case 'checks.trust':
+      return 'approving commands to run';
+    case 'session.init': {
+      // A session of an agent profile names no command; only shell/custom ones approve theirs.
+      const p = parseParams('session.init', params);
+      return p.ok && p.value.command === undefined ? null : 'creating a session with its command approved';
+    }
+    // Probe targets and restart limits are the person's, as is whether notifications reach them.
+    case 'settings.set':
+      return "changing the Mori daemon's settings";
+    case 'daemon.stop':
+      return 'stopping the Mori supervisor';
+    default:
+      return null;
+  }
+}
+
+/** The agents whose trees approvals are refused from: every session with a live program. */
+export function runningAgents(sessions: readonly SessionInfo[]): AgentProcess[] {
+  return sessions.filter((s) => s.pid !== null && s.pid > 0 && isAlive(s.pid)).map((s) => ({ name: s.name, pid: s.pid as number, stateDir: s.stateDir }));
+}
+
+/** A refused request: the answer, and the agent it came from when one is known (its work log records it). */
+export interface Refusal {
+  failure: Failure;
+  agent: AgentProcess | null;
+}
+
+/** The refusal for `action` asked by a process inside an agent's tree, else null. */
+export function refuseFromAgents(pids: readonly number[], agents: readonly AgentProcess[], action: string): Refusal | null {
+  for (const pid of pids) {
+    const verdict = insideAgent(pid, agents);
+    if (verdict.inside) return { failure: fail('forbidden', `${action} is refused from inside a supervised agent (${verdict.reason}); ${APPROVALS_FROM_PERSON}`), agent: verdict.agent };
+  }
+  return null;
+}
+
+/**
+ * The decision for a request that arrived on the control socket. With no agent running there is no
+ * one to refuse, and nothing is looked up. On Linux a peer that cannot be named is refused (the way to
+ * name it exists, so a failure is either a missing `ss` or a client that is gone: the person is told
+ * which). Where the platform gives no way (macOS, until LOCAL_PEERPID is read), the request is allowed:
+ * the CLI still checks its own ancestry there, a raw socket client is not seen.
+ */
+export function judgePeer(lookup: PeerLookup, agents: readonly AgentProcess[], action: string): Refusal | null {
+  if (agents.length === 0) return null;
+  if (!lookup.known) {
+    if (lookup.why === 'unsupported') return null;
+    return { failure: fail('forbidden', `${action} is refused: the process asking could not be identified (${lookup.reason}), and agents are running; ${APPROVALS_FROM_PERSON}`), agent: null };
+  }
+  return refuseFromAgents(lookup.pids, agents, action);
+}
