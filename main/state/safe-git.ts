@@ -22,17 +22,17 @@
 //                               status hashes a tracked file whose stat data changed but whose size did
 //                               not, through the clean filter its attributes name. Attributes come from
 //                               the tree and .git/info/attributes, which outrank anything given on the
-//                               command line, so the drivers themselves are emptied instead: every
-//                               `filter.*` driver the config defines is read first (`git config`, which
-//                               runs nothing) and given an empty clean, smudge and process and
-//                               required=false (git skips an empty filter command). A driver added to
-//                               the config in the milliseconds between that read and the status is
-//                               not covered; git offers no switch that turns filters off as a whole.
+//                               command line, and a driver can have any name, so no -c can cover them.
+//                               A status therefore never reads the repository's config at all: it runs
+//                               on a private git dir (private-git-dir.ts) whose config holds only the
+//                               repository's keys of SAFE_REPO_KEYS, none of which names a program.
+//                               Drivers in the person's own ~/.gitconfig (git-lfs) still apply.
 //   submodules                  --ignore-submodules=all on status and -c submodule.recurse=false:
 //                               a submodule's own config is never read
 // Every GIT_* variable of Mori's own environment is dropped (GIT_DIR, GIT_CONFIG_PARAMETERS, ...),
 // and GIT_CONFIG_NOSYSTEM=1 leaves /etc/gitconfig out. The person's ~/.gitconfig is still read.
 import { spawn, spawnSync } from 'node:child_process';
+import { makePrivateGitDir, parseRepoPaths, REPO_CONFIG_ARGS, REPO_PATHS_ARGS, safeRepoConfig, type RepoPaths } from './private-git-dir.js';
 
 /** Git is given this long per run: a status on a huge repo must not stall a resume. */
 export const GIT_TIMEOUT_MS = 5_000;
@@ -77,6 +77,8 @@ const FIXED_ENV: Readonly<Record<string, string>> = {
   GIT_SSH_COMMAND: 'false',
   GIT_TERMINAL_PROMPT: '0',
   GIT_OPTIONAL_LOCKS: '0',
+  // A partial clone's missing object is never fetched (from git 2.44; protocol.allow=never before).
+  GIT_NO_LAZY_FETCH: '1',
 };
 
 export interface GitRun {
@@ -96,42 +98,16 @@ export function gitArgs(dir: string, args: readonly string[]): string[] {
   return ['--no-pager', '--no-optional-locks', ...config, '-C', dir, ...args];
 }
 
-/** Mori's environment without any GIT_* variable, plus the fixed ones and `overrides` as GIT_CONFIG_COUNT pairs. */
-export function gitEnv(overrides: readonly (readonly [string, string])[] = []): NodeJS.ProcessEnv {
+/** Mori's environment without any GIT_* variable, plus the fixed ones and `extra` (a private git dir's). */
+export function gitEnv(extra: Readonly<Record<string, string>> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('GIT_') && k !== 'PAGER') env[k] = v;
-  Object.assign(env, FIXED_ENV);
-  // GIT_CONFIG_COUNT pairs rank with -c and take any subsection name, even one with '=' in it.
-  env['GIT_CONFIG_COUNT'] = String(overrides.length);
-  overrides.forEach(([k, v], i) => {
-    env[`GIT_CONFIG_KEY_${i}`] = k;
-    env[`GIT_CONFIG_VALUE_${i}`] = v;
-  });
-  return env;
+  return Object.assign(env, FIXED_ENV, extra);
 }
 
-const CONFIG_DRIVERS = ['config', '--null', '--get-regexp', '^filter\\.'];
-
-/** The filter driver names in `git config --null --get-regexp ^filter\.` output, sorted. */
-export function filterDrivers(stdout: string): string[] {
-  const names = new Set<string>();
-  for (const record of stdout.split('\0')) {
-    const key = record.split('\n', 1)[0] ?? '';
-    const last = key.lastIndexOf('.');
-    if (!key.startsWith('filter.') || last <= 'filter.'.length) continue; // `filter.x` with no driver name
-    names.add(key.slice('filter.'.length, last));
-  }
-  return [...names].sort();
-}
-
-/** Empties every named driver's commands, so an attribute naming it runs nothing. */
-export function driverOverrides(drivers: readonly string[]): [string, string][] {
-  return drivers.flatMap((d): [string, string][] => [
-    [`filter.${d}.clean`, ''],
-    [`filter.${d}.smudge`, ''],
-    [`filter.${d}.process`, ''],
-    [`filter.${d}.required`, 'false'],
-  ]);
+/** The repository's paths from a REPO_PATHS_ARGS run, or null (not a repository, a bare one, or no git). */
+function repoOf(run: GitRun): RepoPaths | null {
+  return run.code === 0 ? parseRepoPaths(run.stdout) : null;
 }
 
 // ------------------------------------------------------------------ synchronous (one-shot callers)
@@ -146,8 +122,18 @@ function spawnGitSync(dir: string, args: readonly string[], env: NodeJS.ProcessE
 /** Runs git and waits for it: for one-shot callers (a CLI command, building one prompt), never periodic work. */
 export function gitSync(dir: string, args: readonly string[], timeoutMs = GIT_TIMEOUT_MS): GitRun {
   if (!READS_CONTENTS.has(args[0] ?? '')) return spawnGitSync(dir, args, gitEnv(), timeoutMs);
-  const drivers = filterDrivers(spawnGitSync(dir, CONFIG_DRIVERS, gitEnv(), timeoutMs).stdout);
-  return spawnGitSync(dir, args, gitEnv(driverOverrides(drivers)), timeoutMs);
+  const paths = spawnGitSync(dir, REPO_PATHS_ARGS, gitEnv(), timeoutMs);
+  const repo = repoOf(paths);
+  if (repo === null) return paths.code === 0 ? NO_GIT : paths;
+  const config = spawnGitSync(dir, REPO_CONFIG_ARGS, gitEnv(), timeoutMs);
+  if (config.timedOut) return config;
+  const priv = makePrivateGitDir(repo, safeRepoConfig(config.stdout));
+  if (priv === null) return NO_GIT;
+  try {
+    return spawnGitSync(dir, args, gitEnv(priv.env), timeoutMs);
+  } finally {
+    priv.remove();
+  }
 }
 
 // ------------------------------------------------------------------ asynchronous (periodic work)
@@ -207,14 +193,23 @@ async function spawnGitAsync(dir: string, args: readonly string[], env: NodeJS.P
 }
 
 /**
- * Runs git without blocking the event loop. The whole run (with the driver read of a `status`) is
+ * Runs git without blocking the event loop. The whole run (with the reads a `status` needs first) is
  * given `timeoutMs`; a git still running then is killed with its process group, and `timedOut` set.
  */
 export async function gitAsync(dir: string, args: readonly string[], timeoutMs = GIT_TIMEOUT_MS): Promise<GitRun> {
   if (!READS_CONTENTS.has(args[0] ?? '')) return spawnGitAsync(dir, args, gitEnv(), timeoutMs);
   const end = performance.now() + timeoutMs;
   const left = (): number => Math.max(1, Math.round(end - performance.now()));
-  const first = await spawnGitAsync(dir, CONFIG_DRIVERS, gitEnv(), left());
-  if (first.timedOut) return first;
-  return spawnGitAsync(dir, args, gitEnv(driverOverrides(filterDrivers(first.stdout))), left());
+  const paths = await spawnGitAsync(dir, REPO_PATHS_ARGS, gitEnv(), left());
+  const repo = repoOf(paths);
+  if (repo === null) return paths.code === 0 ? NO_GIT : paths;
+  const config = await spawnGitAsync(dir, REPO_CONFIG_ARGS, gitEnv(), left());
+  if (config.timedOut) return config;
+  const priv = makePrivateGitDir(repo, safeRepoConfig(config.stdout));
+  if (priv === null) return NO_GIT;
+  try {
+    return await spawnGitAsync(dir, args, gitEnv(priv.env), left());
+  } finally {
+    priv.remove();
+  }
 }

@@ -1,11 +1,12 @@
 // The project's `.git/config` and attributes are written by whoever works in the project: Mori's own
 // git runs (checkpoints, `mori init`'s exclude, the resume prompt, `mori status`) must start none of
 // the programs they name, and still read HEAD and the changed files right. Real git, real scripts.
-import { chmodSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { driverOverrides, filterDrivers } from '../../main/state/safe-git.js';
+import { safeRepoConfig } from '../../main/state/private-git-dir.js';
+import { gitChangedFiles, gitHead, gitStateAsync } from '../../main/state/git-info.js';
 import { readSessionFile } from '../../main/state/session-file.js';
 import { writeCheckpoint } from '../../main/supervisor/checkpoint.js';
 import { moriIn, tempDir } from '../helpers/mori-cli.js';
@@ -103,6 +104,53 @@ describe("Mori's git runs in a project whose git config names programs", () => {
     expect(readdirSync(markers)).toEqual([]);
   });
 
+  it('a config rewritten over and over while checkpoints run never gets its programs run', async () => {
+    const { project, markers, head } = hostileRepo();
+    const config = path.join(project, '.git', 'config');
+    const evil = readFileSync(config, 'utf8');
+    const plain = evil.replace(/^\[filter "[^"]*"\]\n(?:\t.*\n)*/gm, '');
+    expect(plain).not.toMatch(/filter/);
+    writeFileSync(path.join(project, '.git', 'config.evil'), evil);
+    writeFileSync(path.join(project, '.git', 'config.plain'), plain);
+    // Swaps the plain and the hostile config in place as fast as it can, so any two reads of the
+    // config by one checkpoint are likely to see different files.
+    const flipper = spawn('sh', ['-c', 'while :; do cp .git/config.plain .git/config.new && mv .git/config.new .git/config; cp .git/config.evil .git/config.new && mv .git/config.new .git/config; done'], { cwd: project, stdio: 'ignore' });
+    try {
+      const stateDir = tempDir('hostile-flip-state');
+      writeFileSync(path.join(stateDir, 'session.json'), '{}');
+      for (let i = 0; i < 15; i++) {
+        utimesSync(path.join(project, 'code.txt'), new Date(Date.now() + i * 1000), new Date(Date.now() + i * 1000));
+        const git = await gitStateAsync(project);
+        expect(git.head).toBe(head);
+        expect(git.changedFiles.sort()).toEqual(['code.txt', 'other.dat']);
+      }
+    } finally {
+      flipper.kill('SIGKILL');
+    }
+    expect(readdirSync(markers)).toEqual([]);
+  }, 60_000);
+
+  it('reads a linked worktree and a subdirectory of the project as git does', async () => {
+    const { project, markers, head } = hostileRepo();
+    const linked = path.join(tempDir('hostile-linked'), 'wt');
+    // The test's own git, with the hostile config switched off for this one command.
+    const off = ['core.fsmonitor=false', 'core.hooksPath=/dev/null', 'filter.tree.smudge=', 'filter.tree.required=false', 'filter.info.process=', 'filter.info.smudge='].flatMap((c) => ['-c', c]);
+    git(project, ...off, 'worktree', 'add', '-q', '-b', 'side', linked);
+    expect(readdirSync(markers)).toEqual([]);
+    writeFileSync(path.join(linked, 'new-in-linked.txt'), 'x\n');
+    const inLinked = await gitStateAsync(linked);
+    expect(inLinked.head).toBe(head);
+    expect(inLinked.changedFiles).toEqual(['new-in-linked.txt']);
+    mkdirSync(path.join(project, 'sub'));
+    writeFileSync(path.join(project, 'sub', 'deep.txt'), 'x\n');
+    const inSub = await gitStateAsync(path.join(project, 'sub'));
+    expect(inSub.head).toBe(head);
+    expect(inSub.changedFiles.sort()).toEqual(['code.txt', 'other.dat', 'sub/']);
+    expect(gitChangedFiles(path.join(project, 'sub')).sort()).toEqual(['code.txt', 'other.dat', 'sub/']);
+    expect(gitHead(linked)).toBe(head);
+    expect(readdirSync(markers)).toEqual([]);
+  }, 60_000);
+
   it('mori status, mori prompt and mori checks run none of them; the prompt lists the changed files', () => {
     const { project, markers } = hostileRepo();
     const home = tempDir('hostile-cli-home');
@@ -117,10 +165,23 @@ describe("Mori's git runs in a project whose git config names programs", () => {
   });
 });
 
-describe('filterDrivers', () => {
-  it('names every driver of `git config --null --get-regexp ^filter.` output, dots and all', () => {
-    const out = 'filter.lfs.clean\ngit-lfs clean\0filter.a.b.process\nx\0filter.lfs.required\ntrue\0filter.Odd=Name.smudge\ny\0filter.bare\nz\0';
-    expect(filterDrivers(out)).toEqual(['Odd=Name', 'a.b', 'lfs']);
-    expect(driverOverrides(['a.b'])).toContainEqual(['filter.a.b.clean', '']);
+describe('the private config of a status', () => {
+  it('keeps the layout keys of the repository config and drops every key that names a program', () => {
+    const list = [
+      'core.repositoryformatversion\n1',
+      'core.ignorecase\ntrue',
+      'core.excludesfile\n/x/"quoted" \\ path',
+      'extensions.objectformat\nsha256',
+      'core.fsmonitor\n/bin/evil',
+      'filter.x.clean\n/bin/evil',
+      'core.hookspath\n/tmp/hooks',
+      'include.path\n/tmp/more',
+      'core.bare\ntrue',
+      'core.filemode',
+      '',
+    ].join('\0');
+    expect(safeRepoConfig(list)).toBe(
+      '[core]\n\tbare = false\n\trepositoryformatversion = "1"\n\tignorecase = "true"\n\texcludesfile = "/x/\\"quoted\\" \\\\ path"\n\tfilemode = true\n[extensions]\n\tobjectformat = "sha256"\n',
+    );
   });
 });
