@@ -1,10 +1,10 @@
 // A private git dir for reading a repository's working tree without its config: a temp dir whose
 // `config` holds only the repository's keys that name no program (SAFE_REPO_KEYS), whose HEAD is a
-// copy of the repository's, and whose refs, packed-refs, info (exclude) and objects are the
-// repository's own, read in place. Git pointed at it (GIT_DIR, GIT_WORK_TREE, GIT_INDEX_FILE,
+// copy of the repository's, and whose refs, packed-refs, info (exclude), shared index and objects are
+// the repository's own, read in place. Git pointed at it (GIT_DIR, GIT_WORK_TREE, GIT_INDEX_FILE,
 // GIT_OBJECT_DIRECTORY) sees the same commits, index and ignore rules, and never the config an
 // attacker could change between two reads. Used by safe-git.ts only. Any Node process.
-import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -73,9 +73,14 @@ export function makePrivateGitDir(repo: RepoPaths, config: string): PrivateGitDi
   try {
     writeFileSync(path.join(dir, 'config'), config, { mode: 0o600 });
     writeFileSync(path.join(dir, 'HEAD'), head, { mode: 0o600 });
-    for (const shared of ['refs', 'packed-refs', 'info']) {
-      const target = path.join(repo.commonDir, shared);
-      if (existsSync(target)) symlinkSync(target, path.join(dir, shared));
+    const links = [
+      ...['refs', 'packed-refs', 'info'].map((name) => path.join(repo.commonDir, name)),
+      // A split index (core.splitIndex) keeps its shared part beside the index, found through GIT_DIR.
+      ...readdirSync(repo.gitDir).filter((name) => name.startsWith('sharedindex.')).map((name) => path.join(repo.gitDir, name)),
+    ];
+    for (const target of links) {
+      // A junction on Windows needs no privilege; elsewhere the type is ignored.
+      if (existsSync(target)) symlinkSync(target, path.join(dir, path.basename(target)), statSync(target).isDirectory() ? 'junction' : 'file');
     }
   } catch {
     remove();

@@ -3,6 +3,8 @@
 // run such that nothing in them makes it start a program. Any Node process.
 //
 // Only the subcommands in ALLOWED_SUBCOMMANDS run; each new one needs its config keys reviewed here.
+// `rev-parse` and `config` read the repository's config, but under the overrides below neither starts
+// a program; `status` does not read it at all (see filter drivers).
 // Config keys that can start a program, and what neutralises each for these subcommands:
 //   core.fsmonitor              -c core.fsmonitor=false (status would run it as a hook)
 //   core.untrackedCache         -c core.untrackedCache=false (no cache written behind fsmonitor's back)
