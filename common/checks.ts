@@ -108,14 +108,24 @@ export function allPassed(results: readonly CheckResult[]): boolean {
 }
 
 /**
- * Whether a URL's host is this machine by its name alone (no DNS): `localhost`, `*.localhost`,
- * 127.0.0.0/8, `::1`. Checks to other hosts can carry data off the machine, so they need trust.
+ * Whether a host is this machine by its literal text alone: `localhost`, 127.0.0.0/8 in dotted
+ * form, `::1`. Nothing is resolved: a name that only resolves to loopback (`x.localhost`, a DNS
+ * record) is not loopback, since looking it up already sends the name off the machine. Network
+ * checks to any other host can carry data out, so they need trust like commands.
  */
 export function isLoopbackHost(host: string): boolean {
-  const h = host.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
-  if (h === 'localhost' || h.endsWith('.localhost')) return true;
-  if (h === '::1' || h === '0:0:0:0:0:0:0:1') return true;
-  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+  const h = host.toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  if (h === 'localhost' || h === '::1' || h === '0:0:0:0:0:0:0:1') return true;
+  const octets = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(h);
+  return octets !== null && octets.slice(1).every((o) => Number(o) <= 255);
+}
+
+/** How a trust list names its items: `command`, `addresses`, `commands and addresses`, ... */
+export function trustListNoun(items: readonly { kind: string }[], plural = items.length !== 1): string {
+  const addresses = items.some((i) => i.kind === 'http' || i.kind === 'tcp' || i.kind === 'dns');
+  const commands = items.some((i) => i.kind === 'command' || i.kind === 'start');
+  if (!plural) return addresses ? 'address' : 'command';
+  return commands && addresses ? 'commands and addresses' : addresses ? 'addresses' : 'commands';
 }
 
 /**

@@ -97,7 +97,7 @@ export const ChecksListing = z.object({
     /** An approval exists, for another list. */
     changed: z.boolean(),
     approvedAt: z.string().nullable(),
-    items: z.array(z.object({ kind: z.enum(['command', 'start', 'http']), value: z.string(), where: z.string() })),
+    items: z.array(z.object({ kind: z.enum(['command', 'start', 'http', 'tcp', 'dns']), value: z.string(), where: z.string() })),
   }),
   lastVerification: z.object({ at: z.string(), results: z.array(CheckResultRecord) }).nullable(),
 });

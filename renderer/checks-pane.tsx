@@ -1,8 +1,10 @@
 // The checks tab (DESIGN.md §7): every check derived from environment.md with its source line, its
-// last result, duration and the tail of failing output; Verify runs them now. Commands that need
-// approval show as untrusted, and the Trust dialog shows the exact list it approves (by its hash:
-// a list changed meanwhile is refused, not approved). Runs in the renderer.
+// last result, duration and the tail of failing output; Verify runs them now. Commands and network
+// checks off this machine need approval and show as untrusted until given it, and the Trust dialog
+// shows the exact list it approves (by its hash: a list changed meanwhile is refused, not approved).
+// Runs in the renderer.
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { trustListNoun } from '../common/checks.js';
 import type { ChecksListing, DaemonEvent } from '../common/ipc.js';
 import type { MoriApi } from '../common/mori-api.js';
 
@@ -54,12 +56,14 @@ export function ChecksPane(props: { api: MoriApi; sessionId: string; onEvent: (l
     if (!listing) return;
     const r = await props.api.call('checks.trust', { session: props.sessionId, hash: listing.trust.hash });
     setTrusting(false);
-    setStatus(r.ok ? `Trusted ${r.value.items} command${r.value.items === 1 ? '' : 's'}` : `Not trusted: ${r.message}`);
+    setStatus(r.ok ? `Trusted ${r.value.items} item${r.value.items === 1 ? '' : 's'}` : `Not trusted: ${r.message}`);
     await load();
   };
 
   const results = new Map((listing?.lastVerification?.results ?? []).map((r) => [r.id, r]));
   const needsTrust = listing !== null && !listing.trust.trusted && listing.trust.items.length > 0;
+  // `commands`, `addresses` or both: what the banner and the dialog ask about.
+  const what = trustListNoun(listing?.trust.items ?? [], true);
   return (
     <div class="checks-pane">
       <div class="checks-bar">
@@ -78,7 +82,7 @@ export function ChecksPane(props: { api: MoriApi; sessionId: string; onEvent: (l
       </div>
       {needsTrust ? (
         <p class="banner">
-          {listing.trust.changed ? 'The commands changed since you approved them.' : 'These commands have not been approved yet.'} Untrusted checks do not run until you trust them.
+          {listing.trust.changed ? `The ${what} changed since you approved them.` : `These ${what} have not been approved yet.`} Untrusted checks do not run until you trust them.
         </p>
       ) : null}
       {listing && listing.checks.length === 0 ? <p class="empty">No checks: environment.md lists none under “## Checks”.</p> : null}
@@ -121,9 +125,12 @@ export function ChecksPane(props: { api: MoriApi; sessionId: string; onEvent: (l
         </section>
       ) : null}
       <dialog ref={dialog} aria-labelledby="trust-title" onClose={() => setTrusting(false)}>
-        <h2 id="trust-title">Trust these commands?</h2>
-        <p>Mori will run exactly these, from this session's environment.md, now and on every verification. A later change to the list asks again.</p>
-        <ul class="trust-items" aria-label="Commands to trust">
+        <h2 id="trust-title">Trust these {what}?</h2>
+        <p>
+          Mori will run or contact exactly these, from this session's environment.md, now and on every verification. An address off this machine is approved like a command:
+          a check to it could carry data away. A later change to the list asks again.
+        </p>
+        <ul class="trust-items" aria-label={`${what[0]?.toUpperCase() ?? ''}${what.slice(1)} to trust`}>
           {listing?.trust.items.map((i, n) => (
             <li key={n}>
               <span class="tag">{i.kind}</span> <code>{i.value}</code> <span class="muted">{i.where}</span>

@@ -1,13 +1,14 @@
 // The check runner (DESIGN.md §7): runs derived checks with bounded concurrency, a timeout per check
 // and one cancellation signal, and returns one result per check in the order given. Checks that need
-// trust (trust.ts) are not run without it and come back `untrusted`. Runs in the supervisor and the CLI.
+// trust (trust.ts: commands, and network checks off loopback) are not run without it, not even as a
+// name lookup, and come back `untrusted`. Runs in the supervisor and the CLI.
 import { sourceText, type CheckResult, type CheckSpec } from '../../common/checks.js';
 import { withShutdown } from './in-flight.js';
 import type { PidBoots } from './pid-boots.js';
 import { probeFile, probePid } from './probe-local.js';
 import { probeDns, probeHttp, probeTcp, type ProbeResult } from './probe-network.js';
 import { runCommand } from './run-command.js';
-import { needsTrust } from './trust.js';
+import { checkHost, needsTrust } from './trust.js';
 
 /** Commands are test suites and linters that use the CPU: two at once keeps a laptop usable. */
 export const COMMAND_CONCURRENCY = 2;
@@ -65,7 +66,8 @@ export async function runChecks(checks: readonly CheckSpec[], context: RunContex
 export async function runOne(c: CheckSpec, ctx: RunContext): Promise<CheckResult> {
   const base = { id: c.id, kind: c.kind, target: c.target, source: sourceText(c.source), ...(c.label ? { label: c.label } : {}) };
   if (needsTrust(c) && !ctx.trusted) {
-    return { ...base, status: 'untrusted', durationMs: 0, detail: 'not run: the current list of commands is not approved (mori trust)' };
+    const what = c.kind === 'command' ? 'the current list of commands' : `${checkHost(c) ?? c.target} is not this machine, and the current list of commands and addresses`;
+    return { ...base, status: 'untrusted', durationMs: 0, detail: `not run: ${what} is not approved (mori trust)` };
   }
   if (ctx.signal?.aborted) return { ...base, status: 'skipped', durationMs: 0, detail: 'cancelled before it started' };
   const started = performance.now();

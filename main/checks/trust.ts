@@ -1,6 +1,7 @@
-// Trust (DESIGN.md §7): command checks, service `start:` commands and http checks to non-loopback
-// hosts come from files an agent or a cloned repository may have written, so they run only when the
-// person approved that exact list. So does the command line of the shell and custom agent profiles,
+// Trust (DESIGN.md §7): command checks, service `start:` commands and network checks (tcp, http, dns)
+// to any host but literal loopback come from files an agent or a cloned repository may have written,
+// so they run only when the person approved that exact list: a connection or a lookup can carry data
+// off the machine as surely as a command can. So does the command line of the shell and custom agent profiles,
 // which session.json holds. Each list is hashed (sha256); the approved hash lives in the Mori home
 // (trust-store.ts), keyed by the state dir. Any change to a list changes its hash and needs approval
 // again. Any Node process.
@@ -16,8 +17,8 @@ const HASH_DOMAIN = 'mori-trust-v1';
 const AGENT_COMMAND_DOMAIN = 'mori-agent-command-v1';
 
 export interface TrustItem {
-  kind: 'command' | 'start' | 'http';
-  /** The command line or URL, exactly as it will be run or requested. */
+  kind: 'command' | 'start' | 'http' | 'tcp' | 'dns';
+  /** The command line, URL, `host:port` or host name, exactly as it will be run or contacted. */
   value: string;
   /** Where it came from: `environment.md:7 (Test command)`. */
   where: string;
@@ -35,24 +36,48 @@ export interface TrustState {
   problem: string | null;
 }
 
-/** Whether running this check needs the person's approval. */
-export function needsTrust(c: Pick<CheckSpec, 'kind' | 'target'>): boolean {
-  if (c.kind === 'command') return true;
-  if (c.kind === 'http') {
-    try {
-      return !isLoopbackHost(new URL(c.target).hostname);
-    } catch {
-      return true;
+/** The host a network check contacts, or null when its target names none that can be read. */
+export function checkHost(c: Pick<CheckSpec, 'kind' | 'target'>): string | null {
+  switch (c.kind) {
+    case 'http':
+      try {
+        return new URL(c.target).hostname;
+      } catch {
+        return null;
+      }
+    case 'tcp': {
+      const colon = c.target.lastIndexOf(':');
+      return colon > 0 ? c.target.slice(0, colon) : null;
     }
+    case 'dns':
+      return c.target;
+    default:
+      return null;
   }
-  return false;
+}
+
+/** Whether running this check needs the person's approval: commands, and network checks off loopback. */
+export function needsTrust(c: Pick<CheckSpec, 'kind' | 'target'>): boolean {
+  switch (c.kind) {
+    case 'command':
+      return true;
+    case 'http':
+    case 'tcp':
+    case 'dns': {
+      const host = checkHost(c);
+      return host === null || !isLoopbackHost(host);
+    }
+    case 'pid':
+    case 'file':
+      return false;
+  }
 }
 
 export function trustItems(derived: Pick<DerivedChecks, 'checks' | 'services'>): TrustItem[] {
   const items: TrustItem[] = [];
   for (const c of derived.checks) {
-    if (!needsTrust(c)) continue;
-    items.push({ kind: c.kind === 'command' ? 'command' : 'http', value: c.target, where: `${c.source.file}:${c.source.line}${c.label ? ` (${c.label})` : ''}` });
+    if (!needsTrust(c) || c.kind === 'pid' || c.kind === 'file') continue;
+    items.push({ kind: c.kind, value: c.target, where: `${c.source.file}:${c.source.line}${c.label ? ` (${c.label})` : ''}` });
   }
   for (const s of derived.services) {
     if (s.start !== null) items.push({ kind: 'start', value: s.start, where: `${s.source.file}:${s.source.line} (${s.name})` });

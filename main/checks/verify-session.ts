@@ -3,7 +3,7 @@
 // session.json, and append ONE summary entry to work_log.md. The supervisor calls `verifySession` on
 // wake and before a resume; `mori verify` calls it too. Runs in the supervisor and the CLI.
 import type { CheckResult, UnparsedLine, VerificationSummary } from '../../common/checks.js';
-import { summarizeResults } from '../../common/checks.js';
+import { summarizeResults, trustListNoun } from '../../common/checks.js';
 import { fail, ok, type Result } from '../../common/result.js';
 import { bootId } from '../state/boot-id.js';
 import { moriHome } from '../state/mori-home.js';
@@ -133,7 +133,7 @@ export function workLogLines(name: string, summary: VerificationSummary, service
   }
   if (!trust.trusted) {
     const why = trust.problem ?? (trust.changed ? 'the list changed since it was approved' : 'never approved');
-    lines.push(`${trust.items.length} command${trust.items.length === 1 ? '' : 's'} not run: ${why} (mori trust ${name})`);
+    lines.push(`${trust.items.length} ${trustListNoun(trust.items)} not run: ${why} (mori trust ${name})`);
   }
   return lines;
 }

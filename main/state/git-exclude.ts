@@ -1,15 +1,15 @@
 // Keeps `.mori/` out of the project's git status by adding it to .git/info/exclude — a local file that
 // is never committed — and never to a tracked file such as .gitignore. Any Node process.
-import { spawnSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { gitSync } from './safe-git.js';
 
 export const EXCLUDE_PATTERN = '.mori/';
 
 /** The repository's common git dir (shared by worktrees), or null when `dir` is not in a git repo. */
 export function gitCommonDir(dir: string): string | null {
-  const r = spawnSync('git', ['-C', dir, 'rev-parse', '--git-common-dir'], { encoding: 'utf8' });
-  if (r.status !== 0 || !r.stdout) return null;
+  const r = gitSync(dir, ['rev-parse', '--git-common-dir']);
+  if (r.code !== 0 || !r.stdout) return null;
   return path.resolve(dir, r.stdout.trim());
 }
 

@@ -1,27 +1,26 @@
 // The project's git HEAD and changed files, for checkpoints and the resume prompt's "files in
 // progress". Returns nulls/empties outside a git repo or without git. Any Node process.
 //
-// The asynchronous readers (gitStateAsync) run git as a child process without blocking the event
-// loop, and kill git's whole process group when it outlives its timeout. The synchronous readers are
-// for one-shot callers (building one resume prompt), never for periodic or per-session work.
-import { spawn, spawnSync } from 'node:child_process';
+// Git runs through safe-git.ts, so nothing in the project's git config or attributes starts a program.
+// The asynchronous reader (gitStateAsync) does not block the event loop and kills git's whole process
+// group when it outlives its timeout. The synchronous readers are for one-shot callers (building one
+// resume prompt), never for periodic or per-session work.
+import { GIT_TIMEOUT_MS, gitAsync, gitSync } from './safe-git.js';
 
-/** Git is given this long: a status on a huge repo must not stall a resume. */
-export const GIT_TIMEOUT_MS = 5_000;
-/** A status of a big tree with many untracked files fits easily; more is cut off, not buffered. */
-const MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
+export { GIT_TIMEOUT_MS };
 
-const STATUS_ARGS = ['status', '--porcelain=v1', '-z', '--untracked-files=normal'];
+/** Submodules are left out: status would run git inside each, under the submodule's own config. */
+const STATUS_ARGS = ['status', '--porcelain=v1', '-z', '--untracked-files=normal', '--ignore-submodules=all'];
 
 export function gitHead(dir: string): string | null {
-  const r = spawnSync('git', ['-C', dir, 'rev-parse', 'HEAD'], { encoding: 'utf8', timeout: GIT_TIMEOUT_MS });
-  return r.status === 0 ? r.stdout.trim() : null;
+  const r = gitSync(dir, ['rev-parse', 'HEAD']);
+  return r.code === 0 ? r.stdout.trim() : null;
 }
 
 /** Paths changed against HEAD, untracked included, as `git status --porcelain` lists them. */
 export function gitChangedFiles(dir: string): string[] {
-  const r = spawnSync('git', ['-C', dir, ...STATUS_ARGS], { encoding: 'utf8', timeout: GIT_TIMEOUT_MS, maxBuffer: MAX_OUTPUT_BYTES });
-  return r.status === 0 ? parsePorcelain(r.stdout) : [];
+  const r = gitSync(dir, STATUS_ARGS);
+  return r.code === 0 ? parsePorcelain(r.stdout) : [];
 }
 
 export interface GitState {
@@ -33,10 +32,10 @@ export interface GitState {
 
 /**
  * HEAD and changed files without blocking the event loop, from one `git status --porcelain=v2
- * --branch` (one process per checkpoint, not two). A git that hangs is killed after `timeoutMs`.
+ * --branch` (one status per checkpoint, not a rev-parse too). A git that hangs is killed after `timeoutMs`.
  */
 export async function gitStateAsync(dir: string, timeoutMs = GIT_TIMEOUT_MS): Promise<GitState> {
-  const r = await runGit(dir, ['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=normal'], timeoutMs);
+  const r = await gitAsync(dir, ['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=normal', '--ignore-submodules=all'], timeoutMs);
   if (r.timedOut) return { head: null, changedFiles: [], timedOut: true };
   if (r.code !== 0) return { head: null, changedFiles: [], timedOut: false }; // not a repository, or no git
   return { ...parsePorcelainV2(r.stdout), timedOut: false };
@@ -68,66 +67,6 @@ export function parsePorcelainV2(stdout: string): { head: string | null; changed
     files.push(file);
   }
   return { head, changedFiles: files };
-}
-
-interface GitRun {
-  code: number | null;
-  stdout: string;
-  timedOut: boolean;
-}
-
-/**
- * Starting a process forks this one, which blocks the event loop for a few milliseconds (more with a
- * big heap). Spawns are chained one per loop turn, so several checkpoints starting at once never add
- * up to one long stall.
- */
-let spawnGate: Promise<void> = Promise.resolve();
-function nextSpawnTurn(): Promise<void> {
-  const turn = spawnGate.then(() => new Promise<void>((resolve) => setImmediate(resolve)));
-  spawnGate = turn;
-  return turn;
-}
-
-async function runGit(dir: string, args: readonly string[], timeoutMs: number): Promise<GitRun> {
-  await nextSpawnTurn();
-  return new Promise((resolve) => {
-    let child: ReturnType<typeof spawn>;
-    try {
-      // detached: git gets its own process group, so the timeout kills its helpers (hooks, fsmonitor) too.
-      child = spawn('git', ['-C', dir, ...args], { stdio: ['ignore', 'pipe', 'ignore'], detached: process.platform !== 'win32' });
-    } catch {
-      resolve({ code: null, stdout: '', timedOut: false });
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let timedOut = false;
-    const kill = (): void => {
-      try {
-        if (process.platform !== 'win32' && child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-        else child.kill('SIGKILL');
-      } catch {
-        // already gone
-      }
-    };
-    const timer = setTimeout(() => {
-      timedOut = true;
-      kill();
-    }, timeoutMs);
-    child.stdout?.on('data', (d: Buffer) => {
-      size += d.length;
-      if (size > MAX_OUTPUT_BYTES) kill();
-      else chunks.push(d);
-    });
-    child.on('error', () => {
-      clearTimeout(timer);
-      resolve({ code: null, stdout: '', timedOut: false }); // no git on PATH
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code: size > MAX_OUTPUT_BYTES ? null : code, stdout: Buffer.concat(chunks).toString('utf8'), timedOut });
-    });
-  });
 }
 
 /** `git status --porcelain=v1 -z` output → paths, the state dirs left out. */

@@ -2,7 +2,7 @@
 // person would: typing into a fake agent's terminal reaches the agent and its output shows; an
 // external edit of session_state.md shows in the open editor; Save keeps the external line; a save
 // against a changed file shows the conflict and writes nothing; a closed port fails Verify with its
-// source line while an untrusted test command shows untrusted and runs only after Trust; the new
+// source line while an untrusted test command (and a tcp check to 0.0.0.0) shows untrusted and runs only after Trust; the new
 // session dialog creates a session that starts and appears in the list; needs input shows in the list
 // and the notices, and the browser's notifications only for sessions the person is not looking at. The
 // link's token leaves the address bar and works once; a reload keeps the window; another port on
@@ -53,7 +53,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window in Chro
     marker = path.join(w.h.tmp, 'test-command-ran');
     writeFileSync(
       stateFile('checks', 'environment.md'),
-      `# environment.md\n## Setup\n- Database: localhost:${closedPort}\n- Test command: \`touch ${marker}\`\n`,
+      `# environment.md\n## Setup\n- Database: localhost:${closedPort}\n- Test command: \`touch ${marker}\`\n- Build cache: 0.0.0.0:${closedPort}\n`,
     );
     await w.start();
   }, 90_000);
@@ -147,13 +147,17 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window in Chro
     await port.waitFor({ timeout: 25_000 });
     expect(await port.innerText()).toContain('environment.md:3');
     expect(await command.innerText()).toMatch(/untrusted/i);
+    // An address not loopback by name needs trust like the command.
+    await checks.getByRole('listitem', { name: new RegExp(`0\\.0\\.0\\.0:${closedPort}: untrusted`) }).waitFor();
     expect(existsSync(marker)).toBe(false);
     await expect.poll(() => page.getByRole('option', { name: /checks/ }).innerText()).toContain('1 failing');
     await w.shot('checks');
 
     await page.getByRole('button', { name: 'Trust…' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Trust these commands?' });
-    expect(await dialog.getByRole('list', { name: 'Commands to trust' }).innerText()).toContain(`touch ${marker}`);
+    const dialog = page.getByRole('dialog', { name: 'Trust these commands and addresses?' });
+    const items = await dialog.getByRole('list', { name: 'Commands and addresses to trust' }).innerText();
+    expect(items).toContain(`touch ${marker}`);
+    expect(items).toContain(`0.0.0.0:${closedPort}`);
     await w.shot('trust-dialog');
     await dialog.getByRole('button', { name: 'Trust', exact: true }).click();
     await page.getByRole('button', { name: 'Verify', exact: true }).first().click();

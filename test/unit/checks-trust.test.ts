@@ -24,19 +24,25 @@ const ENV = `## Setup
 `;
 
 describe('trust', () => {
-  it('covers commands, start commands and http checks off this machine, nothing else', () => {
+  it('covers commands, start commands and network checks off this machine, nothing else', () => {
     expect(trustItems(derive(ENV)).map((i) => [i.kind, i.value])).toEqual([
       ['command', 'pytest tests/'],
       ['http', 'https://api.example.org/health'],
+      ['dns', 'example.org'],
       ['start', 'uvicorn app:app'],
     ]);
-    expect(needsTrust({ kind: 'tcp', target: 'example.org:80' })).toBe(false);
-    expect(needsTrust({ kind: 'http', target: 'http://app.localhost:3000/' })).toBe(false);
+    for (const [kind, target] of [['tcp', 'example.org:80'], ['tcp', '10.1.2.3:80'], ['tcp', '0.0.0.0:80'], ['http', 'http://app.localhost:3000/'], ['dns', 'secret.attacker.example'], ['dns', 'localhost.'], ['http', 'not a url']] as const) {
+      expect(needsTrust({ kind, target }), `${kind} ${target}`).toBe(true);
+    }
+    for (const [kind, target] of [['tcp', 'localhost:6379'], ['tcp', '127.0.0.1:80'], ['tcp', '[::1]:80'], ['http', 'http://[::1]:9000/'], ['dns', 'localhost'], ['file', 'x'], ['pid', '1']] as const) {
+      expect(needsTrust({ kind, target }), `${kind} ${target}`).toBe(false);
+    }
   });
 
   it('hashes the list regardless of order and source lines, and changes with any command', () => {
     const base = trustHash(trustItems(derive(ENV)));
     const reordered = derive(`## Checks
+- dns: example.org
 - http: https://api.example.org/health
 ## Running Services
 - API: http://localhost:8000 start: \`uvicorn app:app\`
@@ -58,9 +64,10 @@ describe('trust', () => {
     expect(trustState(derive('## Setup\n- Redis: localhost:6379\n'), null).trusted).toBe(true);
   });
 
-  it('knows loopback hosts by name only', () => {
-    expect(['localhost', 'LOCALHOST.', 'a.localhost', '127.0.0.1', '127.1.2.3', '[::1]', '::1'].every(isLoopbackHost)).toBe(true);
-    expect(['localhost.example.org', '10.0.0.1', '128.0.0.1', 'example.org', '0.0.0.0'].some(isLoopbackHost)).toBe(false);
+  it('knows loopback hosts by their literal text only, never by what a name resolves to', () => {
+    expect(['localhost', 'LOCALHOST', '127.0.0.1', '127.1.2.3', '127.255.255.255', '[::1]', '::1', '0:0:0:0:0:0:0:1'].every(isLoopbackHost)).toBe(true);
+    const resolvedOrOff = ['localhost.', 'a.localhost', 'localhost.example.org', '127.0.0.256', '127.1', '10.0.0.1', '128.0.0.1', 'example.org', '0.0.0.0', '::ffff:127.0.0.1'];
+    expect(resolvedOrOff.filter(isLoopbackHost)).toEqual([]);
   });
 });
 

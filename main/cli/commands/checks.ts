@@ -1,6 +1,7 @@
 // `mori checks S`, `mori verify S [--restart-services]` and `mori trust S [--yes]` (DESIGN.md §7, §9):
-// show the checks derived from the state files, run them, and approve the commands among them (never
-// from inside a supervised agent: approver-check.ts). Thin over main/checks/. Runs in the CLI process.
+// show the checks derived from the state files, run them, and approve the commands (and the network
+// checks off this machine) among them (never from inside a supervised agent: approver-check.ts).
+// Thin over main/checks/. Runs in the CLI process.
 import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
 import { allPassed, checkName, sourceText, type CheckResult, type CheckSpec, type UnparsedLine } from '../../../common/checks.js';
@@ -39,7 +40,7 @@ function table(rows: string[][]): string[] {
 
 function trustLine(t: TrustState, name: string): string {
   if (t.problem !== null && t.items.length > 0) return `Trust: ${t.items.length} item${t.items.length === 1 ? '' : 's'} not run: ${t.problem}.`;
-  if (t.items.length === 0) return 'Trust: nothing to approve (no commands, no start commands, no http checks off this machine).';
+  if (t.items.length === 0) return 'Trust: nothing to approve (no commands, no start commands, no network checks off this machine).';
   if (t.trusted) return `Trust: ${t.items.length} item${t.items.length === 1 ? '' : 's'} approved${t.approvedAt ? ` at ${t.approvedAt}` : ''}.`;
   return `Trust: ${t.items.length} item${t.items.length === 1 ? '' : 's'} ${t.changed ? 'CHANGED since they were approved' : 'NOT approved'}; they are not run until \`mori trust ${name}\`.`;
 }
@@ -179,7 +180,7 @@ export function registerChecks(program: Command): void {
 
   program
     .command('trust <session>')
-    .description('show the commands the checks would run and approve exactly that list')
+    .description('show the commands the checks would run and the addresses off this machine they would contact, and approve exactly that list')
     .option('--yes', 'approve without a prompt (for scripts)')
     .option('--json', 'print JSON')
     .action(async (spec: string, opts: TrustCliOptions) => {
@@ -206,7 +207,7 @@ export function registerChecks(program: Command): void {
         return reportSuccess({ ok: true, approved: false, trusted: true, ...listing }, shown.join('\n'), opts);
       }
       const lines: string[] = [];
-      if (pendingChecks) lines.push(`${t.changed ? 'The list changed since it was approved. ' : ''}Checks of "${name}" would run:`, ...trustItemsText(t.items));
+      if (pendingChecks) lines.push(`${t.changed ? 'The list changed since it was approved. ' : ''}Checks of "${name}" would run or contact:`, ...trustItemsText(t.items));
       if (pendingAgent) lines.push(`${agent.changed ? 'The agent command changed since it was approved. ' : ''}"${name}" would start its agent with:`, ...agentCommandText(agent));
       const text = lines.join('\n');
       // Before any prompt too: an agent's terminal is a terminal, and it could answer the prompt itself.

@@ -1,0 +1,217 @@
+// The one place Mori runs git (test/lint/git-spawns.test.ts keeps it so). The project's `.git/config`,
+// `.git/info/attributes` and `.gitattributes` are written by whoever works in the project, so git is
+// run such that nothing in them makes it start a program. Any Node process.
+//
+// Only the subcommands in ALLOWED_SUBCOMMANDS run; each new one needs its config keys reviewed here.
+// `rev-parse` and `config` read the repository's config, but under the overrides below neither starts
+// a program; `status` does not read it at all (see filter drivers).
+// Config keys that can start a program, and what neutralises each for these subcommands:
+//   core.fsmonitor              -c core.fsmonitor=false (status would run it as a hook)
+//   core.untrackedCache         -c core.untrackedCache=false (no cache written behind fsmonitor's back)
+//   core.hooksPath, hooks       -c core.hooksPath=/dev/null; gc.auto=0 and maintenance.auto=false keep
+//                               auto-gc (and its pre-auto-gc hook) from starting
+//   core.pager, pager.<cmd>     --no-pager, GIT_PAGER=cat, PAGER=cat, -c core.pager=cat
+//   core.editor, sequence.editor  GIT_EDITOR=true, GIT_SEQUENCE_EDITOR=true, -c core.editor=true
+//   core.askPass, credential.helper  GIT_ASKPASS=true, SSH_ASKPASS=true, GIT_TERMINAL_PROMPT=0,
+//                               -c credential.helper= (an empty value clears the helper list)
+//   core.sshCommand, core.gitProxy, remote.<r>.uploadpack/receivepack, protocol handlers
+//                               -c protocol.allow=never (no transport at all), GIT_SSH_COMMAND=false,
+//                               -c core.sshCommand=false
+//   diff.external               -c diff.external= and GIT_EXTERNAL_DIFF removed; status never diffs
+//                               contents, so diff.<driver>.textconv/command are not read
+//   gpg.program (and .ssh/.x509)  -c gpg.*.program=false; none of these subcommands signs or verifies
+//   filter.<driver>.clean/smudge/process
+//                               status hashes a tracked file whose stat data changed but whose size did
+//                               not, through the clean filter its attributes name. Attributes come from
+//                               the tree and .git/info/attributes, which outrank anything given on the
+//                               command line, and a driver can have any name, so no -c can cover them.
+//                               A status therefore never reads the repository's config at all: it runs
+//                               on a private git dir (private-git-dir.ts) whose config holds only the
+//                               repository's keys of SAFE_REPO_KEYS, none of which names a program.
+//                               Drivers in the person's own ~/.gitconfig (git-lfs) still apply.
+//   submodules                  --ignore-submodules=all on status and -c submodule.recurse=false:
+//                               a submodule's own config is never read
+// Every GIT_* variable of Mori's own environment is dropped (GIT_DIR, GIT_CONFIG_PARAMETERS, ...),
+// and GIT_CONFIG_NOSYSTEM=1 leaves /etc/gitconfig out. The person's ~/.gitconfig is still read.
+import { spawn, spawnSync } from 'node:child_process';
+import { makePrivateGitDir, parseRepoPaths, REPO_CONFIG_ARGS, REPO_PATHS_ARGS, safeRepoConfig, type RepoPaths } from './private-git-dir.js';
+
+/** Git is given this long per run: a status on a huge repo must not stall a resume. */
+export const GIT_TIMEOUT_MS = 5_000;
+/** A status of a big tree with many untracked files fits easily; more is cut off, not buffered. */
+export const MAX_GIT_OUTPUT_BYTES = 16 * 1024 * 1024;
+
+/** What Mori asks git; `status` is the only one that reads file contents (see the header). */
+const ALLOWED_SUBCOMMANDS = new Set(['status', 'rev-parse', 'config']);
+const READS_CONTENTS = new Set(['status']);
+
+/** Set before every subcommand; `-c` outranks the repository's and the person's config. */
+const FIXED_CONFIG: readonly (readonly [string, string])[] = [
+  ['core.fsmonitor', 'false'],
+  ['core.untrackedCache', 'false'],
+  ['core.hooksPath', '/dev/null'],
+  ['core.pager', 'cat'],
+  ['core.editor', 'true'],
+  ['sequence.editor', 'true'],
+  ['core.askPass', 'true'],
+  ['core.sshCommand', 'false'],
+  ['credential.helper', ''],
+  ['protocol.allow', 'never'],
+  ['diff.external', ''],
+  ['gpg.program', 'false'],
+  ['gpg.ssh.program', 'false'],
+  ['gpg.x509.program', 'false'],
+  ['submodule.recurse', 'false'],
+  ['diff.ignoreSubmodules', 'all'],
+  ['status.submoduleSummary', 'false'],
+  ['gc.auto', '0'],
+  ['maintenance.auto', 'false'],
+];
+
+const FIXED_ENV: Readonly<Record<string, string>> = {
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_PAGER: 'cat',
+  PAGER: 'cat',
+  GIT_EDITOR: 'true',
+  GIT_SEQUENCE_EDITOR: 'true',
+  GIT_ASKPASS: 'true',
+  SSH_ASKPASS: 'true',
+  GIT_SSH_COMMAND: 'false',
+  GIT_TERMINAL_PROMPT: '0',
+  GIT_OPTIONAL_LOCKS: '0',
+  // A partial clone's missing object is never fetched (from git 2.44; protocol.allow=never before).
+  GIT_NO_LAZY_FETCH: '1',
+};
+
+export interface GitRun {
+  /** null when git could not be started, was killed, or its output was over the limit. */
+  code: number | null;
+  stdout: string;
+  timedOut: boolean;
+}
+
+const NO_GIT: GitRun = { code: null, stdout: '', timedOut: false };
+
+/** `git <fixed options> -C dir <args>`, for a subcommand in ALLOWED_SUBCOMMANDS. */
+export function gitArgs(dir: string, args: readonly string[]): string[] {
+  const sub = args[0] ?? '';
+  if (!ALLOWED_SUBCOMMANDS.has(sub)) throw new Error(`git ${sub}: not a subcommand Mori runs (safe-git.ts lists them)`);
+  const config = FIXED_CONFIG.flatMap(([k, v]) => ['-c', `${k}=${v}`]);
+  return ['--no-pager', '--no-optional-locks', ...config, '-C', dir, ...args];
+}
+
+/** Mori's environment without any GIT_* variable, plus the fixed ones and `extra` (a private git dir's). */
+export function gitEnv(extra: Readonly<Record<string, string>> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('GIT_') && k !== 'PAGER') env[k] = v;
+  return Object.assign(env, FIXED_ENV, extra);
+}
+
+/** The repository's paths from a REPO_PATHS_ARGS run, or null (not a repository, a bare one, or no git). */
+function repoOf(run: GitRun): RepoPaths | null {
+  return run.code === 0 ? parseRepoPaths(run.stdout) : null;
+}
+
+// ------------------------------------------------------------------ synchronous (one-shot callers)
+
+function spawnGitSync(dir: string, args: readonly string[], env: NodeJS.ProcessEnv, timeoutMs: number): GitRun {
+  const r = spawnSync('git', gitArgs(dir, args), { encoding: 'utf8', env, stdio: ['ignore', 'pipe', 'ignore'], timeout: timeoutMs, maxBuffer: MAX_GIT_OUTPUT_BYTES });
+  const timedOut = (r.error as NodeJS.ErrnoException | undefined)?.code === 'ETIMEDOUT';
+  if (r.error !== undefined) return { ...NO_GIT, timedOut };
+  return { code: r.status, stdout: r.stdout, timedOut: false };
+}
+
+/** Runs git and waits for it: for one-shot callers (a CLI command, building one prompt), never periodic work. */
+export function gitSync(dir: string, args: readonly string[], timeoutMs = GIT_TIMEOUT_MS): GitRun {
+  if (!READS_CONTENTS.has(args[0] ?? '')) return spawnGitSync(dir, args, gitEnv(), timeoutMs);
+  const paths = spawnGitSync(dir, REPO_PATHS_ARGS, gitEnv(), timeoutMs);
+  const repo = repoOf(paths);
+  if (repo === null) return paths.code === 0 ? NO_GIT : paths;
+  const config = spawnGitSync(dir, REPO_CONFIG_ARGS, gitEnv(), timeoutMs);
+  if (config.timedOut) return config;
+  const priv = makePrivateGitDir(repo, safeRepoConfig(config.stdout));
+  if (priv === null) return NO_GIT;
+  try {
+    return spawnGitSync(dir, args, gitEnv(priv.env), timeoutMs);
+  } finally {
+    priv.remove();
+  }
+}
+
+// ------------------------------------------------------------------ asynchronous (periodic work)
+
+/**
+ * Starting a process forks this one, which blocks the event loop for a few milliseconds (more with a
+ * big heap). Spawns are chained one per loop turn, so several checkpoints starting at once never add
+ * up to one long stall.
+ */
+let spawnGate: Promise<void> = Promise.resolve();
+function nextSpawnTurn(): Promise<void> {
+  const turn = spawnGate.then(() => new Promise<void>((resolve) => setImmediate(resolve)));
+  spawnGate = turn;
+  return turn;
+}
+
+async function spawnGitAsync(dir: string, args: readonly string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<GitRun> {
+  await nextSpawnTurn();
+  return new Promise((resolve) => {
+    let child: ReturnType<typeof spawn>;
+    try {
+      // detached: git gets its own process group, so the timeout kills anything it started too.
+      child = spawn('git', gitArgs(dir, args), { env, stdio: ['ignore', 'pipe', 'ignore'], detached: process.platform !== 'win32' });
+    } catch {
+      resolve(NO_GIT);
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let timedOut = false;
+    const kill = (): void => {
+      try {
+        if (process.platform !== 'win32' && child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+        else child.kill('SIGKILL');
+      } catch {
+        // already gone
+      }
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      kill();
+    }, timeoutMs);
+    child.stdout?.on('data', (d: Buffer) => {
+      size += d.length;
+      if (size > MAX_GIT_OUTPUT_BYTES) kill();
+      else chunks.push(d);
+    });
+    child.on('error', () => {
+      clearTimeout(timer);
+      resolve(NO_GIT); // no git on PATH
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code: size > MAX_GIT_OUTPUT_BYTES ? null : code, stdout: Buffer.concat(chunks).toString('utf8'), timedOut });
+    });
+  });
+}
+
+/**
+ * Runs git without blocking the event loop. The whole run (with the reads a `status` needs first) is
+ * given `timeoutMs`; a git still running then is killed with its process group, and `timedOut` set.
+ */
+export async function gitAsync(dir: string, args: readonly string[], timeoutMs = GIT_TIMEOUT_MS): Promise<GitRun> {
+  if (!READS_CONTENTS.has(args[0] ?? '')) return spawnGitAsync(dir, args, gitEnv(), timeoutMs);
+  const end = performance.now() + timeoutMs;
+  const left = (): number => Math.max(1, Math.round(end - performance.now()));
+  const paths = await spawnGitAsync(dir, REPO_PATHS_ARGS, gitEnv(), left());
+  const repo = repoOf(paths);
+  if (repo === null) return paths.code === 0 ? NO_GIT : paths;
+  const config = await spawnGitAsync(dir, REPO_CONFIG_ARGS, gitEnv(), left());
+  if (config.timedOut) return config;
+  const priv = makePrivateGitDir(repo, safeRepoConfig(config.stdout));
+  if (priv === null) return NO_GIT;
+  try {
+    return await spawnGitAsync(dir, args, gitEnv(priv.env), left());
+  } finally {
+    priv.remove();
+  }
+}
