@@ -102,6 +102,12 @@ export function assertStatePath(file: string, stateDir = path.dirname(file)): st
   return realpathSync(dir);
 }
 
+/** When `file` lies directly in a state dir (`…/.mori/<name>/file`), checks its path as assertStatePath does. */
+export function assertStatePathOf(file: string): void {
+  const dir = path.dirname(path.resolve(file));
+  if (path.basename(path.dirname(dir)) === STATE_ROOT) assertStatePath(file, dir);
+}
+
 /**
  * Creates `<stateDir>/<name>/` when absent (never through a symlink: mkdir does not follow one) and
  * checks the whole path as assertStatePath does. Returns its path.

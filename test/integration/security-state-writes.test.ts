@@ -176,7 +176,7 @@ describe('a symlinked .mori or state dir', () => {
     expect(readdirSync(outsideDir)).toEqual([]);
   });
 
-  it('`mori log` refuses a state dir moved elsewhere and symlinked back; the moved work log keeps its bytes', () => {
+  it('`mori log` and `mori verify` refuse a state dir moved elsewhere and symlinked back; its files keep their bytes', () => {
     const root = tempDir('writes-moved');
     const home = path.join(root, 'home');
     const dir = initShellSession(root, home, 'moved');
@@ -190,5 +190,12 @@ describe('a symlinked .mori or state dir', () => {
     expect(r.err).toContain(dir);
     expect(r.err).toMatch(/symbolic link/);
     expect(readFileSync(path.join(elsewhere, 'work_log.md'), 'utf8')).toBe(before);
+    // A verification records its results in session.json: not through the symlinked dir either.
+    const session = readFileSync(path.join(elsewhere, 'session.json'), 'utf8');
+    const v = moriIn(home, ['verify', 'moved', '--json']);
+    expect(v.code).not.toBe(0);
+    expect(v.out + v.err).toContain(dir);
+    expect(readFileSync(path.join(elsewhere, 'session.json'), 'utf8')).toBe(session);
+    expect(readdirSync(elsewhere).filter((f) => f.endsWith('.tmp') || f.endsWith('.bak'))).toEqual([]);
   });
 });
