@@ -63,7 +63,15 @@ function busyError(stateDir: string, pid: number): Error {
  */
 function attempt(stateDir: string, waiting: { marker: string | null }): (() => void) | { pid: number } {
   const marker = createMarker(stateDir, MARKER_PREFIX);
-  const running = compactionRunning(stateDir);
+  let running: { pid: number } | null;
+  try {
+    running = compactionRunning(stateDir);
+  } catch (err) {
+    // A lock that is not a file: this append is refused, and leaves nothing behind.
+    unlinkQuietly(marker);
+    if (waiting.marker !== null) unlinkQuietly(waiting.marker);
+    throw err;
+  }
   if (running === null) {
     return () => {
       unlinkQuietly(marker);

@@ -4,7 +4,7 @@
 // attention(state-invalid) naming the file, and the other sessions run on. An unparsable lock older
 // than UNPARSABLE_LOCK_STALE_MS is stale and taken over.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ControlClient } from '../../main/cli/control-client.js';
@@ -131,6 +131,8 @@ describe('a FIFO in a state dir', () => {
     expect(Date.now() - t0).toBeLessThan(1_000);
     expect(appended.ok).toBe(false);
     if (!appended.ok) expect(appended.message).toContain(lock);
+    // The refused append left no marker behind that would hold off a later compaction.
+    expect(readdirSync(dir).filter((f) => f.startsWith('work_log.appending.') || f.startsWith('work_log.waiting.'))).toEqual([]);
     unlinkSync(lock);
 
     const state = path.join(dir, 'session_state.md');
