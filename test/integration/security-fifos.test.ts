@@ -2,17 +2,25 @@
 // a lock, session_state.md, a transcript segment) never blocks the daemon: with a real daemon and
 // several sessions, every request still answers within a second, the bad session is
 // attention(state-invalid) naming the file, and the other sessions run on. An unparsable lock older
-// than UNPARSABLE_LOCK_STALE_MS is stale and taken over.
+// than UNPARSABLE_LOCK_STALE_MS is stale and taken over. The supervisor's own work-log entries never
+// sleep on its event loop while a compaction holds the log.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ControlClient } from '../../main/cli/control-client.js';
 import { pidAlive } from '../../main/state/pid-alive.js';
-import { UNPARSABLE_LOCK_STALE_MS } from '../../main/state/pid-lock.js';
 import { COMPACT_LOCK } from '../../main/state/work-log-lock.js';
+import { getProfile } from '../../main/agents/profiles.js';
+import { systemClock } from '../../main/power/clock.js';
+import { tryLock, UNPARSABLE_LOCK_STALE_MS } from '../../main/state/pid-lock.js';
+import { readSessionFile } from '../../main/state/session-file.js';
+import { createSession } from '../../main/state/state-dir.js';
+import { initialRestartState } from '../../main/supervisor/restart-policy.js';
+import { SessionRuntime } from '../../main/supervisor/session-runtime.js';
+import { SessionStore } from '../../main/supervisor/session-store.js';
 import { client } from '../helpers/daemon.js';
-import { runMoriAsync } from '../helpers/mori-cli.js';
+import { runMoriAsync, tempDir } from '../helpers/mori-cli.js';
 import { UpHarness, until } from '../helpers/mori-up.js';
 
 let h: UpHarness;
@@ -169,5 +177,32 @@ describe('an unparsable lock', () => {
     // Well under the appender's wait for a live compaction (APPEND_WAIT_MS, 5 s): nothing waited on it.
     expect(Date.now() - t0).toBeLessThan(4_000);
     expect(readFileSync(path.join(dir, 'work_log.md'), 'utf8')).toContain('past the garbage lock');
+  });
+});
+
+describe('the supervisor\'s work-log entries while a compaction holds the log', () => {
+  it('are queued without sleeping on the event loop, then appended in order', async () => {
+    const root = tempDir('fifos-loop');
+    const created = await createSession({ projectDir: root, name: 'busy', profile: 'claude', backend: 'direct', home: path.join(root, 'home') });
+    if (!created.ok) throw new Error(created.message);
+    const stateDir = created.value.stateDir;
+    const file = readSessionFile(stateDir);
+    const profile = getProfile('claude');
+    if (!file.ok || !profile.ok) throw new Error('setup');
+    const rt = new SessionRuntime(stateDir, file.value, profile.value, initialRestartState(), () => undefined);
+    const store = new SessionStore({ home: path.join(root, 'home'), clock: systemClock, onUnwritable: () => undefined });
+    // A live compaction (this very process) holds the log.
+    const lock = tryLock(path.join(stateDir, COMPACT_LOCK), 'work log compaction');
+    expect(lock.ok).toBe(true);
+    const t0 = Date.now();
+    expect(store.log(rt, 'first while busy')).toBe(true);
+    expect(store.log(rt, 'second while busy')).toBe(true);
+    // Returned at once: no synchronous wait (APPEND_WAIT_MS is 5 s).
+    expect(Date.now() - t0).toBeLessThan(200);
+    const log = () => readFileSync(path.join(stateDir, 'work_log.md'), 'utf8');
+    expect(log()).not.toContain('while busy');
+    if (lock.ok) lock.release();
+    await until('the queued entries', () => log().includes('second while busy'));
+    expect(log().indexOf('first while busy')).toBeLessThan(log().indexOf('second while busy'));
   });
 });
