@@ -36,8 +36,6 @@ export const APPEND_FLAGS =
 export const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 /** Open flags for reading a file whose name may be a symlink (read only, so not a write outside). */
 const READ_FOLLOW_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
-/** Reads of state files stop here: every state file is far smaller, and a huge one is not Mori's. */
-const MAX_READ_BYTES = 64 * 1024 * 1024;
 
 /**
  * Throws UnsafeStateFile unless `file` is absent or a regular file. `appended`: the file is written in
@@ -179,7 +177,7 @@ export function readRegularFileSync(file: string, follow = true): Buffer {
   const fd = openRegularSync(file, follow);
   try {
     const st = fstatSync(fd);
-    const size = Math.min(st.size, MAX_READ_BYTES);
+    const size = st.size;
     const buf = Buffer.alloc(size);
     let done = 0;
     while (done < size) {
