@@ -85,10 +85,14 @@ export function refusalFor(file: string, err: unknown): unknown {
  * defaults to the file's own directory.
  */
 export function assertStatePath(file: string, stateDir = path.dirname(file)): string {
-  const dir = path.dirname(path.resolve(file));
+  return assertStateDirChain(file, path.dirname(path.resolve(file)), stateDir);
+}
+
+/** assertStatePath for a directory `dir` of the state dir (the state dir itself included). */
+function assertStateDirChain(file: string, dir: string, stateDir: string): string {
   const root = path.resolve(stateDir);
   const rel = path.relative(root, dir);
-  if (rel.startsWith('..') || path.isAbsolute(rel)) throw new UnsafeStateFile(file, `is outside its state dir ${root}`, 'this is a bug in Mori');
+  if (rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) throw new UnsafeStateFile(file, `is outside its state dir ${root}`, 'this is a bug in Mori');
   const chain = path.basename(path.dirname(root)) === STATE_ROOT ? [path.dirname(root), root] : [root];
   let at = root;
   for (const part of rel === '' ? [] : rel.split(path.sep)) chain.push((at = path.join(at, part)));
@@ -123,7 +127,7 @@ export function ensureStateSubdir(stateDir: string, name: string): string {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
     }
   }
-  assertStatePath(path.join(dir, '.'), stateDir);
+  assertStateDirChain(dir, path.resolve(dir), stateDir);
   return dir;
 }
 
