@@ -1,7 +1,6 @@
 // Reads a state dir's environment.md and session_state.md and derives its checks (derive-checks.ts).
 // A missing file gives no checks (with a note); an unreadable one is an error naming the file.
 // Runs in the supervisor and the CLI.
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { DerivedChecks } from '../../common/checks.js';
 import { fail, ok, type Result } from '../../common/result.js';
@@ -9,6 +8,7 @@ import { ENVIRONMENT_HEADINGS, type EnvironmentFile, type EnvironmentLine } from
 import { MarkdownDoc, type Section } from '../state/markdown-doc.js';
 import { parseSessionState, SESSION_STATE_HEADINGS, splitFileList } from '../state/session-state.js';
 import { deriveChecks, ENVIRONMENT_FILE, SESSION_STATE_FILE, type TouchedFile } from './derive-checks.js';
+import { readRegularFileSync } from '../state/state-file-guard.js';
 
 export interface LoadedChecks extends DerivedChecks {
   /** Files that were absent, said plainly (`environment.md: no such file; no checks from it`). */
@@ -63,7 +63,7 @@ export function touchedFiles(doc: MarkdownDoc): TouchedFile[] {
 
 function readDoc(file: string): Result<MarkdownDoc | null> {
   try {
-    return ok(new MarkdownDoc(readFileSync(file)));
+    return ok(new MarkdownDoc(readRegularFileSync(file)));
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return ok(null);

@@ -3,13 +3,14 @@
 // `transcript/service-<slug>.log`, re-checked with backoff until it passes or a deadline, and its pid
 // written back into environment.md as `(pid N)`. Runs in the supervisor (on wake) and the CLI
 // (`mori verify --restart-services`); the service outlives both.
-import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, writeSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import type { CheckResult, CheckSpec, ServiceSpec } from '../../common/checks.js';
 import { writeAtomicSync } from '../state/atomic-write.js';
 import { MarkdownDoc } from '../state/markdown-doc.js';
-import { tryLock } from '../state/pid-lock.js';
+import { tryLock, type LockAttempt } from '../state/pid-lock.js';
+import { ensureStateSubdir, openStateFileSync, readRegularFileSync } from '../state/state-file-guard.js';
 import { checkId, ENVIRONMENT_FILE } from './derive-checks.js';
 import { environmentLines } from './load-checks.js';
 import { withPid } from './pid-writeback.js';
@@ -81,7 +82,14 @@ export async function recoverService(svc: ServiceSpec, checks: readonly CheckSpe
     return { recovery: { ...base, action: decision, detail }, results: [] };
   }
   const start = svc.start as string;
-  const lock = tryLock(path.join(ctx.stateDir, `service-${svc.slug}.lock`), `starting service ${svc.name}`);
+  let lock: LockAttempt;
+  try {
+    // The state dir and its transcript/ (where the log goes) are checked before anything is made in them.
+    ensureStateSubdir(ctx.stateDir, 'transcript');
+    lock = tryLock(path.join(ctx.stateDir, `service-${svc.slug}.lock`), `starting service ${svc.name}`);
+  } catch (err) {
+    return { recovery: { ...base, action: 'failed', detail: `not started: ${(err as Error).message}` }, results: [] };
+  }
   if (!lock.ok) {
     return { recovery: { ...base, action: 'busy', detail: `another Mori process (pid ${lock.holder?.pid ?? '?'}) is starting it` }, results: [] };
   }
@@ -93,10 +101,14 @@ export async function recoverService(svc: ServiceSpec, checks: readonly CheckSpe
 }
 
 async function startAndWait(svc: ServiceSpec, start: string, checks: readonly CheckSpec[], ctx: RecoveryContext): Promise<RecoveryOutcome> {
-  const logDir = path.join(ctx.stateDir, 'transcript');
-  mkdirSync(logDir, { recursive: true });
-  const log = path.join(logDir, `service-${svc.slug}.log`);
-  const fd = openSync(log, 'a', 0o600);
+  const log = path.join(ctx.stateDir, 'transcript', `service-${svc.slug}.log`);
+  let fd: number;
+  try {
+    fd = openStateFileSync(log, ctx.stateDir, 0o600);
+  } catch (err) {
+    const detail = `not started: its log ${log} cannot be written safely (${(err as Error).message})`;
+    return { recovery: { service: svc.name, slug: svc.slug, action: 'failed', pid: null, log: null, pidWritten: false, detail }, results: [] };
+  }
   let pid: number;
   try {
     writeSync(fd, `\n--- ${new Date().toISOString()} Mori starts ${svc.name}: ${start}\n`);
@@ -170,7 +182,7 @@ async function finalResults(recheck: CheckSpec[], deciders: CheckSpec[], last: C
 function logTail(file: string): string {
   try {
     const tail = new OutputTail(10);
-    tail.push(readFileSync(file));
+    tail.push(readRegularFileSync(file, false));
     return tail.text();
   } catch {
     return '';
@@ -185,7 +197,7 @@ export function writePidBack(stateDir: string, svc: ServiceSpec, pid: number): {
   const file = path.join(stateDir, ENVIRONMENT_FILE);
   let doc: MarkdownDoc;
   try {
-    doc = new MarkdownDoc(readFileSync(file));
+    doc = new MarkdownDoc(readRegularFileSync(file));
   } catch (err) {
     return { ok: false, why: `${file}: cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); pid not written` };
   }

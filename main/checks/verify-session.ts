@@ -9,7 +9,7 @@ import { bootId } from '../state/boot-id.js';
 import { moriHome } from '../state/mori-home.js';
 import { projectDirOf } from '../state/project-dir.js';
 import { readSessionFile, updateSessionFile } from '../state/session-file.js';
-import { appendEntry } from '../state/work-log.js';
+import { appendEntryAsync } from '../state/work-log.js';
 import { withShutdown } from './in-flight.js';
 import { loadChecks } from './load-checks.js';
 import { notePids, samePidBoots, type PidBoots } from './pid-boots.js';
@@ -119,7 +119,7 @@ export async function verifySession(stateDir: string, opts: VerifyOptions = {}):
   if (!recorded.ok) return fail(recorded.code, `checks ran but the results could not be recorded: ${recorded.message}`);
 
   const logLines = opts.log === false ? [] : workLogLines(session.value.name, summary, services, trust, signal.aborted);
-  if (logLines.length > 0) appendEntry(stateDir, logLines, at);
+  if (logLines.length > 0) await appendEntryAsync(stateDir, logLines, at);
   return ok({ at: at.toISOString(), results, summary, services, trust, unparsed: derived.unparsed, notes: derived.notes, logLines });
 }
 

@@ -2,13 +2,14 @@
 // the dir (POSIX), so the file is at every moment either its old or its new contents. The temp file
 // is created exclusively and never through a symlink, and the rename replaces the name itself, so a
 // write never lands in a file the name merely points at. A target that is a symlink (or not a regular
-// file) is refused with UnsafeStateFile rather than silently replaced. Any Node process.
+// file), or one in a state dir that is itself a symlink (or whose `.mori/` is), is refused with
+// UnsafeStateFile rather than silently replaced. Any Node process.
 import { closeSync, constants, fsyncSync, lstatSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { open, rename, unlink } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { recordOwnWrite } from './own-writes.js';
-import { assertPlainStateFile } from './state-file-guard.js';
+import { assertPlainStateFile, assertStatePathOf } from './state-file-guard.js';
 
 /** Mode of a new file; an existing file keeps its own (the process umask applies to both). */
 const DEFAULT_MODE = 0o644;
@@ -31,6 +32,7 @@ function modeFor(file: string, mode: number | undefined): number {
 
 /** Writes `data` to a fresh temp file beside `file` and fsyncs it; returns the temp file's name. */
 export function writeTempSync(file: string, data: string | Buffer, mode?: number): string {
+  assertStatePathOf(file);
   const tmp = tempNameFor(file);
   const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
   const fd = openSync(tmp, TMP_FLAGS, modeFor(file, mode));
@@ -49,6 +51,7 @@ export function writeTempSync(file: string, data: string | Buffer, mode?: number
 
 /** The asynchronous writeTempSync: the write and fsync run off the event loop. */
 export async function writeTemp(file: string, data: string | Buffer, mode?: number): Promise<string> {
+  assertStatePathOf(file);
   const tmp = tempNameFor(file);
   const handle = await open(tmp, TMP_FLAGS, modeFor(file, mode));
   try {

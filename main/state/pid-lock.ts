@@ -8,11 +8,15 @@
 // `<lock>.takeover.<token>` (itself a lock of this kind, taken the same way) may replace the lock
 // with that token, after checking the token is still there, by an atomic rename. A lock is never
 // moved aside or put back, so there is no moment at which a third process could slip in.
-import { closeSync, fstatSync, linkSync, openSync, readFileSync, readSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+//
+// A lock file is only ever read as a regular file, without blocking (a FIFO in its place would stall
+// the reader for good): anything else in its place is an UnsafeStateFile naming it, never replaced.
+import { closeSync, fstatSync, linkSync, readSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { bootId } from './boot-id.js';
 import { pidAlive } from './pid-alive.js';
 import { processStartTime } from './process-start.js';
+import { openRegularSync } from './state-file-guard.js';
 
 export interface LockOwner {
   pid: number;
@@ -26,6 +30,14 @@ export interface LockOwner {
 }
 
 export type LockAttempt = { ok: true; release: () => void } | { ok: false; holder: LockOwner | null };
+
+/**
+ * A lock file whose contents cannot be parsed is stale once it is this old. Locks are created whole
+ * by link(2), so they are never seen half-written; markers (work-log-lock.ts) are written right after
+ * their exclusive create, a gap of microseconds. Two seconds is far past any such moment, even on a
+ * loaded machine, and short next to the waits of an appender (APPEND_WAIT_MS).
+ */
+export const UNPARSABLE_LOCK_STALE_MS = 2_000;
 
 /** Guards of guards: each level needs a taker killed mid-takeover, so a few levels are plenty. */
 const MAX_TAKEOVER_DEPTH = 4;
@@ -56,12 +68,22 @@ function parseOwner(text: string): LockOwner | null {
   }
 }
 
+/** The owner of a lock file, or null when it is absent, unparsable or not a regular file. */
 export function readLockOwner(file: string): LockOwner | null {
   try {
-    return parseOwner(readFileSync(file, 'utf8'));
+    return inspectLock(file)?.owner ?? null;
   } catch {
     return null;
   }
+}
+
+/**
+ * A lock file's owner (null: unparsable) and age, or null when there is no such file. Throws
+ * UnsafeStateFile when the name is a symlink, FIFO or anything but a regular file.
+ */
+export function inspectLock(file: string): { owner: LockOwner | null; ageMs: number } | null {
+  const seen = seeLock(file);
+  return seen === null ? null : { owner: seen.owner, ageMs: Date.now() - seen.mtimeMs };
 }
 
 /** This process as a lock owner, now, with a fresh token. */
@@ -81,15 +103,17 @@ interface SeenLock {
   owner: LockOwner | null;
   /** Which lock instance this is: its token, or for a lock without one its inode and contents. */
   identity: string;
+  mtimeMs: number;
 }
 
 /** Reads a lock file's owner and identity from one descriptor, so both describe the same file. */
 function seeLock(file: string): SeenLock | null {
   let fd: number;
   try {
-    fd = openSync(file, 'r');
-  } catch {
-    return null;
+    fd = openRegularSync(file, false);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
   }
   try {
     const st = fstatSync(fd);
@@ -98,7 +122,7 @@ function seeLock(file: string): SeenLock | null {
     const text = buf.subarray(0, n).toString('utf8');
     const owner = parseOwner(text);
     const identity = owner?.token ?? `i${st.ino}-${Buffer.from(text).toString('base64url').slice(0, 48)}`;
-    return { owner, identity };
+    return { owner, identity, mtimeMs: st.mtimeMs };
   } finally {
     closeSync(fd);
   }
@@ -112,7 +136,8 @@ export function tryLock(file: string, purpose: string): LockAttempt {
 function tryLockAt(file: string, purpose: string, depth: number): LockAttempt {
   const owner = currentOwner(purpose);
   const tmp = `${file}.${process.pid}.${randomUUID()}.tmp`;
-  writeFileSync(tmp, JSON.stringify(owner) + '\n', { mode: 0o600 });
+  // `wx`: a fresh name, never a file (or symlink) someone put there.
+  writeFileSync(tmp, JSON.stringify(owner) + '\n', { mode: 0o600, flag: 'wx' });
   try {
     // A few rounds: a lock released or replaced between our looks is looked at again.
     for (let round = 0; round < 3; round++) {

@@ -7,13 +7,13 @@
 // fsync), and the new version goes through a synced temp file: one data fsync and one directory
 // fsync per write. updateSessionFileAsync does the fsyncs off the event loop and the read-compare-
 // rename in one synchronous step, so it never undoes a write made meanwhile by this process.
-import { copyFileSync, linkSync, readFileSync, renameSync } from 'node:fs';
+import { copyFileSync, linkSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import { SESSION_SCHEMA_VERSION, SessionFile, type SessionFileInput } from '../../common/session.js';
 import { fail, ok, type Result } from '../../common/result.js';
 import { fsyncDir, fsyncDirAsync, tempNameFor, unlinkQuietly, writeTemp, writeTempSync } from './atomic-write.js';
 import { recordOwnWrite } from './own-writes.js';
-import { assertPlainStateFile, UnsafeStateFile } from './state-file-guard.js';
+import { assertPlainStateFile, readRegularFileSync, UnsafeStateFile } from './state-file-guard.js';
 
 export const SESSION_FILE = 'session.json';
 export const SESSION_BACKUP = 'session.json.bak';
@@ -47,8 +47,9 @@ export function readSessionFile(stateDir: string): Result<SessionFile> {
   const file = sessionFilePath(stateDir);
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readText(file);
   } catch (err) {
+    if (err instanceof UnsafeStateFile) return fail('unreadable', err.message);
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return fail('not-found', `${file}: no such file (not a Mori state dir?)`);
     return fail('unreadable', `${file}: cannot be read (${code ?? (err as Error).message})`);
@@ -140,10 +141,15 @@ export async function updateSessionFileAsync(stateDir: string, change: (s: Sessi
 
 function currentText(file: string): string | null {
   try {
-    return readFileSync(file, 'utf8');
+    return readText(file);
   } catch {
     return null;
   }
+}
+
+/** The file's text; never blocks (a FIFO in its place is an UnsafeStateFile). */
+function readText(file: string): string {
+  return readRegularFileSync(file).toString('utf8');
 }
 
 function serialize(s: SessionFile): string {
@@ -162,8 +168,9 @@ function readSessionText(stateDir: string): Result<{ text: string; session: Sess
   const file = sessionFilePath(stateDir);
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readText(file);
   } catch (err) {
+    if (err instanceof UnsafeStateFile) return fail('unreadable', err.message);
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return fail('not-found', `${file}: no such file (not a Mori state dir?)`);
     return fail('unreadable', `${file}: cannot be read (${code ?? (err as Error).message})`);
@@ -192,7 +199,7 @@ function install(stateDir: string, tmp: string, keepBackup: boolean): void {
 function backupIsValid(stateDir: string): boolean {
   const file = path.join(stateDir, SESSION_BACKUP);
   try {
-    return parseSessionFile(file, readFileSync(file, 'utf8')).ok;
+    return parseSessionFile(file, readText(file)).ok;
   } catch {
     return false;
   }

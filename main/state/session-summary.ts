@@ -1,7 +1,6 @@
 // A one-screen summary of a session for `mori ls` / `mori status` and, later, the tray: its
 // session.json, the first task line, the last work-log entry (a tail read), and who supervises it.
 // Reads only small files and file tails, so 50 sessions with huge logs load fast. Any Node process.
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { SessionFile } from '../../common/session.js';
 import { MarkdownDoc } from './markdown-doc.js';
@@ -10,6 +9,7 @@ import { readSessionFile } from './session-file.js';
 import { parseSessionState } from './session-state.js';
 import { SESSION_STATE } from './state-dir.js';
 import { readTailEntries, type WorkLogEntry } from './work-log.js';
+import { readRegularFileSync } from './state-file-guard.js';
 
 export const SESSION_LOCK = 'session.lock';
 
@@ -47,7 +47,7 @@ export function summarize(stateDir: string): SessionSummary {
 function currentTask(stateDir: string): string | null {
   let bytes: Buffer;
   try {
-    bytes = readFileSync(path.join(stateDir, SESSION_STATE));
+    bytes = readRegularFileSync(path.join(stateDir, SESSION_STATE));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw err;

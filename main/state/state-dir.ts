@@ -1,6 +1,6 @@
 // Creates and locates state dirs, `<project>/.mori/<name>/` (DESIGN.md §3), and keeps their paths
 // confined to the project dir (realpath: no symlink escape). Any Node process.
-import { existsSync, mkdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { SESSION_NAME_PATTERN, type BackendName, type ProfileName, type SessionFile } from '../../common/session.js';
@@ -10,9 +10,10 @@ import { excludeStateDirs } from './git-exclude.js';
 import { addToRegistry } from './registry.js';
 import { writeSessionFile } from './session-file.js';
 import { environmentTemplate, sessionStateTemplate, workLogTemplate } from './state-templates.js';
+import { ensureStateSubdir, STATE_ROOT } from './state-file-guard.js';
 import { appendEntry } from './work-log.js';
 
-export const STATE_ROOT = '.mori';
+export { STATE_ROOT };
 export const SESSION_STATE = 'session_state.md';
 export const ENVIRONMENT = 'environment.md';
 export const TRANSCRIPT_DIR = 'transcript';
@@ -58,6 +59,19 @@ export function confinedStateDir(projectDir: string, stateDir: string): Result<s
   return ok(real);
 }
 
+/** Makes `dir` when absent (one level, never through a symlink) and checks it is a real directory. */
+function makeRealDir(dir: string): Result<true> {
+  try {
+    mkdirSync(dir, { mode: 0o755 });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return fail('failed', `${dir}: cannot be created (${(err as Error).message})`);
+  }
+  const st = lstatSync(dir);
+  if (st.isSymbolicLink()) return fail('unreadable', `${dir}: is a symbolic link; Mori keeps state only in a real directory of the project (replace it with one)`);
+  if (!st.isDirectory()) return fail('unreadable', `${dir}: is not a directory`);
+  return ok(true);
+}
+
 export async function createSession(opts: CreateOptions): Promise<Result<Created>> {
   if (!SESSION_NAME_PATTERN.test(opts.name)) {
     return fail('usage', `"${opts.name}" is not a valid session name: use 1-64 lowercase letters, digits, ".", "_" or "-", starting with a letter or digit`);
@@ -73,7 +87,17 @@ export async function createSession(opts: CreateOptions): Promise<Result<Created
   if (existsSync(stateDir)) {
     return fail('conflict', `${stateDir}: a session named "${opts.name}" already exists in this project`);
   }
-  mkdirSync(stateDir, { recursive: true });
+  // Not `mkdir -p`: `.mori` may be a symlink to elsewhere, and nothing is made through one. Each level
+  // is made on its own (mkdir never follows a symlink) and checked before the next.
+  const root = path.dirname(stateDir);
+  const made = makeRealDir(root);
+  if (!made.ok) return made;
+  try {
+    mkdirSync(stateDir, { mode: 0o755 });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return fail('conflict', `${stateDir}: a session named "${opts.name}" already exists in this project`);
+    return fail('failed', `${stateDir}: cannot be created (${(err as Error).message})`);
+  }
   const confined = confinedStateDir(projectDir, stateDir);
   if (!confined.ok) return confined;
 
@@ -83,7 +107,7 @@ export async function createSession(opts: CreateOptions): Promise<Result<Created
   writeFileSync(path.join(stateDir, SESSION_STATE), sessionStateTemplate(input), { flag: 'wx' });
   writeFileSync(path.join(stateDir, ENVIRONMENT), environmentTemplate(input), { flag: 'wx' });
   writeFileSync(path.join(stateDir, 'work_log.md'), workLogTemplate(), { flag: 'wx' });
-  mkdirSync(path.join(stateDir, TRANSCRIPT_DIR));
+  ensureStateSubdir(stateDir, TRANSCRIPT_DIR);
   appendEntry(stateDir, [`SESSION CREATED - agent ${opts.profile}${opts.task ? `; task: ${opts.task}` : ''}`]);
 
   const session = writeSessionFile(stateDir, {

@@ -12,11 +12,11 @@
 //     before the archive grows, and removed when the log is replaced. A compaction that was killed
 //     or found the log rewritten is undone by truncating the archive back, so no entry is ever in
 //     both files. Any Node process.
-import { closeSync, fstatSync, ftruncateSync, fsyncSync, linkSync, lstatSync, openSync, readdirSync, readFileSync, readSync, renameSync, constants } from 'node:fs';
+import { closeSync, fstatSync, ftruncateSync, fsyncSync, linkSync, lstatSync, openSync, readdirSync, readSync, renameSync, constants } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fsyncDir, unlinkQuietly, writeAtomicSync } from './atomic-write.js';
-import { assertPlainStateFile } from './state-file-guard.js';
+import { assertPlainOpenedFile, assertPlainStateFile, readRegularFileSync, refusalFor, UnsafeStateFile } from './state-file-guard.js';
 import { appendDurably, openForRead, readFd, readWhole, WORK_LOG, WORK_LOG_ARCHIVE } from './work-log-files.js';
 import { withExclusiveSync } from './work-log-lock.js';
 import { scanWorkLog, type ScannedLog } from './work-log-scan.js';
@@ -45,26 +45,26 @@ interface Journal {
  * Moves older entries to the archive when the log is over budget. Returns the number of bytes moved
  * (0 when under budget, or when appenders or another compaction kept it from running this time).
  */
-export function compactWorkLog(stateDir: string, budget = WORK_LOG_BUDGET_BYTES): number {
+export function compactWorkLog(stateDir: string, budget = WORK_LOG_BUDGET_BYTES, waitMs?: number): number {
   // Symlinks only: the log has a second name for a moment during a compaction (see below).
   assertPlainStateFile(path.join(stateDir, WORK_LOG));
   assertPlainStateFile(path.join(stateDir, WORK_LOG_ARCHIVE), true);
   // Checked before locking too: holding the lock for nothing would only keep appenders waiting.
   if (sizeOf(path.join(stateDir, WORK_LOG)) <= budget && !pendingJournal(stateDir)) return 0;
-  return withExclusiveSync(stateDir, () => compactLocked(stateDir, budget)) ?? 0;
+  return withExclusiveSync(stateDir, () => compactLocked(stateDir, budget), waitMs) ?? 0;
 }
 
 /**
  * Finishes (undoes) a compaction that was interrupted, and moves late appends to a replaced log into
  * the log. True when nothing was left to settle or it was settled; false when busy (try later).
  */
-export function settleWorkLog(stateDir: string): boolean {
+export function settleWorkLog(stateDir: string, waitMs?: number): boolean {
   if (!pendingJournal(stateDir) && replacedLogs(stateDir).length === 0) return true;
   return (
     withExclusiveSync(stateDir, () => {
       recover(stateDir);
       sweepReplaced(stateDir);
-    }) !== null
+    }, waitMs) !== null
   );
 }
 
@@ -125,9 +125,11 @@ function recover(stateDir: string): void {
   const journalFile = path.join(stateDir, COMPACTION_JOURNAL);
   let journal: Journal;
   try {
-    journal = JSON.parse(readFileSync(journalFile, 'utf8')) as Journal;
+    journal = JSON.parse(readRegularFileSync(journalFile, false).toString('utf8')) as Journal;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    // Not a file (a FIFO, a symlink): the agent's, not Mori's journal; refused, left as it is.
+    if (err instanceof UnsafeStateFile) throw err;
     // Torn before its atomic rename cannot happen; anything else unreadable says nothing: drop it.
     finishJournal(stateDir);
     return;
@@ -179,12 +181,13 @@ function finishJournal(stateDir: string): void {
 function truncateTo(file: string, size: number): void {
   let fd: number;
   try {
-    fd = openSync(file, constants.O_WRONLY | (constants.O_NOFOLLOW ?? 0));
+    fd = openSync(file, constants.O_WRONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw err;
+    throw refusalFor(file, err);
   }
   try {
+    assertPlainOpenedFile(file, fd, true);
     if (fstatSync(fd).size > size) {
       ftruncateSync(fd, size);
       fsyncSync(fd);

@@ -1,35 +1,20 @@
 // The work log's file names and the low-level opens, reads and appends the work-log modules share:
 // every open refuses a symlink (O_NOFOLLOW) and an append refuses a file with other hard links
 // (state-file-guard.ts). Any Node process.
-import { closeSync, fstatSync, fsyncSync, openSync, readSync, writeSync } from 'node:fs';
-import { APPEND_FLAGS, assertPlainOpenedFile, READ_FLAGS, refusalFor } from './state-file-guard.js';
+import { closeSync, fstatSync, fsyncSync, readSync, writeSync } from 'node:fs';
+import { openRegularSync, openStateFileSync } from './state-file-guard.js';
 
 export const WORK_LOG = 'work_log.md';
 export const WORK_LOG_ARCHIVE = 'work_log.archive.md';
 
-/** Opens a log for appending: never through a symlink, never a file with other names. */
+/** Opens a log for appending: never through a symlink, never a file with other names, never a FIFO. */
 export function openForAppend(file: string): number {
-  let fd: number;
-  try {
-    fd = openSync(file, APPEND_FLAGS, 0o644);
-  } catch (err) {
-    throw refusalFor(file, err);
-  }
-  try {
-    assertPlainOpenedFile(file, fd, true);
-  } catch (err) {
-    closeSync(fd);
-    throw err;
-  }
-  return fd;
+  return openStateFileSync(file);
 }
 
+/** Opens a log for reading: a regular file only (a FIFO would block the read), never through a symlink. */
 export function openForRead(file: string): number {
-  try {
-    return openSync(file, READ_FLAGS);
-  } catch (err) {
-    throw refusalFor(file, err);
-  }
+  return openRegularSync(file, false);
 }
 
 /** Appends all of `bytes` and fsyncs. */

@@ -9,12 +9,12 @@
 // no compaction starts while one exists (compaction is only deferred to a later append; an entry
 // that waits for seconds is not). Markers and locks of processes that died are stale and ignored
 // (markers are removed). Any process.
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { unlinkQuietly } from './atomic-write.js';
 import { pidAlive } from './pid-alive.js';
-import { currentOwner, isStale, readLockOwner, tryLock } from './pid-lock.js';
+import { currentOwner, inspectLock, isStale, tryLock, UNPARSABLE_LOCK_STALE_MS } from './pid-lock.js';
 
 export const COMPACT_LOCK = 'work_log.compact.lock';
 const MARKER_PREFIX = 'work_log.appending.';
@@ -34,13 +34,17 @@ function sleepSync(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
+/**
+ * The live compaction's pid, or null. A lock that is a FIFO, symlink or other non-file throws
+ * UnsafeStateFile (the append is refused, naming it); an unparsable one older than
+ * UNPARSABLE_LOCK_STALE_MS is stale.
+ */
 function compactionRunning(stateDir: string): { pid: number } | null {
-  const file = path.join(stateDir, COMPACT_LOCK);
-  if (!existsSync(file)) return null;
-  const owner = readLockOwner(file);
-  // An unreadable lock is being written this instant (it is created whole by link, so rarely); wait.
-  if (owner === null) return { pid: 0 };
-  return isStale(owner) ? null : { pid: owner.pid };
+  const seen = inspectLock(path.join(stateDir, COMPACT_LOCK));
+  if (seen === null) return null;
+  // Unparsable and young: being written this instant (it is created whole by link, so rarely); wait.
+  if (seen.owner === null) return seen.ageMs > UNPARSABLE_LOCK_STALE_MS ? null : { pid: 0 };
+  return isStale(seen.owner) ? null : { pid: seen.owner.pid };
 }
 
 function createMarker(stateDir: string, prefix: string): string {
@@ -59,7 +63,15 @@ function busyError(stateDir: string, pid: number): Error {
  */
 function attempt(stateDir: string, waiting: { marker: string | null }): (() => void) | { pid: number } {
   const marker = createMarker(stateDir, MARKER_PREFIX);
-  const running = compactionRunning(stateDir);
+  let running: { pid: number } | null;
+  try {
+    running = compactionRunning(stateDir);
+  } catch (err) {
+    // A lock that is not a file: this append is refused, and leaves nothing behind.
+    unlinkQuietly(marker);
+    if (waiting.marker !== null) unlinkQuietly(waiting.marker);
+    throw err;
+  }
   if (running === null) {
     return () => {
       unlinkQuietly(marker);
@@ -71,9 +83,25 @@ function attempt(stateDir: string, waiting: { marker: string | null }): (() => v
   return running;
 }
 
-/** Takes the shared side for one append; returns the release. Throws when a compaction never ends. */
-export function beginAppendSync(stateDir: string): () => void {
-  const deadline = Date.now() + APPEND_WAIT_MS;
+/** A compaction holds the log and the caller chose not to wait (beginAppendSync with no wait). */
+export class CompactionBusy extends Error {
+  readonly code = 'compaction-busy';
+}
+
+/**
+ * Takes the shared side for one append; returns the release. Throws when a compaction never ends.
+ * `waitMs` 0: never sleeps (a process with an event loop to keep: the daemon); throws CompactionBusy
+ * at once instead, and the caller appends later without blocking (beginAppend).
+ */
+export function beginAppendSync(stateDir: string, waitMs = APPEND_WAIT_MS): () => void {
+  if (waitMs === 0) {
+    const waiting = { marker: null as string | null };
+    const r = attempt(stateDir, waiting);
+    if (typeof r === 'function') return r;
+    if (waiting.marker !== null) unlinkQuietly(waiting.marker);
+    throw new CompactionBusy(`${path.join(stateDir, 'work_log.md')}: being compacted by pid ${r.pid}`);
+  }
+  const deadline = Date.now() + waitMs;
   const waiting = { marker: null as string | null };
   for (;;) {
     const r = attempt(stateDir, waiting);
@@ -105,18 +133,19 @@ export async function beginAppend(stateDir: string): Promise<() => void> {
  * Runs `fn` holding the exclusive side, once no append is in flight. Returns null, without running
  * it, when another compaction holds the lock, when appenders stay in flight past COMPACT_WAIT_MS, or
  * when an append of this very process is in flight (it cannot finish while this thread waits).
+ * `waitMs` 0: never sleeps; appenders in flight mean it is skipped this time.
  */
-export function withExclusiveSync<T>(stateDir: string, fn: () => T): T | null {
+export function withExclusiveSync<T>(stateDir: string, fn: () => T, waitMs = COMPACT_WAIT_MS): T | null {
   if (liveMarkers(stateDir, WAITING_PREFIX).length > 0) return null; // an appender waits: it goes first
   const lock = tryLock(path.join(stateDir, COMPACT_LOCK), 'work log compaction');
   if (!lock.ok) return null;
   try {
-    const deadline = Date.now() + COMPACT_WAIT_MS;
+    const deadline = Date.now() + waitMs;
     for (;;) {
       if (liveMarkers(stateDir, WAITING_PREFIX).length > 0) return null;
       const live = liveMarkers(stateDir, MARKER_PREFIX);
       if (live.length === 0) break;
-      if (live.some((m) => m.pid === process.pid) || Date.now() > deadline) return null;
+      if (live.some((m) => m.pid === process.pid) || Date.now() >= deadline) return null;
       sleepSync(POLL_MS + Math.random() * POLL_MS);
     }
     return fn();
@@ -131,12 +160,20 @@ function liveMarkers(stateDir: string, prefix: string): { pid: number }[] {
   for (const name of readdirSync(stateDir)) {
     if (!name.startsWith(prefix)) continue;
     const file = path.join(stateDir, name);
-    const owner = readLockOwner(file);
+    let seen: ReturnType<typeof inspectLock>;
+    try {
+      seen = inspectLock(file);
+    } catch {
+      continue; // not a file (a FIFO, a symlink): not a marker of Mori's; left as it is
+    }
+    if (seen === null) continue;
+    const owner = seen.owner;
     if (owner === null) {
-      // Created this instant and not yet written (writeFileSync is open-then-write): its pid is in the name.
+      // Created this instant and not yet written (writeFileSync is open-then-write): its pid is in the
+      // name. Past UNPARSABLE_LOCK_STALE_MS it is garbage, whoever's pid the name says.
       const pid = Number(name.slice(prefix.length).split('.')[0]);
-      if (!pidAlive(pid)) unlinkQuietly(file);
-      else if (existsSync(file)) live.push({ pid });
+      if (!pidAlive(pid) || seen.ageMs > UNPARSABLE_LOCK_STALE_MS) unlinkQuietly(file);
+      else live.push({ pid });
       continue;
     }
     if (isStale(owner)) unlinkQuietly(file);

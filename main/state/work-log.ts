@@ -3,13 +3,12 @@
 // `mori log`, the supervisor) never interleave. Readers read the tail only. Past its budget the log's
 // older entries move to work_log.archive.md (work-log-compaction.ts; Mori's appends hold the shared
 // side of work-log-lock.ts so none is lost to it). A log that is a symlink or a hard link is refused
-// (UnsafeStateFile), never written through. Any Node process.
-import { closeSync, fstatSync, fsyncSync, openSync, readSync, statSync, writeSync } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+// (UnsafeStateFile), never written through; so is one that is a FIFO, never opened blocking. Any Node process.
+import { closeSync, fstatSync, fsyncSync, readSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { scanWorkLog } from './work-log-scan.js';
 import { recordOwnWrite } from './own-writes.js';
-import { APPEND_FLAGS, assertPlainOpenedFile, refusalFor } from './state-file-guard.js';
+import { assertStatePath, openRegularSync, openStateFile } from './state-file-guard.js';
 import { compactWorkLog, pendingJournal, settleWorkLog, WORK_LOG_BUDGET_BYTES } from './work-log-compaction.js';
 import { openForAppend, WORK_LOG } from './work-log-files.js';
 import { beginAppend, beginAppendSync } from './work-log-lock.js';
@@ -46,11 +45,15 @@ export function formatEntry(at: Date, lines: readonly string[]): string {
  * log's lock (work-log-lock.ts) so a compaction never runs under it; compacts the log when that takes
  * it past its budget (one compactor at a time: the others skip, their entry is in the log either way).
  */
-export function appendEntry(stateDir: string, lines: readonly string[], at = new Date(), budget = WORK_LOG_BUDGET_BYTES): void {
+export function appendEntry(stateDir: string, lines: readonly string[], at = new Date(), budget = WORK_LOG_BUDGET_BYTES, wait = true): void {
   const file = path.join(stateDir, WORK_LOG);
+  // Before any marker or lock is made in it: the state dir must be a real directory of its project.
+  assertStatePath(file, stateDir);
+  // Without waiting, every wait below is skipped: a busy lock throws CompactionBusy, compaction is deferred.
+  const waitMs = wait ? undefined : 0;
   // A compaction killed mid-way may have left the log with a second name: settle it first.
-  if (pendingJournal(stateDir)) settleWorkLog(stateDir);
-  const release = beginAppendSync(stateDir);
+  if (pendingJournal(stateDir)) settleWorkLog(stateDir, waitMs);
+  const release = beginAppendSync(stateDir, waitMs);
   let size: number;
   try {
     const fd = openForAppend(file);
@@ -67,7 +70,7 @@ export function appendEntry(stateDir: string, lines: readonly string[], at = new
     release();
   }
   recordOwnWrite(file);
-  if (size > budget || pendingJournal(stateDir)) compactWorkLog(stateDir, budget);
+  if (size > budget || pendingJournal(stateDir)) compactWorkLog(stateDir, budget, waitMs);
 }
 
 /**
@@ -76,18 +79,14 @@ export function appendEntry(stateDir: string, lines: readonly string[], at = new
  */
 export async function appendEntryAsync(stateDir: string, lines: readonly string[], at = new Date(), budget = WORK_LOG_BUDGET_BYTES): Promise<void> {
   const file = path.join(stateDir, WORK_LOG);
-  if (pendingJournal(stateDir)) settleWorkLog(stateDir);
+  assertStatePath(file, stateDir);
+  // Never a sleep on the event loop: a busy settle or compaction is left to a later append.
+  if (pendingJournal(stateDir)) settleWorkLog(stateDir, 0);
   const release = await beginAppend(stateDir);
   let size: number;
   try {
-    let handle: FileHandle;
+    const handle = await openStateFile(file, stateDir);
     try {
-      handle = await open(file, APPEND_FLAGS, 0o644);
-    } catch (err) {
-      throw refusalFor(file, err);
-    }
-    try {
-      assertPlainOpenedFile(file, handle.fd, true);
       const bytes = Buffer.from(formatEntry(at, lines), 'utf8');
       const { bytesWritten } = await handle.write(bytes);
       if (bytesWritten !== bytes.length) throw new Error(`${file}: short write (${bytesWritten} of ${bytes.length} bytes)`);
@@ -100,7 +99,7 @@ export async function appendEntryAsync(stateDir: string, lines: readonly string[
     release();
   }
   recordOwnWrite(file);
-  if (size > budget || pendingJournal(stateDir)) compactWorkLog(stateDir, budget);
+  if (size > budget || pendingJournal(stateDir)) compactWorkLog(stateDir, budget, 0);
 }
 
 const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?/;
@@ -133,7 +132,7 @@ export function readTailEntries(stateDir: string, count: number): WorkLogEntry[]
   const file = path.join(stateDir, WORK_LOG);
   let fd: number;
   try {
-    fd = openSync(file, 'r');
+    fd = openRegularSync(file);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw err;

@@ -137,7 +137,7 @@ export async function handleDaemonRequest(ctx: DaemonContext, method: IpcMethod,
       const p = parseParams('log.append', raw);
       if (!p.ok) return bad(p.message);
       const s = sessionDir(ctx, p.value.session);
-      return s.ok ? ok(appendLog(s.value.stateDir, p.value.text)) : s;
+      return s.ok ? ok(await appendLog(s.value.stateDir, p.value.text)) : s;
     }
     case 'transcript.read': {
       const p = parseParams('transcript.read', raw);

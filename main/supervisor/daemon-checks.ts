@@ -9,7 +9,7 @@ import { loadChecks } from '../checks/load-checks.js';
 import { approveChecks as recordChecksApproval, checksTrust, needsTrust } from '../checks/trust.js';
 import { verifySession } from '../checks/verify-session.js';
 import { readSessionFile } from '../state/session-file.js';
-import { appendEntry } from '../state/work-log.js';
+import { appendEntryAsync } from '../state/work-log.js';
 
 export function listChecks(home: string, stateDir: string): Result<ChecksListing> {
   const session = readSessionFile(stateDir);
@@ -63,6 +63,6 @@ export async function approveChecks(home: string, stateDir: string, hash: string
   if (t.items.length === 0) return ok({ hash, items: 0 });
   const res = await recordChecksApproval(home, stateDir, t, at);
   if (!res.ok) return res;
-  appendEntry(stateDir, [`TRUST APPROVED - ${t.items.length} item${t.items.length === 1 ? '' : 's'} (${t.hash.slice(0, 19)}…)`], at);
+  await appendEntryAsync(stateDir, [`TRUST APPROVED - ${t.items.length} item${t.items.length === 1 ? '' : 's'} (${t.hash.slice(0, 19)}…)`], at);
   return ok({ hash, items: t.items.length });
 }

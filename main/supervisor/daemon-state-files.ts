@@ -4,12 +4,13 @@
 // indexes that count from the oldest entry, archive included. Paths stay inside the session's state
 // dir, and a state file that is a symlink is refused (DESIGN.md §11). Runs in the daemon.
 import { createHash } from 'node:crypto';
-import { lstatSync, readFileSync, statSync } from 'node:fs';
+import { lstatSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { EditableStateFile, LogEntry } from '../../common/ipc.js';
 import { fail, ok, type Result } from '../../common/result.js';
 import { writeAtomic } from '../state/atomic-write.js';
-import { appendEntry, formatEntry, parseEntries, WORK_LOG, WORK_LOG_ARCHIVE, type WorkLogEntry } from '../state/work-log.js';
+import { appendEntryAsync, formatEntry, parseEntries, WORK_LOG, WORK_LOG_ARCHIVE, type WorkLogEntry } from '../state/work-log.js';
+import { readRegularFileSync } from '../state/state-file-guard.js';
 
 export const versionOf = (bytes: Buffer | string): string => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
 
@@ -31,7 +32,7 @@ export function readStateFile(stateDir: string, file: EditableStateFile): Result
   const p = stateFilePath(stateDir, file);
   if (!p.ok) return p;
   try {
-    const bytes = readFileSync(p.value);
+    const bytes = readRegularFileSync(p.value, false);
     return ok({ text: bytes.toString('utf8'), version: versionOf(bytes) });
   } catch (err) {
     return fail('unreadable', `${p.value}: ${(err as Error).message}`);
@@ -68,14 +69,14 @@ function archiveEntries(stateDir: string): WorkLogEntry[] {
   }
   const hit = archiveCache.get(file);
   if (hit && hit.size === st.size && hit.mtimeMs === st.mtimeMs) return hit.entries;
-  const entries = parseEntries(readFileSync(file));
+  const entries = parseEntries(readRegularFileSync(file, false));
   archiveCache.set(file, { size: st.size, mtimeMs: st.mtimeMs, entries });
   return entries;
 }
 
 function logEntries(stateDir: string): WorkLogEntry[] {
   try {
-    return parseEntries(readFileSync(path.join(stateDir, WORK_LOG)));
+    return parseEntries(readRegularFileSync(path.join(stateDir, WORK_LOG), false));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw err;
@@ -105,10 +106,10 @@ export function tailLog(stateDir: string, before: number | undefined, limit: num
 }
 
 /** Appends one entry (one line per line of `text`) and returns it as written, with its index. */
-export function appendLog(stateDir: string, text: string, at = new Date()): LogEntry {
+export async function appendLog(stateDir: string, text: string, at = new Date()): Promise<LogEntry> {
   const lines = text.split(/\r\n|\r|\n/).filter((l) => l.trim() !== '');
   if (lines.length === 0) lines.push(text.trim());
-  appendEntry(stateDir, lines, at);
+  await appendEntryAsync(stateDir, lines, at);
   // Found again from the end: another writer may have appended meanwhile.
   const page = tailLog(stateDir, undefined, 20);
   const wanted = parseEntries(Buffer.from(formatEntry(at, lines), 'utf8'))[0]?.lines ?? [];

@@ -1,6 +1,5 @@
 // Gathers what the resume prompt is built from — session_state.md, the work log's tail, git status,
 // the last verification — for one state dir. The effects half of resume-prompt.ts. Any Node process.
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { SessionFile } from '../../common/session.js';
 import { fail, ok, type Result } from '../../common/result.js';
@@ -12,6 +11,7 @@ import { SESSION_STATE } from '../state/state-dir.js';
 import { readTailEntries } from '../state/work-log.js';
 import { interruptionFor } from './interrupt-words.js';
 import type { Interruption, ResumePromptInput } from './resume-prompt.js';
+import { readRegularFileSync } from '../state/state-file-guard.js';
 
 /** The last few entries are what the agent "already tried"; older ones are in the file. */
 const RECENT_LOG_ENTRIES = 5;
@@ -24,7 +24,7 @@ export function gatherResumeInputs(
   const file = path.join(stateDir, SESSION_STATE);
   let doc: MarkdownDoc;
   try {
-    doc = new MarkdownDoc(readFileSync(file));
+    doc = new MarkdownDoc(readRegularFileSync(file));
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code !== 'ENOENT') return fail('unreadable', `${file}: cannot be read (${code ?? (err as Error).message})`);

@@ -9,9 +9,10 @@ import { fail, ok, type Result } from '../../common/result.js';
 import { getProfile } from '../agents/profiles.js';
 import type { PowerClock } from '../power/clock.js';
 import { bootId } from '../state/boot-id.js';
-import { tryLock } from '../state/pid-lock.js';
+import { tryLock, type LockAttempt } from '../state/pid-lock.js';
 import { readRegistry } from '../state/registry.js';
-import { readSessionFile } from '../state/session-file.js';
+import { readSessionFile, sessionFilePath } from '../state/session-file.js';
+import { assertStatePath, UnsafeStateFile } from '../state/state-file-guard.js';
 import { SESSION_LOCK } from '../state/session-summary.js';
 import { crashTimes, systemAwakeMs } from './restart-history.js';
 import { SessionRuntime } from './session-runtime.js';
@@ -52,13 +53,24 @@ export class SessionSet {
 
   /** Loads a registered session (or returns it when loaded already) and takes its lock. */
   load(stateDir: string): Result<SessionRuntime> {
+    try {
+      // `.mori/` and the state dir are real directories, not symlinks to elsewhere (DESIGN.md §11).
+      assertStatePath(sessionFilePath(stateDir), stateDir);
+    } catch (err) {
+      if (err instanceof UnsafeStateFile) return fail('unreadable', err.message);
+    }
     const file = readSessionFile(stateDir);
     if (!file.ok) return file;
     const existing = this.byId.get(file.value.id);
     if (existing) return ok(existing);
     const profile = getProfile(file.value.agent.profile);
     if (!profile.ok) return profile;
-    const lock = tryLock(path.join(stateDir, SESSION_LOCK), 'supervisor');
+    let lock: LockAttempt;
+    try {
+      lock = tryLock(path.join(stateDir, SESSION_LOCK), 'supervisor');
+    } catch (err) {
+      return fail('unreadable', (err as Error).message); // a lock that is not a file (a FIFO, a symlink)
+    }
     if (!lock.ok) return fail('conflict', `${stateDir}: supervised by another process (pid ${lock.holder?.pid ?? '?'})`);
     let session = file.value;
     // A stop (or any intent) the last supervisor could not write still holds.

@@ -10,12 +10,18 @@ import { writeAtomicSync } from '../state/atomic-write.js';
 
 export const STATE_PROBLEMS_DIR = 'state-problems';
 
+/** `state-invalid`: a state file is not a plain file of its state dir (a FIFO, a symlink); else unwritable. */
+export const StateProblemReason = z.enum(['state-unwritable', 'state-invalid']);
+export type StateProblemReason = z.infer<typeof StateProblemReason>;
+
 export const StateProblem = z.object({
   sessionId: z.string(),
   name: z.string(),
   stateDir: z.string(),
   /** What failed, as the OS said it: the path and the error. */
   message: z.string(),
+  /** Absent in records written by older versions: unwritable. */
+  reason: StateProblemReason.optional(),
   at: z.string(),
   /** The intent that could not be stored, when the failed write changed it. */
   pendingIntent: Intent.nullable(),

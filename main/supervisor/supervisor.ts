@@ -74,7 +74,7 @@ export class Supervisor {
     const emit = (e: SupervisorEvent): void => this.events.emit(e);
     // The store reports through the moves, which write through the store: tied after both exist.
     let moves: SessionTransitions | null = null;
-    const store = new SessionStore({ home: this.home, clock, onUnwritable: (rt, message) => moves?.unwritable(rt, message) });
+    const store = new SessionStore({ home: this.home, clock, onUnwritable: (rt, message, reason) => moves?.unwritable(rt, message, reason) });
     moves = new SessionTransitions(clock, store, emit);
     const env: Env = options.env ?? process.env;
     this.ctx = {

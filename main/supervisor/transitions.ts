@@ -49,12 +49,12 @@ export class SessionTransitions {
    * A state file could not be written. Said without writing anything more to the state dir (it is
    * what fails); the agent, if running, runs on.
    */
-  unwritable(rt: SessionRuntime, message: string): void {
+  unwritable(rt: SessionRuntime, message: string, reason: 'state-unwritable' | 'state-invalid' = 'state-unwritable'): void {
     process.stderr.write(`mori: ${rt.name}: state not written: ${message}\n`);
     // A running agent runs on and keeps its state (sleep and exits still apply); the event, the
     // record in the Mori home and `mori ls` say what is wrong.
     if (rt.terminal === null && !this.move(rt, 'attention')) return;
-    this.emit({ type: 'session.attention', ...this.base(rt), reason: 'state-unwritable', message });
+    this.emit({ type: 'session.attention', ...this.base(rt), reason, message });
   }
 
   /** The agent's work stopped for `reason` (sleep, network, a Mori restart): intent, log entry, event. */

@@ -1,10 +1,14 @@
 // The on-disk transcript of one terminal (DESIGN.md §6): every byte of output, appended in batches
 // to numbered segment files under `<stateDir>/transcript/`, oldest segments deleted past a byte
-// budget. Views page older output from it. Runs in the supervisor's process.
-import { closeSync, mkdirSync, openSync, readdirSync, readSync, statSync, unlinkSync, fstatSync } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+// budget. Views page older output from it. The transcript dir and its segments are opened only as
+// plain files and directories of the state dir (state-file-guard.ts): a segment or a `transcript/`
+// that is a symlink, a hard link or a FIFO is a write failure, reported, and the terminal runs on.
+// Runs in the supervisor's process.
+import { closeSync, fstatSync, lstatSync, readdirSync, readSync, unlinkSync } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { background } from '../background.js';
+import { ensureStateSubdir, openRegularSync, openStateFile } from '../state/state-file-guard.js';
 
 /** Total budget of a transcript: a day of a busy agent's output, small next to any project. */
 export const TRANSCRIPT_DEFAULT_MAX_BYTES = 20 * 1024 * 1024;
@@ -52,6 +56,8 @@ export class Transcript {
   private segment = 0;
   private segmentSize = 0;
   private closed = false;
+  /** The transcript dir could not be made or is not a plain directory of the state dir. */
+  private setupError: Error | null = null;
   /** Last write error, if any; the transcript never takes the terminal down with it. */
   error: Error | null = null;
   /** The last batch failed: the next failure is not reported again. */
@@ -62,11 +68,16 @@ export class Transcript {
     this.dir = options.dir;
     this.onError = options.onError;
     this.segmentBytes = Math.max(4096, Math.floor((options.maxBytes ?? TRANSCRIPT_DEFAULT_MAX_BYTES) / TRANSCRIPT_SEGMENTS));
-    mkdirSync(this.dir, { recursive: true });
-    const existing = listSegments(this.dir);
-    const last = existing.at(-1);
+    try {
+      ensureStateSubdir(path.dirname(this.dir), path.basename(this.dir));
+    } catch (err) {
+      // Reported by the first write, through onError, like any other write failure.
+      this.setupError = err instanceof Error ? err : new Error(String(err));
+    }
+    const last = this.setupError ? undefined : listSegments(this.dir).at(-1);
     this.segment = last ?? 1;
-    this.segmentSize = last === undefined ? 0 : statSync(path.join(this.dir, segmentName(last))).size;
+    // lstat: a segment that is not a plain file is refused when it is opened, not followed here.
+    this.segmentSize = last === undefined ? 0 : (lstatSync(path.join(this.dir, segmentName(last)), { throwIfNoEntry: false })?.size ?? 0);
   }
 
   append(data: string): void {
@@ -127,7 +138,8 @@ export class Transcript {
   }
 
   private async open(): Promise<FileHandle> {
-    this.handle ??= await open(path.join(this.dir, segmentName(this.segment)), 'a');
+    if (this.setupError) throw this.setupError;
+    this.handle ??= await openStateFile(path.join(this.dir, segmentName(this.segment)), path.dirname(this.dir));
     return this.handle;
   }
 
@@ -150,7 +162,9 @@ export class Transcript {
 export function readTranscript(dir: string, maxBytes: number, beforeEnd = 0): { data: Buffer; totalBytes: number } {
   const segments = listSegments(dir).map((n) => {
     const file = path.join(dir, segmentName(n));
-    return { file, size: statSync(file).size };
+    const st = lstatSync(file, { throwIfNoEntry: false });
+    // Only plain files count: a FIFO would block the read, a symlink is not the transcript's.
+    return { file, size: st?.isFile() ? st.size : 0 };
   });
   const totalBytes = segments.reduce((sum, s) => sum + s.size, 0);
   const end = Math.max(0, totalBytes - beforeEnd);
@@ -162,7 +176,7 @@ export function readTranscript(dir: string, maxBytes: number, beforeEnd = 0): { 
     const from = Math.max(start, offset);
     const to = Math.min(end, offset + s.size);
     if (from < to) {
-      const fd = openSync(s.file, 'r');
+      const fd = openRegularSync(s.file, false);
       try {
         const size = fstatSync(fd).size;
         written += readSync(fd, out, written, Math.min(to - from, size - (from - offset)), from - offset);

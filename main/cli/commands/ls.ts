@@ -3,7 +3,6 @@
 // state files last recorded, said as such. `status` also shows where the agent left off — its next
 // steps, the files it touched and its last working state, from session_state.md — beside the task
 // and the last work-log entry. Runs in the CLI process.
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { MarkdownDoc } from '../../state/markdown-doc.js';
@@ -16,6 +15,7 @@ import { moriHome } from '../../state/mori-home.js';
 import { readStateProblems, type StateProblem } from '../../supervisor/state-problems.js';
 import { reportFailure, reportSuccess, type OutputOptions } from '../output.js';
 import { liveLine, liveState, noLiveNote, type LiveState } from '../live-state.js';
+import { readRegularFileSync } from '../../state/state-file-guard.js';
 
 function intentText(s: SessionSummary): string {
   if (!s.session) return 'unreadable';
@@ -25,11 +25,11 @@ function intentText(s: SessionSummary): string {
 }
 
 function line(s: SessionSummary, live: LiveState | null, problem?: StateProblem): string {
-  if (!s.ok || !s.session) return `?  ${s.stateDir}\n   error: ${s.error}`;
+  // A state file the supervisor could not write: session.json may not say what the supervisor meant.
+  const unwritable = problem ? `\n   attention (${problem.reason ?? 'state-unwritable'}): ${problem.message}` : '';
+  if (!s.ok || !s.session) return `?  ${s.stateDir}\n   error: ${s.error}${unwritable}`;
   const x = s.session;
   const now = live ? liveLine(live, x.id) : null;
-  // A state file the supervisor could not write: session.json may not say what the supervisor meant.
-  const unwritable = problem ? `\n   attention (state-unwritable): ${problem.message}` : '';
   return `${x.name}  ${now ?? intentText(s)}  ${x.agent.profile}/${x.backend}  ${x.projectDir}\n   task: ${s.task ?? '-'}${s.error ? `\n   warning: ${s.error}` : ''}${unwritable}`;
 }
 
@@ -43,7 +43,7 @@ export interface LeftOff {
 export function leftOff(stateDir: string): { value: LeftOff | null; error: string | null } {
   const file = path.join(stateDir, SESSION_STATE);
   try {
-    const state = parseSessionState(new MarkdownDoc(readFileSync(file)));
+    const state = parseSessionState(new MarkdownDoc(readRegularFileSync(file)));
     return { value: { nextSteps: state.nextSteps, filesTouched: state.filesTouched, lastWorkingState: state.lastWorkingState }, error: null };
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
