@@ -6,7 +6,7 @@ import path from 'node:path';
 import { SESSION_NAME_PATTERN, type BackendName, type ProfileName, type SessionFile } from '../../common/session.js';
 import { fail, ok, type Result } from '../../common/result.js';
 import { fsyncDir } from './atomic-write.js';
-import { excludeStateDirs } from './git-exclude.js';
+import { excludeStateDirs, type ExcludeOutcome } from './git-exclude.js';
 import { addToRegistry } from './registry.js';
 import { writeSessionFile } from './session-file.js';
 import { environmentTemplate, sessionStateTemplate, workLogTemplate } from './state-templates.js';
@@ -33,7 +33,7 @@ export interface CreateOptions {
 export interface Created {
   stateDir: string;
   session: SessionFile;
-  gitExclude: string | null;
+  gitExclude: ExcludeOutcome;
 }
 
 export function stateDirFor(projectDir: string, name: string): string {

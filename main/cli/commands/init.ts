@@ -74,14 +74,15 @@ export function registerInit(program: Command): void {
       // The session is created either way: the program may be installed later, before `mori up`.
       const program = findAgentProgram(PROFILES[profile.data], process.env, opts.command);
       const warnings = program.found ? [] : [`"${program.program}" (the ${profile.data} agent's program) is not found on PATH; install it: ${program.install}`];
+      if (gitExclude.refused) warnings.push(gitExclude.refused);
       for (const w of warnings) if (!opts.json) process.stderr.write(`mori: warning: ${w}\n`);
       reportSuccess(
-        { ok: true, id: session.id, name: session.name, stateDir, gitExclude, warnings },
+        { ok: true, id: session.id, name: session.name, stateDir, gitExclude: gitExclude.changed, warnings },
         [
           `Created session "${session.name}" (${session.id})`,
           `  state dir: ${stateDir}`,
           `  agent: ${session.agent.profile}, backend: ${session.backend}`,
-          ...(gitExclude ? [`  added .mori/ to ${gitExclude}`] : []),
+          ...(gitExclude.changed ? [`  added .mori/ to ${gitExclude.changed}`] : []),
           `Next: describe the task in ${path.join(stateDir, 'session_state.md')}, then \`mori up ${session.name}\`.`,
         ].join('\n'),
         opts,
