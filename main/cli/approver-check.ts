@@ -10,7 +10,7 @@ import { refuseFromAgents, runningAgents } from '../supervisor/approval-gate.js'
 import { readRegistry } from '../state/registry.js';
 import { tmuxSessionName } from '../terminals/tmux-backend.js';
 import { TmuxServer } from '../terminals/tmux-server.js';
-import { ControlClient } from './control-client.js';
+import { ControlClient } from '../daemon-client/control-client.js';
 
 /**
  * The agents running for this Mori home: the daemon's sessions with a live program, and every pane of

@@ -1,7 +1,7 @@
 // `mori up [S...] [--json] [--daemon]` (DESIGN.md §9, §12): runs the Supervisor headless for the
 // sessions named, or every registered one meant to run, with the control socket open for every client.
 // In the foreground `--json` prints every event as one JSON line; `--daemon` starts it detached
-// (main/cli/daemon.ts) and returns once it answers, logging to `$MORI_HOME/logs/`. SIGINT/SIGTERM or
+// (main/daemon-client/daemon-process.ts) and returns once it answers, logging to `$MORI_HOME/logs/`. SIGINT/SIGTERM or
 // `mori down`: checkpoint, log, leave tmux sessions running, end direct ones, exit 0. A second one
 // while one answers says so and exits 1. Runs as its own process.
 // MORI_RESTART_BASE_MS, MORI_START_STAGGER_MS and MORI_PROBE_INTERVAL_MS shorten the first restart
@@ -23,7 +23,7 @@ import { InterruptionOrchestrator } from '../../supervisor/interruption-orchestr
 import { readSettings } from '../../supervisor/daemon-settings.js';
 import { parseProbeTargets } from '../../power/probe-targets.js';
 import type { DaemonSettings } from '../../../common/daemon-settings.js';
-import { DAEMON_CHILD_ENV, daemonAnswering, startDaemon } from '../daemon.js';
+import { DAEMON_CHILD_ENV, daemonAnswering, startDaemon } from '../../daemon-client/daemon-process.js';
 import { DAEMON_LOG, logDir, RotatingLog } from '../daemon-log.js';
 import path from 'node:path';
 
