@@ -5,8 +5,8 @@
 // agents outlive the daemon). Runs in the CLI process.
 import type { SessionInfo } from '../../common/ipc.js';
 import type { Failure } from '../../common/result.js';
-import type { AgentProcess } from '../supervisor/agent-ancestry.js';
-import { refuseFromAgents, runningAgents } from '../supervisor/approval-gate.js';
+import type { AgentProcess } from '../daemon/agent-ancestry.js';
+import { refuseFromAgents, runningAgents } from '../daemon/approval-gate.js';
 import { readRegistry } from '../state/registry.js';
 import { tmuxSessionName } from '../terminals/tmux-backend.js';
 import { TmuxServer } from '../terminals/tmux-server.js';

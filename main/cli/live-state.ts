@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import type { SessionInfo } from '../../common/ipc.js';
 import { lifecycleWords } from '../../common/session-view.js';
 import { moriHome } from '../state/mori-home.js';
-import { controlSocketPath } from '../supervisor/control-socket-path.js';
+import { controlSocketPath } from '../daemon/control-socket-path.js';
 
 export interface LiveState {
   pid: number;

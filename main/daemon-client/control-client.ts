@@ -7,7 +7,7 @@ import net from 'node:net';
 import { IpcServerMessage, PROTOCOL_VERSION, REPLACE_DAEMON_HINT, type IpcMethod, type IpcParams } from '../../common/ipc.js';
 import { fail, ok, type Result } from '../../common/result.js';
 import { moriHome } from '../state/mori-home.js';
-import { controlSocketPath } from '../supervisor/control-socket-path.js';
+import { controlSocketPath } from '../daemon/control-socket-path.js';
 
 export type StreamMessage = Exclude<IpcServerMessage, { kind: 'reply' }>;
 

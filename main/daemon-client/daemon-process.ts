@@ -11,7 +11,7 @@ import { pidAlive } from '../state/pid-alive.js';
 import { tryLock } from '../state/pid-lock.js';
 import { ensureHome } from '../state/registry.js';
 import { ControlClient, type DaemonHello } from './control-client.js';
-import { DAEMON_ERR_LOG, ensureLogDir, logDir, rotateIfLarger } from '../cli/daemon-log.js';
+import { DAEMON_ERR_LOG, ensureLogDir, logDir, rotateIfLarger } from '../daemon/daemon-log.js';
 
 /** Set in the detached daemon's environment: `mori up` then logs to files, not to a terminal. */
 export const DAEMON_CHILD_ENV = 'MORI_DAEMON_CHILD';

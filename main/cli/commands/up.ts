@@ -11,20 +11,20 @@ import type { RuntimeState, SupervisorEvent } from '../../../common/events.js';
 import { fail } from '../../../common/result.js';
 import { moriHome } from '../../state/mori-home.js';
 import { ensureHome } from '../../state/registry.js';
-import { homeUnsafeReason, startControlServer, type ControlServer } from '../../supervisor/control-server.js';
+import { homeUnsafeReason, startControlServer, type ControlServer } from '../../daemon/control-server.js';
 import { Supervisor, type SupervisorOptions } from '../../supervisor/supervisor.js';
 import { reportFailure, type OutputOptions } from '../output.js';
-import { beginShutdown, shutdownRequested } from '../shutdown-deadline.js';
+import { beginShutdown, shutdownRequested } from '../../daemon/shutdown-deadline.js';
 import { background } from '../../background.js';
 import type { ProfileName } from '../../../common/session.js';
 import { createPowerWatch, type PowerWatch } from '../../power/power-watch.js';
 import { readSessionFile } from '../../state/session-file.js';
-import { InterruptionOrchestrator } from '../../supervisor/interruption-orchestrator.js';
-import { readSettings } from '../../supervisor/daemon-settings.js';
+import { InterruptionOrchestrator } from '../../daemon/interruption-orchestrator.js';
+import { readSettings } from '../../daemon/daemon-settings.js';
 import { parseProbeTargets } from '../../power/probe-targets.js';
 import type { DaemonSettings } from '../../../common/daemon-settings.js';
 import { DAEMON_CHILD_ENV, daemonAnswering, startDaemon } from '../../daemon-client/daemon-process.js';
-import { DAEMON_LOG, logDir, RotatingLog } from '../daemon-log.js';
+import { DAEMON_LOG, logDir, RotatingLog } from '../../daemon/daemon-log.js';
 import path from 'node:path';
 
 function envMs(name: string): number | undefined {

@@ -18,7 +18,7 @@ import { approveChecks, listChecks, verifyChecks } from './daemon-checks.js';
 import type { DaemonEvents } from './daemon-events.js';
 import { readSettings, writeSettings } from './daemon-settings.js';
 import { appendLog, readStateFile, tailLog, writeStateFile } from './daemon-state-files.js';
-import type { Supervisor } from './supervisor.js';
+import type { Supervisor } from '../supervisor/supervisor.js';
 
 /** What the process hosting the daemon (`mori up`) lends the control API. */
 export interface DaemonHooks {

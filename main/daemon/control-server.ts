@@ -18,7 +18,7 @@ import { DAEMON_API_METHODS, handleDaemonRequest, type DaemonContext, type Daemo
 import { DaemonEvents } from './daemon-events.js';
 import { controlSocketPath, socketAnswers } from './control-socket-path.js';
 import { peerProcesses } from './peer-process.js';
-import type { Supervisor } from './supervisor.js';
+import type { Supervisor } from '../supervisor/supervisor.js';
 
 export { CONTROL_SOCKET, controlSocketPath } from './control-socket-path.js';
 
