@@ -1,6 +1,7 @@
-// electron-vite build of the desktop app: the Electron main process (main/electron/index.ts, which
-// bundles the supervisor), the daemon entry the app runs with its own binary as Node
-// (main/electron/daemon-entry.ts → out/main/daemon.js), the preload, and the renderer. Output in
+// electron-vite build of the desktop app: the Electron main process (main/electron/index.ts, a client
+// of the daemon through main/daemon-client/), the daemon entry the app runs with its own binary as
+// Node (main/electron/daemon-entry.ts → out/main/daemon.js: the `mori` CLI, whose `up` runs
+// main/daemon/), the preload, and the renderer. Output in
 // out/{main,preload,renderer}.
 import { defineConfig } from 'electron-vite';
 import { rendererConfig } from './vite.renderer.config.js';

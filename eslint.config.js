@@ -1,6 +1,7 @@
 // ESLint configuration. Besides typescript-eslint's recommended rules it enforces the layering of
 // DESIGN.md §2: common/ is pure, only main/electron/ (and preload/) import 'electron', only the
-// direct backend imports node-pty, and the renderer reaches nothing but common/.
+// direct backend imports node-pty, the renderer reaches nothing but common/, and the folders of main/
+// import each other only downwards (the table of who imports whom).
 import { builtinModules } from 'node:module';
 import tseslint from 'typescript-eslint';
 
@@ -14,6 +15,64 @@ const layer = (message, ...folders) => ({ group: folders.map((f) => `**/${f}/**`
 
 /** Builds one no-restricted-imports rule from forbidden module names and forbidden folder patterns. */
 const restrict = (paths, patterns) => ['error', { paths, patterns }];
+
+// Who imports whom inside main/ (DESIGN.md §2, the table under the folder map). Each folder lists the
+// folders of main/ it may NOT import; an import climbing the layers fails. It is its own rule
+// (typescript-eslint's twin of no-restricted-imports), so it adds to the module bans of the blocks
+// below instead of replacing them.
+/** Folders that import no folder of main/ above them, and each other as they need. */
+const BASE = ['state', 'agents', 'terminals', 'power'];
+/** Above the base, in order: each may import the ones before it. */
+const UPPER = ['checks', 'supervisor', 'daemon', 'daemon-client', 'web', 'cli', 'electron'];
+/**
+ * Files of main/daemon/ its clients read too: the socket's address, the log files, and the approval
+ * rule the CLI applies to itself. The rest of main/daemon/ is the daemon's own.
+ */
+const DAEMON_SHARED = ['control-socket-path', 'daemon-log', 'approval-gate', 'agent-ancestry'];
+
+/** One folder of main/ banned from `from`, with the reason; `except` names files of it that stay allowed. */
+const banFolder = (from, folder, except = []) => ({
+  group: [`**/${folder}/**`, ...except.map((f) => `!**/${folder}/${f}.js`)],
+  message: `main/${from} may not import main/${folder}/${except.length > 0 ? ` beyond ${except.map((f) => `${f}.ts`).join(', ')}` : ''} (DESIGN.md §2, who imports whom)`,
+});
+
+/** The table's block for the files of one folder: every folder in `banned` is off limits. */
+const folderLayer = (from, files, banned, { ignores = [], except = {} } = {}) => ({
+  files,
+  ignores,
+  rules: {
+    '@typescript-eslint/no-restricted-imports': ['error', { patterns: banned.map((f) => banFolder(from, f, except[f])) }],
+  },
+});
+
+const above = (folder) => UPPER.slice(UPPER.indexOf(folder) + 1);
+const CLIENT_BANS = ['supervisor', 'checks', 'agents', 'terminals', 'power'];
+
+const importTable = [
+  // main/os: process and system utilities every folder may use; imports nothing of ours but common/.
+  {
+    files: ['main/os/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        patterns: [...BASE, ...UPPER].map((f) => banFolder('os/', f)).concat({ group: ['**/background.js'], message: 'main/os/ imports nothing of ours but common/ (DESIGN.md §2, who imports whom)' }),
+      }],
+    },
+  },
+  folderLayer('background.ts', ['main/*.ts'], ['os', ...BASE, ...UPPER]),
+  ...BASE.map((f) => folderLayer(`${f}/`, [`main/${f}/**/*.ts`], UPPER)),
+  folderLayer('checks/', ['main/checks/**/*.ts'], above('checks')),
+  folderLayer('supervisor/', ['main/supervisor/**/*.ts'], above('supervisor')),
+  folderLayer('daemon/', ['main/daemon/**/*.ts'], above('daemon')),
+  // Clients stay light: what reaches the daemon, never the supervisor itself.
+  folderLayer('daemon-client/', ['main/daemon-client/**/*.ts'], ['daemon', ...CLIENT_BANS, ...above('daemon-client')], { except: { daemon: DAEMON_SHARED } }),
+  folderLayer('web/', ['main/web/**/*.ts'], ['daemon', ...CLIENT_BANS, ...above('web')]),
+  // The CLI hosts the daemon in `mori up` only; its other commands are clients.
+  folderLayer('cli/', ['main/cli/**/*.ts'], ['daemon', 'electron'], { ignores: ['main/cli/commands/up.ts'], except: { daemon: DAEMON_SHARED } }),
+  folderLayer('cli/commands/up.ts', ['main/cli/commands/up.ts'], ['electron']),
+  // The app is a client of the daemon; its daemon entry is the `mori` CLI run by the app's binary.
+  folderLayer('electron/', ['main/electron/**/*.ts'], ['daemon', 'cli', ...CLIENT_BANS.filter((f) => f !== 'power')], { ignores: ['main/electron/daemon-entry.ts'] }),
+  folderLayer('electron/daemon-entry.ts', ['main/electron/daemon-entry.ts'], ['daemon', 'cli', ...CLIENT_BANS, 'web'], { except: { cli: ['index'] } }),
+];
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'out/**', 'dist/**', 'bench/results/**'] },
@@ -88,4 +147,5 @@ export default tseslint.config(
       ]),
     },
   },
+  ...importTable,
 );

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { createWebSocketApi, type WebSocketLike } from '../common/mori-api.js';
-import { ControlClient } from '../main/cli/control-client.js';
+import { ControlClient } from '../main/daemon-client/control-client.js';
 
 const BIN = fileURLToPath(new URL('../bin/mori.js', import.meta.url));
 const SESSIONS = 20;

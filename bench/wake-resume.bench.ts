@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import type { SupervisorEvent } from '../common/events.js';
 import { createPowerWatch } from '../main/power/power-watch.js';
 import { createSession } from '../main/state/state-dir.js';
-import { InterruptionOrchestrator } from '../main/supervisor/interruption-orchestrator.js';
+import { InterruptionOrchestrator } from '../main/daemon/interruption-orchestrator.js';
 import { Supervisor } from '../main/supervisor/supervisor.js';
 
 const FAKE = fileURLToPath(new URL('../test/fixtures/fake-agent.mjs', import.meta.url));

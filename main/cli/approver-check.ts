@@ -5,12 +5,12 @@
 // agents outlive the daemon). Runs in the CLI process.
 import type { SessionInfo } from '../../common/ipc.js';
 import type { Failure } from '../../common/result.js';
-import type { AgentProcess } from '../supervisor/agent-ancestry.js';
-import { refuseFromAgents, runningAgents } from '../supervisor/approval-gate.js';
+import type { AgentProcess } from '../daemon/agent-ancestry.js';
+import { refuseFromAgents, runningAgents } from '../daemon/approval-gate.js';
 import { readRegistry } from '../state/registry.js';
 import { tmuxSessionName } from '../terminals/tmux-backend.js';
 import { TmuxServer } from '../terminals/tmux-server.js';
-import { ControlClient } from './control-client.js';
+import { ControlClient } from '../daemon-client/control-client.js';
 
 /**
  * The agents running for this Mori home: the daemon's sessions with a live program, and every pane of

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import type { SessionInfo } from '../../common/ipc.js';
 import { lifecycleWords } from '../../common/session-view.js';
 import { moriHome } from '../state/mori-home.js';
-import { controlSocketPath } from '../supervisor/control-socket-path.js';
+import { controlSocketPath } from '../daemon/control-socket-path.js';
 
 export interface LiveState {
   pid: number;
@@ -20,7 +20,7 @@ export const NO_SUPERVISOR_NOTE = 'No Mori supervisor is running: states are as 
 export async function liveState(home = moriHome()): Promise<LiveState | null> {
   // No socket file, no supervisor: `mori ls` then loads nothing of the protocol (DESIGN.md §10 cold start).
   if (!existsSync(controlSocketPath(home))) return null;
-  const { ControlClient } = await import('./control-client.js');
+  const { ControlClient } = await import('../daemon-client/control-client.js');
   const c = await ControlClient.connect(home, { client: `mori ls (pid ${process.pid})` });
   if (!c.ok) {
     // A daemon of another version answers but cannot be read: say so rather than "none runs".

@@ -4,8 +4,8 @@
 // router, and the window hidden to the tray on close. Quit leaves the daemon and the agents running;
 // "Quit and stop agents" stops them first. Electron main process.
 import { app, BrowserWindow, ipcMain, Menu, nativeImage, nativeTheme, net, Notification, powerMonitor, session, shell, Tray } from 'electron';
-import { stopDaemon, type DaemonLaunch } from '../cli/daemon.js';
-import { DaemonConnection } from '../cli/daemon-connection.js';
+import { stopDaemon, type DaemonLaunch } from '../daemon-client/daemon-process.js';
+import { DaemonConnection } from '../daemon-client/daemon-connection.js';
 import { AppState } from './app-state.js';
 import { type AutoStart, linuxAutoStart, loginItemAutoStart } from './autostart.js';
 import { DaemonKeeper } from './daemon-keeper.js';

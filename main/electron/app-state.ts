@@ -5,7 +5,7 @@
 // imports no Electron.
 import { SessionInfo, type DaemonEvent } from '../../common/ipc.js';
 import { z } from 'zod';
-import type { DaemonConnection } from '../cli/daemon-connection.js';
+import type { DaemonConnection } from '../daemon-client/daemon-connection.js';
 import { applyList, foldEvent } from '../../common/session-list-store.js';
 import type { SessionRow } from '../../common/session-view.js';
 import type { KeeperStatus } from './daemon-keeper.js';

@@ -2,8 +2,8 @@
 // home or starts it detached (the app's own binary as Node, unref'd, so quitting the app leaves it
 // and the agents running), and when it dies starts it again with a growing delay, saying so through
 // `onStatus` meanwhile (the tray shows it). Electron main process; imports no Electron.
-import { startDaemon, type DaemonLaunch } from '../cli/daemon.js';
-import type { DaemonConnection } from '../cli/daemon-connection.js';
+import { startDaemon, type DaemonLaunch } from '../daemon-client/daemon-process.js';
+import type { DaemonConnection } from '../daemon-client/daemon-connection.js';
 
 /** First restart is immediate-ish: a daemon that died once usually starts fine again. */
 const RESTART_FIRST_MS = 500;

@@ -11,8 +11,8 @@ import { IPC, WINDOW_DENIED_METHODS } from '../../common/electron-ipc.js';
 import { IPC_METHODS, parseParams, type IpcMethod } from '../../common/ipc.js';
 import { TERMINAL_MAX_COLS, TERMINAL_MAX_ROWS } from '../../common/terminal.js';
 import { fail, ok, type Result } from '../../common/result.js';
-import { ControlClient } from '../cli/control-client.js';
-import type { DaemonConnection } from '../cli/daemon-connection.js';
+import { ControlClient } from '../daemon-client/control-client.js';
+import type { DaemonConnection } from '../daemon-client/daemon-connection.js';
 
 export interface IpcMainLike {
   handle(channel: string, listener: (event: IpcMainInvokeEvent, ...args: unknown[]) => unknown): void;

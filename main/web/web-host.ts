@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { IPC_MAX_LINE_CHARS, IpcRequestEnvelope } from '../../common/ipc.js';
 import { MAX_TOKEN_CHARS, SESSION_PATH, TOKEN_PARAM, WebAuthMessage, WS_UNAUTHORIZED, WS_UNAUTHORIZED_REASON } from '../../common/web-session.js';
-import { ControlClient } from '../cli/control-client.js';
+import { ControlClient } from '../daemon-client/control-client.js';
 import { hostAllowed, newToken, originAllowed, WebAuth } from './web-auth.js';
 import { rendererRoot, securityHeaders, serveStatic } from './static-files.js';
 

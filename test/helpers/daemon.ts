@@ -4,7 +4,7 @@ import { expect } from 'vitest';
 import WebSocket from 'ws';
 import type { DaemonEvent, IpcMethod, IpcParams } from '../../common/ipc.js';
 import type { WebSocketLike } from '../../common/mori-api.js';
-import { ControlClient } from '../../main/cli/control-client.js';
+import { ControlClient } from '../../main/daemon-client/control-client.js';
 import { until } from './until.js';
 
 /** A connected client (hello said), its events collected when `subscribe` is true. */

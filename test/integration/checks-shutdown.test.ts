@@ -64,7 +64,7 @@ describe('the shutdown deadline', () => {
     const script = `
       import { spawn } from 'node:child_process';
       import { trackGroup } from '${REPO}/out/cli/main/checks/in-flight.js';
-      import { beginShutdown } from '${REPO}/out/cli/main/cli/shutdown-deadline.js';
+      import { beginShutdown } from '${REPO}/out/cli/main/daemon/shutdown-deadline.js';
       const child = spawn('sleep', ['${arg}'], { detached: true, stdio: 'ignore' });
       child.on('spawn', () => { trackGroup(child.pid); process.stdout.write('ready\\n'); beginShutdown(500); });
       setInterval(() => {}, 60_000);

@@ -8,7 +8,7 @@ import { mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync }
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ControlClient } from '../../main/cli/control-client.js';
+import type { ControlClient } from '../../main/daemon-client/control-client.js';
 import type { DaemonEvent } from '../../common/ipc.js';
 import { call, client, waitEvent } from '../helpers/daemon.js';
 import { UpHarness } from '../helpers/mori-up.js';

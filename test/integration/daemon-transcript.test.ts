@@ -3,7 +3,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { ControlClient } from '../../main/cli/control-client.js';
+import type { ControlClient } from '../../main/daemon-client/control-client.js';
 import { call, client } from '../helpers/daemon.js';
 import { UpHarness } from '../helpers/mori-up.js';
 

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SupervisorEvent } from '../../common/events.js';
 import { createPowerWatch, type PowerWatch } from '../../main/power/power-watch.js';
-import { InterruptionOrchestrator } from '../../main/supervisor/interruption-orchestrator.js';
+import { InterruptionOrchestrator } from '../../main/daemon/interruption-orchestrator.js';
 import { Supervisor } from '../../main/supervisor/supervisor.js';
 import { hasEvent, UpHarness } from '../helpers/mori-up.js';
 import { until } from '../helpers/until.js';

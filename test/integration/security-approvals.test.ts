@@ -11,8 +11,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { APPROVALS_FROM_PERSON } from '../../main/supervisor/approval-gate.js';
-import { daemonAnswering } from '../../main/cli/daemon.js';
+import { APPROVALS_FROM_PERSON } from '../../main/daemon/approval-gate.js';
+import { daemonAnswering } from '../../main/daemon-client/daemon-process.js';
 import { MORI_BIN } from '../helpers/mori-cli.js';
 import { DEADLINE_MS, until, UpHarness } from '../helpers/mori-up.js';
 

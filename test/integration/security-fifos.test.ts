@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ControlClient } from '../../main/cli/control-client.js';
+import type { ControlClient } from '../../main/daemon-client/control-client.js';
 import { pidAlive } from '../../main/state/pid-alive.js';
 import { COMPACT_LOCK } from '../../main/state/work-log-lock.js';
 import { getProfile } from '../../main/agents/profiles.js';

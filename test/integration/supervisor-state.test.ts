@@ -11,7 +11,7 @@ import type { SupervisorEvent } from '../../common/events.js';
 import { createPowerWatch, type PowerWatch } from '../../main/power/power-watch.js';
 import { readSessionFile } from '../../main/state/session-file.js';
 import { createSession } from '../../main/state/state-dir.js';
-import { InterruptionOrchestrator } from '../../main/supervisor/interruption-orchestrator.js';
+import { InterruptionOrchestrator } from '../../main/daemon/interruption-orchestrator.js';
 import { Supervisor, type SupervisorOptions } from '../../main/supervisor/supervisor.js';
 import { gitRepo, runMori, tempDir } from '../helpers/mori-cli.js';
 import { until as waitUntil } from '../helpers/until.js';

@@ -12,7 +12,7 @@ import WebSocket from 'ws';
 import { createWebSocketApi, type ConnectionState, type MoriApi } from '../../common/mori-api.js';
 import { PROTOCOL_VERSION, type DaemonEvent, type SessionInfo } from '../../common/ipc.js';
 import { WS_UNAUTHORIZED } from '../../common/web-session.js';
-import { daemonAnswering } from '../../main/cli/daemon.js';
+import { daemonAnswering } from '../../main/daemon-client/daemon-process.js';
 import { wsOpener } from '../helpers/daemon.js';
 import { MORI_BIN } from '../helpers/mori-cli.js';
 import { UpHarness } from '../helpers/mori-up.js';

@@ -3,7 +3,7 @@
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { LOG_KEEP, RotatingLog } from '../../main/cli/daemon-log.js';
+import { LOG_KEEP, RotatingLog } from '../../main/daemon/daemon-log.js';
 import { tempDir } from '../helpers/mori-cli.js';
 
 let dir = '';

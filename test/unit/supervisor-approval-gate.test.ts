@@ -6,9 +6,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { insideAgent } from '../../main/supervisor/agent-ancestry.js';
-import { APPROVALS_FROM_PERSON, approvingAction, judgePeer } from '../../main/supervisor/approval-gate.js';
-import { parsePeerPids } from '../../main/supervisor/peer-process.js';
+import { insideAgent } from '../../main/daemon/agent-ancestry.js';
+import { APPROVALS_FROM_PERSON, approvingAction, judgePeer } from '../../main/daemon/approval-gate.js';
+import { parsePeerPids } from '../../main/daemon/peer-process.js';
 
 const SS = [
   'Netid State Recv-Q Send-Q Local Address:Port Peer Address:PortProcess',

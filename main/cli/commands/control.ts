@@ -7,8 +7,8 @@ import { SessionInfo } from '../../../common/ipc.js';
 import { fail, type Result } from '../../../common/result.js';
 import { resolveSession } from '../../state/resolve-session.js';
 import { readSessionFile } from '../../state/session-file.js';
-import type { ControlClient } from '../control-client.js';
-import { connectOrStart, type Started } from '../daemon.js';
+import type { ControlClient } from '../../daemon-client/control-client.js';
+import { connectOrStart, type Started } from '../../daemon-client/daemon-process.js';
 import { moriHome } from '../../state/mori-home.js';
 import { reportFailure, reportSuccess, type OutputOptions } from '../output.js';
 

@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import { moriHome } from '../../state/mori-home.js';
 import { refusedInsideAgent } from '../approver-check.js';
-import { stopDaemon } from '../daemon.js';
+import { stopDaemon } from '../../daemon-client/daemon-process.js';
 import { reportFailure, reportSuccess, type OutputOptions } from '../output.js';
 
 interface DownOptions extends OutputOptions {

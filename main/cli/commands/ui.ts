@@ -11,7 +11,7 @@ import { moriHome } from '../../state/mori-home.js';
 import { writeLaunchPage, type LaunchPage } from '../../web/launch-page.js';
 import { isLoopback } from '../../web/web-auth.js';
 import { startWebHost } from '../../web/web-host.js';
-import { startDaemon } from '../daemon.js';
+import { startDaemon } from '../../daemon-client/daemon-process.js';
 import { reportFailure, type OutputOptions } from '../output.js';
 
 interface UiOptions extends OutputOptions {

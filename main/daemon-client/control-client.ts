@@ -1,13 +1,13 @@
-// The CLI's side of the control socket (DESIGN.md §9, §12): connects to `$MORI_HOME/mori.sock`, says
+// A client's side of the control socket (DESIGN.md §9, §12): connects to `$MORI_HOME/mori.sock`, says
 // `hello` with the protocol version (a daemon of another version is named, with what to do, instead of
 // failing on a schema), sends typed requests of common/ipc.ts, validates every line it receives, and
 // hands stream messages (events, frames, detach, closing) to a listener. Runs in any Node client
-// process: the CLI, the web host.
+// process: the CLI, the web host, the Electron main process.
 import net from 'node:net';
 import { IpcServerMessage, PROTOCOL_VERSION, REPLACE_DAEMON_HINT, type IpcMethod, type IpcParams } from '../../common/ipc.js';
 import { fail, ok, type Result } from '../../common/result.js';
 import { moriHome } from '../state/mori-home.js';
-import { controlSocketPath } from '../supervisor/control-socket-path.js';
+import { controlSocketPath } from '../daemon/control-socket-path.js';
 
 export type StreamMessage = Exclude<IpcServerMessage, { kind: 'reply' }>;
 

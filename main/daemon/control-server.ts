@@ -14,11 +14,11 @@ import { fail, ok, type Failure, type Result } from '../../common/result.js';
 import { appendEntry } from '../state/work-log.js';
 import type { Attachment, Terminal } from '../terminals/terminal.js';
 import { approvingAction, judgePeer, runningAgents } from './approval-gate.js';
-import { DAEMON_API_METHODS, handleDaemonRequest, type DaemonContext, type DaemonHooks } from './daemon-api.js';
+import { DAEMON_API_METHODS, handleDaemonRequest, type DaemonContext, type DaemonHooks } from './api/index.js';
 import { DaemonEvents } from './daemon-events.js';
 import { controlSocketPath, socketAnswers } from './control-socket-path.js';
 import { peerProcesses } from './peer-process.js';
-import type { Supervisor } from './supervisor.js';
+import type { Supervisor } from '../supervisor/supervisor.js';
 
 export { CONTROL_SOCKET, controlSocketPath } from './control-socket-path.js';
 

@@ -8,7 +8,7 @@ import { watch, type FSWatcher } from 'chokidar';
 import type { DaemonEvent } from '../../common/ipc.js';
 import { StateWatcher } from '../state/state-watcher.js';
 import { WORK_LOG } from '../state/work-log.js';
-import type { Supervisor } from './supervisor.js';
+import type { Supervisor } from '../supervisor/supervisor.js';
 
 /** An agent appending line by line makes bursts of writes; one `log.appended` per burst. */
 const LOG_DEBOUNCE_MS = 100;

@@ -11,7 +11,7 @@ import { pidAlive } from '../state/pid-alive.js';
 import { tryLock } from '../state/pid-lock.js';
 import { ensureHome } from '../state/registry.js';
 import { ControlClient, type DaemonHello } from './control-client.js';
-import { DAEMON_ERR_LOG, ensureLogDir, logDir, rotateIfLarger } from './daemon-log.js';
+import { DAEMON_ERR_LOG, ensureLogDir, logDir, rotateIfLarger } from '../daemon/daemon-log.js';
 
 /** Set in the detached daemon's environment: `mori up` then logs to files, not to a terminal. */
 export const DAEMON_CHILD_ENV = 'MORI_DAEMON_CHILD';
@@ -34,8 +34,8 @@ export async function daemonAnswering(home: string): Promise<DaemonHello | null>
   return c.value.daemon;
 }
 
-/** The CLI's own entry (out/cli/main/cli/index.js), run by the detached daemon. */
-const CLI_ENTRY = fileURLToPath(new URL('./index.js', import.meta.url));
+/** The CLI's own entry (out/cli/main/cli/index.js, beside this folder), run by the detached daemon. */
+const CLI_ENTRY = fileURLToPath(new URL('../cli/index.js', import.meta.url));
 
 /**
  * How the daemon is run: by default this Node running the CLI's own entry; the Electron app runs its

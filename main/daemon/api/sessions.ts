@@ -1,0 +1,30 @@
+// `session.init` (DESIGN.md §12): creates a session from the new-session dialog, approves the command
+// the person typed for a shell or custom profile, and loads it into the supervisor. Runs in the daemon.
+import { parseParams } from '../../../common/ipc.js';
+import { fail } from '../../../common/result.js';
+import { checkTemplatePlaceholders } from '../../agents/command-template.js';
+import { agentCommandNeedsTrust, approveAgentCommand } from '../../checks/trust.js';
+import { createSession } from '../../state/state-dir.js';
+import { bad, type Handler } from './context.js';
+
+export const initSession: Handler = async (ctx, raw) => {
+  const p = parseParams('session.init', raw);
+  if (!p.ok) return bad(p.message);
+  const { projectDir, name, profile, task, backend, command } = p.value;
+  const needsCommand = profile === 'shell' || profile === 'custom';
+  if (needsCommand && !command) return bad(`session.init: a command is required for the ${profile} profile`);
+  if (!needsCommand && command) return bad(`session.init: a command is only for the shell and custom profiles, not ${profile}`);
+  const placeholders = command ? checkTemplatePlaceholders(command) : null;
+  if (placeholders && !placeholders.ok) return bad(`session.init: ${placeholders.message}`);
+  const created = await createSession({ projectDir, name, profile, task, backend, command, home: ctx.home });
+  if (!created.ok) return created;
+  // The person typed this command in the new-session dialog, as with `mori init --command`: it is
+  // approved now; any later change to it in session.json needs approval again.
+  if (agentCommandNeedsTrust(created.value.session.agent)) {
+    const approved = await approveAgentCommand(ctx.home, created.value.stateDir, created.value.session);
+    if (!approved.ok) return fail(approved.code, `created ${created.value.stateDir}, but its command could not be approved: ${approved.message}`);
+  }
+  const info = ctx.supervisor.loadSession(created.value.session.id);
+  if (info.ok) await ctx.events.sync();
+  return info;
+};

@@ -1,0 +1,155 @@
+// The process that hosts the daemon (DESIGN.md §12): assembles the Supervisor for the sessions named
+// (or every registered one meant to run), its sleep/wake and network watch, the interruption
+// orchestrator and the control socket, and runs them until SIGINT/SIGTERM or `daemon.stop`: then
+// checkpoint, log, leave tmux sessions running, end direct ones, exit 0. `mori up` (main/cli) parses
+// the options and calls it. Runs as its own process.
+// MORI_RESTART_BASE_MS, MORI_START_STAGGER_MS and MORI_PROBE_INTERVAL_MS shorten the first restart
+// delay, the gap between launches and the network probe interval (tests; a person has no reason to).
+import path from 'node:path';
+import type { DaemonSettings } from '../../common/daemon-settings.js';
+import type { RuntimeState, SupervisorEvent } from '../../common/events.js';
+import { fail, type Failure } from '../../common/result.js';
+import type { ProfileName } from '../../common/session.js';
+import { background } from '../background.js';
+import { createPowerWatch, type PowerWatch } from '../power/power-watch.js';
+import { parseProbeTargets } from '../power/probe-targets.js';
+import { readSessionFile } from '../state/session-file.js';
+import { Supervisor, type SupervisorOptions } from '../supervisor/supervisor.js';
+import { startControlServer, type ControlServer } from './control-server.js';
+import { DAEMON_LOG, logDir, RotatingLog } from './daemon-log.js';
+import { readSettings } from './daemon-settings.js';
+import { InterruptionOrchestrator } from './interruption-orchestrator.js';
+import { beginShutdown, shutdownRequested } from './shutdown-deadline.js';
+
+function envMs(name: string): number | undefined {
+  const v = process.env[name];
+  if (v === undefined || v === '') return undefined;
+  const n = Number(v);
+  return Number.isFinite(n) && n >= 0 ? n : undefined;
+}
+
+/**
+ * Sleep/wake and network watch for the supervised sessions: probes the API hosts of the agents that
+ * run (MORI_PROBE overrides), kept current as sessions start.
+ */
+function watchPower(supervisor: Supervisor): PowerWatch {
+  const profiles = (): ProfileName[] =>
+    supervisor.list().flatMap((s) => {
+      const f = readSessionFile(s.stateDir);
+      return f.ok ? [f.value.agent.profile] : [];
+    });
+  const every = envMs('MORI_PROBE_INTERVAL_MS');
+  const power = createPowerWatch({
+    profiles: profiles(),
+    ...(every !== undefined ? { network: { onlineIntervalMs: every, offlineIntervalMs: every } } : {}),
+  });
+  supervisor.on((e) => {
+    if (e.type === 'session.started') power.setProfiles(profiles());
+  });
+  return power;
+}
+
+/** The restart limits of settings.json; MORI_RESTART_BASE_MS (tests) wins over them. */
+function restartPolicy(settings: DaemonSettings | null): SupervisorOptions['policy'] {
+  const r = settings?.restart;
+  const base = envMs('MORI_RESTART_BASE_MS') ?? r?.baseDelayMs ?? undefined;
+  return {
+    ...(base != null ? { baseDelayMs: base } : {}),
+    ...(r?.maxDelayMs != null ? { maxDelayMs: r.maxDelayMs } : {}),
+    ...(r?.crashLoopCount != null ? { crashLoopCount: r.crashLoopCount } : {}),
+  };
+}
+
+/** Probe targets from settings.json, when it names any. */
+function applyProbeTargets(power: PowerWatch, settings: DaemonSettings): void {
+  if (settings.probeTargets === null) return;
+  const parsed = parseProbeTargets(settings.probeTargets.join(','));
+  if (parsed.ok) power.setTargets(parsed.value);
+}
+
+/** States in which a session has an agent or is about to (re)start one: what `mori down --stop-agents` stops. */
+const AGENT_STATES = new Set<RuntimeState>(['starting', 'running', 'interrupted', 'backoff', 'verifying', 'resuming']);
+
+/** How long `--stop-agents` waits for the stopped agents' exits to be read and recorded. */
+const STOP_AGENTS_WAIT_MS = 3_000;
+
+/** Stops every agent as the person would, and waits until each stop is recorded (or the wait ends). */
+async function stopEveryAgent(supervisor: Supervisor): Promise<void> {
+  const ids = supervisor.list().filter((s) => AGENT_STATES.has(s.state)).map((s) => s.id);
+  await Promise.all(ids.map((id) => supervisor.stopSession(id)));
+  const deadline = Date.now() + STOP_AGENTS_WAIT_MS;
+  while (Date.now() < deadline && supervisor.list().some((s) => ids.includes(s.id) && s.state !== 'stopped')) {
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+export interface DaemonHostOptions {
+  /** The Mori home, already made and found private (control-server.ts homeUnsafeReason). */
+  home: string;
+  /** Sessions to start by id or name; empty: every registered one meant to run. */
+  refs: readonly string[];
+  /** Where every event goes: the daemon's rotating log under `$MORI_HOME/logs/` (detached), or a printer (foreground). */
+  events: 'log-file' | ((e: SupervisorEvent) => void);
+  /** Tells the person why the daemon could not start or stopped badly (the command's own output format). */
+  onFailure: (f: Failure) => void;
+}
+
+/**
+ * Runs the daemon in this process until it is stopped, then exits the process. A failure to start
+ * (the sessions, the control socket) is handed to onFailure and returns, everything started undone.
+ */
+export async function runDaemonHost(o: DaemonHostOptions): Promise<void> {
+  const { home } = o;
+  // Listens before anything starts: a signal while a session is being verified at start-up must
+  // cancel its checks too, not kill the process and leave them running (shutdown-deadline.ts).
+  const stopRequested = shutdownRequested();
+  const settings = readSettings(home);
+  if (!settings.ok) process.stderr.write(`mori: ${settings.message}; using the defaults\n`);
+  const stagger = envMs('MORI_START_STAGGER_MS');
+  const options: SupervisorOptions = {
+    home,
+    policy: restartPolicy(settings.ok ? settings.value : null),
+    ...(stagger !== undefined ? { startStaggerMs: stagger } : {}),
+  };
+  const supervisor = new Supervisor(options);
+  if (o.events === 'log-file') {
+    const log = new RotatingLog(path.join(logDir(home), DAEMON_LOG));
+    supervisor.on((e) => log.write(JSON.stringify(e)));
+  } else supervisor.on(o.events);
+  const started = await supervisor.start([...o.refs]);
+  if (!started.ok) return o.onFailure(started);
+  for (const s of started.value.skipped) process.stderr.write(`mori: skipped ${s.stateDir}: ${s.message}\n`);
+  const power = watchPower(supervisor);
+  if (settings.ok) applyProbeTargets(power, settings.value);
+  const orchestrator = new InterruptionOrchestrator(supervisor, power);
+  let server: ControlServer | null = null;
+  let stop: (stopAgents: boolean, bySignal?: boolean) => void = () => undefined;
+  const stopped = new Promise<void>((resolve, reject) => {
+    let stopping = false;
+    stop = (stopAgents: boolean, bySignal = false): void => {
+      if (stopping) return;
+      stopping = true;
+      // A signal began the shutdown already (checks cancelled, deadline armed); `mori down` begins it here.
+      if (!bySignal) beginShutdown();
+      (async () => {
+        orchestrator.dispose();
+        power.dispose();
+        if (stopAgents) await stopEveryAgent(supervisor);
+        await server?.close();
+        await supervisor.shutdown();
+      })().then(resolve, reject);
+    };
+  });
+  const serverStarted = await startControlServer(supervisor, home, { power, stop, onSettings: (s) => applyProbeTargets(power, s) });
+  if (!serverStarted.ok) {
+    orchestrator.dispose();
+    power.dispose();
+    await supervisor.shutdown();
+    return o.onFailure(serverStarted);
+  }
+  server = serverStarted.value;
+  background(stopRequested.then(() => stop(false, true)), 'stopping the supervisor');
+  await stopped.catch((err: unknown) => o.onFailure(fail('failed', String(err))));
+  // Nothing of the supervisor is left to wait for; do not linger on stray handles.
+  process.stdout.write('', () => process.exit(process.exitCode ?? 0));
+}

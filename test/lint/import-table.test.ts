@@ -1,0 +1,74 @@
+// The table of who imports whom inside main/ (DESIGN.md §2), run through ESLint itself on code placed
+// in each folder: an import that climbs the layers fails with the folders named, one that goes down passes.
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+import { REPO } from '../helpers/mori-cli.js';
+
+// The files linted here do not exist, so no type information: the typed rules are off for them.
+const eslint = new ESLint({
+  cwd: REPO,
+  overrideConfig: {
+    languageOptions: { parserOptions: { project: null, projectService: false } },
+    rules: { '@typescript-eslint/no-floating-promises': 'off' },
+  },
+});
+
+/** The import-table errors for `file` importing `from`. */
+async function banned(file: string, from: string, kind: 'value' | 'type' = 'value'): Promise<string[]> {
+  const code = `import ${kind === 'type' ? 'type ' : ''}{ y } from '${from}';\nexport const x: unknown = ${kind === 'type' ? 'null as unknown as y' : 'y'};\n`;
+  const [result] = await eslint.lintText(code, { filePath: `${REPO}/${file}` });
+  return (result?.messages ?? []).filter((m) => m.ruleId === '@typescript-eslint/no-restricted-imports').map((m) => m.message);
+}
+
+describe('who imports whom in main/', () => {
+  it('fails on a main/state/ file that imports the daemon, even for a type', async () => {
+    const messages = await banned('main/state/bad.ts', '../daemon/control-server.js');
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toMatch(/main\/state\/ may not import main\/daemon\//);
+    expect(await banned('main/state/bad.ts', '../daemon/control-server.js', 'type')).toHaveLength(1);
+  });
+
+  it('keeps the supervisor and the base folders below the daemon and its clients', async () => {
+    for (const upper of ['daemon/daemon-host.js', 'daemon-client/control-client.js', 'cli/output.js', 'web/web-host.js']) {
+      expect(await banned('main/supervisor/bad.ts', `../${upper}`), upper).toHaveLength(1);
+      expect(await banned('main/terminals/bad.ts', `../${upper}`), upper).toHaveLength(1);
+    }
+    expect(await banned('main/checks/bad.ts', '../supervisor/supervisor.js')).toHaveLength(1);
+    expect(await banned('main/supervisor/ok.ts', '../checks/trust.js')).toEqual([]);
+    expect(await banned('main/daemon/ok.ts', '../supervisor/supervisor.js')).toEqual([]);
+  });
+
+  it('keeps the daemon from its clients', async () => {
+    expect(await banned('main/daemon/bad.ts', '../daemon-client/control-client.js')).toHaveLength(1);
+    expect(await banned('main/daemon/api/bad.ts', '../../cli/output.js')).toHaveLength(1);
+  });
+
+  it('lets clients reach the daemon only through main/daemon-client/ and the daemon files they share', async () => {
+    expect(await banned('main/web/bad.ts', '../cli/output.js')).toHaveLength(1);
+    expect(await banned('main/web/bad.ts', '../daemon/control-server.js')).toHaveLength(1);
+    expect(await banned('main/web/bad.ts', '../supervisor/supervisor.js')).toHaveLength(1);
+    expect(await banned('main/web/ok.ts', '../daemon-client/control-client.js')).toEqual([]);
+    expect(await banned('main/electron/bad.ts', '../cli/index.js')).toHaveLength(1);
+    expect(await banned('main/electron/bad.ts', '../daemon/daemon-host.js')).toHaveLength(1);
+    expect(await banned('main/electron/ok.ts', '../daemon-client/daemon-process.js')).toEqual([]);
+    expect(await banned('main/daemon-client/bad.ts', '../daemon/control-server.js')).toHaveLength(1);
+    expect(await banned('main/daemon-client/bad.ts', '../supervisor/supervisor.js')).toHaveLength(1);
+    expect(await banned('main/daemon-client/ok.ts', '../daemon/control-socket-path.js')).toEqual([]);
+  });
+
+  it('lets only `mori up` host the daemon, and the app run the CLI as its daemon entry', async () => {
+    const [message] = await banned('main/cli/commands/ls.ts', '../../daemon/daemon-host.js');
+    expect(message).toMatch(/main\/cli\/ may not import main\/daemon\/ beyond control-socket-path\.ts/);
+    expect(await banned('main/cli/approver-check.ts', '../daemon/approval-gate.js')).toEqual([]);
+    expect(await banned('main/cli/commands/up.ts', '../../daemon/daemon-host.js')).toEqual([]);
+    expect(await banned('main/electron/daemon-entry.ts', '../cli/index.js')).toEqual([]);
+    expect(await banned('main/electron/daemon-entry.ts', '../cli/output.js')).toHaveLength(1);
+  });
+
+  it('keeps main/os/ to common/', async () => {
+    expect(await banned('main/os/bad.ts', '../state/registry.js')).toHaveLength(1);
+    expect(await banned('main/os/bad.ts', '../background.js')).toHaveLength(1);
+    expect(await banned('main/os/ok.ts', '../../common/result.js')).toEqual([]);
+    expect(await banned('main/state/ok.ts', '../os/signals.js')).toEqual([]);
+  });
+});
