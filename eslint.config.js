@@ -1,6 +1,6 @@
 // ESLint configuration. Besides typescript-eslint's recommended rules it enforces the layering of
 // DESIGN.md §2: common/ is pure, only main/electron/ (and preload/) import 'electron', only the
-// direct backend imports node-pty, and the renderer reaches nothing but common/.
+// direct backend (main/terminals/direct/) imports node-pty, and the renderer reaches nothing but common/.
 import { builtinModules } from 'node:module';
 import tseslint from 'typescript-eslint';
 
@@ -8,7 +8,7 @@ const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}
 
 const noNode = nodeBuiltins.map((name) => ({ name, message: 'this layer runs without Node: no Node built-ins here (DESIGN.md §2)' }));
 const noElectron = { name: 'electron', message: "only main/electron/ and preload/ import 'electron' (DESIGN.md §2)" };
-const noNodePty = { name: 'node-pty', message: 'only main/terminals/direct-*.ts imports node-pty (DESIGN.md §2)' };
+const noNodePty = { name: 'node-pty', message: 'only main/terminals/direct/ imports node-pty (DESIGN.md §2)' };
 
 const layer = (message, ...folders) => ({ group: folders.map((f) => `**/${f}/**`), message });
 
@@ -48,7 +48,7 @@ export default tseslint.config(
   },
   {
     files: ['main/**/*.ts'],
-    ignores: ['main/electron/**', 'main/terminals/direct-*.ts'],
+    ignores: ['main/electron/**', 'main/terminals/direct/**'],
     rules: {
       'no-restricted-imports': restrict([noElectron, noNodePty], [
         layer('main/ may not import the preload or the renderer (DESIGN.md §2)', 'preload', 'renderer'),
@@ -57,7 +57,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['main/terminals/direct-*.ts'],
+    files: ['main/terminals/direct/**'],
     rules: {
       'no-restricted-imports': restrict([noElectron], [
         layer('main/ may not import the preload or the renderer (DESIGN.md §2)', 'preload', 'renderer'),

@@ -5,7 +5,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DirectBackend } from '../../main/terminals/direct-backend.js';
+import { DirectBackend } from '../../main/terminals/direct/direct-backend.js';
 import { readPidRecords } from '../../main/terminals/pid-registry.js';
 import { isAlive, pidsWithMarker } from '../../main/terminals/process-tree.js';
 import { terminalContract } from '../fixtures/terminals/contract.js';

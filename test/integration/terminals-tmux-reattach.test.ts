@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, expect, it } from 'vitest';
 import { isAlive } from '../../main/terminals/process-tree.js';
-import { TmuxBackend } from '../../main/terminals/tmux-backend.js';
+import { TmuxBackend } from '../../main/terminals/tmux/tmux-backend.js';
 import { collect, tempDir, testSocketName, waitFor } from '../fixtures/terminals/harness.js';
 
 const socketName = testSocketName('reattach');

@@ -37,6 +37,7 @@ describe('layering lint rule', () => {
 
   it('keeps node-pty to the direct backend', async () => {
     expect(await restricted('main/supervisor/x.ts', "import pty from 'node-pty';\nexport const x = pty;\n")).toHaveLength(1);
-    expect(await restricted('main/terminals/direct-pty-source.ts', "import pty from 'node-pty';\nexport const x = pty;\n")).toEqual([]);
+    expect(await restricted('main/terminals/tmux/x.ts', "import pty from 'node-pty';\nexport const x = pty;\n")).toHaveLength(1);
+    expect(await restricted('main/terminals/direct/direct-pty-source.ts', "import pty from 'node-pty';\nexport const x = pty;\n")).toEqual([]);
   });
 });

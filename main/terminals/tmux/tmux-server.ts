@@ -6,9 +6,9 @@
 // Runs in the supervisor's process.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import type { BackendAvailability } from '../../common/terminal.js';
+import type { BackendAvailability } from '../../../common/terminal.js';
 import { parseTmuxVersion, tmuxUnusableReason, type TmuxVersion } from './tmux-version.js';
-import { background } from '../background.js';
+import { background } from '../../background.js';
 
 export const DEFAULT_TMUX_SOCKET = 'mori';
 /** One-shot tmux commands answer in milliseconds; this only catches a wedged server. */

@@ -2,9 +2,9 @@
 // that imports node-pty (DESIGN.md §2). Runs in the supervisor's process.
 import { spawn, type IPty } from 'node-pty';
 import { constants } from 'node:os';
-import type { TerminalExit } from '../../common/terminal.js';
-import { killTree, TERMINAL_MARKER_ENV } from './process-tree.js';
-import type { PtySource, SpawnOptions } from './terminal.js';
+import type { TerminalExit } from '../../../common/terminal.js';
+import { killTree, TERMINAL_MARKER_ENV } from '../process-tree.js';
+import type { PtySource, SpawnOptions } from '../terminal.js';
 
 const signalName = (n: number): string =>
   Object.entries(constants.signals).find(([, v]) => v === n)?.[0] ?? `SIG${n}`;

@@ -6,12 +6,12 @@
 // would expand it as a format (tmux-format.ts). Runs in the supervisor's process.
 import { existsSync } from 'node:fs';
 import { constants } from 'node:os';
-import { fail, ok, type Result } from '../../common/result.js';
-import type { BackendAvailability, TerminalExit, TerminalSize } from '../../common/terminal.js';
-import { clampSize } from '../../common/terminal.js';
-import { ManagedTerminal } from './managed-terminal.js';
+import { fail, ok, type Result } from '../../../common/result.js';
+import type { BackendAvailability, TerminalExit, TerminalSize } from '../../../common/terminal.js';
+import { clampSize } from '../../../common/terminal.js';
+import { ManagedTerminal } from '../managed-terminal.js';
 import { releaseOnDetachHook, setPaneOutput } from './pane-hold.js';
-import { killTree, TERMINAL_MARKER_ENV } from './process-tree.js';
+import { killTree, TERMINAL_MARKER_ENV } from '../process-tree.js';
 import { TmuxControlClient } from './tmux-control-client.js';
 import { formatLiteral } from './tmux-format.js';
 import { hexKeys, tmuxWord } from './tmux-protocol.js';
@@ -25,8 +25,8 @@ import {
   type ReattachOptions,
   type SpawnOptions,
   type Terminal,
-} from './terminal.js';
-import { background } from '../background.js';
+} from '../terminal.js';
+import { background } from '../../background.js';
 
 /** tmux keeps this much history per pane: what a re-attaching process can still load. */
 export const TMUX_HISTORY_LIMIT = 10_000;
