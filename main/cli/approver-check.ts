@@ -8,7 +8,7 @@ import type { Failure } from '../../common/result.js';
 import type { AgentProcess } from '../supervisor/agent-ancestry.js';
 import { refuseFromAgents, runningAgents } from '../supervisor/approval-gate.js';
 import { readRegistry } from '../state/registry.js';
-import { tmuxSessionName } from '../terminals/tmux/tmux-backend.js';
+import { tmuxSessionName } from '../terminals/tmux/pane-format.js';
 import { TmuxServer } from '../terminals/tmux/tmux-server.js';
 import { ControlClient } from './control-client.js';
 

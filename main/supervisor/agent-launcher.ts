@@ -13,7 +13,7 @@ import { background } from '../background.js';
 import { bootId } from '../state/boot-id.js';
 import { TRANSCRIPT_DIR } from '../state/state-dir.js';
 import type { Terminal, TerminalBackend } from '../terminals/terminal.js';
-import { tmuxSessionName } from '../terminals/tmux/tmux-backend.js';
+import { tmuxSessionName } from '../terminals/tmux/pane-format.js';
 import { ActivityMonitor } from './activity-monitor.js';
 import { agentEnvironment } from './agent-env.js';
 import type { AgentIdLearner } from './agent-id-learner.js';
