@@ -57,6 +57,16 @@ export default tseslint.config(
     },
   },
   {
+    // main/os/: what Mori knows of processes (liveness, groups, trees, start times, the boot), under
+    // everything else: it imports nothing of ours but common/.
+    files: ['main/os/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restrict([noElectron, noNodePty], [
+        { regex: '^\\.\\./(?!\\.\\./common/)', message: 'main/os/ imports nothing of ours but common/ (DESIGN.md §2)' },
+      ]),
+    },
+  },
+  {
     files: ['main/terminals/direct/**'],
     rules: {
       'no-restricted-imports': restrict([noElectron], [

@@ -5,6 +5,7 @@
 // loop, and kill git's whole process group when it outlives its timeout. The synchronous readers are
 // for one-shot callers (building one resume prompt), never for periodic or per-session work.
 import { spawn, spawnSync } from 'node:child_process';
+import { signalGroup } from '../os/process-group.js';
 
 /** Git is given this long: a status on a huge repo must not stall a resume. */
 export const GIT_TIMEOUT_MS = 5_000;
@@ -104,7 +105,7 @@ async function runGit(dir: string, args: readonly string[], timeoutMs: number): 
     let timedOut = false;
     const kill = (): void => {
       try {
-        if (process.platform !== 'win32' && child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+        if (process.platform !== 'win32' && child.pid !== undefined) signalGroup(child.pid, 'SIGKILL');
         else child.kill('SIGKILL');
       } catch {
         // already gone

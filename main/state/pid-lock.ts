@@ -10,9 +10,9 @@
 // moved aside or put back, so there is no moment at which a third process could slip in.
 import { closeSync, fstatSync, linkSync, openSync, readFileSync, readSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import { bootId } from './boot-id.js';
-import { pidAlive } from './pid-alive.js';
-import { processStartTime } from './process-start.js';
+import { bootId } from '../os/boot-id.js';
+import { pidAlive } from '../os/pid-alive.js';
+import { processStartTime } from '../os/process-start.js';
 
 export interface LockOwner {
   pid: number;

@@ -10,7 +10,7 @@ import type { TerminalExit } from '../../common/terminal.js';
 import type { LaunchSpec } from '../agents/profile.js';
 import { activityFromClaudeStatus, findClaudeStatus } from '../agents/claude-session-status.js';
 import { background } from '../background.js';
-import { bootId } from '../state/boot-id.js';
+import { bootId } from '../os/boot-id.js';
 import { TRANSCRIPT_DIR } from '../state/state-dir.js';
 import type { Terminal, TerminalBackend } from '../terminals/terminal.js';
 import { tmuxSessionName } from '../terminals/tmux/pane-format.js';

@@ -2,7 +2,7 @@
 // checks, /proc parsing and the recovery of output tmux drops at pane exit.
 import { describe, expect, it } from 'vitest';
 import { FlowControl, FlowControlConstants } from '../../main/terminals/flow-control.js';
-import { parseProcStat } from '../../main/terminals/process-tree.js';
+import { parseProcStat } from '../../main/os/process-tree.js';
 import { paneExit, parseFate } from '../../main/terminals/tmux/pane-format.js';
 import { missingTail } from '../../main/terminals/tmux/screen-recovery.js';
 import { shellQuote } from '../../main/terminals/tmux/session-setup.js';

@@ -6,7 +6,7 @@
 import type { TerminalExit } from '../../../common/terminal.js';
 import { background } from '../../background.js';
 import type { Scheduler } from '../../power/clock.js';
-import { killTree } from '../process-tree.js';
+import { killTree } from '../../os/process-tree.js';
 import type { PtySource } from '../terminal.js';
 import { pollPaneExit, REAP_NUDGE } from './exit-poller.js';
 import { FATE_FORMAT, FATE_SUBSCRIPTION, parseFate, type PaneFate, type PaneInfo } from './pane-format.js';

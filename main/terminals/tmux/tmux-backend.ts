@@ -11,7 +11,7 @@ import { clampSize } from '../../../common/terminal.js';
 import { background } from '../../background.js';
 import { systemScheduler, type Scheduler } from '../../power/clock.js';
 import { ManagedTerminal } from '../managed-terminal.js';
-import { TERMINAL_MARKER_ENV } from '../process-tree.js';
+import { TERMINAL_MARKER_ENV } from '../../os/process-tree.js';
 import {
   TERMINAL_ID_PATTERN,
   type PersistentSessionInfo,
