@@ -1,7 +1,7 @@
 // ESLint configuration. Besides typescript-eslint's recommended rules it enforces the layering of
 // DESIGN.md §2: common/ is pure, only main/electron/ (and preload/) import 'electron', only the
-// direct backend imports node-pty, the renderer reaches nothing but common/, and the folders of main/
-// import each other only downwards (the table of who imports whom).
+// direct backend (main/terminals/direct/) imports node-pty, the renderer reaches nothing but common/,
+// and the folders of main/ import each other only downwards (the table of who imports whom).
 import { builtinModules } from 'node:module';
 import tseslint from 'typescript-eslint';
 
@@ -9,7 +9,7 @@ const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}
 
 const noNode = nodeBuiltins.map((name) => ({ name, message: 'this layer runs without Node: no Node built-ins here (DESIGN.md §2)' }));
 const noElectron = { name: 'electron', message: "only main/electron/ and preload/ import 'electron' (DESIGN.md §2)" };
-const noNodePty = { name: 'node-pty', message: 'only main/terminals/direct-*.ts imports node-pty (DESIGN.md §2)' };
+const noNodePty = { name: 'node-pty', message: 'only main/terminals/direct/ imports node-pty (DESIGN.md §2)' };
 
 const layer = (message, ...folders) => ({ group: folders.map((f) => `**/${f}/**`), message });
 
@@ -107,7 +107,7 @@ export default tseslint.config(
   },
   {
     files: ['main/**/*.ts'],
-    ignores: ['main/electron/**', 'main/terminals/direct-*.ts'],
+    ignores: ['main/electron/**', 'main/terminals/direct/**'],
     rules: {
       'no-restricted-imports': restrict([noElectron, noNodePty], [
         layer('main/ may not import the preload or the renderer (DESIGN.md §2)', 'preload', 'renderer'),
@@ -116,7 +116,17 @@ export default tseslint.config(
     },
   },
   {
-    files: ['main/terminals/direct-*.ts'],
+    // main/os/: what Mori knows of processes (liveness, groups, trees, start times, the boot), under
+    // everything else: it imports nothing of ours but common/.
+    files: ['main/os/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restrict([noElectron, noNodePty], [
+        { regex: '^\\.\\./(?!\\.\\./common/)', message: 'main/os/ imports nothing of ours but common/ (DESIGN.md §2)' },
+      ]),
+    },
+  },
+  {
+    files: ['main/terminals/direct/**'],
     rules: {
       'no-restricted-imports': restrict([noElectron], [
         layer('main/ may not import the preload or the renderer (DESIGN.md §2)', 'preload', 'renderer'),

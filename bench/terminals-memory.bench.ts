@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DirectBackend } from '../main/terminals/direct-backend.js';
+import { DirectBackend } from '../main/terminals/direct/direct-backend.js';
 import { HeadlessMirror } from '../main/terminals/headless-mirror.js';
 import type { ManagedTerminal } from '../main/terminals/managed-terminal.js';
 import type { Terminal } from '../main/terminals/terminal.js';

@@ -10,11 +10,11 @@ import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { spawn as spawnPty } from 'node-pty';
-import { DirectBackend } from '../main/terminals/direct-backend.js';
+import { DirectBackend } from '../main/terminals/direct/direct-backend.js';
 import type { ManagedTerminal } from '../main/terminals/managed-terminal.js';
 import type { Terminal } from '../main/terminals/terminal.js';
-import { TmuxBackend } from '../main/terminals/tmux-backend.js';
-import { tmuxClientEnv } from '../main/terminals/tmux-server.js';
+import { TmuxBackend } from '../main/terminals/tmux/tmux-backend.js';
+import { tmuxClientEnv } from '../main/terminals/tmux/tmux-server.js';
 
 const FILE_MB = Number(process.env.MORI_BENCH_MB ?? 100);
 /** Best of three per side: enough to shrug off a burst of load from other work on a 2-core box. */

@@ -2,7 +2,7 @@
 // process groups of running command checks and of services being started, and one process-wide
 // cancel that every verification listens to besides its own signal. `mori up` cancels on SIGTERM and
 // SIGINT, and kills the groups outright if shutting down overruns its deadline. Any Node process.
-import { signalGroup } from './process-group.js';
+import { signalGroup } from '../os/process-group.js';
 
 const shutdown = new AbortController();
 const groups = new Set<number>();

@@ -4,7 +4,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ProbeResult } from './probe-network.js';
-import { processAlive } from './process-group.js';
+import { pidAlive } from '../os/pid-alive.js';
 
 export async function probeFile(target: string, projectDir: string): Promise<ProbeResult> {
   const file = path.resolve(projectDir, target);
@@ -33,5 +33,5 @@ export function pidVerdict(pid: number, alive: boolean, recordedBoot: string | n
 
 export function probePid(target: string, recordedBoot: string | null, currentBoot: string): ProbeResult {
   const pid = Number(target);
-  return pidVerdict(pid, processAlive(pid), recordedBoot, currentBoot);
+  return pidVerdict(pid, pidAlive(pid), recordedBoot, currentBoot);
 }

@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { trackGroup, untrackGroup } from './in-flight.js';
 import { OutputTail } from './output-tail.js';
-import { groupAlive, signalGroup } from './process-group.js';
+import { groupAlive, signalGroup } from '../os/process-group.js';
 
 /** DESIGN.md §6: a stopped process group gets SIGTERM, then SIGKILL after 2 s. */
 export const KILL_GRACE_MS = 2_000;

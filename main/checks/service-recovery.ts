@@ -16,7 +16,7 @@ import { environmentLines } from './load-checks.js';
 import { withPid } from './pid-writeback.js';
 import { OutputTail } from './output-tail.js';
 import { trackGroup, untrackGroup } from './in-flight.js';
-import { groupAlive, signalGroup } from './process-group.js';
+import { groupAlive, signalGroup } from '../os/process-group.js';
 import { runOne, type RunContext } from './run-checks.js';
 import { KILL_GRACE_MS } from './run-command.js';
 

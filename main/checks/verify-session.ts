@@ -5,7 +5,7 @@
 import type { CheckResult, UnparsedLine, VerificationSummary } from '../../common/checks.js';
 import { summarizeResults, trustListNoun } from '../../common/checks.js';
 import { fail, ok, type Result } from '../../common/result.js';
-import { bootId } from '../state/boot-id.js';
+import { bootId } from '../os/boot-id.js';
 import { moriHome } from '../state/mori-home.js';
 import { projectDirOf } from '../state/project-dir.js';
 import { readSessionFile, updateSessionFile } from '../state/session-file.js';

@@ -8,8 +8,8 @@ import type { Failure } from '../../common/result.js';
 import type { AgentProcess } from '../daemon/agent-ancestry.js';
 import { refuseFromAgents, runningAgents } from '../daemon/approval-gate.js';
 import { readRegistry } from '../state/registry.js';
-import { tmuxSessionName } from '../terminals/tmux-backend.js';
-import { TmuxServer } from '../terminals/tmux-server.js';
+import { tmuxSessionName } from '../terminals/tmux/pane-format.js';
+import { TmuxServer } from '../terminals/tmux/tmux-server.js';
 import { ControlClient } from '../daemon-client/control-client.js';
 
 /**

@@ -7,7 +7,7 @@ import { closeSync, openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fail, ok, type Result } from '../../common/result.js';
-import { pidAlive } from '../state/pid-alive.js';
+import { pidAlive } from '../os/pid-alive.js';
 import { tryLock } from '../state/pid-lock.js';
 import { ensureHome } from '../state/registry.js';
 import { ControlClient, type DaemonHello } from './control-client.js';

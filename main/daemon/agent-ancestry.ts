@@ -5,7 +5,7 @@
 // or carries a Mori terminal's marker in its environment. Reads /proc on Linux; elsewhere `ps` gives
 // the ancestry, sessions and groups (no terminals, no environments). Runs in the supervisor and the CLI.
 import { readFileSync, statSync } from 'node:fs';
-import { listProcesses, procInfo, TERMINAL_MARKER_ENV, type ProcInfo } from '../terminals/process-tree.js';
+import { listProcesses, procInfo, TERMINAL_MARKER_ENV, type ProcInfo } from '../os/process-tree.js';
 
 /** One running agent as the supervisor knows it. */
 export interface AgentProcess {

@@ -5,7 +5,7 @@
 // the other end of the control socket; the CLI about itself. Runs in the supervisor and the CLI.
 import { parseParams, type IpcMethod, type SessionInfo } from '../../common/ipc.js';
 import { fail, type Failure } from '../../common/result.js';
-import { isAlive } from '../terminals/process-tree.js';
+import { pidAlive } from '../os/pid-alive.js';
 import { insideAgent, type AgentProcess } from './agent-ancestry.js';
 import type { PeerLookup } from './peer-process.js';
 
@@ -34,7 +34,7 @@ export function approvingAction(method: IpcMethod, params: unknown): string | nu
 
 /** The agents whose trees approvals are refused from: every session with a live program. */
 export function runningAgents(sessions: readonly SessionInfo[]): AgentProcess[] {
-  return sessions.filter((s) => s.pid !== null && s.pid > 0 && isAlive(s.pid)).map((s) => ({ name: s.name, pid: s.pid as number, stateDir: s.stateDir }));
+  return sessions.filter((s) => s.pid !== null && s.pid > 0 && pidAlive(s.pid)).map((s) => ({ name: s.name, pid: s.pid as number, stateDir: s.stateDir }));
 }
 
 /** A refused request: the answer, and the agent it came from when one is known (its work log records it). */

@@ -13,9 +13,9 @@
 // the reader for good): anything else in its place is an UnsafeStateFile naming it, never replaced.
 import { closeSync, fstatSync, linkSync, readSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import { bootId } from './boot-id.js';
-import { pidAlive } from './pid-alive.js';
-import { processStartTime } from './process-start.js';
+import { bootId } from '../os/boot-id.js';
+import { pidAlive } from '../os/pid-alive.js';
+import { processStartTime } from '../os/process-start.js';
 import { openRegularSync } from './state-file-guard.js';
 
 export interface LockOwner {

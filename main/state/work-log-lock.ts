@@ -13,7 +13,7 @@ import { readdirSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { unlinkQuietly } from './atomic-write.js';
-import { pidAlive } from './pid-alive.js';
+import { pidAlive } from '../os/pid-alive.js';
 import { currentOwner, inspectLock, isStale, tryLock, UNPARSABLE_LOCK_STALE_MS } from './pid-lock.js';
 
 export const COMPACT_LOCK = 'work_log.compact.lock';

@@ -5,7 +5,7 @@
 // Runs in the supervisor's process.
 import type { TerminalExit } from '../../common/terminal.js';
 import { background } from '../background.js';
-import { bootId } from '../state/boot-id.js';
+import { bootId } from '../os/boot-id.js';
 import type { Terminal } from '../terminals/terminal.js';
 import { decideOnExit, type ExitDecision } from './lifecycle.js';
 import { recordCrash, systemAwakeMs } from './restart-history.js';

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fail, ok, type Result } from '../../common/result.js';
 import { getProfile } from '../agents/profiles.js';
 import type { PowerClock } from '../power/clock.js';
-import { bootId } from '../state/boot-id.js';
+import { bootId } from '../os/boot-id.js';
 import { tryLock, type LockAttempt } from '../state/pid-lock.js';
 import { readRegistry } from '../state/registry.js';
 import { readSessionFile, sessionFilePath } from '../state/session-file.js';

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import type { TerminalExit } from '../../common/terminal.js';
 import { background } from '../background.js';
-import { bootId } from '../state/boot-id.js';
+import { bootId } from '../os/boot-id.js';
 import { TRANSCRIPT_DIR } from '../state/state-dir.js';
 import type { PersistentSessionInfo } from '../terminals/terminal.js';
 import type { AgentLauncher } from './agent-launcher.js';

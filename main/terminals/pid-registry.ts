@@ -3,7 +3,7 @@
 // `setsid` children). Runs in the supervisor's process.
 import { mkdirSync, readdirSync, readFileSync, unlinkSync, writeFileSync, renameSync } from 'node:fs';
 import path from 'node:path';
-import { collectTree, killTree, procInfo } from './process-tree.js';
+import { collectTree, killTree, procInfo } from '../os/process-tree.js';
 
 export interface PidRecord {
   id: string;

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CheckKind, CheckSpec } from '../../common/checks.js';
-import { processAlive } from '../../main/checks/process-group.js';
+import { pidAlive } from '../../main/os/pid-alive.js';
 import { runCommand } from '../../main/checks/run-command.js';
 import { runChecks, type RunContext } from '../../main/checks/run-checks.js';
 
@@ -129,7 +129,7 @@ describe('file, dns, pid', () => {
     } finally {
       child.kill('SIGKILL');
     }
-    expect(await waitFor(() => !processAlive(child.pid!))).toBe(true);
+    expect(await waitFor(() => !pidAlive(child.pid!))).toBe(true);
     expect((await one(spec('pid', String(child.pid)))).status).toBe('fail');
   });
 });
@@ -165,7 +165,7 @@ describe('commands', () => {
     const all = readFileSync(pids, 'utf8').trim().split('\n').map(Number);
     expect(all).toHaveLength(3);
     // No orphan left: every member is gone (zombies awaiting a reaper count as gone).
-    expect(await waitFor(() => all.every((p) => !processAlive(p)))).toBe(true);
+    expect(await waitFor(() => all.every((p) => !pidAlive(p)))).toBe(true);
   });
 
   it('kills what a successful command left running in its group', async () => {
@@ -173,7 +173,7 @@ describe('commands', () => {
     const r = await runCommand(`sleep 300 & echo $! > ${pidFile}; echo done`, { cwd: dir, timeoutMs: 5000, graceMs: 300 });
     expect(r.status).toBe('pass');
     const pid = Number(readFileSync(pidFile, 'utf8'));
-    expect(await waitFor(() => !processAlive(pid))).toBe(true);
+    expect(await waitFor(() => !pidAlive(pid))).toBe(true);
   });
 
   it('cancels: the signal kills the running group and skips what has not started', async () => {
@@ -188,7 +188,7 @@ describe('commands', () => {
     expect(results[1]?.detail).toMatch(/cancelled before it started/);
     expect(Date.now() - started).toBeLessThan(8000);
     const leader = Number(readFileSync(pids, 'utf8'));
-    expect(await waitFor(() => !processAlive(leader))).toBe(true);
+    expect(await waitFor(() => !pidAlive(leader))).toBe(true);
   });
 
   it('bounds how many commands run at once', async () => {

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { initShellSession, moriIn, type MoriResult } from '../helpers/mori-cli.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { groupAlive, signalGroup } from '../../main/checks/process-group.js';
+import { groupAlive, signalGroup } from '../../main/os/process-group.js';
 import { verifySession } from '../../main/checks/verify-session.js';
 
 let root: string;

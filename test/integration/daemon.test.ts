@@ -12,7 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runMoriAsync } from '../helpers/mori-cli.js';
 import { UpHarness } from '../helpers/mori-up.js';
 import { until } from '../helpers/until.js';
-import { pidAlive } from '../../main/state/pid-alive.js';
+import { pidAlive } from '../../main/os/pid-alive.js';
 import { DaemonConnection, type DaemonConnectionState } from '../../main/daemon-client/daemon-connection.js';
 import type { DaemonEvent } from '../../common/ipc.js';
 

@@ -13,7 +13,7 @@ import { app as fakeApp, fake, FakeWebContents, invokeFrom, nativeTheme, powerMo
 import { IPC } from '../../common/electron-ipc.js';
 import { startApp, type AppOptions } from '../../main/electron/app-main.js';
 import { memorySettings } from '../../main/electron/settings.js';
-import { pidAlive } from '../../main/state/pid-alive.js';
+import { pidAlive } from '../../main/os/pid-alive.js';
 import { daemonAnswering, stopDaemon } from '../../main/daemon-client/daemon-process.js';
 import { call, client } from '../helpers/daemon.js';
 import { APP_PAGE, startTestApp, type TestApp } from '../helpers/electron-app.js';

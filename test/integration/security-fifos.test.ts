@@ -9,7 +9,7 @@ import { existsSync, readdirSync, readFileSync, unlinkSync, utimesSync, writeFil
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ControlClient } from '../../main/daemon-client/control-client.js';
-import { pidAlive } from '../../main/state/pid-alive.js';
+import { pidAlive } from '../../main/os/pid-alive.js';
 import { COMPACT_LOCK } from '../../main/state/work-log-lock.js';
 import { getProfile } from '../../main/agents/profiles.js';
 import { systemClock } from '../../main/power/clock.js';

@@ -4,8 +4,8 @@ import { closeSync, openSync, readFileSync, statSync, writeFileSync, writeSync }
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readLockOwner, tryLock } from '../../main/state/pid-lock.js';
-import { bootId } from '../../main/state/boot-id.js';
-import { processStartTime } from '../../main/state/process-start.js';
+import { bootId } from '../../main/os/boot-id.js';
+import { processStartTime } from '../../main/os/process-start.js';
 import { appendEntry, compactWorkLog, parseEntries, readTailEntries, settleWorkLog, WORK_LOG, WORK_LOG_ARCHIVE } from '../../main/state/work-log.js';
 import { COMPACTION_JOURNAL } from '../../main/state/work-log-compaction.js';
 import { REPO, tempDir } from '../helpers/mori-cli.js';

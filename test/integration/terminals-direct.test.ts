@@ -5,9 +5,10 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DirectBackend } from '../../main/terminals/direct-backend.js';
+import { DirectBackend } from '../../main/terminals/direct/direct-backend.js';
 import { readPidRecords } from '../../main/terminals/pid-registry.js';
-import { isAlive, pidsWithMarker } from '../../main/terminals/process-tree.js';
+import { pidAlive } from '../../main/os/pid-alive.js';
+import { pidsWithMarker } from '../../main/os/process-tree.js';
 import { terminalContract } from '../fixtures/terminals/contract.js';
 import { tempDir, testEnv, waitFor } from '../fixtures/terminals/harness.js';
 
@@ -20,7 +21,7 @@ describe('direct backend orphan sweep', () => {
   const tmp = tempDir('direct-orphans');
   const stray: number[] = [];
   afterAll(() => {
-    for (const pid of stray) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+    for (const pid of stray) if (pidAlive(pid)) process.kill(pid, 'SIGKILL');
     tmp.cleanup();
   });
 
@@ -42,11 +43,11 @@ describe('direct backend orphan sweep', () => {
     await new Promise((resolve) => owner.once('exit', resolve));
     // The pty is gone with its owner, but the tree ignores SIGHUP: these are real orphans.
     await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(tree.every(isAlive)).toBe(true);
+    expect(tree.every(pidAlive)).toBe(true);
 
     const swept = await new DirectBackend({ runDir }).sweepOrphans();
     expect(swept).toEqual(expect.arrayContaining(tree));
-    await waitFor(() => !tree.some(isAlive) && pidsWithMarker(`direct:${id}`).length === 0, 'no process of the orphaned tree left', 5000);
+    await waitFor(() => !tree.some(pidAlive) && pidsWithMarker(`direct:${id}`).length === 0, 'no process of the orphaned tree left', 5000);
     expect(readPidRecords(runDir)).toEqual([]);
     expect(existsSync(path.join(runDir, 'direct')) ? readdirSync(path.join(runDir, 'direct')) : []).toEqual([]);
   });
@@ -58,7 +59,7 @@ describe('direct backend orphan sweep', () => {
     if (!r.ok) throw new Error(r.message);
     stray.push(r.value.pid);
     expect(await new DirectBackend({ runDir }).sweepOrphans()).toEqual([]);
-    expect(isAlive(r.value.pid)).toBe(true);
+    expect(pidAlive(r.value.pid)).toBe(true);
     await r.value.kill();
     await r.value.dispose();
   });

@@ -6,7 +6,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { TmuxBackend } from '../../main/terminals/tmux-backend.js';
+import { TmuxBackend } from '../../main/terminals/tmux/tmux-backend.js';
 import { tempDir, testEnv, testSocketName, waitFor } from '../fixtures/terminals/harness.js';
 
 const backend = new TmuxBackend({ socketName: testSocketName('env') });

@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs';
 import { afterAll, expect, it } from 'vitest';
 import type { ManagedTerminal } from '../../main/terminals/managed-terminal.js';
 import type { Terminal } from '../../main/terminals/terminal.js';
-import { TmuxBackend, tmuxSessionName } from '../../main/terminals/tmux-backend.js';
+import { tmuxSessionName } from '../../main/terminals/tmux/pane-format.js';
+import { TmuxBackend } from '../../main/terminals/tmux/tmux-backend.js';
 import { collect, RecordingView, tempDir, testEnv, testSocketName, waitFor } from '../fixtures/terminals/harness.js';
 
 const backend = new TmuxBackend({ socketName: testSocketName('flow') });

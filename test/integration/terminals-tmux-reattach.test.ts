@@ -5,8 +5,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, expect, it } from 'vitest';
-import { isAlive } from '../../main/terminals/process-tree.js';
-import { TmuxBackend } from '../../main/terminals/tmux-backend.js';
+import { pidAlive } from '../../main/os/pid-alive.js';
+import { TmuxBackend } from '../../main/terminals/tmux/tmux-backend.js';
 import { collect, tempDir, testSocketName, waitFor } from '../fixtures/terminals/harness.js';
 
 const socketName = testSocketName('reattach');
@@ -46,10 +46,10 @@ it('re-attaches after the owner was SIGKILLed; the agent never noticed', async (
   await waitFor(() => /tick \d+/.test(out.text()), 'live ticks after the re-attach');
   t.write('still-here\r');
   await waitFor(() => out.text().includes('got:still-here'), 'the agent to answer input after the re-attach');
-  expect(isAlive(agentPid)).toBe(true);
+  expect(pidAlive(agentPid)).toBe(true);
   expect(existsSync(`${tickFile}.hup`)).toBe(false);
   expect(existsSync(`${tickFile}.eof`)).toBe(false);
   const exit = await t.kill();
   expect(exit.signal ?? exit.code).not.toBeNull();
-  await waitFor(() => !isAlive(agentPid), 'the agent to be gone after kill', 5000);
+  await waitFor(() => !pidAlive(agentPid), 'the agent to be gone after kill', 5000);
 });

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { TerminalExit } from '../../common/terminal.js';
-import { TmuxBackend } from '../../main/terminals/tmux-backend.js';
+import { TmuxBackend } from '../../main/terminals/tmux/tmux-backend.js';
 import { terminalContract } from '../fixtures/terminals/contract.js';
 import { tempDir, testEnv, testSocketName } from '../fixtures/terminals/harness.js';
 

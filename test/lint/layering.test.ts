@@ -35,8 +35,15 @@ describe('layering lint rule', () => {
     expect(await restricted('renderer/x.ts', "import { y } from '../common/session.js';\nexport const x = y;\n")).toEqual([]);
   });
 
+  it('keeps main/os/ to common/', async () => {
+    expect(await restricted('main/os/x.ts', "import { y } from '../state/registry.js';\nexport const x = y;\n")).toHaveLength(1);
+    expect(await restricted('main/os/x.ts', "import { y } from '../terminals/terminal.js';\nexport const x = y;\n")).toHaveLength(1);
+    expect(await restricted('main/os/x.ts', "import { ok } from '../../common/result.js';\nimport { pidAlive } from './pid-alive.js';\nexport const x = [ok, pidAlive];\n")).toEqual([]);
+  });
+
   it('keeps node-pty to the direct backend', async () => {
     expect(await restricted('main/supervisor/x.ts', "import pty from 'node-pty';\nexport const x = pty;\n")).toHaveLength(1);
-    expect(await restricted('main/terminals/direct-pty-source.ts', "import pty from 'node-pty';\nexport const x = pty;\n")).toEqual([]);
+    expect(await restricted('main/terminals/tmux/x.ts', "import pty from 'node-pty';\nexport const x = pty;\n")).toHaveLength(1);
+    expect(await restricted('main/terminals/direct/direct-pty-source.ts', "import pty from 'node-pty';\nexport const x = pty;\n")).toEqual([]);
   });
 });

@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { checkAgentId, isAgentId } from '../../main/agents/agent-id.js';
 import { checkTemplatePlaceholders } from '../../main/agents/command-template.js';
 import { PROFILES } from '../../main/agents/profiles.js';
-import { formatLiteral } from '../../main/terminals/tmux-format.js';
-import { respawnCommand } from '../../main/terminals/tmux-backend.js';
+import { formatLiteral } from '../../main/terminals/tmux/tmux-format.js';
+import { respawnCommand } from '../../main/terminals/tmux/session-setup.js';
 import { PROFILE_NAMES, type ProfileName } from '../../common/session.js';
 
 const UUID = '0b9f6a4e-4c1d-4e8b-9a57-3c2d1e0f9a8b';

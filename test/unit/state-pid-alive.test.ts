@@ -2,7 +2,7 @@
 // status not collected yet: a lock or socket it held is gone, whatever signal 0 says).
 import { execFileSync, spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { pidAlive } from '../../main/state/pid-alive.js';
+import { pidAlive } from '../../main/os/pid-alive.js';
 import { until as waitUntil } from '../helpers/until.js';
 
 const children: number[] = [];

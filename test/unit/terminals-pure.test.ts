@@ -2,10 +2,12 @@
 // checks, /proc parsing and the recovery of output tmux drops at pane exit.
 import { describe, expect, it } from 'vitest';
 import { FlowControl, FlowControlConstants } from '../../main/terminals/flow-control.js';
-import { parseProcStat } from '../../main/terminals/process-tree.js';
-import { missingTail, paneExit, parseFate, shellQuote } from '../../main/terminals/tmux-backend.js';
-import { ControlParser, decodeOctal, hexKeys, tmuxWord, type ControlEvent } from '../../main/terminals/tmux-protocol.js';
-import { parseTmuxVersion, tmuxUnusableReason } from '../../main/terminals/tmux-version.js';
+import { parseProcStat } from '../../main/os/process-tree.js';
+import { paneExit, parseFate } from '../../main/terminals/tmux/pane-format.js';
+import { missingTail } from '../../main/terminals/tmux/screen-recovery.js';
+import { shellQuote } from '../../main/terminals/tmux/session-setup.js';
+import { ControlParser, decodeOctal, hexKeys, tmuxWord, type ControlEvent } from '../../main/terminals/tmux/tmux-protocol.js';
+import { parseTmuxVersion, tmuxUnusableReason } from '../../main/terminals/tmux/tmux-version.js';
 
 describe('flow control', () => {
   it('pauses above the high watermark and resumes below the low one', () => {

@@ -2,11 +2,11 @@
 // with the app. Pids are recorded under `<runDir>/direct/` and a new process sweeps what a crashed
 // one left. Runs in the supervisor's process.
 import { existsSync } from 'node:fs';
-import { fail, ok, type Result } from '../../common/result.js';
+import { fail, ok, type Result } from '../../../common/result.js';
 import { DirectPtySource } from './direct-pty-source.js';
-import { ManagedTerminal } from './managed-terminal.js';
-import { removePidRecord, sweepOrphans, writePidRecord } from './pid-registry.js';
-import { TERMINAL_ID_PATTERN, type SpawnOptions, type Terminal, type TerminalBackend } from './terminal.js';
+import { ManagedTerminal } from '../managed-terminal.js';
+import { removePidRecord, sweepOrphans, writePidRecord } from '../pid-registry.js';
+import { TERMINAL_ID_PATTERN, type SpawnOptions, type Terminal, type TerminalBackend } from '../terminal.js';
 
 export interface DirectBackendOptions {
   /** Where pid records live (e.g. `$MORI_HOME/run`). */

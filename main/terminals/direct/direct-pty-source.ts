@@ -1,13 +1,10 @@
 // The direct backend's pty: a node-pty child of this process, adapted to PtySource. The only file
 // that imports node-pty (DESIGN.md §2). Runs in the supervisor's process.
 import { spawn, type IPty } from 'node-pty';
-import { constants } from 'node:os';
-import type { TerminalExit } from '../../common/terminal.js';
-import { killTree, TERMINAL_MARKER_ENV } from './process-tree.js';
-import type { PtySource, SpawnOptions } from './terminal.js';
-
-const signalName = (n: number): string =>
-  Object.entries(constants.signals).find(([, v]) => v === n)?.[0] ?? `SIG${n}`;
+import type { TerminalExit } from '../../../common/terminal.js';
+import { killTree, TERMINAL_MARKER_ENV } from '../../os/process-tree.js';
+import { signalName } from '../../os/signal-name.js';
+import type { PtySource, SpawnOptions } from '../terminal.js';
 
 /** node-pty reports a signal death as exit code 0 plus the signal number; we report the signal. */
 export const toExit = (exitCode: number, signal: number | undefined): TerminalExit =>

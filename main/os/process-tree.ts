@@ -5,6 +5,7 @@
 // Runs in the supervisor's process.
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { pidAlive } from './pid-alive.js';
 
 /** The environment variable that marks a terminal's processes: value `<backend>:<id>`. */
 export const TERMINAL_MARKER_ENV = 'MORI_TERMINAL_ID';
@@ -132,22 +133,6 @@ export function collectTree(rootPid: number | null, marker: string | null): numb
   return [...found];
 }
 
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-  if (!hasProc) return true;
-  try {
-    // A zombie is dead for our purposes: it only waits for its parent to reap it.
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat[stat.lastIndexOf(')') + 2] !== 'Z';
-  } catch {
-    return false;
-  }
-}
-
 function signalAll(pids: number[], signal: NodeJS.Signals): void {
   for (const pid of pids) {
     try {
@@ -167,8 +152,8 @@ export async function killTree(rootPid: number | null, marker: string | null, gr
   signalAll(first, 'SIGHUP');
   signalAll(first, 'SIGTERM');
   const deadline = Date.now() + graceMs;
-  while (Date.now() < deadline && first.some(isAlive)) await new Promise((r) => setTimeout(r, KILL_POLL_MS));
-  const rest = [...new Set([...first.filter(isAlive), ...collectTree(rootPid, marker)])];
+  while (Date.now() < deadline && first.some(pidAlive)) await new Promise((r) => setTimeout(r, KILL_POLL_MS));
+  const rest = [...new Set([...first.filter(pidAlive), ...collectTree(rootPid, marker)])];
   signalAll(rest, 'SIGKILL');
   return [...new Set([...first, ...rest])];
 }

@@ -1,5 +1,5 @@
-// Process-group helpers for commands Mori runs (checks and services): signal a whole group, and tell
-// whether a process or group still has a live member. On Linux a process that exited but was never
+// Process groups (of the commands Mori runs: checks, services, git): signal a whole group, and tell
+// whether a group still has a live member. On Linux a process that exited but was never
 // reaped (a zombie: in containers pid 1 often does not reap) still answers signal 0, so liveness
 // reads the process state from /proc instead. Any Node process.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -31,21 +31,6 @@ function procStat(pid: number | string): ProcStat | null {
 }
 
 const hasProc = process.platform === 'linux';
-
-/** A process that exists and is not a zombie. */
-export function processAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  if (hasProc) {
-    const st = procStat(pid);
-    return st !== null && st.state !== 'Z' && st.state !== 'X';
-  }
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** Live (non-zombie) members of a process group. */
 export function groupMembers(pgid: number): number[] {

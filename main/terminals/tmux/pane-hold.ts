@@ -16,6 +16,7 @@
 // start with SIGTTOU ignored.
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
+import { pidAlive } from '../../os/pid-alive.js';
 
 /**
  * The helper, as a perl program: `perl -MPOSIX -e SCRIPT <tty> off|on`. Written without `$`, quotes
@@ -55,7 +56,7 @@ const devParts = (dev: number): [number, number] => [Math.floor(dev / 256) & 0xf
  * program. Linux checks /proc; elsewhere nothing can tell, and a live pane is assumed.
  */
 export function ttyBelongsTo(tty: string, pid: number): boolean {
-  if (!HAS_PROC) return pidExists(pid);
+  if (!HAS_PROC) return pidAlive(pid);
   let stat: string;
   try {
     stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -70,15 +71,6 @@ export function ttyBelongsTo(tty: string, pid: number): boolean {
     return major === pmajor && minor === pminor;
   } catch {
     return false;
-  }
-}
-
-function pidExists(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -6,9 +6,9 @@
 // Runs in the supervisor's process.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import type { BackendAvailability } from '../../common/terminal.js';
+import type { BackendAvailability } from '../../../common/terminal.js';
 import { parseTmuxVersion, tmuxUnusableReason, type TmuxVersion } from './tmux-version.js';
-import { background } from '../background.js';
+import { background } from '../../background.js';
 
 export const DEFAULT_TMUX_SOCKET = 'mori';
 /** One-shot tmux commands answer in milliseconds; this only catches a wedged server. */
@@ -88,9 +88,14 @@ export class TmuxServer {
     return this.version;
   }
 
-  /** `tmux -L <socket> -f /dev/null`: the private server ignores the person's own tmux.conf. */
+  /**
+   * `tmux -u -L <socket> -f /dev/null`: the private server ignores the person's own tmux.conf. `-u`:
+   * the client speaks UTF-8 whatever the locale says. Without it, a client with no UTF-8 locale
+   * (`env -i`, `LANG=C`) gets a tab in a `-F` format as `_` (tmux 3.3a), and every pane line Mori
+   * parses (pane-format.ts), from one-shot commands and the control client alike, reads as nothing.
+   */
   baseArgs(): string[] {
-    return ['-L', this.socketName, '-f', '/dev/null'];
+    return ['-u', '-L', this.socketName, '-f', '/dev/null'];
   }
 
   run(args: string[]): Promise<ExecResult> {

@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import { ControlParser, type ControlEvent } from './tmux-protocol.js';
-import { tmuxClientEnv } from './tmux-server.js';
+import { tmuxClientEnv, type TmuxServer } from './tmux-server.js';
 
 export interface ControlReply {
   ok: boolean;
@@ -20,6 +20,9 @@ export interface ControlClientHandlers {
   pause?(pane: string): void;
   continue?(pane: string): void;
 }
+
+/** A control client attaches in milliseconds; this only bounds a wedged server. */
+const CONNECT_TIMEOUT_MS = 10_000;
 
 const utf8 = (latin1: string): string => Buffer.from(latin1, 'latin1').toString('utf8');
 
@@ -118,4 +121,17 @@ export class TmuxControlClient {
     for (const w of this.waiting.splice(0)) w.resolve({ ok: false, lines: ['tmux control client is gone'] });
     this.handlers.exit(reason);
   }
+}
+
+/**
+ * Attaches a control client to `session` as one of the server's exclusive operations, and waits
+ * until it is attached (bounded: a wedged server must not hold every other terminal's operations
+ * for ever). The client may have ended meanwhile: see `alive`.
+ */
+export function attachControlClient(server: TmuxServer, session: string, handlers: ControlClientHandlers): Promise<TmuxControlClient> {
+  return server.exclusive(async () => {
+    const client = new TmuxControlClient(server.tmuxPath, [...server.baseArgs(), '-C', 'attach-session', '-t', `=${session}`], handlers);
+    await Promise.race([client.ready, new Promise((resolve) => setTimeout(resolve, CONNECT_TIMEOUT_MS).unref())]);
+    return client;
+  });
 }
