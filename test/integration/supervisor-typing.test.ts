@@ -84,7 +84,8 @@ it('an agent retrying by itself gets nothing typed and `send` is refused; once i
   expect(inputs()).toEqual(['retry:9000']);
   // The countdown ends in the connection-error screen; the watcher then resumes, which nudges.
   await until('the nudge', () => inputs().some((l) => l.startsWith('You were interrupted')), () => workLog('retry'), 30_000);
-  expect(workLog('retry')).toMatch(/agent still running, error: nudged to continue/);
+  // The resume's log line is written once the nudge is confirmed, which can be after the agent read it.
+  await until('the nudge logged', () => /agent still running, error: nudged to continue/.test(workLog('retry')), () => workLog('retry'), 10_000);
   expect(starts()).toHaveLength(1);
 }, 60_000);
 
