@@ -34,6 +34,8 @@
 // Every GIT_* variable of Mori's own environment is dropped (GIT_DIR, GIT_CONFIG_PARAMETERS, ...),
 // and GIT_CONFIG_NOSYSTEM=1 leaves /etc/gitconfig out. The person's ~/.gitconfig is still read.
 import { spawn, spawnSync } from 'node:child_process';
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
 import { makePrivateGitDir, parseRepoPaths, REPO_CONFIG_ARGS, REPO_PATHS_ARGS, safeRepoConfig, type RepoPaths } from './private-git-dir.js';
 
 /** Git is given this long per run: a status on a huge repo must not stall a resume. */
@@ -195,6 +197,36 @@ async function spawnGitAsync(dir: string, args: readonly string[], env: NodeJS.P
 }
 
 /**
+ * A repository's paths and safe config, kept per directory while its config file is unchanged (same
+ * inode, size and mtime): a periodic checkpoint then runs one git (the status) instead of three. The
+ * config is filtered to SAFE_REPO_KEYS either way, so a stale entry can at worst carry an old harmless
+ * key until the next change of the file.
+ */
+interface KnownRepo {
+  repo: RepoPaths;
+  safeConfig: string;
+  stamp: string;
+}
+const repoCache = new Map<string, KnownRepo>();
+
+async function configStamp(repo: RepoPaths): Promise<string | null> {
+  try {
+    const [config, gitDir] = await Promise.all([stat(path.join(repo.commonDir, 'config')), stat(repo.gitDir)]);
+    return `${config.ino}:${config.size}:${config.mtimeMs}:${gitDir.ino}`;
+  } catch {
+    return null;
+  }
+}
+
+async function cachedRepo(dir: string): Promise<KnownRepo | null> {
+  const known = repoCache.get(dir);
+  if (known === undefined) return null;
+  if ((await configStamp(known.repo)) === known.stamp) return known;
+  repoCache.delete(dir);
+  return null;
+}
+
+/**
  * Runs git without blocking the event loop. The whole run (with the reads a `status` needs first) is
  * given `timeoutMs`; a git still running then is killed with its process group, and `timedOut` set.
  */
@@ -202,12 +234,23 @@ export async function gitAsync(dir: string, args: readonly string[], timeoutMs =
   if (!READS_CONTENTS.has(args[0] ?? '')) return spawnGitAsync(dir, args, gitEnv(), timeoutMs);
   const end = performance.now() + timeoutMs;
   const left = (): number => Math.max(1, Math.round(end - performance.now()));
-  const paths = await spawnGitAsync(dir, REPO_PATHS_ARGS, gitEnv(), left());
-  const repo = repoOf(paths);
-  if (repo === null) return paths.code === 0 ? NO_GIT : paths;
-  const config = await spawnGitAsync(dir, REPO_CONFIG_ARGS, gitEnv(), left());
-  if (config.timedOut) return config;
-  const priv = makePrivateGitDir(repo, safeRepoConfig(config.stdout));
+  const known = await cachedRepo(dir);
+  let repo: RepoPaths;
+  let safeConfig: string;
+  if (known !== null) {
+    ({ repo, safeConfig } = known);
+  } else {
+    const paths = await spawnGitAsync(dir, REPO_PATHS_ARGS, gitEnv(), left());
+    const found = repoOf(paths);
+    if (found === null) return paths.code === 0 ? NO_GIT : paths;
+    const stamp = await configStamp(found);
+    const config = await spawnGitAsync(dir, REPO_CONFIG_ARGS, gitEnv(), left());
+    if (config.timedOut) return config;
+    repo = found;
+    safeConfig = safeRepoConfig(config.stdout);
+    if (stamp !== null && config.code === 0) repoCache.set(dir, { repo, safeConfig, stamp });
+  }
+  const priv = makePrivateGitDir(repo, safeConfig);
   if (priv === null) return NO_GIT;
   try {
     return await spawnGitAsync(dir, args, gitEnv(priv.env), left());
