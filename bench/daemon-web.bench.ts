@@ -96,7 +96,11 @@ async function main(): Promise<void> {
     ui.stdout.on('data', (d: Buffer) => (first += d.toString()));
     await until('the web host', () => first.includes('\n'));
     const url = new URL((JSON.parse(first.split('\n')[0] ?? '') as { url: string }).url);
-    const cookie = ((await fetch(url, { redirect: 'manual' })).headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    // The page's sign-in: the link's token (in its fragment) traded once for the tab's secret.
+    const token = new URLSearchParams(url.hash.slice(1)).get('token') ?? '';
+    const signIn = await fetch(`${url.origin}/session`, { method: 'POST', headers: { origin: url.origin }, body: token });
+    if (!signIn.ok) throw new Error(`sign-in refused: ${signIn.status}`);
+    const secret = ((await signIn.json()) as { secret: string }).secret;
 
     const sock = await ControlClient.connect(home);
     if (!sock.ok) throw new Error(sock.message);
@@ -121,7 +125,7 @@ async function main(): Promise<void> {
     const a = await attachClient.value.request('attach', { session: 'echo', cols: 120, rows: 40 });
     if (!a.ok) throw new Error(a.message);
     const open = (u: string): WebSocketLike => {
-      const ws = new WebSocket(u, { headers: { cookie, origin: url.origin } });
+      const ws = new WebSocket(u, { headers: { origin: url.origin } });
       const like: WebSocketLike = { send: (d) => ws.send(d), close: (code, r) => ws.close(code, r), onopen: null, onmessage: null, onclose: null };
       ws.on('open', () => like.onopen?.());
       ws.on('message', (d) => like.onmessage?.(d.toString()));
@@ -129,7 +133,7 @@ async function main(): Promise<void> {
       ws.on('error', () => undefined);
       return like;
     };
-    const api = createWebSocketApi({ url: `ws://${url.host}/api`, open });
+    const api = createWebSocketApi({ url: `ws://${url.host}/api`, open, secret: () => Promise.resolve(secret) });
     const webScreen = new Screen();
     const w = await api.attach('echo', { cols: 120, rows: 40 }, { snapshot: (d) => webScreen.push(d), output: (d) => webScreen.push(d), ended: () => undefined });
     if (!w.ok) throw new Error(w.message);
