@@ -173,6 +173,8 @@ export const IpcMethods = {
 } as const;
 export type IpcMethod = keyof typeof IpcMethods;
 export type IpcParams<M extends IpcMethod> = z.input<(typeof IpcMethods)[M]['params']>;
+/** The params as the method's schema returns them (defaults filled in): what a handler receives. */
+export type IpcParsedParams<M extends IpcMethod> = z.infer<(typeof IpcMethods)[M]['params']>;
 export type IpcResult<M extends IpcMethod> = z.infer<(typeof IpcMethods)[M]['result']>;
 export const IPC_METHODS = Object.keys(IpcMethods) as IpcMethod[];
 
@@ -217,9 +219,9 @@ export const IpcServerMessage = z.union([
 export type IpcServerMessage = z.infer<typeof IpcServerMessage>;
 
 /** Validates one method's params: the parsed value, or the first problem as text. */
-export function parseParams<M extends IpcMethod>(method: M, params: unknown): { ok: true; value: z.infer<(typeof IpcMethods)[M]['params']> } | { ok: false; message: string } {
+export function parseParams<M extends IpcMethod>(method: M, params: unknown): { ok: true; value: IpcParsedParams<M> } | { ok: false; message: string } {
   const r = IpcMethods[method].params.safeParse(params ?? {});
-  if (r.success) return { ok: true, value: r.data as z.infer<(typeof IpcMethods)[M]['params']> };
+  if (r.success) return { ok: true, value: r.data as IpcParsedParams<M> };
   const issue = r.error.issues[0];
   return { ok: false, message: `${method}: ${issue && issue.path.length > 0 ? issue.path.join('.') + ': ' : ''}${issue?.message ?? 'invalid params'}` };
 }
