@@ -7,7 +7,7 @@ import { AgentActivity } from './agent-activity.js';
 import { DaemonSettings } from './daemon-settings.js';
 import { RuntimeState, SupervisorEvent } from './events.js';
 import { BackendName, CheckResultRecord, Intent, ProfileName } from './session.js';
-import { TERMINAL_MAX_COLS, TERMINAL_MAX_ROWS } from './terminal.js';
+import { TERMINAL_MAX_COLS, TERMINAL_MAX_ROWS, TerminalFrame } from './terminal.js';
 
 /**
  * The protocol's version, sent in `hello` by both ends. Bumped on any change a peer of the previous
@@ -204,13 +204,7 @@ export const IpcServerMessage = z.union([
   z.object({ kind: z.literal('reply'), id: z.number().int(), ok: z.literal(true), value: z.unknown() }),
   z.object({ kind: z.literal('reply'), id: z.number().int(), ok: z.literal(false), code: ErrorCode, message: z.string() }),
   z.object({ kind: z.literal('event'), event: DaemonEvent }),
-  z.object({
-    kind: z.literal('frame'),
-    frame: z.discriminatedUnion('kind', [
-      z.object({ kind: z.literal('snapshot'), data: z.string(), size: z.object({ cols: z.number(), rows: z.number() }) }),
-      z.object({ kind: z.literal('output'), data: z.string() }),
-    ]),
-  }),
+  z.object({ kind: z.literal('frame'), frame: TerminalFrame }),
   /** The attachment ended: the agent exited, the session was stopped, or the supervisor is stopping. */
   z.object({ kind: z.literal('detached'), reason: z.string() }),
   /** The daemon is closing this connection, and why (it stopped reading, the daemon stops). */
