@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { AgentActivity } from './agent-activity.js';
 import { DaemonSettings } from './daemon-settings.js';
 import { RuntimeState, SupervisorEvent } from './events.js';
+import { ERROR_CODES } from './result.js';
 import { BackendName, CheckResultRecord, Intent, ProfileName } from './session.js';
 import { TERMINAL_MAX_COLS, TERMINAL_MAX_ROWS, TerminalFrame } from './terminal.js';
 
@@ -186,7 +187,7 @@ export const IpcRequestEnvelope = z.object({
 });
 export type IpcRequestEnvelope = z.infer<typeof IpcRequestEnvelope>;
 
-const ErrorCode = z.enum(['usage', 'not-found', 'unreadable', 'conflict', 'untrusted', 'forbidden', 'failed']);
+const ErrorCode = z.enum(ERROR_CODES);
 
 /** Events the daemon adds to the supervisor's, so a UI stays current without polling. */
 export const DaemonOwnEvent = z.discriminatedUnion('type', [

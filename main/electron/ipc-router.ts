@@ -8,7 +8,7 @@
 import type { IpcMainEvent, IpcMainInvokeEvent, WebContents } from 'electron';
 import { z } from 'zod';
 import { IPC, WINDOW_DENIED_METHODS, type InvokeChannel, type InvokeChannels, type PushChannel, type PushChannels } from '../../common/electron-ipc.js';
-import { IPC_METHODS, parseParams, type IpcMethod, type SessionInfo } from '../../common/ipc.js';
+import { IPC_METHODS, parseParams, type IpcMethod } from '../../common/ipc.js';
 import { TERMINAL_MAX_COLS, TERMINAL_MAX_ROWS } from '../../common/terminal.js';
 import { fail, ok, type Result } from '../../common/result.js';
 import { ControlClient } from '../daemon-client/control-client.js';
@@ -124,7 +124,7 @@ export class IpcRouter {
       return r;
     }
     if (!this.attachments.has(id)) return fail('failed', 'the page that asked for this terminal is gone');
-    return ok({ id, info: r.value as SessionInfo });
+    return ok({ id, info: r.value });
   }
 
   /** Follows a window's page (once per window): its attachments end when the page goes. Its generation now. */
