@@ -1,6 +1,12 @@
 // The Electron IPC channels between the preload and the main process's IPC router (DESIGN.md §11):
 // one prefixed list, so neither side spells a channel by hand. Payloads are the control API's
-// (common/ipc.ts), validated by the router with its zod schemas. Pure TypeScript.
+// (common/ipc.ts), validated by the router with its zod schemas; what each channel carries is typed
+// below (InvokeChannels, PushChannels), so the preload and the router agree. Pure TypeScript.
+import type { DaemonEvent, IpcMethod, SessionInfo } from './ipc.js';
+import type { ConnectionState } from './mori-api.js';
+import type { Result } from './result.js';
+import type { TerminalFrame, TerminalSize } from './terminal.js';
+
 export const IPC = {
   /** invoke(method, params) → Result: one control-API request relayed to the daemon. */
   call: 'mori:call',
@@ -12,7 +18,7 @@ export const IPC = {
   connection: 'mori:connection',
   /** invoke(session, cols, rows) → Result<{ id, info }>: attaches a terminal on its own daemon connection. */
   attach: 'mori:attach',
-  /** invoke(id, data) / invoke(id, cols, rows) / invoke(id): the attachment's input, resize, detach. */
+  /** invoke(id, data) / invoke(id, size) / invoke(id): the attachment's input, resize, detach. */
   attachInput: 'mori:attach-input',
   attachResize: 'mori:attach-resize',
   attachDetach: 'mori:attach-detach',
@@ -20,6 +26,25 @@ export const IPC = {
   frame: 'mori:frame',
   ended: 'mori:ended',
 } as const;
+
+/** window → main, invoke: the arguments each channel takes and what it answers (the router validates the arguments anyway). */
+export interface InvokeChannels {
+  [IPC.call]: { args: [method: IpcMethod, params: unknown]; reply: Result<unknown> };
+  [IPC.attach]: { args: [session: string, size: TerminalSize]; reply: Result<{ id: number; info: SessionInfo }> };
+  [IPC.attachInput]: { args: [id: number, data: string]; reply: Result<unknown> };
+  [IPC.attachResize]: { args: [id: number, size: TerminalSize]; reply: Result<unknown> };
+  [IPC.attachDetach]: { args: [id: number]; reply: Result<unknown> };
+}
+export type InvokeChannel = keyof InvokeChannels;
+
+/** main → window: what each channel carries. */
+export interface PushChannels {
+  [IPC.event]: [event: DaemonEvent];
+  [IPC.connection]: [state: ConnectionState, detail: string];
+  [IPC.frame]: [id: number, frame: TerminalFrame];
+  [IPC.ended]: [id: number, reason: string];
+}
+export type PushChannel = keyof PushChannels;
 
 /** Control-API methods a window may not call: connection plumbing the router does for it, and stopping the daemon (the tray's Quit). */
 export const WINDOW_DENIED_METHODS: readonly string[] = ['hello', 'attach', 'input', 'resize', 'ack', 'detach', 'subscribe', 'daemon.stop'];

@@ -6,8 +6,9 @@ import { z } from 'zod';
 import { AgentActivity } from './agent-activity.js';
 import { DaemonSettings } from './daemon-settings.js';
 import { RuntimeState, SupervisorEvent } from './events.js';
+import { ERROR_CODES } from './result.js';
 import { BackendName, CheckResultRecord, Intent, ProfileName } from './session.js';
-import { TERMINAL_MAX_COLS, TERMINAL_MAX_ROWS } from './terminal.js';
+import { TERMINAL_MAX_COLS, TERMINAL_MAX_ROWS, TerminalFrame } from './terminal.js';
 
 /**
  * The protocol's version, sent in `hello` by both ends. Bumped on any change a peer of the previous
@@ -173,6 +174,8 @@ export const IpcMethods = {
 } as const;
 export type IpcMethod = keyof typeof IpcMethods;
 export type IpcParams<M extends IpcMethod> = z.input<(typeof IpcMethods)[M]['params']>;
+/** The params as the method's schema returns them (defaults filled in): what a handler receives. */
+export type IpcParsedParams<M extends IpcMethod> = z.infer<(typeof IpcMethods)[M]['params']>;
 export type IpcResult<M extends IpcMethod> = z.infer<(typeof IpcMethods)[M]['result']>;
 export const IPC_METHODS = Object.keys(IpcMethods) as IpcMethod[];
 
@@ -184,7 +187,7 @@ export const IpcRequestEnvelope = z.object({
 });
 export type IpcRequestEnvelope = z.infer<typeof IpcRequestEnvelope>;
 
-const ErrorCode = z.enum(['usage', 'not-found', 'unreadable', 'conflict', 'untrusted', 'forbidden', 'failed']);
+const ErrorCode = z.enum(ERROR_CODES);
 
 /** Events the daemon adds to the supervisor's, so a UI stays current without polling. */
 export const DaemonOwnEvent = z.discriminatedUnion('type', [
@@ -202,13 +205,7 @@ export const IpcServerMessage = z.union([
   z.object({ kind: z.literal('reply'), id: z.number().int(), ok: z.literal(true), value: z.unknown() }),
   z.object({ kind: z.literal('reply'), id: z.number().int(), ok: z.literal(false), code: ErrorCode, message: z.string() }),
   z.object({ kind: z.literal('event'), event: DaemonEvent }),
-  z.object({
-    kind: z.literal('frame'),
-    frame: z.discriminatedUnion('kind', [
-      z.object({ kind: z.literal('snapshot'), data: z.string(), size: z.object({ cols: z.number(), rows: z.number() }) }),
-      z.object({ kind: z.literal('output'), data: z.string() }),
-    ]),
-  }),
+  z.object({ kind: z.literal('frame'), frame: TerminalFrame }),
   /** The attachment ended: the agent exited, the session was stopped, or the supervisor is stopping. */
   z.object({ kind: z.literal('detached'), reason: z.string() }),
   /** The daemon is closing this connection, and why (it stopped reading, the daemon stops). */
@@ -217,9 +214,9 @@ export const IpcServerMessage = z.union([
 export type IpcServerMessage = z.infer<typeof IpcServerMessage>;
 
 /** Validates one method's params: the parsed value, or the first problem as text. */
-export function parseParams<M extends IpcMethod>(method: M, params: unknown): { ok: true; value: z.infer<(typeof IpcMethods)[M]['params']> } | { ok: false; message: string } {
+export function parseParams<M extends IpcMethod>(method: M, params: unknown): { ok: true; value: IpcParsedParams<M> } | { ok: false; message: string } {
   const r = IpcMethods[method].params.safeParse(params ?? {});
-  if (r.success) return { ok: true, value: r.data as z.infer<(typeof IpcMethods)[M]['params']> };
+  if (r.success) return { ok: true, value: r.data as IpcParsedParams<M> };
   const issue = r.error.issues[0];
   return { ok: false, message: `${method}: ${issue && issue.path.length > 0 ? issue.path.join('.') + ': ' : ''}${issue?.message ?? 'invalid params'}` };
 }

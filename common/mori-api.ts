@@ -2,20 +2,12 @@
 // event stream, connection state, and terminals (attach: snapshot, then live output; input, resize,
 // detach). One interface, two transports: Electron's preload provides it over IPC, and
 // `createWebSocketApi` below over the web host's WebSocket (`mori ui`). The WebSocket client sends its
-// session secret as its first message (common/web-session.ts), says hello, validates every message and every result with the zod schemas, acknowledges terminal output,
-// and reconnects (re-subscribing) when the daemon or the web host comes back.
+// session secret as its first message (common/web-session.ts), then speaks through the protocol core
+// (protocol-client.ts: hello, replies matched and validated), acknowledges terminal output, and
+// reconnects (re-subscribing, with the core's backoff) when the daemon or the web host comes back.
 // Pure TypeScript: no Node and no DOM imports; the WebSocket is passed in.
-import {
-  IpcMethods,
-  IpcServerMessage,
-  PROTOCOL_VERSION,
-  REPLACE_DAEMON_HINT,
-  type DaemonEvent,
-  type IpcMethod,
-  type IpcParams,
-  type IpcResult,
-  type SessionInfo,
-} from './ipc.js';
+import type { DaemonEvent, IpcMethod, IpcParams, IpcResult, SessionInfo } from './ipc.js';
+import { ProtocolClient, Reconnect, type StreamMessage } from './protocol-client.js';
 import { fail, ok, type Result } from './result.js';
 import { WS_UNAUTHORIZED, type WebAuthMessage } from './web-session.js';
 
@@ -75,7 +67,7 @@ export interface WebSocketLike {
 export interface WebSocketApiOptions {
   url: string;
   open: (url: string) => WebSocketLike;
-  /** First reconnect delay; doubles up to RECONNECT_MAX_MS. */
+  /** First reconnect delay; doubles up to protocol-client.ts's RECONNECT_MAX_MS. */
   reconnectMs?: number;
   client?: string;
   /**
@@ -85,18 +77,10 @@ export interface WebSocketApiOptions {
   secret?: () => Promise<string | null>;
 }
 
-/** First wait before reconnecting: a daemon restart takes about a second; don't hammer it meanwhile. */
-const RECONNECT_FIRST_MS = 250;
-/** Longest wait between reconnects: the UI shows the gap, and comes back within this of the daemon. */
-const RECONNECT_MAX_MS = 5_000;
-
-type Pending = { method: IpcMethod; resolve: (r: Result<unknown>) => void };
-
-/** One WebSocket speaking the control API: hello first, then requests matched to replies by id. */
+/** One WebSocket speaking the control API through the protocol core: the secret, hello, then requests. */
 class Channel {
   private ws: WebSocketLike | null = null;
-  private nextId = 1;
-  private readonly pending = new Map<number, Pending>();
+  private client: ProtocolClient | null = null;
   private openWaiters: ((r: Result<void>) => void)[] = [];
   state: ConnectionState = 'closed';
   /** How the last WebSocket closed: WS_UNAUTHORIZED ends reconnecting. */
@@ -104,7 +88,7 @@ class Channel {
 
   constructor(
     private readonly options: WebSocketApiOptions,
-    private readonly onStream: (m: Exclude<IpcServerMessage, { kind: 'reply' }>) => void,
+    private readonly onStream: (m: StreamMessage) => void,
     private readonly onState: (state: ConnectionState, detail: string) => void,
   ) {}
 
@@ -117,50 +101,44 @@ class Channel {
     this.onState('connecting', '');
     const ws = this.options.open(this.options.url);
     this.ws = ws;
-    ws.onopen = () => settle(this.authenticate(ws));
-    ws.onmessage = (data) => this.onMessage(data);
+    let toClient: (frame: string) => void = () => undefined;
+    let closeClient: (why: string) => void = () => undefined;
+    const client = new ProtocolClient({ send: (frame) => ws.send(frame), onFrame: (l) => (toClient = l), onClose: (l) => (closeClient = l) });
+    client.onStream(this.onStream);
+    this.client = client;
+    ws.onopen = () => settle(this.authenticate(ws, client));
+    ws.onmessage = (data) => toClient(data);
     ws.onclose = (code, reason) => {
       if (this.ws !== ws) return;
       this.ws = null;
+      this.client = null;
       this.state = 'closed';
       this.lastCloseCode = code;
       const why = reason || `connection closed (${code})`;
-      for (const p of this.pending.values()) p.resolve(fail('failed', why));
-      this.pending.clear();
-      this.settleOpen(fail('failed', why), false);
+      closeClient(why);
+      this.settleOpen(fail('disconnected', why), false);
       this.onState('closed', why);
     };
     return done;
   }
 
   /** The secret first (when the transport has one), then hello. */
-  private async authenticate(ws: WebSocketLike): Promise<void> {
+  private async authenticate(ws: WebSocketLike, client: ProtocolClient): Promise<void> {
     if (this.options.secret) {
       const secret = await this.options.secret();
       if (this.ws !== ws) return;
       if (secret !== null) ws.send(JSON.stringify({ kind: 'auth', secret } satisfies WebAuthMessage));
     }
-    const hello = this.request('hello', { protocol: PROTOCOL_VERSION, client: this.options.client ?? 'mori web client' }, true).then((r) => {
-      if (!r.ok) return this.settleOpen(fail('failed', `the daemon did not answer hello: ${r.message}`), true);
-      const protocol = (r.value as { protocol?: unknown }).protocol;
-      if (protocol !== PROTOCOL_VERSION) {
-        return this.settleOpen(fail('failed', `the Mori daemon speaks protocol ${String(protocol)}, this page ${PROTOCOL_VERSION}: replace it with \`${REPLACE_DAEMON_HINT}\``), true);
-      }
-      this.state = 'open';
-      this.onState('open', '');
-      this.settleOpen(ok(undefined), false);
-    });
-    await hello;
+    const r = await client.hello({ client: this.options.client ?? 'mori web client', daemonName: 'the Mori daemon', selfName: 'this page' });
+    if (!r.ok) return this.settleOpen(r, true);
+    this.state = 'open';
+    this.onState('open', '');
+    this.settleOpen(ok(undefined), false);
   }
 
-  request(method: IpcMethod, params: unknown, beforeHello = false): Promise<Result<unknown>> {
-    const ws = this.ws;
-    if (!ws || (!beforeHello && this.state !== 'open')) return Promise.resolve(fail('failed', 'not connected to the Mori daemon'));
-    const id = this.nextId++;
-    return new Promise((resolve) => {
-      this.pending.set(id, { method, resolve });
-      ws.send(JSON.stringify({ id, method, params }));
-    });
+  request<M extends IpcMethod>(method: M, params: IpcParams<M>): Promise<Result<IpcResult<M>>> {
+    if (!this.client || this.state !== 'open') return Promise.resolve(fail('disconnected', 'not connected to the Mori daemon'));
+    return this.client.request(method, params);
   }
 
   close(): void {
@@ -173,25 +151,6 @@ class Channel {
     for (const w of this.openWaiters.splice(0)) w(r);
     if (closeSocket) this.close();
   }
-
-  private onMessage(data: string): void {
-    let json: unknown;
-    try {
-      json = JSON.parse(data);
-    } catch {
-      return;
-    }
-    const parsed = IpcServerMessage.safeParse(json);
-    if (!parsed.success) return;
-    const m = parsed.data;
-    if (m.kind !== 'reply') return this.onStream(m);
-    const p = this.pending.get(m.id);
-    if (!p) return;
-    this.pending.delete(m.id);
-    if (!m.ok) return p.resolve(fail(m.code, m.message));
-    const result = IpcMethods[p.method].result.safeParse(m.value);
-    p.resolve(result.success ? ok(result.data) : fail('failed', `${p.method}: the daemon's answer does not match this page's protocol`));
-  }
 }
 
 export function createWebSocketApi(options: WebSocketApiOptions): MoriApi {
@@ -199,8 +158,7 @@ export function createWebSocketApi(options: WebSocketApiOptions): MoriApi {
   const stateListeners = new Set<(state: ConnectionState, detail: string) => void>();
   const attachments = new Set<Channel>();
   let closed = false;
-  let delay = options.reconnectMs ?? RECONNECT_FIRST_MS;
-  let timer: ReturnType<typeof setTimeout> | null = null;
+  const reconnect = new Reconnect(() => settle(main.open()), options.reconnectMs);
 
   const main: Channel = new Channel(
     options,
@@ -210,22 +168,13 @@ export function createWebSocketApi(options: WebSocketApiOptions): MoriApi {
     (state, detail) => {
       for (const l of [...stateListeners]) l(state, detail);
       if (state === 'open') {
-        delay = options.reconnectMs ?? RECONNECT_FIRST_MS;
+        reconnect.reset();
         if (eventListeners.size > 0) settle(main.request('subscribe', {}));
       }
       // Refused for want of a valid secret: retrying would only be refused again.
-      if (state === 'closed' && !closed && main.lastCloseCode !== WS_UNAUTHORIZED) scheduleReconnect();
+      if (state === 'closed' && !closed && main.lastCloseCode !== WS_UNAUTHORIZED) reconnect.schedule();
     },
   );
-
-  function scheduleReconnect(): void {
-    if (timer !== null || closed) return;
-    timer = setTimeout(() => {
-      timer = null;
-      settle(main.open());
-    }, delay);
-    delay = Math.min(delay * 2, RECONNECT_MAX_MS);
-  }
 
   settle(main.open());
 
@@ -235,7 +184,7 @@ export function createWebSocketApi(options: WebSocketApiOptions): MoriApi {
         const opened = await main.open();
         if (!opened.ok) return opened;
       }
-      return (await main.request(method, params)) as Result<IpcResult<typeof method>>;
+      return main.request(method, params);
     },
     onEvent(listener) {
       eventListeners.add(listener);
@@ -282,7 +231,7 @@ export function createWebSocketApi(options: WebSocketApiOptions): MoriApi {
         channel.close();
         return r;
       }
-      const info = r.value as SessionInfo;
+      const info = r.value;
       return ok({
         info,
         input: (data: string) => void channel.request('input', { data }),
@@ -298,7 +247,7 @@ export function createWebSocketApi(options: WebSocketApiOptions): MoriApi {
     },
     close() {
       closed = true;
-      if (timer !== null) clearTimeout(timer);
+      reconnect.stop();
       for (const c of attachments) c.close();
       main.close();
     },

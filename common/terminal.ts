@@ -1,5 +1,8 @@
 // Terminal types shared by the supervisor (main) and the UI (renderer): size, exit, backend
-// availability and the frames a view receives. Pure TypeScript, no Node, runs in every process.
+// availability and the frames a view receives (the one definition of a frame, with its zod schema:
+// the control API's stream, Electron's frame channel and the managed terminal all use it). Pure
+// TypeScript, no Node, runs in every process.
+import { z } from 'zod';
 
 export type TerminalBackendKind = 'tmux' | 'direct';
 
@@ -27,7 +30,11 @@ export interface BackendAvailability {
  * mirror's scrollback), then `output` frames of live output. The view acknowledges every `output`
  * character it has rendered; snapshots are never counted, so a replay cannot lose an ack.
  */
-export type TerminalFrame = { kind: 'snapshot'; data: string; size: TerminalSize } | { kind: 'output'; data: string };
+export const TerminalFrame = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('snapshot'), data: z.string(), size: z.object({ cols: z.number(), rows: z.number() }) }),
+  z.object({ kind: z.literal('output'), data: z.string() }),
+]);
+export type TerminalFrame = z.infer<typeof TerminalFrame>;
 
 /** Smallest and largest sizes accepted from a view; outside them a pty misbehaves or wastes memory. */
 export const TERMINAL_MIN_COLS = 2;

@@ -1,20 +1,29 @@
 // The preload (DESIGN.md §2, §11): exposes exactly one `MoriApi` (common/mori-api.ts) to the page
 // as `window.moriApi`, over the IPC router's channels (common/electron-ipc.ts) — named methods,
-// never ipcRenderer itself. Built as CommonJS (out/preload/index.cjs): a sandboxed preload is not
+// never ipcRenderer itself. It stays a thin forwarder: Electron's invoke already matches each reply to
+// its request, and the main process's daemon client validates the results. Built as CommonJS (out/preload/index.cjs): a sandboxed preload is not
 // an ES module. Runs in the window's isolated preload context.
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import { IPC } from '../common/electron-ipc.js';
-import type { DaemonEvent, SessionInfo } from '../common/ipc.js';
+import { IPC, type InvokeChannel, type InvokeChannels, type PushChannel, type PushChannels } from '../common/electron-ipc.js';
+import type { DaemonEvent, IpcResult } from '../common/ipc.js';
 import type { AttachedTerminal, ConnectionState, MoriApi, TerminalView } from '../common/mori-api.js';
 import type { Result } from '../common/result.js';
+import type { TerminalFrame } from '../common/terminal.js';
 
-type Frame = { kind: 'snapshot'; data: string; size: { cols: number; rows: number } } | { kind: 'output'; data: string };
+/** One invoke channel, typed as common/electron-ipc.ts says. Electron's invoke matches each reply to its request. */
+const invoke = <C extends InvokeChannel>(channel: C, ...args: InvokeChannels[C]['args']): Promise<InvokeChannels[C]['reply']> =>
+  ipcRenderer.invoke(channel, ...args) as Promise<InvokeChannels[C]['reply']>;
+
+/** One push channel from the main process, typed as common/electron-ipc.ts says. */
+function on<C extends PushChannel>(channel: C, listener: (...args: PushChannels[C]) => void): void {
+  ipcRenderer.on(channel, (_e: IpcRendererEvent, ...args: unknown[]) => listener(...(args as PushChannels[C])));
+}
 
 const eventListeners = new Set<(e: DaemonEvent) => void>();
 const connectionListeners = new Set<(state: ConnectionState, detail: string) => void>();
 const views = new Map<number, TerminalView>();
 /** Frames that arrive before `attach` has returned their id (the snapshot follows the reply at once). */
-const early = new Map<number, (Frame | { kind: 'ended'; reason: string })[]>();
+const early = new Map<number, (TerminalFrame | { kind: 'ended'; reason: string })[]>();
 let subscribed = false;
 
 function subscribe(): void {
@@ -23,19 +32,19 @@ function subscribe(): void {
   ipcRenderer.send(IPC.subscribe);
 }
 
-ipcRenderer.on(IPC.event, (_e: IpcRendererEvent, event: DaemonEvent) => {
+on(IPC.event, (event) => {
   for (const l of [...eventListeners]) l(event);
 });
-ipcRenderer.on(IPC.connection, (_e: IpcRendererEvent, state: ConnectionState, detail: string) => {
+on(IPC.connection, (state, detail) => {
   for (const l of [...connectionListeners]) l(state, detail);
 });
-ipcRenderer.on(IPC.frame, (_e: IpcRendererEvent, id: number, frame: Frame) => {
+on(IPC.frame, (id, frame) => {
   const view = views.get(id);
   if (!view) return void early.set(id, [...(early.get(id) ?? []), frame]);
   if (frame.kind === 'snapshot') view.snapshot(frame.data, frame.size);
   else view.output(frame.data);
 });
-ipcRenderer.on(IPC.ended, (_e: IpcRendererEvent, id: number, reason: string) => {
+on(IPC.ended, (id, reason) => {
   const view = views.get(id);
   if (!view) return void early.set(id, [...(early.get(id) ?? []), { kind: 'ended', reason }]);
   views.delete(id);
@@ -43,7 +52,7 @@ ipcRenderer.on(IPC.ended, (_e: IpcRendererEvent, id: number, reason: string) => 
 });
 
 const api: MoriApi = {
-  call: (method, params) => ipcRenderer.invoke(IPC.call, method, params),
+  call: (method, params) => invoke(IPC.call, method, params) as Promise<Result<IpcResult<typeof method>>>,
   onEvent(listener) {
     eventListeners.add(listener);
     subscribe();
@@ -55,7 +64,7 @@ const api: MoriApi = {
     return () => connectionListeners.delete(listener);
   },
   async attach(session, size, view) {
-    const r = (await ipcRenderer.invoke(IPC.attach, session, size)) as Result<{ id: number; info: SessionInfo }>;
+    const r = await invoke(IPC.attach, session, size);
     if (!r.ok) return r;
     const { id, info } = r.value;
     views.set(id, view);
@@ -70,14 +79,14 @@ const api: MoriApi = {
     early.delete(id);
     const terminal: AttachedTerminal = {
       info,
-      input: (data) => void ipcRenderer.invoke(IPC.attachInput, id, data).then(undefined, () => undefined),
-      resize: (cols, rows) => void ipcRenderer.invoke(IPC.attachResize, id, { cols, rows }).then(undefined, () => undefined),
+      input: (data) => void invoke(IPC.attachInput, id, data).then(undefined, () => undefined),
+      resize: (cols, rows) => void invoke(IPC.attachResize, id, { cols, rows }).then(undefined, () => undefined),
       // The main process acknowledges each frame as it relays it to this window (ipc-router.ts), so
       // the agent is never held by the window; nothing to send from here.
       ack: () => undefined,
       detach: () => {
         views.delete(id);
-        void ipcRenderer.invoke(IPC.attachDetach, id).then(undefined, () => undefined);
+        void invoke(IPC.attachDetach, id).then(undefined, () => undefined);
       },
     };
     return { ok: true, value: terminal };

@@ -24,7 +24,7 @@ export async function liveState(home = moriHome()): Promise<LiveState | null> {
   const c = await ControlClient.connect(home, { client: `mori ls (pid ${process.pid})` });
   if (!c.ok) {
     // A daemon of another version answers but cannot be read: say so rather than "none runs".
-    lastNote = /speaks protocol|did not answer hello/.test(c.message) ? `${c.message}; states are as last recorded.` : NO_SUPERVISOR_NOTE;
+    lastNote = c.code === 'protocol' ? `${c.message}; states are as last recorded.` : NO_SUPERVISOR_NOTE;
     return null;
   }
   try {

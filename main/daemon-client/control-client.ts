@@ -1,23 +1,16 @@
-// A client's side of the control socket (DESIGN.md §9, §12): connects to `$MORI_HOME/mori.sock`, says
-// `hello` with the protocol version (a daemon of another version is named, with what to do, instead of
-// failing on a schema), sends typed requests of common/ipc.ts, validates every line it receives, and
-// hands stream messages (events, frames, detach, closing) to a listener. Runs in any Node client
-// process: the CLI, the web host, the Electron main process.
+// A client's side of the control socket (DESIGN.md §9, §12): connects to `$MORI_HOME/mori.sock` and
+// carries common/protocol-client.ts (reply matching, `hello` with the protocol version, result
+// validation) over it as newline-delimited JSON. A daemon of another version is named, with what to
+// do, instead of failing on a schema. Stream messages (events, frames, detach, closing) go to a
+// listener. Runs in any Node client process: the CLI, the web host, the Electron main process.
 import net from 'node:net';
-import { IpcServerMessage, PROTOCOL_VERSION, REPLACE_DAEMON_HINT, type IpcMethod, type IpcParams } from '../../common/ipc.js';
+import type { IpcMethod, IpcParams, IpcResult, IpcServerMessage } from '../../common/ipc.js';
+import { ProtocolClient, type DaemonHello, type StreamMessage, type Transport } from '../../common/protocol-client.js';
 import { fail, ok, type Result } from '../../common/result.js';
 import { moriHome } from '../state/mori-home.js';
 import { controlSocketPath } from '../daemon/control-socket-path.js';
 
-export type StreamMessage = Exclude<IpcServerMessage, { kind: 'reply' }>;
-
-/** What the daemon said in its `hello`. */
-export interface DaemonHello {
-  protocol: number;
-  pid: number;
-  home: string;
-  startedAt: number;
-}
+export type { DaemonHello, StreamMessage } from '../../common/protocol-client.js';
 
 export interface ConnectOptions {
   /** Keep a connection to a daemon of another protocol version (`mori down` stops it). */
@@ -26,29 +19,38 @@ export interface ConnectOptions {
   client?: string;
 }
 
-/** The message when nothing answers; commands that start the daemon look for it. */
+/** The message when nothing answers. */
 export const noDaemonMessage = (home: string): string => `no Mori supervisor is running for ${home} (start one with \`mori up --daemon\`)`;
 
+/** The socket as the core's transport: one message per line. */
+function lineTransport(socket: net.Socket): Transport {
+  let buffer = '';
+  let onFrame: (frame: string) => void = () => undefined;
+  let onClose: (why: string) => void = () => undefined;
+  socket.setEncoding('utf8');
+  socket.on('data', (chunk: string) => {
+    buffer += chunk;
+    let nl: number;
+    while ((nl = buffer.indexOf('\n')) >= 0) {
+      const line = buffer.slice(0, nl);
+      buffer = buffer.slice(nl + 1);
+      onFrame(line);
+    }
+  });
+  socket.on('close', () => onClose('the supervisor closed the connection'));
+  socket.on('error', () => undefined);
+  return {
+    send: (frame) => void socket.write(frame.endsWith('\n') ? frame : frame + '\n'),
+    onFrame: (l) => (onFrame = l),
+    onClose: (l) => (onClose = l),
+  };
+}
+
 export class ControlClient {
-  private nextId = 1;
-  private buffer = '';
-  private readonly pending = new Map<number, (r: Result<unknown>) => void>();
-  private streamListener: ((m: StreamMessage) => void) | null = null;
-  private closeListener: (() => void) | null = null;
-  private closed = false;
-  /** Set once `hello` is answered. */
-  daemon: DaemonHello = { protocol: 0, pid: 0, home: '', startedAt: 0 };
+  private readonly core: ProtocolClient;
 
   private constructor(private readonly socket: net.Socket) {
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk: string) => this.onData(chunk));
-    socket.on('close', () => {
-      this.closed = true;
-      for (const resolve of this.pending.values()) resolve(fail('failed', 'the supervisor closed the connection'));
-      this.pending.clear();
-      this.closeListener?.();
-    });
-    socket.on('error', () => undefined);
+    this.core = new ProtocolClient(lineTransport(socket));
   }
 
   /** Connects to the running supervisor of this Mori home and says hello; fails clearly when none runs. */
@@ -64,60 +66,53 @@ export class ControlClient {
     });
     if (!connected.ok) return connected;
     const client = connected.value;
-    const hello = await client.request('hello', { protocol: PROTOCOL_VERSION, client: opts.client ?? `mori cli (pid ${process.pid})` });
+    const hello = await client.core.hello({
+      client: opts.client ?? `mori cli (pid ${process.pid})`,
+      allowOtherVersion: opts.allowOtherVersion,
+      daemonName: `the Mori supervisor on ${file}`,
+      selfName: 'this mori',
+    });
     if (!hello.ok) {
       client.close();
-      return fail('failed', `the Mori supervisor on ${file} did not answer hello (${hello.message}); replace it with \`${REPLACE_DAEMON_HINT}\``);
-    }
-    const v = hello.value as Partial<DaemonHello>;
-    client.daemon = { protocol: Number(v.protocol), pid: Number(v.pid), home: String(v.home), startedAt: Number(v.startedAt) };
-    if (client.daemon.protocol !== PROTOCOL_VERSION && !opts.allowOtherVersion) {
-      client.close();
-      return fail(
-        'failed',
-        `the running Mori supervisor (pid ${client.daemon.pid}) speaks protocol ${client.daemon.protocol}, this mori speaks ${PROTOCOL_VERSION}: replace it with \`${REPLACE_DAEMON_HINT}\` (tmux agents keep running)`,
-      );
+      return hello;
     }
     return ok(client);
   }
 
-  get isClosed(): boolean {
-    return this.closed;
+  /** What the daemon said in its `hello`. */
+  get daemon(): DaemonHello {
+    return this.core.daemon;
   }
 
-  request<M extends IpcMethod>(method: M, params: IpcParams<M>): Promise<Result<unknown>> {
-    if (this.closed) return Promise.resolve(fail('failed', 'the supervisor closed the connection'));
-    const id = this.nextId++;
-    return new Promise((resolve) => {
-      this.pending.set(id, resolve);
-      this.socket.write(JSON.stringify({ id, method, params }) + '\n');
-    });
+  get isClosed(): boolean {
+    return this.core.isClosed;
+  }
+
+  request<M extends IpcMethod>(method: M, params: IpcParams<M>): Promise<Result<IpcResult<M>>> {
+    return this.core.request(method, params);
   }
 
   /** Fire-and-forget (input, resize, ack): their replies are dropped. */
   notify<M extends IpcMethod>(method: M, params: IpcParams<M>): void {
-    if (this.closed) return;
-    const id = this.nextId++;
-    this.pending.set(id, () => undefined);
-    this.socket.write(JSON.stringify({ id, method, params }) + '\n');
+    this.core.notify(method, params);
   }
 
   /** Sends one request line as given (the web host's bridge); the reply arrives as a raw message. */
   sendRaw(line: string): void {
-    if (!this.closed) this.socket.write(line.endsWith('\n') ? line : line + '\n');
+    this.core.sendRaw(line);
   }
 
   onStream(listener: (m: StreamMessage) => void): void {
-    this.streamListener = listener;
+    this.core.onStream(listener);
   }
 
   onClose(listener: () => void): void {
-    this.closeListener = listener;
+    this.core.onClose(() => listener());
   }
 
-  /** Every message as received (replies included), instead of matching replies to requests. */
+  /** Every message not matched to a request of this client's (the web host's bridged replies, stream messages). */
   onRaw(listener: (m: IpcServerMessage) => void): void {
-    this.rawListener = listener;
+    this.core.onRaw(listener);
   }
 
   /** Stops reading (back-pressure): the daemon queues, then drops this connection past its bound. */
@@ -132,37 +127,5 @@ export class ControlClient {
   close(): void {
     this.socket.end();
     this.socket.destroy();
-  }
-
-  private rawListener: ((m: IpcServerMessage) => void) | null = null;
-
-  private onData(chunk: string): void {
-    this.buffer += chunk;
-    let nl: number;
-    while ((nl = this.buffer.indexOf('\n')) >= 0) {
-      const line = this.buffer.slice(0, nl);
-      this.buffer = this.buffer.slice(nl + 1);
-      let json: unknown;
-      try {
-        json = JSON.parse(line);
-      } catch {
-        continue; // not ours to guess at
-      }
-      const parsed = IpcServerMessage.safeParse(json);
-      if (!parsed.success) continue;
-      const m = parsed.data;
-      if (m.kind === 'reply') {
-        const resolve = this.pending.get(m.id);
-        if (resolve) {
-          this.pending.delete(m.id);
-          resolve(m.ok ? ok(m.value) : fail(m.code, m.message));
-          continue;
-        }
-        this.rawListener?.(m);
-      } else {
-        this.streamListener?.(m);
-        this.rawListener?.(m);
-      }
-    }
   }
 }

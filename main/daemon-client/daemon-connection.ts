@@ -1,19 +1,15 @@
 // A long-lived client of the daemon (DESIGN.md §12) for processes that outlive it or start before it:
 // the Electron main process, a script watching events. It notices the daemon going away (the socket
-// closes), reconnects when it answers again (backoff from RECONNECT_FIRST_MS to RECONNECT_MAX_MS), says
+// closes), reconnects when it answers again (the one backoff of common/protocol-client.ts), says
 // hello, and re-subscribes to events. Requests made while it is down fail at once, as values.
 // Runs in any Node client process.
 import { background } from '../background.js';
-import type { DaemonEvent, IpcMethod, IpcParams } from '../../common/ipc.js';
+import type { DaemonEvent, IpcMethod, IpcParams, IpcResult } from '../../common/ipc.js';
+import { Reconnect } from '../../common/protocol-client.js';
 import { fail, type Result } from '../../common/result.js';
 import { ControlClient, type DaemonHello } from './control-client.js';
 
 export type DaemonConnectionState = 'connecting' | 'open' | 'closed';
-
-/** First wait before reconnecting: a restarting daemon answers within a second or two. */
-const RECONNECT_FIRST_MS = 250;
-/** Longest wait between attempts: a daemon started by hand is found within this. */
-const RECONNECT_MAX_MS = 5_000;
 
 export interface DaemonConnectionOptions {
   client?: string;
@@ -24,14 +20,13 @@ export class DaemonConnection {
   private current: ControlClient | null = null;
   private readonly eventListeners = new Set<(e: DaemonEvent) => void>();
   private readonly stateListeners = new Set<(state: DaemonConnectionState, detail: string) => void>();
-  private timer: NodeJS.Timeout | null = null;
-  private delay: number;
+  private readonly reconnect: Reconnect;
   private stopped = false;
   state: DaemonConnectionState = 'closed';
   daemon: DaemonHello | null = null;
 
   constructor(private readonly home: string, private readonly options: DaemonConnectionOptions = {}) {
-    this.delay = options.reconnectMs ?? RECONNECT_FIRST_MS;
+    this.reconnect = new Reconnect(() => this.connectReporting(), options.reconnectMs);
   }
 
   /** Connects now and keeps reconnecting until close(). */
@@ -39,8 +34,8 @@ export class DaemonConnection {
     this.connectReporting();
   }
 
-  request<M extends IpcMethod>(method: M, params: IpcParams<M>): Promise<Result<unknown>> {
-    if (!this.current || this.state !== 'open') return Promise.resolve(fail('failed', 'not connected to the Mori daemon'));
+  request<M extends IpcMethod>(method: M, params: IpcParams<M>): Promise<Result<IpcResult<M>>> {
+    if (!this.current || this.state !== 'open') return Promise.resolve(fail('disconnected', 'not connected to the Mori daemon'));
     return this.current.request(method, params);
   }
 
@@ -58,7 +53,7 @@ export class DaemonConnection {
 
   close(): void {
     this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
+    this.reconnect.stop();
     this.current?.close();
     this.current = null;
   }
@@ -91,7 +86,7 @@ export class DaemonConnection {
     const c = r.value;
     this.current = c;
     this.daemon = c.daemon;
-    this.delay = this.options.reconnectMs ?? RECONNECT_FIRST_MS;
+    this.reconnect.reset();
     c.onStream((m) => {
       if (m.kind === 'event') for (const l of [...this.eventListeners]) l(m.event);
     });
@@ -106,11 +101,6 @@ export class DaemonConnection {
   }
 
   private retry(): void {
-    if (this.stopped || this.timer) return;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.connectReporting();
-    }, this.delay);
-    this.delay = Math.min(this.delay * 2, RECONNECT_MAX_MS);
+    if (!this.stopped) this.reconnect.schedule();
   }
 }

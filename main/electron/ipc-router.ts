@@ -7,7 +7,7 @@
 // daemon connections close): a page that is gone holds nothing. Electron main process.
 import type { IpcMainEvent, IpcMainInvokeEvent, WebContents } from 'electron';
 import { z } from 'zod';
-import { IPC, WINDOW_DENIED_METHODS } from '../../common/electron-ipc.js';
+import { IPC, WINDOW_DENIED_METHODS, type InvokeChannel, type InvokeChannels, type PushChannel, type PushChannels } from '../../common/electron-ipc.js';
 import { IPC_METHODS, parseParams, type IpcMethod } from '../../common/ipc.js';
 import { TERMINAL_MAX_COLS, TERMINAL_MAX_ROWS } from '../../common/terminal.js';
 import { fail, ok, type Result } from '../../common/result.js';
@@ -43,6 +43,11 @@ const AttachArgs = z.tuple([z.string().min(1).max(4096), Size]);
 const AttachId = z.number().int().nonnegative();
 const refused = (why: string): Result<never> => fail('usage', why);
 
+/** One message to a window on a push channel, typed as common/electron-ipc.ts says. */
+function push<C extends PushChannel>(wc: Pick<WebContents, 'send'>, channel: C, ...args: PushChannels[C]): void {
+  wc.send(channel, ...args);
+}
+
 export class IpcRouter {
   private readonly subscribers = new Set<WebContents>();
   private readonly attachments = new Map<number, { client: ControlClient; owner: WebContents }>();
@@ -61,7 +66,7 @@ export class IpcRouter {
     o.ipcMain.on(IPC.subscribe, (e) => {
       if (!senderAllowed(e, o.isAppUrl)) return o.log(`refused ${IPC.subscribe} from ${e.senderFrame?.url ?? 'an unknown frame'}`);
       this.subscribers.add(e.sender);
-      e.sender.send(IPC.connection, o.connection.state, '');
+      push(e.sender, IPC.connection, o.connection.state, '');
     });
   }
 
@@ -71,7 +76,8 @@ export class IpcRouter {
     this.attachments.clear();
   }
 
-  private handle(channel: string, fn: (e: IpcMainInvokeEvent, ...args: unknown[]) => Promise<Result<unknown>>): void {
+  /** One invoke channel: its arguments arrive unchecked (validated by `fn`); its answer is the channel's. */
+  private handle<C extends InvokeChannel>(channel: C, fn: (e: IpcMainInvokeEvent, ...args: unknown[]) => Promise<InvokeChannels[C]['reply']>): void {
     this.o.ipcMain.handle(channel, async (e, ...args) => {
       if (!senderAllowed(e, this.o.isAppUrl)) {
         this.o.log(`refused ${channel} from ${e.senderFrame?.url ?? 'an unknown frame'}`);
@@ -89,7 +95,7 @@ export class IpcRouter {
     return this.o.connection.request(method as IpcMethod, parsed.value as never);
   }
 
-  private async attach(owner: WebContents, args: unknown[]): Promise<Result<unknown>> {
+  private async attach(owner: WebContents, args: unknown[]): Promise<InvokeChannels[typeof IPC.attach]['reply']> {
     const parsed = AttachArgs.safeParse(args);
     if (!parsed.success) return refused(`attach: ${parsed.error.issues[0]?.message ?? 'invalid arguments'}`);
     const [session, size] = parsed.data;
@@ -105,7 +111,7 @@ export class IpcRouter {
     const id = this.nextAttach++;
     client.onStream((m) => {
       if (m.kind === 'frame') {
-        if (!owner.isDestroyed()) owner.send(IPC.frame, id, m.frame);
+        if (!owner.isDestroyed()) push(owner, IPC.frame, id, m.frame);
         if (m.frame.kind === 'output') client.request('ack', { chars: m.frame.data.length }).then(undefined, () => undefined);
       } else if (m.kind === 'detached' || m.kind === 'closing') this.end(id, m.reason);
     });
@@ -162,13 +168,13 @@ export class IpcRouter {
     if (!a) return;
     this.attachments.delete(id);
     a.client.close();
-    if (!a.owner.isDestroyed()) a.owner.send(IPC.ended, id, reason);
+    if (!a.owner.isDestroyed()) push(a.owner, IPC.ended, id, reason);
   }
 
-  private broadcast(channel: string, ...args: unknown[]): void {
+  private broadcast<C extends PushChannel>(channel: C, ...args: PushChannels[C]): void {
     for (const wc of [...this.subscribers]) {
       if (wc.isDestroyed()) this.subscribers.delete(wc);
-      else wc.send(channel, ...args);
+      else push(wc, channel, ...args);
     }
   }
 }

@@ -1,7 +1,8 @@
 // What every handler of the control API gets (DESIGN.md §12): the supervisor, the Mori home, the
-// daemon's event stream and the hooks its host lends, and the one way a handler finds a session's
-// state dir from a name or id the client sent. Runs in the daemon.
+// daemon's event stream and the hooks its host lends, the connection the request came on, and the one
+// way a handler finds a session's state dir from a name or id the client sent. Runs in the daemon.
 import type { DaemonSettings } from '../../../common/daemon-settings.js';
+import type { IpcMethod, IpcParsedParams, IpcResult, IpcServerMessage } from '../../../common/ipc.js';
 import { fail, ok, type Failure, type Result } from '../../../common/result.js';
 import type { PowerWatch } from '../../power/power-watch.js';
 import { projectDirOf } from '../../state/project-dir.js';
@@ -9,7 +10,9 @@ import { resolveSession } from '../../state/resolve-session.js';
 import { readSessionFile } from '../../state/session-file.js';
 import { confinedStateDir } from '../../state/state-dir.js';
 import type { Supervisor } from '../../supervisor/supervisor.js';
+import type { Attachment, Terminal } from '../../terminals/terminal.js';
 import type { DaemonEvents } from '../daemon-events.js';
+import type { PeerLookup } from '../peer-process.js';
 
 /** What the process hosting the daemon (daemon-host.ts) lends the control API. */
 export interface DaemonHooks {
@@ -28,10 +31,36 @@ export interface DaemonContext extends DaemonHooks {
   startedAt: number;
 }
 
-/** One method's handler: params not yet validated in, a Result out. */
-export type Handler = (ctx: DaemonContext, raw: unknown) => Result<unknown> | Promise<Result<unknown>>;
+/** One client connection as its handlers see it: what it said in `hello`, its attachment, its subscription. */
+export interface Connection {
+  hello: 'none' | 'ok' | 'other-version';
+  peerProtocol: number;
+  attached: { attachment: Attachment; terminal: Terminal } | null;
+  unsubscribe: (() => void) | null;
+  /** Queues one stream message to this connection (bounded by the control server). */
+  send(m: IpcServerMessage): void;
+  /** Ends this connection's attachment, if any. */
+  detach(): void;
+  /** The processes on the other end, for the approval gate. */
+  peer(): Promise<PeerLookup>;
+}
 
-/** The answer to params that do not fit the method's schema. */
+/** A request's context: the daemon's, and the connection it came on. */
+export interface RequestContext extends DaemonContext {
+  connection: Connection;
+}
+
+/**
+ * One method's handler: params already validated with its schema in, a Result of its result schema
+ * out. One that needs no I/O answers at once (not a promise), so its reply keeps its place before the
+ * replies to requests sent after it (a `hello` followed at once by a request).
+ */
+export type Handler<M extends IpcMethod> = (params: IpcParsedParams<M>, ctx: RequestContext) => Result<IpcResult<M>> | Promise<Result<IpcResult<M>>>;
+
+/** Every method's handler: the compiler holds that none is missing. */
+export type HandlerMap = { [M in IpcMethod]: Handler<M> };
+
+/** A request that fits the schema but not the situation (a missing command, an unknown placeholder). */
 export const bad = (message: string): Failure => fail('usage', message);
 
 export interface SessionDir {

@@ -1,15 +1,12 @@
 // `daemon.stop` (DESIGN.md §12): stops the daemon through its socket (`mori down`, the app's "Quit and
 // stop agents"), after the reply is on its way. Runs in the daemon.
-import { parseParams } from '../../../common/ipc.js';
 import { fail, ok } from '../../../common/result.js';
-import { bad, type Handler } from './context.js';
+import type { Handler } from './context.js';
 
-export const stopDaemon: Handler = (ctx, raw) => {
-  const p = parseParams('daemon.stop', raw);
-  if (!p.ok) return bad(p.message);
+export const stopDaemon: Handler<'daemon.stop'> = (p, ctx) => {
   if (!ctx.stop) return fail('failed', 'this supervisor cannot be stopped through its socket');
   const stop = ctx.stop;
   // After the reply is on its way: the stop closes every connection, this one included.
-  setImmediate(() => stop(p.value.stopAgents));
+  setImmediate(() => stop(p.stopAgents));
   return ok({ pid: process.pid });
 };

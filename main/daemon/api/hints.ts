@@ -1,22 +1,17 @@
 // `hint.power` and `hint.network` (DESIGN.md §8, §12): what the app's powerMonitor and online/offline
 // events tell the daemon. A suspend hint checkpoints and logs before the machine sleeps, which the
 // drift detector alone cannot. Runs in the daemon.
-import { parseParams } from '../../../common/ipc.js';
 import { ok } from '../../../common/result.js';
-import { bad, type DaemonContext, type Handler } from './context.js';
+import type { DaemonContext, Handler } from './context.js';
 
-export const powerHintHandler: Handler = async (ctx, raw) => {
-  const p = parseParams('hint.power', raw);
-  if (!p.ok) return bad(p.message);
-  const interrupted = powerHint(ctx, p.value.kind);
+export const powerHintHandler: Handler<'hint.power'> = async (p, ctx) => {
+  const interrupted = powerHint(ctx, p.kind);
   // The machine is about to sleep: answer once every interrupted session's checkpoint is written.
-  if (p.value.kind === 'suspend') await ctx.supervisor.checkpointsSettled();
+  if (p.kind === 'suspend') await ctx.supervisor.checkpointsSettled();
   return ok({ interrupted });
 };
 
-export const networkHintHandler: Handler = (ctx, raw) => {
-  const p = parseParams('hint.network', raw);
-  if (!p.ok) return bad(p.message);
+export const networkHintHandler: Handler<'hint.network'> = (_p, ctx) => {
   ctx.power?.hint();
   return ok({});
 };

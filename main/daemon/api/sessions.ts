@@ -1,16 +1,19 @@
-// `session.init` (DESIGN.md §12): creates a session from the new-session dialog, approves the command
-// the person typed for a shell or custom profile, and loads it into the supervisor. Runs in the daemon.
-import { parseParams } from '../../../common/ipc.js';
-import { fail } from '../../../common/result.js';
+// The sessions (DESIGN.md §12): `list`, `start`, `stop`, `send`, and `session.init`, which creates a
+// session from the new-session dialog, approves the command the person typed for a shell or custom
+// profile, and loads it into the supervisor. Runs in the daemon.
+import { fail, ok } from '../../../common/result.js';
 import { checkTemplatePlaceholders } from '../../agents/command-template.js';
 import { agentCommandNeedsTrust, approveAgentCommand } from '../../checks/trust.js';
 import { createSession } from '../../state/state-dir.js';
 import { bad, type Handler } from './context.js';
 
-export const initSession: Handler = async (ctx, raw) => {
-  const p = parseParams('session.init', raw);
-  if (!p.ok) return bad(p.message);
-  const { projectDir, name, profile, task, backend, command } = p.value;
+export const listSessions: Handler<'list'> = (_p, ctx) => ok(ctx.supervisor.list());
+export const startSession: Handler<'start'> = (p, ctx) => ctx.supervisor.startSession(p.session);
+export const stopSession: Handler<'stop'> = (p, ctx) => ctx.supervisor.stopSession(p.session);
+export const sendToSession: Handler<'send'> = (p, ctx) => ctx.supervisor.send(p.session, p.text, p.enter);
+
+export const initSession: Handler<'session.init'> = async (p, ctx) => {
+  const { projectDir, name, profile, task, backend, command } = p;
   const needsCommand = profile === 'shell' || profile === 'custom';
   if (needsCommand && !command) return bad(`session.init: a command is required for the ${profile} profile`);
   if (!needsCommand && command) return bad(`session.init: a command is only for the shell and custom profiles, not ${profile}`);

@@ -1,0 +1,192 @@
+// The one client core of the control API (DESIGN.md §12), whatever carries it: the unix socket
+// (main/daemon-client/control-client.ts), the web host's WebSocket (mori-api.ts). It matches each
+// reply to its request by id, validates every message it receives and every result against the
+// method's result schema (common/ipc.ts), says `hello` with the protocol version (a daemon of another
+// version is named, with what to do), and hands stream messages (events, frames, detach, closing) to
+// a listener. `Reconnect` holds the one backoff every reconnecting client uses. Pure TypeScript: the
+// transport is passed in.
+import { IpcMethods, IpcServerMessage, PROTOCOL_VERSION, REPLACE_DAEMON_HINT, type IpcMethod, type IpcParams, type IpcResult } from './ipc.js';
+import { fail, ok, type Result } from './result.js';
+
+export type StreamMessage = Exclude<IpcServerMessage, { kind: 'reply' }>;
+
+/** What the core needs of a connection: whole messages (one JSON text each) out and in, and its end. */
+export interface Transport {
+  send(frame: string): void;
+  /** One listener: the core's. */
+  onFrame(listener: (frame: string) => void): void;
+  /** One listener: the core's; `why` is what the requests still waiting are answered. */
+  onClose(listener: (why: string) => void): void;
+}
+
+/** What the daemon said in its `hello`. */
+export interface DaemonHello {
+  protocol: number;
+  pid: number;
+  home: string;
+  startedAt: number;
+}
+
+export interface HelloOptions {
+  /** Who connects, for the daemon's log. */
+  client: string;
+  /** Keep a connection to a daemon of another protocol version (`mori down` stops it). */
+  allowOtherVersion?: boolean;
+  /** The daemon as the person knows it, for the message when it does not answer: "the Mori supervisor on <socket>". */
+  daemonName: string;
+  /** This client as the person knows it, for the message on another version: "this mori", "this page". */
+  selfName: string;
+}
+
+/** Why requests fail once the connection is gone, unless the transport says why. */
+const CLOSED = 'the supervisor closed the connection';
+
+/** A request waiting for its reply: `method` names the result schema; null for a raw request whose value is not checked. */
+type Waiting = { method: IpcMethod | null; resolve: (r: Result<unknown>) => void };
+
+export class ProtocolClient {
+  private nextId = 1;
+  private readonly waiting = new Map<number, Waiting>();
+  private streamListener: ((m: StreamMessage) => void) | null = null;
+  private rawListener: ((m: IpcServerMessage) => void) | null = null;
+  private closeListener: ((why: string) => void) | null = null;
+  private closedWhy: string | null = null;
+  /** Set once `hello` is answered. */
+  daemon: DaemonHello = { protocol: 0, pid: 0, home: '', startedAt: 0 };
+
+  constructor(private readonly transport: Transport) {
+    transport.onFrame((frame) => this.receive(frame));
+    transport.onClose((why) => {
+      if (this.closedWhy !== null) return;
+      this.closedWhy = why || CLOSED;
+      for (const w of this.waiting.values()) w.resolve(fail('disconnected', this.closedWhy));
+      this.waiting.clear();
+      this.closeListener?.(this.closedWhy);
+    });
+  }
+
+  get isClosed(): boolean {
+    return this.closedWhy !== null;
+  }
+
+  /** One request; its result is checked against the method's result schema. */
+  request<M extends IpcMethod>(method: M, params: IpcParams<M>): Promise<Result<IpcResult<M>>> {
+    return this.send(method, method, params) as Promise<Result<IpcResult<M>>>;
+  }
+
+  /** Fire-and-forget (input, resize, ack): the reply is matched and dropped. */
+  notify<M extends IpcMethod>(method: M, params: IpcParams<M>): void {
+    if (this.closedWhy === null) this.post(method, null, params, () => undefined);
+  }
+
+  /** Says hello; fails, as a `protocol` error naming what to do, when the daemon does not answer it or speaks another version. */
+  async hello(o: HelloOptions): Promise<Result<DaemonHello>> {
+    // Read field by field: a daemon of another version may answer in another shape, and is still named.
+    const r = await this.send('hello', null, { protocol: PROTOCOL_VERSION, client: o.client });
+    if (!r.ok) return fail('protocol', `${o.daemonName} did not answer hello (${r.message}); replace it with \`${REPLACE_DAEMON_HINT}\``);
+    const v = (r.value ?? {}) as Partial<DaemonHello>;
+    this.daemon = { protocol: Number(v.protocol), pid: Number(v.pid), home: String(v.home), startedAt: Number(v.startedAt) };
+    if (this.daemon.protocol !== PROTOCOL_VERSION && !o.allowOtherVersion) {
+      return fail(
+        'protocol',
+        `the running Mori supervisor (pid ${this.daemon.pid}) speaks protocol ${this.daemon.protocol}, ${o.selfName} speaks ${PROTOCOL_VERSION}: replace it with \`${REPLACE_DAEMON_HINT}\` (tmux agents keep running)`,
+      );
+    }
+    return ok(this.daemon);
+  }
+
+  /** Sends one request as given (the web host's bridge): its reply arrives on `onRaw`. */
+  sendRaw(frame: string): void {
+    if (this.closedWhy === null) this.transport.send(frame);
+  }
+
+  onStream(listener: (m: StreamMessage) => void): void {
+    this.streamListener = listener;
+  }
+
+  /** Every message not matched to a request of this client's: replies to raw requests and stream messages. */
+  onRaw(listener: (m: IpcServerMessage) => void): void {
+    this.rawListener = listener;
+  }
+
+  onClose(listener: (why: string) => void): void {
+    this.closeListener = listener;
+  }
+
+  private send(method: IpcMethod, schema: IpcMethod | null, params: unknown): Promise<Result<unknown>> {
+    const closed = this.closedWhy;
+    if (closed !== null) return Promise.resolve(fail('disconnected', closed));
+    return new Promise((resolve) => this.post(method, schema, params, resolve));
+  }
+
+  /** One request on the wire, its reply awaited by `resolve`. */
+  private post(method: IpcMethod, schema: IpcMethod | null, params: unknown, resolve: (r: Result<unknown>) => void): void {
+    const id = this.nextId++;
+    this.waiting.set(id, { method: schema, resolve });
+    this.transport.send(JSON.stringify({ id, method, params }));
+  }
+
+  private receive(frame: string): void {
+    let json: unknown;
+    try {
+      json = JSON.parse(frame);
+    } catch {
+      return; // not ours to guess at
+    }
+    const parsed = IpcServerMessage.safeParse(json);
+    if (!parsed.success) return;
+    const m = parsed.data;
+    if (m.kind !== 'reply') {
+      this.streamListener?.(m);
+      this.rawListener?.(m);
+      return;
+    }
+    const w = this.waiting.get(m.id);
+    if (!w) return this.rawListener?.(m);
+    this.waiting.delete(m.id);
+    if (!m.ok) return w.resolve(fail(m.code, m.message));
+    if (w.method === null) return w.resolve(ok(m.value));
+    const result = IpcMethods[w.method].result.safeParse(m.value);
+    w.resolve(result.success ? ok(result.data) : fail('protocol', `${w.method}: the daemon's answer does not match this client's protocol`));
+  }
+}
+
+/** First wait before reconnecting: a restarting daemon answers within a second or two; don't hammer it meanwhile. */
+export const RECONNECT_FIRST_MS = 250;
+/** Longest wait between attempts: a daemon started by hand, or back after a restart, is found (and the UI's gap ends) within this. */
+export const RECONNECT_MAX_MS = 5_000;
+
+/** The one reconnect backoff: each scheduled attempt waits twice the last, from `firstMs` up to RECONNECT_MAX_MS. */
+export class Reconnect {
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private delay: number;
+  private stopped = false;
+
+  constructor(
+    private readonly attempt: () => void,
+    private readonly firstMs = RECONNECT_FIRST_MS,
+  ) {
+    this.delay = firstMs;
+  }
+
+  /** The next attempt, unless one is already waiting or reconnecting was stopped. */
+  schedule(): void {
+    if (this.stopped || this.timer !== null) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.attempt();
+    }, this.delay);
+    this.delay = Math.min(this.delay * 2, RECONNECT_MAX_MS);
+  }
+
+  /** Connected: the next loss starts again from the first wait. */
+  reset(): void {
+    this.delay = this.firstMs;
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+  }
+}

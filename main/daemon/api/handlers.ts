@@ -1,0 +1,41 @@
+// Every method of the control API (DESIGN.md §12) mapped to its handler, grouped by namespace in the
+// files beside this one. dispatch.ts is the one caller. Runs in the daemon.
+import { listSessionChecks, trustSessionChecks, verifySessionChecks } from './checks.js';
+import { ack, attach, detach, hello, input, resize, subscribe } from './connection.js';
+import type { HandlerMap } from './context.js';
+import { stopDaemon } from './daemon.js';
+import { networkHintHandler, powerHintHandler } from './hints.js';
+import { appendWorkLog, tailWorkLog } from './log.js';
+import { initSession, listSessions, sendToSession, startSession, stopSession } from './sessions.js';
+import { getSettings, setSettings } from './settings.js';
+import { readState, writeState } from './state.js';
+import { readSessionTranscript } from './transcript.js';
+
+/** Each method's handler; a method without one does not compile. */
+export const HANDLERS: HandlerMap = {
+  hello,
+  'daemon.stop': stopDaemon,
+  list: listSessions,
+  start: startSession,
+  stop: stopSession,
+  send: sendToSession,
+  attach,
+  input,
+  resize,
+  ack,
+  detach,
+  subscribe,
+  'session.init': initSession,
+  'state.read': readState,
+  'state.write': writeState,
+  'log.tail': tailWorkLog,
+  'log.append': appendWorkLog,
+  'transcript.read': readSessionTranscript,
+  'checks.list': listSessionChecks,
+  'checks.verify': verifySessionChecks,
+  'checks.trust': trustSessionChecks,
+  'settings.get': getSettings,
+  'settings.set': setSettings,
+  'hint.power': powerHintHandler,
+  'hint.network': networkHintHandler,
+};

@@ -1,0 +1,92 @@
+// The control API's one client core (common/protocol-client.ts) over an in-memory transport: replies
+// matched by id whatever their order, results checked against the method's schema, hello naming a
+// daemon of another version, waiting requests answered `disconnected` when the transport closes, and
+// the one reconnect backoff doubling to its bound.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { PROTOCOL_VERSION } from '../../common/ipc.js';
+import { ProtocolClient, Reconnect, RECONNECT_MAX_MS, type StreamMessage, type Transport } from '../../common/protocol-client.js';
+
+/** A transport whose sent requests are kept, and through which the test plays the daemon. */
+function fakeTransport(): { transport: Transport; sent: { id: number; method: string; params: unknown }[]; reply: (m: unknown) => void; close: (why: string) => void } {
+  const sent: { id: number; method: string; params: unknown }[] = [];
+  let onFrame: (frame: string) => void = () => undefined;
+  let onClose: (why: string) => void = () => undefined;
+  return {
+    transport: { send: (f) => void sent.push(JSON.parse(f)), onFrame: (l) => (onFrame = l), onClose: (l) => (onClose = l) },
+    sent,
+    reply: (m) => onFrame(JSON.stringify(m)),
+    close: (why) => onClose(why),
+  };
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('the protocol client core', () => {
+  it('matches replies to requests by id, in any order, and hands stream messages on', async () => {
+    const t = fakeTransport();
+    const c = new ProtocolClient(t.transport);
+    const stream: StreamMessage[] = [];
+    c.onStream((m) => stream.push(m));
+    const a = c.request('transcript.read', { session: 'a' });
+    const b = c.request('hint.power', { kind: 'lock' });
+    const [ra, rb] = t.sent;
+    t.reply({ kind: 'event', event: { type: 'settings.changed', at: 1, settings: {} } });
+    t.reply({ kind: 'reply', id: rb?.id, ok: true, value: { interrupted: 0 } });
+    t.reply({ kind: 'reply', id: ra?.id, ok: false, code: 'not-found', message: 'no session a' });
+    expect(await b).toEqual({ ok: true, value: { interrupted: 0 } });
+    expect(await a).toEqual({ ok: false, code: 'not-found', message: 'no session a' });
+    expect(stream).toHaveLength(1);
+  });
+
+  it("refuses a result that does not match the method's schema, with the protocol code", async () => {
+    const t = fakeTransport();
+    const c = new ProtocolClient(t.transport);
+    const r = c.request('hint.power', { kind: 'lock' });
+    t.reply({ kind: 'reply', id: t.sent[0]?.id, ok: true, value: { interrupted: 'many' } });
+    expect(await r).toMatchObject({ ok: false, code: 'protocol' });
+  });
+
+  it('says hello with its version and names a daemon of another version', async () => {
+    const t = fakeTransport();
+    const c = new ProtocolClient(t.transport);
+    const h = c.hello({ client: 'test', daemonName: 'the daemon', selfName: 'this test' });
+    expect(t.sent[0]).toMatchObject({ method: 'hello', params: { protocol: PROTOCOL_VERSION, client: 'test' } });
+    t.reply({ kind: 'reply', id: t.sent[0]?.id, ok: true, value: { protocol: 99, pid: 4242, home: '/h', startedAt: 1 } });
+    const r = await h;
+    expect(r).toMatchObject({ ok: false, code: 'protocol' });
+    expect(r.ok ? '' : r.message).toMatch(/pid 4242\) speaks protocol 99, this test speaks 1/);
+  });
+
+  it('answers every waiting request `disconnected` when the transport closes, and later ones at once', async () => {
+    const t = fakeTransport();
+    const c = new ProtocolClient(t.transport);
+    const r = c.request('list', {});
+    t.close('gone');
+    expect(await r).toEqual({ ok: false, code: 'disconnected', message: 'gone' });
+    expect(await c.request('list', {})).toEqual({ ok: false, code: 'disconnected', message: 'gone' });
+    expect(c.isClosed).toBe(true);
+  });
+
+  it('backs off from the first wait, doubling up to the bound, and starts again after a reset', () => {
+    vi.useFakeTimers();
+    let attempts = 0;
+    const r = new Reconnect(() => attempts++, 1_000);
+    const waits: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const before = Date.now();
+      r.schedule();
+      r.schedule(); // one attempt waits at a time
+      vi.runOnlyPendingTimers();
+      waits.push(Date.now() - before);
+    }
+    expect(waits).toEqual([1_000, 2_000, 4_000, RECONNECT_MAX_MS, RECONNECT_MAX_MS]);
+    expect(attempts).toBe(5);
+    r.reset();
+    r.schedule();
+    r.stop();
+    vi.runOnlyPendingTimers();
+    expect(attempts).toBe(5);
+  });
+});
