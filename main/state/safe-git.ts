@@ -226,6 +226,32 @@ async function cachedRepo(dir: string): Promise<KnownRepo | null> {
   return null;
 }
 
+/** Lookups under way, per directory: sessions of one project checkpointing together share one. */
+const lookups = new Map<string, Promise<KnownRepo | GitRun>>();
+
+/** The repository of `dir` with its safe config, from the cache or one shared lookup; else git's answer. */
+async function knownRepo(dir: string, left: () => number): Promise<KnownRepo | GitRun> {
+  const cached = await cachedRepo(dir);
+  if (cached !== null) return cached;
+  const running = lookups.get(dir);
+  if (running !== undefined) return running;
+  const lookup = lookUpRepo(dir, left).finally(() => lookups.delete(dir));
+  lookups.set(dir, lookup);
+  return lookup;
+}
+
+async function lookUpRepo(dir: string, left: () => number): Promise<KnownRepo | GitRun> {
+  const paths = await spawnGitAsync(dir, REPO_PATHS_ARGS, gitEnv(), left());
+  const repo = repoOf(paths);
+  if (repo === null) return paths.code === 0 ? NO_GIT : paths;
+  const stamp = await configStamp(repo);
+  const config = await spawnGitAsync(dir, REPO_CONFIG_ARGS, gitEnv(), left());
+  if (config.timedOut) return config;
+  const known = { repo, safeConfig: safeRepoConfig(config.stdout), stamp: stamp ?? '' };
+  if (stamp !== null && config.code === 0) repoCache.set(dir, known);
+  return known;
+}
+
 /**
  * Runs git without blocking the event loop. The whole run (with the reads a `status` needs first) is
  * given `timeoutMs`; a git still running then is killed with its process group, and `timedOut` set.
@@ -234,23 +260,9 @@ export async function gitAsync(dir: string, args: readonly string[], timeoutMs =
   if (!READS_CONTENTS.has(args[0] ?? '')) return spawnGitAsync(dir, args, gitEnv(), timeoutMs);
   const end = performance.now() + timeoutMs;
   const left = (): number => Math.max(1, Math.round(end - performance.now()));
-  const known = await cachedRepo(dir);
-  let repo: RepoPaths;
-  let safeConfig: string;
-  if (known !== null) {
-    ({ repo, safeConfig } = known);
-  } else {
-    const paths = await spawnGitAsync(dir, REPO_PATHS_ARGS, gitEnv(), left());
-    const found = repoOf(paths);
-    if (found === null) return paths.code === 0 ? NO_GIT : paths;
-    const stamp = await configStamp(found);
-    const config = await spawnGitAsync(dir, REPO_CONFIG_ARGS, gitEnv(), left());
-    if (config.timedOut) return config;
-    repo = found;
-    safeConfig = safeRepoConfig(config.stdout);
-    if (stamp !== null && config.code === 0) repoCache.set(dir, { repo, safeConfig, stamp });
-  }
-  const priv = makePrivateGitDir(repo, safeConfig);
+  const known = await knownRepo(dir, left);
+  if (!('repo' in known)) return known;
+  const priv = makePrivateGitDir(known.repo, known.safeConfig);
   if (priv === null) return NO_GIT;
   try {
     return await spawnGitAsync(dir, args, gitEnv(priv.env), left());
