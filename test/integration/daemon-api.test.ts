@@ -158,6 +158,31 @@ describe('the control API', () => {
     expect(events.slice(before).some((e) => e.type === 'verify.started')).toBe(true);
   });
 
+  it('a verification asked for 30 times at once, over 3 connections, runs its checks once; every caller gets that result', async () => {
+    const runs = path.join(h.project, 'verify-runs.txt');
+    const env = await call(c, 'state.read', { session: 'api', file: 'environment.md' });
+    // A check slow enough (0.5 s) that every request arrives while it runs, counting its own runs.
+    const text = `${String(env.text).replace(/- command: `echo changed`\n/, '')}\n- command: \`sh -c 'echo run >> ${runs}; sleep 0.5'\`\n`;
+    await call(c, 'state.write', { session: 'api', file: 'environment.md', text, baseVersion: String(env.version) });
+    const hash = ((await call(c, 'checks.list', { session: 'api' })).trust as { hash: string }).hash;
+    await call(c, 'checks.trust', { session: 'api', hash });
+    const others = await Promise.all([client(h.home), client(h.home)]);
+    try {
+      const before = events.length;
+      const clients = [c, ...others.map((o) => o.c)];
+      const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => clients[i % 3]!.request('checks.verify', { session: 'api' })));
+      expect(answers.every((a) => a.ok)).toBe(true);
+      expect(readFileSync(runs, 'utf8').trim().split('\n')).toHaveLength(1);
+      await waitEvent(events, 'verify.finished', (e) => e.type === 'verify.finished', before);
+      expect(events.slice(before).filter((e) => e.type === 'verify.started')).toHaveLength(1);
+      // Once it ended, the next request runs the checks again.
+      expect((await c.request('checks.verify', { session: 'api' })).ok).toBe(true);
+      expect(readFileSync(runs, 'utf8').trim().split('\n')).toHaveLength(2);
+    } finally {
+      for (const o of others) o.c.close();
+    }
+  });
+
   it('settings are read, validated, written atomically (0600) and announced', async () => {
     const defaults = await call(c, 'settings.get', {});
     expect(defaults).toMatchObject({ probeTargets: null, restart: { baseDelayMs: null } });
