@@ -172,6 +172,19 @@ export async function openStateFile(file: string, stateDir = path.dirname(file),
   return handle;
 }
 
+/** Everything in the open file, from its start to its size now. */
+export function readFd(fd: number): Buffer {
+  const size = fstatSync(fd).size;
+  const buf = Buffer.alloc(size);
+  let done = 0;
+  while (done < size) {
+    const n = readSync(fd, buf, done, size - done, done);
+    if (n === 0) break;
+    done += n;
+  }
+  return buf.subarray(0, done);
+}
+
 /**
  * The whole of a file that must be a regular file, read without ever blocking: a FIFO, socket or
  * device in its place is an UnsafeStateFile. `follow`: the name may be a symlink (a read through it
@@ -180,16 +193,7 @@ export async function openStateFile(file: string, stateDir = path.dirname(file),
 export function readRegularFileSync(file: string, follow = true): Buffer {
   const fd = openRegularSync(file, follow);
   try {
-    const st = fstatSync(fd);
-    const size = st.size;
-    const buf = Buffer.alloc(size);
-    let done = 0;
-    while (done < size) {
-      const n = readSync(fd, buf, done, size - done, done);
-      if (n === 0) break;
-      done += n;
-    }
-    return buf.subarray(0, done);
+    return readFd(fd);
   } finally {
     closeSync(fd);
   }

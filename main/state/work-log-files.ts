@@ -1,8 +1,10 @@
 // The work log's file names and the low-level opens, reads and appends the work-log modules share:
 // every open refuses a symlink (O_NOFOLLOW) and an append refuses a file with other hard links
 // (state-file-guard.ts). Any Node process.
-import { closeSync, fstatSync, fsyncSync, readSync, writeSync } from 'node:fs';
-import { openRegularSync, openStateFileSync } from './state-file-guard.js';
+import { closeSync, fsyncSync, writeSync } from 'node:fs';
+import { openRegularSync, openStateFileSync, readFd } from './state-file-guard.js';
+
+export { readFd };
 
 export const WORK_LOG = 'work_log.md';
 export const WORK_LOG_ARCHIVE = 'work_log.archive.md';
@@ -38,15 +40,3 @@ export function readWhole(file: string): Buffer {
   }
 }
 
-/** Everything in the open file, from its start to its size now. */
-export function readFd(fd: number): Buffer {
-  const size = fstatSync(fd).size;
-  const buf = Buffer.alloc(size);
-  let done = 0;
-  while (done < size) {
-    const n = readSync(fd, buf, done, size - done, done);
-    if (n === 0) break;
-    done += n;
-  }
-  return buf.subarray(0, done);
-}
