@@ -20,7 +20,7 @@ import type { AgentIdLearner } from './agent-id-learner.js';
 import { checkAgentProgram } from '../agents/agent-program.js';
 import type { Checkpointer } from './checkpointer.js';
 import { describeLaunch, type PlanResult } from './launch-plan.js';
-import { resumeWords } from './resume-words.js';
+import type { ResumeJournal } from './resume/resume-journal.js';
 import type { SessionRuntime } from './session-runtime.js';
 import type { ResumeContext, SupervisorContext } from './supervisor-context.js';
 
@@ -33,6 +33,8 @@ export interface LaunchRequest {
   context: ResumeContext | null;
   /** The session's generation when this launch was decided: a stop or exit since cancels it. */
   gen: number;
+  /** Why a live agent was ended to make way for this launch (stuck, a nudge not taken); null: it was not running. */
+  restartedBecause?: string | null;
 }
 
 export class AgentLauncher {
@@ -41,6 +43,7 @@ export class AgentLauncher {
     private readonly checkpoints: Checkpointer,
     private readonly onExit: (rt: SessionRuntime, terminal: Terminal, exit: TerminalExit) => void,
     readonly ids: AgentIdLearner,
+    private readonly journal: ResumeJournal,
   ) {}
 
   async launch(rt: SessionRuntime, plan: PlanResult, req: LaunchRequest): Promise<void> {
@@ -56,7 +59,7 @@ export class AgentLauncher {
     const program = checkAgentProgram(rt.profile.name, spec.file, this.ctx.env, spec.cwd);
     if (!program.ok) return moves.attention(rt, 'agent-missing', program.message);
     if (!moves.move(rt, req.reason === null ? 'launch' : 'resume')) return;
-    if (req.reason !== null) this.ctx.emit({ type: 'session.resuming', ...moves.base(rt), launch: kind });
+    if (req.reason !== null) this.journal.resuming(rt, kind);
     const { backend, note } = await this.backendFor(rt.session.backend);
     const size = this.ctx.options.size ?? DEFAULT_SIZE;
     const launchedAt = this.ctx.clock.wallMs();
@@ -86,10 +89,18 @@ export class AgentLauncher {
       lastBootId: bootId(),
     }));
     const words = describeLaunch(plan.value);
-    store.log(rt, req.reason === null ? `SESSION STARTED - agent ${rt.profile.name} (${words})${note}` : `SESSION RESUMED - ${resumeWords(req.reason, req.context)}; ${words}${note}`);
-    this.adopt(rt, spawned.value, kind, spec);
-    if (learnsId) this.ids.watch(rt, spawned.value, launchedAt);
-    if (req.reason !== null) this.ctx.emit({ type: 'session.resumed', ...moves.base(rt), launch: kind });
+    const adopt = (): boolean => {
+      this.adopt(rt, spawned.value, kind, spec);
+      if (learnsId) this.ids.watch(rt, spawned.value, launchedAt);
+      return true;
+    };
+    if (req.reason === null) {
+      store.log(rt, `SESSION STARTED - agent ${rt.profile.name} (${words})${note}`);
+      adopt();
+      return;
+    }
+    const restarted = req.restartedBecause ? `${req.restartedBecause}: restarted; ` : '';
+    this.journal.resumed(rt, req.reason, req.context, `${restarted}${words}${note}`, kind, adopt);
   }
 
   /** Adopts the tmux session a previous supervisor left running. False when it could not be opened. */

@@ -5,15 +5,13 @@
 // fresh; never the same failed resume twice); a live one that works is left alone; one that waits or
 // shows an error is nudged; one still in error after a nudge, or long after the wake, is restarted
 // with its resume command. Runs in the supervisor's process.
-import { verificationPassed } from '../../common/checks.js';
 import type { InterruptReason } from '../../common/session.js';
 import { background } from '../background.js';
 import { isRetrying } from '../agents/typing.js';
-import { verifySession } from '../checks/verify-session.js';
 import type { AgentLauncher } from './agent-launcher.js';
 import type { ExitHandler } from './exit-handler.js';
 import { planRelaunchLaunch } from './launch-plan.js';
-import { resumeWords } from './resume-words.js';
+import type { ResumeJournal } from './resume/resume-journal.js';
 import type { SessionRuntime } from './session-runtime.js';
 import type { ResumeContext, SupervisorContext } from './supervisor-context.js';
 import { decideResumeAction, STUCK_AFTER_WAKE_MS } from './wake-plan.js';
@@ -31,6 +29,7 @@ export class ResumeController {
     private readonly ctx: SupervisorContext,
     private readonly launcher: AgentLauncher,
     private readonly exits: ExitHandler,
+    private readonly journal: ResumeJournal,
   ) {}
 
   async resume(rt: SessionRuntime, reason: InterruptReason, context: ResumeContext | null, options: ResumeOptions = {}): Promise<void> {
@@ -66,7 +65,7 @@ export class ResumeController {
     );
     if (action.kind === 'restart' || action.kind === 'relaunch') return this.restartAgent(rt, reason, resumed, gen, action.why);
     if (!ctx.moves.move(rt, 'resume')) return;
-    ctx.emit({ type: 'session.resuming', ...ctx.moves.base(rt), launch: run.launch });
+    this.journal.resuming(rt, run.launch);
     if (action.kind === 'nudge') {
       const nudge = rt.profile.nudge({ projectDir: rt.projectDir, name: rt.name });
       // The action is issued here; its confirmation (the agent echoes the text and goes busy) takes
@@ -107,27 +106,19 @@ export class ResumeController {
     const run = rt.run;
     if (run === null) return;
     ctx.store.write(rt, (s) => ({ ...s, intent: { kind: 'running' } }));
-    ctx.store.log(rt, `SESSION RESUMED - ${resumeWords(reason, resumed)}; ${what}`);
-    if (!ctx.moves.move(rt, 'ran')) return;
-    ctx.emit({ type: 'session.resumed', ...ctx.moves.base(rt), launch: run.launch });
+    this.journal.resumed(rt, reason, resumed, what, run.launch, () => ctx.moves.move(rt, 'ran'));
   }
 
   /** Verifies the environment; the summary for the log and the prompt, or what went wrong. */
   private async verify(rt: SessionRuntime, signal: AbortSignal | undefined): Promise<string> {
     const { ctx } = this;
     if (!ctx.moves.move(rt, 'verify')) return 'not verified';
-    ctx.emit({ type: 'verify.started', ...ctx.moves.base(rt) });
-    const v = await verifySession(rt.stateDir, { restartServices: true, home: ctx.home, ...(signal ? { signal } : {}) }).catch((e: unknown) => ({
-      ok: false as const,
-      message: e instanceof Error ? e.message : String(e),
-    }));
-    const summary = v.ok ? v.value.summary.text : `verification failed: ${v.message}`;
-    ctx.emit({ type: 'verify.finished', ...ctx.moves.base(rt), ok: v.ok && verificationPassed(v.value.summary), summary });
-    return summary;
+    const v = await this.journal.verify({ sessionId: rt.id, name: rt.name, stateDir: rt.stateDir }, true, signal);
+    return v.ok ? v.value.summary : `verification failed: ${v.message}`;
   }
 
   /** A dead agent: its resume command and id when its record exists, else fresh with the full prompt. */
-  private async relaunch(rt: SessionRuntime, reason: InterruptReason, context: ResumeContext, gen: number): Promise<void> {
+  private async relaunch(rt: SessionRuntime, reason: InterruptReason, context: ResumeContext, gen: number, restartedBecause: string | null = null): Promise<void> {
     const { ctx } = this;
     ctx.store.reload(rt);
     // A crash can come before the poll saw the agent's id: one last look, or the resume is lost.
@@ -144,7 +135,7 @@ export class ResumeController {
       failedResume: rt.failedResume,
     });
     if (gen !== rt.generation || ctx.machine.shuttingDown) return;
-    await this.launcher.launch(rt, plan, { reason, context, gen });
+    await this.launcher.launch(rt, plan, { reason, context, gen, restartedBecause });
   }
 
   /** Restarts a live agent that a resume cannot move (stuck, or a nudge not taken) with its resume command. */
@@ -152,13 +143,13 @@ export class ResumeController {
     const { ctx } = this;
     const run = rt.run;
     if (run === null) return this.relaunch(rt, reason, resumed, gen);
-    ctx.store.log(rt, `SESSION RESUMED - ${resumeWords(reason, resumed)}; ${why}: restarting it with its resume command`);
     const t = run.terminal;
     this.exits.detach(rt, 'the agent is restarted');
     await t.kill().catch((err: unknown) => ctx.store.log(rt, `SESSION NOTE - the stuck agent could not be ended: ${String(err)}`));
     background(t.dispose(), `releasing the terminal of ${rt.name}`);
     if (gen !== rt.generation || ctx.machine.shuttingDown) return;
-    return this.relaunch(rt, reason, resumed, gen);
+    // The relaunch writes the one SESSION RESUMED entry, saying why the agent was restarted.
+    return this.relaunch(rt, reason, resumed, gen, why);
   }
 
   /**

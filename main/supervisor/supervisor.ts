@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { SupervisorEvent } from '../../common/events.js';
 import type { SessionInfo } from '../../common/ipc.js';
 import { fail, ok, type Failure, type Result } from '../../common/result.js';
+import type { VerifyReport } from '../checks/verify-report.js';
 import type { InterruptReason } from '../../common/session.js';
 import type { Env } from '../agents/profile.js';
 import { background } from '../background.js';
@@ -29,6 +30,7 @@ import { LaunchQueue } from './launch-queue.js';
 import { meantToRun } from './lifecycle.js';
 import { DEFAULT_RESTART_POLICY, initialRestartState } from './restart-policy.js';
 import { ResumeController } from './resume-controller.js';
+import { ResumeJournal, type VerifyTarget } from './resume/resume-journal.js';
 import type { SessionRuntime } from './session-runtime.js';
 import { SessionSet } from './session-set.js';
 import { paneCensus, SessionStartup } from './session-startup.js';
@@ -64,6 +66,7 @@ export class Supervisor {
   private readonly launcher: AgentLauncher;
   private readonly resumer: ResumeController;
   private readonly startup: SessionStartup;
+  private readonly journal: ResumeJournal;
   private readonly events = new EventBus();
   private releaseHome: (() => void) | null = null;
 
@@ -102,8 +105,9 @@ export class Supervisor {
     });
     this.checkpoints = new Checkpointer(this.ctx);
     this.exits = new ExitHandler(this.ctx, this.checkpoints);
-    this.launcher = new AgentLauncher(this.ctx, this.checkpoints, (rt, t, exit) => this.exits.onExit(rt, t, exit), new AgentIdLearner(this.ctx, () => this.sessions.all()));
-    this.resumer = new ResumeController(this.ctx, this.launcher, this.exits);
+    this.journal = new ResumeJournal({ home: this.home, clock, store, emit });
+    this.launcher = new AgentLauncher(this.ctx, this.checkpoints, (rt, t, exit) => this.exits.onExit(rt, t, exit), new AgentIdLearner(this.ctx, () => this.sessions.all()), this.journal);
+    this.resumer = new ResumeController(this.ctx, this.launcher, this.exits, this.journal);
     this.startup = new SessionStartup(this.ctx, this.queue, this.launcher, this.resumer, this.exits);
   }
 
@@ -276,8 +280,18 @@ export class Supervisor {
     return loaded.ok ? ok(this.info(loaded.value)) : loaded;
   }
 
-  /** A verification run outside the supervisor recorded its results in session.json: info() shows them (failing checks). */
-  noteVerification(ref: string): void {
+  /**
+   * Verifies a session on request (`checks.verify`), announced as the resume path announces its own
+   * (verify.started, verify.finished); a loaded session's info() then shows the results.
+   */
+  async verifyChecks(target: VerifyTarget, restartServices: boolean): Promise<Result<VerifyReport>> {
+    const v = await this.journal.verify(target, restartServices);
+    this.noteVerification(target.sessionId);
+    return v;
+  }
+
+  /** A verification recorded its results in session.json: info() shows them (failing checks). */
+  private noteVerification(ref: string): void {
     const found = this.sessions.find(ref);
     if (!found.ok) return;
     const rt = found.value;

@@ -67,7 +67,9 @@ it('a nudge the agent does not take (Enter lost) is tried twice, then the agent 
   const [first, second] = starts();
   expect((second!['argv'] as string[]).slice(0, 2)).toEqual(['--resume', first!['sessionId']]);
   expect(inputs()).toEqual([]); // never submitted
-  expect(workLog('deaf')).toMatch(/agent still running, waiting, but the nudge was not taken \(the agent did not start working after Enter \(sent 2 times\)\): restarting it with its resume command/);
+  expect(workLog('deaf')).toMatch(/agent still running, waiting, but the nudge was not taken \(the agent did not start working after Enter \(sent 2 times\)\): restarted; agent relaunched with its resume command/);
+  // One resume, one entry: the restart is said by the relaunch's SESSION RESUMED alone.
+  expect(workLog('deaf').match(/SESSION RESUMED - /g)).toHaveLength(1);
 }, 60_000);
 
 it('an agent retrying by itself gets nothing typed and `send` is refused; once its retries run out it is nudged', async () => {

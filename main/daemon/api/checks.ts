@@ -3,7 +3,7 @@
 // (daemon-checks.ts). Runs in the daemon.
 import { parseParams } from '../../../common/ipc.js';
 import { ok } from '../../../common/result.js';
-import { approveChecks, listChecks, verifyChecks } from '../daemon-checks.js';
+import { approveChecks, listChecks } from '../daemon-checks.js';
 import { bad, sessionDir, type Handler } from './context.js';
 
 export const listSessionChecks: Handler = (ctx, raw) => {
@@ -18,11 +18,7 @@ export const verifySessionChecks: Handler = async (ctx, raw) => {
   if (!p.ok) return bad(p.message);
   const s = sessionDir(ctx, p.value.session);
   if (!s.ok) return s;
-  const base = { sessionId: s.value.id, name: s.value.name };
-  ctx.supervisor.publish({ type: 'verify.started', at: Date.now(), ...base });
-  const v = await verifyChecks(ctx.home, s.value.stateDir, p.value.restartServices);
-  ctx.supervisor.noteVerification(s.value.id);
-  ctx.supervisor.publish({ type: 'verify.finished', at: Date.now(), ...base, ok: v.ok && v.value.ok, summary: v.ok ? v.value.summary : v.message });
+  const v = await ctx.supervisor.verifyChecks({ sessionId: s.value.id, name: s.value.name, stateDir: s.value.stateDir }, p.value.restartServices);
   return v.ok ? ok(v.value.value) : v;
 };
 
