@@ -6,14 +6,21 @@
 import type { Terminal } from '../terminals/terminal.js';
 import { watchAgentSessionId } from './agent-id-watch.js';
 import type { SessionRuntime } from './session-runtime.js';
-import type { SupervisorContext } from './supervisor-context.js';
+import type { SessionStore } from './session-store.js';
+import type { Env } from '../agents/profile.js';
+import type { Scheduler } from '../power/clock.js';
+
+/** What learning an agent's id uses. */
+export interface AgentIdLearnerPorts {
+  env: Env;
+  scheduler: Scheduler;
+  store: Pick<SessionStore, 'write' | 'log'>;
+  /** Every session of this supervisor: ids other sessions hold are never ours. */
+  sessions(): Iterable<SessionRuntime>;
+}
 
 export class AgentIdLearner {
-  constructor(
-    private readonly ctx: SupervisorContext,
-    /** Every session of this supervisor: ids other sessions hold are never ours. */
-    private readonly sessions: () => Iterable<SessionRuntime>,
-  ) {}
+  constructor(private readonly ports: AgentIdLearnerPorts) {}
 
   /** Whether a launch of `rt` with this agent session id must learn the id the agent picks. */
   learns(rt: SessionRuntime, launchIdKnown: boolean): boolean {
@@ -22,11 +29,11 @@ export class AgentIdLearner {
 
   /** Polls for the id the agent in `terminal` picks, counting from `sinceWallMs`, until found or the run ends. */
   watch(rt: SessionRuntime, terminal: Terminal, sinceWallMs: number): void {
-    rt.idSince = sinceWallMs;
+    rt.learnIdSince(sinceWallMs);
     rt.timers.set(
       'id-watch',
       watchAgentSessionId({
-        scheduler: this.ctx.scheduler,
+        scheduler: this.ports.scheduler,
         discover: async () => (rt.terminal === terminal ? this.discover(rt) : null),
         onFound: () => rt.timers.fired('id-watch'),
       }),
@@ -42,12 +49,12 @@ export class AgentIdLearner {
     const since = rt.idSince;
     const cwd = rt.run?.spec?.cwd ?? rt.session.agent.cwd ?? rt.projectDir;
     const taken: string[] = [];
-    for (const o of this.sessions()) if (o !== rt && o.session.agent.sessionId !== null) taken.push(o.session.agent.sessionId);
-    const id = await rt.profile.discoverSessionId({ cwd, startedAtMs: since, taken }, this.ctx.env).catch(() => null);
+    for (const o of this.ports.sessions()) if (o !== rt && o.session.agent.sessionId !== null) taken.push(o.session.agent.sessionId);
+    const id = await rt.profile.discoverSessionId({ cwd, startedAtMs: since, taken }, this.ports.env).catch(() => null);
     if (id === null || rt.idSince !== since) return null;
-    rt.idSince = null;
-    this.ctx.store.write(rt, (s) => ({ ...s, agent: { ...s.agent, sessionId: id, cwd } }));
-    this.ctx.store.log(rt, `AGENT SESSION - ${rt.profile.label} session ${id} recorded; a relaunch resumes it`);
+    rt.learnIdSince(null);
+    this.ports.store.write(rt, (s) => ({ ...s, agent: { ...s.agent, sessionId: id, cwd } }));
+    this.ports.store.log(rt, `AGENT SESSION - ${rt.profile.label} session ${id} recorded; a relaunch resumes it`);
     return id;
   }
 }

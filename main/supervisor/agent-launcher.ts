@@ -21,8 +21,17 @@ import { checkAgentProgram } from '../agents/agent-program.js';
 import type { Checkpointer } from './checkpointer.js';
 import { describeLaunch, type PlanResult } from './launch-plan.js';
 import type { ResumeJournal } from './resume/resume-journal.js';
-import type { SessionRuntime } from './session-runtime.js';
-import type { ResumeContext, SupervisorContext } from './supervisor-context.js';
+import { AgentRun, type SessionRuntime } from './session-runtime.js';
+import type { MachineState, ResumeContext, SupervisorOptions } from './supervisor-options.js';
+import type { SessionStore } from './session-store.js';
+import type { SessionTransitions } from './transitions.js';
+import type { Typist } from './typed-input.js';
+import type { SupervisorEvent } from '../../common/events.js';
+import type { TerminalSize } from '../../common/terminal.js';
+import type { Env } from '../agents/profile.js';
+import type { PowerClock, Scheduler } from '../power/clock.js';
+import type { DirectBackend } from '../terminals/direct/direct-backend.js';
+import type { TmuxBackend } from '../terminals/tmux/tmux-backend.js';
 
 /** The size a terminal starts at before any view says otherwise: a common laptop terminal. */
 export const DEFAULT_SIZE = { cols: 120, rows: 40 };
@@ -37,17 +46,38 @@ export interface LaunchRequest {
   restartedBecause?: string | null;
 }
 
+/** What launching and adopting an agent uses. */
+export interface AgentLauncherPorts {
+  env: Env;
+  clock: PowerClock;
+  scheduler: Scheduler;
+  machine: Readonly<MachineState>;
+  direct: DirectBackend;
+  tmux: TmuxBackend | null;
+  store: Pick<SessionStore, 'write' | 'log'>;
+  moves: Pick<SessionTransitions, 'move' | 'attention' | 'base'>;
+  emit(e: SupervisorEvent): void;
+  /** The size a terminal starts at; default DEFAULT_SIZE. */
+  size?: TerminalSize | undefined;
+  activity?: SupervisorOptions['activity'];
+  checkpoints: Pick<Checkpointer, 'schedule'>;
+  ids: AgentIdLearner;
+  journal: Pick<ResumeJournal, 'resuming' | 'resumed'>;
+  typist: Pick<Typist, 'type'>;
+  /** The agent's terminal exited (exit-handler.ts). */
+  onExit(rt: SessionRuntime, terminal: Terminal, exit: TerminalExit): void;
+}
+
 export class AgentLauncher {
-  constructor(
-    private readonly ctx: SupervisorContext,
-    private readonly checkpoints: Checkpointer,
-    private readonly onExit: (rt: SessionRuntime, terminal: Terminal, exit: TerminalExit) => void,
-    readonly ids: AgentIdLearner,
-    private readonly journal: ResumeJournal,
-  ) {}
+  constructor(private readonly ports: AgentLauncherPorts) {}
+
+  /** The id learner of the agents this launches. */
+  get ids(): AgentIdLearner {
+    return this.ports.ids;
+  }
 
   async launch(rt: SessionRuntime, plan: PlanResult, req: LaunchRequest): Promise<void> {
-    const { moves, store } = this.ctx;
+    const { moves, store } = this.ports;
     if (!plan.ok) {
       // session.json names a dir or an id Mori refuses: the person corrects the file, then starts it.
       if (plan.attention === 'state-invalid') return moves.attention(rt, 'state-invalid', plan.message);
@@ -56,24 +86,24 @@ export class AgentLauncher {
       return moves.attention(rt, 'launch-failed', plan.message);
     }
     const { spec, kind } = plan.value;
-    const program = checkAgentProgram(rt.profile.name, spec.file, this.ctx.env, spec.cwd);
+    const program = checkAgentProgram(rt.profile.name, spec.file, this.ports.env, spec.cwd);
     if (!program.ok) return moves.attention(rt, 'agent-missing', program.message);
     if (!moves.move(rt, req.reason === null ? 'launch' : 'resume')) return;
-    if (req.reason !== null) this.journal.resuming(rt, kind);
+    if (req.reason !== null) this.ports.journal.resuming(rt, kind);
     const { backend, note } = await this.backendFor(rt.session.backend);
-    const size = this.ctx.options.size ?? DEFAULT_SIZE;
-    const launchedAt = this.ctx.clock.wallMs();
+    const size = this.ports.size ?? DEFAULT_SIZE;
+    const launchedAt = this.ports.clock.wallMs();
     const spawned = await backend.spawn({
       id: rt.id,
       command: spec.file,
       args: spec.args,
       cwd: spec.cwd,
-      env: agentEnvironment(this.ctx.env, { sessionId: rt.id, stateDir: rt.stateDir }),
+      env: agentEnvironment(this.ports.env, { sessionId: rt.id, stateDir: rt.stateDir }),
       cols: size.cols,
       rows: size.rows,
       transcriptDir: path.join(rt.stateDir, TRANSCRIPT_DIR),
     });
-    if (req.gen !== rt.generation || this.ctx.machine.shuttingDown) {
+    if (req.gen !== rt.generation || this.ports.machine.shuttingDown) {
       // Stopped or taken over meanwhile: this agent must not run.
       if (spawned.ok) background(spawned.value.kill(), `ending a superseded launch of ${rt.name}`);
       return;
@@ -100,84 +130,83 @@ export class AgentLauncher {
       return;
     }
     const restarted = req.restartedBecause ? `${req.restartedBecause}: restarted; ` : '';
-    this.journal.resumed(rt, req.reason, req.context, `${restarted}${words}${note}`, kind, adopt);
+    this.ports.journal.resumed(rt, req.reason, req.context, `${restarted}${words}${note}`, kind, adopt);
   }
 
   /** Adopts the tmux session a previous supervisor left running. False when it could not be opened. */
   async reattach(rt: SessionRuntime): Promise<boolean> {
-    if (!this.ctx.tmux) return false;
-    const r = await this.ctx.tmux.reattach(rt.id, { transcriptDir: path.join(rt.stateDir, TRANSCRIPT_DIR) });
+    if (!this.ports.tmux) return false;
+    const r = await this.ports.tmux.reattach(rt.id, { transcriptDir: path.join(rt.stateDir, TRANSCRIPT_DIR) });
     if (!r.ok) return false;
-    if (!this.ctx.moves.move(rt, 'launch')) {
+    if (!this.ports.moves.move(rt, 'launch')) {
       background(r.value.dispose(), `letting go of ${tmuxSessionName(rt.id)}`);
       return true;
     }
-    this.ctx.store.write(rt, (s) => ({ ...s, intent: { kind: 'running' }, lastBootId: bootId() }));
-    this.ctx.store.log(rt, `REATTACHED - tmux session ${tmuxSessionName(rt.id)} was still running (pid ${r.value.pid})`);
+    this.ports.store.write(rt, (s) => ({ ...s, intent: { kind: 'running' }, lastBootId: bootId() }));
+    this.ports.store.log(rt, `REATTACHED - tmux session ${tmuxSessionName(rt.id)} was still running (pid ${r.value.pid})`);
     this.adopt(rt, r.value, 'reattach', null);
     // The previous supervisor may have ended before it learnt the agent's id: learn it now, counting
     // from when the tmux session was made.
     if (this.ids.learns(rt, rt.session.agent.sessionId !== null)) {
-      const made = (await this.ctx.tmux.list().catch(() => [])).find((x) => x.id === rt.id)?.createdAt ?? null;
+      const made = (await this.ports.tmux.list().catch(() => [])).find((x) => x.id === rt.id)?.createdAt ?? null;
       if (made !== null && rt.terminal === r.value) this.ids.watch(rt, r.value, made.getTime());
     }
     return true;
   }
 
   private async backendFor(want: 'tmux' | 'direct'): Promise<{ backend: TerminalBackend; note: string }> {
-    const tmux = this.ctx.tmux;
+    const tmux = this.ports.tmux;
     if (want === 'tmux' && tmux) {
       const a = await tmux.detect();
       if (a.available) return { backend: tmux, note: '' };
-      return { backend: this.ctx.direct, note: `; tmux unusable (${a.reason ?? 'unknown'}), running in a direct terminal` };
+      return { backend: this.ports.direct, note: `; tmux unusable (${a.reason ?? 'unknown'}), running in a direct terminal` };
     }
-    if (want === 'tmux') return { backend: this.ctx.direct, note: '; tmux unavailable, running in a direct terminal' };
-    return { backend: this.ctx.direct, note: '' };
+    if (want === 'tmux') return { backend: this.ports.direct, note: '; tmux unavailable, running in a direct terminal' };
+    return { backend: this.ports.direct, note: '' };
   }
 
   /** Takes charge of a running terminal: activity, checkpoints, exit handling. */
   private adopt(rt: SessionRuntime, terminal: Terminal, launch: LaunchKind, spec: LaunchSpec | null): void {
-    const { ctx } = this;
-    rt.run = { terminal, monitor: null, launch, spec, startedAt: ctx.clock.monoMs(), pendingPrompt: spec?.typePrompt ?? null, nudgedAt: null };
-    const run = rt.run;
-    rt.activity = 'unknown';
-    rt.nextAttemptAt = null;
+    const { ports } = this;
+    const run = new AgentRun(terminal, launch, spec, ports.clock.monoMs());
+    rt.markLaunched(run);
     const agentId = rt.session.agent.sessionId;
-    const activity = ctx.options.activity;
-    run.monitor = new ActivityMonitor(terminal, {
+    const activity = ports.activity;
+    run.watchWith(
+      new ActivityMonitor(terminal, {
       patterns: rt.profile.patterns,
-      clock: ctx.clock,
-      scheduler: ctx.scheduler,
+      clock: ports.clock,
+      scheduler: ports.scheduler,
       ...(activity?.readDelayMs !== undefined ? { readDelayMs: activity.readDelayMs } : {}),
       ...(activity?.settleMs !== undefined ? { settleMs: activity.settleMs } : {}),
       ...(rt.profile.name === 'claude' && agentId !== null
         ? {
             reported: async () => {
-              const s = await findClaudeStatus(ctx.env, agentId);
+              const s = await findClaudeStatus(ports.env, agentId);
               return s ? activityFromClaudeStatus(s.status) : null;
             },
           }
         : {}),
       onTransition: (t) => {
         if (rt.run !== run) return;
-        rt.activity = t.to;
-        ctx.emit({ type: 'session.activity', ...ctx.moves.base(rt), from: t.from, to: t.to });
-        if (t.to === 'waiting' && run.pendingPrompt !== null) {
-          const prompt = run.pendingPrompt;
-          run.pendingPrompt = null;
-          background(ctx.type(rt, prompt, 'first prompt'), `typing the first prompt of ${rt.name}`);
+        rt.setActivity(t.to);
+        ports.emit({ type: 'session.activity', ...ports.moves.base(rt), from: t.from, to: t.to });
+        const prompt = t.to === 'waiting' ? run.takePendingPrompt() : null;
+        if (prompt !== null) {
+          background(ports.typist.type(rt, prompt, 'first prompt'), `typing the first prompt of ${rt.name}`);
         }
       },
-    });
-    this.checkpoints.schedule(rt, terminal);
-    terminal.onExit((exit) => this.onExit(rt, terminal, exit));
+      }),
+    );
+    this.ports.checkpoints.schedule(rt, terminal);
+    terminal.onExit((exit) => this.ports.onExit(rt, terminal, exit));
     // The transcript is the agent's history on disk: a failure to write it is said in the work log
     // and on stderr (once per run of failures, the terminal's own rule), while the agent goes on.
     terminal.onProblem((p) => {
       process.stderr.write(`mori: ${rt.name}: ${p.message}\n`);
-      ctx.store.log(rt, `TRANSCRIPT NOT WRITTEN - ${p.message}`);
+      ports.store.log(rt, `TRANSCRIPT NOT WRITTEN - ${p.message}`);
     });
-    if (!ctx.moves.move(rt, 'ran')) return;
-    ctx.emit({ type: 'session.started', ...ctx.moves.base(rt), launch, backend: terminal.backend, pid: terminal.pid, agentSessionId: rt.session.agent.sessionId });
+    if (!ports.moves.move(rt, 'ran')) return;
+    ports.emit({ type: 'session.started', ...ports.moves.base(rt), launch, backend: terminal.backend, pid: terminal.pid, agentSessionId: rt.session.agent.sessionId });
   }
 }

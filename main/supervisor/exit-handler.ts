@@ -11,7 +11,13 @@ import { decideOnExit, type ExitDecision } from './lifecycle.js';
 import { recordCrash, systemAwakeMs } from './restart-history.js';
 import type { Checkpointer } from './checkpointer.js';
 import type { SessionRuntime } from './session-runtime.js';
-import type { SupervisorContext } from './supervisor-context.js';
+import type { MachineState } from './supervisor-options.js';
+import type { SessionStore } from './session-store.js';
+import type { SessionTransitions } from './transitions.js';
+import type { RestartPolicyConfig } from './restart-policy.js';
+import type { SupervisorEvent } from '../../common/events.js';
+import type { InterruptReason } from '../../common/session.js';
+import type { PowerClock, Scheduler } from '../power/clock.js';
 import { endViews } from './view-hub.js';
 
 /** An exit this soon after a wake (awake ms) is the sleep's doing, not a crash (DESIGN.md §4). */
@@ -19,11 +25,23 @@ export const NEAR_SLEEP_MS = 30_000;
 
 type Outcome = 'finished' | 'crash' | 'stopped' | 'resume-failed';
 
+/** What exit handling uses. */
+export interface ExitHandlerPorts {
+  clock: PowerClock;
+  scheduler: Scheduler;
+  random: () => number;
+  policy: RestartPolicyConfig;
+  machine: Readonly<MachineState>;
+  store: Pick<SessionStore, 'write' | 'log'>;
+  moves: Pick<SessionTransitions, 'move' | 'attention' | 'base'>;
+  emit(e: SupervisorEvent): void;
+  checkpoints: Pick<Checkpointer, 'take'>;
+  /** Resumes the session once its restart delay is over (the resume path, resume-controller.ts). */
+  resumeAfterBackoff(rt: SessionRuntime, reason: InterruptReason): Promise<void>;
+}
+
 export class ExitHandler {
-  constructor(
-    private readonly ctx: SupervisorContext,
-    private readonly checkpoints: Checkpointer,
-  ) {}
+  constructor(private readonly ports: ExitHandlerPorts) {}
 
   /** The terminal of `rt` exited. */
   onExit(rt: SessionRuntime, terminal: Terminal, exit: TerminalExit): void {
@@ -31,14 +49,13 @@ export class ExitHandler {
       this.handle(rt, terminal, exit);
     } catch (err) {
       // A bug here must not become an uncaught exception in the pty's callback: say it, ask for help.
-      this.ctx.moves.attention(rt, 'internal', `handling the agent's exit failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      this.ports.moves.attention(rt, 'internal', `handling the agent's exit failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
     }
   }
 
   /** Lets go of the running agent: its watchers, timers and views. */
   detach(rt: SessionRuntime, why: string): void {
-    rt.run?.monitor?.dispose();
-    rt.run = null;
+    rt.endRun();
     rt.timers.clear('checkpoint', 'stuck', 'id-watch');
     endViews(rt, why);
   }
@@ -47,12 +64,12 @@ export class ExitHandler {
     const run = rt.run;
     if (!run || run.terminal !== terminal) return;
     // Whatever was in flight for this agent (a resume verifying, a nudge) is over.
-    rt.generation++;
+    rt.takeCharge();
     this.detach(rt, 'the agent exited');
     background(terminal.dispose(), `releasing the terminal of ${rt.name}`);
-    const { machine, clock } = this.ctx;
+    const { machine, clock } = this.ports;
     if (machine.shuttingDown && !rt.stopping) {
-      this.ctx.store.write(rt, (s) => ({ ...s, lastExit: exitRecord(exit, clock.wallMs()) }));
+      this.ports.store.write(rt, (s) => ({ ...s, lastExit: exitRecord(exit, clock.wallMs()) }));
       return;
     }
     const now = clock.monoMs();
@@ -65,8 +82,8 @@ export class ExitHandler {
       uptimeMs: now - run.startedAt,
       restart: rt.restart,
       now,
-      random: this.ctx.random(),
-      policy: this.ctx.policy,
+      random: this.ports.random(),
+      policy: this.ports.policy,
     });
     this.apply(rt, exit, decision, run.spec?.file ?? null, run.spec?.agentSessionId ?? null, '');
   }
@@ -77,7 +94,7 @@ export class ExitHandler {
    */
   exitedWhileDown(rt: SessionRuntime, exit: TerminalExit): void {
     try {
-      const now = this.ctx.clock.monoMs();
+      const now = this.ports.clock.monoMs();
       const decision = decideOnExit({
         exit,
         userStop: false,
@@ -87,35 +104,35 @@ export class ExitHandler {
         uptimeMs: 0,
         restart: rt.restart,
         now,
-        random: this.ctx.random(),
-        policy: this.ctx.policy,
+        random: this.ports.random(),
+        policy: this.ports.policy,
       });
       this.apply(rt, exit, decision, null, null, ' while Mori was down');
     } catch (err) {
-      this.ctx.moves.attention(rt, 'internal', `handling an exit while Mori was down failed: ${String(err)}`);
+      this.ports.moves.attention(rt, 'internal', `handling an exit while Mori was down failed: ${String(err)}`);
     }
   }
 
   private apply(rt: SessionRuntime, exit: TerminalExit, decision: ExitDecision, file: string | null, agentSessionId: string | null, when: string): void {
-    const { ctx } = this;
-    const { store, moves } = ctx;
+    const { ports } = this;
+    const { store, moves } = ports;
     const status = exit.signal !== null ? `signal ${exit.signal}` : `exit ${exit.code ?? '?'}`;
     const countsAsCrash = decision.kind === 'restart' && decision.countsAsCrash;
     store.write(rt, (s) => ({
       ...s,
       intent: decision.intent,
-      lastExit: exitRecord(exit, ctx.clock.wallMs()),
-      restartHistory: countsAsCrash ? recordCrash(s.restartHistory, { wallMs: ctx.clock.wallMs(), systemAwakeMs: systemAwakeMs(), bootId: bootId() }) : s.restartHistory,
+      lastExit: exitRecord(exit, ports.clock.wallMs()),
+      restartHistory: countsAsCrash ? recordCrash(s.restartHistory, { wallMs: ports.clock.wallMs(), systemAwakeMs: systemAwakeMs(), bootId: bootId() }) : s.restartHistory,
     }));
-    if (when === '') background(this.checkpoints.take(rt), `checkpointing ${rt.name}`);
-    const exited = (outcome: Outcome): void => ctx.emit({ type: 'session.exited', ...moves.base(rt), code: exit.code, signal: exit.signal, outcome });
+    if (when === '') background(this.ports.checkpoints.take(rt), `checkpointing ${rt.name}`);
+    const exited = (outcome: Outcome): void => ports.emit({ type: 'session.exited', ...moves.base(rt), code: exit.code, signal: exit.signal, outcome });
     switch (decision.kind) {
       case 'stopped':
-        rt.stopping = false;
+        rt.stopCompleted();
         store.log(rt, `SESSION STOPPED - by the user (${status})`);
         moves.move(rt, 'stop');
         exited('stopped');
-        ctx.emit({ type: 'session.stopped', ...moves.base(rt), by: 'user' });
+        ports.emit({ type: 'session.stopped', ...moves.base(rt), by: 'user' });
         return;
       case 'supervisor-stopped':
         return;
@@ -125,41 +142,40 @@ export class ExitHandler {
         exited('finished');
         return;
       case 'attention':
-        rt.restart = decision.restart;
+        rt.recordExit(decision.restart);
         store.log(rt, `SESSION INTERRUPTED - agent crashed${when} (${status})`);
         exited('crash');
         moves.attention(rt, decision.reason, decision.message);
         return;
       case 'restart':
-        rt.restart = decision.restart;
         if (decision.resumeFailed && file !== null) {
           const failed = { file, agentSessionId };
-          rt.failedResume = failed;
+          rt.recordExit(decision.restart, failed);
           store.write(rt, (s) => ({ ...s, failedResume: failed }));
-        }
+        } else rt.recordExit(decision.restart);
         return this.scheduleRestart(rt, decision, status, when, exited);
     }
   }
 
   private scheduleRestart(rt: SessionRuntime, decision: Extract<ExitDecision, { kind: 'restart' }>, status: string, when: string, exited: (o: Outcome) => void): void {
-    const { ctx } = this;
+    const { ports } = this;
     const seconds = Math.max(1, Math.round(decision.delayMs / 1000));
     const what =
       decision.reason === 'sleep' ? `agent exited around a sleep (${status})` : decision.resumeFailed ? `resume failed (${status}); next: a fresh start` : `agent crashed${when} (${status})`;
-    ctx.store.log(rt, `SESSION INTERRUPTED - ${what}; restarting in ${seconds}s`);
-    if (!ctx.moves.move(rt, 'crashed')) return;
+    ports.store.log(rt, `SESSION INTERRUPTED - ${what}; restarting in ${seconds}s`);
+    if (!ports.moves.move(rt, 'crashed')) return;
     exited(decision.resumeFailed ? 'resume-failed' : 'crash');
-    ctx.emit({ type: 'session.interrupted', ...ctx.moves.base(rt), reason: decision.reason, retryInMs: decision.delayMs });
+    ports.emit({ type: 'session.interrupted', ...ports.moves.base(rt), reason: decision.reason, retryInMs: decision.delayMs });
     const gen = rt.generation;
-    rt.nextAttemptAt = ctx.clock.wallMs() + decision.delayMs;
+    rt.scheduleRetry(ports.clock.wallMs() + decision.delayMs);
     rt.timers.set(
       'retry',
-      ctx.scheduler.after(
+      ports.scheduler.after(
         decision.delayMs,
         () => {
           rt.timers.fired('retry');
-          if (rt.generation !== gen || ctx.machine.shuttingDown) return;
-          background(ctx.resume(rt, decision.reason, null), `resuming ${rt.name} after a restart delay`);
+          if (rt.generation !== gen || ports.machine.shuttingDown) return;
+          background(ports.resumeAfterBackoff(rt, decision.reason), `resuming ${rt.name} after a restart delay`);
         },
         true,
       ),

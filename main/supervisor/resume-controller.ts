@@ -13,7 +13,12 @@ import type { ExitHandler } from './exit-handler.js';
 import { planRelaunchLaunch } from './launch-plan.js';
 import type { ResumeJournal } from './resume/resume-journal.js';
 import type { SessionRuntime } from './session-runtime.js';
-import type { ResumeContext, SupervisorContext } from './supervisor-context.js';
+import type { MachineState, ResumeContext } from './supervisor-options.js';
+import type { SessionStore } from './session-store.js';
+import type { SessionTransitions } from './transitions.js';
+import type { Typist } from './typed-input.js';
+import type { Env } from '../agents/profile.js';
+import type { PowerClock, Scheduler } from '../power/clock.js';
 import { decideResumeAction, STUCK_AFTER_WAKE_MS } from './wake-plan.js';
 
 /** An agent left to retry by itself is looked at again this often, to nudge it once its retries ran out. */
@@ -24,39 +29,53 @@ export interface ResumeOptions {
   asked?: boolean;
 }
 
+/** What the resume path uses. */
+export interface ResumeControllerPorts {
+  home: string;
+  env: Env;
+  clock: PowerClock;
+  scheduler: Scheduler;
+  machine: Readonly<MachineState>;
+  store: Pick<SessionStore, 'write' | 'log' | 'reload'>;
+  moves: Pick<SessionTransitions, 'move' | 'interrupt'>;
+  /** Verify the environment before every resume (default true). */
+  verify?: boolean | undefined;
+  /** A nudged agent still in error this long after is restarted (default STUCK_AFTER_WAKE_MS). */
+  stuckAfterWakeMs?: number | undefined;
+  launcher: Pick<AgentLauncher, 'launch' | 'ids'>;
+  exits: Pick<ExitHandler, 'detach'>;
+  journal: Pick<ResumeJournal, 'verify' | 'resuming' | 'resumed'>;
+  typist: Pick<Typist, 'type'>;
+}
+
 export class ResumeController {
-  constructor(
-    private readonly ctx: SupervisorContext,
-    private readonly launcher: AgentLauncher,
-    private readonly exits: ExitHandler,
-    private readonly journal: ResumeJournal,
-  ) {}
+  constructor(private readonly ports: ResumeControllerPorts) {}
 
   async resume(rt: SessionRuntime, reason: InterruptReason, context: ResumeContext | null, options: ResumeOptions = {}): Promise<void> {
-    const { ctx } = this;
+    const { ports } = this;
     if (!options.asked && (rt.stopping || rt.session.intent.kind === 'user-stopped')) return;
-    const gen = ++rt.generation;
+    const gen = rt.takeCharge();
     rt.timers.clear('retry');
-    rt.nextAttemptAt = null;
+    rt.cancelRetry();
     const k = rt.session.intent.kind;
     // A dead agent whose stop was not recorded yet (Mori restarted, rebooted): say it was interrupted.
     // One the person stopped or that finished, and is now started again, was not interrupted.
-    if (rt.terminal === null && k !== 'interrupted' && k !== 'user-stopped' && k !== 'finished' && k !== 'attention') ctx.moves.interrupt(rt, reason);
+    if (rt.terminal === null && k !== 'interrupted' && k !== 'user-stopped' && k !== 'finished' && k !== 'attention') ports.moves.interrupt(rt, reason);
     let checks = context?.checks ?? null;
-    if ((ctx.options.verify ?? true) && checks === null) {
+    if ((ports.verify ?? true) && checks === null) {
       checks = await this.verify(rt, context?.signal);
-      if (gen !== rt.generation || ctx.machine.shuttingDown) return;
+      if (gen !== rt.generation || ports.machine.shuttingDown) return;
       if (context?.signal?.aborted) {
         // Slept or went offline again meanwhile: interrupted still; the next wake resumes it.
-        ctx.moves.move(rt, 'interrupt');
+        ports.moves.move(rt, 'interrupt');
         return;
       }
     }
     const resumed: ResumeContext = { awayMs: context?.awayMs ?? null, checks };
     const run = rt.run;
     if (run === null) return this.relaunch(rt, reason, resumed, gen);
-    const sinceWake = ctx.machine.lastWakeAt === null ? 0 : ctx.clock.monoMs() - ctx.machine.lastWakeAt;
-    const stuckAfter = ctx.options.stuckAfterWakeMs ?? STUCK_AFTER_WAKE_MS;
+    const sinceWake = ports.machine.lastWakeAt === null ? 0 : ports.clock.monoMs() - ports.machine.lastWakeAt;
+    const stuckAfter = ports.stuckAfterWakeMs ?? STUCK_AFTER_WAKE_MS;
     const action = decideResumeAction(
       { id: rt.id, state: rt.state, alive: true, activity: rt.activity, needsNetwork: true, userStopped: false },
       sinceWake,
@@ -64,8 +83,8 @@ export class ResumeController {
       stuckAfter,
     );
     if (action.kind === 'restart' || action.kind === 'relaunch') return this.restartAgent(rt, reason, resumed, gen, action.why);
-    if (!ctx.moves.move(rt, 'resume')) return;
-    this.journal.resuming(rt, run.launch);
+    if (!ports.moves.move(rt, 'resume')) return;
+    this.ports.journal.resuming(rt, run.launch);
     if (action.kind === 'nudge') {
       const nudge = rt.profile.nudge({ projectDir: rt.projectDir, name: rt.name });
       // The action is issued here; its confirmation (the agent echoes the text and goes busy) takes
@@ -74,7 +93,7 @@ export class ResumeController {
     }
     let what = `agent still running (${rt.activity})`;
     if (action.kind !== 'nudge' && rt.activity === 'working' && isRetrying(await run.terminal.screenText().catch(() => ''), rt.profile.typing)) {
-      if (gen !== rt.generation || rt.run !== run || ctx.machine.shuttingDown) return;
+      if (gen !== rt.generation || rt.run !== run || ports.machine.shuttingDown) return;
       what = 'agent still running, retrying a request by itself: left to it';
       this.watchRetrying(rt, reason);
     }
@@ -83,11 +102,11 @@ export class ResumeController {
 
   /** Types the nudge and acts on what came of it: resumed, left to its own retries, or restarted. */
   private async nudge(rt: SessionRuntime, reason: InterruptReason, resumed: ResumeContext, gen: number, text: string, stuckAfter: number): Promise<void> {
-    const { ctx } = this;
+    const { ports } = this;
     const run = rt.run;
     const activity = rt.activity;
-    const outcome = await ctx.type(rt, text, 'nudge');
-    if (run === null || gen !== rt.generation || rt.run !== run || ctx.machine.shuttingDown) return;
+    const outcome = await ports.typist.type(rt, text, 'nudge');
+    if (run === null || gen !== rt.generation || rt.run !== run || ports.machine.shuttingDown) return;
     if (outcome.kind === 'not-submitted') {
       return this.restartAgent(rt, reason, resumed, gen, `agent still running, ${activity}, but the nudge was not taken (${outcome.why})`);
     }
@@ -95,59 +114,59 @@ export class ResumeController {
       this.watchRetrying(rt, reason);
       return this.resumed(rt, reason, resumed, 'agent still running, retrying a request by itself: left to it');
     }
-    run.nudgedAt = ctx.clock.monoMs();
+    run.markNudged(ports.clock.monoMs());
     this.watchForStuck(rt, reason, stuckAfter);
     this.resumed(rt, reason, resumed, `agent still running, ${activity}: nudged to continue`);
   }
 
   /** The live agent goes on: intent running, the SESSION RESUMED entry, `session.resumed`. */
   private resumed(rt: SessionRuntime, reason: InterruptReason, resumed: ResumeContext, what: string): void {
-    const { ctx } = this;
+    const { ports } = this;
     const run = rt.run;
     if (run === null) return;
-    ctx.store.write(rt, (s) => ({ ...s, intent: { kind: 'running' } }));
-    this.journal.resumed(rt, reason, resumed, what, run.launch, () => ctx.moves.move(rt, 'ran'));
+    ports.store.write(rt, (s) => ({ ...s, intent: { kind: 'running' } }));
+    this.ports.journal.resumed(rt, reason, resumed, what, run.launch, () => ports.moves.move(rt, 'ran'));
   }
 
   /** Verifies the environment; the summary for the log and the prompt, or what went wrong. */
   private async verify(rt: SessionRuntime, signal: AbortSignal | undefined): Promise<string> {
-    const { ctx } = this;
-    if (!ctx.moves.move(rt, 'verify')) return 'not verified';
-    const v = await this.journal.verify({ sessionId: rt.id, name: rt.name, stateDir: rt.stateDir }, true, signal);
+    const { ports } = this;
+    if (!ports.moves.move(rt, 'verify')) return 'not verified';
+    const v = await this.ports.journal.verify({ sessionId: rt.id, name: rt.name, stateDir: rt.stateDir }, true, signal);
     return v.ok ? v.value.summary : `verification failed: ${v.message}`;
   }
 
   /** A dead agent: its resume command and id when its record exists, else fresh with the full prompt. */
   private async relaunch(rt: SessionRuntime, reason: InterruptReason, context: ResumeContext, gen: number, restartedBecause: string | null = null): Promise<void> {
-    const { ctx } = this;
-    ctx.store.reload(rt);
+    const { ports } = this;
+    ports.store.reload(rt);
     // A crash can come before the poll saw the agent's id: one last look, or the resume is lost.
-    await this.launcher.ids.discover(rt);
-    if (gen !== rt.generation || ctx.machine.shuttingDown) return;
+    await this.ports.launcher.ids.discover(rt);
+    if (gen !== rt.generation || ports.machine.shuttingDown) return;
     const plan = await planRelaunchLaunch({
       profile: rt.profile,
-      home: ctx.home,
+      home: ports.home,
       stateDir: rt.stateDir,
       session: rt.session,
       reason,
       awayMs: context.awayMs,
-      env: ctx.env,
+      env: ports.env,
       failedResume: rt.failedResume,
     });
-    if (gen !== rt.generation || ctx.machine.shuttingDown) return;
-    await this.launcher.launch(rt, plan, { reason, context, gen, restartedBecause });
+    if (gen !== rt.generation || ports.machine.shuttingDown) return;
+    await this.ports.launcher.launch(rt, plan, { reason, context, gen, restartedBecause });
   }
 
   /** Restarts a live agent that a resume cannot move (stuck, or a nudge not taken) with its resume command. */
   private async restartAgent(rt: SessionRuntime, reason: InterruptReason, resumed: ResumeContext, gen: number, why: string): Promise<void> {
-    const { ctx } = this;
+    const { ports } = this;
     const run = rt.run;
     if (run === null) return this.relaunch(rt, reason, resumed, gen);
     const t = run.terminal;
-    this.exits.detach(rt, 'the agent is restarted');
-    await t.kill().catch((err: unknown) => ctx.store.log(rt, `SESSION NOTE - the stuck agent could not be ended: ${String(err)}`));
+    this.ports.exits.detach(rt, 'the agent is restarted');
+    await t.kill().catch((err: unknown) => ports.store.log(rt, `SESSION NOTE - the stuck agent could not be ended: ${String(err)}`));
     background(t.dispose(), `releasing the terminal of ${rt.name}`);
-    if (gen !== rt.generation || ctx.machine.shuttingDown) return;
+    if (gen !== rt.generation || ports.machine.shuttingDown) return;
     // The relaunch writes the one SESSION RESUMED entry, saying why the agent was restarted.
     return this.relaunch(rt, reason, resumed, gen, why);
   }
@@ -160,14 +179,14 @@ export class ResumeController {
     const run = rt.run;
     rt.timers.set(
       'stuck',
-      this.ctx.scheduler.after(RETRY_RECHECK_MS, () => {
+      this.ports.scheduler.after(RETRY_RECHECK_MS, () => {
         rt.timers.fired('stuck');
-        if (rt.run !== run || run === null || this.ctx.machine.shuttingDown) return;
+        if (rt.run !== run || run === null || this.ports.machine.shuttingDown) return;
         background(
           run.terminal.screenText().then((screen) => {
-            if (rt.run !== run || this.ctx.machine.shuttingDown) return;
+            if (rt.run !== run || this.ports.machine.shuttingDown) return;
             if (isRetrying(screen, rt.profile.typing)) return this.watchRetrying(rt, reason);
-            if (rt.activity === 'error' || rt.activity === 'waiting') background(this.ctx.resume(rt, reason, null), `nudging ${rt.name} after its retries`);
+            if (rt.activity === 'error' || rt.activity === 'waiting') background(this.resume(rt, reason, null), `nudging ${rt.name} after its retries`);
           }),
           `watching ${rt.name} retry by itself`,
         );
@@ -183,14 +202,14 @@ export class ResumeController {
     const run = rt.run;
     rt.timers.set(
       'stuck',
-      this.ctx.scheduler.after(afterMs, () => {
+      this.ports.scheduler.after(afterMs, () => {
         rt.timers.fired('stuck');
-        if (rt.run !== run || run === null || this.ctx.machine.shuttingDown) return;
+        if (rt.run !== run || run === null || this.ports.machine.shuttingDown) return;
         if (rt.activity !== 'error') {
-          run.nudgedAt = null;
+          run.clearNudge();
           return;
         }
-        background(this.ctx.resume(rt, reason, null), `restarting the stuck agent of ${rt.name}`);
+        background(this.resume(rt, reason, null), `restarting the stuck agent of ${rt.name}`);
       }),
     );
   }

@@ -16,7 +16,9 @@ import type { LaunchQueue } from './launch-queue.js';
 import { startAction, type StartAction } from './lifecycle.js';
 import type { ResumeController } from './resume-controller.js';
 import type { SessionRuntime } from './session-runtime.js';
-import type { SupervisorContext } from './supervisor-context.js';
+import type { MachineState } from './supervisor-options.js';
+import type { Env } from '../agents/profile.js';
+import type { TmuxBackend } from '../terminals/tmux/tmux-backend.js';
 
 /** tmux reaps a dead pane's program lazily; reading its status through a re-attach takes this long at most. */
 const DEAD_PANE_READ_MS = 5_000;
@@ -34,14 +36,20 @@ export function paneCensus(panes: readonly PersistentSessionInfo[]): PaneCensus 
   };
 }
 
+/** What bringing sessions up uses. */
+export interface SessionStartupPorts {
+  home: string;
+  env: Env;
+  machine: Readonly<MachineState>;
+  tmux: TmuxBackend | null;
+  queue: Pick<LaunchQueue, 'enqueue'>;
+  launcher: Pick<AgentLauncher, 'launch' | 'reattach'>;
+  resumer: Pick<ResumeController, 'resume'>;
+  exits: Pick<ExitHandler, 'exitedWhileDown'>;
+}
+
 export class SessionStartup {
-  constructor(
-    private readonly ctx: SupervisorContext,
-    private readonly queue: LaunchQueue,
-    private readonly launcher: AgentLauncher,
-    private readonly resumer: ResumeController,
-    private readonly exits: ExitHandler,
-  ) {}
+  constructor(private readonly ports: SessionStartupPorts) {}
 
   /** What to do with `rt` given its tmux session's state. */
   action(rt: SessionRuntime, census: PaneCensus): StartAction {
@@ -62,41 +70,41 @@ export class SessionStartup {
     const gen = rt.generation;
     const later = (what: string, job: () => Promise<void>): Promise<void> => {
       if (asked) return job();
-      this.queue.enqueue(`${what} of ${rt.name}`, async () => {
-        if (this.ctx.machine.shuttingDown || rt.generation !== gen) return;
+      this.ports.queue.enqueue(`${what} of ${rt.name}`, async () => {
+        if (this.ports.machine.shuttingDown || rt.generation !== gen) return;
         await job();
       });
       return Promise.resolve();
     };
     switch (action.kind) {
       case 'reattach':
-        if (await this.launcher.reattach(rt)) return;
-        return later('the relaunch', () => this.resumer.resume(rt, 'app-exit', null, { asked }));
+        if (await this.ports.launcher.reattach(rt)) return;
+        return later('the relaunch', () => this.ports.resumer.resume(rt, 'app-exit', null, { asked }));
       case 'exited-while-down': {
         if (rt.state !== 'idle') {
           // Stopped, finished or waiting for attention, and named to start: the old pane only goes.
-          await this.ctx.tmux?.remove(rt.id);
+          await this.ports.tmux?.remove(rt.id);
           return this.bringUp(rt, this.action(rt, { alive: new Set(), dead: new Map() }), asked);
         }
         const exit = action.exit === UNREAPED ? await this.readDeadPane(rt) : action.exit;
-        await this.ctx.tmux?.remove(rt.id);
-        this.exits.exitedWhileDown(rt, exit);
+        await this.ports.tmux?.remove(rt.id);
+        this.ports.exits.exitedWhileDown(rt, exit);
         return;
       }
       case 'new':
         return later('the launch', () =>
-          this.launcher.launch(rt, planNewLaunch(rt.profile, rt.session, this.ctx.env, { home: this.ctx.home, stateDir: rt.stateDir }), { reason: null, context: null, gen: ++rt.generation }),
+          this.ports.launcher.launch(rt, planNewLaunch(rt.profile, rt.session, this.ports.env, { home: this.ports.home, stateDir: rt.stateDir }), { reason: null, context: null, gen: rt.takeCharge() }),
         );
       case 'relaunch':
-        return later('the relaunch', () => this.resumer.resume(rt, action.reason, null, { asked }));
+        return later('the relaunch', () => this.ports.resumer.resume(rt, action.reason, null, { asked }));
     }
   }
 
   /** A dead pane whose status tmux has not reaped yet: a re-attach reads it (bounded); unknown if not. */
   private async readDeadPane(rt: SessionRuntime): Promise<TerminalExit> {
     const unknown: TerminalExit = { code: null, signal: null };
-    if (!this.ctx.tmux) return unknown;
-    const t = await this.ctx.tmux.reattach(rt.id, { transcriptDir: path.join(rt.stateDir, TRANSCRIPT_DIR) });
+    if (!this.ports.tmux) return unknown;
+    const t = await this.ports.tmux.reattach(rt.id, { transcriptDir: path.join(rt.stateDir, TRANSCRIPT_DIR) });
     if (!t.ok) return unknown;
     const exit = await new Promise<TerminalExit>((resolve) => {
       const timer = setTimeout(() => resolve(unknown), DEAD_PANE_READ_MS);

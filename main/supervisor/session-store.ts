@@ -42,7 +42,7 @@ export class SessionStore {
   /** Re-reads session.json (the person or `mori` may have changed it); keeps what is known when it cannot. */
   reload(rt: SessionRuntime): void {
     const r = readSessionFile(rt.stateDir);
-    if (r.ok) rt.session = r.value;
+    if (r.ok) rt.setSession(r.value);
   }
 
   /**
@@ -53,13 +53,13 @@ export class SessionStore {
   write(rt: SessionRuntime, change: (s: SessionFile) => SessionFile): boolean {
     const r = updateSessionFile(rt.stateDir, change);
     if (r.ok) {
-      rt.session = r.value;
+      rt.setSession(r.value);
       this.pending.delete(rt.id);
       this.succeeded(rt, 'session');
       return true;
     }
     try {
-      rt.session = SessionFile.parse(change(rt.session));
+      rt.setSession(SessionFile.parse(change(rt.session)));
     } catch {
       // the change itself is invalid: nothing better to hold than what was there
     }

@@ -26,12 +26,12 @@ export class SessionTransitions {
   move(rt: SessionRuntime, event: LifecycleEvent): boolean {
     const step = nextState(rt.state, event);
     if (step.ok) {
-      rt.state = step.to;
+      rt.enter(step.to);
       return true;
     }
     const message = `the supervisor tried "${event}" while the session was ${step.from}; this is a bug in Mori`;
     process.stderr.write(`mori: ${rt.name}: ${message}\n`);
-    rt.state = 'attention';
+    rt.enter('attention');
     this.store.write(rt, (s) => ({ ...s, intent: { kind: 'attention', reason: 'internal' } }));
     this.store.log(rt, `SESSION NEEDS ATTENTION - internal: ${message}`);
     this.emit({ type: 'session.attention', ...this.base(rt), reason: 'internal', message });

@@ -10,7 +10,7 @@ import type { PowerClock } from '../../power/clock.js';
 import { resumeWords } from '../resume-words.js';
 import type { SessionRuntime } from '../session-runtime.js';
 import type { SessionStore } from '../session-store.js';
-import type { ResumeContext } from '../supervisor-context.js';
+import type { ResumeContext } from '../supervisor-options.js';
 
 /** A session a verification is about: what its events name, where its checks are. */
 export interface VerifyTarget {

@@ -1,19 +1,13 @@
-// What the parts of the supervisor share: its options, clocks, backends, the session store and the
-// lifecycle moves, the event stream, and the few facts about the machine they all read (asleep, the
-// last wake, shutting down). Built once by the Supervisor and handed to each part. Types and one
-// small class; runs in the supervisor's process.
-import type { SupervisorEvent } from '../../common/events.js';
-import type { InterruptReason } from '../../common/session.js';
+// The Supervisor's options (clocks, backends, timings, policy), what a resume was given
+// (ResumeContext), and the few facts about the machine its parts read (asleep, the last wake,
+// shutting down). Each part receives only the pieces it uses, at construction. Runs in the
+// supervisor's process.
 import type { TerminalSize } from '../../common/terminal.js';
 import type { Env } from '../agents/profile.js';
 import type { PowerClock, Scheduler } from '../power/clock.js';
 import type { DirectBackend } from '../terminals/direct/direct-backend.js';
 import type { TmuxBackend } from '../terminals/tmux/tmux-backend.js';
 import type { RestartPolicyConfig } from './restart-policy.js';
-import type { SessionRuntime } from './session-runtime.js';
-import type { SessionStore } from './session-store.js';
-import type { SessionTransitions } from './transitions.js';
-import type { TypedInputOutcome, TypedInputPurpose } from './typed-input.js';
 
 export interface SupervisorOptions {
   home?: string;
@@ -46,30 +40,35 @@ export interface ResumeContext {
   signal?: AbortSignal;
 }
 
-/** The machine as the supervisor knows it. */
+/** The machine as the supervisor knows it; only the Supervisor changes it, the parts read it. */
 export class MachineState {
-  asleep = false;
-  /** Awake ms of the last wake. */
-  lastWakeAt: number | null = null;
-  shuttingDown = false;
-}
+  private sleeping = false;
+  private wokeAt: number | null = null;
+  private stopping = false;
 
-export interface SupervisorContext {
-  readonly home: string;
-  readonly env: Env;
-  readonly options: SupervisorOptions;
-  readonly clock: PowerClock;
-  readonly scheduler: Scheduler;
-  readonly random: () => number;
-  readonly policy: RestartPolicyConfig;
-  readonly direct: DirectBackend;
-  readonly tmux: TmuxBackend | null;
-  readonly store: SessionStore;
-  readonly moves: SessionTransitions;
-  readonly machine: MachineState;
-  emit(e: SupervisorEvent): void;
-  /** Resumes a session (the one resume path: crash, wake, network, reboot, a start). */
-  resume(rt: SessionRuntime, reason: InterruptReason, context: ResumeContext | null): Promise<void>;
-  /** Types text into the session's agent (the one typed-input path). */
-  type(rt: SessionRuntime, text: string, purpose: TypedInputPurpose, enter?: boolean): Promise<TypedInputOutcome>;
+  get asleep(): boolean {
+    return this.sleeping;
+  }
+
+  /** Awake ms of the last wake. */
+  get lastWakeAt(): number | null {
+    return this.wokeAt;
+  }
+
+  get shuttingDown(): boolean {
+    return this.stopping;
+  }
+
+  /** The machine goes to sleep (true) or woke (false) at awake ms `monoMs`. */
+  setAsleep(asleep: boolean, monoMs: number): void {
+    this.sleeping = asleep;
+    if (!asleep) this.wokeAt = monoMs;
+  }
+
+  /** The supervisor stops; false when it already was. */
+  beginShutdown(): boolean {
+    if (this.stopping) return false;
+    this.stopping = true;
+    return true;
+  }
 }
