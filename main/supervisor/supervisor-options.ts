@@ -7,7 +7,7 @@ import type { Env } from '../agents/profile.js';
 import type { PowerClock, Scheduler } from '../power/clock.js';
 import type { DirectBackend } from '../terminals/direct/direct-backend.js';
 import type { TmuxBackend } from '../terminals/tmux/tmux-backend.js';
-import type { RestartPolicyConfig } from './restart-policy.js';
+import type { RestartPolicyConfig } from './exits/restart-policy.js';
 
 export interface SupervisorOptions {
   home?: string;

@@ -2,11 +2,11 @@
 // checkpointed and logged; tmux sessions are let go and keep running (the next supervisor re-attaches
 // them); direct ones, children of this process, are ended with their process group and marked
 // interrupted(supervisor-stopped). Runs in the supervisor's process.
-import type { Checkpointer } from './checkpointer.js';
-import type { ExitHandler } from './exit-handler.js';
-import type { SessionRuntime } from './session-runtime.js';
-import type { SessionStore } from './session-store.js';
-import type { SessionTransitions } from './transitions.js';
+import type { Checkpointer } from './checkpoints/checkpointer.js';
+import type { ExitHandler } from './exits/exit-handler.js';
+import type { SessionRuntime } from './session/session-runtime.js';
+import type { SessionStore } from './session/session-store.js';
+import type { SessionTransitions } from './session/transitions.js';
 import type { SupervisorEvent } from '../../common/events.js';
 
 /** What stopping the sessions uses. */

@@ -1,4 +1,4 @@
-// The supervisor's typed input goes through deliverText (main/supervisor/prompt-delivery.ts), here
+// The supervisor's typed input goes through deliverText (main/supervisor/typing/typed-input.ts), here
 // with the fake agent in real direct ptys: a nudge the agent does not take (its Enter is lost) ends in
 // a restart with the resume command; an agent retrying a request by itself is left alone (nothing
 // typed, `send` refused) and nudged once its retries ran out; `send` of a long text is taken.

@@ -1,13 +1,13 @@
-// A session's runtime state has one owner: main/supervisor/session-runtime.ts. Every other file reads
-// its fields and changes them through its named operations (markLaunched, setActivity, recordExit…),
-// so what can change a session is listed in one place. This fails on an assignment to a runtime's or
+// A session's runtime state has one owner: main/supervisor/session/session-runtime.ts. Every other
+// file reads its fields and changes them through its named operations (markLaunched, setActivity,
+// recordExit…), so what can change a session is listed in one place. This fails on an assignment to a runtime's or
 // an agent run's field anywhere else in main/.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO } from '../helpers/mori-cli.js';
 
-const OWNER = path.join('main', 'supervisor', 'session-runtime.ts');
+const OWNER = path.join('main', 'supervisor', 'session', 'session-runtime.ts');
 
 /** `rt.x = …`, `runtime.x += …`, `run.x = …`, `rt.x++`, `++rt.x` — not `==`/`===` comparisons. */
 const ASSIGNMENT = /\b(?:rt|runtime|run)\.\w+\s*(?:[-+*/?|&]{0,2}=(?!=)|\+\+|--)|(?:\+\+|--)\s*(?:rt|runtime|run)\.\w+/;

@@ -1,6 +1,6 @@
 // The pure interruption decisions: who is interrupted, who is resumed, and what is done to each.
 import { describe, expect, it } from 'vitest';
-import { decideResumeAction, sessionsToInterrupt, sessionsToResume, STUCK_AFTER_WAKE_MS, type SessionView } from '../../main/supervisor/wake-plan.js';
+import { decideResumeAction, sessionsToInterrupt, sessionsToResume, STUCK_AFTER_WAKE_MS, type SessionView } from '../../main/supervisor/resume/resume-plan.js';
 
 const s = (over: Partial<SessionView> & { id: string }): SessionView => ({
   state: 'running',

@@ -7,9 +7,9 @@ import { fail, type Result } from '../../../common/result.js';
 import type { InterruptReason } from '../../../common/session.js';
 import { verifyChecks, type VerifyReport } from '../../checks/verify-report.js';
 import type { PowerClock } from '../../power/clock.js';
-import { resumeWords } from '../resume-words.js';
-import type { SessionRuntime } from '../session-runtime.js';
-import type { SessionStore } from '../session-store.js';
+import { resumeWords } from './resume-words.js';
+import type { SessionRuntime } from '../session/session-runtime.js';
+import type { SessionStore } from '../session/session-store.js';
 import type { ResumeContext } from '../supervisor-options.js';
 
 /** A session a verification is about: what its events name, where its checks are. */

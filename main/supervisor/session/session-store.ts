@@ -7,13 +7,13 @@
 // person has to look at that file. Work-log entries never wait on the event loop: when a compaction
 // holds the log, the entry is appended asynchronously, after any entry still waiting. Runs in the
 // supervisor's process.
-import { SessionFile } from '../../common/session.js';
-import { background } from '../background.js';
-import type { PowerClock } from '../power/clock.js';
-import { readSessionFile, sessionFilePath, updateSessionFile } from '../state/session-file.js';
-import { stateFileDefect, UnsafeStateFile } from '../state/state-file-guard.js';
-import { appendEntry, appendEntryAsync, WORK_LOG_BUDGET_BYTES } from '../state/work-log.js';
-import { CompactionBusy } from '../state/work-log-lock.js';
+import { SessionFile } from '../../../common/session.js';
+import { background } from '../../background.js';
+import type { PowerClock } from '../../power/clock.js';
+import { readSessionFile, sessionFilePath, updateSessionFile } from '../../state/session-file.js';
+import { stateFileDefect, UnsafeStateFile } from '../../state/state-file-guard.js';
+import { appendEntry, appendEntryAsync, WORK_LOG_BUDGET_BYTES } from '../../state/work-log.js';
+import { CompactionBusy } from '../../state/work-log-lock.js';
 import type { SessionRuntime } from './session-runtime.js';
 import { clearStateProblem, recordStateProblem, type StateProblemReason } from './state-problems.js';
 

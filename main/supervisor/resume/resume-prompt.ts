@@ -2,9 +2,9 @@
 // within a character budget. Pure: every input is passed in; `mori prompt` and the supervisor gather
 // them. Sections are filled by priority (the instructions and failing checks first, old log entries
 // last) and printed in reading order; what does not fit is cut with a visible "… N more" line.
-import type { CheckResultRecord } from '../../common/session.js';
-import type { SessionState } from '../state/session-state.js';
-import type { WorkLogEntry } from '../state/work-log.js';
+import type { CheckResultRecord } from '../../../common/session.js';
+import type { SessionState } from '../../state/session-state.js';
+import type { WorkLogEntry } from '../../state/work-log.js';
 
 /** DESIGN.md §5: big enough for a useful prompt, small enough not to pollute the agent's context. */
 export const RESUME_PROMPT_BUDGET = 6_000;

@@ -3,12 +3,12 @@
 // discoverSessionId is polled (agent-id-watch.ts), and the id goes into session.json with the cwd it
 // runs in, so a crash right after the first turn still resumes that conversation. Runs in the
 // supervisor's process.
-import type { Terminal } from '../terminals/terminal.js';
+import type { Terminal } from '../../terminals/terminal.js';
 import { watchAgentSessionId } from './agent-id-watch.js';
-import type { SessionRuntime } from './session-runtime.js';
-import type { SessionStore } from './session-store.js';
-import type { Env } from '../agents/profile.js';
-import type { Scheduler } from '../power/clock.js';
+import type { SessionRuntime } from '../session/session-runtime.js';
+import type { SessionStore } from '../session/session-store.js';
+import type { Env } from '../../agents/profile.js';
+import type { Scheduler } from '../../power/clock.js';
 
 /** What learning an agent's id uses. */
 export interface AgentIdLearnerPorts {

@@ -2,10 +2,10 @@
 // entry and the event of each move that has one (interrupted, needs attention). An impossible move is
 // a supervisor bug: it is reported as attention(internal) naming the state and the event, never
 // thrown — these moves happen inside pty, timer and socket callbacks. Runs in the supervisor's process.
-import type { SupervisorEvent } from '../../common/events.js';
-import type { InterruptReason } from '../../common/session.js';
-import type { PowerClock } from '../power/clock.js';
-import { REASON_WORDS } from './interrupt-words.js';
+import type { SupervisorEvent } from '../../../common/events.js';
+import type { InterruptReason } from '../../../common/session.js';
+import type { PowerClock } from '../../power/clock.js';
+import { REASON_WORDS } from '../resume/interrupt-words.js';
 import { nextState, type LifecycleEvent } from './lifecycle.js';
 import type { SessionRuntime } from './session-runtime.js';
 import type { SessionStore } from './session-store.js';

@@ -1,7 +1,7 @@
 // Learning the id of an agent that picks its own session id (codex, DESIGN.md §5 "discovered"):
 // after a launch the profile's discoverSessionId is polled until it answers, so the id is in
 // session.json from the agent's first turn on and no crash can lose it. Runs in the supervisor.
-import type { Cancel, Scheduler } from '../power/clock.js';
+import type { Cancel, Scheduler } from '../../power/clock.js';
 
 /** Codex writes its session record when the first prompt is submitted: poll briskly at first... */
 export const AGENT_ID_FAST_POLL_MS = 1_000;

@@ -5,16 +5,16 @@
 // profile runs, and nothing unregistered may choose what Mori executes. Runs in the supervisor's process.
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
-import { fail, ok, type Result } from '../../common/result.js';
-import { getProfile } from '../agents/profiles.js';
-import type { PowerClock } from '../power/clock.js';
-import { bootId } from '../os/boot-id.js';
-import { tryLock, type LockAttempt } from '../state/pid-lock.js';
-import { readRegistry } from '../state/registry.js';
-import { readSessionFile, sessionFilePath } from '../state/session-file.js';
-import { assertStatePath, UnsafeStateFile } from '../state/state-file-guard.js';
-import { SESSION_LOCK } from '../state/session-summary.js';
-import { crashTimes, systemAwakeMs } from './restart-history.js';
+import { fail, ok, type Result } from '../../../common/result.js';
+import { getProfile } from '../../agents/profiles.js';
+import type { PowerClock } from '../../power/clock.js';
+import { bootId } from '../../os/boot-id.js';
+import { tryLock, type LockAttempt } from '../../state/pid-lock.js';
+import { readRegistry } from '../../state/registry.js';
+import { readSessionFile, sessionFilePath } from '../../state/session-file.js';
+import { assertStatePath, UnsafeStateFile } from '../../state/state-file-guard.js';
+import { SESSION_LOCK } from '../../state/session-summary.js';
+import { crashTimes, systemAwakeMs } from '../exits/restart-history.js';
 import { SessionRuntime } from './session-runtime.js';
 import { readStateProblem } from './state-problems.js';
 

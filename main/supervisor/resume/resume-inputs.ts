@@ -1,17 +1,17 @@
 // Gathers what the resume prompt is built from — session_state.md, the work log's tail, git status,
 // the last verification — for one state dir. The effects half of resume-prompt.ts. Any Node process.
 import path from 'node:path';
-import type { SessionFile } from '../../common/session.js';
-import { fail, ok, type Result } from '../../common/result.js';
-import { gitChangedFiles } from '../state/git-info.js';
-import { MarkdownDoc } from '../state/markdown-doc.js';
-import { projectDirOf } from '../state/project-dir.js';
-import { parseSessionState } from '../state/session-state.js';
-import { SESSION_STATE } from '../state/state-dir.js';
-import { readTailEntries } from '../state/work-log.js';
+import type { SessionFile } from '../../../common/session.js';
+import { fail, ok, type Result } from '../../../common/result.js';
+import { gitChangedFiles } from '../../state/git-info.js';
+import { MarkdownDoc } from '../../state/markdown-doc.js';
+import { projectDirOf } from '../../state/project-dir.js';
+import { parseSessionState } from '../../state/session-state.js';
+import { SESSION_STATE } from '../../state/state-dir.js';
+import { readTailEntries } from '../../state/work-log.js';
 import { interruptionFor } from './interrupt-words.js';
 import type { Interruption, ResumePromptInput } from './resume-prompt.js';
-import { readRegularFileSync } from '../state/state-file-guard.js';
+import { readRegularFileSync } from '../../state/state-file-guard.js';
 
 /** The last few entries are what the agent "already tried"; older ones are in the file. */
 const RECENT_LOG_ENTRIES = 5;

@@ -1,6 +1,6 @@
 // How an interruption reason is said: in work-log entries (`SESSION INTERRUPTED - system sleep`) and
 // in the resume prompt (`it was interrupted by a reboot`). Pure.
-import type { InterruptReason } from '../../common/session.js';
+import type { InterruptReason } from '../../../common/session.js';
 import type { Interruption } from './resume-prompt.js';
 
 /** The words of work-log entries, after `SESSION INTERRUPTED - ` / `SESSION RESUMED - `. */

@@ -2,11 +2,11 @@
 // supervisor makes at each step: what an exit means, which sessions `mori up` starts, why a session
 // that was running is down after a restart of Mori, and how to (re)launch it. No timers, no I/O:
 // every input is passed in. Runs in the supervisor's process.
-import type { LaunchKind, RuntimeState } from '../../common/events.js';
-import type { Intent, InterruptReason } from '../../common/session.js';
-import type { TerminalExit } from '../../common/terminal.js';
-import { exitedCleanly } from '../../common/terminal.js';
-import { onCrash, type RestartPolicyConfig, type RestartState } from './restart-policy.js';
+import type { LaunchKind, RuntimeState } from '../../../common/events.js';
+import type { Intent, InterruptReason } from '../../../common/session.js';
+import type { TerminalExit } from '../../../common/terminal.js';
+import { exitedCleanly } from '../../../common/terminal.js';
+import { onCrash, type RestartPolicyConfig, type RestartState } from '../exits/restart-policy.js';
 
 /**
  * What happens to a session, as the lifecycle hears it. Facts about the agent (`ran`, `finished`,

@@ -4,12 +4,12 @@
 // Git runs as asynchronous child processes, at most CHECKPOINT_CONCURRENCY at once across the process,
 // so checkpointing every session on suspend never blocks the event loop (which the drift detector
 // would read as a sleep). Runs in the supervisor's process.
-import type { Checkpoint, SessionFile } from '../../common/session.js';
-import { fail, ok, type Result } from '../../common/result.js';
-import { GIT_TIMEOUT_MS, gitStateAsync } from '../state/git-info.js';
-import { Limiter } from '../state/limiter.js';
-import { updateSessionFileAsync } from '../state/session-file.js';
-import { appendEntryAsync } from '../state/work-log.js';
+import type { Checkpoint, SessionFile } from '../../../common/session.js';
+import { fail, ok, type Result } from '../../../common/result.js';
+import { GIT_TIMEOUT_MS, gitStateAsync } from '../../state/git-info.js';
+import { Limiter } from '../../state/limiter.js';
+import { updateSessionFileAsync } from '../../state/session-file.js';
+import { appendEntryAsync } from '../../state/work-log.js';
 
 /** DESIGN.md §4: often enough that a crash loses little, rare enough to cost nothing. */
 export const CHECKPOINT_INTERVAL_MS = 5 * 60_000;

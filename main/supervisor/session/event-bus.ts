@@ -1,7 +1,7 @@
 // The supervisor's event stream (DESIGN.md §9): listeners subscribe, events go to each in turn. A
 // listener that throws is reported and the others still hear the event: a broken subscriber (a UI,
 // a socket client) never breaks supervision. Runs in the supervisor's process.
-import type { SupervisorEvent } from '../../common/events.js';
+import type { SupervisorEvent } from '../../../common/events.js';
 
 export class EventBus {
   private readonly listeners = new Set<(e: SupervisorEvent) => void>();

@@ -1,9 +1,9 @@
 // Pure decisions for interruptions (DESIGN.md §4, "Resume action"): which sessions an event
 // interrupts, and what to do with each one when the machine wakes or the network returns. No timers,
 // no I/O. Runs in the supervisor's process.
-import type { AgentActivity } from '../../common/agent-activity.js';
-import type { RuntimeState } from '../../common/events.js';
-import type { InterruptReason } from '../../common/session.js';
+import type { AgentActivity } from '../../../common/agent-activity.js';
+import type { RuntimeState } from '../../../common/events.js';
+import type { InterruptReason } from '../../../common/session.js';
 
 /** After a wake, a live agent still showing a connection error this long is restarted, not nudged again. */
 export const STUCK_AFTER_WAKE_MS = 3 * 60_000;

@@ -5,21 +5,21 @@
 // fresh; never the same failed resume twice); a live one that works is left alone; one that waits or
 // shows an error is nudged; one still in error after a nudge, or long after the wake, is restarted
 // with its resume command. Runs in the supervisor's process.
-import type { InterruptReason } from '../../common/session.js';
-import { background } from '../background.js';
-import { isRetrying } from '../agents/typing.js';
-import type { AgentLauncher } from './agent-launcher.js';
-import type { ExitHandler } from './exit-handler.js';
-import { planRelaunchLaunch } from './launch-plan.js';
-import type { ResumeJournal } from './resume/resume-journal.js';
-import type { SessionRuntime } from './session-runtime.js';
-import type { MachineState, ResumeContext } from './supervisor-options.js';
-import type { SessionStore } from './session-store.js';
-import type { SessionTransitions } from './transitions.js';
-import type { Typist } from './typed-input.js';
-import type { Env } from '../agents/profile.js';
-import type { PowerClock, Scheduler } from '../power/clock.js';
-import { decideResumeAction, STUCK_AFTER_WAKE_MS } from './wake-plan.js';
+import type { InterruptReason } from '../../../common/session.js';
+import { background } from '../../background.js';
+import { isRetrying } from '../../agents/typing.js';
+import type { AgentLauncher } from '../launch/agent-launcher.js';
+import type { ExitHandler } from '../exits/exit-handler.js';
+import { planRelaunchLaunch } from '../launch/launch-plan.js';
+import type { ResumeJournal } from './resume-journal.js';
+import type { SessionRuntime } from '../session/session-runtime.js';
+import type { MachineState, ResumeContext } from '../supervisor-options.js';
+import type { SessionStore } from '../session/session-store.js';
+import type { SessionTransitions } from '../session/transitions.js';
+import type { Typist } from '../typing/typed-input.js';
+import type { Env } from '../../agents/profile.js';
+import type { PowerClock, Scheduler } from '../../power/clock.js';
+import { decideResumeAction, STUCK_AFTER_WAKE_MS } from './resume-plan.js';
 
 /** An agent left to retry by itself is looked at again this often, to nudge it once its retries ran out. */
 const RETRY_RECHECK_MS = 5_000;

@@ -1,6 +1,6 @@
 // The words of a SESSION RESUMED work-log entry: why it was interrupted, how long it was away, what
 // the checks found. Pure.
-import type { InterruptReason } from '../../common/session.js';
+import type { InterruptReason } from '../../../common/session.js';
 import { REASON_WORDS } from './interrupt-words.js';
 import { formatDuration } from './resume-prompt.js';
 

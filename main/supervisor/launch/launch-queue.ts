@@ -1,7 +1,7 @@
 // Launches one at a time, a stagger apart, so a start or a wake never storms (DESIGN.md §4: "one
 // session at a time, a few seconds apart, never all at once"). A job that fails is reported and the
 // queue goes on: one rejection never poisons the launches after it. Runs in the supervisor's process.
-import type { Scheduler } from '../power/clock.js';
+import type { Scheduler } from '../../power/clock.js';
 
 export interface LaunchQueueOptions {
   staggerMs: number;

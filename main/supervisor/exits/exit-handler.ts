@@ -3,22 +3,22 @@
 // take, next time fresh), or attention (a crash loop). Also an exit that happened while Mori was down
 // (a dead tmux pane found at start). Called from terminal callbacks: it never throws into them.
 // Runs in the supervisor's process.
-import type { TerminalExit } from '../../common/terminal.js';
-import { background } from '../background.js';
-import { bootId } from '../os/boot-id.js';
-import type { Terminal } from '../terminals/terminal.js';
-import { decideOnExit, type ExitDecision } from './lifecycle.js';
+import type { TerminalExit } from '../../../common/terminal.js';
+import { background } from '../../background.js';
+import { bootId } from '../../os/boot-id.js';
+import type { Terminal } from '../../terminals/terminal.js';
+import { decideOnExit, type ExitDecision } from '../session/lifecycle.js';
 import { recordCrash, systemAwakeMs } from './restart-history.js';
-import type { Checkpointer } from './checkpointer.js';
-import type { SessionRuntime } from './session-runtime.js';
-import type { MachineState } from './supervisor-options.js';
-import type { SessionStore } from './session-store.js';
-import type { SessionTransitions } from './transitions.js';
+import type { Checkpointer } from '../checkpoints/checkpointer.js';
+import type { SessionRuntime } from '../session/session-runtime.js';
+import type { MachineState } from '../supervisor-options.js';
+import type { SessionStore } from '../session/session-store.js';
+import type { SessionTransitions } from '../session/transitions.js';
 import type { RestartPolicyConfig } from './restart-policy.js';
-import type { SupervisorEvent } from '../../common/events.js';
-import type { InterruptReason } from '../../common/session.js';
-import type { PowerClock, Scheduler } from '../power/clock.js';
-import { endViews } from './view-hub.js';
+import type { SupervisorEvent } from '../../../common/events.js';
+import type { InterruptReason } from '../../../common/session.js';
+import type { PowerClock, Scheduler } from '../../power/clock.js';
+import { endViews } from '../session/view-hub.js';
 
 /** An exit this soon after a wake (awake ms) is the sleep's doing, not a crash (DESIGN.md §4). */
 export const NEAR_SLEEP_MS = 30_000;

@@ -1,8 +1,8 @@
 // The views connected to sessions' terminals (the app's terminals, `mori attach`, the web UI): each
 // attachment is remembered with its session so that when the terminal goes away (exit, restart,
 // shutdown) every view is told why and let go. Runs in the supervisor's process.
-import { fail, ok, type Result } from '../../common/result.js';
-import type { Attachment, Terminal, TerminalView } from '../terminals/terminal.js';
+import { fail, ok, type Result } from '../../../common/result.js';
+import type { Attachment, Terminal, TerminalView } from '../../terminals/terminal.js';
 import type { SessionRuntime } from './session-runtime.js';
 
 /** Connects `view` to the session's terminal; `onEnd` is told when the terminal goes away. */

@@ -4,16 +4,16 @@
 // session.json read or written; its paths are checked against the state dir's place before use
 // (project-dir.ts). Runs in the supervisor's process.
 import path from 'node:path';
-import type { AgentActivity } from '../../common/agent-activity.js';
-import type { LaunchKind, RuntimeState } from '../../common/events.js';
-import type { SessionFile } from '../../common/session.js';
-import type { AgentProfile, LaunchSpec } from '../agents/profile.js';
-import type { FailedResume } from '../agents/profiles.js';
-import type { Cancel } from '../power/clock.js';
-import { projectDirOf } from '../state/project-dir.js';
-import type { Terminal } from '../terminals/terminal.js';
-import type { ActivityMonitor } from './activity-monitor.js';
-import type { RestartState } from './restart-policy.js';
+import type { AgentActivity } from '../../../common/agent-activity.js';
+import type { LaunchKind, RuntimeState } from '../../../common/events.js';
+import type { SessionFile } from '../../../common/session.js';
+import type { AgentProfile, LaunchSpec } from '../../agents/profile.js';
+import type { FailedResume } from '../../agents/profiles.js';
+import type { Cancel } from '../../power/clock.js';
+import { projectDirOf } from '../../state/project-dir.js';
+import type { Terminal } from '../../terminals/terminal.js';
+import type { ActivityMonitor } from '../launch/activity-monitor.js';
+import type { RestartState } from '../exits/restart-policy.js';
 
 /** What a session's timers are for: a restart in backoff, checkpoints, a stuck/retrying agent, learning an agent's id. */
 type TimerKind = 'retry' | 'checkpoint' | 'stuck' | 'id-watch';

@@ -2,7 +2,7 @@
 // supervisor restarts (DESIGN.md §4: five crashes within ten *awake* minutes). Each crash is stored
 // with the system's awake clock and boot id; read back, it becomes a time on this supervisor's
 // clock. Pure except systemAwakeMs(). Runs in the supervisor's process.
-import type { CrashRecord } from '../../common/session.js';
+import type { CrashRecord } from '../../../common/session.js';
 
 /** Crashes kept in session.json: more than a crash loop needs, bounded. */
 export const RESTART_HISTORY_KEEP = 20;

@@ -5,8 +5,8 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { Intent } from '../../common/session.js';
-import { writeAtomicSync } from '../state/atomic-write.js';
+import { Intent } from '../../../common/session.js';
+import { writeAtomicSync } from '../../state/atomic-write.js';
 
 export const STATE_PROBLEMS_DIR = 'state-problems';
 

@@ -3,14 +3,14 @@
 // debouncer and reports one transition per change. Reads happen only after output, at most once per
 // read delay, and the only timer is the debouncer's deadline, so an idle session costs nothing.
 // Runs in the supervisor's process.
-import type { ActivityTransition, AgentActivity } from '../../common/agent-activity.js';
-import { background } from '../background.js';
-import type { Cancel, PowerClock, Scheduler } from '../power/clock.js';
-import { ActivityDebouncer } from '../agents/activity-debouncer.js';
-import { combineActivity } from '../agents/claude-session-status.js';
-import type { ScreenPatterns } from '../agents/profile.js';
-import { detectActivity } from '../agents/screen-activity.js';
-import type { Terminal } from '../terminals/terminal.js';
+import type { ActivityTransition, AgentActivity } from '../../../common/agent-activity.js';
+import { background } from '../../background.js';
+import type { Cancel, PowerClock, Scheduler } from '../../power/clock.js';
+import { ActivityDebouncer } from '../../agents/activity-debouncer.js';
+import { combineActivity } from '../../agents/claude-session-status.js';
+import type { ScreenPatterns } from '../../agents/profile.js';
+import { detectActivity } from '../../agents/screen-activity.js';
+import type { Terminal } from '../../terminals/terminal.js';
 
 /**
  * Output arrives in bursts of redraws; one read this long after the first chunk of a burst sees

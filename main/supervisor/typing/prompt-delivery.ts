@@ -3,8 +3,8 @@
 // its own, confirm the agent went busy, try Enter once more, else report it not submitted. Nothing is
 // typed while the agent retries a request by itself. Every typed input (nudge, `mori send`, a typed
 // first prompt) goes through deliverText. Runs in the supervisor's process; timers are real (short).
-import type { AgentActivity } from '../../common/agent-activity.js';
-import { isRetrying, shownCount, typedWrites, type TypingRules } from '../agents/typing.js';
+import type { AgentActivity } from '../../../common/agent-activity.js';
+import { isRetrying, shownCount, typedWrites, type TypingRules } from '../../agents/typing.js';
 
 /** What delivery needs of a session's terminal. */
 export interface DeliveryTarget {

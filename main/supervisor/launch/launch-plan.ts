@@ -9,19 +9,19 @@
 // fails as `state-invalid` naming the file and the field (project-dir.ts, agent-id.ts).
 // Runs in the supervisor.
 import { randomUUID } from 'node:crypto';
-import type { LaunchKind } from '../../common/events.js';
-import { ok, type Failure } from '../../common/result.js';
-import type { InterruptReason, SessionFile } from '../../common/session.js';
-import { checkAgentId } from '../agents/agent-id.js';
-import { firstPrompt } from '../agents/first-prompt.js';
-import type { AgentProfile, Env, LaunchSpec } from '../agents/profile.js';
-import { planRelaunch, type FailedResume } from '../agents/profiles.js';
-import { requireAgentCommandTrust } from '../checks/trust.js';
-import { sessionPaths, type SessionPaths } from '../state/project-dir.js';
-import { sessionFilePath } from '../state/session-file.js';
-import { gatherResumeInputs } from './resume-inputs.js';
-import { interruptionFor } from './interrupt-words.js';
-import { buildResumePrompt } from './resume-prompt.js';
+import type { LaunchKind } from '../../../common/events.js';
+import { ok, type Failure } from '../../../common/result.js';
+import type { InterruptReason, SessionFile } from '../../../common/session.js';
+import { checkAgentId } from '../../agents/agent-id.js';
+import { firstPrompt } from '../../agents/first-prompt.js';
+import type { AgentProfile, Env, LaunchSpec } from '../../agents/profile.js';
+import { planRelaunch, type FailedResume } from '../../agents/profiles.js';
+import { requireAgentCommandTrust } from '../../checks/trust.js';
+import { sessionPaths, type SessionPaths } from '../../state/project-dir.js';
+import { sessionFilePath } from '../../state/session-file.js';
+import { gatherResumeInputs } from '../resume/resume-inputs.js';
+import { interruptionFor } from '../resume/interrupt-words.js';
+import { buildResumePrompt } from '../resume/resume-prompt.js';
 
 /** A resumed agent keeps its conversation, so its prompt holds only the headline, files and checks. */
 const RESUME_WITH_CONTEXT_BUDGET = 2_000;

@@ -1,7 +1,7 @@
 // The environment an agent is launched with (every launch, both backends): the supervisor's own,
 // minus what would change how the agent behaves or leak Mori's internals into it, plus the two
 // variables that tell the agent (and the `mori` commands it runs) which session it is. Pure.
-import type { Env } from '../agents/profile.js';
+import type { Env } from '../../agents/profile.js';
 
 /** Set for every agent: its Mori session and state dir (`mori log`, hooks and scripts read them). */
 export const SESSION_ID_VAR = 'MORI_SESSION_ID';

@@ -2,13 +2,13 @@
 // first interval so many sessions do not all run git at once), when it exits, when it is interrupted
 // and when the supervisor stops. writeCheckpoint (checkpoint.ts) does the work; a failure is reported
 // as the session's state being unwritable, never dropped. Runs in the supervisor's process.
-import { background } from '../background.js';
-import type { Terminal } from '../terminals/terminal.js';
+import { background } from '../../background.js';
+import type { Terminal } from '../../terminals/terminal.js';
 import { CHECKPOINT_INTERVAL_MS, writeCheckpoint } from './checkpoint.js';
-import type { SessionRuntime } from './session-runtime.js';
-import type { SessionTransitions } from './transitions.js';
-import type { SupervisorEvent } from '../../common/events.js';
-import type { Scheduler } from '../power/clock.js';
+import type { SessionRuntime } from '../session/session-runtime.js';
+import type { SessionTransitions } from '../session/transitions.js';
+import type { SupervisorEvent } from '../../../common/events.js';
+import type { Scheduler } from '../../power/clock.js';
 
 /** What checkpointing uses. */
 export interface CheckpointerPorts {

@@ -4,34 +4,34 @@
 // checkpoints, exit handling, the first prompt for agents that take it typed. Also re-attaches a tmux
 // session that outlived the last supervisor. Runs in the supervisor's process.
 import path from 'node:path';
-import type { LaunchKind } from '../../common/events.js';
-import type { InterruptReason } from '../../common/session.js';
-import type { TerminalExit } from '../../common/terminal.js';
-import type { LaunchSpec } from '../agents/profile.js';
-import { activityFromClaudeStatus, findClaudeStatus } from '../agents/claude-session-status.js';
-import { background } from '../background.js';
-import { bootId } from '../os/boot-id.js';
-import { TRANSCRIPT_DIR } from '../state/state-dir.js';
-import type { Terminal, TerminalBackend } from '../terminals/terminal.js';
-import { tmuxSessionName } from '../terminals/tmux/pane-format.js';
+import type { LaunchKind } from '../../../common/events.js';
+import type { InterruptReason } from '../../../common/session.js';
+import type { TerminalExit } from '../../../common/terminal.js';
+import type { LaunchSpec } from '../../agents/profile.js';
+import { activityFromClaudeStatus, findClaudeStatus } from '../../agents/claude-session-status.js';
+import { background } from '../../background.js';
+import { bootId } from '../../os/boot-id.js';
+import { TRANSCRIPT_DIR } from '../../state/state-dir.js';
+import type { Terminal, TerminalBackend } from '../../terminals/terminal.js';
+import { tmuxSessionName } from '../../terminals/tmux/pane-format.js';
 import { ActivityMonitor } from './activity-monitor.js';
 import { agentEnvironment } from './agent-env.js';
 import type { AgentIdLearner } from './agent-id-learner.js';
-import { checkAgentProgram } from '../agents/agent-program.js';
-import type { Checkpointer } from './checkpointer.js';
+import { checkAgentProgram } from '../../agents/agent-program.js';
+import type { Checkpointer } from '../checkpoints/checkpointer.js';
 import { describeLaunch, type PlanResult } from './launch-plan.js';
-import type { ResumeJournal } from './resume/resume-journal.js';
-import { AgentRun, type SessionRuntime } from './session-runtime.js';
-import type { MachineState, ResumeContext, SupervisorOptions } from './supervisor-options.js';
-import type { SessionStore } from './session-store.js';
-import type { SessionTransitions } from './transitions.js';
-import type { Typist } from './typed-input.js';
-import type { SupervisorEvent } from '../../common/events.js';
-import type { TerminalSize } from '../../common/terminal.js';
-import type { Env } from '../agents/profile.js';
-import type { PowerClock, Scheduler } from '../power/clock.js';
-import type { DirectBackend } from '../terminals/direct/direct-backend.js';
-import type { TmuxBackend } from '../terminals/tmux/tmux-backend.js';
+import type { ResumeJournal } from '../resume/resume-journal.js';
+import { AgentRun, type SessionRuntime } from '../session/session-runtime.js';
+import type { MachineState, ResumeContext, SupervisorOptions } from '../supervisor-options.js';
+import type { SessionStore } from '../session/session-store.js';
+import type { SessionTransitions } from '../session/transitions.js';
+import type { Typist } from '../typing/typed-input.js';
+import type { SupervisorEvent } from '../../../common/events.js';
+import type { TerminalSize } from '../../../common/terminal.js';
+import type { Env } from '../../agents/profile.js';
+import type { PowerClock, Scheduler } from '../../power/clock.js';
+import type { DirectBackend } from '../../terminals/direct/direct-backend.js';
+import type { TmuxBackend } from '../../terminals/tmux/tmux-backend.js';
 
 /** The size a terminal starts at before any view says otherwise: a common laptop terminal. */
 export const DEFAULT_SIZE = { cols: 120, rows: 40 };

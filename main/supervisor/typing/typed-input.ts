@@ -3,12 +3,12 @@
 // through prompt-delivery.ts (the profile's typing rules, shown, entered, confirmed taken); keys
 // without Enter are written as they are; an input that did not get through is logged (Typist). Runs
 // in the supervisor's process.
-import type { Env } from '../agents/profile.js';
-import { detectActivity } from '../agents/screen-activity.js';
-import type { Terminal } from '../terminals/terminal.js';
+import type { Env } from '../../agents/profile.js';
+import { detectActivity } from '../../agents/screen-activity.js';
+import type { Terminal } from '../../terminals/terminal.js';
 import { deliverText, type DeliveryOutcome, type DeliveryTarget } from './prompt-delivery.js';
-import type { SessionRuntime } from './session-runtime.js';
-import type { SessionStore } from './session-store.js';
+import type { SessionRuntime } from '../session/session-runtime.js';
+import type { SessionStore } from '../session/session-store.js';
 
 export type TypedInputOutcome = DeliveryOutcome;
 
