@@ -2,7 +2,7 @@
 // checkpointed and logged; tmux sessions are let go and keep running (the next supervisor re-attaches
 // them); direct ones, children of this process, are ended with their process group and marked
 // interrupted(supervisor-stopped). Runs in the supervisor's process.
-import type { Checkpointer } from './checkpoints/checkpointer.js';
+import type { Checkpointer } from './checkpoints/checkpoint.js';
 import type { ExitHandler } from './exits/exit-handler.js';
 import type { SessionRuntime } from './session/session-runtime.js';
 import type { SessionStore } from './session/session-store.js';

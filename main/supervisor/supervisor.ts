@@ -23,7 +23,7 @@ import type { Attachment, Terminal, TerminalView } from '../terminals/terminal.j
 import { TmuxBackend } from '../terminals/tmux/tmux-backend.js';
 import { AgentIdLearner } from './launch/agent-id-learner.js';
 import { AgentLauncher } from './launch/agent-launcher.js';
-import { Checkpointer } from './checkpoints/checkpointer.js';
+import { Checkpointer } from './checkpoints/checkpoint.js';
 import { EventBus } from './session/event-bus.js';
 import { ExitHandler } from './exits/exit-handler.js';
 import { LaunchQueue } from './launch/launch-queue.js';

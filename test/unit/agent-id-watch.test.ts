@@ -3,7 +3,7 @@
 // failing look counts as "not yet".
 import { describe, expect, it } from 'vitest';
 import type { Cancel, Scheduler } from '../../main/power/clock.js';
-import { AGENT_ID_FAST_FOR_MS, AGENT_ID_FAST_POLL_MS, AGENT_ID_SLOW_POLL_MS, watchAgentSessionId } from '../../main/supervisor/launch/agent-id-watch.js';
+import { AGENT_ID_FAST_FOR_MS, AGENT_ID_FAST_POLL_MS, AGENT_ID_SLOW_POLL_MS, watchAgentSessionId } from '../../main/supervisor/launch/agent-id-learner.js';
 
 /** Timers that run only when the test advances the clock. */
 class ManualScheduler implements Scheduler {

@@ -9,7 +9,7 @@ import { bootId } from '../../os/boot-id.js';
 import type { Terminal } from '../../terminals/terminal.js';
 import { decideOnExit, type ExitDecision } from '../session/lifecycle.js';
 import { recordCrash, systemAwakeMs } from './restart-history.js';
-import type { Checkpointer } from '../checkpoints/checkpointer.js';
+import type { Checkpointer } from '../checkpoints/checkpoint.js';
 import type { SessionRuntime } from '../session/session-runtime.js';
 import type { MachineState } from '../supervisor-options.js';
 import type { SessionStore } from '../session/session-store.js';

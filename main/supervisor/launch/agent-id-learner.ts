@@ -1,14 +1,13 @@
 // Learns and records the session id of an agent that picks its own (codex, DESIGN.md §5
 // "discovered"): from the moment it is launched (or re-attached without a recorded id) the profile's
-// discoverSessionId is polled (agent-id-watch.ts), and the id goes into session.json with the cwd it
-// runs in, so a crash right after the first turn still resumes that conversation. Runs in the
-// supervisor's process.
+// discoverSessionId is polled (watchAgentSessionId: briskly at first, then slowly, until it answers),
+// and the id goes into session.json with the cwd it runs in, so a crash right after the first turn
+// still resumes that conversation. Runs in the supervisor's process.
 import type { Terminal } from '../../terminals/terminal.js';
-import { watchAgentSessionId } from './agent-id-watch.js';
 import type { SessionRuntime } from '../session/session-runtime.js';
 import type { SessionStore } from '../session/session-store.js';
 import type { Env } from '../../agents/profile.js';
-import type { Scheduler } from '../../power/clock.js';
+import type { Cancel, Scheduler } from '../../power/clock.js';
 
 /** What learning an agent's id uses. */
 export interface AgentIdLearnerPorts {
@@ -57,4 +56,44 @@ export class AgentIdLearner {
     this.ports.store.log(rt, `AGENT SESSION - ${rt.profile.label} session ${id} recorded; a relaunch resumes it`);
     return id;
   }
+}
+
+/** Codex writes its session record when the first prompt is submitted: poll briskly at first... */
+export const AGENT_ID_FAST_POLL_MS = 1_000;
+/** ...for this long (a prompt on argv is submitted within seconds of the start)... */
+export const AGENT_ID_FAST_FOR_MS = 120_000;
+/** ...then slowly, for an agent started bare whose first prompt a person types later. */
+export const AGENT_ID_SLOW_POLL_MS = 15_000;
+
+export interface AgentIdWatch {
+  /** One look; null while the agent has not recorded its session yet. Errors count as null. */
+  discover: () => Promise<string | null>;
+  onFound: (id: string) => void;
+  scheduler: Scheduler;
+}
+
+/** Polls until an id is found or the returned cancel is called (the terminal ended, a new launch). */
+export function watchAgentSessionId(w: AgentIdWatch): Cancel {
+  let stopped = false;
+  let timer: Cancel | null = null;
+  let waited = 0;
+  const look = async (): Promise<void> => {
+    timer = null;
+    const id = await w.discover().catch(() => null);
+    if (stopped) return;
+    if (id !== null) {
+      stopped = true;
+      w.onFound(id);
+      return;
+    }
+    const next = waited < AGENT_ID_FAST_FOR_MS ? AGENT_ID_FAST_POLL_MS : AGENT_ID_SLOW_POLL_MS;
+    waited += next;
+    timer = w.scheduler.after(next, () => void look());
+  };
+  timer = w.scheduler.after(0, () => void look());
+  return () => {
+    stopped = true;
+    timer?.();
+    timer = null;
+  };
 }

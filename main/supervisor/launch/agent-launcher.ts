@@ -18,7 +18,7 @@ import { ActivityMonitor } from './activity-monitor.js';
 import { agentEnvironment } from './agent-env.js';
 import type { AgentIdLearner } from './agent-id-learner.js';
 import { checkAgentProgram } from '../../agents/agent-program.js';
-import type { Checkpointer } from '../checkpoints/checkpointer.js';
+import type { Checkpointer } from '../checkpoints/checkpoint.js';
 import { describeLaunch, type PlanResult } from './launch-plan.js';
 import type { ResumeJournal } from '../resume/resume-journal.js';
 import { AgentRun, type SessionRuntime } from '../session/session-runtime.js';
