@@ -1,6 +1,7 @@
-// The pure interruption decisions: who is interrupted, who is resumed, and what is done to each.
+// The pure interruption decisions: who is interrupted, who is resumed, whether a resume goes ahead
+// (recording an interruption, verifying first), and what is done to each agent.
 import { describe, expect, it } from 'vitest';
-import { decideResumeAction, sessionsToInterrupt, sessionsToResume, STUCK_AFTER_WAKE_MS, type SessionView } from '../../main/supervisor/resume/resume-plan.js';
+import { decideResumeAction, planResume, sessionsToInterrupt, sessionsToResume, STUCK_AFTER_WAKE_MS, type ResumeStart, type SessionView } from '../../main/supervisor/resume/resume-plan.js';
 
 const s = (over: Partial<SessionView> & { id: string }): SessionView => ({
   state: 'running',
@@ -48,4 +49,32 @@ describe('decideResumeAction', () => {
     expect(decideResumeAction(s({ id: 'x', activity: 'needs-input' }), 0, false).kind).toBe('none');
   });
   it('relaunches a dead agent', () => expect(decideResumeAction(s({ id: 'x', alive: false, activity: 'unknown' }), 0, false).kind).toBe('relaunch'));
+});
+
+describe('planResume', () => {
+  const start = (over: Partial<ResumeStart>): ResumeStart => ({
+    asked: false,
+    stopping: false,
+    intent: 'interrupted',
+    agentRunning: false,
+    verifyEnabled: true,
+    checksGiven: false,
+    ...over,
+  });
+  it('leaves a session the person stopped, or is stopping, unless they asked', () => {
+    expect(planResume(start({ intent: 'user-stopped' })).kind).toBe('skip');
+    expect(planResume(start({ stopping: true, intent: 'running' })).kind).toBe('skip');
+    expect(planResume(start({ intent: 'user-stopped', asked: true })).kind).toBe('go');
+  });
+  it('records an interruption for a dead agent whose stop was not recorded, only then', () => {
+    expect(planResume(start({ intent: 'running' }))).toEqual({ kind: 'go', recordInterruption: true, verify: true });
+    expect(planResume(start({ intent: 'running', agentRunning: true }))).toMatchObject({ recordInterruption: false });
+    for (const intent of ['interrupted', 'finished', 'attention'] as const) expect(planResume(start({ intent }))).toMatchObject({ recordInterruption: false });
+    expect(planResume(start({ intent: 'user-stopped', asked: true }))).toMatchObject({ recordInterruption: false });
+  });
+  it('verifies unless verification is off or was already done for this resume', () => {
+    expect(planResume(start({}))).toMatchObject({ verify: true });
+    expect(planResume(start({ verifyEnabled: false }))).toMatchObject({ verify: false });
+    expect(planResume(start({ checksGiven: true }))).toMatchObject({ verify: false });
+  });
 });

@@ -19,7 +19,7 @@ import type { SessionTransitions } from '../session/transitions.js';
 import type { Typist } from '../typing/typed-input.js';
 import type { Env } from '../../agents/profile.js';
 import type { PowerClock, Scheduler } from '../../power/clock.js';
-import { decideResumeAction, STUCK_AFTER_WAKE_MS } from './resume-plan.js';
+import { decideResumeAction, planResume, STUCK_AFTER_WAKE_MS } from './resume-plan.js';
 
 /** An agent left to retry by itself is looked at again this often, to nudge it once its retries ran out. */
 const RETRY_RECHECK_MS = 5_000;
@@ -53,16 +53,21 @@ export class ResumeController {
 
   async resume(rt: SessionRuntime, reason: InterruptReason, context: ResumeContext | null, options: ResumeOptions = {}): Promise<void> {
     const { ports } = this;
-    if (!options.asked && (rt.stopping || rt.session.intent.kind === 'user-stopped')) return;
+    const plan = planResume({
+      asked: options.asked ?? false,
+      stopping: rt.stopping,
+      intent: rt.session.intent.kind,
+      agentRunning: rt.terminal !== null,
+      verifyEnabled: ports.verify ?? true,
+      checksGiven: (context?.checks ?? null) !== null,
+    });
+    if (plan.kind === 'skip') return;
     const gen = rt.takeCharge();
     rt.timers.clear('retry');
     rt.cancelRetry();
-    const k = rt.session.intent.kind;
-    // A dead agent whose stop was not recorded yet (Mori restarted, rebooted): say it was interrupted.
-    // One the person stopped or that finished, and is now started again, was not interrupted.
-    if (rt.terminal === null && k !== 'interrupted' && k !== 'user-stopped' && k !== 'finished' && k !== 'attention') ports.moves.interrupt(rt, reason);
+    if (plan.recordInterruption) ports.moves.interrupt(rt, reason);
     let checks = context?.checks ?? null;
-    if ((ports.verify ?? true) && checks === null) {
+    if (plan.verify) {
       checks = await this.verify(rt, context?.signal);
       if (gen !== rt.generation || ports.machine.shuttingDown) return;
       if (context?.signal?.aborted) {

@@ -1,9 +1,10 @@
-// Pure decisions for interruptions (DESIGN.md §4, "Resume action"): which sessions an event
-// interrupts, and what to do with each one when the machine wakes or the network returns. No timers,
-// no I/O. Runs in the supervisor's process.
+// Pure decisions for interruptions and resumes (DESIGN.md §4, "Resume action"): which sessions an
+// event interrupts, whether a resume goes ahead (and records an interruption, and verifies first), and
+// what to do with each agent when the machine wakes or the network returns. No timers, no I/O. Runs in
+// the supervisor's process.
 import type { AgentActivity } from '../../../common/agent-activity.js';
 import type { RuntimeState } from '../../../common/events.js';
-import type { InterruptReason } from '../../../common/session.js';
+import type { InterruptReason, SessionFile } from '../../../common/session.js';
 
 /** After a wake, a live agent still showing a connection error this long is restarted, not nudged again. */
 export const STUCK_AFTER_WAKE_MS = 3 * 60_000;
@@ -59,4 +60,32 @@ export function decideResumeAction(s: SessionView, msSinceWake: number, alreadyN
   }
   if (s.activity === 'error' || s.activity === 'waiting') return { kind: 'nudge', why: `agent ${s.activity}` };
   return { kind: 'none', why: `agent ${s.activity}` };
+}
+
+/** What a resume knows of a session before it does anything. */
+export interface ResumeStart {
+  /** The person asked (mori start, the UI): a session they stopped resumes too. */
+  asked: boolean;
+  /** A stop the person asked for is under way. */
+  stopping: boolean;
+  intent: SessionFile['intent']['kind'];
+  /** The agent's terminal is still there. */
+  agentRunning: boolean;
+  /** Verification before a resume is on (SupervisorOptions.verify). */
+  verifyEnabled: boolean;
+  /** A verification already done for this resume (ResumeContext.checks). */
+  checksGiven: boolean;
+}
+
+export type ResumePlan = { kind: 'skip' } | { kind: 'go'; recordInterruption: boolean; verify: boolean };
+
+/**
+ * Whether a resume goes ahead: never for a session the person stopped unless they asked. A dead agent
+ * whose stop was not recorded yet (Mori restarted, rebooted) is first recorded as interrupted; one the
+ * person stopped or that finished, and is now started again, was not interrupted.
+ */
+export function planResume(s: ResumeStart): ResumePlan {
+  if (!s.asked && (s.stopping || s.intent === 'user-stopped')) return { kind: 'skip' };
+  const settled = s.intent === 'interrupted' || s.intent === 'user-stopped' || s.intent === 'finished' || s.intent === 'attention';
+  return { kind: 'go', recordInterruption: !s.agentRunning && !settled, verify: s.verifyEnabled && !s.checksGiven };
 }
