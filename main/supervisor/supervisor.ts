@@ -1,9 +1,9 @@
 // The Supervisor (DESIGN.md §1, §4): the one object that owns every session of this Mori home, and
-// the API the app, `mori up` and the control socket use. It wires the parts, each in its own file:
-// session-set (loading, locks), session-store (state files, failures reported), transitions (the
-// lifecycle moves), launch-queue (staggered launches), agent-launcher (spawn, adopt, re-attach),
-// exit-handler (what an exit means), resume-controller (the one resume path), checkpointer,
-// view-hub and typed-input. Clock, timers and randomness are injectable.
+// the API the app, `mori up` and the control socket use. It builds the parts, each in the folder of
+// its concern and handed at construction only what it uses: session/ (the set, its state files, the
+// lifecycle moves, views), launch/ (staggered launches; spawn, adopt, re-attach), exits/ (what an
+// exit means), resume/ (the one resume path and the one writer of what it says), checkpoints/ and
+// typing/. Clock, timers and randomness are injectable.
 import path from 'node:path';
 import type { SupervisorEvent } from '../../common/events.js';
 import type { SessionInfo } from '../../common/ipc.js';

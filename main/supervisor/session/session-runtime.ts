@@ -2,7 +2,8 @@
 // the lifecycle (`state`, moved only through SessionTransitions), its terminal and activity while
 // the agent runs, and its timers. The stored truth (intent, exits, crashes) is `session`, the last
 // session.json read or written; its paths are checked against the state dir's place before use
-// (project-dir.ts). Runs in the supervisor's process.
+// (project-dir.ts). Only this file assigns its fields; the other parts change them through its named
+// operations (test/lint/runtime-owner.test.ts). Runs in the supervisor's process.
 import path from 'node:path';
 import type { AgentActivity } from '../../../common/agent-activity.js';
 import type { LaunchKind, RuntimeState } from '../../../common/events.js';
