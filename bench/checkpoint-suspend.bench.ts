@@ -13,7 +13,7 @@ import { gitChangedFiles, gitHead } from '../main/state/git-info.js';
 import { updateSessionFile, updateSessionFileAsync } from '../main/state/session-file.js';
 import { createSession } from '../main/state/state-dir.js';
 import { appendEntry, appendEntryAsync, WORK_LOG } from '../main/state/work-log.js';
-import { writeCheckpoint } from '../main/supervisor/checkpoint.js';
+import { writeCheckpoint } from '../main/supervisor/checkpoints/checkpoint.js';
 
 const SESSIONS = 20;
 /** Suspends measured; the median is reported so one slow run on a busy machine does not decide. */

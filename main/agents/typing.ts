@@ -3,7 +3,7 @@
 // multi-line handling, what the screen shows while the agent retries by itself) and the pure
 // function that turns a text into the writes to make. Also the one rule for a prompt passed as an
 // argument (a leading '-' must not read as a flag), used by every profile and command template.
-// Pure; runs in the supervisor's process. prompt-delivery.ts (supervisor) carries the writes out.
+// Pure; runs in the supervisor's process. supervisor/typing/typed-input.ts carries the writes out.
 
 /**
  * Why each rule exists, as observed on the real CLIs:
@@ -57,7 +57,7 @@ const stripPasteMarkers = (text: string): string => text.split(PASTE_START).join
 /** Line ends as one '\n' (a lone CR typed as a key submits). */
 const unixLines = (text: string): string => text.replace(/\r\n?/g, '\n');
 
-/** The writes that put `text` into the CLI's input, without the Enter (see prompt-delivery.ts). */
+/** The writes that put `text` into the CLI's input, without the Enter (see supervisor/typing/typed-input.ts). */
 export function typedWrites(text: string, rules: TypingRules): TypedWrite[] {
   const clean = unixLines(stripPasteMarkers(text));
   const multiLine = clean.includes('\n');

@@ -1,13 +1,11 @@
 // Checks as the control API serves them (DESIGN.md §7, §12): the derived list with each check's
-// source and whether it may run, plus the hash of the list that needs approval; a verification whose
-// value is what `mori verify --json` prints; and an approval of exactly the list the person was shown
-// (a hash that is no longer current is refused). Thin over main/checks/. Runs in the daemon.
-import { verificationPassed } from '../../common/checks.js';
+// source and whether it may run, plus the hash of the list that needs approval; and an approval of
+// exactly the list the person was shown (a hash that is no longer current is refused). Thin over
+// main/checks/; a verification goes through the supervisor (Supervisor.verifyChecks). Runs in the daemon.
 import type { ChecksListing } from '../../common/ipc.js';
 import { fail, ok, type Result } from '../../common/result.js';
 import { loadChecks } from '../checks/load-checks.js';
 import { approveChecks as recordChecksApproval, checksTrust, needsTrust } from '../checks/trust.js';
-import { verifySession } from '../checks/verify-session.js';
 import { readSessionFile } from '../state/session-file.js';
 import { appendEntryAsync } from '../state/work-log.js';
 
@@ -32,25 +30,6 @@ export function listChecks(home: string, stateDir: string): Result<ChecksListing
     unparsed: loaded.value.unparsed,
     trust: { hash: t.hash, trusted: t.trusted, changed: t.changed, approvedAt: t.approvedAt, items: t.items },
     lastVerification: session.value.lastVerification,
-  });
-}
-
-export interface VerifyReport {
-  ok: boolean;
-  summary: string;
-  /** The document `mori verify --json` prints. */
-  value: Record<string, unknown>;
-}
-
-/** Runs the checks once, as `mori verify` does. */
-export async function verifyChecks(home: string, stateDir: string, restartServices: boolean, signal?: AbortSignal): Promise<Result<VerifyReport>> {
-  const v = await verifySession(stateDir, { restartServices, home, ...(signal ? { signal } : {}) });
-  if (!v.ok) return v;
-  const passed = verificationPassed(v.value.summary);
-  return ok({
-    ok: passed,
-    summary: v.value.summary.text,
-    value: { ok: passed, ...(passed ? {} : { code: 'failed' }), message: v.value.summary.text, stateDir, ...v.value },
   });
 }
 

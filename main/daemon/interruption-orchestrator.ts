@@ -10,8 +10,8 @@ import type { Result } from '../../common/result.js';
 import type { InterruptReason } from '../../common/session.js';
 import type { PowerWatch } from '../power/power-watch.js';
 import { getProfile } from '../agents/profiles.js';
-import type { ResumeContext } from '../supervisor/supervisor-context.js';
-import { sessionsToInterrupt, sessionsToResume, WAKE_NETWORK_WAIT_MS, type SessionView } from '../supervisor/wake-plan.js';
+import type { ResumeContext } from '../supervisor/supervisor-options.js';
+import { sessionsToInterrupt, sessionsToResume, WAKE_NETWORK_WAIT_MS, type SessionView } from '../supervisor/resume/resume-plan.js';
 
 /** Verifications run side by side after a wake, but not all at once: each may run a test suite. */
 const RESUME_CONCURRENCY = 4;

@@ -2,17 +2,28 @@
 // checkpointed and logged; tmux sessions are let go and keep running (the next supervisor re-attaches
 // them); direct ones, children of this process, are ended with their process group and marked
 // interrupted(supervisor-stopped). Runs in the supervisor's process.
-import type { Checkpointer } from './checkpointer.js';
-import type { ExitHandler } from './exit-handler.js';
-import type { SessionRuntime } from './session-runtime.js';
-import type { SupervisorContext } from './supervisor-context.js';
+import type { Checkpointer } from './checkpoints/checkpoint.js';
+import type { ExitHandler } from './exits/exit-handler.js';
+import type { SessionRuntime } from './session/session-runtime.js';
+import type { SessionStore } from './session/session-store.js';
+import type { SessionTransitions } from './session/transitions.js';
+import type { SupervisorEvent } from '../../common/events.js';
 
-export async function shutdownSessions(ctx: SupervisorContext, sessions: readonly SessionRuntime[], exits: ExitHandler, checkpoints: Checkpointer): Promise<void> {
-  const { store, moves } = ctx;
+/** What stopping the sessions uses. */
+export interface ShutdownPorts {
+  store: Pick<SessionStore, 'write' | 'log'>;
+  moves: Pick<SessionTransitions, 'base'>;
+  emit(e: SupervisorEvent): void;
+  exits: Pick<ExitHandler, 'detach'>;
+  checkpoints: Pick<Checkpointer, 'take'>;
+}
+
+export async function shutdownSessions(ports: ShutdownPorts, sessions: readonly SessionRuntime[]): Promise<void> {
+  const { store, moves, exits, checkpoints } = ports;
   const waits: Promise<unknown>[] = [];
   for (const rt of sessions) {
     rt.timers.clear('retry');
-    rt.generation++;
+    rt.takeCharge();
     const t = rt.terminal;
     if (!t || rt.stopping) continue;
     waits.push(checkpoints.take(rt));
@@ -25,7 +36,7 @@ export async function shutdownSessions(ctx: SupervisorContext, sessions: readonl
       store.write(rt, (s) => ({ ...s, intent: { kind: 'interrupted', reason: 'supervisor-stopped' } }));
       waits.push(t.kill().catch(report('ending the agent')));
     }
-    ctx.emit({ type: 'session.stopped', ...moves.base(rt), by: 'supervisor' });
+    ports.emit({ type: 'session.stopped', ...moves.base(rt), by: 'supervisor' });
   }
   await Promise.all(waits);
 }

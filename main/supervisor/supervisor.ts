@@ -1,13 +1,14 @@
 // The Supervisor (DESIGN.md §1, §4): the one object that owns every session of this Mori home, and
-// the API the app, `mori up` and the control socket use. It wires the parts, each in its own file:
-// session-set (loading, locks), session-store (state files, failures reported), transitions (the
-// lifecycle moves), launch-queue (staggered launches), agent-launcher (spawn, adopt, re-attach),
-// exit-handler (what an exit means), resume-controller (the one resume path), checkpointer,
-// view-hub and typed-input. Clock, timers and randomness are injectable.
+// the API the app, `mori up` and the control socket use. It builds the parts, each in the folder of
+// its concern and handed at construction only what it uses: session/ (the set, its state files, the
+// lifecycle moves, views), launch/ (staggered launches; spawn, adopt, re-attach), exits/ (what an
+// exit means), resume/ (the one resume path and the one writer of what it says), checkpoints/ and
+// typing/. Clock, timers and randomness are injectable.
 import path from 'node:path';
 import type { SupervisorEvent } from '../../common/events.js';
 import type { SessionInfo } from '../../common/ipc.js';
 import { fail, ok, type Failure, type Result } from '../../common/result.js';
+import type { VerifyReport } from '../checks/verify-report.js';
 import type { InterruptReason } from '../../common/session.js';
 import type { Env } from '../agents/profile.js';
 import { background } from '../background.js';
@@ -20,28 +21,29 @@ import { resolveSession } from '../state/resolve-session.js';
 import { DirectBackend } from '../terminals/direct/direct-backend.js';
 import type { Attachment, Terminal, TerminalView } from '../terminals/terminal.js';
 import { TmuxBackend } from '../terminals/tmux/tmux-backend.js';
-import { AgentIdLearner } from './agent-id-learner.js';
-import { AgentLauncher } from './agent-launcher.js';
-import { Checkpointer } from './checkpointer.js';
-import { EventBus } from './event-bus.js';
-import { ExitHandler } from './exit-handler.js';
-import { LaunchQueue } from './launch-queue.js';
-import { meantToRun } from './lifecycle.js';
-import { DEFAULT_RESTART_POLICY, initialRestartState } from './restart-policy.js';
-import { ResumeController } from './resume-controller.js';
-import type { SessionRuntime } from './session-runtime.js';
-import { SessionSet } from './session-set.js';
-import { paneCensus, SessionStartup } from './session-startup.js';
-import { SessionStore } from './session-store.js';
-import { MachineState, type ResumeContext, type SupervisorContext, type SupervisorOptions } from './supervisor-context.js';
+import { AgentIdLearner } from './launch/agent-id-learner.js';
+import { AgentLauncher } from './launch/agent-launcher.js';
+import { Checkpointer } from './checkpoints/checkpoint.js';
+import { EventBus } from './session/event-bus.js';
+import { ExitHandler } from './exits/exit-handler.js';
+import { LaunchQueue } from './launch/launch-queue.js';
+import { meantToRun } from './session/lifecycle.js';
+import { DEFAULT_RESTART_POLICY, initialRestartState } from './exits/restart-policy.js';
+import { ResumeController } from './resume/resume-controller.js';
+import { ResumeJournal, type VerifyTarget } from './resume/resume-journal.js';
+import type { SessionRuntime } from './session/session-runtime.js';
+import { SessionSet } from './session/session-set.js';
+import { paneCensus, SessionStartup } from './launch/session-startup.js';
+import { SessionStore } from './session/session-store.js';
+import { MachineState, type ResumeContext, type SupervisorOptions } from './supervisor-options.js';
 import { shutdownSessions } from './supervisor-shutdown.js';
-import { SessionTransitions } from './transitions.js';
-import { typeInto, type TypedInputOutcome, type TypedInputPurpose } from './typed-input.js';
-import { attachView } from './view-hub.js';
+import { SessionTransitions } from './session/transitions.js';
+import { Typist } from './typing/typed-input.js';
+import { attachView } from './session/view-hub.js';
 
-export type { ResumeContext, SupervisorOptions } from './supervisor-context.js';
-export { DEFAULT_SIZE } from './agent-launcher.js';
-export { NEAR_SLEEP_MS } from './exit-handler.js';
+export type { ResumeContext, SupervisorOptions } from './supervisor-options.js';
+export { DEFAULT_SIZE } from './launch/agent-launcher.js';
+export { NEAR_SLEEP_MS } from './exits/exit-handler.js';
 
 /** The lock that keeps a second supervisor (another `mori up`, the app) off this Mori home. */
 export const SUPERVISOR_LOCK = 'supervisor.lock';
@@ -56,55 +58,97 @@ export interface StartReport {
 
 export class Supervisor {
   readonly home: string;
-  private readonly ctx: SupervisorContext;
+  private readonly clock: PowerClock;
+  private readonly direct: DirectBackend;
+  private readonly tmux: TmuxBackend | null;
+  private readonly store: SessionStore;
+  private readonly moves: SessionTransitions;
+  private readonly machine = new MachineState();
+  private readonly typist: Typist;
   private readonly sessions: SessionSet;
   private readonly queue: LaunchQueue;
   private readonly exits: ExitHandler;
   private readonly checkpoints: Checkpointer;
-  private readonly launcher: AgentLauncher;
   private readonly resumer: ResumeController;
   private readonly startup: SessionStartup;
+  private readonly journal: ResumeJournal;
   private readonly events = new EventBus();
   private releaseHome: (() => void) | null = null;
 
   constructor(options: SupervisorOptions = {}) {
-    this.home = options.home ?? moriHome();
-    const clock: PowerClock = options.clock ?? systemClock;
+    const home = (this.home = options.home ?? moriHome());
+    const clock: PowerClock = (this.clock = options.clock ?? systemClock);
     const scheduler = options.scheduler ?? systemScheduler;
+    const random = options.random ?? Math.random;
     const emit = (e: SupervisorEvent): void => this.events.emit(e);
+    const env: Env = options.env ?? process.env;
+    const machine = this.machine;
     // The store reports through the moves, which write through the store: tied after both exist.
     let moves: SessionTransitions | null = null;
-    const store = new SessionStore({ home: this.home, clock, onUnwritable: (rt, message, reason) => moves?.unwritable(rt, message, reason) });
+    const store = new SessionStore({ home, clock, onUnwritable: (rt, message, reason) => moves?.unwritable(rt, message, reason) });
     moves = new SessionTransitions(clock, store, emit);
-    const env: Env = options.env ?? process.env;
-    this.ctx = {
-      home: this.home,
-      env,
-      options,
-      clock,
-      scheduler,
-      random: options.random ?? Math.random,
-      policy: { ...DEFAULT_RESTART_POLICY, ...options.policy },
-      direct: options.direct ?? new DirectBackend({ runDir: path.join(this.home, 'run') }),
-      tmux: options.tmux === undefined ? new TmuxBackend() : options.tmux,
-      store,
-      moves,
-      machine: new MachineState(),
-      emit,
-      resume: (rt, reason, context) => this.resumer.resume(rt, reason, context),
-      type: (rt, text, purpose, enter) => this.type(rt, text, purpose, enter),
-    };
-    this.sessions = new SessionSet(this.home, clock);
+    this.store = store;
+    this.moves = moves;
+    this.direct = options.direct ?? new DirectBackend({ runDir: path.join(home, 'run') });
+    this.tmux = options.tmux === undefined ? new TmuxBackend() : options.tmux;
+    this.typist = new Typist({ env, store });
+    this.sessions = new SessionSet(home, clock);
     this.queue = new LaunchQueue({
       staggerMs: options.startStaggerMs ?? START_STAGGER_MS,
       scheduler,
       onError: (what, err) => process.stderr.write(`mori: ${what} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`),
     });
-    this.checkpoints = new Checkpointer(this.ctx);
-    this.exits = new ExitHandler(this.ctx, this.checkpoints);
-    this.launcher = new AgentLauncher(this.ctx, this.checkpoints, (rt, t, exit) => this.exits.onExit(rt, t, exit), new AgentIdLearner(this.ctx, () => this.sessions.all()));
-    this.resumer = new ResumeController(this.ctx, this.launcher, this.exits);
-    this.startup = new SessionStartup(this.ctx, this.queue, this.launcher, this.resumer, this.exits);
+    this.journal = new ResumeJournal({ home, clock, store, emit });
+    const checkpoints = (this.checkpoints = new Checkpointer({ scheduler, random, moves, emit, intervalMs: options.checkpointIntervalMs }));
+    // An exit's restart resumes through the resume path, which launches agents whose exits come
+    // back here: the one cycle of the supervisor, closed by this port.
+    const exits = (this.exits = new ExitHandler({
+      clock,
+      scheduler,
+      random,
+      policy: { ...DEFAULT_RESTART_POLICY, ...options.policy },
+      machine,
+      store,
+      moves,
+      emit,
+      checkpoints,
+      resumeAfterBackoff: (rt, reason) => this.resumer.resume(rt, reason, null),
+    }));
+    const ids = new AgentIdLearner({ env, scheduler, store, sessions: () => this.sessions.all() });
+    const launcher = new AgentLauncher({
+      env,
+      clock,
+      scheduler,
+      machine,
+      direct: this.direct,
+      tmux: this.tmux,
+      store,
+      moves,
+      emit,
+      size: options.size,
+      activity: options.activity,
+      checkpoints,
+      ids,
+      journal: this.journal,
+      typist: this.typist,
+      onExit: (rt, t, exit) => exits.onExit(rt, t, exit),
+    });
+    this.resumer = new ResumeController({
+      home,
+      env,
+      clock,
+      scheduler,
+      machine,
+      store,
+      moves,
+      verify: options.verify,
+      stuckAfterWakeMs: options.stuckAfterWakeMs,
+      launcher,
+      exits,
+      journal: this.journal,
+      typist: this.typist,
+    });
+    this.startup = new SessionStartup({ home, env, machine, tmux: this.tmux, queue: this.queue, launcher, resumer: this.resumer, exits });
   }
 
   // ---------------------------------------------------------------- events
@@ -140,7 +184,7 @@ export class Supervisor {
       if (!registered.ok) return this.abortStart(registered);
       wanted.add(path.resolve(dir.value));
     }
-    await this.ctx.direct.sweepOrphans();
+    await this.direct.sweepOrphans();
     const registry = readRegistry(this.home);
     if (!registry.ok) return this.abortStart(registry);
     const skipped: StartReport['skipped'] = [];
@@ -153,12 +197,12 @@ export class Supervisor {
       const loaded = this.sessions.load(dir);
       if (!loaded.ok) return this.abortStart(loaded);
     }
-    const census = paneCensus(this.ctx.tmux ? await this.ctx.tmux.list().catch(() => []) : []);
+    const census = paneCensus(this.tmux ? await this.tmux.list().catch(() => []) : []);
     const toStart = this.sessions.all().filter((rt) => (wanted.size > 0 ? wanted.has(path.resolve(rt.stateDir)) : meantToRun(rt.session) || census.alive.has(rt.id)));
     for (const rt of toStart) await this.startup.bringUp(rt, this.startup.action(rt, census), false);
     // Dead panes of sessions not meant to run (stopped, finished): nothing to resume, only to clear.
-    for (const rt of this.sessions.all()) if (census.dead.has(rt.id) && !toStart.includes(rt)) await this.ctx.tmux?.remove(rt.id);
-    this.events.emit({ type: 'supervisor.ready', at: this.ctx.clock.wallMs(), sessions: this.sessions.size, pid: process.pid });
+    for (const rt of this.sessions.all()) if (census.dead.has(rt.id) && !toStart.includes(rt)) await this.tmux?.remove(rt.id);
+    this.events.emit({ type: 'supervisor.ready', at: this.clock.wallMs(), sessions: this.sessions.size, pid: process.pid });
     return ok({ sessions: this.list(), skipped });
   }
 
@@ -197,13 +241,11 @@ export class Supervisor {
     const rt = found.value;
     if (rt.terminal) return ok(this.info(rt));
     rt.timers.clear('retry');
-    rt.stopping = false;
-    rt.restart = initialRestartState();
-    rt.failedResume = null;
-    this.ctx.store.write(rt, (s) => ({ ...s, failedResume: null, restartHistory: [] }));
-    const panes = this.ctx.tmux ? (await this.ctx.tmux.list().catch(() => [])).filter((p) => p.id === rt.id) : [];
+    rt.resetForStart(initialRestartState());
+    this.store.write(rt, (s) => ({ ...s, failedResume: null, restartHistory: [] }));
+    const panes = this.tmux ? (await this.tmux.list().catch(() => [])).filter((p) => p.id === rt.id) : [];
     // A dead pane left over is not this start's business: the person wants the agent running again.
-    if (panes.some((p) => !p.alive)) await this.ctx.tmux?.remove(rt.id);
+    if (panes.some((p) => !p.alive)) await this.tmux?.remove(rt.id);
     await this.startup.bringUp(rt, this.startup.action(rt, paneCensus(panes.filter((p) => p.alive))), true);
     return ok(this.info(rt));
   }
@@ -213,20 +255,20 @@ export class Supervisor {
     const found = this.sessions.find(ref);
     if (!found.ok) return found;
     const rt = found.value;
-    rt.generation++;
+    rt.takeCharge();
     rt.timers.clear('retry');
-    rt.nextAttemptAt = null;
+    rt.cancelRetry();
     const t = rt.terminal;
     if (t) {
-      rt.stopping = true;
+      rt.markStopping();
       // kill(), not dispose(): a tmux session must end too, with everything the agent started.
       await t.kill();
       return ok(this.info(rt));
     }
-    this.ctx.store.write(rt, (s) => ({ ...s, intent: { kind: 'user-stopped' } }));
-    this.ctx.store.log(rt, 'SESSION STOPPED - by the user');
-    this.ctx.moves.move(rt, 'stop');
-    this.events.emit({ type: 'session.stopped', ...this.ctx.moves.base(rt), by: 'user' });
+    this.store.write(rt, (s) => ({ ...s, intent: { kind: 'user-stopped' } }));
+    this.store.log(rt, 'SESSION STOPPED - by the user');
+    this.moves.move(rt, 'stop');
+    this.events.emit({ type: 'session.stopped', ...this.moves.base(rt), by: 'user' });
     return ok(this.info(rt));
   }
 
@@ -239,19 +281,10 @@ export class Supervisor {
     if (!found.ok) return found;
     const rt = found.value;
     if (!rt.terminal) return fail('failed', `session "${rt.name}" is not running (${rt.state})`);
-    const outcome = await this.type(rt, text, 'send', enter);
+    const outcome = await this.typist.type(rt, text, 'send', enter);
     if (outcome.kind === 'submitted') return ok({ chars: text.length });
     if (outcome.kind === 'agent-retrying') return fail('failed', `session "${rt.name}": the agent is retrying a request by itself; nothing was typed (send again once it is done)`);
     return fail('failed', `session "${rt.name}": the text was not taken: ${outcome.why}`);
-  }
-
-  /** The one way typed text reaches an agent; an input that did not get through is logged. */
-  private async type(rt: SessionRuntime, text: string, purpose: TypedInputPurpose, enter = true): Promise<TypedInputOutcome> {
-    const t = rt.terminal;
-    const outcome: TypedInputOutcome = t ? await typeInto(rt, t, text, enter, this.ctx.env) : { kind: 'not-submitted', why: 'the agent is not running' };
-    if (outcome.kind === 'not-submitted') this.ctx.store.log(rt, `INPUT NOT SUBMITTED - ${purpose}: ${outcome.why}`);
-    else if (outcome.kind === 'agent-retrying' && purpose !== 'nudge') this.ctx.store.log(rt, `INPUT NOT SUBMITTED - ${purpose}: the agent was retrying a request by itself`);
-    return outcome;
   }
 
   /** Connects a view to the session's terminal; `onEnd` is told when the terminal goes away. */
@@ -276,22 +309,31 @@ export class Supervisor {
     return loaded.ok ? ok(this.info(loaded.value)) : loaded;
   }
 
-  /** A verification run outside the supervisor recorded its results in session.json: info() shows them (failing checks). */
-  noteVerification(ref: string): void {
+  /**
+   * Verifies a session on request (`checks.verify`), announced as the resume path announces its own
+   * (verify.started, verify.finished); a loaded session's info() then shows the results.
+   */
+  async verifyChecks(target: VerifyTarget, restartServices: boolean): Promise<Result<VerifyReport>> {
+    const v = await this.journal.verify(target, restartServices);
+    this.noteVerification(target.sessionId);
+    return v;
+  }
+
+  /** A verification recorded its results in session.json: info() shows them (failing checks). */
+  private noteVerification(ref: string): void {
     const found = this.sessions.find(ref);
     if (!found.ok) return;
     const rt = found.value;
     const r = readSessionFile(rt.stateDir);
     // Only the results: anything else the supervisor holds in memory (a change not yet written) stays.
-    if (r.ok) rt.session = { ...rt.session, lastVerification: r.value.lastVerification };
+    if (r.ok) rt.setSession({ ...rt.session, lastVerification: r.value.lastVerification });
   }
 
   // ---------------------------------------------------------------- power entry points
 
   /** The machine is going to sleep (true) or woke (false); exits near a sleep are not crashes. */
   setAsleep(asleep: boolean): void {
-    this.ctx.machine.asleep = asleep;
-    if (!asleep) this.ctx.machine.lastWakeAt = this.ctx.clock.monoMs();
+    this.machine.setAsleep(asleep, this.clock.monoMs());
   }
 
   /** Records an interruption of a running session (sleep, network): checkpoint, log, intent. */
@@ -301,7 +343,7 @@ export class Supervisor {
     const rt = found.value;
     if (rt.state !== 'running') return ok(this.info(rt));
     background(this.checkpoints.take(rt), `checkpointing ${rt.name}`);
-    this.ctx.moves.interrupt(rt, reason);
+    this.moves.interrupt(rt, reason);
     return ok(this.info(rt));
   }
 
@@ -328,9 +370,8 @@ export class Supervisor {
    * (the next supervisor re-attaches them), ends direct ones cleanly, releases the locks.
    */
   async shutdown(): Promise<void> {
-    if (this.ctx.machine.shuttingDown) return;
-    this.ctx.machine.shuttingDown = true;
-    await shutdownSessions(this.ctx, this.sessions.all(), this.exits, this.checkpoints);
+    if (!this.machine.beginShutdown()) return;
+    await shutdownSessions({ store: this.store, moves: this.moves, emit: (e) => this.events.emit(e), exits: this.exits, checkpoints: this.checkpoints }, this.sessions.all());
     await this.queue.close();
     this.sessions.release(false);
     this.releaseHomeLock();

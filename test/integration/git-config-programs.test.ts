@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { safeRepoConfig } from '../../main/state/private-git-dir.js';
 import { gitChangedFiles, gitHead, gitStateAsync } from '../../main/state/git-info.js';
 import { readSessionFile } from '../../main/state/session-file.js';
-import { writeCheckpoint } from '../../main/supervisor/checkpoint.js';
+import { writeCheckpoint } from '../../main/supervisor/checkpoints/checkpoint.js';
 import { moriIn, tempDir } from '../helpers/mori-cli.js';
 
 const commitEnv = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };

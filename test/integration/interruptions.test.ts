@@ -184,7 +184,7 @@ describe('injected power events', () => {
     expect(h.starts()).toHaveLength(1);
   }, 60_000);
 
-  it('an agent stuck on a connection error after the wake is nudged, then restarted with its resume command', async () => {
+  it('an agent stuck on a connection error after the wake is nudged, then restarted with its resume command, logged once', async () => {
     h = new UpHarness('stuck', { FAKE_AGENT_SCRIPT: 'offline' });
     h.init('st', 'direct');
     const env = { ...process.env, ...h.env };
@@ -202,7 +202,11 @@ describe('injected power events', () => {
     expect(second!.argv.slice(0, 2)).toEqual(['--resume', first!.sessionId]);
     const log = h.workLog('st');
     expect(log).toMatch(/agent still running, error: nudged to continue/);
-    expect(log).toMatch(/agent stuck on an error after the wake: restarting it with its resume command/);
-    expect(log.indexOf('nudged to continue')).toBeLessThan(log.indexOf('restarting it with its resume command'));
+    expect(log).toMatch(/agent stuck on an error after the wake: restarted; agent relaunched with its resume command/);
+    // The restart is one resume: one SESSION RESUMED entry after the nudge's, written by the relaunch.
+    const afterNudge = log.slice(log.indexOf('nudged to continue'));
+    expect(count(afterNudge, /SESSION RESUMED - /)).toBe(1);
+    expect(afterNudge).toMatch(/SESSION RESUMED - system sleep[^\n]*agent stuck on an error after the wake: restarted; agent relaunched with its resume command/);
+    expect(count(log, /SESSION RESUMED - /)).toBe(2);
   }, 60_000);
 });

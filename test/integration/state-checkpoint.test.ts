@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSession } from '../../main/state/state-dir.js';
 import { readSessionFile } from '../../main/state/session-file.js';
-import { CHECKPOINT_CONCURRENCY, writeCheckpoint } from '../../main/supervisor/checkpoint.js';
+import { CHECKPOINT_CONCURRENCY, writeCheckpoint } from '../../main/supervisor/checkpoints/checkpoint.js';
 import { WORK_LOG } from '../../main/state/work-log.js';
 import { gitRepo, tempDir } from '../helpers/mori-cli.js';
 

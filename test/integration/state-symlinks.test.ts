@@ -8,7 +8,7 @@ import { writeAtomic, writeAtomicSync } from '../../main/state/atomic-write.js';
 import { readSessionFile, updateSessionFile, updateSessionFileAsync, writeSessionFile } from '../../main/state/session-file.js';
 import { UnsafeStateFile } from '../../main/state/state-file-guard.js';
 import { appendEntry, appendEntryAsync, compactWorkLog, WORK_LOG, WORK_LOG_ARCHIVE } from '../../main/state/work-log.js';
-import { writeCheckpoint } from '../../main/supervisor/checkpoint.js';
+import { writeCheckpoint } from '../../main/supervisor/checkpoints/checkpoint.js';
 import { gitRepo, runMori, tempDir } from '../helpers/mori-cli.js';
 
 let home: string;

@@ -2,67 +2,32 @@
 // real git. Covers the crash loop (growing delays, attention after 5, never a 6th spawn), a user
 // stop never followed by a restart, exit 0 → finished, activity events from the screen, and a
 // relaunch with the resume command and the same agent session id.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SupervisorEvent } from '../../common/events.js';
 import { readSessionFile } from '../../main/state/session-file.js';
-import { createSession } from '../../main/state/state-dir.js';
 import { readTailEntries } from '../../main/state/work-log.js';
 import { Supervisor, type SupervisorOptions } from '../../main/supervisor/supervisor.js';
-import { gitRepo, tempDir } from '../helpers/mori-cli.js';
+import { FAKE_AGENT, SupervisorHarness } from '../helpers/supervisor-harness.js';
 import { until as waitUntil } from '../helpers/until.js';
 
-const FAKE = fileURLToPath(new URL('../fixtures/fake-agent.mjs', import.meta.url));
 /** Generous: two cores shared with other test runs. */
 const DEADLINE_MS = 20_000;
 
-let tmp: string;
-let home: string;
-let project: string;
-let record: string;
-let sup: Supervisor | null = null;
+let h: SupervisorHarness;
 let events: SupervisorEvent[] = [];
 
 beforeEach(() => {
-  tmp = tempDir('sup-life');
-  home = path.join(tmp, 'home');
-  project = path.join(tmp, 'project');
-  record = path.join(tmp, 'record.jsonl');
-  mkdirSync(project);
-  gitRepo(project);
-  events = [];
+  h = new SupervisorHarness('sup-life');
+  events = h.events;
 });
-afterEach(async () => {
-  await sup?.shutdown();
-  sup = null;
-  rmSync(tmp, { recursive: true, force: true });
-});
+afterEach(() => h.cleanup());
 
-function agentEnv(extra: Record<string, string> = {}): Record<string, string | undefined> {
-  return { ...process.env, MORI_AGENT_BIN_CLAUDE: FAKE, CLAUDE_CONFIG_DIR: path.join(tmp, 'claude'), FAKE_AGENT_RECORD: record, FAKE_AGENT_SCRIPT: '', ...extra };
-}
-
-async function session(name: string): Promise<string> {
-  const created = await createSession({ projectDir: project, name, profile: 'claude', backend: 'direct', home, task: 'test task' });
-  if (!created.ok) throw new Error(created.message);
-  return created.value.stateDir;
-}
-
-function supervisor(opts: SupervisorOptions): Supervisor {
-  sup = new Supervisor({ home, tmux: null, startStaggerMs: 0, activity: { readDelayMs: 50, settleMs: 300 }, ...opts });
-  sup.on((e) => events.push(e));
-  return sup;
-}
-
-const starts = (): { argv: string[]; sessionId: string | null; resumeId: string | null; at: number }[] => {
-  try {
-    return readFileSync(record, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>).filter((r) => r['event'] === 'start') as never;
-  } catch {
-    return [];
-  }
-};
+const agentEnv = (extra: Record<string, string> = {}): Record<string, string | undefined> => h.env(extra);
+const session = (name: string): Promise<string> => h.session(name);
+const supervisor = (opts: SupervisorOptions): Supervisor => h.supervisor(opts);
+const starts = (): { argv: string[]; sessionId: string | null; resumeId: string | null; at: number }[] => h.starts();
 
 const until = (what: string, ok: () => boolean): Promise<void> => waitUntil(what, ok, () => `events: ${events.map((e) => e.type).join(', ')}`, DEADLINE_MS, 25);
 
@@ -106,7 +71,7 @@ describe('Supervisor', () => {
     expect(file.ok && file.value.intent).toEqual({ kind: 'user-stopped' });
     // A new supervisor does not start it either.
     await s.shutdown();
-    events = [];
+    h.forgetEvents();
     const again = supervisor({ env: agentEnv(), verify: false });
     await again.start();
     await new Promise((r) => setTimeout(r, 500));
@@ -154,7 +119,7 @@ describe('Supervisor', () => {
     const checkpoints = () => events.flatMap((e) => (e.type === 'checkpoint.written' ? [e] : []));
     await until('a first checkpoint', () => checkpoints().length >= 1);
     await until('an unchanged checkpoint', () => checkpoints().some((c) => !c.changed));
-    writeFileSync(path.join(project, 'new-file.txt'), 'x');
+    writeFileSync(path.join(h.project, 'new-file.txt'), 'x');
     await until('a changed checkpoint', () => checkpoints().some((c) => c.changed && c.changedFiles === 1));
     await until('two more checkpoints', () => checkpoints().filter((c) => c.changedFiles === 1).length >= 3);
     const file = readSessionFile(dir);
@@ -178,7 +143,7 @@ describe('Supervisor', () => {
     const resumed = await s.resumeSession('nudge', 'network');
     // The nudge is issued; the session is running once the agent took it (echoed, went busy).
     expect(resumed.ok && resumed.value.state).toBe('resuming');
-    await until('the nudge to be typed', () => readFileSync(record, 'utf8').includes('You were interrupted'));
+    await until('the nudge to be typed', () => readFileSync(h.record, 'utf8').includes('You were interrupted'));
     await until('the nudge taken', () => events.some((e) => e.type === 'session.resumed'));
     expect(s.list().find((x) => x.name === 'nudge')?.state).toBe('running');
     expect(starts()).toHaveLength(1);
@@ -199,7 +164,7 @@ describe('Supervisor', () => {
     expect(fresh!.argv[0]).toBe('--session-id');
     expect(fresh!.sessionId).not.toBe(first!.sessionId);
     const file = readSessionFile(dir);
-    expect(file.ok && file.value.failedResume).toEqual({ file: FAKE, agentSessionId: first!.sessionId });
+    expect(file.ok && file.value.failedResume).toEqual({ file: FAKE_AGENT, agentSessionId: first!.sessionId });
     expect(events.some((e) => e.type === 'session.exited' && e.outcome === 'resume-failed')).toBe(true);
   });
 });

@@ -3,73 +3,34 @@
 // shown by `mori ls`, and a stop that could not be written is still honoured by the next supervisor;
 // the crash history survives a supervisor restart, so five crashes across two supervisors are a
 // crash loop; a verification whose only unrun check is untrusted passed.
-import { appendFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SupervisorEvent } from '../../common/events.js';
 import { createPowerWatch, type PowerWatch } from '../../main/power/power-watch.js';
 import { readSessionFile } from '../../main/state/session-file.js';
-import { createSession } from '../../main/state/state-dir.js';
 import { InterruptionOrchestrator } from '../../main/daemon/interruption-orchestrator.js';
 import { Supervisor, type SupervisorOptions } from '../../main/supervisor/supervisor.js';
-import { gitRepo, runMori, tempDir } from '../helpers/mori-cli.js';
+import { runMori } from '../helpers/mori-cli.js';
+import { SupervisorHarness } from '../helpers/supervisor-harness.js';
 import { until as waitUntil } from '../helpers/until.js';
 
-const FAKE = fileURLToPath(new URL('../fixtures/fake-agent.mjs', import.meta.url));
 /** Generous: two cores shared with other test runs. */
 const DEADLINE_MS = 25_000;
 
-let tmp: string;
-let home: string;
-let project: string;
-let record: string;
-const sups: Supervisor[] = [];
+let h: SupervisorHarness;
 let events: SupervisorEvent[] = [];
 
 beforeEach(() => {
-  tmp = tempDir('sup-state');
-  home = path.join(tmp, 'home');
-  project = path.join(tmp, 'project');
-  record = path.join(tmp, 'record.jsonl');
-  mkdirSync(project);
-  gitRepo(project);
-  events = [];
+  h = new SupervisorHarness('sup-state');
+  events = h.events;
 });
-afterEach(async () => {
-  for (const s of sups.splice(0)) await s.shutdown();
-  rmSync(tmp, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
-});
+afterEach(() => h.cleanup());
 
-const env = (extra: Record<string, string> = {}): Record<string, string | undefined> => ({
-  ...process.env,
-  MORI_AGENT_BIN_CLAUDE: FAKE,
-  CLAUDE_CONFIG_DIR: path.join(tmp, 'claude'),
-  FAKE_AGENT_RECORD: record,
-  FAKE_AGENT_SCRIPT: '',
-  ...extra,
-});
-
-async function session(name: string): Promise<string> {
-  const created = await createSession({ projectDir: project, name, profile: 'claude', backend: 'direct', home, task: 'test task' });
-  if (!created.ok) throw new Error(created.message);
-  return created.value.stateDir;
-}
-
-function supervisor(opts: SupervisorOptions): Supervisor {
-  const s = new Supervisor({ home, tmux: null, startStaggerMs: 0, activity: { readDelayMs: 50, settleMs: 300 }, ...opts });
-  s.on((e) => events.push(e));
-  sups.push(s);
-  return s;
-}
-
-const starts = (): unknown[] => {
-  try {
-    return readFileSync(record, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>).filter((r) => r['event'] === 'start');
-  } catch {
-    return [];
-  }
-};
+const env = (extra: Record<string, string> = {}): Record<string, string | undefined> => h.env(extra);
+const session = (name: string): Promise<string> => h.session(name);
+const supervisor = (opts: SupervisorOptions): Supervisor => h.supervisor(opts);
+const starts = (): unknown[] => h.starts();
 
 const until = (what: string, ok: () => boolean): Promise<void> => waitUntil(what, ok, () => `events: ${events.map((e) => e.type).join(', ')}`, DEADLINE_MS, 25);
 
@@ -91,7 +52,7 @@ describe('state the supervisor writes', () => {
     // session.json still says running: only the record in the Mori home knows the stop.
     const file = readSessionFile(dir);
     expect(file.ok && file.value.intent).toEqual({ kind: 'running' });
-    const ls = runMori(['ls'], { home });
+    const ls = runMori(['ls'], { home: h.home });
     expect(ls.stdout).toMatch(/attention \(state-unwritable\): .*EISDIR/);
     await s.shutdown();
 
@@ -114,7 +75,7 @@ describe('state the supervisor writes', () => {
     const recorded = file.ok ? file.value.restartHistory.length : 0;
     expect(recorded).toBeGreaterThanOrEqual(2);
 
-    events = [];
+    h.forgetEvents();
     const second = supervisor({ env: crashing, policy: { baseDelayMs: 100 }, random: () => 0.5, verify: false });
     expect((await second.start()).ok).toBe(true);
     await until('attention', () => events.some((e) => e.type === 'session.attention'));

@@ -1,61 +1,32 @@
-// The supervisor's typed input goes through deliverText (main/supervisor/prompt-delivery.ts), here
+// The supervisor's typed input goes through deliverText (main/supervisor/typing/typed-input.ts), here
 // with the fake agent in real direct ptys: a nudge the agent does not take (its Enter is lost) ends in
 // a restart with the resume command; an agent retrying a request by itself is left alone (nothing
 // typed, `send` refused) and nudged once its retries ran out; `send` of a long text is taken.
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { SupervisorEvent } from '../../common/events.js';
-import { createSession } from '../../main/state/state-dir.js';
-import { Supervisor } from '../../main/supervisor/supervisor.js';
-import { gitRepo, tempDir } from '../helpers/mori-cli.js';
+import type { Supervisor } from '../../main/supervisor/supervisor.js';
+import { SupervisorHarness } from '../helpers/supervisor-harness.js';
 import { until } from '../helpers/until.js';
 
-const FAKE = fileURLToPath(new URL('../fixtures/fake-agent.mjs', import.meta.url));
-
-let tmp: string;
-let home: string;
-let project: string;
-let record: string;
-let sup: Supervisor | null = null;
+let h: SupervisorHarness;
 let events: SupervisorEvent[] = [];
 
 beforeEach(() => {
-  tmp = tempDir('sup-typing');
-  home = path.join(tmp, 'home');
-  project = path.join(tmp, 'project');
-  record = path.join(tmp, 'record.jsonl');
-  mkdirSync(project);
-  gitRepo(project);
-  events = [];
+  h = new SupervisorHarness('sup-typing');
+  events = h.events;
 });
-afterEach(async () => {
-  await sup?.shutdown();
-  sup = null;
-  rmSync(tmp, { recursive: true, force: true });
-});
+afterEach(() => h.cleanup());
 
 async function start(name: string, script: string): Promise<Supervisor> {
-  const created = await createSession({ projectDir: project, name, profile: 'claude', backend: 'direct', home, task: 'test task' });
-  if (!created.ok) throw new Error(created.message);
-  const env = { ...process.env, MORI_AGENT_BIN_CLAUDE: FAKE, CLAUDE_CONFIG_DIR: path.join(tmp, 'claude'), FAKE_AGENT_RECORD: record, FAKE_AGENT_SCRIPT: script };
-  sup = new Supervisor({ home, env, tmux: null, startStaggerMs: 0, verify: false, activity: { readDelayMs: 50, settleMs: 300 } });
-  sup.on((e) => events.push(e));
+  await h.session(name);
+  const sup = h.supervisor({ env: h.env({ FAKE_AGENT_SCRIPT: script }), verify: false });
   expect((await sup.start()).ok).toBe(true);
   return sup;
 }
 
-const records = (): Record<string, unknown>[] => {
-  try {
-    return readFileSync(record, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
-  } catch {
-    return [];
-  }
-};
-const starts = (): Record<string, unknown>[] => records().filter((r) => r['event'] === 'start');
-const inputs = (): string[] => records().flatMap((r) => (r['event'] === 'input' ? [String(r['line'])] : []));
-const workLog = (name: string): string => readFileSync(path.join(project, '.mori', name, 'work_log.md'), 'utf8');
+const starts = (): Record<string, unknown>[] => h.starts();
+const inputs = (): string[] => h.inputs();
+const workLog = (name: string): string => h.workLog(name);
 const activity = (to: string): boolean => events.some((e) => e.type === 'session.activity' && e.to === to);
 
 it('a nudge the agent does not take (Enter lost) is tried twice, then the agent is restarted with its resume command', async () => {
@@ -67,7 +38,9 @@ it('a nudge the agent does not take (Enter lost) is tried twice, then the agent 
   const [first, second] = starts();
   expect((second!['argv'] as string[]).slice(0, 2)).toEqual(['--resume', first!['sessionId']]);
   expect(inputs()).toEqual([]); // never submitted
-  expect(workLog('deaf')).toMatch(/agent still running, waiting, but the nudge was not taken \(the agent did not start working after Enter \(sent 2 times\)\): restarting it with its resume command/);
+  expect(workLog('deaf')).toMatch(/agent still running, waiting, but the nudge was not taken \(the agent did not start working after Enter \(sent 2 times\)\): restarted; agent relaunched with its resume command/);
+  // One resume, one entry: the restart is said by the relaunch's SESSION RESUMED alone.
+  expect(workLog('deaf').match(/SESSION RESUMED - /g)).toHaveLength(1);
 }, 60_000);
 
 it('an agent retrying by itself gets nothing typed and `send` is refused; once its retries run out it is nudged', async () => {

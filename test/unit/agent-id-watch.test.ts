@@ -1,9 +1,9 @@
-// Polling for an agent's self-chosen session id (main/supervisor/agent-id-watch.ts) on a manual
+// Polling for an agent's self-chosen session id (main/supervisor/launch/agent-id-learner.ts) on a manual
 // scheduler: brisk polls at first then slow ones, one report when found, none after a cancel, and a
 // failing look counts as "not yet".
 import { describe, expect, it } from 'vitest';
 import type { Cancel, Scheduler } from '../../main/power/clock.js';
-import { AGENT_ID_FAST_FOR_MS, AGENT_ID_FAST_POLL_MS, AGENT_ID_SLOW_POLL_MS, watchAgentSessionId } from '../../main/supervisor/agent-id-watch.js';
+import { AGENT_ID_FAST_FOR_MS, AGENT_ID_FAST_POLL_MS, AGENT_ID_SLOW_POLL_MS, watchAgentSessionId } from '../../main/supervisor/launch/agent-id-learner.js';
 
 /** Timers that run only when the test advances the clock. */
 class ManualScheduler implements Scheduler {

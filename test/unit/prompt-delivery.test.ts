@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentActivity } from '../../common/agent-activity.js';
 import { CLAUDE_TYPING, GEMINI_TYPING, PLAIN_TYPING, type TypingRules } from '../../main/agents/typing.js';
-import { deliverText, type DeliveryTarget } from '../../main/supervisor/prompt-delivery.js';
+import { deliverText, type DeliveryTarget } from '../../main/supervisor/typing/typed-input.js';
 
 const FAST = { showTimeoutMs: 1_500, confirmTimeoutMs: 600, pollMs: 20 };
 const NUDGE =

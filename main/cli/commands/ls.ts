@@ -12,7 +12,7 @@ import { readRegistry } from '../../state/registry.js';
 import { resolveSession } from '../../state/resolve-session.js';
 import { summarize, type SessionSummary } from '../../state/session-summary.js';
 import { moriHome } from '../../state/mori-home.js';
-import { readStateProblems, type StateProblem } from '../../supervisor/state-problems.js';
+import { readStateProblems, type StateProblem } from '../../supervisor/session/state-problems.js';
 import { reportFailure, reportSuccess, type OutputOptions } from '../output.js';
 import { liveLine, liveState, noLiveNote, type LiveState } from '../live-state.js';
 import { readRegularFileSync } from '../../state/state-file-guard.js';

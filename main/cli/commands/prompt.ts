@@ -1,8 +1,8 @@
 // `mori prompt S`: prints the resume prompt Mori would give the agent now. Runs in the CLI process.
 import type { Command } from 'commander';
 import { openSession } from '../../state/resolve-session.js';
-import { buildResumePrompt } from '../../supervisor/resume-prompt.js';
-import { gatherResumeInputs } from '../../supervisor/resume-inputs.js';
+import { buildResumePrompt } from '../../supervisor/resume/resume-prompt.js';
+import { gatherResumeInputs } from '../../supervisor/resume/resume-inputs.js';
 import { reportFailure, reportSuccess, type OutputOptions } from '../output.js';
 
 export function registerPrompt(program: Command): void {

@@ -1,8 +1,9 @@
 // `checks.list`, `checks.verify` and `checks.trust` (DESIGN.md §7, §12): a session's checks with their
-// sources, a verification announced as events, and the person's approval of the exact list shown
+// sources, a verification (the supervisor's, announced as events; one per session at a time), and the person's approval of the exact list shown
 // (daemon-checks.ts). Runs in the daemon.
-import { ok } from '../../../common/result.js';
-import { approveChecks, listChecks, verifyChecks } from '../daemon-checks.js';
+import { ok, type Result } from '../../../common/result.js';
+import type { VerifyReport } from '../../checks/verify-report.js';
+import { approveChecks, listChecks } from '../daemon-checks.js';
 import { SharedRuns } from '../shared-runs.js';
 import { sessionDir, type Handler } from './context.js';
 
@@ -12,19 +13,13 @@ export const listSessionChecks: Handler<'checks.list'> = (p, ctx) => {
 };
 
 /** One verification per session and mode at a time, daemon-wide: a repeated request joins it. */
-const verifications = new SharedRuns<Awaited<ReturnType<typeof verifyChecks>>>();
+const verifications = new SharedRuns<Result<VerifyReport>>();
 
 export const verifySessionChecks: Handler<'checks.verify'> = async (p, ctx) => {
   const s = sessionDir(ctx, p.session);
   if (!s.ok) return s;
-  const base = { sessionId: s.value.id, name: s.value.name };
-  const { result } = verifications.run(`${s.value.stateDir}\0${p.restartServices}`, async () => {
-    ctx.supervisor.publish({ type: 'verify.started', at: Date.now(), ...base });
-    const v = await verifyChecks(ctx.home, s.value.stateDir, p.restartServices);
-    ctx.supervisor.noteVerification(s.value.id);
-    ctx.supervisor.publish({ type: 'verify.finished', at: Date.now(), ...base, ok: v.ok && v.value.ok, summary: v.ok ? v.value.summary : v.message });
-    return v;
-  });
+  const target = { sessionId: s.value.id, name: s.value.name, stateDir: s.value.stateDir };
+  const { result } = verifications.run(`${s.value.stateDir}\0${p.restartServices}`, () => ctx.supervisor.verifyChecks(target, p.restartServices));
   const v = await result;
   return v.ok ? ok(v.value.value) : v;
 };

@@ -16,7 +16,7 @@ import type { PeerLookup } from '../peer-process.js';
 
 /** What the process hosting the daemon (daemon-host.ts) lends the control API. */
 export interface DaemonHooks {
-  /** The sleep/wake and network watch that power hints feed; absent: hints only mark the supervisor. */
+  /** The sleep/wake and network watch that power hints feed (the daemon always has one). */
   power?: PowerWatch | null;
   /** Stops the daemon, after the reply to `daemon.stop` is written. */
   stop?: (stopAgents: boolean) => void;

@@ -25,16 +25,11 @@ function powerHint(ctx: DaemonContext, kind: 'suspend' | 'resume' | 'lock' | 'un
   const running = (): number => ctx.supervisor.list().filter((s) => s.state === 'running').length;
   const before = running();
   if (kind === 'suspend') {
-    if (ctx.power) ctx.power.feed({ type: 'suspend', at: Date.now(), source: 'powerMonitor' });
-    else {
-      ctx.supervisor.setAsleep(true);
-      for (const s of ctx.supervisor.list()) if (s.state === 'running') ctx.supervisor.interruptSession(s.id, 'sleep');
-    }
+    ctx.power?.feed({ type: 'suspend', at: Date.now(), source: 'powerMonitor' });
     return Math.max(0, before - running());
   }
   if (kind === 'resume') {
-    if (ctx.power) ctx.power.feed({ type: 'resume', at: Date.now(), source: 'powerMonitor' });
-    else ctx.supervisor.setAsleep(false);
+    ctx.power?.feed({ type: 'resume', at: Date.now(), source: 'powerMonitor' });
   }
   return 0;
 }

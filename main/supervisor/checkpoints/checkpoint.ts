@@ -1,0 +1,138 @@
+// Checkpoints (DESIGN.md §3, §4): the project's git HEAD and changed files, written into
+// session.json every few minutes while an agent runs (spread over the first interval so many
+// sessions do not all run git at once), when it exits, when it is interrupted and when the supervisor
+// stops, with a work-log entry only when something changed since the last one. The comparison is
+// pure; writing is the thin shell (writeCheckpoint); when they are taken is the Checkpointer's, and a
+// failure is reported as the session's state being unwritable, never dropped. Git runs as
+// asynchronous child processes, at most CHECKPOINT_CONCURRENCY at once across the process, so
+// checkpointing every session on suspend never blocks the event loop (which the drift detector would
+// read as a sleep). Runs in the supervisor's process.
+import type { Checkpoint, SessionFile } from '../../../common/session.js';
+import { fail, ok, type Result } from '../../../common/result.js';
+import { GIT_TIMEOUT_MS, gitStateAsync } from '../../state/git-info.js';
+import { Limiter } from '../../state/limiter.js';
+import { updateSessionFileAsync } from '../../state/session-file.js';
+import { appendEntryAsync } from '../../state/work-log.js';
+import { background } from '../../background.js';
+import type { Terminal } from '../../terminals/terminal.js';
+import type { SessionRuntime } from '../session/session-runtime.js';
+import type { SessionTransitions } from '../session/transitions.js';
+import type { SupervisorEvent } from '../../../common/events.js';
+import type { Scheduler } from '../../power/clock.js';
+
+/** DESIGN.md §4: often enough that a crash loses little, rare enough to cost nothing. */
+export const CHECKPOINT_INTERVAL_MS = 5 * 60_000;
+/**
+ * Checkpoints reading git at once, process-wide. Git status is CPU- and disk-bound; on a two-core
+ * machine two at a time finished a 20-session suspend sooner, and with shorter event-loop stalls,
+ * than four (bench/checkpoint-suspend.bench.ts).
+ */
+export const CHECKPOINT_CONCURRENCY = 2;
+export const checkpointLimiter = new Limiter(CHECKPOINT_CONCURRENCY);
+/** Files named in the work-log entry; the full list is in session.json. */
+const LOGGED_FILES = 8;
+
+/** Whether HEAD or the set of changed files differs from the previous checkpoint. */
+export function checkpointChanged(previous: Checkpoint | null, gitHeadNow: string | null, changedFiles: readonly string[]): boolean {
+  if (previous === null) return gitHeadNow !== null || changedFiles.length > 0;
+  if (previous.gitHead !== gitHeadNow) return true;
+  const before = new Set(previous.changedFiles);
+  return before.size !== new Set(changedFiles).size || changedFiles.some((f) => !before.has(f));
+}
+
+/** The work-log line for a changed checkpoint. */
+export function checkpointLogLine(previous: Checkpoint | null, cp: Checkpoint): string {
+  const head = cp.gitHead ? cp.gitHead.slice(0, 12) : 'no git HEAD';
+  const moved = previous !== null && previous.gitHead !== cp.gitHead ? ' (new commit)' : '';
+  const files = cp.changedFiles.length === 0
+    ? 'no uncommitted changes'
+    : `${cp.changedFiles.length} changed file${cp.changedFiles.length === 1 ? '' : 's'}: ${cp.changedFiles.slice(0, LOGGED_FILES).join(', ')}${cp.changedFiles.length > LOGGED_FILES ? ', …' : ''}`;
+  return `CHECKPOINT - ${head}${moved}; ${files}`;
+}
+
+export interface CheckpointResult {
+  checkpoint: Checkpoint;
+  changed: boolean;
+  session: SessionFile;
+}
+
+/**
+ * Reads git (asynchronously, under checkpointLimiter), then stores the checkpoint in session.json and
+ * logs it when it changed, both without blocking the event loop on fsync. The session.json update
+ * never undoes a change the supervisor made meanwhile (see updateSessionFileAsync). A git that hangs
+ * is killed after GIT_TIMEOUT_MS and the checkpoint fails, leaving session.json as it was.
+ */
+export async function writeCheckpoint(stateDir: string, projectDir: string, now = new Date()): Promise<Result<CheckpointResult>> {
+  const git = await checkpointLimiter.run(() => gitStateAsync(projectDir));
+  if (git.timedOut) return fail('failed', `${projectDir}: git did not answer within ${GIT_TIMEOUT_MS} ms (killed); no checkpoint written`);
+  const checkpoint: Checkpoint = { at: now.toISOString(), gitHead: git.head, changedFiles: git.changedFiles };
+  let previous: Checkpoint | null = null;
+  const written = await updateSessionFileAsync(stateDir, (s) => {
+    previous = s.lastCheckpoint;
+    return { ...s, lastCheckpoint: checkpoint };
+  });
+  if (!written.ok) return written;
+  const changed = checkpointChanged(previous, git.head, git.changedFiles);
+  if (changed) {
+    try {
+      await appendEntryAsync(stateDir, [checkpointLogLine(previous, checkpoint)], now);
+    } catch (err) {
+      return fail('failed', `${stateDir}/work_log.md: ${(err as Error).message}`);
+    }
+  }
+  return ok({ checkpoint, changed, session: written.value });
+}
+
+/** What checkpointing uses. */
+export interface CheckpointerPorts {
+  scheduler: Scheduler;
+  random: () => number;
+  moves: Pick<SessionTransitions, 'unwritable' | 'base'>;
+  emit(e: SupervisorEvent): void;
+  /** Between checkpoints while an agent runs; default CHECKPOINT_INTERVAL_MS. */
+  intervalMs?: number | undefined;
+}
+
+export class Checkpointer {
+  /** Checkpoints being written now, so a suspend can wait until every one is on disk. */
+  private readonly inFlight = new Set<Promise<void>>();
+
+  constructor(private readonly ports: CheckpointerPorts) {}
+
+  /** Resolves once every checkpoint begun so far is written (or its failure reported). */
+  async settled(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
+  }
+
+  /** Checkpoints on the interval for as long as `terminal` is the session's. */
+  schedule(rt: SessionRuntime, terminal: Terminal): void {
+    const every = this.ports.intervalMs ?? CHECKPOINT_INTERVAL_MS;
+    const first = Math.round(every * (0.5 + this.ports.random() / 2));
+    const tick = (): void => {
+      rt.timers.fired('checkpoint');
+      if (rt.terminal !== terminal) return;
+      rt.timers.set('checkpoint', this.ports.scheduler.after(every, tick));
+      background(this.take(rt), `checkpointing ${rt.name}`);
+    };
+    rt.timers.set('checkpoint', this.ports.scheduler.after(first, tick));
+  }
+
+  /** Takes one checkpoint now; resolves when written. Failures are reported, never thrown. */
+  take(rt: SessionRuntime): Promise<void> {
+    const p = this.write(rt).catch((err: unknown) => this.ports.moves.unwritable(rt, `checkpoint failed: ${String(err)}`));
+    this.inFlight.add(p);
+    return p.finally(() => this.inFlight.delete(p));
+  }
+
+  private async write(rt: SessionRuntime): Promise<void> {
+    const r = await writeCheckpoint(rt.stateDir, rt.projectDir);
+    if (!r.ok) {
+      this.ports.moves.unwritable(rt, `checkpoint not written: ${r.message}`);
+      return;
+    }
+    // Only the checkpoint: other fields may have been written since this one was read.
+    rt.setSession({ ...rt.session, lastCheckpoint: r.value.checkpoint });
+    const cp = r.value.checkpoint;
+    this.ports.emit({ type: 'checkpoint.written', ...this.ports.moves.base(rt), gitHead: cp.gitHead, changedFiles: cp.changedFiles.length, changed: r.value.changed });
+  }
+}

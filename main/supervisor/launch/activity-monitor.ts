@@ -1,0 +1,116 @@
+// Watches one terminal's activity (DESIGN.md §4): after output, reads the headless mirror's screen
+// through the profile's patterns (optionally merged with the agent's own status report), feeds the
+// debouncer and reports one transition per change. Reads happen only after output, at most once per
+// read delay, and the only timer is the debouncer's deadline, so an idle session costs nothing.
+// Runs in the supervisor's process.
+import type { ActivityTransition, AgentActivity } from '../../../common/agent-activity.js';
+import { background } from '../../background.js';
+import type { Cancel, PowerClock, Scheduler } from '../../power/clock.js';
+import { ActivityDebouncer } from '../../agents/activity-debouncer.js';
+import { combineActivity } from '../../agents/claude-session-status.js';
+import type { ScreenPatterns } from '../../agents/profile.js';
+import { detectActivity } from '../../agents/screen-activity.js';
+import type { Terminal } from '../../terminals/terminal.js';
+
+/**
+ * Output arrives in bursts of redraws; one read this long after the first chunk of a burst sees
+ * the burst's result, and caps reads of a busy agent at ~4 a second.
+ */
+export const ACTIVITY_READ_DELAY_MS = 250;
+
+export interface ActivityMonitorOptions {
+  patterns: ScreenPatterns;
+  clock: PowerClock;
+  scheduler: Scheduler;
+  onTransition: (t: ActivityTransition) => void;
+  /** The agent's own report (claude's status file), read alongside the screen; null when it has none. */
+  reported?: () => Promise<AgentActivity | null>;
+  readDelayMs?: number;
+  settleMs?: number;
+}
+
+export class ActivityMonitor {
+  private readonly debouncer: ActivityDebouncer;
+  private readTimer: Cancel | null = null;
+  private flushTimer: Cancel | null = null;
+  private reading = false;
+  private dirty = false;
+  private disposed = false;
+  private readonly unsubscribe: () => void;
+  /** Screen reads so far (diagnostics; the idle benchmark checks none happen without output). */
+  reads = 0;
+
+  constructor(
+    private readonly terminal: Terminal,
+    private readonly options: ActivityMonitorOptions,
+  ) {
+    this.debouncer = new ActivityDebouncer({
+      clock: () => options.clock.wallMs(),
+      ...(options.settleMs !== undefined ? { settleMs: options.settleMs } : {}),
+    });
+    this.unsubscribe = terminal.onData(() => this.onOutput());
+    // A re-attached screen already shows something: read it once.
+    this.onOutput();
+  }
+
+  get current(): AgentActivity {
+    return this.debouncer.current;
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.unsubscribe();
+    this.readTimer?.();
+    this.flushTimer?.();
+  }
+
+  private onOutput(): void {
+    if (this.disposed) return;
+    if (this.reading) {
+      this.dirty = true;
+      return;
+    }
+    if (this.readTimer) return;
+    this.readTimer = this.options.scheduler.after(this.options.readDelayMs ?? ACTIVITY_READ_DELAY_MS, () => {
+      this.readTimer = null;
+      background(this.read(), 'reading the activity of a terminal');
+    });
+  }
+
+  private async read(): Promise<void> {
+    if (this.disposed) return;
+    this.reading = true;
+    this.dirty = false;
+    this.reads++;
+    let activity: AgentActivity;
+    try {
+      const [screen, reported] = await Promise.all([this.terminal.screenText(), this.options.reported?.() ?? Promise.resolve(null)]);
+      activity = combineActivity(reported, detectActivity({ patterns: this.options.patterns }, screen));
+    } catch {
+      activity = 'unknown'; // the mirror was disposed under us (exit): nothing to report
+    } finally {
+      this.reading = false;
+    }
+    if (this.disposed) return;
+    this.emit(this.debouncer.observe(activity));
+    this.scheduleFlush();
+    if (this.dirty) this.onOutput();
+  }
+
+  private scheduleFlush(): void {
+    this.flushTimer?.();
+    this.flushTimer = null;
+    const deadline = this.debouncer.nextDeadline();
+    if (deadline === null) return;
+    this.flushTimer = this.options.scheduler.after(Math.max(0, deadline - this.options.clock.wallMs()), () => {
+      this.flushTimer = null;
+      if (this.disposed) return;
+      this.emit(this.debouncer.flush());
+      this.scheduleFlush();
+    });
+  }
+
+  private emit(t: ActivityTransition | null): void {
+    if (t !== null) this.options.onTransition(t);
+  }
+}

@@ -1,0 +1,212 @@
+// Starts an agent and takes charge of it (DESIGN.md §4–§6): checks its program is there, picks the
+// backend (tmux when asked and usable, else direct), builds its environment (agent-env.ts), spawns it,
+// records the launch in session.json and the work log, and adopts the terminal — activity watch,
+// checkpoints, exit handling, the first prompt for agents that take it typed. Also re-attaches a tmux
+// session that outlived the last supervisor. Runs in the supervisor's process.
+import path from 'node:path';
+import type { LaunchKind } from '../../../common/events.js';
+import type { InterruptReason } from '../../../common/session.js';
+import type { TerminalExit } from '../../../common/terminal.js';
+import type { LaunchSpec } from '../../agents/profile.js';
+import { activityFromClaudeStatus, findClaudeStatus } from '../../agents/claude-session-status.js';
+import { background } from '../../background.js';
+import { bootId } from '../../os/boot-id.js';
+import { TRANSCRIPT_DIR } from '../../state/state-dir.js';
+import type { Terminal, TerminalBackend } from '../../terminals/terminal.js';
+import { tmuxSessionName } from '../../terminals/tmux/pane-format.js';
+import { ActivityMonitor } from './activity-monitor.js';
+import { agentEnvironment } from './agent-env.js';
+import type { AgentIdLearner } from './agent-id-learner.js';
+import { checkAgentProgram } from '../../agents/agent-program.js';
+import type { Checkpointer } from '../checkpoints/checkpoint.js';
+import { describeLaunch, type PlanResult } from './launch-plan.js';
+import type { ResumeJournal } from '../resume/resume-journal.js';
+import { AgentRun, type SessionRuntime } from '../session/session-runtime.js';
+import type { MachineState, ResumeContext, SupervisorOptions } from '../supervisor-options.js';
+import type { SessionStore } from '../session/session-store.js';
+import type { SessionTransitions } from '../session/transitions.js';
+import type { Typist } from '../typing/typed-input.js';
+import type { SupervisorEvent } from '../../../common/events.js';
+import type { TerminalSize } from '../../../common/terminal.js';
+import type { Env } from '../../agents/profile.js';
+import type { PowerClock, Scheduler } from '../../power/clock.js';
+import type { DirectBackend } from '../../terminals/direct/direct-backend.js';
+import type { TmuxBackend } from '../../terminals/tmux/tmux-backend.js';
+
+/** The size a terminal starts at before any view says otherwise: a common laptop terminal. */
+export const DEFAULT_SIZE = { cols: 120, rows: 40 };
+
+export interface LaunchRequest {
+  /** Null for a new session; else the interruption this launch resumes from. */
+  reason: InterruptReason | null;
+  context: ResumeContext | null;
+  /** The session's generation when this launch was decided: a stop or exit since cancels it. */
+  gen: number;
+  /** Why a live agent was ended to make way for this launch (stuck, a nudge not taken); null: it was not running. */
+  restartedBecause?: string | null;
+}
+
+/** What launching and adopting an agent uses. */
+export interface AgentLauncherPorts {
+  env: Env;
+  clock: PowerClock;
+  scheduler: Scheduler;
+  machine: Readonly<MachineState>;
+  direct: DirectBackend;
+  tmux: TmuxBackend | null;
+  store: Pick<SessionStore, 'write' | 'log'>;
+  moves: Pick<SessionTransitions, 'move' | 'attention' | 'base'>;
+  emit(e: SupervisorEvent): void;
+  /** The size a terminal starts at; default DEFAULT_SIZE. */
+  size?: TerminalSize | undefined;
+  activity?: SupervisorOptions['activity'];
+  checkpoints: Pick<Checkpointer, 'schedule'>;
+  ids: AgentIdLearner;
+  journal: Pick<ResumeJournal, 'resuming' | 'resumed'>;
+  typist: Pick<Typist, 'type'>;
+  /** The agent's terminal exited (exit-handler.ts). */
+  onExit(rt: SessionRuntime, terminal: Terminal, exit: TerminalExit): void;
+}
+
+export class AgentLauncher {
+  constructor(private readonly ports: AgentLauncherPorts) {}
+
+  /** The id learner of the agents this launches. */
+  get ids(): AgentIdLearner {
+    return this.ports.ids;
+  }
+
+  async launch(rt: SessionRuntime, plan: PlanResult, req: LaunchRequest): Promise<void> {
+    const { moves, store } = this.ports;
+    if (!plan.ok) {
+      // session.json names a dir or an id Mori refuses: the person corrects the file, then starts it.
+      if (plan.attention === 'state-invalid') return moves.attention(rt, 'state-invalid', plan.message);
+      // An agent command nobody approved is not a failure to retry: it waits for `mori trust`.
+      if (plan.code === 'untrusted') return moves.attention(rt, 'needs-trust', plan.message);
+      return moves.attention(rt, 'launch-failed', plan.message);
+    }
+    const { spec, kind } = plan.value;
+    const program = checkAgentProgram(rt.profile.name, spec.file, this.ports.env, spec.cwd);
+    if (!program.ok) return moves.attention(rt, 'agent-missing', program.message);
+    if (!moves.move(rt, req.reason === null ? 'launch' : 'resume')) return;
+    if (req.reason !== null) this.ports.journal.resuming(rt, kind);
+    const { backend, note } = await this.backendFor(rt.session.backend);
+    const size = this.ports.size ?? DEFAULT_SIZE;
+    const launchedAt = this.ports.clock.wallMs();
+    const spawned = await backend.spawn({
+      id: rt.id,
+      command: spec.file,
+      args: spec.args,
+      cwd: spec.cwd,
+      env: agentEnvironment(this.ports.env, { sessionId: rt.id, stateDir: rt.stateDir }),
+      cols: size.cols,
+      rows: size.rows,
+      transcriptDir: path.join(rt.stateDir, TRANSCRIPT_DIR),
+    });
+    if (req.gen !== rt.generation || this.ports.machine.shuttingDown) {
+      // Stopped or taken over meanwhile: this agent must not run.
+      if (spawned.ok) background(spawned.value.kill(), `ending a superseded launch of ${rt.name}`);
+      return;
+    }
+    if (!spawned.ok) return moves.attention(rt, 'launch-failed', spawned.message);
+    // An agent that picks its own id starts a new one on every launch but a resume: the old id is no
+    // longer this session's until the poll learns the new one.
+    const learnsId = this.ids.learns(rt, spec.agentSessionId !== null);
+    store.write(rt, (s) => ({
+      ...s,
+      intent: { kind: 'running' },
+      agent: { ...s.agent, sessionId: learnsId ? null : (spec.agentSessionId ?? s.agent.sessionId), cwd: spec.agentSessionId !== null ? spec.cwd : s.agent.cwd },
+      lastBootId: bootId(),
+    }));
+    const words = describeLaunch(plan.value);
+    const adopt = (): boolean => {
+      this.adopt(rt, spawned.value, kind, spec);
+      if (learnsId) this.ids.watch(rt, spawned.value, launchedAt);
+      return true;
+    };
+    if (req.reason === null) {
+      store.log(rt, `SESSION STARTED - agent ${rt.profile.name} (${words})${note}`);
+      adopt();
+      return;
+    }
+    const restarted = req.restartedBecause ? `${req.restartedBecause}: restarted; ` : '';
+    this.ports.journal.resumed(rt, req.reason, req.context, `${restarted}${words}${note}`, kind, adopt);
+  }
+
+  /** Adopts the tmux session a previous supervisor left running. False when it could not be opened. */
+  async reattach(rt: SessionRuntime): Promise<boolean> {
+    if (!this.ports.tmux) return false;
+    const r = await this.ports.tmux.reattach(rt.id, { transcriptDir: path.join(rt.stateDir, TRANSCRIPT_DIR) });
+    if (!r.ok) return false;
+    if (!this.ports.moves.move(rt, 'launch')) {
+      background(r.value.dispose(), `letting go of ${tmuxSessionName(rt.id)}`);
+      return true;
+    }
+    this.ports.store.write(rt, (s) => ({ ...s, intent: { kind: 'running' }, lastBootId: bootId() }));
+    this.ports.store.log(rt, `REATTACHED - tmux session ${tmuxSessionName(rt.id)} was still running (pid ${r.value.pid})`);
+    this.adopt(rt, r.value, 'reattach', null);
+    // The previous supervisor may have ended before it learnt the agent's id: learn it now, counting
+    // from when the tmux session was made.
+    if (this.ids.learns(rt, rt.session.agent.sessionId !== null)) {
+      const made = (await this.ports.tmux.list().catch(() => [])).find((x) => x.id === rt.id)?.createdAt ?? null;
+      if (made !== null && rt.terminal === r.value) this.ids.watch(rt, r.value, made.getTime());
+    }
+    return true;
+  }
+
+  private async backendFor(want: 'tmux' | 'direct'): Promise<{ backend: TerminalBackend; note: string }> {
+    const tmux = this.ports.tmux;
+    if (want === 'tmux' && tmux) {
+      const a = await tmux.detect();
+      if (a.available) return { backend: tmux, note: '' };
+      return { backend: this.ports.direct, note: `; tmux unusable (${a.reason ?? 'unknown'}), running in a direct terminal` };
+    }
+    if (want === 'tmux') return { backend: this.ports.direct, note: '; tmux unavailable, running in a direct terminal' };
+    return { backend: this.ports.direct, note: '' };
+  }
+
+  /** Takes charge of a running terminal: activity, checkpoints, exit handling. */
+  private adopt(rt: SessionRuntime, terminal: Terminal, launch: LaunchKind, spec: LaunchSpec | null): void {
+    const { ports } = this;
+    const run = new AgentRun(terminal, launch, spec, ports.clock.monoMs());
+    rt.markLaunched(run);
+    const agentId = rt.session.agent.sessionId;
+    const activity = ports.activity;
+    run.watchWith(
+      new ActivityMonitor(terminal, {
+      patterns: rt.profile.patterns,
+      clock: ports.clock,
+      scheduler: ports.scheduler,
+      ...(activity?.readDelayMs !== undefined ? { readDelayMs: activity.readDelayMs } : {}),
+      ...(activity?.settleMs !== undefined ? { settleMs: activity.settleMs } : {}),
+      ...(rt.profile.name === 'claude' && agentId !== null
+        ? {
+            reported: async () => {
+              const s = await findClaudeStatus(ports.env, agentId);
+              return s ? activityFromClaudeStatus(s.status) : null;
+            },
+          }
+        : {}),
+      onTransition: (t) => {
+        if (rt.run !== run) return;
+        rt.setActivity(t.to);
+        ports.emit({ type: 'session.activity', ...ports.moves.base(rt), from: t.from, to: t.to });
+        const prompt = t.to === 'waiting' ? run.takePendingPrompt() : null;
+        if (prompt !== null) {
+          background(ports.typist.type(rt, prompt, 'first prompt'), `typing the first prompt of ${rt.name}`);
+        }
+      },
+      }),
+    );
+    this.ports.checkpoints.schedule(rt, terminal);
+    terminal.onExit((exit) => this.ports.onExit(rt, terminal, exit));
+    // The transcript is the agent's history on disk: a failure to write it is said in the work log
+    // and on stderr (once per run of failures, the terminal's own rule), while the agent goes on.
+    terminal.onProblem((p) => {
+      process.stderr.write(`mori: ${rt.name}: ${p.message}\n`);
+      ports.store.log(rt, `TRANSCRIPT NOT WRITTEN - ${p.message}`);
+    });
+    if (!ports.moves.move(rt, 'ran')) return;
+    ports.emit({ type: 'session.started', ...ports.moves.base(rt), launch, backend: terminal.backend, pid: terminal.pid, agentSessionId: rt.session.agent.sessionId });
+  }
+}

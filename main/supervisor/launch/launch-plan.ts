@@ -1,0 +1,131 @@
+// Turns "start this session" into a command line (DESIGN.md §4, §5): a new agent session with the
+// first prompt, or a relaunch — the profile's resume command with the captured agent session id when
+// the agent's own record of it exists, else a fresh start with the full resume prompt, and never the
+// same failed resume twice (planRelaunch decides; this gathers its inputs). The shell and custom
+// profiles run a command line from session.json, which the agent or a cloned repository can write:
+// it runs only when the person approved it (trust.ts), else the plan fails with code `untrusted`.
+// The paths and the agent session id come from session.json too: the project is where the state dir
+// lies, the recorded cwd must be inside it and the id must have its profile's form, else the plan
+// fails as `state-invalid` naming the file and the field (project-dir.ts, agent-id.ts).
+// Runs in the supervisor.
+import { randomUUID } from 'node:crypto';
+import type { LaunchKind } from '../../../common/events.js';
+import { ok, type Failure } from '../../../common/result.js';
+import type { InterruptReason, SessionFile } from '../../../common/session.js';
+import { checkAgentId } from '../../agents/agent-id.js';
+import { firstPrompt } from '../../agents/first-prompt.js';
+import type { AgentProfile, Env, LaunchSpec } from '../../agents/profile.js';
+import { planRelaunch, type FailedResume } from '../../agents/profiles.js';
+import { requireAgentCommandTrust } from '../../checks/trust.js';
+import { sessionPaths, type SessionPaths } from '../../state/project-dir.js';
+import { sessionFilePath } from '../../state/session-file.js';
+import { gatherResumeInputs } from '../resume/resume-inputs.js';
+import { interruptionFor } from '../resume/interrupt-words.js';
+import { buildResumePrompt } from '../resume/resume-prompt.js';
+
+/** A resumed agent keeps its conversation, so its prompt holds only the headline, files and checks. */
+const RESUME_WITH_CONTEXT_BUDGET = 2_000;
+
+export interface PlannedLaunch {
+  kind: Exclude<LaunchKind, 'reattach'>;
+  spec: LaunchSpec;
+  /** Why a relaunch starts fresh instead of resuming the agent's own session, for the work log. */
+  whyFresh?: string;
+}
+
+/** A plan that failed; `attention` says which attention it calls for when not the launch failing. */
+export type PlanFailure = Failure & { attention?: 'state-invalid' };
+export type PlanResult = { ok: true; value: PlannedLaunch } | PlanFailure;
+
+const stateInvalid = (f: Failure): PlanFailure => ({ ...f, attention: 'state-invalid' });
+
+/** The checked paths and agent session id of `session`; a state-invalid failure naming the file and field. */
+function checkedSession(stateDir: string, session: SessionFile): { ok: true; paths: SessionPaths; agentSessionId: string | null } | PlanFailure {
+  const paths = sessionPaths(stateDir, session);
+  if (!paths.ok) return stateInvalid(paths);
+  const id = checkAgentId(session.agent.profile, session.agent.sessionId, `${sessionFilePath(stateDir)}: agent.sessionId`);
+  if (!id.ok) return stateInvalid(id);
+  return { ok: true, paths: paths.value, agentSessionId: id.value };
+}
+
+/** Why the agent's own session is not resumed (it has ids, but none was captured, or its record is gone, or that resume failed). */
+function whyNotResumed(profile: AgentProfile, id: string | null, transcriptExists: boolean): string | undefined {
+  if (profile.idSource === 'none') return undefined;
+  if (id === null) return `no ${profile.label} session id was captured`;
+  if (!transcriptExists) return `${profile.label} cannot resume session ${id}: its record of it is not on disk`;
+  return `resuming ${profile.label} session ${id} failed before`;
+}
+
+/** Where the session's approvals are looked up: the Mori home, and the session's state dir. */
+export interface TrustPlace {
+  home: string;
+  stateDir: string;
+}
+
+export function planNewLaunch(profile: AgentProfile, session: SessionFile, env: Env, trust: TrustPlace): PlanResult {
+  const checked = checkedSession(trust.stateDir, session);
+  if (!checked.ok) return checked;
+  const approved = requireAgentCommandTrust(trust.home, trust.stateDir, session);
+  if (!approved.ok) return approved;
+  const { projectDir } = checked.paths;
+  const spec = profile.newSession({
+    cwd: projectDir,
+    prompt: firstPrompt({ projectDir, name: session.name, task: session.task }),
+    newAgentSessionId: randomUUID(),
+    command: session.agent.command,
+    env,
+  });
+  return spec.ok ? ok({ kind: 'new', spec: spec.value }) : spec;
+}
+
+export interface RelaunchRequest {
+  profile: AgentProfile;
+  /** The Mori home holding the approvals. */
+  home: string;
+  stateDir: string;
+  session: SessionFile;
+  reason: InterruptReason;
+  /** How long the session was away, when known (asleep, offline). */
+  awayMs?: number | null;
+  env: Env;
+  failedResume: FailedResume | null;
+}
+
+export async function planRelaunchLaunch(req: RelaunchRequest): Promise<PlanResult> {
+  const { profile, session } = req;
+  const checked = checkedSession(req.stateDir, session);
+  if (!checked.ok) return checked;
+  const approved = requireAgentCommandTrust(req.home, req.stateDir, session);
+  if (!approved.ok) return approved;
+  const { projectDir, agentCwd: checkedCwd } = checked.paths;
+  const agentSessionId = checked.agentSessionId;
+  const interrupted: SessionFile = { ...session, intent: { kind: 'interrupted', reason: req.reason } };
+  const inputs = gatherResumeInputs(req.stateDir, interrupted, interruptionFor(req.reason, req.awayMs ?? null));
+  if (!inputs.ok) return inputs;
+  const agentCwd = checkedCwd ?? projectDir;
+  const transcriptExists = await profile.transcriptExists({ agentSessionId, cwd: agentCwd }, req.env).catch(() => false);
+  const plan = planRelaunch(profile, {
+    projectDir,
+    agentSessionId,
+    agentCwd: checkedCwd,
+    transcriptExists,
+    // The resumed agent has its conversation: it needs why it stopped and what the checks found
+    // (failing first), not the whole state again.
+    resumePrompt: buildResumePrompt({ ...inputs.value, budget: RESUME_WITH_CONTEXT_BUDGET }),
+    fullPrompt: buildResumePrompt(inputs.value),
+    newAgentSessionId: randomUUID(),
+    command: session.agent.command,
+    env: req.env,
+    failedResume: req.failedResume,
+  });
+  if (!plan.ok) return plan;
+  const whyFresh = plan.value.kind === 'fresh' ? whyNotResumed(profile, agentSessionId, transcriptExists) : undefined;
+  return ok({ kind: plan.value.kind, spec: plan.value.spec, ...(whyFresh !== undefined ? { whyFresh } : {}) });
+}
+
+/** The words a work-log entry uses for a launch. */
+export function describeLaunch(p: PlannedLaunch): string {
+  if (p.kind === 'resume') return `agent relaunched with its resume command${p.spec.agentSessionId ? ` (session ${p.spec.agentSessionId})` : ''}`;
+  if (p.kind === 'fresh') return `agent started fresh with the resume prompt${p.whyFresh !== undefined ? ` (${p.whyFresh})` : ''}`;
+  return 'new agent session';
+}

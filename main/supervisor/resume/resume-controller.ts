@@ -1,0 +1,221 @@
+// The one resume path (DESIGN.md §4, "Resume action"), whatever interrupted the session: a crash
+// after its backoff, a wake, the network coming back, a reboot or Mori restarting, the person's
+// start. interrupted → verifying (checks run, trusted services restarted) → resuming → running, with
+// the action decideResumeAction picks: a dead agent is relaunched (its resume command and id, or
+// fresh; never the same failed resume twice); a live one that works is left alone; one that waits or
+// shows an error is nudged; one still in error after a nudge, or long after the wake, is restarted
+// with its resume command. Runs in the supervisor's process.
+import type { InterruptReason } from '../../../common/session.js';
+import { background } from '../../background.js';
+import { isRetrying } from '../../agents/typing.js';
+import type { AgentLauncher } from '../launch/agent-launcher.js';
+import type { ExitHandler } from '../exits/exit-handler.js';
+import { planRelaunchLaunch } from '../launch/launch-plan.js';
+import type { ResumeJournal } from './resume-journal.js';
+import type { SessionRuntime } from '../session/session-runtime.js';
+import type { MachineState, ResumeContext } from '../supervisor-options.js';
+import type { SessionStore } from '../session/session-store.js';
+import type { SessionTransitions } from '../session/transitions.js';
+import type { Typist } from '../typing/typed-input.js';
+import type { Env } from '../../agents/profile.js';
+import type { PowerClock, Scheduler } from '../../power/clock.js';
+import { decideResumeAction, planResume, STUCK_AFTER_WAKE_MS } from './resume-plan.js';
+
+/** An agent left to retry by itself is looked at again this often, to nudge it once its retries ran out. */
+const RETRY_RECHECK_MS = 5_000;
+
+export interface ResumeOptions {
+  /** The person asked (mori start, the UI): a session they stopped resumes too. */
+  asked?: boolean;
+}
+
+/** What the resume path uses. */
+export interface ResumeControllerPorts {
+  home: string;
+  env: Env;
+  clock: PowerClock;
+  scheduler: Scheduler;
+  machine: Readonly<MachineState>;
+  store: Pick<SessionStore, 'write' | 'log' | 'reload'>;
+  moves: Pick<SessionTransitions, 'move' | 'interrupt'>;
+  /** Verify the environment before every resume (default true). */
+  verify?: boolean | undefined;
+  /** A nudged agent still in error this long after is restarted (default STUCK_AFTER_WAKE_MS). */
+  stuckAfterWakeMs?: number | undefined;
+  launcher: Pick<AgentLauncher, 'launch' | 'ids'>;
+  exits: Pick<ExitHandler, 'detach'>;
+  journal: Pick<ResumeJournal, 'verify' | 'resuming' | 'resumed'>;
+  typist: Pick<Typist, 'type'>;
+}
+
+export class ResumeController {
+  constructor(private readonly ports: ResumeControllerPorts) {}
+
+  async resume(rt: SessionRuntime, reason: InterruptReason, context: ResumeContext | null, options: ResumeOptions = {}): Promise<void> {
+    const { ports } = this;
+    const plan = planResume({
+      asked: options.asked ?? false,
+      stopping: rt.stopping,
+      intent: rt.session.intent.kind,
+      agentRunning: rt.terminal !== null,
+      verifyEnabled: ports.verify ?? true,
+      checksGiven: (context?.checks ?? null) !== null,
+    });
+    if (plan.kind === 'skip') return;
+    const gen = rt.takeCharge();
+    rt.timers.clear('retry');
+    rt.cancelRetry();
+    if (plan.recordInterruption) ports.moves.interrupt(rt, reason);
+    let checks = context?.checks ?? null;
+    if (plan.verify) {
+      checks = await this.verify(rt, context?.signal);
+      if (gen !== rt.generation || ports.machine.shuttingDown) return;
+      if (context?.signal?.aborted) {
+        // Slept or went offline again meanwhile: interrupted still; the next wake resumes it.
+        ports.moves.move(rt, 'interrupt');
+        return;
+      }
+    }
+    const resumed: ResumeContext = { awayMs: context?.awayMs ?? null, checks };
+    const run = rt.run;
+    if (run === null) return this.relaunch(rt, reason, resumed, gen);
+    const sinceWake = ports.machine.lastWakeAt === null ? 0 : ports.clock.monoMs() - ports.machine.lastWakeAt;
+    const stuckAfter = ports.stuckAfterWakeMs ?? STUCK_AFTER_WAKE_MS;
+    const action = decideResumeAction(
+      { id: rt.id, state: rt.state, alive: true, activity: rt.activity, needsNetwork: true, userStopped: false },
+      sinceWake,
+      run.nudgedAt !== null,
+      stuckAfter,
+    );
+    if (action.kind === 'restart' || action.kind === 'relaunch') return this.restartAgent(rt, reason, resumed, gen, action.why);
+    if (!ports.moves.move(rt, 'resume')) return;
+    this.ports.journal.resuming(rt, run.launch);
+    if (action.kind === 'nudge') {
+      const nudge = rt.profile.nudge({ projectDir: rt.projectDir, name: rt.name });
+      // The action is issued here; its confirmation (the agent echoes the text and goes busy) takes
+      // the agent's own time, so it goes on beside the next session's resume, not in front of it.
+      if (nudge !== null) return background(this.nudge(rt, reason, resumed, gen, nudge, stuckAfter), `nudging ${rt.name}`);
+    }
+    let what = `agent still running (${rt.activity})`;
+    if (action.kind !== 'nudge' && rt.activity === 'working' && isRetrying(await run.terminal.screenText().catch(() => ''), rt.profile.typing)) {
+      if (gen !== rt.generation || rt.run !== run || ports.machine.shuttingDown) return;
+      what = 'agent still running, retrying a request by itself: left to it';
+      this.watchRetrying(rt, reason);
+    }
+    this.resumed(rt, reason, resumed, what);
+  }
+
+  /** Types the nudge and acts on what came of it: resumed, left to its own retries, or restarted. */
+  private async nudge(rt: SessionRuntime, reason: InterruptReason, resumed: ResumeContext, gen: number, text: string, stuckAfter: number): Promise<void> {
+    const { ports } = this;
+    const run = rt.run;
+    const activity = rt.activity;
+    const outcome = await ports.typist.type(rt, text, 'nudge');
+    if (run === null || gen !== rt.generation || rt.run !== run || ports.machine.shuttingDown) return;
+    if (outcome.kind === 'not-submitted') {
+      return this.restartAgent(rt, reason, resumed, gen, `agent still running, ${activity}, but the nudge was not taken (${outcome.why})`);
+    }
+    if (outcome.kind === 'agent-retrying') {
+      this.watchRetrying(rt, reason);
+      return this.resumed(rt, reason, resumed, 'agent still running, retrying a request by itself: left to it');
+    }
+    run.markNudged(ports.clock.monoMs());
+    this.watchForStuck(rt, reason, stuckAfter);
+    this.resumed(rt, reason, resumed, `agent still running, ${activity}: nudged to continue`);
+  }
+
+  /** The live agent goes on: intent running, the SESSION RESUMED entry, `session.resumed`. */
+  private resumed(rt: SessionRuntime, reason: InterruptReason, resumed: ResumeContext, what: string): void {
+    const { ports } = this;
+    const run = rt.run;
+    if (run === null) return;
+    ports.store.write(rt, (s) => ({ ...s, intent: { kind: 'running' } }));
+    this.ports.journal.resumed(rt, reason, resumed, what, run.launch, () => ports.moves.move(rt, 'ran'));
+  }
+
+  /** Verifies the environment; the summary for the log and the prompt, or what went wrong. */
+  private async verify(rt: SessionRuntime, signal: AbortSignal | undefined): Promise<string> {
+    const { ports } = this;
+    if (!ports.moves.move(rt, 'verify')) return 'not verified';
+    const v = await this.ports.journal.verify({ sessionId: rt.id, name: rt.name, stateDir: rt.stateDir }, true, signal);
+    return v.ok ? v.value.summary : `verification failed: ${v.message}`;
+  }
+
+  /** A dead agent: its resume command and id when its record exists, else fresh with the full prompt. */
+  private async relaunch(rt: SessionRuntime, reason: InterruptReason, context: ResumeContext, gen: number, restartedBecause: string | null = null): Promise<void> {
+    const { ports } = this;
+    ports.store.reload(rt);
+    // A crash can come before the poll saw the agent's id: one last look, or the resume is lost.
+    await this.ports.launcher.ids.discover(rt);
+    if (gen !== rt.generation || ports.machine.shuttingDown) return;
+    const plan = await planRelaunchLaunch({
+      profile: rt.profile,
+      home: ports.home,
+      stateDir: rt.stateDir,
+      session: rt.session,
+      reason,
+      awayMs: context.awayMs,
+      env: ports.env,
+      failedResume: rt.failedResume,
+    });
+    if (gen !== rt.generation || ports.machine.shuttingDown) return;
+    await this.ports.launcher.launch(rt, plan, { reason, context, gen, restartedBecause });
+  }
+
+  /** Restarts a live agent that a resume cannot move (stuck, or a nudge not taken) with its resume command. */
+  private async restartAgent(rt: SessionRuntime, reason: InterruptReason, resumed: ResumeContext, gen: number, why: string): Promise<void> {
+    const { ports } = this;
+    const run = rt.run;
+    if (run === null) return this.relaunch(rt, reason, resumed, gen);
+    const t = run.terminal;
+    this.ports.exits.detach(rt, 'the agent is restarted');
+    await t.kill().catch((err: unknown) => ports.store.log(rt, `SESSION NOTE - the stuck agent could not be ended: ${String(err)}`));
+    background(t.dispose(), `releasing the terminal of ${rt.name}`);
+    if (gen !== rt.generation || ports.machine.shuttingDown) return;
+    // The relaunch writes the one SESSION RESUMED entry, saying why the agent was restarted.
+    return this.relaunch(rt, reason, resumed, gen, why);
+  }
+
+  /**
+   * An agent retrying a request by itself is left to it; once its retry countdown is gone, one that
+   * waits or shows an error (its retries ran out) is resumed again, which nudges it.
+   */
+  private watchRetrying(rt: SessionRuntime, reason: InterruptReason): void {
+    const run = rt.run;
+    rt.timers.set(
+      'stuck',
+      this.ports.scheduler.after(RETRY_RECHECK_MS, () => {
+        rt.timers.fired('stuck');
+        if (rt.run !== run || run === null || this.ports.machine.shuttingDown) return;
+        background(
+          run.terminal.screenText().then((screen) => {
+            if (rt.run !== run || this.ports.machine.shuttingDown) return;
+            if (isRetrying(screen, rt.profile.typing)) return this.watchRetrying(rt, reason);
+            if (rt.activity === 'error' || rt.activity === 'waiting') background(this.resume(rt, reason, null), `nudging ${rt.name} after its retries`);
+          }),
+          `watching ${rt.name} retry by itself`,
+        );
+      }),
+    );
+  }
+
+  /**
+   * After a nudge, an agent that still shows an error once `afterMs` has passed (a connection that
+   * never came back) is resumed again, which restarts it. Progress clears it.
+   */
+  private watchForStuck(rt: SessionRuntime, reason: InterruptReason, afterMs: number): void {
+    const run = rt.run;
+    rt.timers.set(
+      'stuck',
+      this.ports.scheduler.after(afterMs, () => {
+        rt.timers.fired('stuck');
+        if (rt.run !== run || run === null || this.ports.machine.shuttingDown) return;
+        if (rt.activity !== 'error') {
+          run.clearNudge();
+          return;
+        }
+        background(this.resume(rt, reason, null), `restarting the stuck agent of ${rt.name}`);
+      }),
+    );
+  }
+}

@@ -1,0 +1,49 @@
+// Gathers what the resume prompt is built from — session_state.md, the work log's tail, git status,
+// the last verification — for one state dir. The effects half of resume-prompt.ts. Any Node process.
+import path from 'node:path';
+import type { SessionFile } from '../../../common/session.js';
+import { fail, ok, type Result } from '../../../common/result.js';
+import { gitChangedFiles } from '../../state/git-info.js';
+import { MarkdownDoc } from '../../state/markdown-doc.js';
+import { projectDirOf } from '../../state/project-dir.js';
+import { parseSessionState } from '../../state/session-state.js';
+import { SESSION_STATE } from '../../state/state-dir.js';
+import { readTailEntries } from '../../state/work-log.js';
+import { interruptionFor } from './interrupt-words.js';
+import type { Interruption, ResumePromptInput } from './resume-prompt.js';
+import { readRegularFileSync } from '../../state/state-file-guard.js';
+
+/** The last few entries are what the agent "already tried"; older ones are in the file. */
+const RECENT_LOG_ENTRIES = 5;
+
+export function gatherResumeInputs(
+  stateDir: string,
+  session: SessionFile,
+  interruption: Interruption | null = interruptionOf(session),
+): Result<ResumePromptInput> {
+  const file = path.join(stateDir, SESSION_STATE);
+  let doc: MarkdownDoc;
+  try {
+    doc = new MarkdownDoc(readRegularFileSync(file));
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT') return fail('unreadable', `${file}: cannot be read (${code ?? (err as Error).message})`);
+    doc = MarkdownDoc.fromString('');
+  }
+  const project = projectDirOf(stateDir);
+  return ok({
+    sessionName: session.name,
+    stateDir,
+    state: parseSessionState(doc),
+    recentLog: readTailEntries(stateDir, RECENT_LOG_ENTRIES),
+    // The project where the state dir lies: session.json's projectDir could name any dir.
+    gitChanged: project.ok ? gitChangedFiles(project.value) : [],
+    interruption,
+    verification: session.lastVerification?.results ?? null,
+  });
+}
+
+/** The stored interruption, if the session is interrupted (how long is unknown from the file alone). */
+function interruptionOf(session: SessionFile): Interruption | null {
+  return session.intent.kind === 'interrupted' ? interruptionFor(session.intent.reason, null) : null;
+}

@@ -1,0 +1,60 @@
+// The one writer of what a resume says (DESIGN.md §4, §9): the `verify.started` / `verify.finished`
+// pair around a verification (a resume's or one the person asked for), `session.resuming`, and the
+// SESSION RESUMED work-log entry with its `session.resumed` event, written once per resume whether
+// the agent went on, was nudged, relaunched or restarted. Runs in the supervisor's process.
+import type { LaunchKind, SupervisorEvent } from '../../../common/events.js';
+import { fail, type Result } from '../../../common/result.js';
+import type { InterruptReason } from '../../../common/session.js';
+import { verifyChecks, type VerifyReport } from '../../checks/verify-report.js';
+import type { PowerClock } from '../../power/clock.js';
+import { resumeWords } from './resume-words.js';
+import type { SessionRuntime } from '../session/session-runtime.js';
+import type { SessionStore } from '../session/session-store.js';
+import type { ResumeContext } from '../supervisor-options.js';
+
+/** A session a verification is about: what its events name, where its checks are. */
+export interface VerifyTarget {
+  sessionId: string;
+  name: string;
+  stateDir: string;
+}
+
+export interface ResumeJournalPorts {
+  home: string;
+  clock: PowerClock;
+  store: SessionStore;
+  emit(e: SupervisorEvent): void;
+}
+
+export class ResumeJournal {
+  constructor(private readonly ports: ResumeJournalPorts) {}
+
+  /** Runs the session's checks between `verify.started` and `verify.finished`; a throw is a failure. */
+  async verify(target: VerifyTarget, restartServices: boolean, signal?: AbortSignal): Promise<Result<VerifyReport>> {
+    const { clock, emit, home } = this.ports;
+    const base = { sessionId: target.sessionId, name: target.name };
+    emit({ type: 'verify.started', at: clock.wallMs(), ...base });
+    const v = await verifyChecks(home, target.stateDir, restartServices, signal).catch((e: unknown) => fail('failed', e instanceof Error ? e.message : String(e)));
+    emit({ type: 'verify.finished', at: clock.wallMs(), ...base, ok: v.ok && v.value.ok, summary: v.ok ? v.value.summary : `verification failed: ${v.message}` });
+    return v;
+  }
+
+  /** The resume has begun with the agent launched (or found) as `launch`. */
+  resuming(rt: SessionRuntime, launch: LaunchKind): void {
+    this.ports.emit({ type: 'session.resuming', ...this.base(rt), launch });
+  }
+
+  /**
+   * The SESSION RESUMED entry (why it was interrupted, what was found, `what` was done), then, when
+   * `then` (the lifecycle move that follows) allows, `session.resumed`.
+   */
+  resumed(rt: SessionRuntime, reason: InterruptReason, context: ResumeContext | null, what: string, launch: LaunchKind, then: () => boolean = () => true): void {
+    this.ports.store.log(rt, `SESSION RESUMED - ${resumeWords(reason, context)}; ${what}`);
+    if (!then()) return;
+    this.ports.emit({ type: 'session.resumed', ...this.base(rt), launch });
+  }
+
+  private base(rt: SessionRuntime): { at: number; sessionId: string; name: string } {
+    return { at: this.ports.clock.wallMs(), sessionId: rt.id, name: rt.name };
+  }
+}

@@ -1,0 +1,274 @@
+// One supervised session in memory: what it is (id, name, state dir, profile), where it stands in
+// the lifecycle (`state`, moved only through SessionTransitions), its terminal and activity while
+// the agent runs, and its timers. The stored truth (intent, exits, crashes) is `session`, the last
+// session.json read or written; its paths are checked against the state dir's place before use
+// (project-dir.ts). Only this file assigns its fields; the other parts change them through its named
+// operations (test/lint/runtime-owner.test.ts). Runs in the supervisor's process.
+import path from 'node:path';
+import type { AgentActivity } from '../../../common/agent-activity.js';
+import type { LaunchKind, RuntimeState } from '../../../common/events.js';
+import type { SessionFile } from '../../../common/session.js';
+import type { AgentProfile, LaunchSpec } from '../../agents/profile.js';
+import type { FailedResume } from '../../agents/profiles.js';
+import type { Cancel } from '../../power/clock.js';
+import { projectDirOf } from '../../state/project-dir.js';
+import type { Terminal } from '../../terminals/terminal.js';
+import type { ActivityMonitor } from '../launch/activity-monitor.js';
+import type { RestartState } from '../exits/restart-policy.js';
+
+/** What a session's timers are for: a restart in backoff, checkpoints, a stuck/retrying agent, learning an agent's id. */
+type TimerKind = 'retry' | 'checkpoint' | 'stuck' | 'id-watch';
+
+/** The session's timers by purpose; each is cleared before it is set again, all at once on detach. */
+export class SessionTimers {
+  private readonly timers = new Map<TimerKind, Cancel>();
+
+  set(kind: TimerKind, cancel: Cancel): void {
+    this.clear(kind);
+    this.timers.set(kind, cancel);
+  }
+
+  has(kind: TimerKind): boolean {
+    return this.timers.has(kind);
+  }
+
+  /** Forgets a timer that fired (without cancelling anything). */
+  fired(kind: TimerKind): void {
+    this.timers.delete(kind);
+  }
+
+  clear(...kinds: (TimerKind)[]): void {
+    for (const kind of kinds.length > 0 ? kinds : [...this.timers.keys()]) {
+      this.timers.get(kind)?.();
+      this.timers.delete(kind);
+    }
+  }
+}
+
+/** What the running agent is: its terminal, how it was launched, and what watches it. */
+export class AgentRun {
+  private watcher: ActivityMonitor | null = null;
+  private prompt: string | null;
+  private nudged: number | null = null;
+
+  constructor(
+    readonly terminal: Terminal,
+    readonly launch: LaunchKind,
+    /** The command it was launched with; null for an adopted tmux session. */
+    readonly spec: LaunchSpec | null,
+    /** Awake ms at launch: how long it stayed up decides what its exit means. */
+    readonly startedAt: number,
+  ) {
+    this.prompt = spec?.typePrompt ?? null;
+  }
+
+  get monitor(): ActivityMonitor | null {
+    return this.watcher;
+  }
+
+  /** Monotonic ms of the last nudge after an interruption; a second one becomes a restart. */
+  get nudgedAt(): number | null {
+    return this.nudged;
+  }
+
+  /** The first prompt, typed once the agent first waits (agents that take none on argv). */
+  get pendingPrompt(): string | null {
+    return this.prompt;
+  }
+
+  /** The activity monitor that watches this agent; disposed when the run ends. */
+  watchWith(monitor: ActivityMonitor): void {
+    this.watcher = monitor;
+  }
+
+  /** The first prompt, handed out once: null after the first call. */
+  takePendingPrompt(): string | null {
+    const prompt = this.prompt;
+    this.prompt = null;
+    return prompt;
+  }
+
+  markNudged(monoMs: number): void {
+    this.nudged = monoMs;
+  }
+
+  /** The agent made progress after its nudge: a later one is a first nudge again. */
+  clearNudge(): void {
+    this.nudged = null;
+  }
+}
+
+/**
+ * The session's runtime state. Only this class assigns its fields: the other parts read them and
+ * change them through the named operations below (test/lint/runtime-owner.test.ts holds that).
+ */
+export class SessionRuntime {
+  private current: RuntimeState;
+  private agentActivity: AgentActivity = 'unknown';
+  private agentRun: AgentRun | null = null;
+  private restartState: RestartState;
+  private failed: FailedResume | null;
+  private stopAsked = false;
+  private learningSince: number | null = null;
+  private retryAt: number | null = null;
+  private taken = 0;
+  private file: SessionFile;
+  readonly timers = new SessionTimers();
+  /** Views told when the terminal goes away. */
+  readonly viewEnders = new Set<(reason: string) => void>();
+  /**
+   * The project: where the state dir lies (project-dir.ts), never session.json's `projectDir`. When
+   * it cannot be resolved, the lexical parent of `.mori`; a launch then fails on sessionPaths().
+   */
+  readonly projectDir: string;
+
+  constructor(
+    readonly stateDir: string,
+    session: SessionFile,
+    readonly profile: AgentProfile,
+    restart: RestartState,
+    readonly releaseLock: () => void,
+  ) {
+    const k = session.intent.kind;
+    this.file = session;
+    this.current = k === 'user-stopped' ? 'stopped' : k === 'finished' ? 'finished' : k === 'attention' ? 'attention' : 'idle';
+    this.restartState = restart;
+    this.failed = session.failedResume;
+    const project = projectDirOf(stateDir);
+    this.projectDir = project.ok ? project.value : path.dirname(path.dirname(path.resolve(stateDir)));
+  }
+
+  get id(): string {
+    return this.file.id;
+  }
+
+  get name(): string {
+    return this.file.name;
+  }
+
+  /** The last session.json read or written: the stored truth (intent, exits, crashes). */
+  get session(): SessionFile {
+    return this.file;
+  }
+
+  /** Where the session stands in the lifecycle; moved only through SessionTransitions. */
+  get state(): RuntimeState {
+    return this.current;
+  }
+
+  get activity(): AgentActivity {
+    return this.agentActivity;
+  }
+
+  /** The agent while it runs; null while it does not. */
+  get run(): AgentRun | null {
+    return this.agentRun;
+  }
+
+  get terminal(): Terminal | null {
+    return this.agentRun?.terminal ?? null;
+  }
+
+  get restart(): RestartState {
+    return this.restartState;
+  }
+
+  get failedResume(): FailedResume | null {
+    return this.failed;
+  }
+
+  /** The person asked for a stop that has not completed yet (the agent's exit is theirs). */
+  get stopping(): boolean {
+    return this.stopAsked;
+  }
+
+  /** Wall ms of the latest launch of an agent that picks its own id (codex) while that id is not known yet. */
+  get idSince(): number | null {
+    return this.learningSince;
+  }
+
+  /** Epoch ms of the scheduled restart while in backoff. */
+  get nextAttemptAt(): number | null {
+    return this.retryAt;
+  }
+
+  /**
+   * Bumped whenever someone takes charge of the session (a resume, a stop, an exit, shutdown): an
+   * async step that began before sees it changed and gives up.
+   */
+  get generation(): number {
+    return this.taken;
+  }
+
+  // ---------------------------------------------------------------- operations
+
+  /** Someone takes charge (a resume, a launch, a stop, an exit, shutdown); returns the new generation. */
+  takeCharge(): number {
+    return ++this.taken;
+  }
+
+  /** The lifecycle moved (SessionTransitions alone calls this). */
+  enter(state: RuntimeState): void {
+    this.current = state;
+  }
+
+  /** session.json as last read or written (the store), or a part of it another reader refreshed. */
+  setSession(session: SessionFile): void {
+    this.file = session;
+  }
+
+  /** The agent runs: its activity is not known yet, and no restart is pending. */
+  markLaunched(run: AgentRun): void {
+    this.agentRun = run;
+    this.agentActivity = 'unknown';
+    this.retryAt = null;
+  }
+
+  setActivity(activity: AgentActivity): void {
+    this.agentActivity = activity;
+  }
+
+  /** The agent is let go of (it exited, or is being restarted): its monitor stops watching. */
+  endRun(): void {
+    this.agentRun?.monitor?.dispose();
+    this.agentRun = null;
+  }
+
+  /** The person asked for a stop; the agent's coming exit is theirs. */
+  markStopping(): void {
+    this.stopAsked = true;
+  }
+
+  /** A stop the person asked for completed. */
+  stopCompleted(): void {
+    this.stopAsked = false;
+  }
+
+  /** What an exit left of the restart policy's state, and the resume that failed if one did. */
+  recordExit(restart: RestartState, failedResume: FailedResume | null = this.failed): void {
+    this.restartState = restart;
+    this.failed = failedResume;
+  }
+
+  /** The person starts the session afresh: no stop pending, a clean restart history, no failed resume. */
+  resetForStart(restart: RestartState): void {
+    this.stopAsked = false;
+    this.restartState = restart;
+    this.failed = null;
+  }
+
+  /** A restart is scheduled for `wallMs` (backoff). */
+  scheduleRetry(wallMs: number): void {
+    this.retryAt = wallMs;
+  }
+
+  /** No restart is pending any more. */
+  cancelRetry(): void {
+    this.retryAt = null;
+  }
+
+  /** An agent that picks its own id was launched at `wallMs`; null: its id is known (or not sought). */
+  learnIdSince(wallMs: number | null): void {
+    this.learningSince = wallMs;
+  }
+}

@@ -1,0 +1,34 @@
+// The views connected to sessions' terminals (the app's terminals, `mori attach`, the web UI): each
+// attachment is remembered with its session so that when the terminal goes away (exit, restart,
+// shutdown) every view is told why and let go. Runs in the supervisor's process.
+import { fail, ok, type Result } from '../../../common/result.js';
+import type { Attachment, Terminal, TerminalView } from '../../terminals/terminal.js';
+import type { SessionRuntime } from './session-runtime.js';
+
+/** Connects `view` to the session's terminal; `onEnd` is told when the terminal goes away. */
+export function attachView(rt: SessionRuntime, view: TerminalView, onEnd: (reason: string) => void): Result<{ attachment: Attachment; terminal: Terminal }> {
+  const t = rt.terminal;
+  if (!t) return fail('failed', `session "${rt.name}" is not running (${rt.state})`);
+  const attachment = t.attach(view);
+  const ender = (reason: string): void => {
+    attachment.detach();
+    onEnd(reason);
+  };
+  rt.viewEnders.add(ender);
+  const wrapped: Attachment = {
+    id: attachment.id,
+    ready: attachment.ready,
+    ack: (chars) => attachment.ack(chars),
+    detach: () => {
+      rt.viewEnders.delete(ender);
+      attachment.detach();
+    },
+  };
+  return ok({ attachment: wrapped, terminal: t });
+}
+
+/** Tells every view of the session that its terminal is gone, and why. */
+export function endViews(rt: SessionRuntime, why: string): void {
+  for (const end of [...rt.viewEnders]) end(why);
+  rt.viewEnders.clear();
+}

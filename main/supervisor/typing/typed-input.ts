@@ -1,0 +1,143 @@
+// How text reaches an agent: the one path every typed input takes (the nudge after an interruption,
+// `mori send`, the first prompt typed into agents that take none on argv), DESIGN.md §4 "Resume
+// action". Text with Enter is delivered (deliverText): typed as the profile's TypingRules say, shown
+// on the screen, Enter sent on its own, the agent confirmed busy, Enter tried once more, else reported
+// not submitted; nothing is typed while the agent retries a request by itself. Keys without Enter are
+// written as they are; an input that did not get through is logged (Typist). Runs in the supervisor's
+// process; delivery's timers are real (short).
+import type { Env } from '../../agents/profile.js';
+import { detectActivity } from '../../agents/screen-activity.js';
+import type { Terminal } from '../../terminals/terminal.js';
+import type { SessionRuntime } from '../session/session-runtime.js';
+import type { SessionStore } from '../session/session-store.js';
+import type { AgentActivity } from '../../../common/agent-activity.js';
+import { isRetrying, shownCount, typedWrites, type TypingRules } from '../../agents/typing.js';
+
+export type TypedInputOutcome = DeliveryOutcome;
+
+/** What a typed input is for, for the work log when it does not get through. */
+export type TypedInputPurpose = 'nudge' | 'send' | 'first prompt';
+
+export async function typeInto(rt: SessionRuntime, terminal: Terminal, text: string, enter: boolean, env: Env): Promise<TypedInputOutcome> {
+  if (terminal.exit !== null) return { kind: 'not-submitted', why: 'the agent has exited' };
+  if (!enter) {
+    terminal.write(text);
+    return { kind: 'submitted' };
+  }
+  return deliverText(deliveryTarget(rt, terminal, env), text, rt.profile.typing);
+}
+
+/**
+ * The terminal as delivery sees it. Busy: the agent exited (it acted on the input), its screen shows
+ * it working, or its own record on disk says it took a prompt since delivery began (tookInputSince).
+ */
+function deliveryTarget(rt: SessionRuntime, t: Terminal, env: Env): DeliveryTarget {
+  const since = Date.now();
+  const agentId = rt.session.agent.sessionId;
+  const agentCwd = rt.session.agent.cwd ?? rt.projectDir;
+  return {
+    write: (data) => t.write(data),
+    screenText: () => t.screenText(),
+    activity: () => rt.activity,
+    busy: async () => {
+      if (t.exit !== null || rt.terminal !== t) return true;
+      if (detectActivity(rt.profile, await t.screenText()) === 'working') return true;
+      return rt.profile.tookInputSince !== undefined && agentId !== null ? rt.profile.tookInputSince({ agentSessionId: agentId, cwd: agentCwd }, env, since) : false;
+    },
+  };
+}
+
+/** What typing needs: the agents' environment, and the work log for an input that did not get through. */
+export interface TypistPorts {
+  env: Env;
+  store: Pick<SessionStore, 'log'>;
+}
+
+/** The one way typed text reaches an agent; an input that did not get through is logged. */
+export class Typist {
+  constructor(private readonly ports: TypistPorts) {}
+
+  async type(rt: SessionRuntime, text: string, purpose: TypedInputPurpose, enter = true): Promise<TypedInputOutcome> {
+    const { env, store } = this.ports;
+    const t = rt.terminal;
+    const outcome: TypedInputOutcome = t ? await typeInto(rt, t, text, enter, env) : { kind: 'not-submitted', why: 'the agent is not running' };
+    if (outcome.kind === 'not-submitted') store.log(rt, `INPUT NOT SUBMITTED - ${purpose}: ${outcome.why}`);
+    else if (outcome.kind === 'agent-retrying' && purpose !== 'nudge') store.log(rt, `INPUT NOT SUBMITTED - ${purpose}: the agent was retrying a request by itself`);
+    return outcome;
+  }
+}
+
+/** What delivery needs of a session's terminal. */
+export interface DeliveryTarget {
+  write(data: string): void;
+  /** The visible screen as plain text. */
+  screenText(): Promise<string>;
+  /** The agent's current activity as the supervisor knows it. */
+  activity(): AgentActivity;
+  /** Whether the agent is busy now, or went busy since this target was made (claude's status file, a fresh screen read). */
+  busy?(): Promise<boolean>;
+}
+
+export type DeliveryOutcome = { kind: 'submitted' } | { kind: 'not-submitted'; why: string } | { kind: 'agent-retrying' };
+
+export interface DeliveryOptions {
+  /** How long the typed text may take to show on screen (a busy 2-core machine, a slow TUI). */
+  showTimeoutMs?: number;
+  /** How long after Enter the agent may take to go busy. */
+  confirmTimeoutMs?: number;
+  /** How often the screen and status are read while waiting. */
+  pollMs?: number;
+}
+
+/** A TUI repaints typed text within a frame or two; seconds of headroom for a loaded machine. */
+export const SHOW_TIMEOUT_MS = 5_000;
+/** Agents mark themselves busy as soon as a turn starts; the same headroom. */
+export const CONFIRM_TIMEOUT_MS = 5_000;
+/** Fast enough to catch a short turn's busy screen, rare enough to cost nothing. */
+export const POLL_MS = 100;
+/** Enter is sent at most this often: the first one and one more. */
+const ENTER_ATTEMPTS = 2;
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls `ok` until it holds or `timeoutMs` passes. */
+async function until(ok: () => Promise<boolean>, timeoutMs: number, pollMs: number): Promise<boolean> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    if (await ok()) return true;
+    if (Date.now() >= end) return false;
+    await sleep(pollMs);
+  }
+}
+
+export async function deliverText(target: DeliveryTarget, text: string, rules: TypingRules, options: DeliveryOptions = {}): Promise<DeliveryOutcome> {
+  const showTimeout = options.showTimeoutMs ?? SHOW_TIMEOUT_MS;
+  const confirmTimeout = options.confirmTimeoutMs ?? CONFIRM_TIMEOUT_MS;
+  const pollMs = options.pollMs ?? POLL_MS;
+  try {
+    const before = await target.screenText();
+    if (isRetrying(before, rules)) return { kind: 'agent-retrying' };
+    // The same text may already be on screen (an earlier nudge's echo): wait for one more showing.
+    const shownBefore = shownCount(before, text, rules);
+    for (const w of typedWrites(text, rules)) {
+      target.write(w.data);
+      if (w.pauseAfterMs > 0) await sleep(w.pauseAfterMs);
+    }
+    if (rules.echoes) {
+      const shown = await until(async () => shownCount(await target.screenText(), text, rules) > shownBefore, showTimeout, pollMs);
+      // Enter over a screen that does not show the text could answer something else (a menu): not sent.
+      if (!shown) return { kind: 'not-submitted', why: `the typed text did not show on screen within ${Math.round(showTimeout / 1000)}s` };
+    }
+    const wentBusy = async (): Promise<boolean> =>
+      target.activity() === 'working' || (await target.busy?.()) === true || isRetrying(await target.screenText(), rules);
+    for (let attempt = 1; attempt <= ENTER_ATTEMPTS; attempt++) {
+      if (rules.enterDelayMs > 0) await sleep(rules.enterDelayMs);
+      target.write(rules.enter);
+      if (rules.confirm === 'none') return { kind: 'submitted' };
+      if (await until(wentBusy, confirmTimeout, pollMs)) return { kind: 'submitted' };
+    }
+    return { kind: 'not-submitted', why: `the agent did not start working after Enter (sent ${ENTER_ATTEMPTS} times)` };
+  } catch (e) {
+    return { kind: 'not-submitted', why: `the terminal went away (${e instanceof Error ? e.message : String(e)})` };
+  }
+}
