@@ -14,6 +14,7 @@ export const ERROR_CODES = [
   'forbidden', // only the person may do this (an approval, the daemon's settings, stopping it), and a supervised agent asked (CLI exit 1)
   'failed', // the action ran and did not succeed, or a check failed (CLI exit 1)
   'disconnected', // the connection to the daemon is not open, or closed before the answer (CLI exit 1)
+  'not-running', // the session has no live agent yet but is coming up (starting, resuming, backoff…): try again shortly (CLI exit 1)
   'protocol', // the daemon speaks another protocol version, or did not answer hello: replace it (CLI exit 1)
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -31,4 +32,4 @@ export const fail = (code: ErrorCode, message: string): Failure => ({ ok: false,
 
 /** CLI exit code for each failure kind (DESIGN.md §9: 0 ok, 1 failed, 2 usage, 3 not found/unreadable). */
 export const exitCodeFor = (code: ErrorCode): number =>
-  ({ usage: 2, conflict: 2, 'not-found': 3, unreadable: 3, untrusted: 1, forbidden: 1, failed: 1, disconnected: 1, protocol: 1 })[code];
+  ({ usage: 2, conflict: 2, 'not-found': 3, unreadable: 3, untrusted: 1, forbidden: 1, failed: 1, disconnected: 1, 'not-running': 1, protocol: 1 })[code];

@@ -39,7 +39,7 @@ import { MachineState, type ResumeContext, type SupervisorOptions } from './supe
 import { shutdownSessions } from './supervisor-shutdown.js';
 import { SessionTransitions } from './session/transitions.js';
 import { Typist } from './typing/typed-input.js';
-import { attachView } from './session/view-hub.js';
+import { attachView, notRunning } from './session/view-hub.js';
 
 export type { ResumeContext, SupervisorOptions } from './supervisor-options.js';
 export { DEFAULT_SIZE } from './launch/agent-launcher.js';
@@ -280,7 +280,7 @@ export class Supervisor {
     const found = this.sessions.find(ref);
     if (!found.ok) return found;
     const rt = found.value;
-    if (!rt.terminal) return fail('failed', `session "${rt.name}" is not running (${rt.state})`);
+    if (!rt.terminal) return notRunning(rt);
     const outcome = await this.typist.type(rt, text, 'send', enter);
     if (outcome.kind === 'submitted') return ok({ chars: text.length });
     if (outcome.kind === 'agent-retrying') return fail('failed', `session "${rt.name}": the agent is retrying a request by itself; nothing was typed (send again once it is done)`);

@@ -25,8 +25,6 @@ function sessionRef(spec: string): string {
 
 /** How long a request waits for a session the just-started daemon is still bringing up. */
 const STARTING_WAIT_MS = 20_000;
-/** A session the daemon is bringing up answers "not running (starting)" and the like until it runs. */
-const NOT_UP_YET = /is not running \((idle|starting|resuming|verifying|interrupted|backoff)\)/;
 
 function sayStarted(s: Started): void {
   process.stderr.write(`mori: no Mori supervisor is running; started a daemon (pid ${s.pid}, logs in ${s.logs})\n`);
@@ -44,7 +42,8 @@ async function withClient<T>(fn: (c: ControlClient) => Promise<Result<T>>): Prom
     const deadline = Date.now() + STARTING_WAIT_MS;
     for (;;) {
       const r = await fn(client.value);
-      if (r.ok || !startedNow || !NOT_UP_YET.test(r.message) || Date.now() > deadline) return r;
+      // A session the daemon is bringing up answers `not-running` until it runs.
+      if (r.ok || !startedNow || r.code !== 'not-running' || Date.now() > deadline) return r;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   } finally {
@@ -111,7 +110,7 @@ export function registerControl(program: Command): void {
       });
       client.onClose(() => ended('the supervisor went away'));
       let r = await client.request('attach', { session: sessionRef(spec), ...size() });
-      for (const deadline = Date.now() + STARTING_WAIT_MS; startedNow && !r.ok && NOT_UP_YET.test(r.message) && Date.now() < deadline; ) {
+      for (const deadline = Date.now() + STARTING_WAIT_MS; startedNow && !r.ok && r.code === 'not-running' && Date.now() < deadline; ) {
         await new Promise((resolve) => setTimeout(resolve, 100));
         r = await client.request('attach', { session: sessionRef(spec), ...size() });
       }
