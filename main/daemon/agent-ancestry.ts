@@ -4,8 +4,8 @@
 // process group, has an agent's terminal as its controlling terminal or on its stdin/stdout/stderr,
 // or carries a Mori terminal's marker in its environment. Reads /proc on Linux; elsewhere `ps` gives
 // the ancestry, sessions and groups (no terminals, no environments). Runs in the supervisor and the CLI.
-import { readFileSync, statSync } from 'node:fs';
-import { listProcesses, procInfo, TERMINAL_MARKER_ENV, type ProcInfo } from '../os/process-tree.js';
+import { environNames, stdioTtys } from '../os/process-stdio.js';
+import { hasProc, listProcesses, procInfo, TERMINAL_MARKER_ENV, type ProcInfo } from '../os/process-tree.js';
 
 /** One running agent as the supervisor knows it. */
 export interface AgentProcess {
@@ -25,56 +25,6 @@ export type AncestryVerdict = { inside: false } | { inside: true; reason: string
  * read from a /proc that changed under us (a pid reused while walking).
  */
 const MAX_DEPTH = 256;
-
-const hasProc = (() => {
-  try {
-    statSync('/proc/self/stat');
-    return true;
-  } catch {
-    return false;
-  }
-})();
-
-/** The controlling terminal's device number (field 7 of /proc/<pid>/stat), 0 when none or unknown. */
-function controllingTty(pid: number): number {
-  if (!hasProc) return 0;
-  try {
-    const line = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name: state(0) ppid(1) pgrp(2) session(3) tty_nr(4).
-    const tty = Number(line.slice(line.lastIndexOf(')') + 2).split(' ')[4]);
-    return Number.isFinite(tty) ? tty : 0;
-  } catch {
-    return 0;
-  }
-}
-
-/** Device numbers of the terminals on a process's stdin, stdout and stderr (Linux). */
-function stdioTtys(pid: number): number[] {
-  if (!hasProc) return [];
-  const out: number[] = [];
-  for (const fd of [0, 1, 2]) {
-    try {
-      const st = statSync(`/proc/${pid}/fd/${fd}`);
-      if (st.isCharacterDevice()) out.push(st.rdev);
-    } catch {
-      // closed, gone, or not ours to read
-    }
-  }
-  return out;
-}
-
-/** Whether a process's environment holds a Mori terminal's marker (Linux; the environment it was started with). */
-function carriesMarker(pid: number): boolean {
-  if (!hasProc) return false;
-  try {
-    const environ = readFileSync(`/proc/${pid}/environ`);
-    const needle = Buffer.from(`${TERMINAL_MARKER_ENV}=`);
-    for (let at = environ.indexOf(needle); at >= 0; at = environ.indexOf(needle, at + 1)) if (at === 0 || environ[at - 1] === 0) return true;
-    return false;
-  } catch {
-    return false;
-  }
-}
 
 /** The process and its ancestors up to init, nearest first; stops where /proc (or ps) has no more. */
 export function ancestry(pid: number): ProcInfo[] {
@@ -102,7 +52,7 @@ export function insideAgent(pid: number, agents: readonly AgentProcess[]): Ances
   for (const a of agents) if (a.pid > 0) byPid.set(a.pid, a);
   const ttys = new Map<number, AgentProcess>();
   for (const a of byPid.values()) {
-    const tty = controllingTty(a.pid);
+    const tty = (procInfo(a.pid)?.ttyNr ?? 0);
     if (tty !== 0) ttys.set(tty, a);
   }
   const chain = ancestry(pid);
@@ -117,7 +67,7 @@ export function insideAgent(pid: number, agents: readonly AgentProcess[]): Ances
     if (leader) return { inside: true, reason: `${who(depth, p)} belongs to the process session or group of session "${leader.name}"'s agent`, agent: leader };
   }
   for (const [depth, p] of chain.entries()) {
-    const onTerminal = ttys.get(controllingTty(p.pid));
+    const onTerminal = ttys.get(p.ttyNr);
     if (onTerminal) return { inside: true, reason: `${who(depth, p)} runs on the terminal of session "${onTerminal.name}"`, agent: onTerminal };
     const onStdio = stdioTtys(p.pid)
       .map((t) => ttys.get(t))
@@ -125,7 +75,7 @@ export function insideAgent(pid: number, agents: readonly AgentProcess[]): Ances
     if (onStdio) return { inside: true, reason: `${who(depth, p)} reads or writes the terminal of session "${onStdio.name}"`, agent: onStdio };
   }
   for (const [depth, p] of chain.entries()) {
-    if (carriesMarker(p.pid)) return { inside: true, reason: `${who(depth, p)} was started in a Mori terminal (${TERMINAL_MARKER_ENV} in its environment)`, agent: null };
+    if (environNames(p.pid, TERMINAL_MARKER_ENV)) return { inside: true, reason: `${who(depth, p)} was started in a Mori terminal (${TERMINAL_MARKER_ENV} in its environment)`, agent: null };
   }
   return { inside: false };
 }

@@ -19,11 +19,14 @@ export interface ProcInfo {
   ppid: number;
   pgid: number;
   sid: number;
+  /** The controlling terminal's device number (tty_nr), 0 when it has none. */
+  ttyNr: number;
   /** Start time in clock ticks since boot (Linux); with the pid, identifies a process across pid reuse. */
   startTime: number;
 }
 
-const hasProc = (() => {
+/** Whether this system has a /proc to read processes from (Linux); elsewhere `ps` stands in. */
+export const hasProc = (() => {
   try {
     readdirSync('/proc/self');
     return true;
@@ -39,13 +42,14 @@ export function parseProcStat(line: string): ProcInfo | null {
   if (close < 0 || open < 0) return null;
   const pid = Number(line.slice(0, open).trim());
   const rest = line.slice(close + 2).split(' ');
-  // Fields after the name: state(0) ppid(1) pgrp(2) session(3) ... starttime(19).
+  // Fields after the name: state(0) ppid(1) pgrp(2) session(3) tty_nr(4) ... starttime(19).
   const ppid = Number(rest[1]);
   const pgid = Number(rest[2]);
   const sid = Number(rest[3]);
+  const ttyNr = Number(rest[4]);
   const startTime = Number(rest[19]);
-  if (![pid, ppid, pgid, sid, startTime].every(Number.isFinite)) return null;
-  return { pid, ppid, pgid, sid, startTime };
+  if (![pid, ppid, pgid, sid, ttyNr, startTime].every(Number.isFinite)) return null;
+  return { pid, ppid, pgid, sid, ttyNr, startTime };
 }
 
 export function procInfo(pid: number): ProcInfo | null {
@@ -66,7 +70,7 @@ export function listProcesses(): ProcInfo[] {
       .split('\n')
       .map((l) => l.trim().split(/\s+/).map(Number))
       .filter((f) => f.length >= 4 && f.every(Number.isFinite))
-      .map(([pid, ppid, pgid, sid]) => ({ pid: pid as number, ppid: ppid as number, pgid: pgid as number, sid: sid as number, startTime: 0 }));
+      .map(([pid, ppid, pgid, sid]) => ({ pid: pid as number, ppid: ppid as number, pgid: pgid as number, sid: sid as number, ttyNr: 0, startTime: 0 }));
   }
   const out: ProcInfo[] = [];
   for (const name of readdirSync('/proc')) {
