@@ -91,25 +91,29 @@ export class HookSpool {
       const names = await fsp.readdir(this.o.dir).catch(() => null);
       if (names === null || this.closed) return;
       const ready = names.filter((n) => !n.startsWith(SPOOL_TEMP_PREFIX) && !this.stuck.has(n));
-      const batch = ready.slice(0, max);
-      const stats = await Promise.all(batch.map(async (name) => ({ name, st: await fsp.lstat(path.join(this.o.dir, name), { bigint: true }).catch(() => null) })));
-      // Oldest first: calls of one agent follow each other; the name breaks a tie.
-      stats.sort((a, b) => cmp(a.st, b.st) || (a.name < b.name ? -1 : 1));
-      let refused = 0;
-      let first = '';
-      for (const { name, st } of stats) {
-        if (this.closed) return;
-        if (st === null) continue; // taken meanwhile
-        const r = await this.take(name);
-        if ('call' in r) this.o.onCall(r.call);
-        else if (refused++ === 0) first = r.refused;
-      }
-      if (refused > 0) this.o.onProblem(refused === 1 ? first : `${first} (and ${refused - 1} more refused)`);
-      if (ready.length > batch.length) {
-        this.again = true;
-        await yieldToLoop();
+      // One listing, taken a pass at a time with a turn of the loop between passes.
+      for (let at = 0; at < ready.length && !this.closed; at += max) {
+        if (at > 0) await yieldToLoop();
+        await this.pass(ready.slice(at, at + max));
       }
     } while (this.again && !this.closed);
+  }
+
+  /** Takes `batch` oldest first (mtime, then name), reporting calls in that order. */
+  private async pass(batch: string[]): Promise<void> {
+    const stats = await Promise.all(batch.map(async (name) => ({ name, st: await fsp.lstat(path.join(this.o.dir, name), { bigint: true }).catch(() => null) })));
+    stats.sort((a, b) => cmp(a.st, b.st) || (a.name < b.name ? -1 : 1));
+    let refused = 0;
+    let first = '';
+    // Read side by side (each is a few async steps), then reported in order.
+    const taken = await Promise.all(stats.map(({ name, st }) => (st === null ? null : this.take(name))));
+    for (const r of taken) {
+      if (this.closed) return;
+      if (r === null) continue; // taken meanwhile
+      if ('call' in r) this.o.onCall(r.call);
+      else if (refused++ === 0) first = r.refused;
+    }
+    if (refused > 0) this.o.onProblem(refused === 1 ? first : `${first} (and ${refused - 1} more refused)`);
   }
 
   /** Reads and removes one entry; the call, or why it was refused. */
@@ -140,12 +144,12 @@ export class HookSpool {
       if (st.size > limit) return { call: { event, payload: null } };
       const buf = Buffer.alloc(limit + 1);
       let got = 0;
-      while (got <= limit) {
+      while (got <= limit && got < st.size) {
         const { bytesRead } = await handle.read(buf, got, limit + 1 - got, got);
         if (bytesRead === 0) break;
         got += bytesRead;
       }
-      if (got > limit) return { call: { event, payload: null } }; // grew while read
+      if (got > limit) return { call: { event, payload: null } }; // it grew while read
       return { call: { event, payload: parse(buf.subarray(0, got).toString('utf8')) } };
     } finally {
       await handle.close().catch(() => undefined);
