@@ -110,6 +110,8 @@ export async function runDaemonHost(o: DaemonHostOptions): Promise<void> {
     home,
     policy: restartPolicy(settings.ok ? settings.value : null),
     ...(stagger !== undefined ? { startStaggerMs: stagger } : {}),
+    // Tests only: activity from the agents' hooks alone, the screen not read (proves the hooks by themselves).
+    ...(process.env['MORI_TEST_HOOKS_ONLY'] === '1' ? { activity: { hooksOnly: true } } : {}),
   };
   const supervisor = new Supervisor(options);
   if (o.events === 'log-file') {

@@ -8,6 +8,7 @@ import type { PowerClock, Scheduler } from '../power/clock.js';
 import type { DirectBackend } from '../terminals/direct/direct-backend.js';
 import type { TmuxBackend } from '../terminals/tmux/tmux-backend.js';
 import type { RestartPolicyConfig } from './exits/restart-policy.js';
+import type { SessionRuntime } from './session/session-runtime.js';
 
 export interface SupervisorOptions {
   home?: string;
@@ -24,7 +25,13 @@ export interface SupervisorOptions {
   startStaggerMs?: number;
   /** Verify the environment before every resume (default true). */
   verify?: boolean;
-  activity?: { readDelayMs?: number; settleMs?: number };
+  /**
+   * Activity reading. `hooksOnly`: the screen patterns and claude's status file are not read, so the
+   * activity comes from the agents' hooks alone (tests that prove the hooks by themselves).
+   */
+  activity?: { readDelayMs?: number; settleMs?: number; hooksOnly?: boolean };
+  /** What a failed turn's hook (claude's StopFailure) reported, raw; default: nothing is done with it. */
+  onStopFailure?: (rt: SessionRuntime, payload: unknown) => void;
   /** A nudged agent still in error this long after is restarted (default STUCK_AFTER_WAKE_MS). */
   stuckAfterWakeMs?: number;
   size?: TerminalSize;

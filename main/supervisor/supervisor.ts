@@ -23,6 +23,7 @@ import type { Attachment, Terminal, TerminalView } from '../terminals/terminal.j
 import { TmuxBackend } from '../terminals/tmux/tmux-backend.js';
 import { AgentIdLearner } from './launch/agent-id-learner.js';
 import { AgentLauncher } from './launch/agent-launcher.js';
+import { HookSignals } from './signals/hook-signals.js';
 import { Checkpointer } from './checkpoints/checkpoint.js';
 import { EventBus } from './session/event-bus.js';
 import { ExitHandler } from './exits/exit-handler.js';
@@ -72,6 +73,7 @@ export class Supervisor {
   private readonly resumer: ResumeController;
   private readonly startup: SessionStartup;
   private readonly journal: ResumeJournal;
+  private readonly hooks: HookSignals;
   private readonly events = new EventBus();
   private releaseHome: (() => void) | null = null;
 
@@ -115,6 +117,7 @@ export class Supervisor {
       resumeAfterBackoff: (rt, reason) => this.resumer.resume(rt, reason, null),
     }));
     const ids = new AgentIdLearner({ env, scheduler, store, sessions: () => this.sessions.all() });
+    const hooks = (this.hooks = new HookSignals({ home, store, onStopFailure: options.onStopFailure ?? (() => undefined) }));
     const launcher = new AgentLauncher({
       env,
       clock,
@@ -131,6 +134,7 @@ export class Supervisor {
       ids,
       journal: this.journal,
       typist: this.typist,
+      hooks,
       onExit: (rt, t, exit) => exits.onExit(rt, t, exit),
     });
     this.resumer = new ResumeController({
@@ -373,6 +377,7 @@ export class Supervisor {
     if (!this.machine.beginShutdown()) return;
     await shutdownSessions({ store: this.store, moves: this.moves, emit: (e) => this.events.emit(e), exits: this.exits, checkpoints: this.checkpoints }, this.sessions.all());
     await this.queue.close();
+    this.hooks.dispose();
     this.sessions.release(false);
     this.releaseHomeLock();
   }

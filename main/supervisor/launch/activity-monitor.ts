@@ -2,7 +2,9 @@
 // through the profile's patterns (optionally merged with the agent's own status report), feeds the
 // debouncer and reports one transition per change. Reads happen only after output, at most once per
 // read delay, and the only timer is the debouncer's deadline, so an idle session costs nothing.
-// Runs in the supervisor's process.
+// The agent's own hooks (report()) outrank the screen: a hook's word is current at once, and stays
+// so until the screen changes after it and says something (an Esc-interrupt fires no hook, so the
+// screen still brings the session back to waiting). Runs in the supervisor's process.
 import type { ActivityTransition, AgentActivity } from '../../../common/agent-activity.js';
 import { background } from '../../background.js';
 import type { Cancel, PowerClock, Scheduler } from '../../power/clock.js';
@@ -37,6 +39,9 @@ export class ActivityMonitor {
   private dirty = false;
   private disposed = false;
   private readonly unsubscribe: () => void;
+  /** Output chunks seen so far: a hook's word holds until the count moves past the one it arrived at. */
+  private outputSeq = 0;
+  private hook: { activity: AgentActivity; seq: number } | null = null;
   /** Screen reads so far (diagnostics; the idle benchmark checks none happen without output). */
   reads = 0;
 
@@ -64,7 +69,19 @@ export class ActivityMonitor {
     this.flushTimer?.();
   }
 
+  /** The agent's hook reported `activity`: current now, without the screen's settle time. */
+  report(activity: AgentActivity): void {
+    if (this.disposed) return;
+    this.hook = { activity, seq: this.outputSeq };
+    const from = this.debouncer.current;
+    this.debouncer.reset(activity);
+    this.flushTimer?.();
+    this.flushTimer = null;
+    if (from !== activity) this.emit({ from, to: activity, at: this.options.clock.wallMs() });
+  }
+
   private onOutput(): void {
+    this.outputSeq++;
     if (this.disposed) return;
     if (this.reading) {
       this.dirty = true;
@@ -82,6 +99,7 @@ export class ActivityMonitor {
     this.reading = true;
     this.dirty = false;
     this.reads++;
+    const seq = this.outputSeq;
     let activity: AgentActivity;
     try {
       const [screen, reported] = await Promise.all([this.terminal.screenText(), this.options.reported?.() ?? Promise.resolve(null)]);
@@ -92,6 +110,10 @@ export class ActivityMonitor {
       this.reading = false;
     }
     if (this.disposed) return;
+    const hook = this.hook;
+    // The hook's word stands while the screen has not changed since, or says nothing.
+    if (hook !== null && (seq <= hook.seq || activity === 'unknown')) activity = hook.activity;
+    else this.hook = null;
     this.emit(this.debouncer.observe(activity));
     this.scheduleFlush();
     if (this.dirty) this.onOutput();

@@ -32,6 +32,8 @@ import type { Env } from '../../agents/profile.js';
 import type { PowerClock, Scheduler } from '../../power/clock.js';
 import type { DirectBackend } from '../../terminals/direct/direct-backend.js';
 import type { TmuxBackend } from '../../terminals/tmux/tmux-backend.js';
+import type { HookSignals, PreparedHooks } from '../signals/hook-signals.js';
+import { NO_SCREEN_PATTERNS } from '../signals/no-screen-patterns.js';
 
 /** The size a terminal starts at before any view says otherwise: a common laptop terminal. */
 export const DEFAULT_SIZE = { cols: 120, rows: 40 };
@@ -64,6 +66,8 @@ export interface AgentLauncherPorts {
   ids: AgentIdLearner;
   journal: Pick<ResumeJournal, 'resuming' | 'resumed'>;
   typist: Pick<Typist, 'type'>;
+  /** The agents' hooks (signals/hook-signals.ts); absent: activity from the screen alone. */
+  hooks?: HookSignals;
   /** The agent's terminal exited (exit-handler.ts). */
   onExit(rt: SessionRuntime, terminal: Terminal, exit: TerminalExit): void;
 }
@@ -93,16 +97,18 @@ export class AgentLauncher {
     const { backend, note } = await this.backendFor(rt.session.backend);
     const size = this.ports.size ?? DEFAULT_SIZE;
     const launchedAt = this.ports.clock.wallMs();
+    const hooks = this.ports.hooks?.prepare(rt, spec) ?? null;
     const spawned = await backend.spawn({
       id: rt.id,
       command: spec.file,
-      args: spec.args,
+      args: hooks?.args ?? spec.args,
       cwd: spec.cwd,
-      env: agentEnvironment(this.ports.env, { sessionId: rt.id, stateDir: rt.stateDir }),
+      env: { ...agentEnvironment(this.ports.env, { sessionId: rt.id, stateDir: rt.stateDir }), ...hooks?.env },
       cols: size.cols,
       rows: size.rows,
       transcriptDir: path.join(rt.stateDir, TRANSCRIPT_DIR),
     });
+    if (hooks !== null && (!spawned.ok || req.gen !== rt.generation || this.ports.machine.shuttingDown)) this.ports.hooks?.end(rt, hooks.nonce);
     if (req.gen !== rt.generation || this.ports.machine.shuttingDown) {
       // Stopped or taken over meanwhile: this agent must not run.
       if (spawned.ok) background(spawned.value.kill(), `ending a superseded launch of ${rt.name}`);
@@ -120,7 +126,7 @@ export class AgentLauncher {
     }));
     const words = describeLaunch(plan.value);
     const adopt = (): boolean => {
-      this.adopt(rt, spawned.value, kind, spec);
+      this.adopt(rt, spawned.value, kind, spec, hooks);
       if (learnsId) this.ids.watch(rt, spawned.value, launchedAt);
       return true;
     };
@@ -144,7 +150,7 @@ export class AgentLauncher {
     }
     this.ports.store.write(rt, (s) => ({ ...s, intent: { kind: 'running' }, lastBootId: bootId() }));
     this.ports.store.log(rt, `REATTACHED - tmux session ${tmuxSessionName(rt.id)} was still running (pid ${r.value.pid})`);
-    this.adopt(rt, r.value, 'reattach', null);
+    this.adopt(rt, r.value, 'reattach', null, null);
     // The previous supervisor may have ended before it learnt the agent's id: learn it now, counting
     // from when the tmux session was made.
     if (this.ids.learns(rt, rt.session.agent.sessionId !== null)) {
@@ -166,20 +172,20 @@ export class AgentLauncher {
   }
 
   /** Takes charge of a running terminal: activity, checkpoints, exit handling. */
-  private adopt(rt: SessionRuntime, terminal: Terminal, launch: LaunchKind, spec: LaunchSpec | null): void {
+  private adopt(rt: SessionRuntime, terminal: Terminal, launch: LaunchKind, spec: LaunchSpec | null, hooks: PreparedHooks | null): void {
     const { ports } = this;
     const run = new AgentRun(terminal, launch, spec, ports.clock.monoMs());
     rt.markLaunched(run);
     const agentId = rt.session.agent.sessionId;
     const activity = ports.activity;
-    run.watchWith(
-      new ActivityMonitor(terminal, {
-      patterns: rt.profile.patterns,
+    const screen = activity?.hooksOnly !== true;
+    const monitor = new ActivityMonitor(terminal, {
+      patterns: screen ? rt.profile.patterns : NO_SCREEN_PATTERNS,
       clock: ports.clock,
       scheduler: ports.scheduler,
       ...(activity?.readDelayMs !== undefined ? { readDelayMs: activity.readDelayMs } : {}),
       ...(activity?.settleMs !== undefined ? { settleMs: activity.settleMs } : {}),
-      ...(rt.profile.name === 'claude' && agentId !== null
+      ...(screen && rt.profile.name === 'claude' && agentId !== null
         ? {
             reported: async () => {
               const s = await findClaudeStatus(ports.env, agentId);
@@ -196,10 +202,15 @@ export class AgentLauncher {
           background(ports.typist.type(rt, prompt, 'first prompt'), `typing the first prompt of ${rt.name}`);
         }
       },
-      }),
-    );
+    });
+    run.watchWith(monitor);
+    if (hooks !== null) ports.hooks?.attach(rt, run, monitor, hooks.nonce);
+    const nonce = hooks?.nonce ?? (launch === 'reattach' ? (ports.hooks?.reattach(rt, run, monitor) ?? null) : null);
     this.ports.checkpoints.schedule(rt, terminal);
-    terminal.onExit((exit) => this.ports.onExit(rt, terminal, exit));
+    terminal.onExit((exit) => {
+      if (nonce !== null) ports.hooks?.end(rt, nonce);
+      this.ports.onExit(rt, terminal, exit);
+    });
     // The transcript is the agent's history on disk: a failure to write it is said in the work log
     // and on stderr (once per run of failures, the terminal's own rule), while the agent goes on.
     terminal.onProblem((p) => {

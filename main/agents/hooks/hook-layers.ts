@@ -1,0 +1,84 @@
+// Each agent's hook registration as a layer Mori owns (DESIGN.md §4 "Hooks"), made per launch and
+// never written into the person's or the project's own settings:
+//   - Claude Code 2.1.332: `--settings <file>` (merged over the user/project/local settings; hook
+//     arrays from every layer all run), the file in Mori's home;
+//   - Gemini CLI 0.61.0: its system-defaults file, the lowest settings layer, named by
+//     GEMINI_CLI_SYSTEM_DEFAULTS_PATH (its `hooks` arrays concatenate with the other layers');
+//   - Codex 0.171.0: `--config notify=[…]`, the program it runs when a turn completes (the payload
+//     JSON as its last argument).
+// Every hook runs report-script.ts's script into this launch's spool dir. Pure: the caller writes
+// `files` before spawning.
+import type { ProfileName } from '../../../common/session.js';
+import { reportCommand } from './report-script.js';
+
+/** Where this launch's hook calls go. */
+export interface HookPlace {
+  /** The report script (`$MORI_HOME/hooks/report.sh`). */
+  script: string;
+  /** This launch's spool dir (`$MORI_HOME/hooks/<nonce>/`). */
+  spoolDir: string;
+  /** Where this launch's settings layer is written, for agents that take one. */
+  settingsFile: string;
+}
+
+export interface HookLayer {
+  /** The launch's arguments with the layer given. */
+  args: string[];
+  /** Variables added to the agent's environment. */
+  env: Record<string, string>;
+  /** Files to write (mode 0600) before the agent starts. */
+  files: { path: string; text: string }[];
+}
+
+/** Claude Code's events Mori registers (names and payloads checked in its 2.1.332 binary). */
+export const CLAUDE_HOOK_EVENTS = [
+  'SessionStart',
+  'UserPromptSubmit',
+  'PreToolUse',
+  'PermissionRequest',
+  'Notification',
+  'Stop',
+  'StopFailure',
+  'PreCompact',
+  'SessionEnd',
+] as const;
+
+/** Gemini CLI's events Mori registers (its HookEventName enum, 0.61.0). */
+export const GEMINI_HOOK_EVENTS = ['SessionStart', 'BeforeAgent', 'BeforeTool', 'Notification', 'AfterAgent', 'PreCompress', 'SessionEnd'] as const;
+
+/** The variable naming Gemini CLI's system-defaults settings file. */
+export const GEMINI_DEFAULTS_VAR = 'GEMINI_CLI_SYSTEM_DEFAULTS_PATH';
+
+/** A hook must never hold the agent up: the script returns in milliseconds; past this the agent gives up on it. */
+const HOOK_TIMEOUT_S = 10;
+/** Gemini counts hook timeouts in ms. */
+const HOOK_TIMEOUT_MS = HOOK_TIMEOUT_S * 1000;
+
+/** `{ hooks: { Event: [{ hooks: [{ type: 'command', command, timeout }] }] } }`, the shape both CLIs read. */
+function hooksSetting(events: readonly string[], place: HookPlace, timeout: number): Record<string, unknown> {
+  const hooks: Record<string, unknown> = {};
+  for (const event of events) {
+    hooks[event] = [{ hooks: [{ type: 'command', command: reportCommand(place.script, place.spoolDir, event), timeout }] }];
+  }
+  return hooks;
+}
+
+/** The layer for a launch of `profile` with `args`; null for agents without hooks (shell, aider, custom). */
+export function hookLayer(profile: ProfileName, args: readonly string[], place: HookPlace): HookLayer | null {
+  if (profile === 'claude') {
+    const text = `${JSON.stringify({ hooks: hooksSetting(CLAUDE_HOOK_EVENTS, place, HOOK_TIMEOUT_S) }, null, 2)}\n`;
+    return { args: ['--settings', place.settingsFile, ...args], env: {}, files: [{ path: place.settingsFile, text }] };
+  }
+  if (profile === 'gemini') {
+    const text = `${JSON.stringify({ hooks: hooksSetting(GEMINI_HOOK_EVENTS, place, HOOK_TIMEOUT_MS) }, null, 2)}\n`;
+    return { args: [...args], env: { [GEMINI_DEFAULTS_VAR]: place.settingsFile }, files: [{ path: place.settingsFile, text }] };
+  }
+  if (profile === 'codex') {
+    // A TOML array of basic strings; JSON's string escapes are TOML's.
+    const notify = `notify=${JSON.stringify(['sh', place.script, place.spoolDir, 'notify'])}`;
+    // After `resume` when it is the subcommand: an option before it would belong to the top level.
+    const at = args[0] === 'resume' ? 1 : 0;
+    return { args: [...args.slice(0, at), '--config', notify, ...args.slice(at)], env: {}, files: [] };
+  }
+  return null;
+}
