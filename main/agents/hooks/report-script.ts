@@ -1,7 +1,7 @@
 // The hook program every agent's hooks run (DESIGN.md §4 "Hooks"): a POSIX sh script Mori keeps in
 // its own home (`$MORI_HOME/hooks/report.sh`, rewritten when its text differs). A call
 // `sh report.sh <spool dir> <event> [payload]` copies the hook's JSON (stdin, or the last argument
-// for codex's notify) into a temp file of the spool dir and renames it to `<random>.<event>`, then
+// for codex's notify) into a temp file of the spool dir and renames it to `<pid>.<event>`, then
 // exits 0 — at once, always: no network, no waiting on the daemon, nothing when the dir is gone. A
 // shell because starting Node (~130 ms) or Python (~80 ms) here would not meet the 50 ms budget per
 // call. Writes only under Mori's home; any Node process.
@@ -23,14 +23,15 @@ d=$1
 e=$2
 [ -d "$d" ] || exit 0
 case $e in ''|[!A-Za-z]*|*[!A-Za-z0-9_-]*) exit 0 ;; esac
-t=$(mktemp "$d/${SPOOL_TEMP_PREFIX}XXXXXXXXXX" 2>/dev/null) || exit 0
+# One call per process, so the pid names its files (mktemp would cost another process per call).
+t="$d/${SPOOL_TEMP_PREFIX}$$"
 if [ $# -gt 2 ]; then
   for a in "$@"; do p=$a; done
   printf '%s' "$p" >"$t" 2>/dev/null
 else
   cat >"$t" 2>/dev/null
 fi
-mv -f "$t" "$d/\${t##*/${SPOOL_TEMP_PREFIX}}.$e" 2>/dev/null || rm -f "$t" 2>/dev/null
+mv -f "$t" "$d/$$.$e" 2>/dev/null || rm -f "$t" 2>/dev/null
 exit 0
 `;
 

@@ -1,5 +1,5 @@
 // Reads one launch's hook spool dir (DESIGN.md §4 "Hooks"): the report script renames each hook call
-// into `<random>.<event>`; this watches the dir (fs.watch, plus a read at start for calls made while
+// into `<pid>.<event>`; this watches the dir (fs.watch, plus a read at start for calls made while
 // no supervisor ran), takes each file oldest first and deletes it. Every file is hostile: it is opened
 // O_NOFOLLOW | O_NONBLOCK (state-file-guard's flags) and used only when it is a regular file, at most
 // SPOOL_MAX_BYTES of it is read (a bigger call keeps only its event name), at most SPOOL_MAX_PER_PASS
@@ -16,7 +16,7 @@ import { READ_FLAGS } from '../../state/state-file-guard.js';
 export const SPOOL_MAX_BYTES = 64 * 1024;
 /** Files taken per pass before yielding to the event loop: a flood cannot hold the daemon. */
 export const SPOOL_MAX_PER_PASS = 64;
-/** `<mktemp's random part>.<event>`: what the script names a finished call. */
+/** `<the calling process's pid>.<event>`: what the script names a finished call. */
 const CALL_NAME = /^([A-Za-z0-9]{1,32})\.([^.]+)$/;
 
 export interface HookCall {
