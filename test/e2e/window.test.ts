@@ -261,7 +261,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window in Chro
     await page.getByRole('listbox', { name: 'Sessions' }).getByRole('option', { name: /echo/ }).waitFor();
     await page.getByRole('option', { name: /echo/ }).click();
     await page.getByRole('region', { name: 'Terminal' }).getByText('Fake Agent').first().waitFor({ timeout: 25_000 });
-    expect(await page.getByText(/Not connected to the Mori daemon/).count()).toBe(0);
+    expect(await page.getByText(/Reconnecting…|Connecting to the Mori daemon/).count()).toBe(0);
   });
 
   it('no other local port receives a Mori credential from the browser, nothing it could see opens /api, and the link works once', async () => {
