@@ -214,9 +214,13 @@ export function App(props: { api: MoriApi }) {
       <main class="main">
         {connection.state !== 'open' ? (
           <div class="banner banner-reconnect" role="status" aria-live="polite">
-            <span>{everOpen.current ? 'Reconnecting…' : 'Connecting to the Mori daemon…'}</span>
-            {connection.detail ? <span class="muted">{connection.detail}</span> : null}
-            {pool.inputLostSince(lostConnectionAt.current ?? 0) ? <strong>What you typed meanwhile was not sent.</strong> : null}
+            <strong>{everOpen.current ? 'Reconnecting…' : 'Connecting to the Mori daemon…'}</strong>
+            {pool.inputLostSince(lostConnectionAt.current ?? 0) ? <span class="banner-lost">What you typed meanwhile was not sent.</span> : null}
+            {connection.detail ? (
+              <span class="muted banner-detail" title={connection.detail}>
+                {connection.detail}
+              </span>
+            ) : null}
           </div>
         ) : null}
         {current ? (

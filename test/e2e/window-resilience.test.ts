@@ -187,7 +187,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window keeps a
     const asked: string[] = [];
     page.once('dialog', (d) => {
       asked.push(d.type());
-      void d.accept();
+      d.accept().catch(() => undefined);
     });
     await page.reload();
     expect(asked).toEqual(['beforeunload']);
@@ -208,7 +208,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window keeps a
     await editor.click();
     await page.keyboard.press('Control+End');
     await page.keyboard.type('\n- mine, not saved');
-    writeFileSync(file, readFileSync(file, 'utf8') + '- the agent wrote this\n');
+    writeFileSync(file, readFileSync(file, 'utf8') + '\n- the agent wrote this\n');
     await page.getByRole('alert').getByText('changed on disk while you were editing').waitFor({ timeout: 5_000 });
     await page.getByRole('button', { name: 'Compare' }).click();
     const compare = page.getByRole('region', { name: 'session_state.md compared with the disk' });
