@@ -117,7 +117,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window in Chro
     await page.getByRole('alert').getByText('Nothing was overwritten').waitFor();
     expect(readFileSync(file, 'utf8')).toBe(theirs);
     await page.getByRole('button', { name: 'Compare' }).click();
-    await page.getByRole('region', { name: 'session_state.md on disk' }).getByText('the agent wrote meanwhile').waitFor();
+    await page.getByRole('region', { name: 'session_state.md compared with the disk' }).getByText('the agent wrote meanwhile').waitFor();
     await w.shot('state-conflict');
     await page.getByRole('button', { name: 'Use the disk version' }).click();
     await editor.getByText('the agent wrote meanwhile').waitFor();
