@@ -62,7 +62,9 @@ export function StateEditor(props: {
       setBanner(null);
       return;
     }
-    base.current = { text: r.value.text, version: r.value.version };
+    // The draft keeps the version it was edited from: a save against it is refused (conflict) when
+    // the file changed since, and the draft is not silently moved onto the newer file.
+    base.current = { text: draft.baseText, version: draft.baseVersion };
     setDoc(draft.text);
     dirtyRef.current = true;
     setDirty(true);

@@ -43,7 +43,12 @@ export class TerminalPool {
     media.addEventListener('change', onScheme);
     const resize = new ResizeObserver(() => this.current()?.fitNow());
     resize.observe(this.stage);
-    const onVisibility = (): void => this.applyHolding();
+    // Visible again: the terminal on screen holds again, and attaches again if it let go meanwhile.
+    const onVisibility = (): void => {
+      this.applyHolding();
+      const t = this.current();
+      if (document.visibilityState === 'visible' && t?.stale) t.resync();
+    };
     document.addEventListener('visibilitychange', onVisibility);
     // A frozen page runs nothing, so acknowledges nothing: its attachments go, and come back on resume.
     const onFreeze = (): void => {

@@ -9,7 +9,8 @@
 // - the daemon restarting: a "Reconnecting…" status banner, typing meanwhile reported as not sent,
 //   then the terminal attached again with its screen, and the checks pane read afresh;
 // - an unsaved edit of session_state.md survives a session switch and a reload, marks its tab as
-//   unsaved, makes closing the page ask first, is saved by Ctrl+S, and Compare shows a merge view.
+//   unsaved, makes closing the page ask first, is saved by Ctrl+S; a draft made before the file
+//   changed on disk raises the changed-on-disk banner after every reload, and Compare shows a merge view.
 // Screenshots (light and dark, 1366×768) of the banner, the tab marker and the compare view go to
 // out/e2e-screenshots/.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -209,7 +210,17 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window keeps a
     await page.keyboard.press('Control+End');
     await page.keyboard.type('\n- mine, not saved');
     writeFileSync(file, readFileSync(file, 'utf8') + '\n- the agent wrote this\n');
-    await page.getByRole('alert').getByText('changed on disk while you were editing').waitFor({ timeout: 5_000 });
+    const changed = page.getByRole('alert').getByText('changed on disk while you were editing');
+    await changed.waitFor({ timeout: 5_000 });
+    // The draft keeps the version it was made from: after each of two reloads the banner is back.
+    for (let i = 0; i < 2; i++) {
+      page.once('dialog', (d) => d.accept().catch(() => undefined));
+      await page.reload();
+      await show('charlie');
+      await page.getByRole('tab', { name: 'session_state.md' }).click();
+      await changed.waitFor({ timeout: 10_000 });
+      await editor.getByText('mine, not saved').waitFor();
+    }
     await page.getByRole('button', { name: 'Compare' }).click();
     const compare = page.getByRole('region', { name: 'session_state.md compared with the disk' });
     await compare.getByRole('textbox', { name: 'session_state.md: on disk' }).getByText('the agent wrote this').waitFor();
