@@ -22,6 +22,8 @@ export const IPC = {
   attachInput: 'mori:attach-input',
   attachResize: 'mori:attach-resize',
   attachDetach: 'mori:attach-detach',
+  /** invoke(id, chars): the page took in (parsed) this much of the attachment's output; the daemon's flow control counts these. */
+  attachAck: 'mori:attach-ack',
   /** main → window: (id, frame) a snapshot or output; (id, reason) the attachment ended. */
   frame: 'mori:frame',
   ended: 'mori:ended',
@@ -34,6 +36,7 @@ export interface InvokeChannels {
   [IPC.attachInput]: { args: [id: number, data: string]; reply: Result<unknown> };
   [IPC.attachResize]: { args: [id: number, size: TerminalSize]; reply: Result<unknown> };
   [IPC.attachDetach]: { args: [id: number]; reply: Result<unknown> };
+  [IPC.attachAck]: { args: [id: number, chars: number]; reply: Result<unknown> };
 }
 export type InvokeChannel = keyof InvokeChannels;
 

@@ -42,8 +42,18 @@ on(IPC.frame, (id, frame) => {
   const view = views.get(id);
   if (!view) return void early.set(id, [...(early.get(id) ?? []), frame]);
   if (frame.kind === 'snapshot') view.snapshot(frame.data, frame.size);
-  else view.output(frame.data);
+  else deliver(id, view, frame.data);
 });
+
+/** Output to its view; a view that does not acknowledge output itself has it acknowledged on arrival. */
+function deliver(id: number, view: TerminalView, data: string): void {
+  view.output(data);
+  if (!view.acksOutput) ack(id, data.length);
+}
+
+function ack(id: number, chars: number): void {
+  if (chars > 0) void invoke(IPC.attachAck, id, chars).then(undefined, () => undefined);
+}
 on(IPC.ended, (id, reason) => {
   const view = views.get(id);
   if (!view) return void early.set(id, [...(early.get(id) ?? []), { kind: 'ended', reason }]);
@@ -70,7 +80,7 @@ const api: MoriApi = {
     views.set(id, view);
     for (const f of early.get(id) ?? []) {
       if (f.kind === 'snapshot') view.snapshot(f.data, f.size);
-      else if (f.kind === 'output') view.output(f.data);
+      else if (f.kind === 'output') deliver(id, view, f.data);
       else {
         views.delete(id);
         view.ended(f.reason);
@@ -81,9 +91,10 @@ const api: MoriApi = {
       info,
       input: (data) => void invoke(IPC.attachInput, id, data).then(undefined, () => undefined),
       resize: (cols, rows) => void invoke(IPC.attachResize, id, { cols, rows }).then(undefined, () => undefined),
-      // The main process acknowledges each frame as it relays it to this window (ipc-router.ts), so
-      // the agent is never held by the window; nothing to send from here.
-      ack: () => undefined,
+      // The page's acknowledgements are the ones the daemon's flow control counts (the router relays them).
+      ack: (chars) => {
+        if (views.has(id)) ack(id, chars);
+      },
       detach: () => {
         views.delete(id);
         void invoke(IPC.attachDetach, id).then(undefined, () => undefined);

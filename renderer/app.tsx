@@ -1,13 +1,17 @@
 // The window (DESIGN.md §13): the sessions list on the left; the selected session's header with its
 // state in words and its actions, and tabs for its terminal, its three state files, and its checks;
 // the notices of what happened; dialogs for a new session and the settings. Everything is live from
-// the daemon's events (the list is re-read on each session event, never polled). Runs in the renderer.
+// the daemon's events (the list is re-read on each session event, never polled). While the daemon
+// connection is down a banner says so (and that typing was not sent); when it is back every terminal
+// attaches again and the open pane reads afresh. Unsaved state-file edits are marked on their tab
+// and asked about before the page closes. Runs in the renderer.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { DaemonSettings } from '../common/daemon-settings.js';
 import type { DaemonEvent, EditableStateFile, SessionInfo } from '../common/ipc.js';
 import type { ConnectionState, MoriApi } from '../common/mori-api.js';
 import { stateWord } from '../common/session-view.js';
 import { ChecksPane } from './checks-pane.js';
+import { DraftStore } from './draft-store.js';
 import { NewSessionDialog } from './new-session-dialog.js';
 import { noticeFor, type Notice } from './notices.js';
 import { SessionList } from './session-list.js';
@@ -59,6 +63,33 @@ export function App(props: { api: MoriApi }) {
     return () => window.removeEventListener('hashchange', follow);
   }, []);
   const pool = useMemo(() => new TerminalPool(api), [api]);
+  const drafts = useMemo(() => new DraftStore(localStorage), []);
+  const [, redraw] = useState(0);
+  /** Bumped each time the connection comes back: the open pane is mounted afresh and reads again. */
+  const [epoch, setEpoch] = useState(0);
+  const everOpen = useRef(false);
+  const lostConnectionAt = useRef<number | null>(null);
+
+  useEffect(() => {
+    const offDrafts = drafts.onChange(() => redraw((n) => n + 1));
+    const offPool = pool.onChange(() => redraw((n) => n + 1));
+    // Another tab of this window kept or saved a draft.
+    const onStorage = (): void => drafts.changed();
+    // Closing or reloading with unsaved edits asks first (the drafts would survive, but the person may not know).
+    const onUnload = (e: BeforeUnloadEvent): void => {
+      if (!drafts.any()) return;
+      e.preventDefault();
+      e.returnValue = '';
+    };
+    window.addEventListener('storage', onStorage);
+    window.addEventListener('beforeunload', onUnload);
+    return () => {
+      offDrafts();
+      offPool();
+      window.removeEventListener('storage', onStorage);
+      window.removeEventListener('beforeunload', onUnload);
+    };
+  }, [drafts, pool]);
 
   const onEvent = (l: (e: DaemonEvent) => void): (() => void) => {
     listeners.current.add(l);
@@ -81,7 +112,14 @@ export function App(props: { api: MoriApi }) {
     };
     const offState = api.onConnection((state, detail) => {
       setConnection({ state, detail });
+      if (state !== 'open' && everOpen.current && lostConnectionAt.current === null) lostConnectionAt.current = Date.now();
       if (state === 'open') {
+        if (lostConnectionAt.current !== null) {
+          lostConnectionAt.current = null;
+          pool.reconnected();
+          setEpoch((n) => n + 1);
+        }
+        everOpen.current = true;
         reload();
         void api.call('settings.get', {}).then((r) => {
           if (r.ok) settings.current = r.value;
@@ -137,6 +175,7 @@ export function App(props: { api: MoriApi }) {
     setActionStatus(r.ok ? '' : `${words} failed: ${r.message}`);
   };
 
+  const unsaved: string[] = current ? drafts.files(current.id) : [];
   const running = current ? ['running', 'starting', 'verifying', 'resuming'].includes(current.state) : false;
   return (
     <div class="app">
@@ -174,8 +213,14 @@ export function App(props: { api: MoriApi }) {
       </aside>
       <main class="main">
         {connection.state !== 'open' ? (
-          <div class="banner banner-error" role="alert">
-            {connection.state === 'connecting' ? 'Connecting to the Mori daemon…' : `Not connected to the Mori daemon (${connection.detail}); retrying.`}
+          <div class="banner banner-reconnect" role="status" aria-live="polite">
+            <strong>{everOpen.current ? 'Reconnecting…' : 'Connecting to the Mori daemon…'}</strong>
+            {pool.inputLostSince(lostConnectionAt.current ?? 0) ? <span class="banner-lost">What you typed meanwhile was not sent.</span> : null}
+            {connection.detail ? (
+              <span class="muted banner-detail" title={connection.detail}>
+                {connection.detail}
+              </span>
+            ) : null}
           </div>
         ) : null}
         {current ? (
@@ -236,14 +281,19 @@ export function App(props: { api: MoriApi }) {
                   }}
                 >
                   {t.label}
+                  {unsaved.includes(t.id) ? (
+                    <span class="tab-unsaved" aria-label="unsaved changes" title="Unsaved changes">
+                      ●
+                    </span>
+                  ) : null}
                 </button>
               ))}
             </div>
             <div class="panel" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
               <TerminalPane api={api} pool={pool} sessionId={current.id} visible={tab === 'terminal'} />
-              {tab === 'session_state.md' || tab === 'environment.md' ? <StateEditor key={`${current.id}:${tab}`} api={api} sessionId={current.id} file={tab} onEvent={onEvent} /> : null}
-              {tab === 'work_log.md' ? <WorkLog key={current.id} api={api} sessionId={current.id} onEvent={onEvent} /> : null}
-              {tab === 'checks' ? <ChecksPane key={current.id} api={api} sessionId={current.id} onEvent={onEvent} /> : null}
+              {tab === 'session_state.md' || tab === 'environment.md' ? <StateEditor key={`${current.id}:${tab}:${epoch}`} api={api} sessionId={current.id} file={tab} drafts={drafts} onEvent={onEvent} /> : null}
+              {tab === 'work_log.md' ? <WorkLog key={`${current.id}:${epoch}`} api={api} sessionId={current.id} onEvent={onEvent} /> : null}
+              {tab === 'checks' ? <ChecksPane key={`${current.id}:${epoch}`} api={api} sessionId={current.id} onEvent={onEvent} /> : null}
             </div>
           </>
         ) : (

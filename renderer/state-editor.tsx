@@ -1,40 +1,75 @@
 // A state file in a CodeMirror 6 markdown editor (DESIGN.md §3, §13). What is on disk shows live
 // while the person has no unsaved change; with unsaved changes an external edit raises a banner
-// offering Reload or Compare. Save writes against the version read: a `conflict` answer writes
-// nothing, and shows the other writer's text beside the person's. Runs in the renderer.
+// offering Reload or Compare. Unsaved text is kept as a draft (renderer/draft-store.ts) through tab
+// and session switches and reloads; a draft made from an older version of the file raises the same
+// banner. Save (or Ctrl/Cmd+S) writes against the version read: a `conflict` answer writes nothing,
+// and Compare shows the person's text beside the other writer's as a diff. Runs in the renderer.
 import { markdown } from '@codemirror/lang-markdown';
+import { Prec } from '@codemirror/state';
+import { keymap } from '@codemirror/view';
 import { EditorView, basicSetup } from 'codemirror';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { DaemonEvent, EditableStateFile } from '../common/ipc.js';
 import type { MoriApi } from '../common/mori-api.js';
+import { CompareView } from './compare-view.js';
+import type { DraftStore } from './draft-store.js';
 
 type Banner = { kind: 'changed' } | { kind: 'conflict'; text: string; version: string } | null;
 
-export function StateEditor(props: { api: MoriApi; sessionId: string; file: EditableStateFile; onEvent: (l: (e: DaemonEvent) => void) => () => void }) {
+/** Whether a key press is the save shortcut: Ctrl+S, or Cmd+S on a Mac. */
+export const isSaveKey = (e: KeyboardEvent): boolean => (e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 's';
+
+export function StateEditor(props: {
+  api: MoriApi;
+  sessionId: string;
+  file: EditableStateFile;
+  drafts: DraftStore;
+  onEvent: (l: (e: DaemonEvent) => void) => () => void;
+}) {
+  const { api, sessionId, file, drafts } = props;
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
   const base = useRef<{ text: string; version: string } | null>(null);
   const [dirty, setDirty] = useState(false);
   const [banner, setBanner] = useState<Banner>(null);
-  const [compare, setCompare] = useState<string | null>(null);
+  const [compare, setCompare] = useState<{ mine: string; disk: string } | null>(null);
   const [status, setStatus] = useState('');
   const dirtyRef = useRef(false);
+  const saveRef = useRef<() => Promise<void>>(async () => undefined);
+
+  const setDoc = (text: string): void => {
+    const v = view.current;
+    if (v && v.state.doc.toString() !== text) v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: text } });
+  };
 
   const replaceDoc = (text: string, version: string): void => {
     base.current = { text, version };
-    const v = view.current;
-    if (v && v.state.doc.toString() !== text) v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: text } });
+    setDoc(text);
     dirtyRef.current = false;
     setDirty(false);
+    drafts.clear(sessionId, file);
   };
 
-  const load = async (): Promise<void> => {
-    const r = await props.api.call('state.read', { session: props.sessionId, file: props.file });
-    if (!r.ok) return setStatus(`Cannot read ${props.file}: ${r.message}`);
-    replaceDoc(r.value.text, r.value.version);
-    setBanner(null);
+  /** Reads the file; a kept draft goes back into the editor (unless `discardDraft`), over what was read. */
+  const load = async (discardDraft = false): Promise<void> => {
+    const r = await api.call('state.read', { session: sessionId, file });
+    if (!r.ok) return setStatus(`Cannot read ${file}: ${r.message}`);
+    const draft = discardDraft ? null : drafts.get(sessionId, file);
     setCompare(null);
     setStatus('');
+    if (!draft || draft.text === r.value.text) {
+      replaceDoc(r.value.text, r.value.version);
+      setBanner(null);
+      return;
+    }
+    // The draft keeps the version it was edited from: a save against it is refused (conflict) when
+    // the file changed since, and the draft is not silently moved onto the newer file.
+    base.current = { text: draft.baseText, version: draft.baseVersion };
+    setDoc(draft.text);
+    dirtyRef.current = true;
+    setDirty(true);
+    // Edited from another version than the one on disk now: the person decides, as with a live change.
+    setBanner(draft.baseVersion === r.value.version ? null : { kind: 'changed' });
   };
 
   /**
@@ -43,7 +78,7 @@ export function StateEditor(props: { api: MoriApi; sessionId: string; file: Edit
    * echo of our own save, a second event for one write) changes nothing.
    */
   const refreshFromDisk = async (): Promise<void> => {
-    const r = await props.api.call('state.read', { session: props.sessionId, file: props.file });
+    const r = await api.call('state.read', { session: sessionId, file });
     if (!r.ok || r.value.version === base.current?.version) return;
     if (dirtyRef.current) setBanner((b) => (b?.kind === 'conflict' ? b : { kind: 'changed' }));
     else replaceDoc(r.value.text, r.value.version);
@@ -53,27 +88,32 @@ export function StateEditor(props: { api: MoriApi; sessionId: string; file: Edit
     const v = new EditorView({
       parent: host.current as HTMLDivElement,
       extensions: [
+        Prec.highest(keymap.of([{ key: 'Mod-s', preventDefault: true, run: () => (void saveRef.current(), true) }])),
         basicSetup,
         markdown(),
         EditorView.lineWrapping,
-        EditorView.contentAttributes.of({ 'aria-label': `${props.file} text` }),
+        EditorView.contentAttributes.of({ 'aria-label': `${file} text` }),
         EditorView.updateListener.of((u) => {
-          if (!u.docChanged) return;
-          dirtyRef.current = base.current !== null && u.state.doc.toString() !== base.current.text;
+          const b = base.current;
+          if (!u.docChanged || !b) return;
+          const text = u.state.doc.toString();
+          dirtyRef.current = text !== b.text;
           setDirty(dirtyRef.current);
+          if (!drafts.put(sessionId, file, { text, baseVersion: b.version, baseText: b.text })) setStatus('This browser refused to keep the unsaved text (storage full?): save it before leaving');
         }),
       ],
     });
     view.current = v;
     void load();
     const off = props.onEvent((e) => {
-      if (e.type === 'state.changed' && e.sessionId === props.sessionId && e.file === props.file) void refreshFromDisk();
+      if (e.type === 'state.changed' && e.sessionId === sessionId && e.file === file) void refreshFromDisk();
     });
     return () => {
       off();
       v.destroy();
+      view.current = null;
     };
-  }, [props.sessionId, props.file]);
+  }, [sessionId, file]);
 
   const save = async (): Promise<void> => {
     const v = view.current;
@@ -82,7 +122,8 @@ export function StateEditor(props: { api: MoriApi; sessionId: string; file: Edit
     const text = v.state.doc.toString();
     // Nothing of the person's to write (the click raced a reload): writing the disk's text back is no save.
     if (text === b.text) return;
-    const r = await props.api.call('state.write', { session: props.sessionId, file: props.file, text, baseVersion: b.version });
+    setStatus('Saving…');
+    const r = await api.call('state.write', { session: sessionId, file, text, baseVersion: b.version });
     if (!r.ok) return setStatus(`Not saved: ${r.message}`);
     if (r.value.outcome === 'conflict') {
       setBanner({ kind: 'conflict', text: r.value.text, version: r.value.version });
@@ -90,42 +131,54 @@ export function StateEditor(props: { api: MoriApi; sessionId: string; file: Edit
       return;
     }
     base.current = { text, version: r.value.version };
-    // The person may have typed while the write was on its way: still dirty then.
-    dirtyRef.current = v.state.doc.toString() !== text;
+    // The person may have typed while the write was on its way: still dirty (and a draft) then.
+    const now = view.current?.state.doc.toString() ?? text;
+    dirtyRef.current = now !== text;
     setDirty(dirtyRef.current);
+    if (dirtyRef.current) drafts.put(sessionId, file, { text: now, baseVersion: r.value.version, baseText: text });
+    else drafts.clear(sessionId, file);
     setBanner(null);
     setCompare(null);
     setStatus('Saved');
   };
+  saveRef.current = save;
 
   /** Shows the disk's text beside the person's, read fresh. */
   const showCompare = async (): Promise<void> => {
-    const r = await props.api.call('state.read', { session: props.sessionId, file: props.file });
-    if (r.ok) setCompare(r.value.text);
+    const r = await api.call('state.read', { session: sessionId, file });
+    if (r.ok) setCompare({ mine: view.current?.state.doc.toString() ?? '', disk: r.value.text });
   };
 
   /** The person chose, having seen both, to put their text over the other writer's. */
   const saveOverDisk = async (): Promise<void> => {
-    const r = await props.api.call('state.read', { session: props.sessionId, file: props.file });
+    const r = await api.call('state.read', { session: sessionId, file });
     if (!r.ok) return;
     base.current = { text: r.value.text, version: r.value.version };
     await save();
   };
 
   return (
-    <div class="editor-pane">
+    <div
+      class="editor-pane"
+      onKeyDown={(e) => {
+        // Outside the editor too (the Save button, the compare view): the browser's own Save is never wanted here.
+        if (!isSaveKey(e)) return;
+        e.preventDefault();
+        void save();
+      }}
+    >
       <div class="editor-bar">
-        <button type="button" onClick={() => void save()} disabled={!dirty || banner?.kind === 'conflict'}>
+        <button type="button" onClick={() => void save()} disabled={!dirty || banner?.kind === 'conflict'} title="Save (Ctrl+S)">
           Save
         </button>
         <span class="muted" role="status">
-          {dirty ? 'Unsaved changes' : status}
+          {dirty && status !== 'Saving…' ? 'Unsaved changes (kept in this browser until saved)' : status}
         </span>
       </div>
       {banner ? (
         <div class={`banner ${banner.kind === 'conflict' ? 'banner-error' : ''}`} role="alert">
-          <span>{banner.kind === 'conflict' ? `Not saved: ${props.file} changed on disk since you opened it. Nothing was overwritten.` : `${props.file} changed on disk while you were editing.`}</span>
-          <button type="button" onClick={() => void load()}>
+          <span>{banner.kind === 'conflict' ? `Not saved: ${file} changed on disk since you opened it. Nothing was overwritten.` : `${file} changed on disk while you were editing.`}</span>
+          <button type="button" onClick={() => void load(true)}>
             Reload
           </button>
           <button type="button" onClick={() => void showCompare()}>
@@ -133,26 +186,24 @@ export function StateEditor(props: { api: MoriApi; sessionId: string; file: Edit
           </button>
         </div>
       ) : null}
-      <div class={compare !== null ? 'editor-split' : 'editor-single'}>
-        <div class="editor-host" ref={host} />
-        {compare !== null ? (
-          <section class="compare" aria-label={`${props.file} on disk`}>
-            <div class="compare-bar">
-              <strong>On disk</strong>
-              <button type="button" onClick={() => void load()}>
-                Use the disk version
-              </button>
-              <button type="button" onClick={() => void saveOverDisk()}>
-                Save mine over it
-              </button>
-              <button type="button" onClick={() => setCompare(null)}>
-                Close
-              </button>
-            </div>
-            <pre>{compare}</pre>
-          </section>
-        ) : null}
-      </div>
+      <div class="editor-host" ref={host} hidden={compare !== null} />
+      {compare !== null ? (
+        <section class="compare" aria-label={`${file} compared with the disk`}>
+          <div class="compare-bar">
+            <strong>Your text and {file} on disk</strong>
+            <button type="button" onClick={() => void load(true)}>
+              Use the disk version
+            </button>
+            <button type="button" onClick={() => void saveOverDisk()}>
+              Save mine over it
+            </button>
+            <button type="button" onClick={() => setCompare(null)}>
+              Close
+            </button>
+          </div>
+          <CompareView file={file} mine={compare.mine} disk={compare.disk} onMineChange={setDoc} />
+        </section>
+      ) : null}
     </div>
   );
 }

@@ -1,5 +1,6 @@
-// The terminal tab: hosts the terminal pool's stage (every session's xterm, parked when hidden), a
-// search box (Enter: next, Shift+Enter: previous) and a line saying when the agent is not attached.
+// The terminal tab: hosts the terminal pool's stage (the live xterms, all but the shown one hidden), a
+// search box (Enter: next, Shift+Enter: previous), a line saying when the agent is not attached, and
+// one saying that typing was not sent (while nothing could take it).
 // Runs in the renderer.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { MoriApi } from '../common/mori-api.js';
@@ -36,6 +37,14 @@ export function TerminalPane(props: { api: MoriApi; pool: TerminalPool; sessionI
           Earlier output
         </button>
         {status && !status.attached && status.ended ? <span class="muted">Not attached: {status.ended}</span> : null}
+        {props.pool.inputWasLost(props.sessionId) ? (
+          <span class="input-lost" role="status">
+            Not sent: you typed while this terminal was not connected.{' '}
+            <button type="button" class="link" onClick={() => props.pool.clearLost(props.sessionId)}>
+              Dismiss
+            </button>
+          </span>
+        ) : null}
       </div>
       {history ? <TerminalHistory key={props.sessionId} api={props.api} sessionId={props.sessionId} /> : null}
       <div role="region" aria-label="Terminal" class="terminal-region" ref={host} />

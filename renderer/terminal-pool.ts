@@ -1,186 +1,69 @@
-// The session terminals (DESIGN.md §6, §13): one @xterm/xterm per session, created on first view and
-// kept (parked hidden) when the person switches away, so switching back shows its state at once.
-// Each attach starts from a reset and the daemon's snapshot (which carries the screen and the
-// terminal modes), then live output batched into one write per animation frame. Typing goes to the
-// agent; the size follows the pane. DOM renderer (xterm's default), no WebGL. Runs in the renderer.
-import { FitAddon } from '@xterm/addon-fit';
-import { SearchAddon } from '@xterm/addon-search';
-import { WebLinksAddon } from '@xterm/addon-web-links';
-import { Terminal, type ITheme } from '@xterm/xterm';
-import type { AttachedTerminal, MoriApi } from '../common/mori-api.js';
+// The session terminals of the window (DESIGN.md §6, §13): a bounded pool of live terminals
+// (renderer/session-terminal.ts), least recently shown first out. Showing a session makes its
+// terminal the newest (creating and attaching it, from the daemon's snapshot, when it is not in the
+// pool); past POOL_SIZE the oldest is disposed, and shown again later it is created afresh from the
+// snapshot. Only the terminal on screen, in a visible page, holds its agent back; when the page is
+// hidden none does, and when it is frozen every attachment is let go. After the daemon connection
+// comes back every terminal attaches again. Runs in the renderer.
+import type { MoriApi } from '../common/mori-api.js';
+import { Lru } from './lru.js';
+import { SessionTerminal, terminalTheme } from './session-terminal.js';
 
-/** Scrollback kept per terminal: enough to read back a long turn, bounded for many sessions. */
-const SCROLLBACK_LINES = 5_000;
+/**
+ * Live terminals kept: switching among the last few sessions shows them at once, and each costs an
+ * xterm (5,000 lines of scrollback), a daemon connection and its output; older ones are rebuilt
+ * from the snapshot when shown.
+ */
+export const POOL_SIZE = 4;
 
-const DARK: ITheme = { background: '#16181d', foreground: '#d7dae0', cursor: '#d7dae0', selectionBackground: '#3b4252' };
-const LIGHT: ITheme = { background: '#fbfbfa', foreground: '#1f2328', cursor: '#1f2328', selectionBackground: '#c8d7f0' };
-
-export const terminalTheme = (dark: boolean): ITheme => (dark ? DARK : LIGHT);
-
-class SessionTerminal {
-  readonly element: HTMLDivElement;
-  readonly term: Terminal;
-  readonly fit = new FitAddon();
-  readonly search = new SearchAddon();
-  private attached: AttachedTerminal | null = null;
-  private attaching = false;
-  private pending: string[] = [];
-  private pendingChars = 0;
-  private owed = 0;
-  private frame: number | null = null;
-  /** Why the last attachment ended, while it is not attached. */
-  ended: string | null = null;
-
-  constructor(
-    private readonly api: MoriApi,
-    readonly sessionId: string,
-    stage: HTMLElement,
-    dark: boolean,
-    private readonly onChange: () => void,
-  ) {
-    this.element = document.createElement('div');
-    this.element.className = 'terminal-host';
-    this.element.dataset['session'] = sessionId;
-    this.element.hidden = true;
-    stage.appendChild(this.element);
-    this.term = new Terminal({
-      scrollback: SCROLLBACK_LINES,
-      theme: terminalTheme(dark),
-      fontFamily: 'ui-monospace, "SF Mono", "DejaVu Sans Mono", Menlo, Consolas, monospace',
-      fontSize: 13,
-      allowProposedApi: true,
-    });
-    this.term.loadAddon(this.fit);
-    this.term.loadAddon(this.search);
-    this.term.loadAddon(
-      new WebLinksAddon((event, uri) => {
-        event.preventDefault();
-        window.open(uri, '_blank', 'noopener,noreferrer');
-      }),
-    );
-    this.term.open(this.element);
-    this.term.onData((d) => this.attached?.input(d));
-    // Copy on select, as terminals on Linux do; the clipboard may refuse (no permission): no harm.
-    this.term.onSelectionChange(() => {
-      const text = this.term.getSelection();
-      if (text) navigator.clipboard?.writeText(text).catch(() => undefined);
-    });
-  }
-
-  get isAttached(): boolean {
-    return this.attached !== null;
-  }
-
-  /** Attaches when not attached (first view, or after the agent ended and started again). */
-  async attach(): Promise<void> {
-    if (this.attached || this.attaching) return;
-    this.attaching = true;
-    this.owed = 0;
-    this.fitNow();
-    const r = await this.api.attach(this.sessionId, { cols: this.term.cols, rows: this.term.rows }, {
-      acksOutput: true,
-      snapshot: (data) => {
-        // Output queued before this snapshot is in it; acknowledged, not written twice.
-        const dropped = this.pendingChars;
-        this.pending = [];
-        this.pendingChars = 0;
-        if (dropped > 0) this.ack(dropped);
-        this.term.reset();
-        this.term.write(data);
-      },
-      output: (data) => this.queue(data),
-      ended: (reason) => {
-        this.attached = null;
-        this.ended = reason;
-        this.onChange();
-      },
-    });
-    this.attaching = false;
-    if (!r.ok) {
-      this.ended = r.message;
-      this.onChange();
-      return;
-    }
-    this.attached = r.value;
-    this.ended = null;
-    if (this.owed > 0) r.value.ack(this.owed);
-    this.owed = 0;
-    this.onChange();
-  }
-
-  /**
-   * Output is gathered and written once per animation frame: a flood costs one parse per frame. It
-   * is acknowledged once xterm has parsed it, so the daemon holds the agent back while this page is
-   * behind. In a hidden page (no animation frames) it is written at once, so the agent is not held.
-   */
-  private queue(data: string): void {
-    this.pending.push(data);
-    this.pendingChars += data.length;
-    if (document.hidden) return this.flush();
-    if (this.frame === null) this.frame = requestAnimationFrame(() => this.flush());
-  }
-
-  private flush(): void {
-    if (this.frame !== null) cancelAnimationFrame(this.frame);
-    this.frame = null;
-    if (this.pending.length === 0) return;
-    const chunk = this.pending.join('');
-    const chars = this.pendingChars;
-    this.pending = [];
-    this.pendingChars = 0;
-    this.term.write(chunk, () => this.ack(chars));
-  }
-
-  /** Frames may arrive before the attach answer does: their acknowledgement waits for it. */
-  private ack(chars: number): void {
-    if (this.attached) this.attached.ack(chars);
-    else this.owed += chars;
-  }
-
-  fitNow(): void {
-    if (this.element.hidden || this.element.clientWidth === 0) return;
-    const before = `${this.term.cols}x${this.term.rows}`;
-    try {
-      this.fit.fit();
-    } catch {
-      return;
-    }
-    if (`${this.term.cols}x${this.term.rows}` !== before) this.attached?.resize(this.term.cols, this.term.rows);
-  }
-
-  show(visible: boolean): void {
-    this.element.hidden = !visible;
-    if (visible) {
-      this.fitNow();
-      this.term.focus();
-    }
-  }
-
-  dispose(): void {
-    this.attached?.detach();
-    this.term.dispose();
-    this.element.remove();
-  }
-}
-
-/** Every terminal the window opened, in one stage element the terminal pane hosts. */
 export class TerminalPool {
   readonly stage: HTMLDivElement;
   private readonly terminals = new Map<string, SessionTerminal>();
+  private readonly lru: Lru<string>;
   private visible: string | null = null;
   private dark: boolean;
   private readonly listeners = new Set<() => void>();
+  private readonly cleanups: (() => void)[] = [];
+  /** Sessions the person typed into while their input could not be sent, and when it last happened. */
+  private readonly lost = new Map<string, number>();
 
-  constructor(private readonly api: MoriApi) {
+  constructor(
+    private readonly api: MoriApi,
+    size = POOL_SIZE,
+  ) {
+    this.lru = new Lru(size);
     this.stage = document.createElement('div');
     this.stage.className = 'terminal-stage';
     const media = window.matchMedia('(prefers-color-scheme: dark)');
     this.dark = media.matches;
-    media.addEventListener('change', (e) => {
+    const onScheme = (e: MediaQueryListEvent): void => {
       this.dark = e.matches;
       for (const t of this.terminals.values()) t.term.options.theme = terminalTheme(this.dark);
-    });
-    new ResizeObserver(() => this.current()?.fitNow()).observe(this.stage);
+    };
+    media.addEventListener('change', onScheme);
+    const resize = new ResizeObserver(() => this.current()?.fitNow());
+    resize.observe(this.stage);
+    // Visible again: the terminal on screen holds again, and attaches again if it let go meanwhile.
+    const onVisibility = (): void => {
+      this.applyHolding();
+      const t = this.current();
+      if (document.visibilityState === 'visible' && t?.stale) t.resync();
+    };
+    document.addEventListener('visibilitychange', onVisibility);
+    // A frozen page runs nothing, so acknowledges nothing: its attachments go, and come back on resume.
+    const onFreeze = (): void => {
+      for (const t of this.terminals.values()) t.letGo();
+    };
+    const onResume = (): void => this.current()?.resync();
+    document.addEventListener('freeze', onFreeze);
+    document.addEventListener('resume', onResume);
+    this.cleanups.push(
+      () => media.removeEventListener('change', onScheme),
+      () => resize.disconnect(),
+      () => document.removeEventListener('visibilitychange', onVisibility),
+      () => document.removeEventListener('freeze', onFreeze),
+      () => document.removeEventListener('resume', onResume),
+    );
   }
 
   onChange(listener: () => void): () => void {
@@ -196,24 +79,67 @@ export class TerminalPool {
     return this.visible === null ? null : (this.terminals.get(this.visible) ?? null);
   }
 
-  /** Shows this session's terminal (creating and attaching it the first time), parking the others. */
+  /** Sessions with a live terminal, least recently shown first. */
+  live(): string[] {
+    return this.lru.keys();
+  }
+
+  /** Shows this session's terminal (creating and attaching it when not live), hiding the others. */
   show(sessionId: string | null): void {
-    if (sessionId !== null && !this.terminals.has(sessionId)) {
-      this.terminals.set(sessionId, new SessionTerminal(this.api, sessionId, this.stage, this.dark, this.changed));
+    if (sessionId !== null) {
+      if (!this.terminals.has(sessionId)) {
+        const hooks = { changed: this.changed, inputLost: (id: string) => this.inputLost(id) };
+        this.terminals.set(sessionId, new SessionTerminal(this.api, sessionId, this.stage, this.dark, hooks));
+      }
+      for (const old of this.lru.use(sessionId)) this.forget(old);
     }
     for (const [id, t] of this.terminals) if (id !== sessionId) t.show(false);
     this.visible = sessionId;
+    this.applyHolding();
     const t = this.current();
     if (t) {
       t.show(true);
-      void t.attach();
+      if (t.stale) t.resync();
+      else void t.attach();
     }
+    this.changed();
+  }
+
+  /** Only the terminal on screen in a visible page holds its agent back. */
+  private applyHolding(): void {
+    const pageVisible = document.visibilityState === 'visible';
+    for (const [id, t] of this.terminals) t.setHolding(pageVisible && id === this.visible);
   }
 
   /** The session's agent (re)started: a terminal whose attachment ended attaches again. */
   reattach(sessionId: string): void {
     const t = this.terminals.get(sessionId);
-    if (t && !t.isAttached) void t.attach();
+    if (t && !t.isAttached && !t.stale) void t.attach();
+  }
+
+  /** The daemon connection is back: every live terminal attaches again (reset + snapshot). */
+  reconnected(): void {
+    for (const t of this.terminals.values()) if (!t.isAttached) t.resync();
+  }
+
+  private inputLost(sessionId: string): void {
+    this.lost.set(sessionId, Date.now());
+    this.changed();
+  }
+
+  /** Whether any typing was lost at or after `since` (epoch ms). */
+  inputLostSince(since: number): boolean {
+    for (const at of this.lost.values()) if (at >= since) return true;
+    return false;
+  }
+
+  /** Whether the person typed into this session while nothing could take it (cleared by `clearLost`). */
+  inputWasLost(sessionId: string): boolean {
+    return this.lost.has(sessionId);
+  }
+
+  clearLost(sessionId: string): void {
+    if (this.lost.delete(sessionId)) this.changed();
   }
 
   status(sessionId: string): { attached: boolean; ended: string | null } | null {
@@ -230,5 +156,13 @@ export class TerminalPool {
   forget(sessionId: string): void {
     this.terminals.get(sessionId)?.dispose();
     this.terminals.delete(sessionId);
+    this.lru.delete(sessionId);
+    if (this.visible === sessionId) this.visible = null;
+  }
+
+  dispose(): void {
+    for (const id of [...this.terminals.keys()]) this.forget(id);
+    for (const c of this.cleanups.splice(0)) c();
+    this.stage.remove();
   }
 }

@@ -2,7 +2,9 @@
 // that the message comes from the app's own page in a top-level frame (a foreign or embedded frame
 // is refused), then validates the payload with common/'s zod schemas, and only then relays it to the
 // daemon. Terminal attachments each get their own daemon connection; their frames go back to the
-// window that asked, acknowledged here, and only that window may type into, resize or detach them.
+// window that asked, which acknowledges them itself once taken in (so a window that falls behind
+// slows its agent instead of queueing without bound), and only that window may type into, resize,
+// acknowledge or detach them.
 // When that window's page reloads, navigates, crashes or is destroyed, its attachments end (their
 // daemon connections close): a page that is gone holds nothing. Electron main process.
 import type { IpcMainEvent, IpcMainInvokeEvent, WebContents } from 'electron';
@@ -63,6 +65,7 @@ export class IpcRouter {
     this.handle(IPC.attachInput, (e, id, data) => this.toAttachment(e.sender, id, 'input', { data }));
     this.handle(IPC.attachResize, (e, id, size) => this.toAttachment(e.sender, id, 'resize', size));
     this.handle(IPC.attachDetach, (e, id) => this.detach(e.sender, id));
+    this.handle(IPC.attachAck, (e, id, chars) => this.toAttachment(e.sender, id, 'ack', { chars }));
     o.ipcMain.on(IPC.subscribe, (e) => {
       if (!senderAllowed(e, o.isAppUrl)) return o.log(`refused ${IPC.subscribe} from ${e.senderFrame?.url ?? 'an unknown frame'}`);
       this.subscribers.add(e.sender);
@@ -71,7 +74,7 @@ export class IpcRouter {
   }
 
   dispose(): void {
-    for (const ch of [IPC.call, IPC.attach, IPC.attachInput, IPC.attachResize, IPC.attachDetach]) this.o.ipcMain.removeHandler(ch);
+    for (const ch of [IPC.call, IPC.attach, IPC.attachInput, IPC.attachResize, IPC.attachDetach, IPC.attachAck]) this.o.ipcMain.removeHandler(ch);
     for (const a of this.attachments.values()) a.client.close();
     this.attachments.clear();
   }
@@ -112,7 +115,6 @@ export class IpcRouter {
     client.onStream((m) => {
       if (m.kind === 'frame') {
         if (!owner.isDestroyed()) push(owner, IPC.frame, id, m.frame);
-        if (m.frame.kind === 'output') client.request('ack', { chars: m.frame.data.length }).then(undefined, () => undefined);
       } else if (m.kind === 'detached' || m.kind === 'closing') this.end(id, m.reason);
     });
     client.onClose(() => this.end(id, 'the connection to the Mori daemon closed'));
@@ -147,7 +149,7 @@ export class IpcRouter {
     return 0;
   }
 
-  private async toAttachment(sender: WebContents, id: unknown, method: 'input' | 'resize', params: unknown): Promise<Result<unknown>> {
+  private async toAttachment(sender: WebContents, id: unknown, method: 'input' | 'resize' | 'ack', params: unknown): Promise<Result<unknown>> {
     const key = AttachId.safeParse(id);
     if (!key.success) return refused('no such terminal');
     const a = this.attachments.get(key.data);

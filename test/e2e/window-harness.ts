@@ -28,7 +28,10 @@ export class WindowHarness {
   page!: Page;
   private uiErr = '';
 
-  constructor(prefix: string) {
+  constructor(
+    prefix: string,
+    private readonly viewport = VIEWPORT,
+  ) {
     this.h = new UpHarness(prefix);
     mkdirSync(SHOTS, { recursive: true });
   }
@@ -46,7 +49,7 @@ export class WindowHarness {
     await until('the URL of mori ui', () => out.includes('\n'), () => this.uiErr);
     this.url = (JSON.parse(out.split('\n')[0] ?? '') as { url: string }).url;
     this.browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-    const context = await this.browser.newContext({ viewport: VIEWPORT });
+    const context = await this.browser.newContext({ viewport: this.viewport });
     // The browser's notifications allowed, and each one the page raises recorded in `window.shownNotifications`.
     await context.grantPermissions(['notifications']);
     await context.addInitScript(`{

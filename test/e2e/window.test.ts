@@ -117,7 +117,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window in Chro
     await page.getByRole('alert').getByText('Nothing was overwritten').waitFor();
     expect(readFileSync(file, 'utf8')).toBe(theirs);
     await page.getByRole('button', { name: 'Compare' }).click();
-    await page.getByRole('region', { name: 'session_state.md on disk' }).getByText('the agent wrote meanwhile').waitFor();
+    await page.getByRole('region', { name: 'session_state.md compared with the disk' }).getByText('the agent wrote meanwhile').waitFor();
     await w.shot('state-conflict');
     await page.getByRole('button', { name: 'Use the disk version' }).click();
     await editor.getByText('the agent wrote meanwhile').waitFor();
@@ -261,7 +261,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window in Chro
     await page.getByRole('listbox', { name: 'Sessions' }).getByRole('option', { name: /echo/ }).waitFor();
     await page.getByRole('option', { name: /echo/ }).click();
     await page.getByRole('region', { name: 'Terminal' }).getByText('Fake Agent').first().waitFor({ timeout: 25_000 });
-    expect(await page.getByText(/Not connected to the Mori daemon/).count()).toBe(0);
+    expect(await page.getByText(/Reconnecting…|Connecting to the Mori daemon/).count()).toBe(0);
   });
 
   it('no other local port receives a Mori credential from the browser, nothing it could see opens /api, and the link works once', async () => {

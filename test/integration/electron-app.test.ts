@@ -4,10 +4,11 @@
 // session; a wake of several sessions makes one notification; a powerMonitor suspend reaches the
 // daemon, which logs the interruption before anything else happens; a killed daemon is restarted
 // while the tray says so; Quit leaves agents running and "Quit and stop agents" stops them; a second
-// instance focuses the first; the IPC router refuses foreign frames and payloads failing their schema.
+// instance focuses the first; the IPC router refuses foreign frames and payloads failing their schema,
+// and the daemon counts the page's acknowledgements of terminal output (the router sends none itself).
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 vi.mock('electron', () => import('../fakes/electron.js'));
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { app as fakeApp, fake, FakeWebContents, invokeFrom, nativeTheme, powerMonitor, type BrowserWindow, type FakeNotification, type Tray } from '../fakes/electron.js';
 import { IPC } from '../../common/electron-ipc.js';
@@ -18,7 +19,7 @@ import { daemonAnswering, stopDaemon } from '../../main/daemon-client/daemon-pro
 import { call, client } from '../helpers/daemon.js';
 import { APP_PAGE, startTestApp, type TestApp } from '../helpers/electron-app.js';
 import { UpHarness } from '../helpers/mori-up.js';
-import { until } from '../helpers/until.js';
+import { until, untilValue } from '../helpers/until.js';
 
 let h: UpHarness;
 let t: TestApp | null = null;
@@ -294,6 +295,25 @@ describe('the desktop app', () => {
     expect(await invokeFrom(win.webContents, own, IPC.attachInput, id, 'print:typed-in-the-window\r')).toMatchObject({ ok: true });
     await until('the agent to print it', () => frames().some((f) => f.kind === 'output' && f.data.includes('typed-in-the-window')));
     expect(await invokeFrom(win.webContents, 'https://evil.example/', IPC.attachInput, id, 'rm -rf /\r')).toMatchObject({ ok: false });
+    // The page's acknowledgements are the ones the daemon counts: unacknowledged, a 300 KB flood
+    // (three times the high watermark) stays held; acknowledged through the router, it finishes.
+    const floodDone = (): boolean => readFileSync(h.record, 'utf8').includes('"event":"flood-done"');
+    expect(await invokeFrom(win.webContents, own, IPC.attachInput, id, 'flood:300000:0\r')).toMatchObject({ ok: true });
+    await new Promise((r) => setTimeout(r, 2_000));
+    expect(floodDone()).toBe(false);
+    expect(await invokeFrom(win.webContents, 'https://evil.example/', IPC.attachAck, id, 1_000_000)).toMatchObject({ ok: false });
+    expect(floodDone()).toBe(false);
+    let acked = 0;
+    await untilValue(
+      'the flood to finish once acknowledged',
+      async () => {
+        const received = frames().filter((f) => f.kind === 'output').reduce((n, f) => n + f.data.length, 0);
+        if (received > acked) await invokeFrom(win.webContents, own, IPC.attachAck, id, received - acked);
+        acked = received;
+        return floodDone();
+      },
+      (done) => done,
+    );
     expect(await invokeFrom(win.webContents, own, IPC.attachDetach, id)).toMatchObject({ ok: true });
     expect(win.webContents.sent.some((m) => m.channel === IPC.ended && m.args[0] === id)).toBe(true);
     expect(await invokeFrom(win.webContents, own, IPC.attachInput, id, 'x')).toMatchObject({ ok: false, message: 'no such terminal' });
