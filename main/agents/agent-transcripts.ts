@@ -1,7 +1,7 @@
 // Where each agent keeps its own record of a session, and whether it is there (DESIGN.md §5):
 // claude's transcript jsonl, codex's rollout files, gemini's chats dir, aider's history file.
 // Path rules are pure; the lookups read the disk. Runs in the supervisor's process.
-// Checked against Claude Code 2.1.197, Codex CLI 0.171.0 and Gemini CLI 0.61.0.
+// Checked against Claude Code 2.1.332, Codex CLI 0.171.0 and Gemini CLI 0.61.0.
 import { createHash } from 'node:crypto';
 import { createReadStream, promises as fs } from 'node:fs';
 import path from 'node:path';

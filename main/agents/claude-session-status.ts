@@ -2,7 +2,7 @@
 // `$CLAUDE_CONFIG_DIR/sessions/<pid>.json` with `status` idle | busy | waiting (waiting = a
 // permission prompt). A better source than the screen when present. Reading is I/O; the mapping
 // and the merge with the screen are pure. Runs in the supervisor's process.
-// Checked against Claude Code 2.1.197.
+// Checked against Claude Code 2.1.332.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { AgentActivity } from '../../common/agent-activity.js';

@@ -1,7 +1,7 @@
 // The Claude Code profile (DESIGN.md §5). New: `claude --session-id <uuid> [prompt]`; resume:
 // `claude --resume <uuid> [prompt]` from the recorded cwd. The id is pre-assigned, the transcript is
 // `$CLAUDE_CONFIG_DIR/projects/<cwd mangled>/<uuid>.jsonl`. Never --continue: with two sessions in one
-// directory it resumes the wrong one. Flags and screens checked against Claude Code 2.1.197
+// directory it resumes the wrong one. Flags and screens checked against Claude Code 2.1.332
 // (`claude --help`; screens captured from the real CLI: test/fixtures/agent-screens/claude-*.txt).
 import { fail, ok } from '../../common/result.js';
 import type { AgentProfile, Env } from './profile.js';

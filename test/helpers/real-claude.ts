@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 /** The Claude Code the real-CLI tests pin (and .ci/run installs). */
-export const CLAUDE_CODE_PACKAGE = '@anthropic-ai/claude-code@2.1.197';
+export const CLAUDE_CODE_PACKAGE = '@anthropic-ai/claude-code@2.1.332';
 export const CLAUDE_CODE_VERSION = CLAUDE_CODE_PACKAGE.slice(CLAUDE_CODE_PACKAGE.lastIndexOf('@') + 1);
 
 /** The cache install.sh fills: `$MORI_AGENT_CLIS`, else ~/.cache/mori-agent-clis. */

@@ -9,6 +9,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hasEvent, UpHarness, type Up } from '../helpers/mori-up.js';
 import { until } from '../helpers/until.js';
+import { DEFAULT_SETTLE_MS } from '../../main/agents/activity-debouncer.js';
+import { screen, sessionJson } from '../agent-clis/real-agents.js';
 import { CLAUDE_CODE_PACKAGE, claudeEnv, claudePid, claudeReplies, claudeStatus, claudeTranscript, installedAgentCli, seedClaudeConfig } from '../helpers/real-claude.js';
 import { messageTexts, MessagesApiStandIn, type LoggedRequest, type ScriptedTurn } from '../stand-ins/messages-api.js';
 
@@ -59,7 +61,19 @@ async function rig(prefix: string, options: { turns?: ScriptedTurn[]; probe?: bo
 const lastUserText = (r: LoggedRequest): string => messageTexts(r.body).filter((m) => m.role === 'user').at(-1)?.text ?? '';
 const agentSessionId = (r: Rig): string | null =>
   (JSON.parse(readFileSync(path.join(r.h.stateDir(NAME), 'session.json'), 'utf8')) as { agent: { sessionId: string | null } }).agent.sessionId;
-const details = (r: Rig) => (): string => `\n--- events: ${r.u.lines().map((e) => `${String(e['type'])}${e['to'] ? `>${String(e['to'])}` : ''}`).join(' ')}\n--- stderr: ${r.u.stderr()}\n--- log: ${safeLog(r)}`;
+const details = (r: Rig) => (): string =>
+  `\n--- events: ${r.u.lines().map((e) => `${String(e['type'])}${e['to'] ? `>${String(e['to'])}` : ''}`).join(' ')}\n--- stderr: ${r.u.stderr()}\n--- log: ${safeLog(r)}\n--- status: ${safeStatus(r)}\n--- screen:\n${safeScreen(r)}`;
+const safeScreen = (r: Rig): string => {
+  try {
+    return screen(r.h, sessionJson(r.h, NAME).id);
+  } catch {
+    return '(none)';
+  }
+};
+const safeStatus = (r: Rig): string => {
+  const id = agentSessionId(r);
+  return id === null ? '(no id)' : String(claudeStatus(r.configDir, id));
+};
 const safeLog = (r: Rig): string => {
   try {
     return r.h.workLog(NAME);
@@ -72,6 +86,15 @@ const idleAfter = (r: Rig, replies: number) => (): boolean => {
   const id = agentSessionId(r);
   const seen = r.u.lines().filter((e) => e['type'] === 'session.activity');
   return id !== null && claudeReplies(r.configDir, r.h.project, id) >= replies && claudeStatus(r.configDir, id) === 'idle' && seen.at(-1)?.['to'] === 'waiting';
+};
+/**
+ * idleAfter, still true after the activity debouncer's settle time has passed twice: a turn shorter than
+ * the settle time can leave a `working` reading pending that is emitted just after idleAfter first holds.
+ */
+const settledIdleAfter = async (r: Rig, replies: number): Promise<void> => {
+  await until('idle after the first turn', idleAfter(r, replies), details(r), STEP_MS);
+  await new Promise((resolve) => setTimeout(resolve, 2 * DEFAULT_SETTLE_MS));
+  await until('idle after the first turn, settled', idleAfter(r, replies), details(r), STEP_MS);
 };
 const turnWith = (r: Rig, text: string) => (): boolean => r.api.turns().some((t) => lastUserText(t).includes(text));
 
@@ -124,7 +147,8 @@ describe.skipIf(bin === null)(`Claude Code ${CLAUDE_CODE_PACKAGE} under mori up$
 
   it('a machine frozen 10 s (claude and the supervisor SIGSTOPped): the wake nudges claude and the nudge reaches the API', async () => {
     const r = await rig('rc-sleep');
-    await until('idle after the first turn', idleAfter(r, 1), details(r), STEP_MS);
+    // The freeze must find the supervisor reading claude as waiting, or the wake has no reason to nudge.
+    await settledIdleAfter(r, 1);
     const pid = claudePid(r.configDir, agentSessionId(r) as string) as number;
     const pgid = Number(spawnSync('ps', ['-o', 'pgid=', '-p', String(pid)], { encoding: 'utf8' }).stdout.trim());
     const upPid = r.u.child.pid as number;

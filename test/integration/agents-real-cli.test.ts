@@ -1,7 +1,7 @@
 // Smoke test against the real agent CLIs: every flag a profile passes is accepted by the installed
 // CLI's own argument parser, without starting a session or reaching the network. Runs for each CLI
 // found in node_modules/.bin, on PATH, or in the cache test/agent-clis/install.sh fills (they are
-// not dependencies of Mori), skipped with the reason otherwise. Written against Claude Code 2.1.197, codex-cli 0.171.0, Gemini CLI 0.61.0.
+// not dependencies of Mori), skipped with the reason otherwise. Written against Claude Code 2.1.332, codex-cli 0.171.0, Gemini CLI 0.61.0.
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -19,7 +19,7 @@ const CLI_TIMEOUT_MS = 60_000;
 
 /** The pinned versions install.sh puts in the cache, one npm prefix each. */
 const CACHED: Record<string, string> = {
-  claude: 'anthropic-ai+claude-code@2.1.197',
+  claude: 'anthropic-ai+claude-code@2.1.332',
   codex: 'openai+codex@0.171.0',
   gemini: 'google+gemini-cli@0.61.0',
 };

@@ -1,5 +1,5 @@
 // Activity detection (DESIGN.md §4): each profile's screen patterns over screens captured from the
-// real CLIs (test/fixtures/agent-screens/, Claude Code 2.1.197, codex-cli 0.171.0, Gemini CLI 0.61.0,
+// real CLIs (test/fixtures/agent-screens/, Claude Code 2.1.197 and 2.1.332 (`claude-2.1.332-*`), codex-cli 0.171.0, Gemini CLI 0.61.0,
 // run in tmux without network or with a local stand-in API), the debouncer's one-event-per-
 // transition contract under an injected clock, and the merge with claude's own status file.
 import { readFileSync } from 'node:fs';
@@ -16,6 +16,9 @@ const screen = (name: string): string => readFileSync(fileURLToPath(new URL(`../
 const CASES: [file: string, profile: keyof typeof PROFILES, expected: AgentActivity][] = [
   ['claude-working.txt', 'claude', 'working'],
   ['claude-idle-after-answer.txt', 'claude', 'waiting'],
+  // 2.1.332: auto mode's footer, no `? for shortcuts`; the input box between its rules is the idle sign.
+  ['claude-2.1.332-working.txt', 'claude', 'working'],
+  ['claude-2.1.332-idle-after-answer.txt', 'claude', 'waiting'],
   ['claude-idle-after-interrupt.txt', 'claude', 'waiting'],
   ['claude-permission-prompt.txt', 'claude', 'needs-input'],
   ['claude-api-key-question.txt', 'claude', 'needs-input'],
