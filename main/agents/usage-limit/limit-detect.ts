@@ -51,6 +51,11 @@ const MAX_TEXT = 200;
 const MAX_LINE_TEST = 512;
 /** Following lines read for a reset time a wrapped or two-line message carries (Gemini's "Access resets at …" line, Codex's wrap). */
 const FOLLOW_LINES = 2;
+/**
+ * Lines read from the bottom: a terminal shows under 200 rows and the region after a turn start
+ * that callers pass stays well inside this; past it, a hostile stream of lines costs no more.
+ */
+const MAX_SCREEN_LINES = 2000;
 /** A line starting like a prompt: the person's input, never part of the CLI's message. */
 const PROMPT_LINE = /^\s*[│┃|]?\s*(?:❯|>|›|▌|\$)/;
 
@@ -65,25 +70,48 @@ export function isLimitLine(profile: LimitProfile, line: string): boolean {
 /** The usage limit the screen shows, or null. `screen` is the visible text, newest line last; the last matching line wins. */
 export function screenUsageLimit(profile: LimitProfile, screen: string, nowMs: number, localZone: string): UsageLimitSignal | null {
   if (SHAPES[profile] === undefined) return null;
-  const lines = screen.split('\n');
-  for (let i = lines.length - 1; i >= 0; i--) {
-    const line = lines[i] ?? '';
-    if (!isLimitLine(profile, line)) continue;
-    let resetAtMs = parseResetTime(line, nowMs, localZone);
-    let joined = line.trim();
-    for (let k = 1; resetAtMs === null && k <= FOLLOW_LINES && i + k < lines.length; k++) {
-      const next = lines[i + k] ?? '';
-      if (PROMPT_LINE.test(next) || isLimitLine(profile, next)) break;
+  // Walked from the bottom by index rather than split: a giant screen costs one pass, not a copy.
+  let end = screen.length;
+  for (let n = 0; n < MAX_SCREEN_LINES && end >= 0; n++) {
+    const start = end === 0 ? 0 : screen.lastIndexOf('\n', end - 1) + 1;
+    const line = headOf(screen, start, end);
+    const lineEnd = end;
+    end = start - 1;
+    if (line === '' || !isLimitLine(profile, line)) continue;
+    // A wrapped message ("… try again in 5 days 22 hours 11" / "minutes.") or a two-line one
+    // (Gemini's "Access resets at …") goes on below; the matched line's own words come first, so
+    // the lines after it only add to what it says.
+    let joined = stripLead(line);
+    let nextStart = lineEnd + 1;
+    for (let k = 1; k <= FOLLOW_LINES && nextStart <= screen.length; k++) {
+      const nl = screen.indexOf('\n', nextStart);
+      const nextEnd = nl < 0 ? screen.length : nl;
+      const next = headOf(screen, nextStart, nextEnd);
+      if (PROMPT_LINE.test(next) || isLimitLine(profile, next) || stripLead(next) === '') break;
       joined = `${joined} ${stripLead(next)}`;
-      resetAtMs = parseResetTime(joined, nowMs, localZone);
+      nextStart = nextEnd + 1;
     }
+    const resetAtMs = parseResetTime(joined, nowMs, localZone);
+    // The contract's ProfileName has no 'opencode' yet; the string is carried as is until it does.
     return { profile: profile as ProfileName, source: 'screen', resetAtMs, text: stripLead(line).slice(0, MAX_TEXT) };
   }
   return null;
 }
 
-/** The line without the CLI's leading glyphs and borders. */
+/** The first MAX_LINE_TEXT characters of the line [start, end) of `text`. */
+function headOf(text: string, start: number, end: number): string {
+  return text.slice(start, Math.min(end, start + MAX_LINE_TEXT));
+}
+
+/** Characters of a line kept as message text: a limit message is under 400; a wide terminal's line under 1024. */
+const MAX_LINE_TEXT = 1024;
+/** Trailing characters that are padding or a box border, not message. */
+const TRAILING = new Set([' ', '\t', '\r', '│', '┃', '║', '|']);
+
+/** The line without the CLI's leading glyphs and trailing borders. */
 function stripLead(line: string): string {
-  const head = line.length > MAX_LINE_TEST ? line.slice(0, MAX_LINE_TEST) : line;
-  return head.replace(/^[\s│┃║|⎿⏺●✻✶✢■□🖐✋⚠✕✗✘×⚡ℹ!*·∙•\-]+/u, '').replace(/[\s│┃║|]+$/u, '');
+  const head = (line.length > MAX_LINE_TEXT ? line.slice(0, MAX_LINE_TEXT) : line).replace(/^[\s│┃║|⎿⏺●✻✶✢■□🖐✋⚠✕✗✘×⚡ℹ!*·∙•\-]+/u, '');
+  let end = head.length;
+  while (end > 0 && TRAILING.has(head[end - 1] ?? '')) end--;
+  return head.slice(0, end);
 }
