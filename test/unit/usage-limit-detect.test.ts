@@ -4,6 +4,20 @@
 import { describe, expect, it } from 'vitest';
 import { isLimitLine, screenUsageLimit, type LimitProfile } from '../../main/agents/usage-limit/limit-detect.js';
 
+/**
+ * The fastest of three runs, in ms: the machine is shared, so one run can be descheduled; a
+ * super-linear reader is slow on every run and still fails.
+ */
+function fastestMs(run: () => unknown): number {
+  let best = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < 3; i++) {
+    const t0 = performance.now();
+    run();
+    best = Math.min(best, performance.now() - t0);
+  }
+  return best;
+}
+
 const NOW = Date.parse('2026-07-15T12:00:00Z');
 const iso = (ms: number | null | undefined): string | null => (ms == null ? null : new Date(ms).toISOString());
 
@@ -160,9 +174,7 @@ describe('hostile screens', () => {
     expect(line.length).toBeGreaterThanOrEqual(1_000_000);
     const screen = `${line}\n${line}`;
     screen.indexOf('\n'); // Flattened before the clock starts: the caller's screen is one string.
-    const t0 = performance.now();
-    screenUsageLimit(profile, screen, NOW, 'UTC');
-    expect(performance.now() - t0).toBeLessThan(50);
+    expect(fastestMs(() => screenUsageLimit(profile, screen, NOW, 'UTC'))).toBeLessThan(50);
   });
 
   it('only the last 2000 lines are read', () => {

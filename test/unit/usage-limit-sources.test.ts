@@ -5,6 +5,20 @@ import { describe, expect, it } from 'vitest';
 import { hookUsageLimit } from '../../main/agents/usage-limit/limit-hook.js';
 import { claudeTranscriptUsageLimit, codexRolloutUsageLimit } from '../../main/agents/usage-limit/limit-transcript.js';
 
+/**
+ * The fastest of three runs, in ms: the machine is shared, so one run can be descheduled; a
+ * super-linear reader is slow on every run and still fails.
+ */
+function fastestMs(run: () => unknown): number {
+  let best = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < 3; i++) {
+    const t0 = performance.now();
+    run();
+    best = Math.min(best, performance.now() - t0);
+  }
+  return best;
+}
+
 const NOW = Date.parse('2026-07-15T12:00:00Z');
 const iso = (ms: number | null | undefined): string | null => (ms == null ? null : new Date(ms).toISOString());
 const jsonl = (...entries: unknown[]): string => entries.map((e) => JSON.stringify(e)).join('\n') + '\n';
@@ -71,9 +85,8 @@ describe('claudeTranscriptUsageLimit (Claude Code session JSONL)', () => {
 
   it('a 5 MB transcript is read in well under 50 ms', () => {
     const big = jsonl(...Array.from({ length: 5000 }, () => ({ type: 'progress', data: 'y'.repeat(1000) })), claudeLimit("You've hit your session limit · resets 3pm (UTC)", { apiError: 'usage_limit_reached' }));
-    const t0 = performance.now();
     expect(claudeTranscriptUsageLimit(big, NOW, 'UTC')).not.toBeNull();
-    expect(performance.now() - t0).toBeLessThan(50);
+    expect(fastestMs(() => claudeTranscriptUsageLimit(big, NOW, 'UTC'))).toBeLessThan(50);
   });
 });
 
@@ -176,9 +189,8 @@ describe('hookUsageLimit (Claude Code StopFailure)', () => {
 
   it('a 1 MB hostile message is capped and read in well under 50 ms', () => {
     const p = stopFailure({ error: 'rate_limit', error_details: 'usage_limit_reached'.padEnd(1_000_000, 'x'), last_assistant_message: "You've hit your session limit · resets 3pm (UTC) " + 'resets '.repeat(150_000) });
-    const t0 = performance.now();
     const s = hookUsageLimit('StopFailure', p, NOW, 'UTC');
-    expect(performance.now() - t0).toBeLessThan(50);
+    expect(fastestMs(() => hookUsageLimit('StopFailure', p, NOW, 'UTC'))).toBeLessThan(50);
     expect(s?.text.length).toBeLessThanOrEqual(200);
     expect(iso(s?.resetAtMs)).toBe('2026-07-15T15:00:00.000Z');
   });
