@@ -127,6 +127,11 @@ describe('reset times across the clock and the calendar', () => {
     expect(iso(zonedWallTimeToEpoch({ year: 2026, month: 10, day: 25, hour: 3, minute: 30 }, 'Europe/Berlin'))).toBe('2026-10-25T02:30:00.000Z');
   });
 
+  it('the day after a 23-hour spring-forward day is counted on the calendar, not as 24 h', () => {
+    // 23:30 CET on Mar 28 2026; "3:30am" is 3:30 CEST on Mar 29, two hours later, not Mar 30.
+    expect(iso(parseResetTime('resets 3:30am (Europe/Berlin)', at('2026-03-28T22:30:00Z'), 'UTC'))).toBe('2026-03-29T01:30:00.000Z');
+  });
+
   it('the next 2am on the spring-forward eve is the instant after the jump (nextWallTime)', () => {
     expect(iso(nextWallTime(2, 0, { kind: 'iana', name: 'America/Los_Angeles' }, at('2026-03-08T09:00:00Z')))).toBe('2026-03-08T10:00:00.000Z');
   });
@@ -174,5 +179,44 @@ describe('hostile text', () => {
 
   it('a reset time past the first 4096 characters of a line is not read', () => {
     expect(parseResetTime('x'.repeat(5000) + ' resets 3pm', now, 'UTC')).toBeNull();
+  });
+});
+
+// The CLIs' own formatting code, re-run here on this machine's Intl: what they print for an
+// instant must read back as that instant.
+describe('round trip through the CLIs’ own formatting', () => {
+  const zones = ['America/Los_Angeles', 'America/New_York', 'Europe/Berlin', 'Europe/London', 'Asia/Kolkata', 'Asia/Tokyo', 'Australia/Adelaide', 'UTC'];
+  const instants = ['2026-07-15T22:45:00Z', '2026-03-08T11:00:00Z', '2026-03-29T01:30:00Z', '2026-11-01T09:30:00Z', '2026-12-31T23:15:00Z'];
+  const cases = zones.flatMap((zone) => instants.map((instant) => ({ zone, instant })));
+
+  // Claude Code 2.1.332 (JN in bin/claude.exe): toLocaleTimeString/toLocaleString en-US, am/pm lowered, " (zone)".
+  const claudeWhen = (reset: Date, now: Date, zone: string): string => {
+    const zoneMinute = Number(new Intl.DateTimeFormat('en-US', { timeZone: zone, minute: 'numeric' }).format(reset));
+    const minute = zoneMinute === 0 ? undefined : '2-digit';
+    const lower = (s: string): string => s.replace(/[ \u202f]([AP]M)/i, (_m, ap: string) => ap.toLowerCase());
+    if (reset.getTime() - now.getTime() > 24 * 3_600_000) {
+      const year = new Intl.DateTimeFormat('en-US', { timeZone: zone, year: 'numeric' });
+      const opts: Intl.DateTimeFormatOptions = { month: 'short', day: 'numeric', hour: 'numeric', minute, hour12: true, timeZone: zone };
+      if (year.format(reset) !== year.format(now)) opts.year = 'numeric';
+      return `${lower(reset.toLocaleString('en-US', opts))} (${zone})`;
+    }
+    return `${lower(reset.toLocaleTimeString('en-US', { hour: 'numeric', minute, hour12: true, timeZone: zone }))} (${zone})`;
+  };
+
+  it.each(cases)('claude 2.1.332: a reset 3 h and 3 days out in $zone at $instant', ({ zone, instant }) => {
+    const reset = new Date(instant);
+    for (const lead of [3 * 3_600_000, 3 * 86_400_000]) {
+      const now = new Date(reset.getTime() - lead);
+      const text = `You've hit your session limit · resets ${claudeWhen(reset, now, zone)}`;
+      expect(iso(parseResetTime(text, now.getTime(), 'UTC')), text).toBe(reset.toISOString());
+    }
+  });
+
+  // Gemini CLI 0.61.0 (getResetTimeMessage): Intl en-US {hour, minute: '2-digit', timeZoneName: 'short'} in the machine's zone.
+  it.each(cases)('gemini 0.61.0: a reset 3 h out printed on a machine in $zone at $instant', ({ zone, instant }) => {
+    const reset = new Date(instant);
+    const when = new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit', timeZoneName: 'short', timeZone: zone }).format(reset);
+    const text = `Access resets at ${when}.`;
+    expect(iso(parseResetTime(text, reset.getTime() - 3 * 3_600_000, zone)), text).toBe(reset.toISOString());
   });
 });

@@ -6,7 +6,6 @@
 export type ResetZone = { kind: 'iana'; name: string } | { kind: 'fixed'; offsetMinutes: number };
 
 const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
 
 /**
  * Zone abbreviations the CLIs print (Gemini CLI formats with `timeZoneName: 'short'`, which gives an
@@ -90,12 +89,15 @@ export const PASSED_GRACE_MS = 15 * 60_000;
 
 /** The next time (or one passed within the grace) that a clock in `zone` reads hour:minute. */
 export function nextWallTime(hour: number, minute: number, zone: ResetZone, nowMs: number): number {
-  for (const shift of [0, DAY_MS, 2 * DAY_MS]) {
-    const date = zonedDate(nowMs + shift, zone);
-    const at = zonedWallTimeToEpoch({ ...date, hour, minute }, zone);
+  const today = zonedDate(nowMs, zone);
+  let at = nowMs;
+  // Days are counted on the calendar, not as 24 h: a spring-forward day is 23 h long.
+  for (let k = 0; k <= 2; k++) {
+    const d = new Date(Date.UTC(today.year, today.month - 1, today.day + k));
+    at = zonedWallTimeToEpoch({ year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(), hour, minute }, zone);
     if (at > nowMs - PASSED_GRACE_MS) return at;
   }
-  return zonedWallTimeToEpoch({ ...zonedDate(nowMs + 2 * DAY_MS, zone), hour, minute }, zone);
+  return at;
 }
 
 /** The next month/day at hour:minute in `zone` when the year is not printed: this year's, else next year's. */
