@@ -1,27 +1,117 @@
-// Finds an agent's usage limit on its screen (DESIGN.md §4): the words each CLI prints when its
-// provider refuses for quota, with the reset time read by reset-time.ts. Pure.
+// Finds an agent's usage limit on its screen (DESIGN.md §4): the CLI's own limit message, read from
+// the last matching line, with the reset time read by reset-time.ts. Pure.
+//
+// Each shape is anchored to the start of a line after the CLI's own glyphs (Claude's `⎿`/`⏺`,
+// Codex's `■`/`🖐`, Gemini's `✕`/`⚡`, box borders), so the person's own prompt echoed back
+// (`❯ why did I hit my usage limit?`, Codex's `› …`, Gemini's `> …`) never counts: those lines
+// start with a prompt glyph none of the shapes allow.
 import type { ProfileName } from '../../../common/session.js';
 import { parseResetTime } from './reset-time.js';
 import type { UsageLimitSignal } from './usage-limit-signal.js';
 
-/** The lines that say the agent hit its usage limit, per CLI. */
-const LIMIT_LINES: Partial<Record<ProfileName, RegExp>> = {
-  claude: /(?:hit your (?:session |weekly )?limit|usage limit reached|limit reached\s*[·∙]\s*resets)/i,
+/** The CLIs whose limit messages this reader knows; 'opencode' ahead of its profile. */
+export type LimitProfile = ProfileName | 'opencode';
+
+/** Glyphs and borders a CLI puts before its own message lines (never a prompt glyph such as ❯ > ›). */
+const LEAD = String.raw`^[\s│┃║|⎿⏺●✻✶✢■□🖐✋⚠✕✗✘×⚡ℹ!*·∙•\-]*(?:Error:\s*|API Error:\s*)?`;
+
+/** The words that are a limit message, per CLI (start of line after LEAD). */
+const SHAPES: Record<string, RegExp[]> = {
+  claude: [
+    // 2.1.x: "You've hit your session limit · resets …", "You've hit your limit · …", weekly, Opus, Sonnet, Fable.
+    new RegExp(LEAD + String.raw`You(?:'|’)ve (?:hit|reached) your (?:(?:session|weekly|5-hour|Opus|Sonnet|Fable|usage|daily|org's monthly usage|individual usage) )?limit\b`, 'iu'),
+    // 2.1.x retry banner and workflow pause: "5-hour limit reached ∙ resets 3pm", "Usage limit reached · …".
+    new RegExp(LEAD + String.raw`(?:5-hour|session|weekly|Opus|Sonnet|Fable|usage) limit reached\b`, 'iu'),
+    // 1.0.x: "Claude AI usage limit reached|1749924000", "Claude usage limit reached. Your limit will reset at 5pm (…)".
+    new RegExp(LEAD + String.raw`Claude (?:AI )?usage limit reached\b`, 'iu'),
+  ],
+  codex: [
+    // 0.x–0.171: "■ You've hit your usage limit. … try again at 3:42 PM." and "… for <limit>".
+    new RegExp(LEAD + String.raw`You(?:'|’)ve hit your usage limit\b`, 'iu'),
+    // 0.171: "Usage limit reached. You've reached your usage limit. Increase your limits …".
+    new RegExp(LEAD + String.raw`Usage limit reached\b`, 'iu'),
+  ],
+  gemini: [
+    // 0.61.0: "Usage limit reached for gemini-2.5-pro." (reset on the next line: "Access resets at 3:45 PM PDT.").
+    new RegExp(LEAD + String.raw`Usage limit reached for \S`, 'iu'),
+    // 0.1.x: "⚡ You have reached your daily quota limit."
+    new RegExp(LEAD + String.raw`You have reached your daily (?:[\w.-]+ )?quota limit\b`, 'iu'),
+  ],
+  opencode: [
+    // 1.18.33: "Usage limit reached. It will reset in 2 hours 5 minutes. …", "Go usage limit reached. …".
+    new RegExp(LEAD + String.raw`(?:[\w.-]{1,40} )?usage limit reached\. It will reset in\b`, 'iu'),
+    // 1.18.33: "Free usage exceeded, subscribe to Go" (no reset time).
+    new RegExp(LEAD + String.raw`Free usage exceeded, subscribe to Go\b`, 'iu'),
+  ],
 };
 
 /** Longest text a signal carries: one line for the log and the notification. */
 const MAX_TEXT = 200;
+/** Characters of a line tested against the shapes: every shape ends well inside it, the rest of a giant line is never read. */
+const MAX_LINE_TEST = 512;
+/** Following lines read for a reset time a wrapped or two-line message carries (Gemini's "Access resets at …" line, Codex's wrap). */
+const FOLLOW_LINES = 2;
+/**
+ * Lines read from the bottom: a terminal shows under 200 rows and the region after a turn start
+ * that callers pass stays well inside this; past it, a hostile stream of lines costs no more.
+ */
+const MAX_SCREEN_LINES = 2000;
+/** A line starting like a prompt: the person's input, never part of the CLI's message. */
+const PROMPT_LINE = /^\s*[│┃|]?\s*(?:❯|>|›|▌|\$)/;
 
-/** The usage limit the screen shows, or null. `screen` is the visible text, newest line last. */
-export function screenUsageLimit(profile: ProfileName, screen: string, nowMs: number, localZone: string): UsageLimitSignal | null {
-  const re = LIMIT_LINES[profile];
-  if (re === undefined) return null;
-  const lines = screen.split('\n');
-  for (let i = lines.length - 1; i >= 0; i--) {
-    const line = lines[i] ?? '';
-    if (!re.test(line)) continue;
-    const text = line.trim().slice(0, MAX_TEXT);
-    return { profile, source: 'screen', resetAtMs: parseResetTime(line, nowMs, localZone), text };
+/** Whether `line` is one of `profile`'s own limit messages. */
+export function isLimitLine(profile: LimitProfile, line: string): boolean {
+  const shapes = SHAPES[profile];
+  if (shapes === undefined) return false;
+  const head = line.length > MAX_LINE_TEST ? line.slice(0, MAX_LINE_TEST) : line;
+  return shapes.some((re) => re.test(head));
+}
+
+/** The usage limit the screen shows, or null. `screen` is the visible text, newest line last; the last matching line wins. */
+export function screenUsageLimit(profile: LimitProfile, screen: string, nowMs: number, localZone: string): UsageLimitSignal | null {
+  if (SHAPES[profile] === undefined) return null;
+  // Walked from the bottom by index rather than split: a giant screen costs one pass, not a copy.
+  let end = screen.length;
+  for (let n = 0; n < MAX_SCREEN_LINES && end >= 0; n++) {
+    const start = end === 0 ? 0 : screen.lastIndexOf('\n', end - 1) + 1;
+    const line = headOf(screen, start, end);
+    const lineEnd = end;
+    end = start - 1;
+    if (line === '' || !isLimitLine(profile, line)) continue;
+    // A wrapped message ("… try again in 5 days 22 hours 11" / "minutes.") or a two-line one
+    // (Gemini's "Access resets at …") goes on below; the matched line's own words come first, so
+    // the lines after it only add to what it says.
+    let joined = stripLead(line);
+    let nextStart = lineEnd + 1;
+    for (let k = 1; k <= FOLLOW_LINES && nextStart <= screen.length; k++) {
+      const nl = screen.indexOf('\n', nextStart);
+      const nextEnd = nl < 0 ? screen.length : nl;
+      const next = headOf(screen, nextStart, nextEnd);
+      if (PROMPT_LINE.test(next) || isLimitLine(profile, next) || stripLead(next) === '') break;
+      joined = `${joined} ${stripLead(next)}`;
+      nextStart = nextEnd + 1;
+    }
+    const resetAtMs = parseResetTime(joined, nowMs, localZone);
+    // The contract's ProfileName has no 'opencode' yet; the string is carried as is until it does.
+    return { profile: profile as ProfileName, source: 'screen', resetAtMs, text: stripLead(line).slice(0, MAX_TEXT) };
   }
   return null;
+}
+
+/** The first MAX_LINE_TEXT characters of the line [start, end) of `text`. */
+function headOf(text: string, start: number, end: number): string {
+  return text.slice(start, Math.min(end, start + MAX_LINE_TEXT));
+}
+
+/** Characters of a line kept as message text: a limit message is under 400; a wide terminal's line under 1024. */
+const MAX_LINE_TEXT = 1024;
+/** Trailing characters that are padding or a box border, not message. */
+const TRAILING = new Set([' ', '\t', '\r', '│', '┃', '║', '|']);
+
+/** The line without the CLI's leading glyphs and trailing borders. */
+function stripLead(line: string): string {
+  const head = (line.length > MAX_LINE_TEXT ? line.slice(0, MAX_LINE_TEXT) : line).replace(/^[\s│┃║|⎿⏺●✻✶✢■□🖐✋⚠✕✗✘×⚡ℹ!*·∙•\-]+/u, '');
+  let end = head.length;
+  while (end > 0 && TRAILING.has(head[end - 1] ?? '')) end--;
+  return head.slice(0, end);
 }
