@@ -28,6 +28,8 @@ export interface SupervisorOptions {
   /** A nudged agent still in error this long after is restarted (default STUCK_AFTER_WAKE_MS). */
   stuckAfterWakeMs?: number;
   size?: TerminalSize;
+  /** The longest jitter after a usage limit's reset (default LIMIT_JITTER_MS; tests shorten it). */
+  usageLimit?: { jitterMs?: number };
 }
 
 /** What an interruption that a resume ends looked like, for the log entry and the resume prompt. */

@@ -11,6 +11,7 @@ import { fail, ok, type Failure, type Result } from '../../common/result.js';
 import type { VerifyReport } from '../checks/verify-report.js';
 import type { InterruptReason } from '../../common/session.js';
 import type { Env } from '../agents/profile.js';
+import type { UsageLimitSignal } from '../agents/usage-limit/usage-limit-signal.js';
 import { background } from '../background.js';
 import { systemClock, systemScheduler, type PowerClock } from '../power/clock.js';
 import { readSessionFile } from '../state/session-file.js';
@@ -31,7 +32,6 @@ import { meantToRun } from './session/lifecycle.js';
 import { DEFAULT_RESTART_POLICY, initialRestartState } from './exits/restart-policy.js';
 import { ResumeController } from './resume/resume-controller.js';
 import { ResumeJournal, type VerifyTarget } from './resume/resume-journal.js';
-import type { SessionRuntime } from './session/session-runtime.js';
 import { SessionSet } from './session/session-set.js';
 import { paneCensus, SessionStartup } from './launch/session-startup.js';
 import { SessionStore } from './session/session-store.js';
@@ -39,6 +39,8 @@ import { MachineState, type ResumeContext, type SupervisorOptions } from './supe
 import { shutdownSessions } from './supervisor-shutdown.js';
 import { SessionTransitions } from './session/transitions.js';
 import { Typist } from './typing/typed-input.js';
+import { UsageLimits, type LimitReport } from './limits/usage-limits.js';
+import { sessionInfo } from './session/session-info.js';
 import { attachView, notRunning } from './session/view-hub.js';
 
 export type { ResumeContext, SupervisorOptions } from './supervisor-options.js';
@@ -72,6 +74,7 @@ export class Supervisor {
   private readonly resumer: ResumeController;
   private readonly startup: SessionStartup;
   private readonly journal: ResumeJournal;
+  private readonly limits: UsageLimits;
   private readonly events = new EventBus();
   private releaseHome: (() => void) | null = null;
 
@@ -132,6 +135,7 @@ export class Supervisor {
       journal: this.journal,
       typist: this.typist,
       onExit: (rt, t, exit) => exits.onExit(rt, t, exit),
+      onUsageLimit: (rt, signal) => void this.limits.report(rt, signal),
     });
     this.resumer = new ResumeController({
       home,
@@ -148,6 +152,8 @@ export class Supervisor {
       journal: this.journal,
       typist: this.typist,
     });
+    const [sessions, resume] = [() => this.sessions.all(), this.resumer.resume.bind(this.resumer)];
+    this.limits = new UsageLimits({ clock, scheduler, random, jitterMs: options.usageLimit?.jitterMs, machine, store, moves, emit, sessions, resume });
     this.startup = new SessionStartup({ home, env, machine, tmux: this.tmux, queue: this.queue, launcher, resumer: this.resumer, exits });
   }
 
@@ -199,7 +205,10 @@ export class Supervisor {
     }
     const census = paneCensus(this.tmux ? await this.tmux.list().catch(() => []) : []);
     const toStart = this.sessions.all().filter((rt) => (wanted.size > 0 ? wanted.has(path.resolve(rt.stateDir)) : meantToRun(rt.session) || census.alive.has(rt.id)));
-    for (const rt of toStart) await this.startup.bringUp(rt, this.startup.action(rt, census), false);
+    for (const rt of toStart) {
+      const action = this.startup.action(rt, census);
+      await this.limits.startUp(rt, action, () => this.startup.bringUp(rt, action, false), async () => this.tmux?.remove(rt.id));
+    }
     // Dead panes of sessions not meant to run (stopped, finished): nothing to resume, only to clear.
     for (const rt of this.sessions.all()) if (census.dead.has(rt.id) && !toStart.includes(rt)) await this.tmux?.remove(rt.id);
     this.events.emit({ type: 'supervisor.ready', at: this.clock.wallMs(), sessions: this.sessions.size, pid: process.pid });
@@ -209,24 +218,7 @@ export class Supervisor {
   // ---------------------------------------------------------------- requests
 
   list(): SessionInfo[] {
-    return this.sessions.all().map((rt) => this.info(rt));
-  }
-
-  info(rt: SessionRuntime): SessionInfo {
-    return {
-      id: rt.id,
-      name: rt.name,
-      stateDir: rt.stateDir,
-      state: rt.state,
-      activity: rt.activity,
-      backend: rt.terminal?.backend ?? rt.session.backend,
-      pid: rt.terminal?.pid ?? null,
-      intent: rt.session.intent,
-      nextAttemptAt: rt.nextAttemptAt,
-      projectDir: rt.projectDir,
-      profile: rt.session.agent.profile,
-      failingChecks: (rt.session.lastVerification?.results ?? []).filter((r) => r.status === 'fail' || r.status === 'timeout').length,
-    };
+    return this.sessions.all().map(sessionInfo);
   }
 
   /** Starts (or restarts) a registered session on the person's request, even one they stopped or that finished. */
@@ -239,15 +231,15 @@ export class Supervisor {
     }
     if (!found.ok) return found;
     const rt = found.value;
-    if (rt.terminal) return ok(this.info(rt));
-    rt.timers.clear('retry');
+    if (rt.terminal) return ok(sessionInfo(rt));
+    rt.timers.clear('retry', 'limit');
     rt.resetForStart(initialRestartState());
-    this.store.write(rt, (s) => ({ ...s, failedResume: null, restartHistory: [] }));
+    this.store.write(rt, (s) => ({ ...s, failedResume: null, restartHistory: [], usageLimit: null }));
     const panes = this.tmux ? (await this.tmux.list().catch(() => [])).filter((p) => p.id === rt.id) : [];
     // A dead pane left over is not this start's business: the person wants the agent running again.
     if (panes.some((p) => !p.alive)) await this.tmux?.remove(rt.id);
     await this.startup.bringUp(rt, this.startup.action(rt, paneCensus(panes.filter((p) => p.alive))), true);
-    return ok(this.info(rt));
+    return ok(sessionInfo(rt));
   }
 
   /** The person stops a session: the agent's whole process group is ended, and it is never auto-resumed. */
@@ -256,20 +248,20 @@ export class Supervisor {
     if (!found.ok) return found;
     const rt = found.value;
     rt.takeCharge();
-    rt.timers.clear('retry');
+    rt.timers.clear('retry', 'limit');
     rt.cancelRetry();
     const t = rt.terminal;
     if (t) {
       rt.markStopping();
       // kill(), not dispose(): a tmux session must end too, with everything the agent started.
       await t.kill();
-      return ok(this.info(rt));
+      return ok(sessionInfo(rt));
     }
     this.store.write(rt, (s) => ({ ...s, intent: { kind: 'user-stopped' } }));
     this.store.log(rt, 'SESSION STOPPED - by the user');
     this.moves.move(rt, 'stop');
     this.events.emit({ type: 'session.stopped', ...this.moves.base(rt), by: 'user' });
-    return ok(this.info(rt));
+    return ok(sessionInfo(rt));
   }
 
   /**
@@ -287,12 +279,26 @@ export class Supervisor {
     return fail('failed', `session "${rt.name}": the text was not taken: ${outcome.why}`);
   }
 
+  /** A source (the screen, the agent's hook, its transcript) says the session's agent hit its usage limit. */
+  reportUsageLimit(ref: string, signal: UsageLimitSignal): Result<LimitReport> {
+    const found = this.sessions.find(ref);
+    return found.ok ? ok(this.limits.report(found.value, signal)) : found;
+  }
+
+  /** The person's choice at a usage limit: resume now (also once stopped at it), or not at all (stopped at it). */
+  async limitChoice(ref: string, choice: 'resume-now' | 'dont-resume'): Promise<Result<SessionInfo>> {
+    const found = this.sessions.find(ref);
+    if (!found.ok) return found;
+    const r = choice === 'resume-now' ? await this.limits.resumeNow(found.value) : this.limits.dontResume(found.value);
+    return !r.ok ? r : choice === 'dont-resume' ? this.stopSession(ref) : ok(sessionInfo(found.value));
+  }
+
   /** Connects a view to the session's terminal; `onEnd` is told when the terminal goes away. */
   attach(ref: string, view: TerminalView, onEnd: (reason: string) => void): Result<{ attachment: Attachment; terminal: Terminal; info: SessionInfo }> {
     const found = this.sessions.find(ref);
     if (!found.ok) return found;
     const r = attachView(found.value, view, onEnd);
-    return r.ok ? ok({ ...r.value, info: this.info(found.value) }) : r;
+    return r.ok ? ok({ ...r.value, info: sessionInfo(found.value) }) : r;
   }
 
   // ---------------------------------------------------------------- control API additions
@@ -300,13 +306,13 @@ export class Supervisor {
   /** Loads a session (one just created by `session.init`) so list() shows it, without starting it. */
   loadSession(ref: string): Result<SessionInfo> {
     const found = this.sessions.find(ref);
-    if (found.ok) return ok(this.info(found.value));
+    if (found.ok) return ok(sessionInfo(found.value));
     const dir = resolveSession(ref, process.cwd(), this.home);
     if (!dir.ok) return dir;
     const registered = this.sessions.registered(dir.value);
     if (!registered.ok) return registered;
     const loaded = this.sessions.load(dir.value);
-    return loaded.ok ? ok(this.info(loaded.value)) : loaded;
+    return loaded.ok ? ok(sessionInfo(loaded.value)) : loaded;
   }
 
   /**
@@ -334,6 +340,7 @@ export class Supervisor {
   /** The machine is going to sleep (true) or woke (false); exits near a sleep are not crashes. */
   setAsleep(asleep: boolean): void {
     this.machine.setAsleep(asleep, this.clock.monoMs());
+    if (!asleep) this.limits.woke();
   }
 
   /** Records an interruption of a running session (sleep, network): checkpoint, log, intent. */
@@ -341,10 +348,10 @@ export class Supervisor {
     const found = this.sessions.find(ref);
     if (!found.ok) return found;
     const rt = found.value;
-    if (rt.state !== 'running') return ok(this.info(rt));
+    if (rt.state !== 'running') return ok(sessionInfo(rt));
     background(this.checkpoints.take(rt), `checkpointing ${rt.name}`);
     this.moves.interrupt(rt, reason);
-    return ok(this.info(rt));
+    return ok(sessionInfo(rt));
   }
 
   /** Resolves once every checkpoint begun so far (a suspend's, above all) is on disk. */
@@ -359,8 +366,9 @@ export class Supervisor {
   async resumeSession(ref: string, reason: InterruptReason, context: ResumeContext | null = null): Promise<Result<SessionInfo>> {
     const found = this.sessions.find(ref);
     if (!found.ok) return found;
-    await this.resumer.resume(found.value, reason, context);
-    return ok(this.info(found.value));
+    // At a usage limit: resumed only once its time has come (a wake through it), as the limit's one resume.
+    await (found.value.state === 'limited' ? this.limits.resumeIfDue(found.value, context) : this.resumer.resume(found.value, reason, context));
+    return ok(sessionInfo(found.value));
   }
 
   // ---------------------------------------------------------------- shutdown

@@ -19,6 +19,8 @@ import { agentEnvironment } from './agent-env.js';
 import type { AgentIdLearner } from './agent-id-learner.js';
 import { checkAgentProgram } from '../../agents/agent-program.js';
 import type { Checkpointer } from '../checkpoints/checkpoint.js';
+import type { UsageLimitSignal } from '../../agents/usage-limit/usage-limit-signal.js';
+import { ScreenLimitWatch } from '../limits/screen-limit-watch.js';
 import { describeLaunch, type PlanResult } from './launch-plan.js';
 import type { ResumeJournal } from '../resume/resume-journal.js';
 import { AgentRun, type SessionRuntime } from '../session/session-runtime.js';
@@ -66,6 +68,8 @@ export interface AgentLauncherPorts {
   typist: Pick<Typist, 'type'>;
   /** The agent's terminal exited (exit-handler.ts). */
   onExit(rt: SessionRuntime, terminal: Terminal, exit: TerminalExit): void;
+  /** Its screen shows a usage limit (limits/usage-limits.ts). */
+  onUsageLimit(rt: SessionRuntime, signal: UsageLimitSignal): void;
 }
 
 export class AgentLauncher {
@@ -172,6 +176,7 @@ export class AgentLauncher {
     rt.markLaunched(run);
     const agentId = rt.session.agent.sessionId;
     const activity = ports.activity;
+    const limits = new ScreenLimitWatch(rt.profile.name, rt.profile.patterns);
     run.watchWith(
       new ActivityMonitor(terminal, {
       patterns: rt.profile.patterns,
@@ -187,6 +192,10 @@ export class AgentLauncher {
             },
           }
         : {}),
+      onScreen: (screen) => {
+        const signal = rt.run === run ? limits.observe(screen, ports.clock.wallMs()) : null;
+        if (signal !== null) ports.onUsageLimit(rt, signal);
+      },
       onTransition: (t) => {
         if (rt.run !== run) return;
         rt.setActivity(t.to);
