@@ -48,7 +48,7 @@ async function hitLimit(harness: UpHarness, u: Up, name: string, text: string): 
 }
 
 describe('a usage limit read from the screen', () => {
-  it('shows in `mori ls` as limited with its reset time, and "Don\'t resume" leaves it stopped at its limit', async () => {
+  it('shows in `mori ls` as limited with its reset time; "Don\'t resume" leaves it stopped at its limit; "Resume now" resumes it', async () => {
     const { harness, u } = await waiting('lm');
     // Claude's words, in a named zone: the next 3:05-style time two minutes ahead, in UTC.
     const reset = new Date(Math.floor(Date.now() / 60_000) * 60_000 + 2 * 60_000);
@@ -63,6 +63,7 @@ describe('a usage limit read from the screen', () => {
     expect(resumeAt - reset.getTime()).toBeLessThanOrEqual(JITTER_MS);
     const ls = harness.mori('ls');
     expect(ls.stdout).toContain(`usage limit · resumes ${clockWords(resumeAt)}`);
+    expect(harness.mori('status', 'lm').stdout).toContain(`usage limit · resumes ${clockWords(resumeAt)}`);
     expect(harness.workLog('lm')).toContain(`SESSION LIMITED - usage limit, resumes ${clockWords(resumeAt)} (screen)`);
 
     const dont = harness.mori('dont-resume', 'lm');
@@ -70,6 +71,15 @@ describe('a usage limit read from the screen', () => {
     await until('stopped', () => live(harness, 'lm')?.state === 'stopped', u.stderr);
     expect(harness.mori('ls').stdout).toContain(`stopped at usage limit (resets ${clockWords(reset.getTime())})`);
     expect(harness.starts()).toHaveLength(1);
+
+    // The person changes their mind: resumed now, by id, long before the reset.
+    const now = harness.mori('resume-now', 'lm');
+    expect(now.code, now.stderr).toBe(0);
+    await until('the relaunch', () => harness.starts().length === 2, u.stderr);
+    expect(harness.starts()[1]?.resumeId).toBe(harness.starts()[0]?.sessionId);
+    await until('running', () => live(harness, 'lm')?.state === 'running', u.stderr);
+    expect(live(harness, 'lm')?.usageLimit).toBeNull();
+    expect(count(harness.workLog('lm'), '- SESSION RESUMED - after usage limit')).toBe(1);
   }, 90_000);
 
   it('keeps a limit across a stop and start of Mori: limited, not relaunched before its reset, resumed once by id after it', async () => {
