@@ -10,6 +10,7 @@ import { clockWords, isLive, lifecycleWords, sessionStatus, stateWord, type Sess
 import { decideNotifications, emptyMemory, type DeciderMemory } from '../../main/electron/notification-decider.js';
 import { trayModel, type TrayItem } from '../../main/electron/tray-model.js';
 import { jitteredResumeAt, LIMIT_MIN_GAP_MS, limitRetryDelay } from '../../main/supervisor/limits/limit-plan.js';
+import { sessionsToInterrupt, sessionsToResume } from '../../main/supervisor/resume/resume-plan.js';
 import { noticeFor } from '../../renderer/notices.js';
 import { row } from '../helpers/session-rows.js';
 
@@ -80,6 +81,19 @@ describe('when a limited session resumes', () => {
       expect(sorted.at(-1)).toBeLessThanOrEqual(RESET + 60_000);
       for (let k = 1; k < sorted.length; k++) expect((sorted[k] ?? 0) - (sorted[k - 1] ?? 0), `draw ${draw}`).toBeGreaterThanOrEqual(LIMIT_MIN_GAP_MS);
     }
+  });
+
+  it('is left alone by a suspend or a network loss; a wake hands it to the supervisor (which resumes it only when its time passed)', () => {
+    const base = { alive: true, activity: 'waiting' as const, needsNetwork: true, userStopped: false };
+    const views = [
+      { ...base, id: 'lim', state: 'limited' as const, interruptedFor: 'usage-limit' as const },
+      { ...base, id: 'cut', state: 'interrupted' as const, interruptedFor: 'usage-limit' as const },
+      { ...base, id: 'run', state: 'running' as const, interruptedFor: null },
+    ];
+    expect(sessionsToInterrupt(views, 'sleep')).toEqual(['run']);
+    expect(sessionsToInterrupt(views, 'network')).toEqual(['run']);
+    expect(sessionsToResume(views, 'sleep')).toEqual(['lim', 'cut']);
+    expect(sessionsToResume(views, 'network')).toEqual([]);
   });
 
   it('retries a limit with no reset time after 15 min, doubling to at most 2 h', () => {

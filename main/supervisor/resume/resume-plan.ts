@@ -40,7 +40,8 @@ export function sessionsToResume(
 ): string[] {
   return sessions
     .filter((s) => !s.userStopped && (s.state === 'interrupted' || (reason === 'sleep' && s.state === 'limited')))
-    .filter((s) => s.state === 'limited' || s.interruptedFor === reason || (reason === 'sleep' && s.interruptedFor === 'network'))
+    // interrupted(usage-limit): the limit's resume was cut short by a new sleep; the next wake finishes it.
+    .filter((s) => s.state === 'limited' || s.interruptedFor === reason || (reason === 'sleep' && (s.interruptedFor === 'network' || s.interruptedFor === 'usage-limit')))
     .map((s) => s.id);
 }
 
