@@ -4,10 +4,10 @@
 import { z } from 'zod';
 import { AgentActivity } from './agent-activity.js';
 import { NetworkOfflineEvent, NetworkOnlineEvent, ResumeEvent, SuspendEvent } from './power.js';
-import { InterruptReason } from './session.js';
+import { InterruptReason, UsageLimitPlan } from './session.js';
 
 /** A session's runtime state (DESIGN.md §4): the lifecycle, not the stored intent. */
-export const RUNTIME_STATES = ['idle', 'starting', 'running', 'interrupted', 'backoff', 'verifying', 'resuming', 'attention', 'stopped', 'finished'] as const;
+export const RUNTIME_STATES = ['idle', 'starting', 'running', 'interrupted', 'backoff', 'limited', 'verifying', 'resuming', 'attention', 'stopped', 'finished'] as const;
 export const RuntimeState = z.enum(RUNTIME_STATES);
 export type RuntimeState = z.infer<typeof RuntimeState>;
 
@@ -47,6 +47,12 @@ export const SupervisorEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('session.resuming'), ...sessionBase, launch: LaunchKind }),
   z.object({ type: z.literal('session.resumed'), ...sessionBase, launch: LaunchKind }),
   z.object({ type: z.literal('session.attention'), ...sessionBase, reason: z.string(), message: z.string() }),
+  /**
+   * The agent hit its usage limit: the session waits for `plan.resumeAt`, then resumes once (DESIGN.md
+   * §4). `new` once per limit; `refined` when a later source named its reset time; `restored` when Mori
+   * started with the limit pending.
+   */
+  z.object({ type: z.literal('session.limited'), ...sessionBase, plan: UsageLimitPlan, news: z.enum(['new', 'refined', 'restored']) }),
   z.object({ type: z.literal('session.stopped'), ...sessionBase, by: z.enum(['user', 'supervisor']) }),
   z.object({ type: z.literal('power.suspend'), ...SuspendEvent.shape }),
   z.object({ type: z.literal('power.resume'), ...ResumeEvent.shape }),

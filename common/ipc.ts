@@ -7,7 +7,7 @@ import { AgentActivity } from './agent-activity.js';
 import { DaemonSettings } from './daemon-settings.js';
 import { RuntimeState, SupervisorEvent } from './events.js';
 import { ERROR_CODES } from './result.js';
-import { BackendName, CheckResultRecord, Intent, ProfileName } from './session.js';
+import { BackendName, CheckResultRecord, Intent, ProfileName, UsageLimitPlan } from './session.js';
 import { TERMINAL_MAX_COLS, TERMINAL_MAX_ROWS, TerminalFrame } from './terminal.js';
 
 /**
@@ -42,6 +42,8 @@ export const SessionInfo = z.object({
   projectDir: z.string().optional(),
   profile: ProfileName.optional(),
   failingChecks: z.number().int().nonnegative().optional(),
+  /** The usage limit it waits out (`limited`) or was stopped at ("Don't resume"): resetAt, resumeAt… */
+  usageLimit: UsageLimitPlan.nullable().optional(),
 });
 export type SessionInfo = z.infer<typeof SessionInfo>;
 
@@ -116,6 +118,10 @@ export const IpcMethods = {
   list: { params: z.object({}), result: z.array(SessionInfo) },
   start: { params: z.object({ session: SessionRef }), result: SessionInfo },
   stop: { params: z.object({ session: SessionRef }), result: SessionInfo },
+  /** A session at its usage limit resumes now instead of at its planned time. */
+  'limit.resume-now': { params: z.object({ session: SessionRef }), result: SessionInfo },
+  /** A session at its usage limit is not resumed: stopped by the person, its limit kept for the words. */
+  'limit.dont-resume': { params: z.object({ session: SessionRef }), result: SessionInfo },
   /** Types `text` into the agent's terminal; `enter` appends a carriage return. */
   send: { params: z.object({ session: SessionRef, text: z.string().max(IPC_MAX_LINE_CHARS / 2), enter: z.boolean().default(true) }), result: z.object({ chars: z.number().int() }) },
   /** Turns the connection into an attachment: frames follow, input/resize/ack/detach are accepted. */

@@ -15,6 +15,9 @@ export function foldEvent(rows: Map<string, SessionRow>, e: DaemonEvent): void {
       row.attention = { reason: e.reason, message: e.message };
       row.info = { ...row.info, state: 'attention' };
       break;
+    case 'session.limited':
+      row.info = { ...row.info, state: 'limited', usageLimit: e.plan };
+      break;
     case 'session.activity':
       row.info = { ...row.info, activity: e.to };
       break;

@@ -7,6 +7,7 @@
 import type { AgentActivity } from './agent-activity.js';
 import type { RuntimeState } from './events.js';
 import type { SessionInfo } from './ipc.js';
+import type { UsageLimitPlan } from './session.js';
 
 /** What the daemon has said about one session, folded from `list` and the event stream (common/session-list-store.ts). */
 export interface SessionRow {
@@ -35,14 +36,34 @@ export const activityWords = (activity: AgentActivity): string => ACTIVITY_WORDS
 /** A running session reads as its agent's activity, or "running" while the activity is unknown. */
 export const runningWords = (activity: AgentActivity): string => ACTIVITY_WORDS[activity] || 'running';
 
-/** `mori ls`: the lifecycle state, with the agent's activity while it has a process ("running (working)"). */
-export function lifecycleWords(s: Pick<SessionInfo, 'state' | 'activity' | 'pid'>): string {
+/** A wall time as the person's clock shows it: "00:50" (local time, 24-hour). */
+export function clockWords(ms: number): string {
+  const d = new Date(ms);
+  return `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
+}
+
+/**
+ * A usage limit in words: "usage limit · resumes 00:50" when the agent named its reset time, else
+ * "usage limit · retrying 01:15" (a try at the retry interval, DESIGN.md §4).
+ */
+export const limitWords = (plan: Pick<UsageLimitPlan, 'resetAt' | 'resumeAt'>): string =>
+  `usage limit · ${plan.resetAt !== null ? 'resumes' : 'retrying'} ${clockWords(plan.resumeAt)}`;
+
+/** A session the person chose not to resume at its limit: "stopped at usage limit (resets 00:50)". */
+export const stoppedAtLimitWords = (plan: Pick<UsageLimitPlan, 'resetAt'>): string =>
+  `stopped at usage limit${plan.resetAt !== null ? ` (resets ${clockWords(plan.resetAt)})` : ''}`;
+
+/** `mori ls`: the lifecycle state, with the agent's activity while it has a process ("running (working)"); a limit in its words. */
+export function lifecycleWords(s: Pick<SessionInfo, 'state' | 'activity' | 'pid' | 'usageLimit'>): string {
+  if (s.usageLimit && s.state === 'limited') return limitWords(s.usageLimit);
+  if (s.usageLimit && s.state === 'stopped') return stoppedAtLimitWords(s.usageLimit);
   const activity = s.pid !== null ? activityWords(s.activity) : '';
   return `${s.state}${activity ? ` (${activity})` : ''}`;
 }
 
 /** Lifecycle states in which the supervisor holds the agent or is about to: Stop applies, not Start. */
-export const isLive = (state: RuntimeState): boolean => state === 'running' || state === 'starting' || state === 'resuming' || state === 'verifying' || state === 'backoff';
+export const isLive = (state: RuntimeState): boolean =>
+  state === 'running' || state === 'starting' || state === 'resuming' || state === 'verifying' || state === 'backoff' || state === 'limited';
 
 // ---- Conditions the notifications are built on ----------------------------------------------
 
@@ -96,6 +117,9 @@ export function sessionStatus(row: SessionRow): SessionStatus {
     if (kind === 'usage-limit') return { level: 'needs-you', words: 'usage limit', notable: 'usage-limit' };
     return { level: 'needs-you', words: `needs you: ${reason}`, notable: 'attention' };
   }
+  if (info.state === 'limited') {
+    return { level: 'needs-you', words: info.usageLimit ? limitWords(info.usageLimit) : 'usage limit', notable: 'usage-limit' };
+  }
   if (verifyFailing(row)) return { level: 'failing', words: 'verification failed', notable: 'verify-failed' };
   switch (info.state) {
     case 'running':
@@ -107,6 +131,8 @@ export function sessionStatus(row: SessionRow): SessionStatus {
     case 'backoff':
     case 'interrupted':
       return { level: 'working', words: row.interrupted ? `interrupted (${row.interrupted})` : info.state, notable: null };
+    case 'stopped':
+      return { level: 'ok', words: info.usageLimit ? stoppedAtLimitWords(info.usageLimit) : info.state, notable: null };
     default:
       return { level: 'ok', words: info.state, notable: null };
   }
@@ -130,13 +156,14 @@ export const byLevel = (a: SessionRow, b: SessionRow): number =>
 
 // ---- The window's one word and its list order -----------------------------------------------
 
-export type StateWord = 'needs input' | 'error' | 'attention' | 'interrupted' | 'verifying' | 'working' | 'waiting' | 'running' | 'starting' | 'stopped' | 'finished';
+export type StateWord = 'needs input' | 'error' | 'attention' | 'usage limit' | 'interrupted' | 'verifying' | 'working' | 'waiting' | 'running' | 'starting' | 'stopped' | 'finished';
 
 /** The one word of each lifecycle state but `running`, which reads as its agent's activity. */
 const LIFECYCLE_WORD: Record<Exclude<RuntimeState, 'running'>, StateWord> = {
   attention: 'attention',
   interrupted: 'interrupted',
   backoff: 'interrupted',
+  limited: 'usage limit',
   resuming: 'interrupted',
   verifying: 'verifying',
   idle: 'starting',
@@ -158,18 +185,20 @@ const NEED_RANK: Record<StateWord, number> = {
   'needs input': 0,
   attention: 1,
   error: 2,
-  interrupted: 3,
-  verifying: 4,
-  waiting: 5,
-  working: 6,
-  running: 7,
-  starting: 8,
-  stopped: 9,
-  finished: 10,
+  // Waits by itself for its reset; the person may resume it now or not at all.
+  'usage limit': 3,
+  interrupted: 4,
+  verifying: 5,
+  waiting: 6,
+  working: 7,
+  running: 8,
+  starting: 9,
+  stopped: 10,
+  finished: 11,
 };
 
 /** Whether the word asks for the person (the list marks these). */
-export const needsPerson = (w: StateWord): boolean => NEED_RANK[w] <= NEED_RANK.error;
+export const needsPerson = (w: StateWord): boolean => NEED_RANK[w] <= NEED_RANK['usage limit'];
 
 /** Sessions in the order the window's list shows them: by need, failing checks first within a rank, then by name. */
 export function orderSessions<T extends Pick<SessionInfo, 'state' | 'activity' | 'name'> & { failingChecks?: number | undefined }>(sessions: readonly T[]): T[] {

@@ -20,7 +20,7 @@ export const SessionName = z
   .string()
   .regex(SESSION_NAME_PATTERN, 'a session name is 1-64 lowercase letters, digits, ".", "_" or "-", starting with a letter or digit');
 
-export const InterruptReason = z.enum(['sleep', 'network', 'crash', 'app-exit', 'reboot', 'supervisor-stopped']);
+export const InterruptReason = z.enum(['sleep', 'network', 'crash', 'app-exit', 'reboot', 'supervisor-stopped', 'usage-limit']);
 export type InterruptReason = z.infer<typeof InterruptReason>;
 
 /** Why a session is not running now (DESIGN.md §1); `new` until it first starts, `running` while supervised. */
@@ -64,6 +64,21 @@ export const CheckResultRecord = z.object({
 });
 export type CheckResultRecord = z.infer<typeof CheckResultRecord>;
 
+/**
+ * An agent's usage limit and the one resume planned after it (DESIGN.md §4): what said so and when,
+ * when the limit resets (null: the agent did not say), when Mori resumes it, and how many resumes in
+ * a row met a limit again (the retry backoff). Times are wall-clock epoch ms.
+ */
+export const UsageLimitPlan = z.object({
+  detectedAt: z.number(),
+  resetAt: z.number().nullable(),
+  resumeAt: z.number(),
+  source: z.enum(['hook', 'transcript', 'screen']),
+  text: z.string(),
+  retries: z.number().int().nonnegative(),
+});
+export type UsageLimitPlan = z.infer<typeof UsageLimitPlan>;
+
 export const SessionFile = z.object({
   schemaVersion: z.literal(SESSION_SCHEMA_VERSION),
   id: z.string().uuid(),
@@ -103,6 +118,8 @@ export const SessionFile = z.object({
    * started), keyed by the pid: a `(pid N)` check is valid only in that boot.
    */
   pidBoots: z.record(z.string(), z.object({ bootId: z.string(), seenAt: z.string() })).default({}),
+  /** The usage limit the session waits out, kept across Mori restarts and reboots; null when none. */
+  usageLimit: UsageLimitPlan.nullable().default(null),
 });
 export type SessionFile = z.infer<typeof SessionFile>;
 export type SessionFileInput = z.input<typeof SessionFile>;

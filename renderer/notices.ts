@@ -1,11 +1,11 @@
 // What the window tells the person happened (DESIGN.md §13): a daemon event becomes a notice when it
 // is one the person should know about — verification failed, needs input, crash loop, resumed after
-// sleep or an outage, a usage limit. Pure: the in-page list and the browser's notifications both
+// sleep or an outage, a usage limit (once per limit). Pure: the in-page list and the browser's notifications both
 // show what this returns. Runs in the renderer (and in unit tests).
 import type { NotifyEvent } from '../common/daemon-settings.js';
 import type { EventOf } from '../common/events.js';
 import type { DaemonEvent } from '../common/ipc.js';
-import { attentionKind, becameNeedsInput } from '../common/session-view.js';
+import { attentionKind, becameNeedsInput, clockWords } from '../common/session-view.js';
 
 export interface Notice {
   id: number;
@@ -53,6 +53,12 @@ export function noticeFor(e: DaemonEvent): Notice | null {
         default:
           return make('attention', e.sessionId, e.name, `${e.name} needs attention`, e.message);
       }
+    case 'session.limited': {
+      // A refined reset time, or a limit pending when Mori started, is a limit told already.
+      if (e.news !== 'new') return null;
+      const when = `${e.plan.resetAt !== null ? 'resumes' : 'retrying'} at ${clockWords(e.plan.resumeAt)}`;
+      return make('usage-limit', e.sessionId, e.name, `${e.name}: usage limit, ${when}`, e.plan.text);
+    }
     case 'session.resumed':
       return make('resumed', e.sessionId, e.name, `${e.name} resumed`, LAUNCH_WORDS[e.launch]);
     case 'power.resume':

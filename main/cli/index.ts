@@ -23,6 +23,8 @@ const COMMAND_MODULES: Record<string, () => Promise<Registrar>> = {
   ui: async () => (await import('./commands/ui.js')).registerUi,
   start: async () => (await import('./commands/control.js')).registerControl,
   stop: async () => (await import('./commands/control.js')).registerControl,
+  'resume-now': async () => (await import('./commands/control.js')).registerControl,
+  'dont-resume': async () => (await import('./commands/control.js')).registerControl,
   send: async () => (await import('./commands/control.js')).registerControl,
   attach: async () => (await import('./commands/control.js')).registerControl,
 };

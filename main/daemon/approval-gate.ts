@@ -27,6 +27,9 @@ export function approvingAction(method: IpcMethod, params: unknown): string | nu
       return "changing the Mori daemon's settings";
     case 'daemon.stop':
       return 'stopping the Mori supervisor';
+    // Waiting out a usage limit is the person's call: an agent does not cut its own wait short.
+    case 'limit.resume-now':
+      return 'resuming a session at its usage limit now';
     default:
       return null;
   }

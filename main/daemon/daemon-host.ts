@@ -3,8 +3,9 @@
 // orchestrator and the control socket, and runs them until SIGINT/SIGTERM or `daemon.stop`: then
 // checkpoint, log, leave tmux sessions running, end direct ones, exit 0. `mori up` (main/cli) parses
 // the options and calls it. Runs as its own process.
-// MORI_RESTART_BASE_MS, MORI_START_STAGGER_MS and MORI_PROBE_INTERVAL_MS shorten the first restart
-// delay, the gap between launches and the network probe interval (tests; a person has no reason to).
+// MORI_RESTART_BASE_MS, MORI_START_STAGGER_MS, MORI_PROBE_INTERVAL_MS and MORI_LIMIT_JITTER_MS shorten the first restart
+// delay, the gap between launches, the network probe interval and the jitter after a usage limit (tests;
+// a person has no reason to).
 import path from 'node:path';
 import type { DaemonSettings } from '../../common/daemon-settings.js';
 import type { RuntimeState, SupervisorEvent } from '../../common/events.js';
@@ -68,7 +69,7 @@ function applyProbeTargets(power: PowerWatch, settings: DaemonSettings): void {
 }
 
 /** States in which a session has an agent or is about to (re)start one: what `mori down --stop-agents` stops. */
-const AGENT_STATES = new Set<RuntimeState>(['starting', 'running', 'interrupted', 'backoff', 'verifying', 'resuming']);
+const AGENT_STATES = new Set<RuntimeState>(['starting', 'running', 'interrupted', 'backoff', 'limited', 'verifying', 'resuming']);
 
 /** How long `--stop-agents` waits for the stopped agents' exits to be read and recorded. */
 const STOP_AGENTS_WAIT_MS = 3_000;
@@ -106,12 +107,15 @@ export async function runDaemonHost(o: DaemonHostOptions): Promise<void> {
   const settings = readSettings(home);
   if (!settings.ok) process.stderr.write(`mori: ${settings.message}; using the defaults\n`);
   const stagger = envMs('MORI_START_STAGGER_MS');
+  // Tests shorten the jitter after a usage limit's reset (limit-plan.ts) so they wait seconds, not a minute.
+  const limitJitter = envMs('MORI_LIMIT_JITTER_MS');
   const options: SupervisorOptions = {
     home,
     policy: restartPolicy(settings.ok ? settings.value : null),
     ...(stagger !== undefined ? { startStaggerMs: stagger } : {}),
     // Tests only: activity from the agents' hooks alone, the screen not read (proves the hooks by themselves).
     ...(process.env['MORI_TEST_HOOKS_ONLY'] === '1' ? { activity: { hooksOnly: true } } : {}),
+    ...(limitJitter !== undefined ? { usageLimit: { jitterMs: limitJitter } } : {}),
   };
   const supervisor = new Supervisor(options);
   if (o.events === 'log-file') {

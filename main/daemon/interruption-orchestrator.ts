@@ -91,7 +91,7 @@ export class InterruptionOrchestrator {
     const epoch = this.epoch;
     this.schedule(async () => {
       const views = this.views();
-      if (views.some((v) => v.needsNetwork && v.state === 'interrupted')) {
+      if (views.some((v) => v.needsNetwork && (v.state === 'interrupted' || v.state === 'limited'))) {
         await this.power.waitForOnline(this.options.networkWaitMs ?? WAKE_NETWORK_WAIT_MS);
       }
       if (epoch !== this.epoch) return;

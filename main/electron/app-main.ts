@@ -187,6 +187,10 @@ export async function startApp(o: AppOptions): Promise<MoriApp | null> {
       case 'stop':
         report(a.kind, await connection.request(a.kind, { session: a.session }));
         return state.refresh();
+      case 'resume-now':
+      case 'dont-resume':
+        report(a.kind, await connection.request(`limit.${a.kind}`, { session: a.session }));
+        return state.refresh();
       case 'open-state-dir': {
         const row = state.rows.get(a.session);
         if (row) report('open state folder', { ok: (await shell.openPath(row.info.stateDir)) === '' });

@@ -7,7 +7,7 @@
 // paused — and those conditions still count as told, so un-pausing does not replay them.
 // Pure: Electron main process, no Electron import.
 import type { DaemonEvent } from '../../common/ipc.js';
-import { resumedAfterAbsence, sessionStatus, type SessionRow } from '../../common/session-view.js';
+import { clockWords, resumedAfterAbsence, sessionStatus, type SessionRow } from '../../common/session-view.js';
 
 export interface Notice {
   title: string;
@@ -56,8 +56,11 @@ function conditionCandidate(row: SessionRow, key: string): Candidate {
       return { group: key, row, title: `${name} is in a crash loop`, body: row.attention?.message ?? '', plural: (n) => `${n} sessions are in a crash loop` };
     case 'verify-failed':
       return { group: key.split(':')[0] ?? key, row, title: `${name}: verification failed`, body: lastLine(row.verify?.summary ?? ''), plural: (n) => `${n} sessions failed verification` };
-    case 'usage-limit':
-      return { group: key, row, title: `${name} hit its usage limit`, body: row.attention?.message ?? '', plural: (n) => `${n} sessions hit their usage limit` };
+    case 'usage-limit': {
+      const plan = row.info.usageLimit;
+      const when = plan ? `, ${plan.resetAt !== null ? 'resumes' : 'retrying'} at ${clockWords(plan.resumeAt)}` : '';
+      return { group: 'usage-limit', row, title: `${name}: usage limit${when}`, body: plan?.text ?? row.attention?.message ?? '', plural: (n) => `${n} sessions hit their usage limit` };
+    }
     default:
       return { group: 'attention', row, title: `${name} needs you`, body: row.attention?.message ?? '', plural: (n) => `${n} sessions need you` };
   }
@@ -68,6 +71,8 @@ function conditionKey(row: SessionRow): string | null {
   if (s.notable === null) return null;
   if (s.notable === 'attention') return `attention:${row.attention?.reason ?? ''}`;
   if (s.notable === 'verify-failed') return `verify-failed:${row.verify?.summary ?? ''}`;
+  // One notification per limit: a refined reset time is the same limit, a limit met again is a new one.
+  if (s.notable === 'usage-limit') return `usage-limit:${row.info.usageLimit?.detectedAt ?? ''}`;
   return s.notable;
 }
 

@@ -9,7 +9,7 @@ export type TrayIcon = Level | 'offline';
 /** What a menu item does; the controller maps each to an effect. */
 export type TrayAction =
   | { kind: 'open-window'; session?: string }
-  | { kind: 'verify' | 'start' | 'stop' | 'open-state-dir' | 'toggle-mute'; session: string }
+  | { kind: 'verify' | 'start' | 'stop' | 'resume-now' | 'dont-resume' | 'open-state-dir' | 'toggle-mute'; session: string }
   | { kind: 'verify-all' | 'new-session' | 'toggle-start-at-login' | 'quit' | 'quit-and-stop-agents' }
   | { kind: 'pause-notifications'; for: 'hour' | 'tomorrow' | 'resume' };
 
@@ -42,16 +42,23 @@ export interface TrayView {
 
 const SEPARATOR: TrayItem = { type: 'separator' };
 
+/** Start/Resume or Stop by the lifecycle; at a usage limit the person decides instead: "Resume now" or "Don't resume". */
+function limitOrLifecycleItems(row: SessionRow): TrayItem[] {
+  const { id, state } = row.info;
+  if (state === 'limited') return [{ label: 'Resume now', action: { kind: 'resume-now', session: id } }, { label: "Don't resume", action: { kind: 'dont-resume', session: id } }];
+  if (isLive(state)) return [{ label: 'Stop', action: { kind: 'stop', session: id } }];
+  return [{ label: state === 'idle' ? 'Start' : 'Resume', action: { kind: 'start', session: id } }];
+}
+
 function sessionItem(row: SessionRow, muted: boolean): TrayItem {
   const status = sessionStatus(row);
-  const { id, name, state } = row.info;
-  const live = isLive(state);
+  const { id, name } = row.info;
   return {
     label: `${name} — ${status.words}`,
     submenu: [
       { label: 'Open', action: { kind: 'open-window', session: id } },
       { label: 'Verify now', action: { kind: 'verify', session: id } },
-      live ? { label: 'Stop', action: { kind: 'stop', session: id } } : { label: state === 'idle' ? 'Start' : 'Resume', action: { kind: 'start', session: id } },
+      ...limitOrLifecycleItems(row),
       { label: 'Open state folder', action: { kind: 'open-state-dir', session: id } },
       { label: 'Mute notifications', type: 'checkbox', checked: muted, action: { kind: 'toggle-mute', session: id } },
     ],

@@ -8,7 +8,6 @@ import type { PowerClock, Scheduler } from '../power/clock.js';
 import type { DirectBackend } from '../terminals/direct/direct-backend.js';
 import type { TmuxBackend } from '../terminals/tmux/tmux-backend.js';
 import type { RestartPolicyConfig } from './exits/restart-policy.js';
-import type { SessionRuntime } from './session/session-runtime.js';
 
 export interface SupervisorOptions {
   home?: string;
@@ -30,11 +29,11 @@ export interface SupervisorOptions {
    * activity comes from the agents' hooks alone (tests that prove the hooks by themselves).
    */
   activity?: { readDelayMs?: number; settleMs?: number; hooksOnly?: boolean };
-  /** What a failed turn's hook (claude's StopFailure) reported, raw; default: nothing is done with it. */
-  onStopFailure?: (rt: SessionRuntime, payload: unknown) => void;
   /** A nudged agent still in error this long after is restarted (default STUCK_AFTER_WAKE_MS). */
   stuckAfterWakeMs?: number;
   size?: TerminalSize;
+  /** The longest jitter after a usage limit's reset (default LIMIT_JITTER_MS; tests shorten it). */
+  usageLimit?: { jitterMs?: number };
 }
 
 /** What an interruption that a resume ends looked like, for the log entry and the resume prompt. */

@@ -22,7 +22,7 @@ export async function shutdownSessions(ports: ShutdownPorts, sessions: readonly 
   const { store, moves, exits, checkpoints } = ports;
   const waits: Promise<unknown>[] = [];
   for (const rt of sessions) {
-    rt.timers.clear('retry');
+    rt.timers.clear('retry', 'limit');
     rt.takeCharge();
     const t = rt.terminal;
     if (!t || rt.stopping) continue;

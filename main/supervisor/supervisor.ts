@@ -11,6 +11,7 @@ import { fail, ok, type Failure, type Result } from '../../common/result.js';
 import type { VerifyReport } from '../checks/verify-report.js';
 import type { InterruptReason } from '../../common/session.js';
 import type { Env } from '../agents/profile.js';
+import type { UsageLimitSignal } from '../agents/usage-limit/usage-limit-signal.js';
 import { background } from '../background.js';
 import { systemClock, systemScheduler, type PowerClock } from '../power/clock.js';
 import { readSessionFile } from '../state/session-file.js';
@@ -32,7 +33,6 @@ import { meantToRun } from './session/lifecycle.js';
 import { DEFAULT_RESTART_POLICY, initialRestartState } from './exits/restart-policy.js';
 import { ResumeController } from './resume/resume-controller.js';
 import { ResumeJournal, type VerifyTarget } from './resume/resume-journal.js';
-import type { SessionRuntime } from './session/session-runtime.js';
 import { SessionSet } from './session/session-set.js';
 import { paneCensus, SessionStartup } from './launch/session-startup.js';
 import { SessionStore } from './session/session-store.js';
@@ -40,6 +40,8 @@ import { MachineState, type ResumeContext, type SupervisorOptions } from './supe
 import { shutdownSessions } from './supervisor-shutdown.js';
 import { SessionTransitions } from './session/transitions.js';
 import { Typist } from './typing/typed-input.js';
+import { UsageLimits, type LimitReport } from './limits/usage-limits.js';
+import { sessionInfo } from './session/session-info.js';
 import { attachView, notRunning } from './session/view-hub.js';
 
 export type { ResumeContext, SupervisorOptions } from './supervisor-options.js';
@@ -74,6 +76,7 @@ export class Supervisor {
   private readonly startup: SessionStartup;
   private readonly journal: ResumeJournal;
   private readonly hooks: HookSignals;
+  private readonly limits: UsageLimits;
   private readonly events = new EventBus();
   private releaseHome: (() => void) | null = null;
 
@@ -117,7 +120,7 @@ export class Supervisor {
       resumeAfterBackoff: (rt, reason) => this.resumer.resume(rt, reason, null),
     }));
     const ids = new AgentIdLearner({ env, scheduler, store, sessions: () => this.sessions.all() });
-    const hooks = (this.hooks = new HookSignals({ home, store, onStopFailure: options.onStopFailure ?? (() => undefined) }));
+    const hooks = (this.hooks = new HookSignals({ home, store, now: () => clock.wallMs(), onUsageLimit: (rt, signal) => void this.limits.report(rt, signal) }));
     const launcher = new AgentLauncher({
       env,
       clock,
@@ -136,6 +139,7 @@ export class Supervisor {
       typist: this.typist,
       hooks,
       onExit: (rt, t, exit) => exits.onExit(rt, t, exit),
+      onUsageLimit: (rt, signal) => void this.limits.report(rt, signal),
     });
     this.resumer = new ResumeController({
       home,
@@ -152,6 +156,8 @@ export class Supervisor {
       journal: this.journal,
       typist: this.typist,
     });
+    const [sessions, resume] = [() => this.sessions.all(), this.resumer.resume.bind(this.resumer)];
+    this.limits = new UsageLimits({ clock, scheduler, random, jitterMs: options.usageLimit?.jitterMs, machine, store, moves, emit, sessions, resume });
     this.startup = new SessionStartup({ home, env, machine, tmux: this.tmux, queue: this.queue, launcher, resumer: this.resumer, exits });
   }
 
@@ -203,7 +209,10 @@ export class Supervisor {
     }
     const census = paneCensus(this.tmux ? await this.tmux.list().catch(() => []) : []);
     const toStart = this.sessions.all().filter((rt) => (wanted.size > 0 ? wanted.has(path.resolve(rt.stateDir)) : meantToRun(rt.session) || census.alive.has(rt.id)));
-    for (const rt of toStart) await this.startup.bringUp(rt, this.startup.action(rt, census), false);
+    for (const rt of toStart) {
+      const action = this.startup.action(rt, census);
+      await this.limits.startUp(rt, action, () => this.startup.bringUp(rt, action, false), async () => this.tmux?.remove(rt.id));
+    }
     // Dead panes of sessions not meant to run (stopped, finished): nothing to resume, only to clear.
     for (const rt of this.sessions.all()) if (census.dead.has(rt.id) && !toStart.includes(rt)) await this.tmux?.remove(rt.id);
     this.events.emit({ type: 'supervisor.ready', at: this.clock.wallMs(), sessions: this.sessions.size, pid: process.pid });
@@ -213,24 +222,7 @@ export class Supervisor {
   // ---------------------------------------------------------------- requests
 
   list(): SessionInfo[] {
-    return this.sessions.all().map((rt) => this.info(rt));
-  }
-
-  info(rt: SessionRuntime): SessionInfo {
-    return {
-      id: rt.id,
-      name: rt.name,
-      stateDir: rt.stateDir,
-      state: rt.state,
-      activity: rt.activity,
-      backend: rt.terminal?.backend ?? rt.session.backend,
-      pid: rt.terminal?.pid ?? null,
-      intent: rt.session.intent,
-      nextAttemptAt: rt.nextAttemptAt,
-      projectDir: rt.projectDir,
-      profile: rt.session.agent.profile,
-      failingChecks: (rt.session.lastVerification?.results ?? []).filter((r) => r.status === 'fail' || r.status === 'timeout').length,
-    };
+    return this.sessions.all().map(sessionInfo);
   }
 
   /** Starts (or restarts) a registered session on the person's request, even one they stopped or that finished. */
@@ -243,15 +235,15 @@ export class Supervisor {
     }
     if (!found.ok) return found;
     const rt = found.value;
-    if (rt.terminal) return ok(this.info(rt));
-    rt.timers.clear('retry');
+    if (rt.terminal) return ok(sessionInfo(rt));
+    rt.timers.clear('retry', 'limit');
     rt.resetForStart(initialRestartState());
-    this.store.write(rt, (s) => ({ ...s, failedResume: null, restartHistory: [] }));
+    this.store.write(rt, (s) => ({ ...s, failedResume: null, restartHistory: [], usageLimit: null }));
     const panes = this.tmux ? (await this.tmux.list().catch(() => [])).filter((p) => p.id === rt.id) : [];
     // A dead pane left over is not this start's business: the person wants the agent running again.
     if (panes.some((p) => !p.alive)) await this.tmux?.remove(rt.id);
     await this.startup.bringUp(rt, this.startup.action(rt, paneCensus(panes.filter((p) => p.alive))), true);
-    return ok(this.info(rt));
+    return ok(sessionInfo(rt));
   }
 
   /** The person stops a session: the agent's whole process group is ended, and it is never auto-resumed. */
@@ -260,20 +252,20 @@ export class Supervisor {
     if (!found.ok) return found;
     const rt = found.value;
     rt.takeCharge();
-    rt.timers.clear('retry');
+    rt.timers.clear('retry', 'limit');
     rt.cancelRetry();
     const t = rt.terminal;
     if (t) {
       rt.markStopping();
       // kill(), not dispose(): a tmux session must end too, with everything the agent started.
       await t.kill();
-      return ok(this.info(rt));
+      return ok(sessionInfo(rt));
     }
     this.store.write(rt, (s) => ({ ...s, intent: { kind: 'user-stopped' } }));
     this.store.log(rt, 'SESSION STOPPED - by the user');
     this.moves.move(rt, 'stop');
     this.events.emit({ type: 'session.stopped', ...this.moves.base(rt), by: 'user' });
-    return ok(this.info(rt));
+    return ok(sessionInfo(rt));
   }
 
   /**
@@ -291,26 +283,39 @@ export class Supervisor {
     return fail('failed', `session "${rt.name}": the text was not taken: ${outcome.why}`);
   }
 
+  /** A source (the screen, the agent's hook, its transcript) says the session's agent hit its usage limit. */
+  reportUsageLimit(ref: string, signal: UsageLimitSignal): Result<LimitReport> {
+    const found = this.sessions.find(ref);
+    return found.ok ? ok(this.limits.report(found.value, signal)) : found;
+  }
+
+  /** The person's choice at a usage limit: resume now (also once stopped at it), or not at all (stopped at it). */
+  async limitChoice(ref: string, choice: 'resume-now' | 'dont-resume'): Promise<Result<SessionInfo>> {
+    const found = this.sessions.find(ref);
+    if (!found.ok) return found;
+    const r = choice === 'resume-now' ? await this.limits.resumeNow(found.value) : this.limits.dontResume(found.value);
+    return !r.ok ? r : choice === 'dont-resume' ? this.stopSession(ref) : ok(sessionInfo(found.value));
+  }
+
   /** Connects a view to the session's terminal; `onEnd` is told when the terminal goes away. */
   attach(ref: string, view: TerminalView, onEnd: (reason: string) => void): Result<{ attachment: Attachment; terminal: Terminal; info: SessionInfo }> {
     const found = this.sessions.find(ref);
     if (!found.ok) return found;
     const r = attachView(found.value, view, onEnd);
-    return r.ok ? ok({ ...r.value, info: this.info(found.value) }) : r;
+    return r.ok ? ok({ ...r.value, info: sessionInfo(found.value) }) : r;
   }
 
-  // ---------------------------------------------------------------- control API additions
 
   /** Loads a session (one just created by `session.init`) so list() shows it, without starting it. */
   loadSession(ref: string): Result<SessionInfo> {
     const found = this.sessions.find(ref);
-    if (found.ok) return ok(this.info(found.value));
+    if (found.ok) return ok(sessionInfo(found.value));
     const dir = resolveSession(ref, process.cwd(), this.home);
     if (!dir.ok) return dir;
     const registered = this.sessions.registered(dir.value);
     if (!registered.ok) return registered;
     const loaded = this.sessions.load(dir.value);
-    return loaded.ok ? ok(this.info(loaded.value)) : loaded;
+    return loaded.ok ? ok(sessionInfo(loaded.value)) : loaded;
   }
 
   /**
@@ -333,11 +338,11 @@ export class Supervisor {
     if (r.ok) rt.setSession({ ...rt.session, lastVerification: r.value.lastVerification });
   }
 
-  // ---------------------------------------------------------------- power entry points
 
   /** The machine is going to sleep (true) or woke (false); exits near a sleep are not crashes. */
   setAsleep(asleep: boolean): void {
     this.machine.setAsleep(asleep, this.clock.monoMs());
+    if (!asleep) this.limits.woke();
   }
 
   /** Records an interruption of a running session (sleep, network): checkpoint, log, intent. */
@@ -345,10 +350,10 @@ export class Supervisor {
     const found = this.sessions.find(ref);
     if (!found.ok) return found;
     const rt = found.value;
-    if (rt.state !== 'running') return ok(this.info(rt));
+    if (rt.state !== 'running') return ok(sessionInfo(rt));
     background(this.checkpoints.take(rt), `checkpointing ${rt.name}`);
     this.moves.interrupt(rt, reason);
-    return ok(this.info(rt));
+    return ok(sessionInfo(rt));
   }
 
   /** Resolves once every checkpoint begun so far (a suspend's, above all) is on disk. */
@@ -363,11 +368,11 @@ export class Supervisor {
   async resumeSession(ref: string, reason: InterruptReason, context: ResumeContext | null = null): Promise<Result<SessionInfo>> {
     const found = this.sessions.find(ref);
     if (!found.ok) return found;
-    await this.resumer.resume(found.value, reason, context);
-    return ok(this.info(found.value));
+    // At a usage limit: resumed only once its time has come (a wake through it), as the limit's one resume.
+    await (found.value.state === 'limited' ? this.limits.resumeIfDue(found.value, context) : this.resumer.resume(found.value, reason, context));
+    return ok(sessionInfo(found.value));
   }
 
-  // ---------------------------------------------------------------- shutdown
 
   /**
    * Stops supervising: checkpoints and logs every running session, leaves tmux sessions running

@@ -50,6 +50,7 @@ describe('the words of a session', () => {
       resuming: 'working | resuming | interrupted',
       verifying: 'working | verifying | verifying',
       backoff: 'working | backoff | interrupted',
+      limited: 'needs-you | usage limit | usage limit',
       interrupted: 'working | interrupted | interrupted',
       attention: 'needs-you | needs you: attention | attention',
       stopped: 'ok | stopped | stopped',
@@ -96,7 +97,7 @@ describe('the words of a session', () => {
   });
 
   it('offers Stop for the states the supervisor holds', () => {
-    expect(RUNTIME_STATES.filter(isLive)).toEqual(['starting', 'running', 'backoff', 'verifying', 'resuming']);
+    expect(RUNTIME_STATES.filter(isLive)).toEqual(['starting', 'running', 'backoff', 'limited', 'verifying', 'resuming']);
   });
 });
 

@@ -1,10 +1,11 @@
-// `mori start S | stop S | send S TEXT | attach S` (DESIGN.md §9, §12): act on the running supervisor
+// `mori start S | stop S | resume-now S | dont-resume S | send S TEXT | attach S` (DESIGN.md §9, §12): act on the running supervisor
 // through its control socket, starting the daemon first when none answers (and saying so). `attach`
 // connects this terminal to the session (raw mode, resize, Ctrl-] detaches) and needs a TTY. Runs in
 // the CLI process.
 import type { Command } from 'commander';
 import { SessionInfo } from '../../../common/ipc.js';
 import { fail, type Result } from '../../../common/result.js';
+import { lifecycleWords } from '../../../common/session-view.js';
 import { resolveSession } from '../../state/resolve-session.js';
 import { readSessionFile } from '../../state/session-file.js';
 import type { ControlClient } from '../../daemon-client/control-client.js';
@@ -55,7 +56,7 @@ function infoText(value: unknown): string {
   const info = SessionInfo.safeParse(value);
   if (!info.success) return '';
   const i = info.data;
-  return `${i.name}: ${i.state}${i.pid !== null ? ` (pid ${i.pid})` : ''}`;
+  return `${i.name}: ${i.usageLimit ? lifecycleWords(i) : i.state}${i.pid !== null ? ` (pid ${i.pid})` : ''}`;
 }
 
 export function registerControl(program: Command): void {
@@ -66,6 +67,21 @@ export function registerControl(program: Command): void {
       .option('--json', 'print JSON')
       .action(async (spec: string, opts: OutputOptions) => {
         const r = await withClient((c) => c.request(action, { session: sessionRef(spec) }));
+        if (!r.ok) return reportFailure(r, opts);
+        reportSuccess({ ok: true, session: r.value }, infoText(r.value), opts);
+      });
+  }
+
+  for (const [command, method, what] of [
+    ['resume-now', 'limit.resume-now', 'resume a session at its usage limit now instead of at its planned time'],
+    ['dont-resume', 'limit.dont-resume', 'do not resume a session at its usage limit: it is stopped there'],
+  ] as const) {
+    program
+      .command(`${command} <session>`)
+      .description(what)
+      .option('--json', 'print JSON')
+      .action(async (spec: string, opts: OutputOptions) => {
+        const r = await withClient((c) => c.request(method, { session: sessionRef(spec) }));
         if (!r.ok) return reportFailure(r, opts);
         reportSuccess({ ok: true, session: r.value }, infoText(r.value), opts);
       });

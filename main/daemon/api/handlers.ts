@@ -6,7 +6,7 @@ import type { HandlerMap } from './context.js';
 import { stopDaemon } from './daemon.js';
 import { networkHintHandler, powerHintHandler } from './hints.js';
 import { appendWorkLog, tailWorkLog } from './log.js';
-import { initSession, listSessions, sendToSession, startSession, stopSession } from './sessions.js';
+import { initSession, limitDontResume, limitResumeNow, listSessions, sendToSession, startSession, stopSession } from './sessions.js';
 import { getSettings, setSettings } from './settings.js';
 import { readState, writeState } from './state.js';
 import { readSessionTranscript } from './transcript.js';
@@ -18,6 +18,8 @@ export const HANDLERS: HandlerMap = {
   list: listSessions,
   start: startSession,
   stop: stopSession,
+  'limit.resume-now': limitResumeNow,
+  'limit.dont-resume': limitDontResume,
   send: sendToSession,
   attach,
   input,

@@ -1,4 +1,4 @@
-// The sessions (DESIGN.md §12): `list`, `start`, `stop`, `send`, and `session.init`, which creates a
+// The sessions (DESIGN.md §12): `list`, `start`, `stop`, the person's choice at a usage limit, `send`, and `session.init`, which creates a
 // session from the new-session dialog, approves the command the person typed for a shell or custom
 // profile, and loads it into the supervisor. Runs in the daemon.
 import { fail, ok } from '../../../common/result.js';
@@ -10,6 +10,8 @@ import { bad, type Handler } from './context.js';
 export const listSessions: Handler<'list'> = (_p, ctx) => ok(ctx.supervisor.list());
 export const startSession: Handler<'start'> = (p, ctx) => ctx.supervisor.startSession(p.session);
 export const stopSession: Handler<'stop'> = (p, ctx) => ctx.supervisor.stopSession(p.session);
+export const limitResumeNow: Handler<'limit.resume-now'> = (p, ctx) => ctx.supervisor.limitChoice(p.session, 'resume-now');
+export const limitDontResume: Handler<'limit.dont-resume'> = (p, ctx) => ctx.supervisor.limitChoice(p.session, 'dont-resume');
 export const sendToSession: Handler<'send'> = (p, ctx) => ctx.supervisor.send(p.session, p.text, p.enter);
 
 export const initSession: Handler<'session.init'> = async (p, ctx) => {

@@ -72,6 +72,13 @@ export class ExitHandler {
       this.ports.store.write(rt, (s) => ({ ...s, lastExit: exitRecord(exit, clock.wallMs()) }));
       return;
     }
+    if (rt.state === 'limited' && !rt.stopping) {
+      // At its usage limit the agent may end (the person quit it, an older CLI exits): no crash, no
+      // restart; the limit's plan relaunches it by id at its time (limits/usage-limits.ts).
+      this.ports.store.write(rt, (s) => ({ ...s, lastExit: exitRecord(exit, clock.wallMs()) }));
+      this.ports.store.log(rt, `SESSION NOTE - the agent exited at its usage limit (${exit.signal !== null ? `signal ${exit.signal}` : `exit ${exit.code ?? '?'}`}); it resumes at the limit's time`);
+      return;
+    }
     const now = clock.monoMs();
     const decision = decideOnExit({
       exit,

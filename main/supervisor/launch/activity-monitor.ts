@@ -27,6 +27,8 @@ export interface ActivityMonitorOptions {
   onTransition: (t: ActivityTransition) => void;
   /** The agent's own report (claude's status file), read alongside the screen; null when it has none. */
   reported?: () => Promise<AgentActivity | null>;
+  /** Every screen read, for the other readers of the screen (the usage-limit watch). */
+  onScreen?: (screen: string) => void;
   readDelayMs?: number;
   settleMs?: number;
 }
@@ -104,6 +106,7 @@ export class ActivityMonitor {
     try {
       const [screen, reported] = await Promise.all([this.terminal.screenText(), this.options.reported?.() ?? Promise.resolve(null)]);
       activity = combineActivity(reported, detectActivity({ patterns: this.options.patterns }, screen));
+      this.options.onScreen?.(screen);
     } catch {
       activity = 'unknown'; // the mirror was disposed under us (exit): nothing to report
     } finally {

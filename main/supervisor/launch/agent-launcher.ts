@@ -19,6 +19,8 @@ import { agentEnvironment } from './agent-env.js';
 import type { AgentIdLearner } from './agent-id-learner.js';
 import { checkAgentProgram } from '../../agents/agent-program.js';
 import type { Checkpointer } from '../checkpoints/checkpoint.js';
+import type { UsageLimitSignal } from '../../agents/usage-limit/usage-limit-signal.js';
+import { ScreenLimitWatch } from '../limits/screen-limit-watch.js';
 import { describeLaunch, type PlanResult } from './launch-plan.js';
 import type { ResumeJournal } from '../resume/resume-journal.js';
 import { AgentRun, type SessionRuntime } from '../session/session-runtime.js';
@@ -70,6 +72,8 @@ export interface AgentLauncherPorts {
   hooks?: HookSignals;
   /** The agent's terminal exited (exit-handler.ts). */
   onExit(rt: SessionRuntime, terminal: Terminal, exit: TerminalExit): void;
+  /** Its screen shows a usage limit (limits/usage-limits.ts). */
+  onUsageLimit(rt: SessionRuntime, signal: UsageLimitSignal): void;
 }
 
 export class AgentLauncher {
@@ -179,6 +183,7 @@ export class AgentLauncher {
     const agentId = rt.session.agent.sessionId;
     const activity = ports.activity;
     const screen = activity?.hooksOnly !== true;
+    const limits = new ScreenLimitWatch(rt.profile.name, rt.profile.patterns);
     const monitor = new ActivityMonitor(terminal, {
       patterns: screen ? rt.profile.patterns : NO_SCREEN_PATTERNS,
       clock: ports.clock,
@@ -193,6 +198,10 @@ export class AgentLauncher {
             },
           }
         : {}),
+      onScreen: (screen) => {
+        const signal = rt.run === run ? limits.observe(screen, ports.clock.wallMs()) : null;
+        if (signal !== null) ports.onUsageLimit(rt, signal);
+      },
       onTransition: (t) => {
         if (rt.run !== run) return;
         rt.setActivity(t.to);

@@ -11,6 +11,7 @@ export const REASON_WORDS: Record<InterruptReason, string> = {
   'app-exit': 'Mori exited',
   reboot: 'reboot',
   'supervisor-stopped': 'supervisor stopped',
+  'usage-limit': 'after usage limit',
 };
 
 /** The phrase after "interrupted by" in the resume prompt. */
@@ -21,6 +22,7 @@ export const REASON_PHRASES: Record<InterruptReason, string> = {
   'app-exit': 'Mori exiting',
   reboot: 'a reboot',
   'supervisor-stopped': 'the supervisor stopping',
+  'usage-limit': "the agent's usage limit",
 };
 
 export function interruptionFor(reason: InterruptReason, awayMs: number | null): Interruption {

@@ -30,14 +30,18 @@ export function sessionsToInterrupt(sessions: readonly SessionView[], reason: 's
     .map((s) => s.id);
 }
 
-/** Sessions to resume after a wake or when the network returns: those interrupted for that reason. */
+/**
+ * Sessions to resume after a wake or when the network returns: those interrupted for that reason; after
+ * a wake also those at a usage limit (the supervisor resumes one only when its time passed in the sleep).
+ */
 export function sessionsToResume(
   sessions: readonly (SessionView & { interruptedFor: InterruptReason | null })[],
   reason: 'sleep' | 'network',
 ): string[] {
   return sessions
-    .filter((s) => !s.userStopped && s.state === 'interrupted')
-    .filter((s) => s.interruptedFor === reason || (reason === 'sleep' && s.interruptedFor === 'network'))
+    .filter((s) => !s.userStopped && (s.state === 'interrupted' || (reason === 'sleep' && s.state === 'limited')))
+    // interrupted(usage-limit): the limit's resume was cut short by a new sleep; the next wake finishes it.
+    .filter((s) => s.state === 'limited' || s.interruptedFor === reason || (reason === 'sleep' && (s.interruptedFor === 'network' || s.interruptedFor === 'usage-limit')))
     .map((s) => s.id);
 }
 

@@ -29,6 +29,8 @@ export const LIFECYCLE_EVENTS = [
   'finished',
   /** The person stopped it. */
   'stop',
+  /** The agent hit its usage limit: it waits for the reset, then one resume (DESIGN.md §4). */
+  'limit',
   /** Something only a person can resolve (crash loop, missing program, untrusted command, unwritable state). */
   'attention',
 ] as const;
@@ -45,6 +47,7 @@ const FROM_LIVE: Readonly<Record<LifecycleEvent, RuntimeState | null>> = {
   finished: 'finished',
   stop: 'stopped',
   attention: 'attention',
+  limit: 'limited',
 };
 
 /** From a state with no agent: nothing can exit; everything the supervisor or the person does is open. */
@@ -74,10 +77,13 @@ export const LIFECYCLE: Readonly<Record<RuntimeState, Readonly<Record<LifecycleE
   // Verifying a live or dead agent before a resume; a start asked for meanwhile restarts it.
   verifying: { ...FROM_LIVE },
   resuming: { ...FROM_LIVE },
+  // At its usage limit, the agent at its prompt or not running: it may exit (it stays limited, see
+  // exit-handler.ts); the planned resume verifies and resumes; a refined limit is limited again.
+  limited: { ...FROM_LIVE },
   // Attention may come while the agent still runs (its state files cannot be written): it can exit.
   attention: { ...FROM_LIVE },
-  stopped: { ...FROM_DOWN, ran: null, interrupt: null },
-  finished: { ...FROM_DOWN, ran: null, interrupt: null },
+  stopped: { ...FROM_DOWN, ran: null, interrupt: null, limit: null },
+  finished: { ...FROM_DOWN, ran: null, interrupt: null, limit: null },
 };
 
 export type Step = { ok: true; to: RuntimeState } | { ok: false; from: RuntimeState; event: LifecycleEvent };

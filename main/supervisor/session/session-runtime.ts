@@ -16,8 +16,8 @@ import type { Terminal } from '../../terminals/terminal.js';
 import type { ActivityMonitor } from '../launch/activity-monitor.js';
 import type { RestartState } from '../exits/restart-policy.js';
 
-/** What a session's timers are for: a restart in backoff, checkpoints, a stuck/retrying agent, learning an agent's id. */
-type TimerKind = 'retry' | 'checkpoint' | 'stuck' | 'id-watch';
+/** What a session's timers are for: a restart in backoff, checkpoints, a stuck/retrying agent, learning an agent's id, the resume after a usage limit. */
+type TimerKind = 'retry' | 'checkpoint' | 'stuck' | 'id-watch' | 'limit';
 
 /** The session's timers by purpose; each is cleared before it is set again, all at once on detach. */
 export class SessionTimers {

@@ -13,7 +13,10 @@ import type { LaunchSpec } from '../../agents/profile.js';
 import { hookLayer } from '../../agents/hooks/hook-layers.js';
 import { hookReport } from '../../agents/hooks/hook-events.js';
 import { ensureReportScript, hooksDir } from '../../agents/hooks/report-script.js';
+import { hookUsageLimit } from '../../agents/usage-limit/limit-hook.js';
+import type { UsageLimitSignal } from '../../agents/usage-limit/usage-limit-signal.js';
 import type { ActivityMonitor } from '../launch/activity-monitor.js';
+import { localZone } from '../limits/screen-limit-watch.js';
 import type { AgentRun, SessionRuntime } from '../session/session-runtime.js';
 import type { SessionStore } from '../session/session-store.js';
 import { HookSpool, type HookCall } from './hook-spool.js';
@@ -27,8 +30,10 @@ const RUNS_DIR = 'runs';
 export interface HookSignalsPorts {
   home: string;
   store: Pick<SessionStore, 'write' | 'log'>;
-  /** A turn ended in failure (claude's StopFailure) with this raw payload; the usage-limit reader's entry. */
-  onStopFailure(rt: SessionRuntime, payload: unknown): void;
+  /** Wall-clock now (epoch ms): a reset time the agent names without a date is the next one after it. */
+  now(): number;
+  /** A turn failed on the agent's usage limit (claude's StopFailure with a rate-limit error). */
+  onUsageLimit(rt: SessionRuntime, signal: UsageLimitSignal): void;
 }
 
 /** One launch's hooks: what to add to its command, and where its calls go. */
@@ -132,6 +137,9 @@ export class HookSignals {
       const why = SESSION_SOURCES[next.source] ?? 'its SessionStart gave no known reason';
       this.ports.store.log(rt, `AGENT SESSION CHANGED - ${rt.profile.label} session ${before ?? '(none)'} → ${next.id}: ${why}; a relaunch resumes the new one`);
     }
-    if (report.stopFailure !== undefined) this.ports.onStopFailure(rt, report.stopFailure);
+    if (report.stopFailure !== undefined) {
+      const limit = hookUsageLimit(call.event, report.stopFailure, this.ports.now(), localZone());
+      if (limit !== null) this.ports.onUsageLimit(rt, limit);
+    }
   }
 }

@@ -1,0 +1,31 @@
+// The screen as a source of usage limits (DESIGN.md §4): each screen the activity monitor reads is
+// looked at from the latest turn start down (as the activity patterns are), and a limit line found
+// there is reported once while it stays on screen. A line that went away and comes back (a new turn
+// met the limit again) is new. Runs in the supervisor's process; pure but for the one it remembers.
+import type { ProfileName } from '../../../common/session.js';
+import type { ScreenPatterns } from '../../agents/profile.js';
+import { currentTurnText } from '../../agents/screen-activity.js';
+import { screenUsageLimit } from '../../agents/usage-limit/limit-detect.js';
+import type { UsageLimitSignal } from '../../agents/usage-limit/usage-limit-signal.js';
+
+/** The machine's time zone: reset times the agent prints without a zone are in it. */
+export const localZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+export class ScreenLimitWatch {
+  /** The limit line on screen at the last read, reported already; null when none was. */
+  private shown: string | null = null;
+
+  constructor(
+    private readonly profile: ProfileName,
+    private readonly patterns: ScreenPatterns,
+    private readonly zone: string = localZone(),
+  ) {}
+
+  /** The limit the screen shows now, when it is not the one already reported; else null. */
+  observe(screen: string, nowMs: number): UsageLimitSignal | null {
+    const signal = screenUsageLimit(this.profile, currentTurnText(this.patterns, screen), nowMs, this.zone);
+    const before = this.shown;
+    this.shown = signal?.text ?? null;
+    return signal !== null && signal.text !== before ? signal : null;
+  }
+}

@@ -1,0 +1,188 @@
+// A session at its agent's usage limit (DESIGN.md §4, "Usage limits"): a signal from any source (the
+// screen, the agent's hook, its transcript) moves it to `limited` with a plan kept in session.json
+// (limit-plan.ts says when it resumes); at that time it resumes exactly once through the one resume
+// path (nudged at its prompt, left alone when it went on by itself, relaunched by id when not
+// running). The plan outlives a restart of Mori or a reboot (restore); a wake re-arms it, or leaves a
+// passed one to the wake's own resume. The person may resume it now, or not at all. A limit is never
+// a crash: the restart policy never hears of it. Runs in the supervisor's process.
+import type { SupervisorEvent } from '../../../common/events.js';
+import { fail, ok, type Result } from '../../../common/result.js';
+import type { InterruptReason, UsageLimitPlan } from '../../../common/session.js';
+import { clockWords } from '../../../common/session-view.js';
+import type { UsageLimitSignal } from '../../agents/usage-limit/usage-limit-signal.js';
+import { background } from '../../background.js';
+import type { PowerClock, Scheduler } from '../../power/clock.js';
+import type { ResumeOptions } from '../resume/resume-controller.js';
+import type { StartAction } from '../session/lifecycle.js';
+import type { SessionRuntime } from '../session/session-runtime.js';
+import type { SessionStore } from '../session/session-store.js';
+import type { SessionTransitions } from '../session/transitions.js';
+import type { MachineState, ResumeContext } from '../supervisor-options.js';
+import { LIMIT_AGAIN_WINDOW_MS, LIMIT_JITTER_MS, planLimit } from './limit-plan.js';
+
+/** What waiting out usage limits uses. */
+export interface UsageLimitsPorts {
+  clock: PowerClock;
+  scheduler: Scheduler;
+  random: () => number;
+  /** The longest jitter after a reset (default LIMIT_JITTER_MS). */
+  jitterMs?: number | undefined;
+  machine: Readonly<MachineState>;
+  store: Pick<SessionStore, 'write' | 'log'>;
+  moves: Pick<SessionTransitions, 'move' | 'base'>;
+  emit(e: SupervisorEvent): void;
+  /** Every session of this supervisor (for the other sessions' planned resumes). */
+  sessions(): readonly SessionRuntime[];
+  /** The one resume path (resume-controller.ts). */
+  resume(rt: SessionRuntime, reason: InterruptReason, context: ResumeContext | null, options?: ResumeOptions): Promise<void>;
+}
+
+/** What came of a signal. */
+export type LimitReport = 'limited' | 'refined' | 'same-limit' | 'not-running';
+
+/** "usage limit, resumes 00:50" / "usage limit, no reset time given; retrying 01:15": the work log's words. */
+export function limitLogWords(plan: UsageLimitPlan): string {
+  return plan.resetAt !== null ? `usage limit, resumes ${clockWords(plan.resumeAt)}` : `usage limit, no reset time given; retrying ${clockWords(plan.resumeAt)}`;
+}
+
+export class UsageLimits {
+  /** Per session id: when it last resumed from a limit, and that limit's retries (the backoff streak). */
+  private readonly lastResume = new Map<string, { at: number; retries: number }>();
+
+  constructor(private readonly ports: UsageLimitsPorts) {}
+
+  /** A source says the session's agent hit its usage limit. */
+  report(rt: SessionRuntime, signal: UsageLimitSignal): LimitReport {
+    const { ports } = this;
+    const state = rt.state;
+    if (ports.machine.shuttingDown || state === 'idle' || state === 'stopped' || state === 'finished' || state === 'attention') return 'not-running';
+    const now = ports.clock.wallMs();
+    const current = rt.session.usageLimit;
+    if (state === 'limited' && current !== null) {
+      // The first source wins; a later one only refines the reset time.
+      if (signal.resetAtMs === null || signal.resetAtMs === current.resetAt) return 'same-limit';
+      const refined = planLimit({ signal, now, retries: current.retries, jitterMs: this.jitterMs, others: this.othersPlanned(rt), random: ports.random });
+      this.record(rt, { ...refined, detectedAt: current.detectedAt, source: current.source, text: current.text }, 'reset time refined', 'refined');
+      return 'refined';
+    }
+    rt.takeCharge();
+    rt.timers.clear('retry', 'stuck');
+    rt.cancelRetry();
+    rt.run?.clearNudge();
+    const last = this.lastResume.get(rt.id);
+    const retries = last !== undefined && now - last.at < LIMIT_AGAIN_WINDOW_MS ? last.retries + 1 : 0;
+    const plan = planLimit({ signal, now, retries, jitterMs: this.jitterMs, others: this.othersPlanned(rt), random: ports.random });
+    ports.store.write(rt, (s) => ({ ...s, intent: { kind: 'interrupted', reason: 'usage-limit' } }));
+    if (!ports.moves.move(rt, 'limit')) return 'not-running';
+    this.record(rt, plan, plan.source, 'new');
+    return 'limited';
+  }
+
+  /**
+   * At start, a session whose plan is still pending is limited again and waits for its time (an agent
+   * relaunched before it would only meet the limit again). True when it was.
+   */
+  private restore(rt: SessionRuntime): boolean {
+    const plan = rt.session.usageLimit;
+    if (plan === null || rt.session.intent.kind !== 'interrupted') return false;
+    if (!this.ports.moves.move(rt, 'limit')) return false;
+    this.ports.store.log(rt, `SESSION LIMITED - ${limitLogWords(plan)} (kept from before Mori started)`);
+    this.announce(rt, plan, 'restored');
+    this.arm(rt);
+    return true;
+  }
+
+  /** The machine woke: a plan still ahead is re-armed on the wall clock; one that passed is the wake's resume. */
+  woke(): void {
+    const now = this.ports.clock.wallMs();
+    for (const rt of this.ports.sessions()) {
+      const plan = rt.session.usageLimit;
+      if (rt.state !== 'limited' || plan === null) continue;
+      if (plan.resumeAt <= now) rt.timers.clear('limit');
+      else this.arm(rt);
+    }
+  }
+
+  /** A wake's resume of a limited session: its one resume when its time has passed, else nothing yet. */
+  async resumeIfDue(rt: SessionRuntime, context: ResumeContext | null): Promise<void> {
+    const plan = rt.session.usageLimit;
+    if (rt.state === 'limited' && plan !== null && plan.resumeAt <= this.ports.clock.wallMs()) await this.resumeFromLimit(rt, context, false);
+  }
+
+  /**
+   * At start: a pending limit holds the session (limited until its time, when its agent is relaunched
+   * by id) instead of a relaunch now, which would only meet the limit again; an agent re-attached at
+   * its limit is limited again. `bringUp` brings the session up as any other.
+   */
+  async startUp(rt: SessionRuntime, action: StartAction, bringUp: () => Promise<void>, removePane: () => Promise<unknown>): Promise<void> {
+    if (action.kind === 'exited-while-down' && rt.session.usageLimit !== null) await removePane();
+    if (action.kind !== 'reattach' && this.restore(rt)) return;
+    await bringUp();
+    if (action.kind === 'reattach' && rt.terminal !== null) this.restore(rt);
+  }
+
+  /** The person: resume now a session that waits out its limit, or one stopped at it. */
+  async resumeNow(rt: SessionRuntime): Promise<Result<void>> {
+    if (rt.session.usageLimit === null || (rt.state !== 'limited' && rt.state !== 'stopped')) return fail('conflict', `session "${rt.name}" is not at a usage limit`);
+    await this.resumeFromLimit(rt, null, rt.state === 'stopped');
+    return ok(undefined);
+  }
+
+  /** The person: no resume after this limit. The plan stays for the words ("stopped at usage limit"); the caller stops the session. */
+  dontResume(rt: SessionRuntime): Result<void> {
+    if (rt.state !== 'limited' || rt.session.usageLimit === null) return fail('conflict', `session "${rt.name}" is not at a usage limit`);
+    rt.timers.clear('limit');
+    this.ports.store.log(rt, 'SESSION NOTE - not resumed after its usage limit: the person chose so');
+    return ok(undefined);
+  }
+
+  /** The one resume after a limit: the plan is cleared first, so nothing resumes it a second time. */
+  async resumeFromLimit(rt: SessionRuntime, context: ResumeContext | null, asked: boolean): Promise<void> {
+    const plan = rt.session.usageLimit;
+    if (plan === null) return;
+    rt.timers.clear('limit');
+    this.lastResume.set(rt.id, { at: this.ports.clock.wallMs(), retries: plan.retries });
+    this.ports.store.write(rt, (s) => ({ ...s, usageLimit: null }));
+    await this.ports.resume(rt, 'usage-limit', context, { asked });
+  }
+
+  private get jitterMs(): number {
+    return this.ports.jitterMs ?? LIMIT_JITTER_MS;
+  }
+
+  private othersPlanned(rt: SessionRuntime): number[] {
+    return this.ports.sessions().flatMap((o) => (o !== rt && o.state === 'limited' && o.session.usageLimit ? [o.session.usageLimit.resumeAt] : []));
+  }
+
+  private record(rt: SessionRuntime, plan: UsageLimitPlan, note: string, news: 'new' | 'refined'): void {
+    this.ports.store.write(rt, (s) => ({ ...s, usageLimit: plan }));
+    this.ports.store.log(rt, `SESSION LIMITED - ${limitLogWords(plan)} (${note})`);
+    this.announce(rt, plan, news);
+    this.arm(rt);
+  }
+
+  private announce(rt: SessionRuntime, plan: UsageLimitPlan, news: 'new' | 'refined' | 'restored'): void {
+    this.ports.emit({ type: 'session.limited', ...this.ports.moves.base(rt), plan, news });
+  }
+
+  /** The resume's timer, on the wall clock's distance to the plan's time. */
+  private arm(rt: SessionRuntime): void {
+    const { ports } = this;
+    const plan = rt.session.usageLimit;
+    if (plan === null) return;
+    rt.timers.set(
+      'limit',
+      ports.scheduler.after(
+        Math.max(0, plan.resumeAt - ports.clock.wallMs()),
+        () => {
+          rt.timers.fired('limit');
+          // Replaced, resumed, stopped meanwhile, or asleep (the wake decides): not this timer's resume.
+          const now = rt.session.usageLimit;
+          if (rt.state !== 'limited' || now?.resumeAt !== plan.resumeAt || now.detectedAt !== plan.detectedAt || ports.machine.asleep || ports.machine.shuttingDown) return;
+          background(this.resumeFromLimit(rt, null, false), `resuming ${rt.name} after its usage limit`);
+        },
+        true,
+      ),
+    );
+  }
+}

@@ -1,0 +1,22 @@
+// What the supervisor tells about one session (SessionInfo, common/ipc.ts), read off its runtime and
+// its stored truth. Pure. Runs in the supervisor's process.
+import type { SessionInfo } from '../../../common/ipc.js';
+import type { SessionRuntime } from './session-runtime.js';
+
+export function sessionInfo(rt: SessionRuntime): SessionInfo {
+  return {
+    id: rt.id,
+    name: rt.name,
+    stateDir: rt.stateDir,
+    state: rt.state,
+    activity: rt.activity,
+    backend: rt.terminal?.backend ?? rt.session.backend,
+    pid: rt.terminal?.pid ?? null,
+    intent: rt.session.intent,
+    nextAttemptAt: rt.nextAttemptAt,
+    projectDir: rt.projectDir,
+    profile: rt.session.agent.profile,
+    failingChecks: (rt.session.lastVerification?.results ?? []).filter((r) => r.status === 'fail' || r.status === 'timeout').length,
+    usageLimit: rt.session.usageLimit,
+  };
+}
