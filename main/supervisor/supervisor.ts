@@ -305,7 +305,6 @@ export class Supervisor {
     return r.ok ? ok({ ...r.value, info: sessionInfo(found.value) }) : r;
   }
 
-
   /** Loads a session (one just created by `session.init`) so list() shows it, without starting it. */
   loadSession(ref: string): Result<SessionInfo> {
     const found = this.sessions.find(ref);
@@ -337,7 +336,6 @@ export class Supervisor {
     // Only the results: anything else the supervisor holds in memory (a change not yet written) stays.
     if (r.ok) rt.setSession({ ...rt.session, lastVerification: r.value.lastVerification });
   }
-
 
   /** The machine is going to sleep (true) or woke (false); exits near a sleep are not crashes. */
   setAsleep(asleep: boolean): void {
@@ -372,7 +370,6 @@ export class Supervisor {
     await (found.value.state === 'limited' ? this.limits.resumeIfDue(found.value, context) : this.resumer.resume(found.value, reason, context));
     return ok(sessionInfo(found.value));
   }
-
 
   /**
    * Stops supervising: checkpoints and logs every running session, leaves tmux sessions running
