@@ -129,7 +129,7 @@ export function codexRolloutUsageLimit(jsonl: string, nowMs: number, localZone: 
     // Work resumes only when every exhausted window has reset: the latest of them.
     const known = resets.filter((r): r is number => r !== null);
     const resetAtMs = known.length > 0 && known.length === resets.length ? Math.max(...known) : null;
-    const which = limits.rate_limit_reached_type ?? 'usage limit';
+    const which = limits.rate_limit_reached_type ?? 'limit reached';
     return { profile: 'codex', source: 'transcript', resetAtMs, text: `rate limits at 100% (${which})`.slice(0, MAX_TEXT) };
   }
   return null;

@@ -21,6 +21,7 @@ import { checkAgentProgram } from '../../agents/agent-program.js';
 import type { Checkpointer } from '../checkpoints/checkpoint.js';
 import type { UsageLimitSignal } from '../../agents/usage-limit/usage-limit-signal.js';
 import { ScreenLimitWatch } from '../limits/screen-limit-watch.js';
+import { transcriptUsageLimit, turnEnded } from '../limits/transcript-limit-watch.js';
 import { describeLaunch, type PlanResult } from './launch-plan.js';
 import type { ResumeJournal } from '../resume/resume-journal.js';
 import { AgentRun, type SessionRuntime } from '../session/session-runtime.js';
@@ -175,6 +176,15 @@ export class AgentLauncher {
     return { backend: this.ports.direct, note: '' };
   }
 
+  /** At a turn's end, a usage limit the agent's own record shows is reported (the screen may have missed it). */
+  private async transcriptLimit(rt: SessionRuntime, run: AgentRun): Promise<void> {
+    const { ports } = this;
+    const agent = rt.session.agent;
+    const signal = await transcriptUsageLimit({ profile: rt.profile.name, env: ports.env, agentSessionId: agent.sessionId, cwd: agent.cwd ?? rt.projectDir, nowMs: ports.clock.wallMs() });
+    // A limit whose reset has passed is history (the agent went on after it), not a new one.
+    if (signal !== null && rt.run === run && (signal.resetAtMs === null || signal.resetAtMs > ports.clock.wallMs())) ports.onUsageLimit(rt, signal);
+  }
+
   /** Takes charge of a running terminal: activity, checkpoints, exit handling. */
   private adopt(rt: SessionRuntime, terminal: Terminal, launch: LaunchKind, spec: LaunchSpec | null, hooks: PreparedHooks | null): void {
     const { ports } = this;
@@ -206,6 +216,7 @@ export class AgentLauncher {
         if (rt.run !== run) return;
         rt.setActivity(t.to);
         ports.emit({ type: 'session.activity', ...ports.moves.base(rt), from: t.from, to: t.to });
+        if (turnEnded(t.from, t.to)) background(this.transcriptLimit(rt, run), `reading the transcript of ${rt.name} for a usage limit`);
         const prompt = t.to === 'waiting' ? run.takePendingPrompt() : null;
         if (prompt !== null) {
           background(ports.typist.type(rt, prompt, 'first prompt'), `typing the first prompt of ${rt.name}`);
