@@ -25,6 +25,8 @@ const LIMIT_LINE = "You've hit your session limit · resets 3:05pm (UTC)";
 /** The activity monitor's read delay in the harness (FAST_ACTIVITY) and its settle time, with room. */
 const READ_MS = 50;
 const SETTLE_MS = 400;
+/** `--resume <id>` wherever it stands among the launch's arguments (the hooks' `--settings` come first). */
+const resumeArgs = (args: readonly string[]): string[] => args.slice(args.indexOf('--resume'), args.indexOf('--resume') + 2);
 const NO_PERIODIC_CHECKPOINT_MS = 24 * 60 * 60_000;
 const DAY_MS = 24 * 60 * 60_000;
 
@@ -124,7 +126,7 @@ describe('a session at its usage limit', () => {
     const { s, dir, t } = await running('lim');
     const i = await limited(s, 'lim', t);
     const plan = i.usageLimit;
-    expect(plan).toMatchObject({ resetAt: RESET_AT, source: 'screen', text: `⎿  ${LIMIT_LINE}`, retries: 0 });
+    expect(plan).toMatchObject({ resetAt: RESET_AT, source: 'screen', text: LIMIT_LINE, retries: 0 });
     if (!plan) throw new Error('no plan');
     expect(plan.resumeAt).toBeGreaterThanOrEqual(RESET_AT);
     expect(plan.resumeAt).toBeLessThanOrEqual(RESET_AT + LIMIT_JITTER_MS);
@@ -194,7 +196,7 @@ describe('a session at its usage limit', () => {
     time.advance(1);
     await until(() => backend.launches.length === 2 && info(s, 'dead').state === 'running', 'the relaunch');
     const file = readSessionFile(dir);
-    expect(backend.last.options.args.slice(0, 2)).toEqual(['--resume', agentId]);
+    expect(resumeArgs(backend.last.options.args)).toEqual(['--resume', agentId]);
     expect(file.ok && file.value.restartHistory).toEqual([]);
     expect(resumedEntries('dead')).toBe(1);
   });
@@ -295,7 +297,7 @@ describe('a session at its usage limit', () => {
     const agentId = keepTranscript(dir);
     expect((await s.limitChoice('dont', 'resume-now')).ok).toBe(true);
     await until(() => backend.launches.length === 2 && info(s, 'dont').state === 'running', 'the relaunch');
-    expect(backend.last.options.args.slice(0, 2)).toEqual(['--resume', agentId]);
+    expect(resumeArgs(backend.last.options.args)).toEqual(['--resume', agentId]);
   });
 
   it('after a restart of Mori keeps the plan: limited, not relaunched before its time, relaunched by id at it', async () => {
@@ -314,7 +316,7 @@ describe('a session at its usage limit', () => {
     expect(backend.launches).toHaveLength(1);
     time.advance(1);
     await until(() => backend.launches.length === 2 && info(next, 'reboot').state === 'running', 'the relaunch');
-    expect(backend.last.options.args.slice(0, 2)).toEqual(['--resume', agentId]);
+    expect(resumeArgs(backend.last.options.args)).toEqual(['--resume', agentId]);
     time.advance(DAY_MS);
     await drain();
     expect(backend.launches).toHaveLength(2);
