@@ -1,6 +1,7 @@
 // The opencode profile (DESIGN.md §5). New: `opencode --prompt <prompt>` in the project (its TUI, the
-// prompt submitted at once); resume: `opencode --session <id> [--prompt <prompt>]` (never --continue:
-// it takes the directory's last session). opencode picks its own session id (`ses_` + 26 letters and
+// prompt submitted at once); resume: `opencode --session <id>` (never --continue: it takes the
+// directory's last session) with the prompt typed once the TUI is up, since 1.18.33 ignores --prompt
+// when it opens an existing session. opencode picks its own session id (`ses_` + 26 letters and
 // digits) and takes none from the caller: the supervisor polls discoverSessionId from the launch on,
 // which reads the id from the `message=created` line opencode logs for the new session in this
 // directory (opencode-sessions.ts); its sessions live in an SQLite database, searched for the id's
@@ -49,8 +50,8 @@ export const opencodeProfile: AgentProfile = {
   resumeSession(input) {
     if (input.agentSessionId === null) return fail('failed', 'no opencode session id was captured, so there is nothing to resume');
     if (!OPENCODE_ID_PATTERN.test(input.agentSessionId)) return fail('usage', `opencode resumes by a ses_ id, got ${JSON.stringify(input.agentSessionId)}; not put on the command line`);
-    const args = ['--session', input.agentSessionId, ...promptArgs(input.prompt)];
-    return ok({ file: resolveBin('opencode', 'opencode', input.env), args, cwd: input.cwd, agentSessionId: input.agentSessionId, typePrompt: null });
+    const args = ['--session', input.agentSessionId];
+    return ok({ file: resolveBin('opencode', 'opencode', input.env), args, cwd: input.cwd, agentSessionId: input.agentSessionId, typePrompt: input.prompt });
   },
   transcriptExists: (ref, env) => (ref.agentSessionId === null ? Promise.resolve(false) : opencodeSessionExists(env, ref.agentSessionId)),
   // The prompt history is appended when a prompt is submitted (one file for all of this user's sessions).
