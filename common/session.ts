@@ -7,7 +7,7 @@ import { z } from 'zod';
 /** Bumped whenever session.json changes shape; readers refuse versions they do not know. */
 export const SESSION_SCHEMA_VERSION = 1;
 
-export const PROFILE_NAMES = ['claude', 'codex', 'gemini', 'aider', 'shell', 'custom'] as const;
+export const PROFILE_NAMES = ['claude', 'codex', 'gemini', 'opencode', 'aider', 'shell', 'custom'] as const;
 export const ProfileName = z.enum(PROFILE_NAMES);
 export type ProfileName = z.infer<typeof ProfileName>;
 

@@ -5,6 +5,7 @@
 import { fail, ok, type Result } from '../../common/result.js';
 import type { ProfileName } from '../../common/session.js';
 import { UUID_PATTERN } from './launch-helpers.js';
+import { OPENCODE_ID_PATTERN } from './opencode-sessions.js';
 
 /**
  * Ids of the shell, custom and other profiles: letters, digits, `.`, `_`, `-` — no shell or tmux
@@ -26,6 +27,7 @@ export interface AgentIdForm {
 }
 
 export function agentIdForm(profile: ProfileName): AgentIdForm {
+  if (profile === 'opencode') return { pattern: OPENCODE_ID_PATTERN, words: '"ses_" and 26 letters or digits' };
   return UUID_PROFILES.has(profile)
     ? { pattern: UUID_PATTERN, words: 'a UUID (8-4-4-4-12 hex digits)' }
     : { pattern: PLAIN_ID_PATTERN, words: '1-128 letters, digits, ".", "_" or "-"' };

@@ -17,6 +17,7 @@ export const INSTALL_HINTS: Readonly<Record<ProfileName, string>> = {
   claude: 'npm install -g @anthropic-ai/claude-code',
   codex: 'npm install -g @openai/codex',
   gemini: 'npm install -g @google/gemini-cli',
+  opencode: 'npm install -g opencode-ai',
   aider: 'python -m pip install aider-install && aider-install',
   shell: 'check the command in session.json (`mori init --command`)',
   custom: 'check the command in session.json (`mori init --command`)',

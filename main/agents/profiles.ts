@@ -8,12 +8,14 @@ import { aiderProfile } from './aider.js';
 import { claudeProfile } from './claude.js';
 import { codexProfile } from './codex.js';
 import { geminiProfile } from './gemini.js';
+import { opencodeProfile } from './opencode.js';
 import { customProfile, shellProfile } from './shell.js';
 
 export const PROFILES: Readonly<Record<ProfileName, AgentProfile>> = {
   claude: claudeProfile,
   codex: codexProfile,
   gemini: geminiProfile,
+  opencode: opencodeProfile,
   aider: aiderProfile,
   shell: shellProfile,
   custom: customProfile,

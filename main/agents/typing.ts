@@ -16,6 +16,8 @@
  * - Gemini CLI 0.61.0 drops every `?` of a fast burst typed into an empty input box; the first
  *   character written alone makes the box non-empty first.
  * - Aider (prompt_toolkit) submits on every newline typed: a multi-line text goes as a bracketed paste.
+ * - opencode 1.18.33 (its own TUI) takes bracketed paste into its prompt without submitting it; a CR
+ *   written on its own afterwards submits.
  */
 export interface TypingRules {
   /** `bracketed-paste`: the text is wrapped in ESC[200~ … ESC[201~; `keys`: written as typed characters. */
@@ -163,6 +165,24 @@ export const GEMINI_TYPING: TypingRules = {
   // "Attempt 2 failed. Retrying with backoff...": gemini retries by itself.
   retrying: [/Attempt \d+ failed\. Retrying/],
   pastePlaceholder: null,
+};
+
+/** opencode's retry notice under its prompt: "<error> [retrying in 4s attempt #2]". */
+export const OPENCODE_RETRYING = /\[retrying (?:in \S+ )?attempt #\d+\]/;
+
+export const OPENCODE_TYPING: TypingRules = {
+  mode: 'bracketed-paste',
+  multiLine: 'bracketed-paste',
+  firstCharAloneMs: 0,
+  chunkChars: 0,
+  chunkPauseMs: 0,
+  enterDelayMs: PASTE_SETTLE_MS,
+  enter: '\r',
+  echoes: true,
+  confirm: 'busy',
+  retrying: [OPENCODE_RETRYING],
+  // A long or multi-line paste shows as "[Pasted ~N lines]".
+  pastePlaceholder: /\[Pasted ~?\d+ lines?\]/,
 };
 
 export const AIDER_TYPING: TypingRules = {

@@ -20,6 +20,8 @@ export const PROFILE_API_HOSTS: Readonly<Record<ProfileName, readonly ProbeTarge
   codex: [https('api.openai.com'), https('chatgpt.com')],
   // API-key sign-in talks to the Gemini API, Google sign-in to the Code Assist API.
   gemini: [https('generativelanguage.googleapis.com'), https('cloudcode-pa.googleapis.com')],
+  // opencode talks to whichever provider it is set up for; these two and its own (opencode.ai) are the usual ones.
+  opencode: [https('api.anthropic.com'), https('api.openai.com'), https('opencode.ai')],
   aider: [https('api.openai.com'), https('api.anthropic.com')],
   shell: [],
   custom: [],

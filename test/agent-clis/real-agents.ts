@@ -114,3 +114,49 @@ export const allRequestText = (api: StandIn): string => api.requests.map((r) => 
 
 /** Proof no request went anywhere but the stand-in: the CONNECTs it refused. */
 export const proxiedTargets = (api: StandIn): string[] => api.proxied;
+
+/**
+ * An isolated opencode (HOME and the XDG dirs in `root`) whose model is the Messages API stand-in,
+ * through opencode's built-in anthropic provider (bundled, nothing downloaded) with `baseURL` at the
+ * stand-in; the model catalogue fetch, updates, sharing, LSP downloads and Claude Code's files off.
+ */
+export function opencodeEnv(apiUrl: string, root: string): Record<string, string | undefined> {
+  const home = path.join(root, 'opencode-home');
+  const config = path.join(home, '.config');
+  mkdirSync(path.join(config, 'opencode'), { recursive: true });
+  writeFileSync(
+    path.join(config, 'opencode', 'opencode.json'),
+    JSON.stringify({
+      $schema: 'https://opencode.ai/config.json',
+      model: 'anthropic/claude-stand-in',
+      small_model: 'anthropic/claude-stand-in',
+      autoupdate: false,
+      share: 'disabled',
+      provider: {
+        anthropic: {
+          options: { baseURL: `${apiUrl}/v1`, apiKey: 'sk-ant-stand-in' },
+          models: { 'claude-stand-in': { name: 'Stand-in', limit: { context: 200_000, output: 8_192 } } },
+        },
+      },
+    }),
+  );
+  return {
+    HTTPS_PROXY: apiUrl,
+    HTTP_PROXY: apiUrl,
+    https_proxy: apiUrl,
+    http_proxy: apiUrl,
+    NO_PROXY: '127.0.0.1,localhost',
+    no_proxy: '127.0.0.1,localhost',
+    CI: undefined,
+    HOME: home,
+    XDG_CONFIG_HOME: config,
+    XDG_DATA_HOME: path.join(home, '.local', 'share'),
+    XDG_STATE_HOME: path.join(home, '.local', 'state'),
+    XDG_CACHE_HOME: path.join(home, '.cache'),
+    OPENCODE_DISABLE_MODELS_FETCH: '1',
+    OPENCODE_DISABLE_AUTOUPDATE: '1',
+    OPENCODE_DISABLE_SHARE: '1',
+    OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
+    OPENCODE_DISABLE_CLAUDE_CODE: '1',
+  };
+}

@@ -31,6 +31,18 @@ export function installedAgentCli(spec: string, bin: string): string | null {
 export const STAND_IN_API_KEY = 'sk-ant-api03-mori-stand-in-0123456789abcdefghijklmnopqrstuvwxyz';
 
 /**
+ * A token claude reads as issued by a Claude gateway (an unsigned JWT whose audience is
+ * `claude-gateway`; claude decodes it without checking a signature, the stand-in accepts anything).
+ * Sent as ANTHROPIC_AUTH_TOKEN with ANTHROPIC_BASE_URL at the stand-in, it makes claude treat the
+ * unified rate-limit headers of a 429 as a plan's usage limit, as for a claude.ai sign-in: it prints
+ * "You've hit your … limit · resets …" instead of an API key's "API Error: Request rejected (429)".
+ */
+export function claudeGatewayToken(): string {
+  const part = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString('base64url');
+  return `${part({ alg: 'none', typ: 'JWT' })}.${part({ aud: 'claude-gateway', sub: 'mori-stand-in' })}.${Buffer.from('stand-in').toString('base64url')}`;
+}
+
+/**
  * Writes `<configDir>/.claude.json` so claude starts at its prompt: onboarding and this version's
  * release notes seen, dark theme, the stand-in key approved, `projectDir` trusted.
  */

@@ -1,7 +1,7 @@
 // Smoke test against the real agent CLIs: every flag a profile passes is accepted by the installed
 // CLI's own argument parser, without starting a session or reaching the network. Runs for each CLI
 // found in node_modules/.bin, on PATH, or in the cache test/agent-clis/install.sh fills (they are
-// not dependencies of Mori), skipped with the reason otherwise. Written against Claude Code 2.1.332, codex-cli 0.171.0, Gemini CLI 0.61.0.
+// not dependencies of Mori), skipped with the reason otherwise. Written against Claude Code 2.1.332, codex-cli 0.171.0, Gemini CLI 0.61.0, opencode 1.18.33.
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -22,6 +22,7 @@ const CACHED: Record<string, string> = {
   claude: 'anthropic-ai+claude-code@2.1.332',
   codex: 'openai+codex@0.171.0',
   gemini: 'google+gemini-cli@0.61.0',
+  opencode: 'opencode-ai@1.18.33',
 };
 
 function findBin(name: string): string | null {
@@ -49,6 +50,10 @@ const cliEnv: Record<string, string> = {
   CLAUDE_CONFIG_DIR: path.join(home, 'claude'),
   CODEX_HOME: path.join(home, 'codex'),
   GEMINI_CLI_HOME: home,
+  XDG_CONFIG_HOME: path.join(home, 'xdg-config'),
+  XDG_DATA_HOME: path.join(home, 'xdg-data'),
+  XDG_STATE_HOME: path.join(home, 'xdg-state'),
+  XDG_CACHE_HOME: path.join(home, 'xdg-cache'),
   ANTHROPIC_BASE_URL: 'http://127.0.0.1:9',
   NO_COLOR: '1',
   CI: '1',
@@ -59,10 +64,13 @@ function run(file: string, args: string[]): { code: number | null; out: string }
   return { code: r.status, out: `${r.stdout ?? ''}${r.stderr ?? ''}` };
 }
 
+/** An opencode session id of the form its log and database show. */
+const OPENCODE_ID = 'ses_dd006de6bffe2iYDZkrcJ5uqVC';
+
 function specs(profile: keyof typeof PROFILES): { fresh: LaunchSpec; resume: LaunchSpec } {
   const env = { HOME: home };
   const fresh = PROFILES[profile].newSession({ cwd: home, prompt: 'say hi', newAgentSessionId: UUID, env });
-  const resume = PROFILES[profile].resumeSession({ cwd: home, agentSessionId: UUID, prompt: 'continue', env });
+  const resume = PROFILES[profile].resumeSession({ cwd: home, agentSessionId: profile === 'opencode' ? OPENCODE_ID : UUID, prompt: 'continue', env });
   if (!fresh.ok || !resume.ok) throw new Error('profile refused its own launch');
   return { fresh: fresh.value, resume: resume.value };
 }
@@ -120,6 +128,25 @@ describe.skipIf(gemini === null)(`gemini CLI ${gemini === null ? why('gemini') :
     const r = run(bin, [...specs('gemini')[kind].args, '--mori-sentinel', '--list-sessions']);
     const unknown = /Unknown arguments?: (.*)/.exec(r.out)?.[1];
     expect(unknown, r.out).toBe('mori-sentinel, moriSentinel');
+  });
+});
+
+const opencode = findBin('opencode');
+describe.skipIf(opencode === null)(`opencode CLI ${opencode === null ? why('opencode') : ''}`, () => {
+  const bin = opencode as string;
+  // Its parser (yargs, not strict) ignores an unknown option, so the check is against its own help:
+  // every option a profile passes is one opencode documents, with the value type it takes.
+  it('documents --prompt and -s, --session as string options', () => {
+    const r = run(bin, ['--help']);
+    expect(r.code, r.out).toBe(0);
+    expect(r.out).toMatch(/--prompt\s+prompt to use\s+\[string\]/);
+    expect(r.out).toMatch(/-s, --session\s+session id to continue\s+\[string\]/);
+  });
+  it.each(['fresh', 'resume'] as const)('documents every option of the %s command line', (kind) => {
+    const help = run(bin, ['--help']).out;
+    const options = specs('opencode')[kind].args.filter((a) => a.startsWith('--'));
+    expect(options.length).toBeGreaterThan(0);
+    for (const o of options) expect(help).toMatch(new RegExp(`(?:^|[ ,])${o}\\s`, 'm'));
   });
 });
 

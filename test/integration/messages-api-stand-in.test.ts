@@ -1,6 +1,6 @@
 // The Messages API stand-in (test/stand-ins/messages-api.ts) that the real Claude Code talks to in
 // tests: streamed SSE events in the API's order, scripted turns, the request log, a stop that cuts an
-// open stream and refuses connections, a restart on the same port.
+// open stream and refuses connections, a restart on the same port, the usage-limit answer.
 import { afterEach, expect, it } from 'vitest';
 import { messageTexts, MessagesApiStandIn } from '../stand-ins/messages-api.js';
 
@@ -52,5 +52,19 @@ it('stop cuts a hanging turn and refuses connections; restart listens on the sam
   await expect(post(`http://127.0.0.1:${port}`, turnBody('x'))).rejects.toThrow();
   await api.restart();
   expect(api.port).toBe(port);
+  expect((await post(api.url, turnBody('back'))).status).toBe(200);
+});
+
+it('limitUntil answers every Messages request with the 429 and unified rate-limit headers of a spent plan, until lifted', async () => {
+  api = await MessagesApiStandIn.start();
+  const resetMs = Date.parse('2030-01-01T05:08:00Z');
+  api.limitUntil(resetMs);
+  const res = await post(api.url, turnBody('over'));
+  expect(res.status).toBe(429);
+  expect(res.headers.get('anthropic-ratelimit-unified-status')).toBe('rejected');
+  expect(res.headers.get('anthropic-ratelimit-unified-reset')).toBe(String(resetMs / 1000));
+  expect(res.headers.get('anthropic-ratelimit-unified-representative-claim')).toBe('five_hour');
+  expect(((await res.json()) as { error: { type: string } }).error.type).toBe('rate_limit_error');
+  api.limitUntil(null);
   expect((await post(api.url, turnBody('back'))).status).toBe(200);
 });

@@ -1,9 +1,13 @@
 // A stand-in for the Gemini API (Generative Language API) as Gemini CLI uses it:
 // `POST /v1beta/models/<model>:streamGenerateContent?alt=sse` answered as server-sent events, and
 // `:generateContent` (titles, routing) and `:countTokens` answered as JSON. Each streamed reply
-// names the turn (`stand-in reply N`). Loopback only; started by the real-CLI tests.
+// names the turn (`stand-in reply N`). `limitUntil(epochMs)` makes it refuse every model request with
+// HTTP 429 RESOURCE_EXHAUSTED (a google.rpc.Status with RetryInfo until then; with `{ daily: true }` also
+// a QuotaFailure naming a per-day quota, as an API key over its daily quota is). Loopback only; started
+// by the real-CLI tests.
 import type { ServerResponse } from 'node:http';
 import { startStandIn, type LoggedRequest, type StandIn } from './loopback-server.js';
+import type { LimitableStandIn } from './responses-api.js';
 
 const usage = { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 };
 const reply = (text: string): Record<string, unknown> => ({
@@ -17,9 +21,52 @@ function json(res: ServerResponse, status: number, body: unknown): void {
   res.end(JSON.stringify(body));
 }
 
-export async function startGeminiApi(port = 0): Promise<StandIn> {
+/** What a limited Gemini stand-in refuses with. */
+export interface GeminiLimit {
+  untilMs: number;
+  /** Name a per-day quota in a QuotaFailure: Gemini CLI then stops at once and prints no reset time. */
+  daily: boolean;
+}
+
+/**
+ * The Generative Language API's 429 for a spent quota: a google.rpc.Status whose details say when to
+ * retry (RetryInfo, whole seconds until the reset) and, for a daily quota, which one (QuotaFailure with a
+ * `…PerDay…` quota id), and the message the API words it with. Gemini CLI 0.61.0 retries by itself while
+ * the delay is 300 s or less, and stops with its limit dialog (the reset time in it) when it is longer.
+ */
+function quotaExhausted(res: ServerResponse, limit: GeminiLimit): void {
+  const seconds = Math.max(1, Math.ceil((limit.untilMs - Date.now()) / 1000));
+  const quotaFailure = {
+    '@type': 'type.googleapis.com/google.rpc.QuotaFailure',
+    violations: [
+      {
+        quotaMetric: 'generativelanguage.googleapis.com/generate_content_free_tier_requests',
+        quotaId: 'GenerateRequestsPerDayPerProjectPerModel-FreeTier',
+        quotaDimensions: { location: 'global', model: 'gemini-stand-in' },
+        quotaValue: '250',
+      },
+    ],
+  };
+  json(res, 429, {
+    error: {
+      code: 429,
+      message: `You exceeded your current quota, please check your plan and billing details. Please retry in ${seconds}s.`,
+      status: 'RESOURCE_EXHAUSTED',
+      details: [...(limit.daily ? [quotaFailure] : []), { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: `${seconds}s` }],
+    },
+  });
+}
+
+/** The Gemini stand-in: its limit also takes whether the quota is a daily one. */
+export interface GeminiStandIn extends LimitableStandIn {
+  limitUntil(epochMs: number | null, options?: { daily?: boolean }): void;
+}
+
+export async function startGeminiApi(port = 0): Promise<GeminiStandIn> {
   let turn = 0;
-  return startStandIn((req: LoggedRequest, res) => {
+  let limit: GeminiLimit | null = null;
+  const api = await startStandIn((req: LoggedRequest, res) => {
+    if (req.method === 'POST' && limit !== null && /:(?:stream)?[gG]enerateContent/.test(req.path)) return quotaExhausted(res, limit);
     if (req.method === 'POST' && req.path.includes(':streamGenerateContent')) {
       turn++;
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
@@ -38,6 +85,9 @@ export async function startGeminiApi(port = 0): Promise<StandIn> {
     }
     json(res, 404, { error: { code: 404, message: `stand-in: no ${req.method} ${req.path}`, status: 'NOT_FOUND' } });
   }, port);
+  return Object.assign(api, {
+    limitUntil: (epochMs: number | null, options: { daily?: boolean } = {}) => void (limit = epochMs === null ? null : { untilMs: epochMs, daily: options.daily === true }),
+  });
 }
 
 /** The streamed model turns, oldest first. */

@@ -2,7 +2,9 @@
 // traffic beyond loopback: `POST /v1/messages` answers with streamed SSE events (message_start,
 // content_block_start/delta/stop, message_delta, message_stop) or a JSON message, from a script of
 // turns; every request is logged (unknown routes too, answered 404); it can be stopped (open
-// connections cut, as when the API goes away) and started again on the same port (the API back).
+// connections cut, as when the API goes away) and started again on the same port (the API back);
+// `limitUntil(epochMs)` makes it answer every Messages request as a spent subscription does (HTTP 429
+// with the unified rate-limit headers Claude Code reads to print its limit line and reset time).
 // Listens on 127.0.0.1 only. Runs inside the test process.
 import http from 'node:http';
 import type net from 'node:net';
@@ -58,6 +60,7 @@ export class MessagesApiStandIn {
   private port_: number;
   private nextId = 1;
   private readonly defaultText: string;
+  private limitedUntilMs: number | null = null;
 
   private constructor(options: MessagesApiOptions) {
     this.port_ = options.port ?? 0;
@@ -85,6 +88,15 @@ export class MessagesApiStandIn {
   /** Queues replies for the next turns, in order. */
   enqueue(...turns: ScriptedTurn[]): void {
     this.script.push(...turns);
+  }
+
+  /**
+   * From now on every Messages request is refused as over the 5-hour limit that resets at `epochMs`
+   * (rounded down to whole seconds, as the API sends it); null lifts it. The refusal is not lifted by the
+   * clock: a test turns it off.
+   */
+  limitUntil(epochMs: number | null): void {
+    this.limitedUntilMs = epochMs;
   }
 
   turns(): LoggedRequest[] {
@@ -146,6 +158,7 @@ export class MessagesApiStandIn {
     if (!isMessages) {
       return json(res, 404, { type: 'error', error: { type: 'not_found_error', message: `no route ${req.method} ${url.pathname}` } });
     }
+    if (this.limitedUntilMs !== null) return usageLimited(res, this.limitedUntilMs);
     const turn: ScriptedTurn = kind === 'turn' ? (this.script.shift() ?? { text: this.defaultText }) : { text: 'OK' };
     const model = typeof body?.['model'] === 'string' ? body['model'] : 'claude-stand-in';
     const id = `msg_standin_${this.nextId++}`;
@@ -171,6 +184,33 @@ export class MessagesApiStandIn {
     res.write(sse('message_stop', { type: 'message_stop' }));
     res.end();
   }
+}
+
+/**
+ * The API's answer to a subscriber whose 5-hour window is spent: 429, `rate_limit_error`, and the
+ * unified rate-limit headers (status `rejected`, the window that binds as the representative claim,
+ * its reset in epoch seconds). Claude Code builds "You've hit your … limit · resets …" from
+ * `anthropic-ratelimit-unified-representative-claim` and `-reset` (2.1.332's 429 handler).
+ */
+function usageLimited(res: http.ServerResponse, untilMs: number): void {
+  const reset = String(Math.floor(untilMs / 1000));
+  const body = JSON.stringify({ type: 'error', error: { type: 'rate_limit_error', message: 'This request would exceed your account\'s rate limit. Please try again later.' } });
+  res.writeHead(429, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(body),
+    'anthropic-ratelimit-unified-status': 'rejected',
+    'anthropic-ratelimit-unified-reset': reset,
+    'anthropic-ratelimit-unified-representative-claim': 'five_hour',
+    'anthropic-ratelimit-unified-fallback': 'unavailable',
+    'anthropic-ratelimit-unified-5h-status': 'rejected',
+    'anthropic-ratelimit-unified-5h-reset': reset,
+    'anthropic-ratelimit-unified-5h-utilization': '1.0',
+    'anthropic-ratelimit-unified-7d-status': 'allowed',
+    'anthropic-ratelimit-unified-7d-utilization': '0.42',
+    'anthropic-ratelimit-unified-overage-status': 'rejected',
+    'anthropic-ratelimit-unified-overage-disabled-reason': 'org_level_disabled',
+  });
+  res.end(body);
 }
 
 function json(res: http.ServerResponse, status: number, value: unknown): void {

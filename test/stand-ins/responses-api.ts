@@ -1,7 +1,8 @@
 // A stand-in for the OpenAI Responses API as Codex CLI uses it: `POST /v1/responses` with
 // `stream: true`, answered as server-sent events (response.created, one assistant message,
 // response.completed). Each reply names the turn (`stand-in reply N`) so a test can see it carried
-// into a later request. Loopback only; started by the real-CLI tests.
+// into a later request. `limitUntil(epochMs)` makes it refuse every turn as a spent ChatGPT plan
+// does (HTTP 429, `usage_limit_reached` with `resets_at`). Loopback only; started by the real-CLI tests.
 import type { ServerResponse } from 'node:http';
 import { startStandIn, type LoggedRequest, type StandIn } from './loopback-server.js';
 
@@ -11,10 +12,36 @@ function sse(res: ServerResponse, events: Record<string, unknown>[]): void {
   res.end();
 }
 
-export async function startResponsesApi(port = 0): Promise<StandIn> {
+/** A stand-in whose answers can be switched to a usage limit that resets at a given time. */
+export interface LimitableStandIn extends StandIn {
+  /** From now on every model turn is refused as over the usage limit resetting at `epochMs`; null lifts it. */
+  limitUntil(epochMs: number | null): void;
+}
+
+/**
+ * The 429 the Responses API sends a ChatGPT plan whose usage is spent: an `error` of type
+ * `usage_limit_reached` with `resets_at` (epoch seconds) and `resets_in_seconds`. Codex CLI reads
+ * `type`, `plan_type` and `resets_at` from it; the plan is left out, as it is for an API-key provider.
+ */
+function usageLimited(res: ServerResponse, untilMs: number): void {
+  const body = JSON.stringify({
+    error: {
+      type: 'usage_limit_reached',
+      message: 'The usage limit has been reached',
+      resets_at: Math.floor(untilMs / 1000),
+      resets_in_seconds: Math.max(0, Math.ceil((untilMs - Date.now()) / 1000)),
+    },
+  });
+  res.writeHead(429, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+export async function startResponsesApi(port = 0): Promise<LimitableStandIn> {
   let turn = 0;
-  return startStandIn((req: LoggedRequest, res) => {
+  let limitedUntilMs: number | null = null;
+  const api = await startStandIn((req: LoggedRequest, res) => {
     if (req.method === 'POST' && req.path.startsWith('/v1/responses')) {
+      if (limitedUntilMs !== null) return usageLimited(res, limitedUntilMs);
       turn++;
       const id = `resp_${turn}`;
       const text = `stand-in reply ${turn}`;
@@ -42,6 +69,7 @@ export async function startResponsesApi(port = 0): Promise<StandIn> {
     res.writeHead(404, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ error: { message: `stand-in: no ${req.method} ${req.path}` } }));
   }, port);
+  return Object.assign(api, { limitUntil: (epochMs: number | null) => void (limitedUntilMs = epochMs) });
 }
 
 /** The Responses API requests (the model turns), oldest first. */

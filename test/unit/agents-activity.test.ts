@@ -1,5 +1,5 @@
 // Activity detection (DESIGN.md §4): each profile's screen patterns over screens captured from the
-// real CLIs (test/fixtures/agent-screens/, Claude Code 2.1.197 and 2.1.332 (`claude-2.1.332-*`), codex-cli 0.171.0, Gemini CLI 0.61.0,
+// real CLIs (test/fixtures/agent-screens/, Claude Code 2.1.197 and 2.1.332 (`claude-2.1.332-*`), codex-cli 0.171.0, Gemini CLI 0.61.0, opencode 1.18.33,
 // run in tmux without network or with a local stand-in API), the debouncer's one-event-per-
 // transition contract under an injected clock, and the merge with claude's own status file.
 import { readFileSync } from 'node:fs';
@@ -27,6 +27,9 @@ const CASES: [file: string, profile: keyof typeof PROFILES, expected: AgentActiv
   ['claude-api-error-connection.txt', 'claude', 'error'],
   ['claude-api-error-500.txt', 'claude', 'error'],
   ['claude-connect-error.txt', 'claude', 'error'],
+  // opencode 1.18.33: its footer says `esc interrupt` while a turn runs, only `ctrl+p commands` after.
+  ['opencode-working.txt', 'opencode', 'working'],
+  ['opencode-idle-after-answer.txt', 'opencode', 'waiting'],
   ['codex-login.txt', 'codex', 'needs-input'],
   ['codex-trust.txt', 'codex', 'needs-input'],
   // Codex retrying by itself is working (a wake must not type into it); only its `■` line is an error.

@@ -23,6 +23,24 @@ describe('new-session and resume command lines', () => {
     expect(value(PROFILES.claude.newSession({ cwd: '/p', prompt: null, newAgentSessionId: UUID, env })).args).toEqual(['--session-id', UUID]);
   });
 
+  it('opencode starts its TUI with --prompt, learns its own ses_ id, and resumes by --session <id> with the prompt typed, never --continue', () => {
+    const id = 'ses_dd006de6bffe2iYDZkrcJ5uqVC';
+    const n = value(PROFILES.opencode.newSession({ cwd: '/p', prompt: 'do the task', newAgentSessionId: UUID, env }));
+    expect(n).toEqual({ file: 'opencode', args: ['--prompt', 'do the task'], cwd: '/p', agentSessionId: null, typePrompt: null });
+    expect(value(PROFILES.opencode.newSession({ cwd: '/p', prompt: null, newAgentSessionId: UUID, env })).args).toEqual([]);
+    expect(value(PROFILES.opencode.newSession({ cwd: '/p', prompt: '-x', newAgentSessionId: UUID, env })).args).toEqual(['--prompt', ' -x']);
+    const r = value(PROFILES.opencode.resumeSession({ cwd: '/recorded', agentSessionId: id, prompt: 'continue', env }));
+    // opencode 1.18.33 ignores --prompt when it opens an existing session: the prompt is typed.
+    expect(r).toEqual({ file: 'opencode', args: ['--session', id], cwd: '/recorded', agentSessionId: id, typePrompt: 'continue' });
+    expect(value(PROFILES.opencode.resumeSession({ cwd: '/p', agentSessionId: id, prompt: null, env })).typePrompt).toBeNull();
+    expect(PROFILES.opencode.idSource).toBe('discovered');
+    expect(value(PROFILES.opencode.newSession({ cwd: '/p', prompt: null, newAgentSessionId: UUID, env: { ...env, MORI_AGENT_BIN_OPENCODE: '/bin/oc' } })).file).toBe('/bin/oc');
+    const none = PROFILES.opencode.resumeSession({ cwd: '/p', agentSessionId: null, prompt: null, env });
+    expect(none.ok === false && none.code).toBe('failed');
+    const forged = PROFILES.opencode.resumeSession({ cwd: '/p', agentSessionId: '--continue', prompt: null, env });
+    expect(forged.ok === false && forged.code).toBe('usage');
+  });
+
   it('claude refuses a session id that is not a UUID, and a resume without a captured id', () => {
     expect(PROFILES.claude.newSession({ cwd: '/p', prompt: null, newAgentSessionId: 'nope', env }).ok).toBe(false);
     const r = PROFILES.claude.resumeSession({ cwd: '/p', agentSessionId: null, prompt: null, env });
@@ -56,7 +74,7 @@ describe('new-session and resume command lines', () => {
     for (const p of Object.values(PROFILES)) {
       const specs = [
         p.newSession({ cwd: '/p', prompt: 'x', newAgentSessionId: UUID, command: 'tool {prompt}', env }),
-        p.resumeSession({ cwd: '/p', agentSessionId: UUID, prompt: 'x', command: 'tool {prompt}', env }),
+        p.resumeSession({ cwd: '/p', agentSessionId: p.name === 'opencode' ? 'ses_dd006de6bffe2iYDZkrcJ5uqVC' : UUID, prompt: 'x', command: 'tool {prompt}', env }),
       ];
       for (const s of specs) {
         const args = value(s).args;
@@ -95,8 +113,8 @@ describe('new-session and resume command lines', () => {
     expect(PROFILES.custom.nudge({ projectDir: '/p', name: 'auth' })).toBeNull();
   });
 
-  it('getProfile knows the six names and reports an unknown one', () => {
-    expect(Object.keys(PROFILES).sort()).toEqual(['aider', 'claude', 'codex', 'custom', 'gemini', 'shell']);
+  it('getProfile knows the seven names and reports an unknown one', () => {
+    expect(Object.keys(PROFILES).sort()).toEqual(['aider', 'claude', 'codex', 'custom', 'gemini', 'opencode', 'shell']);
     const bad = getProfile('cursor');
     expect(bad.ok === false && bad.message).toMatch(/unknown agent profile "cursor"/);
   });

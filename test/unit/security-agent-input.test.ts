@@ -39,7 +39,22 @@ describe('agent session ids', () => {
   });
 
   it('covers every profile', () => {
-    expect([...uuidProfiles, ...plainProfiles].sort()).toEqual([...PROFILE_NAMES].sort());
+    expect([...uuidProfiles, ...plainProfiles, 'opencode'].sort()).toEqual([...PROFILE_NAMES].sort());
+  });
+
+  // opencode names sessions `ses_` + 26 letters and digits, as its log and database show (1.18.33).
+  it.each([
+    ['ses_dd006de6bffe2iYDZkrcJ5uqVC', true],
+    ['ses_dd0058b19ffeOWu6ARVeePw7c0', true],
+    ['ses_dd006de6bffe2iYDZkrcJ5uqV', false],
+    ['ses_dd006de6bffe2iYDZkrcJ5uqVCx', false],
+    ['ses_dd006de6bffe2iYDZkrcJ5uq-C', false],
+    ['ses_dd006de6bffe2iYDZkrcJ5uq;C', false],
+    [UUID, false],
+    ['-s', false],
+    ['', false],
+  ])('opencode id %j: %s', (id, valid) => {
+    expect(isAgentId('opencode', id)).toBe(valid);
   });
 
   it('a refused id names where it came from and never reaches a command', () => {
