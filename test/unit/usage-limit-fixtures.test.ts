@@ -1,0 +1,26 @@
+// The usage-limit screens the real CLIs printed against their stand-ins
+// (test/fixtures/agent-screens/*-usage-limit*.txt, captured by agents-real-usage-limits.test.ts) are
+// read by screenUsageLimit, from the latest turn start down as the supervisor reads them, with the
+// reset time each printed.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { PROFILES } from '../../main/agents/profiles.js';
+import { currentTurnText } from '../../main/agents/screen-activity.js';
+import { screenUsageLimit } from '../../main/agents/usage-limit/limit-detect.js';
+
+const screen = (name: string): string => readFileSync(new URL(`../fixtures/agent-screens/${name}.txt`, import.meta.url), 'utf8');
+/** The captures were made a few minutes before the resets they print. */
+const CAPTURED = Date.parse('2026-12-01T05:10:00Z');
+
+describe('usage-limit screens of the real CLIs', () => {
+  it.each([
+    ['claude', 'claude-usage-limit', "You've hit your 5-hour limit · resets 5:20am (UTC)", '2026-12-01T05:20:00.000Z'],
+    ['codex', 'codex-usage-limit', 'You’ve hit your usage limit. Try again at 5:20 AM.', '2026-12-01T05:20:00.000Z'],
+    ['gemini', 'gemini-usage-limit', 'Usage limit reached for gemini-3.5-flash-lite.', '2026-12-01T05:30:00.000Z'],
+    ['gemini', 'gemini-usage-limit-daily', 'Usage limit reached for gemini-3.5-flash-lite.', null],
+  ] as const)('%s: %s', (profile, fixture, text, resetAt) => {
+    const s = screenUsageLimit(profile, currentTurnText(PROFILES[profile].patterns, screen(fixture)), CAPTURED, 'UTC');
+    expect(s?.text).toBe(text);
+    expect(s?.resetAtMs == null ? null : new Date(s.resetAtMs).toISOString()).toBe(resetAt);
+  });
+});
