@@ -9,8 +9,8 @@ import type { ProfileName } from '../../../common/session.js';
 import { parseResetTime } from './reset-time.js';
 import type { UsageLimitSignal } from './usage-limit-signal.js';
 
-/** The CLIs whose limit messages this reader knows; 'opencode' ahead of its profile. */
-export type LimitProfile = ProfileName | 'opencode';
+/** The profiles whose limit screens are known (every one: a profile without a shape never matches). */
+export type LimitProfile = ProfileName;
 
 /** Glyphs and borders a CLI puts before its own message lines (never a prompt glyph such as ❯ > ›). */
 const LEAD = String.raw`^[\s│┃║|⎿⏺●✻✶✢■□🖐✋⚠✕✗✘×⚡ℹ!*·∙•\-]*(?:Error:\s*|API Error:\s*)?`;
@@ -93,7 +93,7 @@ export function screenUsageLimit(profile: LimitProfile, screen: string, nowMs: n
     }
     const resetAtMs = parseResetTime(joined, nowMs, localZone);
     // The contract's ProfileName has no 'opencode' yet; the string is carried as is until it does.
-    return { profile: profile as ProfileName, source: 'screen', resetAtMs, text: stripLead(line).slice(0, MAX_TEXT) };
+    return { profile, source: 'screen', resetAtMs, text: stripLead(line).slice(0, MAX_TEXT) };
   }
   return null;
 }
