@@ -27,6 +27,11 @@ export function approvingAction(method: IpcMethod, params: unknown): string | nu
       return "changing the Mori daemon's settings";
     case 'daemon.stop':
       return 'stopping the Mori supervisor';
+    // Overriding the wait for a working agent is the person's call; a plain rollback is not an approval.
+    case 'rollback': {
+      const p = parseParams('rollback', params);
+      return p.ok && p.value.confirm && !p.value.dryRun ? 'confirming a rollback while the agent works' : null;
+    }
     default:
       return null;
   }

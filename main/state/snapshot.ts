@@ -6,6 +6,7 @@
 // `git status` shows nothing new. A snapshot's commit has HEAD as its parent (none before the first
 // commit), never the previous snapshot: a dropped ref leaves its commit to `git gc`. The session's
 // first checkpoint and the last CHECKPOINTS_KEPT are kept. Any Node process; never blocks the loop.
+import { realpathSync } from 'node:fs';
 import { copyFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { SnapshotRef } from '../../common/session.js';
@@ -14,8 +15,22 @@ import type { GitRun, RepoGit } from './safe-git.js';
 
 /** Checkpoints kept besides the first: at one per 5 minutes of change, about 16 hours of work. */
 export const CHECKPOINTS_KEPT = 200;
-/** The state dirs are never part of a snapshot: a rollback must not rewrite the session's own files. */
-export const STATE_DIRS_EXCLUDED = ':(exclude,glob)**/.mori/**';
+/**
+ * The project's state dirs are never part of a snapshot: a rollback must not rewrite the session's
+ * own files. A literal prefix (not a glob over every path, which doubled the time of an add on a
+ * 10,000-file tree); state dirs of other projects deeper in the repository are left out of listings
+ * and rollbacks by snapshot-diff.ts instead.
+ */
+export function stateDirsExcluded(git: RepoGit, projectDir: string): string {
+  let real = projectDir;
+  try {
+    real = realpathSync(projectDir);
+  } catch {
+    // gone: git opened it a moment ago, so the relative path below is still right or git fails first
+  }
+  const rel = path.relative(git.topLevel, real).split(path.sep).join('/');
+  return `:(exclude,literal)${rel === '' ? '' : `${rel}/`}.mori`;
+}
 export const NOT_A_REPOSITORY = 'no checkpoints: not a git repository';
 
 const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -54,7 +69,7 @@ export interface WorkTree {
 }
 
 /** HEAD, the changed files and the work tree's tree: status, then add -A and write-tree in a temporary index. */
-export async function readWorkTree(git: RepoGit): Promise<WorkTree> {
+export async function readWorkTree(git: RepoGit, projectDir: string): Promise<WorkTree> {
   const status = await must(git, 'status', ['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=normal', '--ignore-submodules=all']);
   const { head, changedFiles } = parsePorcelainV2(status);
   const index = path.join(git.scratch, 'snapshot-index');
@@ -63,7 +78,10 @@ export async function readWorkTree(git: RepoGit): Promise<WorkTree> {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err; // no index yet: a repository without commits
   }
-  await must(git, 'add', ['add', '-A', '--ignore-errors', '--', '.', STATE_DIRS_EXCLUDED], { index });
+  // Exit 1: a file could not be read (left as it was) or the state dir is ignored already (named by
+  // the exclusion); the rest is added either way. 128 is a failure.
+  const added = await git.run(['add', '-A', '--ignore-errors', '--', '.', stateDirsExcluded(git, projectDir)], { index });
+  if (added.code !== 0 && added.code !== 1) throw new GitFailed('add', added);
   const tree = (await must(git, 'write-tree', ['write-tree'], { index })).trim();
   return { head, changedFiles, tree };
 }

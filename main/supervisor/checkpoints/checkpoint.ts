@@ -108,7 +108,7 @@ async function snapshotNow(sessionId: string, projectDir: string, previous: Chec
   }
   const git = opened.git;
   try {
-    const wt = await readWorkTree(git);
+    const wt = await readWorkTree(git, projectDir);
     const base: Checkpoint = { at: now.toISOString(), gitHead: wt.head, changedFiles: wt.changedFiles, snapshot: null };
     const meta = { at: base.at, reason: opts.reason ?? 'periodic', files: wt.changedFiles.length, summary: checkpointSummary(previous, base), message: opts.message };
     const r = await recordCheckpoint(git, sessionId, wt, previous?.snapshot ?? null, meta, opts.keep);
