@@ -7,7 +7,7 @@
 // commit), never the previous snapshot: a dropped ref leaves its commit to `git gc`. The session's
 // first checkpoint and the last CHECKPOINTS_KEPT are kept. Any Node process; never blocks the loop.
 import { realpathSync } from 'node:fs';
-import { copyFile } from 'node:fs/promises';
+import { copyFile, stat, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import type { SnapshotRef } from '../../common/session.js';
 import { parsePorcelainV2 } from './git-info.js';
@@ -74,7 +74,12 @@ export async function readWorkTree(git: RepoGit, projectDir: string): Promise<Wo
   const { head, changedFiles } = parsePorcelainV2(status);
   const index = path.join(git.scratch, 'snapshot-index');
   try {
-    await copyFile(path.join(git.gitDir, 'index'), index);
+    const source = path.join(git.gitDir, 'index');
+    const { atime, mtime } = await stat(source);
+    await copyFile(source, index);
+    // Git tells a file changed within the index's own second only by comparing the index file's
+    // mtime ("racily clean" entries): the copy keeps the original's, or such a change goes unseen.
+    await utimes(index, atime, mtime);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err; // no index yet: a repository without commits
   }
@@ -178,7 +183,7 @@ export async function recordCheckpoint(git: RepoGit, sessionId: string, wt: Work
       seq = (last?.seq ?? 0) + 1;
     }
     const commit = await createCommit(git, wt, seq, meta);
-    const drops = listed !== null ? refsToDrop([...listed.map((e) => e.seq), seq], keep) : seq - keep > 1 ? [seq - keep - 1] : [];
+    const drops = listed !== null ? refsToDrop([...listed.map((e) => e.seq), seq], keep) : seq - keep > 1 ? [seq - keep] : [];
     const r = await git.updateMoriRefs([{ op: 'create', ref: checkpointRef(sessionId, seq), oid: commit }, ...drops.map((s) => ({ op: 'delete' as const, ref: checkpointRef(sessionId, s) }))]);
     if (r.code === 0) return { snapshot: { commit, tree: wt.tree, seq }, created: true };
     if (r.timedOut || attempt === 1) throw new GitFailed('update-ref', r);
