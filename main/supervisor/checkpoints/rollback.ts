@@ -86,21 +86,19 @@ async function plan(repo: SessionRepo, now: string, target: CheckpointEntry, fil
   for (const f of wanted ?? []) if (!chosen.some((c) => c.path === f)) out.push({ path: f, action: 'skip', why: 'unchanged since that checkpoint', change: null });
   const deletions = chosen.filter((c) => c.kind === 'deleted').map((c) => c.path);
   const ignoredNow = await ignored(git, deletions);
+  let link: string | null;
   for (const c of chosen) {
     const skip = (why: string): void => void out.push({ path: c.path, action: 'skip', why, change: c });
     if (unsafePath(c.path)) skip('not a path Mori writes');
     else if (!inProject(c.path)) skip('outside the project');
     else if (c.oldMode === '160000' || c.newMode === '160000') skip('a submodule (never recursed into)');
-    else if (c.kind === 'deleted') {
+    else if ((link = await symlinkParent(git.topLevel, c.path)) !== null) {
+      return fail('forbidden', `${c.path}: ${link} is a symbolic link; Mori never writes through one, so nothing was rolled back`);
+    } else if (c.kind === 'deleted') {
       if (ignoredNow.has(c.path)) skip('ignored');
       else out.push({ path: c.path, action: 'delete', change: c });
     } else if (c.kind === 'added' && (await exists(path.join(git.topLevel, c.path)))) skip('an ignored file is there now');
     else out.push({ path: c.path, action: 'restore', change: c });
-  }
-  for (const p of out) {
-    if (p.action === 'skip') continue;
-    const link = await symlinkParent(git.topLevel, p.path);
-    if (link !== null) return fail('forbidden', `${p.path}: ${link} is a symbolic link; Mori never writes through one, so nothing was rolled back`);
   }
   return ok(out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)));
 }
