@@ -59,7 +59,7 @@ function tree(dir: string): Record<string, string | null> {
 }
 
 /** What a snapshot must not change: HEAD, the index, branches and tags, the stash, reflogs, status. */
-export function repoFacts(project: string): Record<string, unknown> {
+export function repoFacts(project: string, withStatus = true): Record<string, unknown> {
   const g = (...a: string[]): string => spawnSync('git', ['-C', project, ...a], { encoding: 'utf8' }).stdout;
   return {
     head: g('rev-parse', '--symbolic-full-name', 'HEAD') + g('rev-parse', 'HEAD'),
@@ -68,7 +68,8 @@ export function repoFacts(project: string): Record<string, unknown> {
     stash: g('stash', 'list'),
     reflogs: tree(path.join(project, '.git', 'logs')),
     // Mori's own state files (ignored) come and go with every checkpoint; the rest must not move.
-    status: g('status', '--porcelain=v1', '-z', '--untracked-files=all', '--ignored').split('\0').filter((e) => !e.startsWith('!! .mori/')),
+    // A plain status runs whatever a hostile config names: left out there.
+    status: !withStatus ? null : g('status', '--porcelain=v1', '-z', '--untracked-files=all', '--ignored').split('\0').filter((e) => !e.startsWith('!! .mori/')),
   };
 }
 
