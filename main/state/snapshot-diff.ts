@@ -25,7 +25,7 @@ const KINDS: Record<string, ChangeKind> = { A: 'added', M: 'modified', D: 'delet
 
 async function run(git: RepoGit, args: readonly string[]): Promise<string> {
   const r = await git.run(args);
-  if (r.code !== 0) throw new GitFailed(args[0] ?? 'git', r);
+  if (r.code !== 0) throw new GitFailed(args[0] ?? '', r);
   return r.stdout;
 }
 
