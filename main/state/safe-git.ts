@@ -356,7 +356,7 @@ export async function openRepoGit(dir: string, timeoutMs = GIT_TIMEOUT_MS): Prom
     gitDir: known.repo.gitDir,
     scratch,
     run: (args, opts = {}) => {
-      if (!READS_CONTENTS.has(args[0] ?? '')) throw new Error(`git ${args[0] ?? ''}: not a private-dir subcommand (safe-git.ts)`);
+      if (!READS_CONTENTS.has(args[0] ?? '') && args[0] !== 'rev-parse') throw new Error(`git ${args[0] ?? ''}: not a private-dir subcommand (safe-git.ts)`);
       if (opts.index !== undefined && path.dirname(opts.index) !== scratch) throw new Error('git: a temporary index lives in the private dir');
       const env = gitEnv({ ...opts.env, ...priv.env, ...(opts.index !== undefined ? { GIT_INDEX_FILE: opts.index } : {}) });
       return spawnGitAsync(known.repo.topLevel, args, env, timeoutMs, opts.input);

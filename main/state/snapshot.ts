@@ -10,7 +10,6 @@ import { realpathSync } from 'node:fs';
 import { copyFile, stat, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import type { SnapshotRef } from '../../common/session.js';
-import { parsePorcelainV2 } from './git-info.js';
 import type { GitRun, RepoGit } from './safe-git.js';
 
 /** Checkpoints kept besides the first: at one per 5 minutes of change, about 16 hours of work. */
@@ -62,16 +61,18 @@ async function must(git: RepoGit, what: string, args: readonly string[], opts?: 
 export interface WorkTree {
   /** HEAD's commit, null before the first commit. */
   head: string | null;
-  /** Paths changed against HEAD, untracked included, state dirs left out (as `git status` lists them). */
-  changedFiles: string[];
   /** The tree of the work tree now. */
   tree: string;
 }
 
-/** HEAD, the changed files and the work tree's tree: status, then add -A and write-tree in a temporary index. */
+/**
+ * HEAD and the work tree's tree: add -A and write-tree in a temporary index. One scan of the work
+ * tree (the add); what changed against HEAD is a tree-to-tree diff after (changedAgainstHead).
+ */
 export async function readWorkTree(git: RepoGit, projectDir: string): Promise<WorkTree> {
-  const status = await must(git, 'status', ['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=normal', '--ignore-submodules=all']);
-  const { head, changedFiles } = parsePorcelainV2(status);
+  const rev = await git.run(['rev-parse', '--verify', '-q', 'HEAD']);
+  if (rev.code !== 0 && rev.code !== 1) throw new GitFailed('rev-parse', rev);
+  const head = rev.code === 0 ? rev.stdout.trim() : null; // 1: no commit yet
   const index = path.join(git.scratch, 'snapshot-index');
   try {
     const source = path.join(git.gitDir, 'index');
@@ -88,7 +89,13 @@ export async function readWorkTree(git: RepoGit, projectDir: string): Promise<Wo
   const added = await git.run(['add', '-A', '--ignore-errors', '--', '.', stateDirsExcluded(git, projectDir)], { index });
   if (added.code !== 0 && added.code !== 1) throw new GitFailed('add', added);
   const tree = (await must(git, 'write-tree', ['write-tree'], { index })).trim();
-  return { head, changedFiles, tree };
+  return { head, tree };
+}
+
+/** Paths that differ between HEAD and `tree` (every path of it before the first commit), state dirs left out. */
+export async function changedAgainstHead(git: RepoGit, wt: WorkTree): Promise<string[]> {
+  const out = wt.head === null ? await must(git, 'ls-tree', ['ls-tree', '-r', '-z', '--name-only', wt.tree]) : await must(git, 'diff-tree', ['diff-tree', '-r', '-z', '--name-only', wt.head, wt.tree]);
+  return out.split('\0').filter((f) => f !== '' && f !== '.mori' && !f.startsWith('.mori/') && !f.includes('/.mori/'));
 }
 
 /** One checkpoint as its commit records it. */

@@ -73,7 +73,7 @@ describe('checkpoints', () => {
     // Each git call takes 0.6 s, and records when it ran so the concurrency can be checked.
     shadowGit(`echo "start $(date +%s%N)" >> ${log}\nsleep 0.6\n"${realGit}" "$@"\ns=$?\necho "end $(date +%s%N)" >> ${log}\nexit $s`);
     const { value, stallMs, tookMs } = await longestStall(() => Promise.all(all.map((s) => writeCheckpoint(s.stateDir, s.project))));
-    // 6 checkpoints of 8 git calls of 0.6 s, at most 2 at once: about 14 s of git, while timers kept firing.
+    // 6 checkpoints of 9 git calls of 0.6 s, at most 2 at once: about 16 s of git, while timers kept firing.
     expect(tookMs).toBeGreaterThan(4_500);
     expect(stallMs).toBeLessThan(400);
     for (const [i, r] of value.entries()) {
@@ -94,9 +94,10 @@ describe('checkpoints', () => {
       running += kind === 'start' ? 1 : -1;
       most = Math.max(most, running);
     }
-    // Eight git runs per first checkpoint: the repository paths, its config (read, never used as is),
-    // the status, add and write-tree into a temporary index, the ref listing, commit-tree, update-ref.
-    expect(marks).toHaveLength(6 * 2 * 8);
+    // Nine git runs per first checkpoint: the repository paths, its config (read, never used as is),
+    // HEAD, add and write-tree into a temporary index, the files changed against HEAD, the ref
+    // listing, commit-tree, update-ref.
+    expect(marks).toHaveLength(6 * 2 * 9);
     expect(most).toBeLessThanOrEqual(CHECKPOINT_CONCURRENCY);
   }, 60_000);
 

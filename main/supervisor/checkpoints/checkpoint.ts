@@ -13,7 +13,7 @@ import { GIT_TIMEOUT_MS } from '../../state/git-info.js';
 import { Limiter } from '../../state/limiter.js';
 import { openRepoGit } from '../../state/safe-git.js';
 import { readSessionFile, updateSessionFileAsync } from '../../state/session-file.js';
-import { checkpointLine, GitFailed, readWorkTree, recordCheckpoint } from '../../state/snapshot.js';
+import { changedAgainstHead, checkpointLine, GitFailed, readWorkTree, recordCheckpoint } from '../../state/snapshot.js';
 import { appendEntryAsync } from '../../state/work-log.js';
 import { background } from '../../background.js';
 import type { Terminal } from '../../terminals/terminal.js';
@@ -109,8 +109,11 @@ async function snapshotNow(sessionId: string, projectDir: string, previous: Chec
   const git = opened.git;
   try {
     const wt = await readWorkTree(git, projectDir);
-    const base: Checkpoint = { at: now.toISOString(), gitHead: wt.head, changedFiles: wt.changedFiles, snapshot: null };
-    const meta = { at: base.at, reason: opts.reason ?? 'periodic', files: wt.changedFiles.length, summary: checkpointSummary(previous, base), message: opts.message };
+    // The same tree on the same HEAD changed the same files: no diff needed.
+    const same = previous?.snapshot?.tree === wt.tree && previous.gitHead === wt.head;
+    const changedFiles = same ? previous.changedFiles : await changedAgainstHead(git, wt);
+    const base: Checkpoint = { at: now.toISOString(), gitHead: wt.head, changedFiles, snapshot: null };
+    const meta = { at: base.at, reason: opts.reason ?? 'periodic', files: changedFiles.length, summary: checkpointSummary(previous, base), message: opts.message };
     const r = await recordCheckpoint(git, sessionId, wt, previous?.snapshot ?? null, meta, opts.keep);
     return ok({ checkpoint: { ...base, snapshot: r.snapshot }, created: r.created });
   } catch (err) {
