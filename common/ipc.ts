@@ -2,6 +2,7 @@
 // control socket `$MORI_HOME/mori.sock` as newline-delimited JSON, over the web host's WebSocket as
 // one JSON message per WebSocket message, and over Electron IPC. Every payload is a zod schema here:
 // both ends validate what they receive. Every connection opens with `hello`. Pure TypeScript.
+import { ChangesListing, CheckpointInfo, CheckpointSpec, FileDiff, RollbackOutcome } from './checkpoints.js';
 import { z } from 'zod';
 import { AgentActivity } from './agent-activity.js';
 import { DaemonSettings } from './daemon-settings.js';
@@ -170,6 +171,22 @@ export const IpcMethods = {
   'checks.verify': { params: z.object({ session: SessionRef, restartServices: z.boolean().default(false) }), result: z.record(z.string(), z.unknown()) },
   /** Approves exactly the list whose hash `checks.list` showed; a stale hash is refused (`conflict`). */
   'checks.trust': { params: z.object({ session: SessionRef, hash: z.string().min(1).max(200) }), result: z.object({ hash: z.string(), items: z.number().int() }) },
+  /** The session's checkpoints, oldest first: its first and its most recent (DESIGN.md §3). */
+  'checkpoints.list': { params: z.object({ session: SessionRef }), result: z.object({ checkpoints: z.array(CheckpointInfo) }) },
+  /** Snapshots the work tree now; `created` false when it was the last checkpoint's (that one comes back). */
+  'checkpoint.take': { params: z.object({ session: SessionRef, message: z.string().max(500).optional() }), result: z.object({ created: z.boolean(), checkpoint: CheckpointInfo }) },
+  /** Files added, modified and deleted between checkpoint `since` and the work tree now. */
+  'changes.list': { params: z.object({ session: SessionRef, since: CheckpointSpec.default('start') }), result: ChangesListing },
+  /** Per file (all changed, or `paths`, project-relative): the unified patch and, for text, both sides. Ask per file for big changes. */
+  'changes.diff': {
+    params: z.object({ session: SessionRef, since: CheckpointSpec.default('start'), paths: z.array(z.string().min(1).max(4096)).max(1000).default([]) }),
+    result: z.object({ since: CheckpointInfo, files: z.array(FileDiff) }),
+  },
+  /** Restores files as checkpoint `to` holds them (all, or `files`), after checkpointing the current state; `busy` while the agent works unless `confirm`. */
+  rollback: {
+    params: z.object({ session: SessionRef, to: CheckpointSpec, files: z.array(z.string().min(1).max(4096)).max(10_000).default([]), dryRun: z.boolean().default(false), confirm: z.boolean().default(false) }),
+    result: RollbackOutcome,
+  },
   'settings.get': { params: z.object({}), result: DaemonSettings },
   /** Replaces the settings (validated, written atomically); the value is what was stored. */
   'settings.set': { params: z.object({ settings: DaemonSettings }), result: DaemonSettings },

@@ -43,10 +43,20 @@ export const ExitRecord = z.object({
   signal: z.string().nullable(),
 });
 
+/** The commit a checkpoint recorded the work tree in (DESIGN.md §3), under refs/mori/<session id>/cp/<seq>. */
+export const SnapshotRef = z.object({
+  commit: z.string(),
+  tree: z.string(),
+  seq: z.number().int().positive(),
+});
+export type SnapshotRef = z.infer<typeof SnapshotRef>;
+
 export const Checkpoint = z.object({
   at: z.string(),
   gitHead: z.string().nullable(),
   changedFiles: z.array(z.string()),
+  /** Absent in files written before snapshots, and outside a git repository. */
+  snapshot: SnapshotRef.nullable().default(null),
 });
 export type Checkpoint = z.infer<typeof Checkpoint>;
 
@@ -106,6 +116,8 @@ export const SessionFile = z.object({
    */
   restartHistory: z.array(z.union([z.string(), CrashRecord])).default([]),
   lastCheckpoint: Checkpoint.nullable().default(null),
+  /** Files the person rolled back (DESIGN.md §4): told to the agent in its next prompt, then cleared. */
+  rollbackNotice: z.object({ at: z.string(), checkpoint: z.string(), files: z.array(z.string()) }).nullable().default(null),
   lastVerification: z
     .object({ at: z.string(), results: z.array(CheckResultRecord) })
     .nullable()

@@ -27,6 +27,10 @@ const COMMAND_MODULES: Record<string, () => Promise<Registrar>> = {
   'dont-resume': async () => (await import('./commands/control.js')).registerControl,
   send: async () => (await import('./commands/control.js')).registerControl,
   attach: async () => (await import('./commands/control.js')).registerControl,
+  checkpoint: async () => (await import('./commands/checkpoints.js')).registerCheckpoints,
+  checkpoints: async () => (await import('./commands/checkpoints.js')).registerCheckpoints,
+  changes: async () => (await import('./commands/checkpoints.js')).registerCheckpoints,
+  rollback: async () => (await import('./commands/checkpoints.js')).registerCheckpoints,
 };
 
 /** The program with the named command registered, or every command (help, errors) when it is unknown. */

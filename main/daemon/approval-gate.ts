@@ -30,6 +30,11 @@ export function approvingAction(method: IpcMethod, params: unknown): string | nu
     // Waiting out a usage limit is the person's call: an agent does not cut its own wait short.
     case 'limit.resume-now':
       return 'resuming a session at its usage limit now';
+    // Overriding the wait for a working agent is the person's call; a plain rollback is not an approval.
+    case 'rollback': {
+      const p = parseParams('rollback', params);
+      return p.ok && p.value.confirm && !p.value.dryRun ? 'confirming a rollback while the agent works' : null;
+    }
     default:
       return null;
   }

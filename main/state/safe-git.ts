@@ -4,7 +4,23 @@
 //
 // Only the subcommands in ALLOWED_SUBCOMMANDS run; each new one needs its config keys reviewed here.
 // `rev-parse` and `config` read the repository's config, but under the overrides below neither starts
-// a program; `status` does not read it at all (see filter drivers).
+// a program; `status` does not read it at all (see filter drivers). Checkpoint snapshots
+// (snapshot.ts) add, all on the private git dir (no repository config at all) unless said otherwise:
+//   add -A           into a temporary index (GIT_INDEX_FILE in the private dir): hashes files like
+//                    status, so the same filter-driver rule holds; no hook runs (hooksPath, and the
+//                    private dir has no hooks dir); no pathspec from outside (snapshot.ts passes none)
+//   write-tree, commit-tree, for-each-ref, ls-tree
+//                    read or write objects and refs only; commit-tree gets --no-gpg-sign (commit.gpgSign
+//                    of ~/.gitconfig) and a fixed identity in the environment
+//   diff-tree        tree against tree, never the working tree; always --no-ext-diff --no-textconv
+//                    (diff.<driver>.command/textconv are never looked up), --no-renames
+//   cat-file         --batch only, never --filters/--textconv: blobs come out as stored, no smudge
+//   check-ignore     --no-index: reads .gitignore files and info/exclude only
+//   update-ref       --stdin only, every line naming a ref under refs/mori/ (checked here). It runs on
+//                    the repository's own git dir, as rev-parse does: a private dir only links refs
+//                    and packed-refs, and a deletion rewriting packed-refs would replace the link. It
+//                    reads the config, where the reference-transaction hook is the one program it
+//                    could start: core.hooksPath=/dev/null. core.logAllRefUpdates=false: no reflog.
 // Config keys that can start a program, and what neutralises each for these subcommands:
 //   core.fsmonitor              -c core.fsmonitor=false (status would run it as a hook)
 //   core.untrackedCache         -c core.untrackedCache=false (no cache written behind fsmonitor's back)
@@ -43,9 +59,20 @@ export const GIT_TIMEOUT_MS = 5_000;
 /** A status of a big tree with many untracked files fits easily; more is cut off, not buffered. */
 export const MAX_GIT_OUTPUT_BYTES = 16 * 1024 * 1024;
 
-/** What Mori asks git; `status` is the only one that reads file contents (see the header). */
-const ALLOWED_SUBCOMMANDS = new Set(['status', 'rev-parse', 'config']);
-const READS_CONTENTS = new Set(['status']);
+/** What Mori asks git (see the header for each). */
+const ALLOWED_SUBCOMMANDS = new Set(['status', 'rev-parse', 'config', 'add', 'write-tree', 'commit-tree', 'for-each-ref', 'ls-tree', 'diff-tree', 'cat-file', 'check-ignore', 'update-ref']);
+/** Run on a private git dir: they read file contents (attributes, filters) or are only ever used beside those that do. */
+const READS_CONTENTS = new Set(['status', 'add', 'write-tree', 'commit-tree', 'for-each-ref', 'ls-tree', 'diff-tree', 'cat-file', 'check-ignore']);
+/** Arguments each subcommand always gets, right after its name. */
+const REQUIRED_ARGS: Readonly<Record<string, readonly string[]>> = {
+  'commit-tree': ['--no-gpg-sign'],
+  'diff-tree': ['--no-ext-diff', '--no-textconv', '--no-renames'],
+  'check-ignore': ['--no-index'],
+};
+/** Arguments refused anywhere on a subcommand's line: each would run a filter, a textconv or a diff program. */
+const REFUSED_ARGS = /^--(?:filters|textconv|ext-diff|exec|upload-pack|gpg-sign|batch-command)(?:=|$)|^-S/;
+/** A ref Mori may write: its own namespace only. */
+const MORI_REF = /^refs\/mori\/[A-Za-z0-9._/-]+$/;
 
 /** Set before every subcommand; `-c` outranks the repository's and the person's config. */
 const FIXED_CONFIG: readonly (readonly [string, string])[] = [
@@ -68,6 +95,7 @@ const FIXED_CONFIG: readonly (readonly [string, string])[] = [
   ['status.submoduleSummary', 'false'],
   ['gc.auto', '0'],
   ['maintenance.auto', 'false'],
+  ['core.logAllRefUpdates', 'false'],
 ];
 
 const FIXED_ENV: Readonly<Record<string, string>> = {
@@ -90,6 +118,8 @@ export interface GitRun {
   code: number | null;
   stdout: string;
   timedOut: boolean;
+  /** The output as bytes (blobs), from the asynchronous runs. */
+  bytes?: Buffer;
 }
 
 const NO_GIT: GitRun = { code: null, stdout: '', timedOut: false };
@@ -98,8 +128,13 @@ const NO_GIT: GitRun = { code: null, stdout: '', timedOut: false };
 export function gitArgs(dir: string, args: readonly string[]): string[] {
   const sub = args[0] ?? '';
   if (!ALLOWED_SUBCOMMANDS.has(sub)) throw new Error(`git ${sub}: not a subcommand Mori runs (safe-git.ts lists them)`);
+  const end = args.indexOf('--');
+  const refused = (end < 0 ? args : args.slice(0, end)).find((a) => REFUSED_ARGS.test(a));
+  if (refused !== undefined) throw new Error(`git ${sub} ${refused}: an option Mori never passes (safe-git.ts)`);
+  if (sub === 'update-ref' && (args.length !== 3 || args[1] !== '--stdin' || args[2] !== '-z')) throw new Error('git update-ref: only `--stdin -z` (safe-git.ts)');
+  if (sub === 'cat-file' && (args.length !== 2 || args[1] !== '--batch')) throw new Error('git cat-file: only `--batch` (safe-git.ts)');
   const config = FIXED_CONFIG.flatMap(([k, v]) => ['-c', `${k}=${v}`]);
-  return ['--no-pager', '--no-optional-locks', ...config, '-C', dir, ...args];
+  return ['--no-pager', '--no-optional-locks', ...config, '-C', dir, sub, ...(REQUIRED_ARGS[sub] ?? []), ...args.slice(1)];
 }
 
 /** Mori's environment without any GIT_* variable, plus the fixed ones and `extra` (a private git dir's). */
@@ -154,16 +189,21 @@ function nextSpawnTurn(): Promise<void> {
   return turn;
 }
 
-async function spawnGitAsync(dir: string, args: readonly string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<GitRun> {
+async function spawnGitAsync(dir: string, args: readonly string[], env: NodeJS.ProcessEnv, timeoutMs: number, input?: string | Buffer): Promise<GitRun> {
+  const argv = gitArgs(dir, args);
   await nextSpawnTurn();
   return new Promise((resolve) => {
     let child: ReturnType<typeof spawn>;
     try {
       // detached: git gets its own process group, so the timeout kills anything it started too.
-      child = spawn('git', gitArgs(dir, args), { env, stdio: ['ignore', 'pipe', 'ignore'], detached: process.platform !== 'win32' });
+      child = spawn('git', argv, { env, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'ignore'], detached: process.platform !== 'win32' });
     } catch {
       resolve(NO_GIT);
       return;
+    }
+    if (input !== undefined) {
+      child.stdin?.on('error', () => undefined); // git exited before reading it all: its exit code says why
+      child.stdin?.end(input);
     }
     const chunks: Buffer[] = [];
     let size = 0;
@@ -191,7 +231,8 @@ async function spawnGitAsync(dir: string, args: readonly string[], env: NodeJS.P
     });
     child.on('close', (code) => {
       clearTimeout(timer);
-      resolve({ code: size > MAX_GIT_OUTPUT_BYTES ? null : code, stdout: Buffer.concat(chunks).toString('utf8'), timedOut });
+      const bytes = Buffer.concat(chunks);
+      resolve({ code: size > MAX_GIT_OUTPUT_BYTES ? null : code, stdout: bytes.toString('utf8'), timedOut, bytes });
     });
   });
 }
@@ -269,4 +310,66 @@ export async function gitAsync(dir: string, args: readonly string[], timeoutMs =
   } finally {
     priv.remove();
   }
+}
+
+// ------------------------------------------------------------------ one repository, several runs
+
+export interface MoriRefOp {
+  op: 'create' | 'delete';
+  /** Under refs/mori/ (refused otherwise). */
+  ref: string;
+  /** The commit a created ref points at. */
+  oid?: string;
+}
+
+export interface RunOptions {
+  /** A temporary index instead of the repository's (a file in `scratch`). */
+  index?: string;
+  input?: string | Buffer;
+  /** Added to git's environment (a commit's identity and date). */
+  env?: Readonly<Record<string, string>>;
+}
+
+/** One repository opened for a sequence of runs on one private git dir; close() removes it. */
+export interface RepoGit {
+  readonly topLevel: string;
+  readonly gitDir: string;
+  /** A private directory for temporary files (an index), removed with the private git dir. */
+  readonly scratch: string;
+  run(args: readonly string[], opts?: RunOptions): Promise<GitRun>;
+  /** `update-ref --stdin -z` on the repository's own git dir, refs under refs/mori/ only, in one transaction. */
+  updateMoriRefs(ops: readonly MoriRefOp[]): Promise<GitRun>;
+  close(): void;
+}
+
+export type RepoOpen = { ok: true; git: RepoGit } | { ok: false; notARepo: boolean; timedOut: boolean };
+
+/** Opens `dir`'s repository for runs on a private git dir (see the header); not a repository → notARepo. */
+export async function openRepoGit(dir: string, timeoutMs = GIT_TIMEOUT_MS): Promise<RepoOpen> {
+  const known = await knownRepo(dir, () => timeoutMs);
+  if (!('repo' in known)) return { ok: false, notARepo: known.code !== null && !known.timedOut, timedOut: known.timedOut };
+  const priv = makePrivateGitDir(known.repo, known.safeConfig);
+  if (priv === null) return { ok: false, notARepo: false, timedOut: false };
+  const scratch = priv.env['GIT_DIR'] ?? '';
+  const git: RepoGit = {
+    topLevel: known.repo.topLevel,
+    gitDir: known.repo.gitDir,
+    scratch,
+    run: (args, opts = {}) => {
+      if (!READS_CONTENTS.has(args[0] ?? '') && args[0] !== 'rev-parse') throw new Error(`git ${args[0] ?? ''}: not a private-dir subcommand (safe-git.ts)`);
+      if (opts.index !== undefined && path.dirname(opts.index) !== scratch) throw new Error('git: a temporary index lives in the private dir');
+      const env = gitEnv({ ...opts.env, ...priv.env, ...(opts.index !== undefined ? { GIT_INDEX_FILE: opts.index } : {}) });
+      return spawnGitAsync(known.repo.topLevel, args, env, timeoutMs, opts.input);
+    },
+    updateMoriRefs: (ops) => {
+      const input = ops.map((o) => {
+        if (!MORI_REF.test(o.ref) || o.ref.includes('..')) throw new Error(`git update-ref ${o.ref}: outside refs/mori/`);
+        if (o.op === 'create' && !/^[0-9a-f]{40,64}$/.test(o.oid ?? '')) throw new Error(`git update-ref ${o.ref}: not an object id`);
+        return o.op === 'create' ? `create ${o.ref}\0${o.oid ?? ''}\0` : `delete ${o.ref}\0\0`;
+      });
+      return spawnGitAsync(known.repo.topLevel, ['update-ref', '--stdin', '-z'], gitEnv(), timeoutMs, input.join(''));
+    },
+    close: () => priv.remove(),
+  };
+  return { ok: true, git };
 }

@@ -26,7 +26,7 @@ export async function shutdownSessions(ports: ShutdownPorts, sessions: readonly 
     rt.takeCharge();
     const t = rt.terminal;
     if (!t || rt.stopping) continue;
-    waits.push(checkpoints.take(rt));
+    waits.push(checkpoints.take(rt, 'supervisor stopped'));
     store.log(rt, 'SESSION INTERRUPTED - supervisor stopped');
     const report = (what: string) => (err: unknown) => process.stderr.write(`mori: ${rt.name}: ${what} failed: ${String(err)}\n`);
     if (t.backend === 'tmux') {

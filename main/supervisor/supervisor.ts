@@ -349,7 +349,7 @@ export class Supervisor {
     if (!found.ok) return found;
     const rt = found.value;
     if (rt.state !== 'running') return ok(sessionInfo(rt));
-    background(this.checkpoints.take(rt), `checkpointing ${rt.name}`);
+    background(this.checkpoints.take(rt, reason === 'sleep' ? 'suspend' : `interrupted (${reason})`), `checkpointing ${rt.name}`);
     this.moves.interrupt(rt, reason);
     return ok(sessionInfo(rt));
   }
@@ -366,6 +366,8 @@ export class Supervisor {
   async resumeSession(ref: string, reason: InterruptReason, context: ResumeContext | null = null): Promise<Result<SessionInfo>> {
     const found = this.sessions.find(ref);
     if (!found.ok) return found;
+    // The work tree as the interruption left it, recorded as the resume begins (not awaited: git never delays a resume).
+    if (found.value.terminal !== null) background(this.checkpoints.take(found.value, 'before resume'), `checkpointing ${found.value.name}`);
     // At a usage limit: resumed only once its time has come (a wake through it), as the limit's one resume.
     await (found.value.state === 'limited' ? this.limits.resumeIfDue(found.value, context) : this.resumer.resume(found.value, reason, context));
     return ok(sessionInfo(found.value));

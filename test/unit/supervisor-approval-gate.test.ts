@@ -39,6 +39,10 @@ describe('approvingAction', () => {
     expect(approvingAction('checks.trust', { session: 's', hash: 'h' })).toMatch(/approving/);
     expect(approvingAction('session.init', { projectDir: '/p', name: 'n', profile: 'shell', backend: 'direct', command: 'sh' })).toMatch(/command approved/);
     expect(approvingAction('session.init', { projectDir: '/p', name: 'n', profile: 'claude', backend: 'direct' })).toBeNull();
+    // Confirming a rollback over a working agent is the person's; a plain or dry-run rollback approves nothing.
+    expect(approvingAction('rollback', { session: 's', to: 'start', confirm: true })).toMatch(/rollback while the agent works/);
+    expect(approvingAction('rollback', { session: 's', to: 'start' })).toBeNull();
+    expect(approvingAction('rollback', { session: 's', to: 'start', confirm: true, dryRun: true })).toBeNull();
     // A malformed init is treated as approving: the gate decides before the schema says no.
     expect(approvingAction('session.init', { command: 5 })).not.toBeNull();
     expect(approvingAction('settings.set', {})).toMatch(/settings/);

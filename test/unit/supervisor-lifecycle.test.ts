@@ -167,13 +167,16 @@ describe('the state machine', () => {
 
 describe('checkpoints', () => {
   it('changed only when HEAD or the set of changed files differs', () => {
-    const prev = { at: 'x', gitHead: 'abc', changedFiles: ['a', 'b'] };
+    const prev = { at: 'x', gitHead: 'abc', changedFiles: ['a', 'b'], snapshot: null };
     expect(checkpointChanged(prev, 'abc', ['b', 'a'])).toBe(false);
     expect(checkpointChanged(prev, 'abd', ['a', 'b'])).toBe(true);
     expect(checkpointChanged(prev, 'abc', ['a'])).toBe(true);
     expect(checkpointChanged(null, null, [])).toBe(false);
     expect(checkpointChanged(null, 'abc', [])).toBe(true);
-    expect(checkpointLogLine(prev, { at: 'y', gitHead: '0123456789abcdef', changedFiles: ['a'] })).toBe('CHECKPOINT - 0123456789ab (new commit); 1 changed file: a');
+    const snapshot = { commit: '3f2a9c1d'.padEnd(40, '0'), tree: 'f'.repeat(40), seq: 2 };
+    expect(checkpointLogLine(prev, { at: 'y', gitHead: '0123456789abcdef', changedFiles: ['a'], snapshot })).toBe('CHECKPOINT 3f2a9c1 - 1 file changed: a (new commit 0123456789ab)');
+    expect(checkpointLogLine(prev, { at: 'y', gitHead: 'abc', changedFiles: ['a', 'b', 'c', 'd'], snapshot })).toBe('CHECKPOINT 3f2a9c1 - 4 files changed: a, b, c, d');
+    expect(checkpointLogLine(null, { at: 'y', gitHead: null, changedFiles: [], snapshot: null })).toBe('CHECKPOINT - no git repository; no uncommitted changes');
   });
 });
 

@@ -1,5 +1,6 @@
 // Every method of the control API (DESIGN.md §12) mapped to its handler, grouped by namespace in the
 // files beside this one. dispatch.ts is the one caller. Runs in the daemon.
+import { diffSessionChanges, listSessionChanges, listSessionCheckpoints, rollbackSessionFiles, takeSessionCheckpoint } from './checkpoints.js';
 import { listSessionChecks, trustSessionChecks, verifySessionChecks } from './checks.js';
 import { ack, attach, detach, hello, input, resize, subscribe } from './connection.js';
 import type { HandlerMap } from './context.js';
@@ -36,6 +37,11 @@ export const HANDLERS: HandlerMap = {
   'checks.list': listSessionChecks,
   'checks.verify': verifySessionChecks,
   'checks.trust': trustSessionChecks,
+  'checkpoints.list': listSessionCheckpoints,
+  'checkpoint.take': takeSessionCheckpoint,
+  'changes.list': listSessionChanges,
+  'changes.diff': diffSessionChanges,
+  rollback: rollbackSessionFiles,
   'settings.get': getSettings,
   'settings.set': setSettings,
   'hint.power': powerHintHandler,

@@ -1,5 +1,5 @@
-// Checkpoints (DESIGN.md §3, §4): the project's git HEAD and changed files, written into
-// session.json every few minutes while an agent runs (spread over the first interval so many
+// Checkpoints (DESIGN.md §3, §4): a snapshot of the project's work tree (state/snapshot.ts) with its
+// git HEAD and changed files, written into session.json every few minutes while an agent runs (spread over the first interval so many
 // sessions do not all run git at once), when it exits, when it is interrupted and when the supervisor
 // stops, with a work-log entry only when something changed since the last one. The comparison is
 // pure; writing is the thin shell (writeCheckpoint); when they are taken is the Checkpointer's, and a
@@ -9,9 +9,11 @@
 // read as a sleep). Runs in the supervisor's process.
 import type { Checkpoint, SessionFile } from '../../../common/session.js';
 import { fail, ok, type Result } from '../../../common/result.js';
-import { GIT_TIMEOUT_MS, gitStateAsync } from '../../state/git-info.js';
+import { GIT_TIMEOUT_MS } from '../../state/git-info.js';
 import { Limiter } from '../../state/limiter.js';
-import { updateSessionFileAsync } from '../../state/session-file.js';
+import { openRepoGit } from '../../state/safe-git.js';
+import { readSessionFile, updateSessionFileAsync } from '../../state/session-file.js';
+import { changedAgainstHead, checkpointLine, GitFailed, readWorkTree, recordCheckpoint } from '../../state/snapshot.js';
 import { appendEntryAsync } from '../../state/work-log.js';
 import { background } from '../../background.js';
 import type { Terminal } from '../../terminals/terminal.js';
@@ -32,7 +34,7 @@ export const checkpointLimiter = new Limiter(CHECKPOINT_CONCURRENCY);
 /** Files named in the work-log entry; the full list is in session.json. */
 const LOGGED_FILES = 8;
 
-/** Whether HEAD or the set of changed files differs from the previous checkpoint. */
+/** Whether HEAD or the set of changed files differs from the previous checkpoint (outside a git repository). */
 export function checkpointChanged(previous: Checkpoint | null, gitHeadNow: string | null, changedFiles: readonly string[]): boolean {
   if (previous === null) return gitHeadNow !== null || changedFiles.length > 0;
   if (previous.gitHead !== gitHeadNow) return true;
@@ -40,14 +42,18 @@ export function checkpointChanged(previous: Checkpoint | null, gitHeadNow: strin
   return before.size !== new Set(changedFiles).size || changedFiles.some((f) => !before.has(f));
 }
 
-/** The work-log line for a changed checkpoint. */
-export function checkpointLogLine(previous: Checkpoint | null, cp: Checkpoint): string {
-  const head = cp.gitHead ? cp.gitHead.slice(0, 12) : 'no git HEAD';
-  const moved = previous !== null && previous.gitHead !== cp.gitHead ? ' (new commit)' : '';
+/** What the work-log line says after the checkpoint's id: `4 files changed: a.ts, b.ts` and a moved HEAD. */
+export function checkpointSummary(previous: Checkpoint | null, cp: Checkpoint): string {
+  const moved = previous !== null && previous.gitHead !== cp.gitHead && cp.gitHead !== null ? ` (new commit ${cp.gitHead.slice(0, 12)})` : '';
   const files = cp.changedFiles.length === 0
     ? 'no uncommitted changes'
-    : `${cp.changedFiles.length} changed file${cp.changedFiles.length === 1 ? '' : 's'}: ${cp.changedFiles.slice(0, LOGGED_FILES).join(', ')}${cp.changedFiles.length > LOGGED_FILES ? ', …' : ''}`;
-  return `CHECKPOINT - ${head}${moved}; ${files}`;
+    : `${cp.changedFiles.length} file${cp.changedFiles.length === 1 ? '' : 's'} changed: ${cp.changedFiles.slice(0, LOGGED_FILES).join(', ')}${cp.changedFiles.length > LOGGED_FILES ? ', …' : ''}`;
+  return `${files}${moved}`;
+}
+
+/** The work-log line for a checkpoint that changed: `CHECKPOINT 3f2a9c1 - 4 files changed: …`. */
+export function checkpointLogLine(previous: Checkpoint | null, cp: Checkpoint): string {
+  return cp.snapshot !== null ? checkpointLine(cp.snapshot.commit, checkpointSummary(previous, cp)) : `CHECKPOINT - no git repository; ${checkpointSummary(previous, cp)}`;
 }
 
 export interface CheckpointResult {
@@ -56,23 +62,33 @@ export interface CheckpointResult {
   session: SessionFile;
 }
 
+export interface CheckpointOptions {
+  /** Why it is taken: periodic, interrupted, stopped, exited, resume, on demand, before rollback. */
+  reason?: string;
+  /** The person's words for an on-demand checkpoint. */
+  message?: string | undefined;
+  /** Checkpoints kept besides the first (default CHECKPOINTS_KEPT). */
+  keep?: number;
+}
+
 /**
- * Reads git (asynchronously, under checkpointLimiter), then stores the checkpoint in session.json and
- * logs it when it changed, both without blocking the event loop on fsync. The session.json update
- * never undoes a change the supervisor made meanwhile (see updateSessionFileAsync). A git that hangs
- * is killed after GIT_TIMEOUT_MS and the checkpoint fails, leaving session.json as it was.
+ * Snapshots the work tree (asynchronously, under checkpointLimiter) as the session's next checkpoint
+ * unless it is unchanged, then stores the checkpoint in session.json and logs it when it changed,
+ * both without blocking the event loop on fsync. The session.json update never undoes a change the
+ * supervisor made meanwhile (see updateSessionFileAsync). A git that hangs is killed after
+ * GIT_TIMEOUT_MS and the checkpoint fails, leaving session.json as it was. Outside a git repository
+ * only the time is recorded (no snapshot).
  */
-export async function writeCheckpoint(stateDir: string, projectDir: string, now = new Date()): Promise<Result<CheckpointResult>> {
-  const git = await checkpointLimiter.run(() => gitStateAsync(projectDir));
-  if (git.timedOut) return fail('failed', `${projectDir}: git did not answer within ${GIT_TIMEOUT_MS} ms (killed); no checkpoint written`);
-  const checkpoint: Checkpoint = { at: now.toISOString(), gitHead: git.head, changedFiles: git.changedFiles };
-  let previous: Checkpoint | null = null;
-  const written = await updateSessionFileAsync(stateDir, (s) => {
-    previous = s.lastCheckpoint;
-    return { ...s, lastCheckpoint: checkpoint };
-  });
+export async function writeCheckpoint(stateDir: string, projectDir: string, now = new Date(), opts: CheckpointOptions = {}): Promise<Result<CheckpointResult>> {
+  const stored = readSessionFile(stateDir);
+  if (!stored.ok) return stored;
+  const previous = stored.value.lastCheckpoint;
+  const taken = await checkpointLimiter.run(() => snapshotNow(stored.value.id, projectDir, previous, now, opts));
+  if (!taken.ok) return taken;
+  const checkpoint = taken.value.checkpoint;
+  const written = await updateSessionFileAsync(stateDir, (s) => ({ ...s, lastCheckpoint: checkpoint }));
   if (!written.ok) return written;
-  const changed = checkpointChanged(previous, git.head, git.changedFiles);
+  const changed = taken.value.created || (checkpoint.snapshot !== null && previous?.gitHead !== checkpoint.gitHead) || (checkpoint.snapshot === null && checkpointChanged(previous, checkpoint.gitHead, checkpoint.changedFiles));
   if (changed) {
     try {
       await appendEntryAsync(stateDir, [checkpointLogLine(previous, checkpoint)], now);
@@ -81,6 +97,31 @@ export async function writeCheckpoint(stateDir: string, projectDir: string, now 
     }
   }
   return ok({ checkpoint, changed, session: written.value });
+}
+
+async function snapshotNow(sessionId: string, projectDir: string, previous: Checkpoint | null, now: Date, opts: CheckpointOptions): Promise<Result<{ checkpoint: Checkpoint; created: boolean }>> {
+  const killed = fail('failed', `${projectDir}: git did not answer within ${GIT_TIMEOUT_MS} ms (killed); no checkpoint written`);
+  const opened = await openRepoGit(projectDir);
+  if (!opened.ok) {
+    if (opened.timedOut) return killed;
+    return ok({ checkpoint: { at: now.toISOString(), gitHead: null, changedFiles: [], snapshot: null }, created: false });
+  }
+  const git = opened.git;
+  try {
+    const wt = await readWorkTree(git, projectDir);
+    // The same tree on the same HEAD changed the same files: no diff needed.
+    const same = previous?.snapshot?.tree === wt.tree && previous.gitHead === wt.head;
+    const changedFiles = same ? previous.changedFiles : await changedAgainstHead(git, wt);
+    const base: Checkpoint = { at: now.toISOString(), gitHead: wt.head, changedFiles, snapshot: null };
+    const meta = { at: base.at, reason: opts.reason ?? 'periodic', files: changedFiles.length, summary: checkpointSummary(previous, base), message: opts.message };
+    const r = await recordCheckpoint(git, sessionId, wt, previous?.snapshot ?? null, meta, opts.keep);
+    return ok({ checkpoint: { ...base, snapshot: r.snapshot }, created: r.created });
+  } catch (err) {
+    if (err instanceof GitFailed && err.timedOut) return killed;
+    return fail('failed', `${projectDir}: ${(err as Error).message}; no checkpoint written`);
+  } finally {
+    git.close();
+  }
 }
 
 /** What checkpointing uses. */
@@ -118,14 +159,14 @@ export class Checkpointer {
   }
 
   /** Takes one checkpoint now; resolves when written. Failures are reported, never thrown. */
-  take(rt: SessionRuntime): Promise<void> {
-    const p = this.write(rt).catch((err: unknown) => this.ports.moves.unwritable(rt, `checkpoint failed: ${String(err)}`));
+  take(rt: SessionRuntime, reason = 'periodic'): Promise<void> {
+    const p = this.write(rt, reason).catch((err: unknown) => this.ports.moves.unwritable(rt, `checkpoint failed: ${String(err)}`));
     this.inFlight.add(p);
     return p.finally(() => this.inFlight.delete(p));
   }
 
-  private async write(rt: SessionRuntime): Promise<void> {
-    const r = await writeCheckpoint(rt.stateDir, rt.projectDir);
+  private async write(rt: SessionRuntime, reason: string): Promise<void> {
+    const r = await writeCheckpoint(rt.stateDir, rt.projectDir, new Date(), { reason });
     if (!r.ok) {
       this.ports.moves.unwritable(rt, `checkpoint not written: ${r.message}`);
       return;

@@ -131,7 +131,7 @@ export class ExitHandler {
       lastExit: exitRecord(exit, ports.clock.wallMs()),
       restartHistory: countsAsCrash ? recordCrash(s.restartHistory, { wallMs: ports.clock.wallMs(), systemAwakeMs: systemAwakeMs(), bootId: bootId() }) : s.restartHistory,
     }));
-    if (when === '') background(this.ports.checkpoints.take(rt), `checkpointing ${rt.name}`);
+    if (when === '') background(this.ports.checkpoints.take(rt, 'agent exited'), `checkpointing ${rt.name}`);
     const exited = (outcome: Outcome): void => ports.emit({ type: 'session.exited', ...moves.base(rt), code: exit.code, signal: exit.signal, outcome });
     switch (decision.kind) {
       case 'stopped':

@@ -22,6 +22,7 @@ import { sessionFilePath } from '../../state/session-file.js';
 import { gatherResumeInputs } from '../resume/resume-inputs.js';
 import { interruptionFor } from '../resume/interrupt-words.js';
 import { buildResumePrompt } from '../resume/resume-prompt.js';
+import { clearRollbackNotice, pendingRollbackNotice } from '../resume/rollback-notice.js';
 
 /** A resumed agent keeps its conversation, so its prompt holds only the headline, files and checks. */
 const RESUME_WITH_CONTEXT_BUDGET = 2_000;
@@ -119,6 +120,9 @@ export async function planRelaunchLaunch(req: RelaunchRequest): Promise<PlanResu
     failedResume: req.failedResume,
   });
   if (!plan.ok) return plan;
+  // The prompts above carry the rollback note: this launch delivers it.
+  const notice = pendingRollbackNotice(req.stateDir);
+  if (notice !== null) clearRollbackNotice(req.stateDir, notice);
   const whyFresh = plan.value.kind === 'fresh' ? whyNotResumed(profile, agentSessionId, transcriptExists) : undefined;
   return ok({ kind: plan.value.kind, spec: plan.value.spec, ...(whyFresh !== undefined ? { whyFresh } : {}) });
 }

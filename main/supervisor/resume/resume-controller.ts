@@ -5,6 +5,7 @@
 // fresh; never the same failed resume twice); a live one that works is left alone; one that waits or
 // shows an error is nudged; one still in error after a nudge, or long after the wake, is restarted
 // with its resume command. Runs in the supervisor's process.
+import { clearRollbackNotice, pendingRollbackNotice, rollbackNoticeText, type RollbackNotice } from './rollback-notice.js';
 import type { InterruptReason } from '../../../common/session.js';
 import { background } from '../../background.js';
 import { isRetrying } from '../../agents/typing.js';
@@ -91,10 +92,12 @@ export class ResumeController {
     if (!ports.moves.move(rt, 'resume')) return;
     this.ports.journal.resuming(rt, run.launch);
     if (action.kind === 'nudge') {
-      const nudge = rt.profile.nudge({ projectDir: rt.projectDir, name: rt.name });
+      const notice = pendingRollbackNotice(rt.stateDir);
+      const plain = rt.profile.nudge({ projectDir: rt.projectDir, name: rt.name });
+      const nudge = plain !== null && notice !== null ? `${plain} ${rollbackNoticeText(notice)}` : plain;
       // The action is issued here; its confirmation (the agent echoes the text and goes busy) takes
       // the agent's own time, so it goes on beside the next session's resume, not in front of it.
-      if (nudge !== null) return background(this.nudge(rt, reason, resumed, gen, nudge, stuckAfter), `nudging ${rt.name}`);
+      if (nudge !== null) return background(this.nudge(rt, reason, resumed, gen, nudge, stuckAfter, notice), `nudging ${rt.name}`);
     }
     let what = `agent still running (${rt.activity})`;
     if (action.kind !== 'nudge' && rt.activity === 'working' && isRetrying(await run.terminal.screenText().catch(() => ''), rt.profile.typing)) {
@@ -106,7 +109,7 @@ export class ResumeController {
   }
 
   /** Types the nudge and acts on what came of it: resumed, left to its own retries, or restarted. */
-  private async nudge(rt: SessionRuntime, reason: InterruptReason, resumed: ResumeContext, gen: number, text: string, stuckAfter: number): Promise<void> {
+  private async nudge(rt: SessionRuntime, reason: InterruptReason, resumed: ResumeContext, gen: number, text: string, stuckAfter: number, notice: RollbackNotice | null): Promise<void> {
     const { ports } = this;
     const run = rt.run;
     const activity = rt.activity;
@@ -119,6 +122,7 @@ export class ResumeController {
       this.watchRetrying(rt, reason);
       return this.resumed(rt, reason, resumed, 'agent still running, retrying a request by itself: left to it');
     }
+    if (notice !== null) clearRollbackNotice(rt.stateDir, notice);
     run.markNudged(ports.clock.monoMs());
     this.watchForStuck(rt, reason, stuckAfter);
     this.resumed(rt, reason, resumed, `agent still running, ${activity}: nudged to continue`);

@@ -12,6 +12,13 @@ import { readTailEntries } from '../../state/work-log.js';
 import { interruptionFor } from './interrupt-words.js';
 import type { Interruption, ResumePromptInput } from './resume-prompt.js';
 import { readRegularFileSync } from '../../state/state-file-guard.js';
+import { pendingRollbackNotice, rollbackNoticeText } from './rollback-notice.js';
+
+/** The rollback note from session.json as it is now (the `session` given may predate the rollback). */
+function rollbackNote(stateDir: string): string | null {
+  const n = pendingRollbackNotice(stateDir);
+  return n === null ? null : rollbackNoticeText(n);
+}
 
 /** The last few entries are what the agent "already tried"; older ones are in the file. */
 const RECENT_LOG_ENTRIES = 5;
@@ -40,6 +47,7 @@ export function gatherResumeInputs(
     gitChanged: project.ok ? gitChangedFiles(project.value) : [],
     interruption,
     verification: session.lastVerification?.results ?? null,
+    rollback: rollbackNote(stateDir),
   });
 }
 

@@ -25,6 +25,8 @@ export interface ResumePromptInput {
   gitChanged: string[];
   interruption: Interruption | null;
   verification: CheckResultRecord[] | null;
+  /** The person rolled files back since the agent last heard (rollback-notice.ts's text). */
+  rollback?: string | null;
   budget?: number;
 }
 
@@ -50,6 +52,7 @@ export function buildResumePrompt(input: ResumePromptInput): string {
         `- ${dir}/work_log.md: append an entry for each step (never rewrite old ones)`,
       ],
     },
+    { title: 'Rolled back by the person', priority: 1, lines: input.rollback ? [input.rollback] : [] },
     verificationBlock(input.verification),
     {
       title: 'Current task',

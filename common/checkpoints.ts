@@ -1,0 +1,78 @@
+// Checkpoints, changes and rollback as the control API and `mori … --json` carry them (DESIGN.md §3,
+// §4, §12): a checkpoint as listed, a file changed since one, a file's diff, a rollback's plan and
+// outcome. Pure TypeScript, shared by every process (the window's Changes view reads these shapes).
+import { z } from 'zod';
+
+/** `start` (the session's first checkpoint), `last`, a number (`3`, `#3`) or a commit id prefix (`3f2a9c1`). */
+export const CheckpointSpec = z.string().min(1).max(64);
+
+export const CheckpointInfo = z.object({
+  seq: z.number().int(),
+  /** The snapshot commit (refs/mori/<session id>/cp/<seq>). */
+  commit: z.string(),
+  /** Its short id, as the work log names it. */
+  id: z.string(),
+  tree: z.string(),
+  at: z.string(),
+  reason: z.string(),
+  /** Files changed against HEAD when it was taken. */
+  files: z.number().int(),
+  /** The work-log line logged with it. */
+  logLine: z.string(),
+  message: z.string(),
+});
+export type CheckpointInfo = z.infer<typeof CheckpointInfo>;
+
+export const FileChangeInfo = z.object({
+  path: z.string(),
+  kind: z.enum(['added', 'modified', 'deleted', 'type-changed']),
+  /** Null for a binary file. */
+  added: z.number().int().nullable(),
+  deleted: z.number().int().nullable(),
+  binary: z.boolean(),
+  oldMode: z.string(),
+  newMode: z.string(),
+});
+export type FileChangeInfo = z.infer<typeof FileChangeInfo>;
+
+export const ChangesListing = z.object({
+  since: CheckpointInfo,
+  files: z.array(FileChangeInfo),
+  added: z.number().int(),
+  deleted: z.number().int(),
+});
+export type ChangesListing = z.infer<typeof ChangesListing>;
+
+/** One file's diff: its unified patch and, for text within the size limit, both sides. */
+export const FileDiff = FileChangeInfo.extend({
+  patch: z.string(),
+  /** The text at the checkpoint; null when absent, binary or too big. */
+  before: z.string().nullable(),
+  /** The text in the work tree now; null when absent, binary or too big. */
+  after: z.string().nullable(),
+});
+export type FileDiff = z.infer<typeof FileDiff>;
+
+export const RollbackAction = z.object({
+  path: z.string(),
+  /** restore: write the checkpoint's version; delete: added since, not ignored; skip: left alone (why says why). */
+  action: z.enum(['restore', 'delete', 'skip']),
+  why: z.string().optional(),
+});
+export type RollbackAction = z.infer<typeof RollbackAction>;
+
+export const RollbackOutcome = z.object({
+  to: CheckpointInfo,
+  /** The checkpoint of the state before the rollback (roll back to it to undo); null for a dry run. */
+  before: CheckpointInfo.nullable(),
+  actions: z.array(RollbackAction),
+  dryRun: z.boolean(),
+});
+export type RollbackOutcome = z.infer<typeof RollbackOutcome>;
+
+/** Why a rollback waits for the person's confirmation: the agent is mid-turn and would write over it. */
+export function rollbackNeedsConfirm(live: { state: string; activity: string } | null | undefined): boolean {
+  return live != null && live.state === 'running' && live.activity === 'working';
+}
+
+export const BUSY_MESSAGE = 'the agent is working: rolling back now could mix its edits with the restored files; confirm (`--yes`) to go ahead anyway, or wait';

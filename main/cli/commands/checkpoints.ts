@@ -1,0 +1,124 @@
+// `mori checkpoint S [-m text]`, `mori checkpoints S`, `mori changes S [--since X] [--stat]` and
+// `mori rollback S <checkpoint> [--files PATH...] [--dry-run] [--yes]` (DESIGN.md §4, §9): take a
+// snapshot now, list them, show what changed since one, and put files back as one recorded them.
+// Thin over main/supervisor/checkpoints/. Runs in the CLI process.
+import type { Command } from 'commander';
+import { BUSY_MESSAGE, rollbackNeedsConfirm, type ChangesListing, type CheckpointInfo, type RollbackAction } from '../../../common/checkpoints.js';
+import { fail } from '../../../common/result.js';
+import { projectDirOf } from '../../state/project-dir.js';
+import { openSession } from '../../state/resolve-session.js';
+import { NOT_A_REPOSITORY } from '../../state/snapshot.js';
+import { sessionChanges, sessionCheckpoints, sessionPatch } from '../../supervisor/checkpoints/changes.js';
+import { writeCheckpoint } from '../../supervisor/checkpoints/checkpoint.js';
+import { rollbackSession } from '../../supervisor/checkpoints/rollback.js';
+import { moriHome } from '../../state/mori-home.js';
+import { refusedInsideAgent } from '../approver-check.js';
+import { liveState } from '../live-state.js';
+import { reportFailure, reportSuccess, type OutputOptions } from '../output.js';
+
+interface CheckpointCliOptions extends OutputOptions {
+  message?: string;
+}
+interface ChangesCliOptions extends OutputOptions {
+  since?: string;
+  stat?: boolean;
+}
+interface RollbackCliOptions extends OutputOptions {
+  files?: string[];
+  yes?: boolean;
+  dryRun?: boolean;
+}
+
+function checkpointRow(c: CheckpointInfo): string {
+  return `#${c.seq}  ${c.id}  ${c.at}  ${c.files} file${c.files === 1 ? '' : 's'}  ${c.reason}${c.message ? ` "${c.message}"` : ''}\n      ${c.logLine}`;
+}
+
+function statLines(l: ChangesListing): string[] {
+  const lines = l.files.map((f) => `  ${f.kind.padEnd(12)} ${f.binary ? 'binary' : `+${f.added ?? 0} -${f.deleted ?? 0}`.padEnd(12)} ${f.path}`);
+  return [`Since checkpoint ${l.since.id} (#${l.since.seq}, ${l.since.at}): ${l.files.length} file${l.files.length === 1 ? '' : 's'} changed, +${l.added} -${l.deleted}`, ...lines];
+}
+
+function actionLines(actions: readonly RollbackAction[]): string[] {
+  return actions.map((a) => `  ${a.action.padEnd(8)} ${a.path}${a.why ? ` (${a.why})` : ''}`);
+}
+
+export function registerCheckpoints(program: Command): void {
+  program
+    .command('checkpoint <session>')
+    .description('snapshot the work tree now (nothing new when it is unchanged)')
+    .option('-m, --message <text>', 'say what this checkpoint is')
+    .option('--json', 'print JSON')
+    .action(async (spec: string, opts: CheckpointCliOptions) => {
+      const opened = openSession(spec);
+      if (!opened.ok) return reportFailure(opened, opts);
+      const project = projectDirOf(opened.value.stateDir);
+      if (!project.ok) return reportFailure(project, opts);
+      const r = await writeCheckpoint(opened.value.stateDir, project.value, new Date(), { reason: 'on demand', message: opts.message });
+      if (!r.ok) return reportFailure(r, opts);
+      const snap = r.value.checkpoint.snapshot;
+      if (snap === null) return reportFailure(fail('failed', `${project.value}: ${NOT_A_REPOSITORY}`), opts);
+      const id = snap.commit.slice(0, 7);
+      const text = r.value.changed ? `Checkpoint ${id} (#${snap.seq}): ${r.value.checkpoint.changedFiles.length} file(s) changed against HEAD.` : `Unchanged since checkpoint ${id} (#${snap.seq}): nothing new recorded.`;
+      reportSuccess({ ok: true, created: r.value.changed, id, ...snap, changedFiles: r.value.checkpoint.changedFiles }, text, opts);
+    });
+
+  program
+    .command('checkpoints <session>')
+    .description("list the session's checkpoints: the first and the most recent ones")
+    .option('--json', 'print JSON')
+    .action(async (spec: string, opts: OutputOptions) => {
+      const opened = openSession(spec);
+      if (!opened.ok) return reportFailure(opened, opts);
+      const r = await sessionCheckpoints(opened.value.stateDir);
+      if (!r.ok) return reportFailure(r, opts);
+      reportSuccess({ ok: true, checkpoints: r.value }, r.value.length === 0 ? 'No checkpoints yet.' : r.value.map(checkpointRow).join('\n'), opts);
+    });
+
+  program
+    .command('changes <session>')
+    .description('files added, modified and deleted since a checkpoint (default: the first), with the patch')
+    .option('--since <checkpoint>', 'start, last, #N or a checkpoint id', 'start')
+    .option('--stat', 'the file list and line counts only')
+    .option('--json', 'print JSON')
+    .action(async (spec: string, opts: ChangesCliOptions) => {
+      const opened = openSession(spec);
+      if (!opened.ok) return reportFailure(opened, opts);
+      if (opts.stat) {
+        const r = await sessionChanges(opened.value.stateDir, opts.since);
+        if (!r.ok) return reportFailure(r, opts);
+        return reportSuccess({ ok: true, ...r.value }, statLines(r.value).join('\n'), opts);
+      }
+      const r = await sessionPatch(opened.value.stateDir, opts.since);
+      if (!r.ok) return reportFailure(r, opts);
+      reportSuccess({ ok: true, ...r.value.listing, patch: r.value.patch }, [...statLines(r.value.listing), '', r.value.patch].join('\n'), opts);
+    });
+
+  program
+    .command('rollback <session> <checkpoint>')
+    .description('put files back as a checkpoint recorded them, after checkpointing the current state')
+    .option('--files <paths...>', 'only these project-relative paths')
+    .option('--dry-run', 'list what would change, change nothing')
+    .option('--yes', 'go ahead even while the agent is working')
+    .option('--json', 'print JSON')
+    .action(async (spec: string, to: string, opts: RollbackCliOptions) => {
+      const opened = openSession(spec);
+      if (!opened.ok) return reportFailure(opened, opts);
+      const stateDir = opened.value.stateDir;
+      const preview = await rollbackSession({ stateDir, to, files: opts.files ?? [], dryRun: true });
+      if (!preview.ok) return reportFailure(preview, opts);
+      const changing = preview.value.actions.filter((a) => a.action !== 'skip');
+      const head = `Rollback to checkpoint ${preview.value.to.id} (#${preview.value.to.seq}, ${preview.value.to.at}): ${changing.length} file${changing.length === 1 ? '' : 's'}`;
+      if (opts.dryRun) return reportSuccess({ ok: true, ...preview.value }, [`${head} would change:`, ...actionLines(preview.value.actions)].join('\n'), opts);
+      const live = await liveState();
+      if (rollbackNeedsConfirm(live?.sessions.get(opened.value.session.id))) {
+        if (!opts.yes) return reportFailure(fail('busy', BUSY_MESSAGE), opts);
+        const refused = await refusedInsideAgent(moriHome(), `\`mori rollback ${spec} --yes\` (confirming a rollback while the agent works)`);
+        if (refused) return reportFailure(refused, opts);
+      }
+      if (!opts.json) process.stdout.write([`${head} will change:`, ...actionLines(preview.value.actions), ''].join('\n'));
+      const r = await rollbackSession({ stateDir, to, files: opts.files ?? [] });
+      if (!r.ok) return reportFailure(r, opts);
+      const undo = r.value.before ? ` Undo: mori rollback ${spec} ${r.value.before.id}` : '';
+      reportSuccess({ ok: true, ...r.value }, `Rolled back ${r.value.actions.filter((a) => a.action !== 'skip').length} file(s) to ${r.value.to.id}.${undo}`, opts);
+    });
+}

@@ -1,0 +1,132 @@
+// A session's checkpoints and what changed since one (DESIGN.md §3, §4, §12): the list, one
+// resolved from what a person typed, the files that differ between it and the work tree now (a
+// fresh snapshot tree, not recorded), and each file's diff. The project is where the state dir lies
+// (project-dir.ts), never what session.json says. Shared by `mori checkpoints|changes` and the
+// control API. Any Node process; git runs asynchronously through safe-git.ts.
+import type { ChangesListing, CheckpointInfo, FileChangeInfo, FileDiff } from '../../../common/checkpoints.js';
+import { fail, ok, type Result } from '../../../common/result.js';
+import { projectDirOf } from '../../state/project-dir.js';
+import { openRepoGit, type RepoGit } from '../../state/safe-git.js';
+import { readSessionFile } from '../../state/session-file.js';
+import { diffTrees, isText, patchOf, readBlobs, type FileChange } from '../../state/snapshot-diff.js';
+import { listCheckpoints, NOT_A_REPOSITORY, readWorkTree, shortId, type CheckpointEntry } from '../../state/snapshot.js';
+
+/**
+ * Text larger than this is given as a patch only, not as its two sides: both sides and the patch of
+ * a file must fit one control-API line (IPC_MAX_LINE_CHARS, 1,000,000 chars) with room to spare.
+ */
+export const MAX_SIDE_BYTES = 200_000;
+
+export interface SessionRepo {
+  git: RepoGit;
+  sessionId: string;
+  projectDir: string;
+}
+
+/** Opens the session's project repository; the caller closes it. */
+export async function openSessionRepo(stateDir: string): Promise<Result<SessionRepo>> {
+  const session = readSessionFile(stateDir);
+  if (!session.ok) return session;
+  const project = projectDirOf(stateDir);
+  if (!project.ok) return project;
+  const opened = await openRepoGit(project.value);
+  if (!opened.ok) return fail('failed', opened.timedOut ? `${project.value}: git did not answer in time` : `${project.value}: ${NOT_A_REPOSITORY}`);
+  return ok({ git: opened.git, sessionId: session.value.id, projectDir: project.value });
+}
+
+/** Runs `work` on the session's repository, closing it after; git failures become values. */
+export async function withSessionRepo<T>(stateDir: string, work: (r: SessionRepo) => Promise<Result<T>>): Promise<Result<T>> {
+  const repo = await openSessionRepo(stateDir);
+  if (!repo.ok) return repo;
+  try {
+    return await work(repo.value);
+  } catch (err) {
+    return fail('failed', `${repo.value.projectDir}: ${(err as Error).message}`);
+  } finally {
+    repo.value.git.close();
+  }
+}
+
+export function checkpointInfo(e: CheckpointEntry): CheckpointInfo {
+  return { seq: e.seq, commit: e.commit, id: shortId(e.commit), tree: e.tree, at: e.at, reason: e.reason, files: e.files, logLine: e.logLine, message: e.message };
+}
+
+/** The checkpoint `spec` names: `start`, `last`, `3` or `#3`, or a commit id prefix of 4 or more digits. */
+export function resolveCheckpoint(entries: readonly CheckpointEntry[], spec: string): Result<CheckpointEntry> {
+  const s = spec.trim().toLowerCase();
+  if (entries.length === 0) return fail('not-found', 'this session has no checkpoints yet (`mori checkpoint S` takes one)');
+  if (s === 'start' || s === 'first') return ok(entries[0]!);
+  if (s === 'last' || s === 'latest') return ok(entries[entries.length - 1]!);
+  const seq = /^#?(\d{1,6})$/.exec(s);
+  const byId = /^[0-9a-f]{4,64}$/.test(s) ? entries.filter((e) => e.commit.startsWith(s)) : [];
+  if (seq && byId.length === 0) {
+    const e = entries.find((x) => x.seq === Number(seq[1]));
+    return e ? ok(e) : fail('not-found', `no checkpoint #${seq[1]} (kept: the first and the last ones; \`mori checkpoints S\` lists them)`);
+  }
+  if (byId.length === 1) return ok(byId[0]!);
+  if (byId.length > 1) return fail('usage', `"${spec}" names ${byId.length} checkpoints; give more of the id`);
+  return fail('not-found', `no checkpoint "${spec}" (\`mori checkpoints S\` lists them)`);
+}
+
+export async function sessionCheckpoints(stateDir: string): Promise<Result<CheckpointInfo[]>> {
+  return withSessionRepo(stateDir, async ({ git, sessionId }) => ok((await listCheckpoints(git, sessionId)).map(checkpointInfo)));
+}
+
+function changeInfo(c: FileChange): FileChangeInfo {
+  return { path: c.path, kind: c.kind, added: c.added, deleted: c.deleted, binary: c.binary, oldMode: c.oldMode, newMode: c.newMode };
+}
+
+interface Compared {
+  since: CheckpointEntry;
+  changes: FileChange[];
+  /** The work tree's tree now. */
+  now: string;
+}
+
+async function compare({ git, sessionId, projectDir }: SessionRepo, since: string): Promise<Result<Compared>> {
+  const from = resolveCheckpoint(await listCheckpoints(git, sessionId), since);
+  if (!from.ok) return from;
+  const wt = await readWorkTree(git, projectDir);
+  return ok({ since: from.value, changes: await diffTrees(git, from.value.tree, wt.tree), now: wt.tree });
+}
+
+/** The files that differ between checkpoint `since` and the work tree now. */
+export async function sessionChanges(stateDir: string, since = 'start'): Promise<Result<ChangesListing>> {
+  return withSessionRepo(stateDir, async (repo) => {
+    const c = await compare(repo, since);
+    if (!c.ok) return c;
+    const files = c.value.changes.map(changeInfo);
+    return ok({ since: checkpointInfo(c.value.since), files, added: files.reduce((n, f) => n + (f.added ?? 0), 0), deleted: files.reduce((n, f) => n + (f.deleted ?? 0), 0) });
+  });
+}
+
+/** The whole unified patch between checkpoint `since` and the work tree now, and its file list. */
+export async function sessionPatch(stateDir: string, since = 'start'): Promise<Result<{ listing: ChangesListing; patch: string }>> {
+  return withSessionRepo(stateDir, async (repo) => {
+    const c = await compare(repo, since);
+    if (!c.ok) return c;
+    const files = c.value.changes.map(changeInfo);
+    const listing = { since: checkpointInfo(c.value.since), files, added: files.reduce((n, f) => n + (f.added ?? 0), 0), deleted: files.reduce((n, f) => n + (f.deleted ?? 0), 0) };
+    return ok({ listing, patch: files.length === 0 ? '' : await patchOf(repo.git, c.value.since.tree, c.value.now) });
+  });
+}
+
+/** Per file (all changed files, or those in `paths`): the patch and, for text, the two sides. */
+export async function sessionDiff(stateDir: string, since = 'start', paths: readonly string[] = []): Promise<Result<{ since: CheckpointInfo; files: FileDiff[] }>> {
+  return withSessionRepo(stateDir, async (repo) => {
+    const c = await compare(repo, since);
+    if (!c.ok) return c;
+    const wanted = paths.length === 0 ? c.value.changes : c.value.changes.filter((f) => paths.includes(f.path));
+    const blobs = await readBlobs(repo.git, wanted.flatMap((f) => [f.oldBlob, f.newBlob].filter((_, i) => (i === 0 ? f.oldMode : f.newMode) !== '160000')));
+    const side = (oid: string): string | null => {
+      const b = blobs.get(oid);
+      return b !== undefined && b.length <= MAX_SIDE_BYTES && isText(b) ? b.toString('utf8') : null;
+    };
+    const files: FileDiff[] = [];
+    for (const f of wanted) {
+      const patch = await patchOf(repo.git, c.value.since.tree, c.value.now, [f.path]);
+      files.push({ ...changeInfo(f), patch, before: f.binary ? null : side(f.oldBlob), after: f.binary ? null : side(f.newBlob) });
+    }
+    return ok({ since: checkpointInfo(c.value.since), files });
+  });
+}

@@ -1,0 +1,26 @@
+// The note that tells an agent the person rolled files back (DESIGN.md §4): rollback.ts leaves it in
+// session.json, the next resume prompt or nudge carries it, and it is cleared once one did. Read
+// from the file each time (a rollback is often made by `mori rollback`, another process). Runs in the
+// supervisor's process and in `mori prompt`.
+import type { SessionFile } from '../../../common/session.js';
+import { readSessionFile, updateSessionFile } from '../../state/session-file.js';
+
+export type RollbackNotice = NonNullable<SessionFile['rollbackNotice']>;
+
+/** Files named in the note; the rest are counted. */
+const NAMED_FILES = 10;
+
+export function rollbackNoticeText(n: RollbackNotice): string {
+  const names = n.files.slice(0, NAMED_FILES).join(', ') + (n.files.length > NAMED_FILES ? `, and ${n.files.length - NAMED_FILES} more` : '');
+  return `Files were rolled back to checkpoint ${n.checkpoint} by the person (${n.at}): ${names || 'no files'}. Re-read them before editing; do not redo what was undone unless asked.`;
+}
+
+export function pendingRollbackNotice(stateDir: string): RollbackNotice | null {
+  const s = readSessionFile(stateDir);
+  return s.ok ? s.value.rollbackNotice : null;
+}
+
+/** Clears the note once delivered, unless a newer rollback left another meanwhile. */
+export function clearRollbackNotice(stateDir: string, delivered: RollbackNotice): void {
+  updateSessionFile(stateDir, (s) => (s.rollbackNotice?.at === delivered.at ? { ...s, rollbackNotice: null } : s));
+}
