@@ -7,12 +7,15 @@
 // session id, and a SIGKILL resumes the cleared conversation, not the old one. Codex's notify says
 // a finished turn. The CLIs come from test/agent-clis/install.sh's cache; absent → skipped.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hasEvent, UpHarness, type Up } from '../helpers/mori-up.js';
 import { until } from '../helpers/until.js';
-import { codexEnv, installedCli, screen, sessionJson } from '../agent-clis/real-agents.js';
+import { geminiDefaultsRefusal } from '../../main/agents/hooks/gemini-defaults-check.js';
+import { codexEnv, geminiEnv, installedCli, screen, sessionJson } from '../agent-clis/real-agents.js';
+import { geminiTurns, startGeminiApi } from '../stand-ins/gemini-api.js';
 import { CLAUDE_CODE_PACKAGE, claudeEnv, claudePid, installedAgentCli, seedClaudeConfig } from '../helpers/real-claude.js';
 import { messageTexts, MessagesApiStandIn } from '../stand-ins/messages-api.js';
 import type { StandIn } from '../stand-ins/loopback-server.js';
@@ -20,6 +23,9 @@ import { startResponsesApi } from '../stand-ins/responses-api.js';
 
 const claudeBin = installedAgentCli(CLAUDE_CODE_PACKAGE, 'claude');
 const codex = installedCli('@openai/codex', '0.171.0', 'codex');
+const gemini = installedCli('@google/gemini-cli', '0.61.0', 'gemini');
+/** Gemini CLI takes ~15 s from launch to its first request on a busy 2-core machine. */
+const GEMINI_START_MS = 50_000;
 /** Claude Code takes seconds to start on a loaded 2-core machine; each step gets this long. */
 const STEP_MS = 40_000;
 const TEST_MS = 90_000;
@@ -43,6 +49,7 @@ afterEach(async () => {
     if (tmp) rmSync(tmp, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
   }
   h = null;
+  for (const dir of closedHomes.splice(0)) rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
   await claudeApi?.stop();
   claudeApi = null;
   await api?.close();
@@ -78,11 +85,11 @@ function timedLines(u: Up): { at: number; e: Record<string, unknown> }[] {
 const started = (u: Up): Record<string, unknown>[] => u.lines().filter((e) => e['type'] === 'session.started');
 const activities = (u: Up): string[] => u.lines().filter((e) => e['type'] === 'session.activity').map((e) => String(e['to']));
 
-/** This launch's spool dir, from the nonce Mori keeps per session. */
-function spoolDir(harness: UpHarness): string {
+/** This launch's spool dir, from the nonce Mori keeps per session (`home`: Mori's home when not the harness's). */
+function spoolDir(harness: UpHarness, home = harness.home): string {
   const id = sessionJson(harness, NAME).id;
-  const nonce = readFileSync(path.join(harness.home, 'hooks', 'runs', id), 'utf8').trim();
-  return path.join(harness.home, 'hooks', nonce);
+  const nonce = readFileSync(path.join(home, 'hooks', 'runs', id), 'utf8').trim();
+  return path.join(home, 'hooks', nonce);
 }
 
 /** The time each hook call's spool file appeared, by event, seen as the daemon sees it (the dir watched). */
@@ -98,6 +105,18 @@ function watchCalls(dir: string): Map<string, number[]> {
   });
   return seen;
 }
+
+/**
+ * A Mori home Gemini CLI would read a system-defaults file from: every directory down to it root's
+ * and closed to group and others. Only root can have one (under its own home); null otherwise.
+ */
+function closedHome(): string | null {
+  if (process.getuid?.() !== 0) return null;
+  const dir = mkdtempSync(path.join(os.homedir(), '.mori-hooks-test-'));
+  closedHomes.push(dir);
+  return geminiDefaultsRefusal(path.join(dir, 'probe')) === null ? dir : null;
+}
+const closedHomes: string[] = [];
 
 const fileOrNull = (file: string): string | null => (existsSync(file) ? readFileSync(file, 'utf8') : null);
 
@@ -204,6 +223,68 @@ describe.skipIf(claudeBin === null)(`Claude Code ${CLAUDE_CODE_PACKAGE} hooks un
     const argv = readFileSync(`/proc/${again}/cmdline`, 'utf8').split('\0');
     expect(argv.slice(argv.indexOf('--resume'), argv.indexOf('--resume') + 2)).toEqual(['--resume', cleared]);
     expect(sessionJson(r.h, NAME).agent.sessionId).toBe(cleared);
+  }, TEST_MS);
+});
+
+describe.skipIf('skip' in gemini)(`Gemini CLI hooks under mori up${'skip' in gemini ? ` (skipped: ${gemini.skip})` : ''}`, () => {
+  /** The stand-in (its second turn asks for a shell command), a harness for a gemini session, Mori's home `home`. */
+  async function rig(prefix: string, home: string | null): Promise<UpHarness> {
+    api = await startGeminiApi(0, { after: 1, calls: [{ functionCall: { name: 'run_shell_command', args: { command: 'touch made-by-tool.txt', description: 'make a file' } } }] });
+    const harness = new UpHarness(prefix, { MORI_TEST_HOOKS_ONLY: '1', ...(home !== null ? { MORI_HOME: home } : {}) });
+    h = harness;
+    // Folder trust off in its settings: the project counts as trusted, so its hooks run.
+    Object.assign(harness.env, geminiEnv(api, harness.tmp), { MORI_AGENT_BIN_GEMINI: (gemini as { bin: string }).bin });
+    const init = harness.mori('init', harness.project, '--name', NAME, '--agent', 'gemini', '--backend', 'tmux', '--task', 'write the thing');
+    expect(init.code, init.stderr).toBe(0);
+    return harness;
+  }
+  const userSettings = (harness: UpHarness): string => path.join(harness.tmp, 'gemini-home', '.gemini', 'settings.json');
+
+  it('hooks alone, Mori home root-owned and closed: working on BeforeAgent, needs-input within a second of Notification(ToolPermission), waiting on AfterAgent', async () => {
+    const home = closedHome();
+    const harness = await rig('hk-gemini', home);
+    if (home === null) {
+      // Not root: no home Gemini CLI would take the layer from; Mori says so instead of handing it over.
+      const u = harness.up();
+      await until('HOOKS OFF', () => existsSync(path.join(harness.stateDir(NAME), 'work_log.md')) && /HOOKS OFF - Gemini CLI/.test(harness.workLog(NAME)), u.stderr, STEP_MS);
+      return;
+    }
+    const u = harness.up();
+    const timed = timedLines(u);
+    const why = (): string => `${activities(u).join(' ')}\n${u.stderr()}\n${screen(harness, sessionJson(harness, NAME).id)}`;
+    await until('waiting after the first turn', () => geminiTurns(api!).length >= 1 && activities(u).includes('working') && activities(u).at(-1) === 'waiting', why, GEMINI_START_MS);
+    expect(activities(u)).toEqual(['waiting', 'working', 'waiting']);
+    const calls = watchCalls(spoolDir(harness, home));
+
+    expect(harness.mori('send', NAME, 'please run it').code).toBe(0);
+    await until('needs-input', () => activities(u).includes('needs-input'), why, STEP_MS);
+    const asked = calls.get('Notification')?.[0];
+    expect(asked, `hook calls seen: ${[...calls.keys()].join(' ')}`).toBeDefined();
+    const event = timed.find((t) => t.e['type'] === 'session.activity' && t.e['to'] === 'needs-input')!;
+    console.log(`gemini: Notification spool file → session.activity needs-input: ${event.at - (asked as number)} ms; calls: ${[...calls.keys()].join(' ')}`);
+    expect(event.at - (asked as number)).toBeLessThanOrEqual(HOOK_TO_EVENT_MS);
+    expect(activities(u).slice(3, activities(u).indexOf('needs-input'))).toContain('working');
+    expect(harness.mori('ls', '--json').stdout).toContain('"needs-input"');
+
+    // The person allows it once (the highlighted choice): the command runs, the turn ends.
+    spawnSync('tmux', ['-L', harness.socketName, 'send-keys', '-t', `mori-${sessionJson(harness, NAME).id}`, 'Enter']);
+    await until('the tool ran', () => existsSync(path.join(harness.project, 'made-by-tool.txt')), why, STEP_MS);
+    await until('waiting after the answer', () => activities(u).at(-1) === 'waiting' && activities(u).length > activities(u).indexOf('needs-input') + 1, why, STEP_MS);
+    // (Gemini CLI rewrites its own settings file, dropping keys it has retired: not Mori's doing.)
+    const after = readFileSync(userSettings(harness), 'utf8');
+    expect(after).not.toContain('hooks');
+    expect(after).not.toContain(home);
+    expect(existsSync(path.join(harness.project, '.gemini'))).toBe(false);
+  }, TEST_MS);
+
+  it('a Mori home Gemini CLI would not read its layer from (under /tmp): hooks off and said so, no warning on its screen', async () => {
+    const harness = await rig('hk-gemini-open', null);
+    const u = harness.up();
+    const why = (): string => `${u.stderr()}\n${screen(harness, sessionJson(harness, NAME).id)}`;
+    await until('the first turn', () => geminiTurns(api!).length >= 1, why, GEMINI_START_MS);
+    expect(harness.workLog(NAME)).toMatch(/HOOKS OFF - Gemini CLI reads a system-defaults file [^\n]*only when it and every directory above it are owned by root and writable by no one else, and \/[^\n]* is (writable by group or others|not owned by root)/);
+    expect(screen(harness, sessionJson(harness, NAME).id)).not.toContain('Skipping system defaults');
+    expect(readdirSync(path.join(harness.home, 'hooks')).filter((n) => n.endsWith('.json'))).toEqual([]);
   }, TEST_MS);
 });
 

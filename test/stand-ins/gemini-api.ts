@@ -17,13 +17,27 @@ function json(res: ServerResponse, status: number, body: unknown): void {
   res.end(JSON.stringify(body));
 }
 
-export async function startGeminiApi(port = 0): Promise<StandIn> {
+/** A streamed reply that asks for one tool call (a shell command makes Gemini CLI ask the person first). */
+export interface GeminiToolCall {
+  functionCall: { name: string; args: Record<string, unknown> };
+}
+
+const callReply = (call: GeminiToolCall): Record<string, unknown> => ({
+  candidates: [{ content: { role: 'model', parts: [call] }, finishReason: 'STOP', index: 0 }],
+  usageMetadata: usage,
+  modelVersion: 'gemini-stand-in',
+});
+
+/** `calls`: replies for the streamed turns that follow the first `after` ones, in order; the rest say `stand-in reply N`. */
+export async function startGeminiApi(port = 0, script: { after: number; calls: GeminiToolCall[] } = { after: 0, calls: [] }): Promise<StandIn> {
   let turn = 0;
+  const calls = [...script.calls];
   return startStandIn((req: LoggedRequest, res) => {
     if (req.method === 'POST' && req.path.includes(':streamGenerateContent')) {
       turn++;
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-      res.write(`data: ${JSON.stringify(reply(`stand-in reply ${turn}`))}\n\n`);
+      const call = turn > script.after ? calls.shift() : undefined;
+      res.write(`data: ${JSON.stringify(call !== undefined ? callReply(call) : reply(`stand-in reply ${turn}`))}\n\n`);
       res.end();
       return;
     }
