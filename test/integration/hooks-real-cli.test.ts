@@ -4,8 +4,11 @@
 // (within a second of the hook call, timed from the call's spool file to the daemon's event) and
 // waiting, with the person's own settings hooks still running beside Mori's layer and no settings
 // file of theirs or the project's written; `/clear` typed into the real claude moves the recorded
-// session id, and a SIGKILL resumes the cleared conversation, not the old one. Codex's notify says
-// a finished turn. The CLIs come from test/agent-clis/install.sh's cache; absent → skipped.
+// session id, and a SIGKILL resumes the cleared conversation, not the old one. Gemini CLI's
+// BeforeAgent / Notification(ToolPermission) / AfterAgent do the same when Mori's home is one it
+// takes a system-defaults file from (root's, closed to others); from any other home Mori hands it
+// no layer and says so. Codex's notify says a finished turn. The CLIs come from
+// test/agent-clis/install.sh's cache; absent → skipped.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
 import os from 'node:os';
