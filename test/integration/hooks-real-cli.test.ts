@@ -4,7 +4,8 @@
 // (within a second of the hook call, timed from the call's spool file to the daemon's event) and
 // waiting, with the person's own settings hooks still running beside Mori's layer and no settings
 // file of theirs or the project's written; `/clear` typed into the real claude moves the recorded
-// session id, and a SIGKILL resumes the cleared conversation, not the old one. Gemini CLI's
+// session id, and a SIGKILL resumes the cleared conversation, not the old one; a turn the API
+// fails says error by StopFailure. Gemini CLI's
 // BeforeAgent / Notification(ToolPermission) / AfterAgent do the same when Mori's home is one it
 // takes a system-defaults file from (root's, closed to others); from any other home Mori hands it
 // no layer and says so. Codex's notify says a finished turn. The CLIs come from
@@ -187,6 +188,23 @@ describe.skipIf(claudeBin === null)(`Claude Code ${CLAUDE_CODE_PACKAGE} hooks un
     expect(fileOrNull(path.join(r.home, '.claude', 'settings.json'))).toBeNull();
     expect(existsSync(path.join(r.h.project, '.claude'))).toBe(false);
     expect(existsSync(path.join(r.configDir, 'settings.local.json'))).toBe(false);
+  }, TEST_MS);
+
+  it('hooks alone: a turn the API fails ends in StopFailure, which says error within a second', async () => {
+    const r = await rig('hk-fail', { MORI_TEST_HOOKS_ONLY: '1' });
+    const u = r.h.up();
+    const timed = timedLines(u);
+    const why = (): string => `${activities(u).join(' ')}\n${u.stderr()}\n${screen(r.h, sessionJson(r.h, NAME).id)}`;
+    await until('waiting after the first turn', () => r.api.turns().length >= 1 && activities(u).at(-1) === 'waiting' && activities(u).includes('working'), why, STEP_MS);
+    const calls = watchCalls(spoolDir(r.h));
+    await r.api.stop();
+    expect(r.h.mori('send', NAME, 'one more thing').code).toBe(0);
+    await until('error', () => activities(u).includes('error'), why, STEP_MS);
+    const failed = calls.get('StopFailure')?.[0];
+    expect(failed, `hook calls seen: ${[...calls.keys()].join(' ')}`).toBeDefined();
+    const event = timed.find((t) => t.e['type'] === 'session.activity' && t.e['to'] === 'error')!;
+    console.log(`claude: StopFailure spool file → session.activity error: ${event.at - (failed as number)} ms`);
+    expect(event.at - (failed as number)).toBeLessThanOrEqual(HOOK_TO_EVENT_MS);
   }, TEST_MS);
 
   it('/clear typed into claude: the new session id is recorded, and a SIGKILL resumes the cleared conversation', async () => {
