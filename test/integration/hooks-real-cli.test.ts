@@ -5,10 +5,10 @@
 // waiting, with the person's own settings hooks still running beside Mori's layer and no settings
 // file of theirs or the project's written; `/clear` typed into the real claude moves the recorded
 // session id, and a SIGKILL resumes the cleared conversation, not the old one; a turn the API
-// fails says error by StopFailure. Gemini CLI's
-// BeforeAgent / Notification(ToolPermission) / AfterAgent do the same when Mori's home is one it
-// takes a system-defaults file from (root's, closed to others); from any other home Mori hands it
-// no layer and says so. Codex's notify says a finished turn. The CLIs come from
+// fails says error by StopFailure. Gemini CLI's BeforeAgent / Notification(ToolPermission) /
+// AfterAgent do the same, and its /clear the same, when Mori's home is one it takes a
+// system-defaults file from (root's, closed to others); from any other home Mori hands it no layer
+// and says so. Codex's notify says a finished turn. The CLIs come from
 // test/agent-clis/install.sh's cache; absent → skipped.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
@@ -22,7 +22,7 @@ import { codexEnv, geminiEnv, installedCli, screen, sessionJson } from '../agent
 import { geminiTurns, startGeminiApi } from '../stand-ins/gemini-api.js';
 import { CLAUDE_CODE_PACKAGE, claudeEnv, claudePid, installedAgentCli, seedClaudeConfig } from '../helpers/real-claude.js';
 import { messageTexts, MessagesApiStandIn } from '../stand-ins/messages-api.js';
-import type { StandIn } from '../stand-ins/loopback-server.js';
+import { bodyText, type StandIn } from '../stand-ins/loopback-server.js';
 import { startResponsesApi } from '../stand-ins/responses-api.js';
 
 const claudeBin = installedAgentCli(CLAUDE_CODE_PACKAGE, 'claude');
@@ -30,6 +30,8 @@ const codex = installedCli('@openai/codex', '0.171.0', 'codex');
 const gemini = installedCli('@google/gemini-cli', '0.61.0', 'gemini');
 /** Gemini CLI takes ~15 s from launch to its first request on a busy 2-core machine. */
 const GEMINI_START_MS = 50_000;
+/** How long a typed command gets to take effect before Enter is pressed again. */
+const GEMINI_ENTER_MS = 8_000;
 /** Claude Code takes seconds to start on a loaded 2-core machine; each step gets this long. */
 const STEP_MS = 40_000;
 const TEST_MS = 90_000;
@@ -249,8 +251,8 @@ describe.skipIf(claudeBin === null)(`Claude Code ${CLAUDE_CODE_PACKAGE} hooks un
 
 describe.skipIf('skip' in gemini)(`Gemini CLI hooks under mori up${'skip' in gemini ? ` (skipped: ${gemini.skip})` : ''}`, () => {
   /** The stand-in (its second turn asks for a shell command), a harness for a gemini session, Mori's home `home`. */
-  async function rig(prefix: string, home: string | null): Promise<UpHarness> {
-    api = await startGeminiApi(0, { after: 1, calls: [{ functionCall: { name: 'run_shell_command', args: { command: 'touch made-by-tool.txt', description: 'make a file' } } }] });
+  async function rig(prefix: string, home: string | null, standIn?: StandIn): Promise<UpHarness> {
+    api = standIn ?? (await startGeminiApi(0, { after: 1, calls: [{ functionCall: { name: 'run_shell_command', args: { command: 'touch made-by-tool.txt', description: 'make a file' } } }] }));
     const harness = new UpHarness(prefix, { MORI_TEST_HOOKS_ONLY: '1', ...(home !== null ? { MORI_HOME: home } : {}) });
     h = harness;
     // Folder trust off in its settings: the project counts as trusted, so its hooks run.
@@ -296,6 +298,48 @@ describe.skipIf('skip' in gemini)(`Gemini CLI hooks under mori up${'skip' in gem
     expect(after).not.toContain('hooks');
     expect(after).not.toContain(home);
     expect(existsSync(path.join(harness.project, '.gemini'))).toBe(false);
+  }, TEST_MS);
+
+  it('/clear typed into gemini: the new session id is recorded, and a SIGKILL resumes the cleared conversation', async () => {
+    const home = closedHome();
+    api = await startGeminiApi();
+    const harness = await rig('hk-gemini-clear', home, api);
+    const u = harness.up();
+    if (home === null) {
+      await until('HOOKS OFF', () => existsSync(path.join(harness.stateDir(NAME), 'work_log.md')) && /HOOKS OFF - Gemini CLI/.test(harness.workLog(NAME)), u.stderr, STEP_MS);
+      return;
+    }
+    const why = (): string => `${activities(u).join(' ')}\n${u.stderr()}\n${screen(harness, sessionJson(harness, NAME).id)}`;
+    const turns = (): number => geminiTurns(api!).length;
+    await until('the first turn over', () => turns() >= 1 && activities(u).at(-1) === 'waiting' && activities(u).includes('working'), why, GEMINI_START_MS);
+    const first = sessionJson(harness, NAME).agent.sessionId as string;
+    // Typed at the terminal: `mori send` waits for the agent to start working after Enter, and /clear starts no turn.
+    const pane = `mori-${sessionJson(harness, NAME).id}`;
+    const changed = (): boolean => ![null, first].includes(sessionJson(harness, NAME).agent.sessionId);
+    spawnSync('tmux', ['-L', harness.socketName, 'send-keys', '-t', pane, '-l', '/clear']);
+    // Gemini's completion menu opens on `/`: Enter once it shows, and again (as a person would) if a
+    // busy machine's first Enter only closed the menu.
+    await until('the completion menu', () => screen(harness, sessionJson(harness, NAME).id).includes('Clear the screen'), why, STEP_MS);
+    for (let tries = 0; tries < 3 && !changed(); tries++) {
+      spawnSync('tmux', ['-L', harness.socketName, 'send-keys', '-t', pane, 'Enter']);
+      await until('the new id in session.json', changed, why, GEMINI_ENTER_MS).catch(() => undefined);
+    }
+    expect(changed(), why()).toBe(true);
+    const cleared = sessionJson(harness, NAME).agent.sessionId as string;
+    expect(harness.workLog(NAME)).toContain(`AGENT SESSION CHANGED - Gemini CLI session ${first} → ${cleared}: the conversation was cleared (/clear)`);
+
+    // Turn 2 after /clear (its reply: `stand-in reply 2`), then gemini killed with its process group.
+    expect(harness.mori('send', NAME, 'the new code word is OSPREY').code).toBe(0);
+    await until('the post-clear turn answered', () => turns() >= 2 && activities(u).at(-1) === 'waiting', why, STEP_MS);
+    expect(bodyText(geminiTurns(api).at(-1)!.body)).not.toContain('stand-in reply 1');
+    const pid = started(u)[0]!['pid'] as number;
+    process.kill(-pid, 'SIGKILL');
+    await until('the resumed turn', () => turns() >= 3, why, GEMINI_START_MS);
+    const resumed = bodyText(geminiTurns(api)[2]!.body);
+    expect(resumed).toContain('OSPREY');
+    expect(resumed).toContain('stand-in reply 2');
+    expect(resumed).not.toContain('stand-in reply 1');
+    expect(harness.workLog(NAME)).toContain(`agent relaunched with its resume command (session ${cleared})`);
   }, TEST_MS);
 
   it('a Mori home Gemini CLI would not read its layer from (under /tmp): hooks off and said so, no warning on its screen', async () => {
