@@ -62,15 +62,29 @@ export interface GeminiStandIn extends LimitableStandIn {
   limitUntil(epochMs: number | null, options?: { daily?: boolean }): void;
 }
 
-export async function startGeminiApi(port = 0): Promise<GeminiStandIn> {
+/** A streamed reply that asks for one tool call (a shell command makes Gemini CLI ask the person first). */
+export interface GeminiToolCall {
+  functionCall: { name: string; args: Record<string, unknown> };
+}
+
+const callReply = (call: GeminiToolCall): Record<string, unknown> => ({
+  candidates: [{ content: { role: 'model', parts: [call] }, finishReason: 'STOP', index: 0 }],
+  usageMetadata: usage,
+  modelVersion: 'gemini-stand-in',
+});
+
+/** `calls`: replies for the streamed turns that follow the first `after` ones, in order; the rest say `stand-in reply N`. */
+export async function startGeminiApi(port = 0, script: { after: number; calls: GeminiToolCall[] } = { after: 0, calls: [] }): Promise<GeminiStandIn> {
   let turn = 0;
+  const calls = [...script.calls];
   let limit: GeminiLimit | null = null;
   const api = await startStandIn((req: LoggedRequest, res) => {
     if (req.method === 'POST' && limit !== null && /:(?:stream)?[gG]enerateContent/.test(req.path)) return quotaExhausted(res, limit);
     if (req.method === 'POST' && req.path.includes(':streamGenerateContent')) {
       turn++;
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-      res.write(`data: ${JSON.stringify(reply(`stand-in reply ${turn}`))}\n\n`);
+      const call = turn > script.after ? calls.shift() : undefined;
+      res.write(`data: ${JSON.stringify(call !== undefined ? callReply(call) : reply(`stand-in reply ${turn}`))}\n\n`);
       res.end();
       return;
     }

@@ -17,6 +17,8 @@ export interface ScriptedTurn {
   delayMs?: number;
   /** Send message_start, then nothing: the turn stays open until the stand-in is stopped (an outage mid-turn). */
   hang?: boolean;
+  /** After the text, ask for this tool call (stop_reason tool_use): a Bash or Write call makes claude ask the person first. */
+  toolUse?: { name: string; input: Record<string, unknown> };
 }
 
 export interface LoggedRequest {
@@ -180,7 +182,14 @@ export class MessagesApiStandIn {
     res.write(sse('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }));
     res.write(sse('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: turn.text } }));
     res.write(sse('content_block_stop', { type: 'content_block_stop', index: 0 }));
-    res.write(sse('message_delta', { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: Math.max(1, Math.ceil(turn.text.length / 4)) } }));
+    const tool = turn.toolUse;
+    if (tool !== undefined) {
+      res.write(sse('content_block_start', { type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: `toolu_standin_${id}`, name: tool.name, input: {} } }));
+      res.write(sse('content_block_delta', { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: JSON.stringify(tool.input) } }));
+      res.write(sse('content_block_stop', { type: 'content_block_stop', index: 1 }));
+    }
+    const stopReason = tool !== undefined ? 'tool_use' : 'end_turn';
+    res.write(sse('message_delta', { type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: Math.max(1, Math.ceil(turn.text.length / 4)) } }));
     res.write(sse('message_stop', { type: 'message_stop' }));
     res.end();
   }

@@ -1,15 +1,16 @@
 // Agent hooks (DESIGN.md §4 "Hooks"): the real report script run by the real `sh` into real files,
 // the spool reader against hostile entries (a symlink, a FIFO, a 100 MB file, bad JSON, a flood,
-// forged ids), what each agent's events report, and the activity rule — a hook's word is current
-// at once and holds until the screen changes after it.
+// forged ids), what each agent's events report, Gemini CLI's rule for its system-defaults file, and
+// the activity rule — a hook's word is current at once and holds until the screen changes after it.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync, existsSync, truncateSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync, existsSync, truncateSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AgentActivity } from '../../common/agent-activity.js';
 import { hookReport } from '../../main/agents/hooks/hook-events.js';
 import { hookLayer } from '../../main/agents/hooks/hook-layers.js';
+import { geminiDefaultsRefusal } from '../../main/agents/hooks/gemini-defaults-check.js';
 import { ensureReportScript, REPORT_SCRIPT_TEXT } from '../../main/agents/hooks/report-script.js';
 import { ActivityMonitor } from '../../main/supervisor/launch/activity-monitor.js';
 import { HookSpool, type HookCall } from '../../main/supervisor/signals/hook-spool.js';
@@ -189,6 +190,18 @@ describe('what a hook call reports', () => {
     expect(hookLayer('gemini', ['--resume', 'x'], place)?.env).toEqual({ GEMINI_CLI_SYSTEM_DEFAULTS_PATH: '/h/hooks/n.json' });
     expect(hookLayer('codex', ['resume', '--no-daemon', 'x'], place)?.args.slice(0, 3)).toEqual(['resume', '--config', `notify=["sh","/h/hooks/report.sh","/h/it's/n","notify"]`]);
     expect(hookLayer('shell', [], place)).toBeNull();
+  });
+
+  it('says why Gemini CLI would skip a system-defaults file: the nearest directory above it not root-owned and closed to others', () => {
+    const open = path.join(home, 'open');
+    mkdirSync(open);
+    chmodSync(open, 0o777);
+    const file = path.join(open, 'n.json');
+    writeFileSync(file, '{}', { mode: 0o600 });
+    // Run as root: `open` is writable by others; run as anyone else: `open` is theirs, not root's.
+    expect(geminiDefaultsRefusal(file)).toMatch(new RegExp(`^${open} is (writable by group or others|not owned by root)`));
+    // A file Gemini would read: root's, in root's directories no one else may write.
+    expect(geminiDefaultsRefusal('/etc/passwd')).toBeNull();
   });
 });
 

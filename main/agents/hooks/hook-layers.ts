@@ -3,7 +3,8 @@
 //   - Claude Code 2.1.332: `--settings <file>` (merged over the user/project/local settings; hook
 //     arrays from every layer all run), the file in Mori's home;
 //   - Gemini CLI 0.61.0: its system-defaults file, the lowest settings layer, named by
-//     GEMINI_CLI_SYSTEM_DEFAULTS_PATH (its `hooks` arrays concatenate with the other layers');
+//     GEMINI_CLI_SYSTEM_DEFAULTS_PATH (its `hooks` arrays concatenate with the other layers'); it
+//     reads that file only from a root-owned path closed to others (gemini-defaults-check.ts);
 //   - Codex 0.171.0: `--config notify=[…]`, the program it runs when a turn completes (the payload
 //     JSON as its last argument).
 // Every hook runs report-script.ts's script into this launch's spool dir. Pure: the caller writes

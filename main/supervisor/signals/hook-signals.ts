@@ -12,6 +12,7 @@ import path from 'node:path';
 import type { LaunchSpec } from '../../agents/profile.js';
 import { hookLayer } from '../../agents/hooks/hook-layers.js';
 import { hookReport } from '../../agents/hooks/hook-events.js';
+import { geminiDefaultsRefusal } from '../../agents/hooks/gemini-defaults-check.js';
 import { ensureReportScript, hooksDir } from '../../agents/hooks/report-script.js';
 import { hookUsageLimit } from '../../agents/usage-limit/limit-hook.js';
 import type { UsageLimitSignal } from '../../agents/usage-limit/usage-limit-signal.js';
@@ -66,6 +67,15 @@ export class HookSignals {
       place.script = ensureReportScript(this.ports.home);
       mkdirSync(place.spoolDir, { recursive: true, mode: 0o700 });
       for (const f of layer.files) writeFileSync(f.path, f.text, { mode: 0o600 });
+      const skipped = rt.profile.name === 'gemini' ? geminiDefaultsRefusal(place.settingsFile) : null;
+      if (skipped !== null) {
+        this.remove(nonce);
+        this.ports.store.log(
+          rt,
+          `HOOKS OFF - Gemini CLI reads a system-defaults file (its only settings layer Mori can own) only when it and every directory above it are owned by root and writable by no one else, and ${skipped}; activity is read from the screen alone`,
+        );
+        return null;
+      }
       mkdirSync(path.join(dir, RUNS_DIR), { recursive: true, mode: 0o700 });
       writeFileSync(path.join(dir, RUNS_DIR, rt.id), nonce, { mode: 0o600 });
     } catch (err) {
