@@ -1,7 +1,7 @@
 // The usage-limit screens the real CLIs printed against their stand-ins
 // (test/fixtures/agent-screens/*-usage-limit*.txt, captured by agents-real-usage-limits.test.ts) are
 // read by screenUsageLimit, from the latest turn start down as the supervisor reads them, with the
-// reset time each printed.
+// reset time each printed; opencode's answer to the same refusal is a retry of its own, no limit.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { PROFILES } from '../../main/agents/profiles.js';
@@ -22,5 +22,13 @@ describe('usage-limit screens of the real CLIs', () => {
     const s = screenUsageLimit(profile, currentTurnText(PROFILES[profile].patterns, screen(fixture)), CAPTURED, 'UTC');
     expect(s?.text).toBe(text);
     expect(s?.resetAtMs == null ? null : new Date(s.resetAtMs).toISOString()).toBe(resetAt);
+  });
+
+  it('opencode: the Messages API\'s limit answer is a retry it makes by itself, not a limit line', () => {
+    // opencode 1.18.33 shows the API's message with "[retrying in 26s attempt #5]" and retries with
+    // backoff until the API accepts: nothing for Mori to wait out, so nothing is read as a limit.
+    const text = screen('opencode-usage-limit');
+    expect(text).toContain("This request would exceed your account's rate limit. Please try again later. [retrying in");
+    expect(screenUsageLimit('opencode', currentTurnText(PROFILES.opencode.patterns, text), CAPTURED, 'UTC')).toBeNull();
   });
 });
