@@ -225,7 +225,9 @@ export class SessionTerminal {
     this.element.hidden = !visible;
     if (visible) {
       this.fitNow();
-      this.term.focus();
+      // Shown by a click: typing goes to the terminal. Shown from the keyboard (arrows on the tabs,
+      // focus visible there): focus stays where the person is moving it.
+      if (!document.activeElement?.matches(':focus-visible')) this.term.focus();
     }
   }
 
