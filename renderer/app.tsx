@@ -13,6 +13,7 @@ import { stateWord } from '../common/session-view.js';
 import { ChecksPane } from './checks-pane.js';
 import { DraftStore } from './draft-store.js';
 import { NewSessionDialog } from './new-session-dialog.js';
+import { rovingIndex } from './roving.js';
 import { noticeFor, type Notice } from './notices.js';
 import { SessionList } from './session-list.js';
 import { SettingsDialog } from './settings-dialog.js';
@@ -193,7 +194,8 @@ export function App(props: { api: MoriApi }) {
         <section class="notices" aria-label="Notifications">
           <h2>Notifications</h2>
           {notices.length === 0 ? <p class="muted">Nothing yet.</p> : null}
-          <ul>
+          {/* A live region: each new notice is read out as it arrives. */}
+          <ul aria-live="polite" aria-relevant="additions">
             {notices.map((n) => (
               <li key={n.id} class={`notice notice-${n.kind}`}>
                 <button type="button" class="link" onClick={() => n.sessionId && setSelected(n.sessionId)}>
@@ -270,11 +272,10 @@ export function App(props: { api: MoriApi }) {
                   tabIndex={tab === t.id ? 0 : -1}
                   onClick={() => setTab(t.id)}
                   onKeyDown={(e) => {
-                    const i = TABS.findIndex((x) => x.id === tab);
-                    const d = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;
-                    if (d === 0) return;
-                    const next = TABS[(i + d + TABS.length) % TABS.length];
+                    const n = rovingIndex(e.key, TABS.findIndex((x) => x.id === tab), TABS.length);
+                    const next = n === null ? undefined : TABS[n];
                     if (next) {
+                      e.preventDefault();
                       setTab(next.id);
                       document.getElementById(`tab-${next.id}`)?.focus();
                     }

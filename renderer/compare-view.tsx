@@ -2,11 +2,8 @@
 // as a CodeMirror merge view (@codemirror/merge) with the changed lines and words marked, unchanged
 // stretches folded, and a control per chunk that takes the disk's lines into the person's text. The
 // person's side stays editable; every change there goes back to the editor (and so to the draft).
-// Runs in the renderer.
-import { markdown } from '@codemirror/lang-markdown';
-import { MergeView } from '@codemirror/merge';
-import { EditorState } from '@codemirror/state';
-import { EditorView, basicSetup } from 'codemirror';
+// CodeMirror and the merge view load on demand. Runs in the renderer.
+import type { MergeView } from '@codemirror/merge';
 import { useEffect, useRef } from 'preact/hooks';
 
 /** Unchanged lines kept around each change before the rest folds: enough to see where it is. */
@@ -18,28 +15,33 @@ export function CompareView(props: { file: string; mine: string; disk: string; o
   onChange.current = props.onMineChange;
 
   useEffect(() => {
-    const view = new MergeView({
-      parent: host.current as HTMLDivElement,
-      a: {
-        doc: props.mine,
-        extensions: [
-          basicSetup,
-          markdown(),
-          EditorView.lineWrapping,
-          EditorView.contentAttributes.of({ 'aria-label': `${props.file}: your text` }),
-          EditorView.updateListener.of((u) => {
-            if (u.docChanged) onChange.current(u.state.doc.toString());
-          }),
-        ],
-      },
-      b: {
-        doc: props.disk,
-        extensions: [basicSetup, markdown(), EditorView.lineWrapping, EditorState.readOnly.of(true), EditorView.editable.of(false), EditorView.contentAttributes.of({ 'aria-label': `${props.file}: on disk` })],
-      },
-      revertControls: 'b-to-a',
-      collapseUnchanged: { margin: CONTEXT_LINES },
+    let view: MergeView | null = null;
+    let gone = false;
+    void Promise.all([import('./editor-setup.js'), import('@codemirror/merge')]).then(([cm, merge]) => {
+      if (gone) return;
+      view = new merge.MergeView({
+        parent: host.current as HTMLDivElement,
+        a: {
+          doc: props.mine,
+          extensions: [
+            cm.editorExtensions(`${props.file}: your text`),
+            cm.EditorView.updateListener.of((u) => {
+              if (u.docChanged) onChange.current(u.state.doc.toString());
+            }),
+          ],
+        },
+        b: {
+          doc: props.disk,
+          extensions: [cm.editorExtensions(`${props.file}: on disk`), cm.EditorState.readOnly.of(true), cm.EditorView.editable.of(false)],
+        },
+        revertControls: 'b-to-a',
+        collapseUnchanged: { margin: CONTEXT_LINES },
+      });
     });
-    return () => view.destroy();
+    return () => {
+      gone = true;
+      view?.destroy();
+    };
   }, [props.file, props.disk]);
 
   return (

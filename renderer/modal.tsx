@@ -1,12 +1,17 @@
-// A modal dialog on the platform's <dialog>: focus moves in and stays, Escape closes it, and it is
-// a `dialog` named by its title for assistive technology. Runs in the renderer.
+// A modal dialog on the platform's <dialog>: focus moves in and stays, Escape closes it, it is a
+// `dialog` named by its title for assistive technology, and when it goes focus returns to what had
+// it before (the button that opened it). Runs in the renderer.
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
 
 export function Modal(props: { title: string; onClose: () => void; children: ComponentChildren; wide?: boolean }) {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     ref.current?.showModal();
+    return () => {
+      if (opener?.isConnected) opener.focus();
+    };
   }, []);
   const titleId = `dialog-${props.title.replace(/\W+/g, '-').toLowerCase()}`;
   return (

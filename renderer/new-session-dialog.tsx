@@ -1,12 +1,15 @@
 // The new session dialog (DESIGN.md §13): project folder, name, agent profile from the list, task,
 // backend. The window never sends a command line, except the shell/custom profile's own field,
-// which `session.init` approves as the person typed it. Creates the session, then starts it.
+// which `session.init` approves as the person typed it. Creates the session, then starts it. An
+// error about one field marks that field invalid and is its description (aria-describedby).
 // Runs in the renderer.
 import { useState } from 'preact/hooks';
 import type { SessionInfo } from '../common/ipc.js';
 import type { MoriApi } from '../common/mori-api.js';
 import { PROFILE_NAMES, SESSION_NAME_PATTERN, type BackendName, type ProfileName } from '../common/session.js';
 import { Modal } from './modal.js';
+
+const ERROR_ID = 'new-session-error';
 
 export function NewSessionDialog(props: { api: MoriApi; onClose: () => void; onCreated: (s: SessionInfo) => void }) {
   const [projectDir, setProjectDir] = useState('');
@@ -15,14 +18,22 @@ export function NewSessionDialog(props: { api: MoriApi; onClose: () => void; onC
   const [command, setCommand] = useState('');
   const [task, setTask] = useState('');
   const [backend, setBackend] = useState<BackendName>('tmux');
-  const [error, setError] = useState('');
+  const [error, setErrorText] = useState('');
+  /** The field the error is about, if it is about one. */
+  const [errorField, setErrorField] = useState<'projectDir' | 'name' | 'command' | null>(null);
+  const setError = (text: string, field: typeof errorField = null): void => {
+    setErrorText(text);
+    setErrorField(field);
+  };
+  /** What marks a field as the one the error is about. */
+  const invalid = (field: NonNullable<typeof errorField>) => (error && errorField === field ? { 'aria-invalid': true, 'aria-describedby': ERROR_ID } : {});
   const [busy, setBusy] = useState(false);
   const needsCommand = profile === 'shell' || profile === 'custom';
 
   const create = async (): Promise<void> => {
-    if (!projectDir.trim()) return setError('Which project folder?');
-    if (!SESSION_NAME_PATTERN.test(name)) return setError('A name is lowercase letters, digits, ".", "_" or "-", starting with a letter or digit.');
-    if (needsCommand && !command.trim()) return setError('The shell and custom profiles run the command you give.');
+    if (!projectDir.trim()) return setError('Which project folder?', 'projectDir');
+    if (!SESSION_NAME_PATTERN.test(name)) return setError('A name is lowercase letters, digits, ".", "_" or "-", starting with a letter or digit.', 'name');
+    if (needsCommand && !command.trim()) return setError('The shell and custom profiles run the command you give.', 'command');
     setBusy(true);
     setError('');
     const r = await props.api.call('session.init', {
@@ -55,11 +66,11 @@ export function NewSessionDialog(props: { api: MoriApi; onClose: () => void; onC
       >
         <label>
           Project folder
-          <input value={projectDir} onInput={(e) => setProjectDir((e.target as HTMLInputElement).value)} placeholder="/home/me/code/app" required />
+          <input value={projectDir} onInput={(e) => setProjectDir((e.target as HTMLInputElement).value)} placeholder="/home/me/code/app" required {...invalid('projectDir')} />
         </label>
         <label>
           Name
-          <input value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} placeholder="auth-api" required />
+          <input value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} placeholder="auth-api" required {...invalid('name')} />
         </label>
         <label>
           Agent
@@ -74,7 +85,7 @@ export function NewSessionDialog(props: { api: MoriApi; onClose: () => void; onC
         {needsCommand ? (
           <label>
             Command
-            <input value={command} onInput={(e) => setCommand((e.target as HTMLInputElement).value)} placeholder="bash" />
+            <input value={command} onInput={(e) => setCommand((e.target as HTMLInputElement).value)} placeholder="bash" {...invalid('command')} />
           </label>
         ) : null}
         <label>
@@ -91,7 +102,7 @@ export function NewSessionDialog(props: { api: MoriApi; onClose: () => void; onC
           ))}
         </fieldset>
         {error ? (
-          <p class="error" role="alert">
+          <p class="error" role="alert" id={ERROR_ID}>
             {error}
           </p>
         ) : null}

@@ -8,9 +8,11 @@
 import { FitAddon } from '@xterm/addon-fit';
 import { SearchAddon } from '@xterm/addon-search';
 import { WebLinksAddon } from '@xterm/addon-web-links';
-import { Terminal, type IDisposable, type ITheme } from '@xterm/xterm';
+import { Terminal, type IDisposable } from '@xterm/xterm';
 import type { AttachedTerminal, MoriApi } from '../common/mori-api.js';
 import { AckLedger, type Receipt } from './ack-ledger.js';
+import { terminalTheme } from './terminal-theme.js';
+import { onScreenReaderMode, screenReaderMode } from './window-prefs.js';
 
 /** Scrollback kept per terminal: enough to read back a long turn, bounded for the pool's few terminals. */
 const SCROLLBACK_LINES = 5_000;
@@ -21,10 +23,6 @@ const SCROLLBACK_LINES = 5_000;
  */
 export const UNHELD_BACKLOG_CHARS = 2_000_000;
 
-const DARK: ITheme = { background: '#16181d', foreground: '#d7dae0', cursor: '#d7dae0', selectionBackground: '#3b4252' };
-const LIGHT: ITheme = { background: '#fbfbfa', foreground: '#1f2328', cursor: '#1f2328', selectionBackground: '#c8d7f0' };
-
-export const terminalTheme = (dark: boolean): ITheme => (dark ? DARK : LIGHT);
 
 export interface SessionTerminalHooks {
   /** Attached, ended, or resynced: the pane redraws its status line. */
@@ -72,6 +70,7 @@ export class SessionTerminal {
       fontFamily: 'ui-monospace, "SF Mono", "DejaVu Sans Mono", Menlo, Consolas, monospace',
       fontSize: 13,
       allowProposedApi: true,
+      screenReaderMode: screenReaderMode(),
     });
     this.term.loadAddon(this.fit);
     this.term.loadAddon(this.search);
@@ -82,7 +81,9 @@ export class SessionTerminal {
       }),
     );
     this.term.open(this.element);
+    const offScreenReader = onScreenReaderMode((on) => (this.term.options.screenReaderMode = on));
     this.listeners.push(
+      { dispose: offScreenReader },
       this.term.onData((d) => {
         if (this.attached) this.attached.input(d);
         else this.hooks.inputLost(this.sessionId);
@@ -224,7 +225,9 @@ export class SessionTerminal {
     this.element.hidden = !visible;
     if (visible) {
       this.fitNow();
-      this.term.focus();
+      // Shown by a click: typing goes to the terminal. Shown from the keyboard (arrows on the tabs,
+      // focus visible there): focus stays where the person is moving it.
+      if (!document.activeElement?.matches(':focus-visible')) this.term.focus();
     }
   }
 

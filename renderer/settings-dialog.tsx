@@ -1,10 +1,12 @@
 // Settings (DESIGN.md §12): what the daemon keeps for every UI — which events notify, pausing them,
 // probe targets, restart limits — read and replaced through settings.get/set; start at login is the
-// app's own and shows only when the app's preload offers it. Runs in the renderer.
+// app's own and shows only when the app's preload offers it. The window's own preference (the
+// terminals' screen-reader mode, renderer/window-prefs.ts) is kept in this browser. Runs in the renderer.
 import { useEffect, useState } from 'preact/hooks';
 import { NOTIFY_EVENTS, type DaemonSettings, type NotifyEvent } from '../common/daemon-settings.js';
 import type { MoriApi } from '../common/mori-api.js';
 import { Modal } from './modal.js';
+import { screenReaderMode, setScreenReaderMode } from './window-prefs.js';
 
 const EVENT_WORDS: Record<NotifyEvent, string> = {
   'verify-failed': 'Verification failed',
@@ -20,6 +22,7 @@ export function SettingsDialog(props: { api: MoriApi; onClose: () => void; brows
   const [s, setS] = useState<DaemonSettings | null>(null);
   const [probes, setProbes] = useState('');
   const [error, setError] = useState('');
+  const [reader, setReader] = useState(screenReaderMode());
   useEffect(() => {
     void props.api.call('settings.get', {}).then((r) => {
       if (!r.ok) return setError(r.message);
@@ -30,6 +33,7 @@ export function SettingsDialog(props: { api: MoriApi; onClose: () => void; brows
 
   const save = async (): Promise<void> => {
     if (!s) return;
+    setScreenReaderMode(reader);
     const targets = probes
       .split('\n')
       .map((l) => l.trim())
@@ -99,9 +103,16 @@ export function SettingsDialog(props: { api: MoriApi; onClose: () => void; brows
               <input type="number" min={1} value={s.restart.crashLoopCount ?? ''} onInput={(e) => restart('crashLoopCount', (e.target as HTMLInputElement).value)} />
             </label>
           </fieldset>
+          <fieldset>
+            <legend>This window</legend>
+            <label class="inline">
+              <input type="checkbox" checked={reader} onChange={(ev) => setReader((ev.target as HTMLInputElement).checked)} />
+              Screen reader mode for terminals
+            </label>
+          </fieldset>
           <p class="muted">Start at login is a setting of the desktop app.</p>
           {error ? (
-            <p class="error" role="alert">
+            <p class="error" role="alert" id="settings-error">
               {error}
             </p>
           ) : null}
@@ -109,7 +120,7 @@ export function SettingsDialog(props: { api: MoriApi; onClose: () => void; brows
             <button type="button" onClick={props.onClose}>
               Cancel
             </button>
-            <button type="submit" class="primary">
+            <button type="submit" class="primary" aria-describedby={error ? 'settings-error' : undefined}>
               Save settings
             </button>
           </div>

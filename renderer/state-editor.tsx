@@ -3,11 +3,9 @@
 // offering Reload or Compare. Unsaved text is kept as a draft (renderer/draft-store.ts) through tab
 // and session switches and reloads; a draft made from an older version of the file raises the same
 // banner. Save (or Ctrl/Cmd+S) writes against the version read: a `conflict` answer writes nothing,
-// and Compare shows the person's text beside the other writer's as a diff. Runs in the renderer.
-import { markdown } from '@codemirror/lang-markdown';
-import { Prec } from '@codemirror/state';
-import { keymap } from '@codemirror/view';
-import { EditorView, basicSetup } from 'codemirror';
+// and Compare shows the person's text beside the other writer's as a diff. CodeMirror loads when the
+// first editor opens (renderer/editor-setup.ts). Runs in the renderer.
+import type { EditorView } from '@codemirror/view';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { DaemonEvent, EditableStateFile } from '../common/ipc.js';
 import type { MoriApi } from '../common/mori-api.js';
@@ -85,32 +83,35 @@ export function StateEditor(props: {
   };
 
   useEffect(() => {
-    const v = new EditorView({
-      parent: host.current as HTMLDivElement,
-      extensions: [
-        Prec.highest(keymap.of([{ key: 'Mod-s', preventDefault: true, run: () => (void saveRef.current(), true) }])),
-        basicSetup,
-        markdown(),
-        EditorView.lineWrapping,
-        EditorView.contentAttributes.of({ 'aria-label': `${file} text` }),
-        EditorView.updateListener.of((u) => {
-          const b = base.current;
-          if (!u.docChanged || !b) return;
-          const text = u.state.doc.toString();
-          dirtyRef.current = text !== b.text;
-          setDirty(dirtyRef.current);
-          if (!drafts.put(sessionId, file, { text, baseVersion: b.version, baseText: b.text })) setStatus('This browser refused to keep the unsaved text (storage full?): save it before leaving');
-        }),
-      ],
-    });
-    view.current = v;
-    void load();
+    let v: EditorView | null = null;
+    let gone = false;
     const off = props.onEvent((e) => {
-      if (e.type === 'state.changed' && e.sessionId === sessionId && e.file === file) void refreshFromDisk();
+      if (v && e.type === 'state.changed' && e.sessionId === sessionId && e.file === file) void refreshFromDisk();
+    });
+    void import('./editor-setup.js').then((cm) => {
+      if (gone) return;
+      v = new cm.EditorView({
+        parent: host.current as HTMLDivElement,
+        extensions: [
+          cm.Prec.highest(cm.keymap.of([{ key: 'Mod-s', preventDefault: true, run: () => (void saveRef.current(), true) }])),
+          cm.editorExtensions(`${file} text`),
+          cm.EditorView.updateListener.of((u) => {
+            const b = base.current;
+            if (!u.docChanged || !b) return;
+            const text = u.state.doc.toString();
+            dirtyRef.current = text !== b.text;
+            setDirty(dirtyRef.current);
+            if (!drafts.put(sessionId, file, { text, baseVersion: b.version, baseText: b.text })) setStatus('This browser refused to keep the unsaved text (storage full?): save it before leaving');
+          }),
+        ],
+      });
+      view.current = v;
+      void load();
     });
     return () => {
+      gone = true;
       off();
-      v.destroy();
+      v?.destroy();
       view.current = null;
     };
   }, [sessionId, file]);

@@ -7,7 +7,8 @@
 // comes back every terminal attaches again. Runs in the renderer.
 import type { MoriApi } from '../common/mori-api.js';
 import { Lru } from './lru.js';
-import { SessionTerminal, terminalTheme } from './session-terminal.js';
+import { SessionTerminal } from './session-terminal.js';
+import { terminalTheme } from './terminal-theme.js';
 
 /**
  * Live terminals kept: switching among the last few sessions shows them at once, and each costs an

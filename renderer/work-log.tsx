@@ -72,10 +72,10 @@ export function WorkLog(props: { api: MoriApi; sessionId: string; onEvent: (l: (
       <ol class="log-entries" aria-label="Work log entries" reversed>
         {[...entries].reverse().map((e) => (
           <li key={e.index} class={e.archived ? 'archived' : ''}>
-            <h3>
+            <h2>
               {e.heading}
               {e.archived ? <span class="tag">archive</span> : null}
-            </h3>
+            </h2>
             <pre>{e.lines.join('\n').trim()}</pre>
           </li>
         ))}

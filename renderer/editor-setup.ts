@@ -1,0 +1,71 @@
+// CodeMirror for the state-file editors and the compare view, loaded on demand (the window's first
+// paint does not wait for it): the editor's setup (basic setup, markdown, wrapping) and its look in
+// the page's colours. Every colour is one of styles.css's variables, so the light and dark themes
+// switch with the page; the dark flag (which CodeMirror's own and @codemirror/merge's base themes
+// read) follows prefers-color-scheme live. Runs in the renderer.
+import { markdown } from '@codemirror/lang-markdown';
+import { HighlightStyle, syntaxHighlighting } from '@codemirror/language';
+import { Compartment, EditorState, Prec, type Extension } from '@codemirror/state';
+import { keymap, ViewPlugin } from '@codemirror/view';
+import { tags as t } from '@lezer/highlight';
+import { EditorView, basicSetup } from 'codemirror';
+
+export { EditorState, EditorView, Prec, keymap };
+
+const theme = EditorView.theme({
+  '&': { color: 'var(--text)', backgroundColor: 'var(--panel)' },
+  '&.cm-focused': { outline: '2px solid var(--focus)', outlineOffset: '-2px' },
+  '.cm-content': { caretColor: 'var(--text)' },
+  '.cm-cursor, .cm-dropCursor': { borderLeftColor: 'var(--text)', borderLeftWidth: '2px' },
+  '&.cm-focused > .cm-scroller > .cm-selectionLayer .cm-selectionBackground, .cm-selectionBackground, .cm-content ::selection': {
+    backgroundColor: 'var(--selection)',
+  },
+  '.cm-gutters': { backgroundColor: 'var(--sunken)', color: 'var(--muted)', borderRight: '1px solid var(--border)' },
+  '.cm-activeLine': { backgroundColor: 'var(--active-line)' },
+  '.cm-activeLineGutter': { backgroundColor: 'var(--active-line)', color: 'var(--text)' },
+  '.cm-selectionMatch': { backgroundColor: 'var(--match)' },
+  '.cm-searchMatch': { backgroundColor: 'var(--match)', outline: '1px solid var(--control-border)' },
+  '.cm-searchMatch.cm-searchMatch-selected': { backgroundColor: 'var(--selection)' },
+  '&.cm-focused .cm-matchingBracket': { backgroundColor: 'var(--match)', outline: '1px solid var(--control-border)' },
+  '.cm-panels': { backgroundColor: 'var(--sunken)', color: 'var(--text)' },
+  '.cm-panels.cm-panels-bottom': { borderTop: '1px solid var(--border)' },
+  '.cm-panels.cm-panels-top': { borderBottom: '1px solid var(--border)' },
+  '.cm-textfield, .cm-button': { backgroundColor: 'var(--panel)', backgroundImage: 'none', color: 'var(--text)', border: '1px solid var(--control-border)' },
+  '.cm-tooltip': { backgroundColor: 'var(--panel)', color: 'var(--text)', border: '1px solid var(--control-border)' },
+  '.cm-foldPlaceholder': { backgroundColor: 'var(--sunken)', color: 'var(--muted)', border: '1px solid var(--control-border)' },
+});
+
+/** Markdown's marks in the page's colours (CodeMirror's default style is for light backgrounds only). */
+const highlight = HighlightStyle.define([
+  { tag: t.heading, fontWeight: '700', color: 'var(--syn-heading)' },
+  { tag: t.strong, fontWeight: '700' },
+  { tag: t.emphasis, fontStyle: 'italic' },
+  { tag: t.strikethrough, textDecoration: 'line-through' },
+  { tag: [t.link, t.url], color: 'var(--syn-link)', textDecoration: 'underline' },
+  { tag: t.monospace, color: 'var(--syn-code)' },
+  { tag: t.quote, color: 'var(--muted)', fontStyle: 'italic' },
+  { tag: [t.processingInstruction, t.meta, t.contentSeparator, t.labelName, t.comment], color: 'var(--muted)' },
+  { tag: [t.keyword, t.atom, t.bool], color: 'var(--syn-keyword)' },
+  { tag: [t.string, t.number], color: 'var(--syn-code)' },
+  { tag: t.invalid, color: 'var(--bad)' },
+]);
+
+/**
+ * The page's look, with a dark flag that follows prefers-color-scheme while the view lives: a view
+ * plugin lives exactly as long as its view, so the listener goes when the view is destroyed.
+ */
+function pageLook(): Extension {
+  const scheme = new Compartment();
+  const media = window.matchMedia('(prefers-color-scheme: dark)');
+  const follow = ViewPlugin.define((view) => {
+    const onChange = (e: MediaQueryListEvent): void => view.dispatch({ effects: scheme.reconfigure(EditorView.darkTheme.of(e.matches)) });
+    media.addEventListener('change', onChange);
+    return { destroy: () => media.removeEventListener('change', onChange) };
+  });
+  return [scheme.of(EditorView.darkTheme.of(media.matches)), theme, syntaxHighlighting(highlight), follow];
+}
+
+/** The extensions every state-file editor has: the setup, markdown, wrapping, the page's look, a name for assistive technology. */
+export function editorExtensions(label: string): Extension[] {
+  return [basicSetup, markdown(), EditorView.lineWrapping, pageLook(), EditorView.contentAttributes.of({ 'aria-label': label })];
+}
