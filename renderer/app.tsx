@@ -43,6 +43,8 @@ export function App(props: { api: MoriApi }) {
   const [notices, setNotices] = useState<Notice[]>([]);
   const [dialog, setDialog] = useState<'new' | 'settings' | null>(null);
   const [actionStatus, setActionStatus] = useState('');
+  /** Bumped when the person asks to type into the shown terminal (Enter in the list or on its tab). */
+  const [focusRequest, setFocusRequest] = useState(0);
   const [now, setNow] = useState(Date.now());
   const [permission, setPermission] = useState<NotificationPermission | 'unsupported'>(typeof Notification === 'undefined' ? 'unsupported' : Notification.permission);
   const lastActivity = useRef(new Map<string, number>());
@@ -166,6 +168,24 @@ export function App(props: { api: MoriApi }) {
     if (typeof Notification !== 'undefined') void Notification.requestPermission().then(setPermission);
   };
 
+  // F6 in a terminal gives the keyboard back to the sessions list; every other key there (Tab, Escape…) stays the agent's.
+  // Caught before xterm sees it (capture phase), so the agent never receives it.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent): void => {
+      if (e.key !== 'F6' || e.ctrlKey || e.altKey || e.metaKey) return;
+      if (!(document.activeElement instanceof HTMLElement) || !document.activeElement.closest('.terminal-region')) return;
+      e.preventDefault();
+      e.stopPropagation();
+      document.querySelector<HTMLElement>('[role="listbox"].session-list')?.focus();
+    };
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
+  }, []);
+  const enterTerminal = (): void => {
+    setTab('terminal');
+    setFocusRequest((n) => n + 1);
+  };
+
   const current = sessions.find((s) => s.id === selected) ?? null;
 
   const act = async (method: 'start' | 'stop' | 'checks.verify', words: string): Promise<void> => {
@@ -181,7 +201,7 @@ export function App(props: { api: MoriApi }) {
     <div class="app">
       <aside class="sidebar" aria-label="Sessions and notices">
         <div class="brand">Mori</div>
-        <SessionList sessions={sessions} selected={selected} lastActivity={lastActivity.current} now={now} onSelect={setSelected} />
+        <SessionList sessions={sessions} selected={selected} lastActivity={lastActivity.current} now={now} onSelect={setSelected} onEnter={enterTerminal} />
         <div class="sidebar-actions">
           <button type="button" class="primary" onClick={() => setDialog('new')}>
             New session
@@ -270,6 +290,12 @@ export function App(props: { api: MoriApi }) {
                   tabIndex={tab === t.id ? 0 : -1}
                   onClick={() => setTab(t.id)}
                   onKeyDown={(e) => {
+                    if (e.key === 'Enter' && t.id === 'terminal') {
+                      // Enter on the Terminal tab takes the keyboard into the terminal (and is not typed there).
+                      e.preventDefault();
+                      enterTerminal();
+                      return;
+                    }
                     const i = TABS.findIndex((x) => x.id === tab);
                     const d = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;
                     if (d === 0) return;
@@ -290,7 +316,7 @@ export function App(props: { api: MoriApi }) {
               ))}
             </div>
             <div class="panel" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
-              <TerminalPane api={api} pool={pool} sessionId={current.id} visible={tab === 'terminal'} />
+              <TerminalPane api={api} pool={pool} sessionId={current.id} visible={tab === 'terminal'} focusRequest={focusRequest} />
               {tab === 'session_state.md' || tab === 'environment.md' ? <StateEditor key={`${current.id}:${tab}:${epoch}`} api={api} sessionId={current.id} file={tab} drafts={drafts} onEvent={onEvent} /> : null}
               {tab === 'work_log.md' ? <WorkLog key={`${current.id}:${epoch}`} api={api} sessionId={current.id} onEvent={onEvent} /> : null}
               {tab === 'checks' ? <ChecksPane key={`${current.id}:${epoch}`} api={api} sessionId={current.id} onEvent={onEvent} /> : null}

@@ -222,10 +222,12 @@ export class SessionTerminal {
 
   show(visible: boolean): void {
     this.element.hidden = !visible;
-    if (visible) {
-      this.fitNow();
-      this.term.focus();
-    }
+    // Showing never takes the keyboard: focus enters the terminal only when the person asks (a click, or Enter).
+    if (visible) this.fitNow();
+  }
+
+  focus(): void {
+    this.term.focus();
   }
 
   /** Everything it holds goes: the attachment, the listeners, the addons (xterm disposes those it loaded), the element. */

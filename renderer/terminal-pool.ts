@@ -147,6 +147,11 @@ export class TerminalPool {
     return t ? { attached: t.isAttached, ended: t.ended } : null;
   }
 
+  /** The keyboard goes to the shown terminal: what is typed next reaches its agent. */
+  focus(): void {
+    this.current()?.focus();
+  }
+
   find(text: string, backwards: boolean): boolean {
     const t = this.current();
     if (!t || !text) return false;
