@@ -14,6 +14,7 @@ import { ChecksPane } from './checks-pane.js';
 import { DraftStore } from './draft-store.js';
 import { NewSessionDialog } from './new-session-dialog.js';
 import { noticeFor, type Notice } from './notices.js';
+import { SessionAdvice } from './session-advice.js';
 import { SessionList } from './session-list.js';
 import { SettingsDialog } from './settings-dialog.js';
 import { StateEditor } from './state-editor.js';
@@ -48,6 +49,8 @@ export function App(props: { api: MoriApi }) {
   const [now, setNow] = useState(Date.now());
   const [permission, setPermission] = useState<NotificationPermission | 'unsupported'>(typeof Notification === 'undefined' ? 'unsupported' : Notification.permission);
   const lastActivity = useRef(new Map<string, number>());
+  /** The last attention message of each session (its install command, its file's error…), from the events. */
+  const attentionMessages = useRef(new Map<string, string>());
   const listeners = useRef(new Set<(e: DaemonEvent) => void>());
   const settings = useRef<DaemonSettings | null>(null);
   const selectedRef = useRef<string | null>(null);
@@ -132,6 +135,7 @@ export function App(props: { api: MoriApi }) {
       for (const l of [...listeners.current]) l(e);
       if ('sessionId' in e) {
         lastActivity.current.set(e.sessionId, e.at);
+        if (e.type === 'session.attention') attentionMessages.current.set(e.sessionId, e.message);
         if (e.type.startsWith('session.') || e.type.startsWith('verify.')) reload();
         if (e.type === 'session.started') pool.reattach(e.sessionId);
       }
@@ -273,11 +277,15 @@ export function App(props: { api: MoriApi }) {
                 {actionStatus}
               </div>
             ) : null}
-            {current.intent.kind === 'attention' ? (
-              <div class="banner banner-error" role="alert">
-                Needs attention: {current.intent.reason}
-              </div>
-            ) : null}
+            <SessionAdvice
+              key={current.id}
+              api={api}
+              pool={pool}
+              info={current}
+              message={attentionMessages.current.get(current.id) ?? null}
+              onOpen={setTab}
+              onStatus={setActionStatus}
+            />
             <div role="tablist" aria-label="Session views" class="tabs">
               {TABS.map((t) => (
                 <button

@@ -230,6 +230,15 @@ export class SessionTerminal {
     this.term.focus();
   }
 
+  /** The screen's last `n` lines with text, as plain text (what the agent shows now). */
+  lastLines(n: number): string[] {
+    const b = this.term.buffer.active;
+    const lines: string[] = [];
+    for (let y = b.baseY; y < b.baseY + this.term.rows; y++) lines.push(b.getLine(y)?.translateToString(true) ?? '');
+    while (lines.length > 0 && (lines[lines.length - 1] ?? '').trim() === '') lines.pop();
+    return lines.slice(-n);
+  }
+
   /** Everything it holds goes: the attachment, the listeners, the addons (xterm disposes those it loaded), the element. */
   dispose(): void {
     this.disposed = true;

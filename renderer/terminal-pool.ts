@@ -152,6 +152,11 @@ export class TerminalPool {
     this.current()?.focus();
   }
 
+  /** The last lines with text on this session's screen, when its terminal is live; else none. */
+  lastLines(sessionId: string, n: number): string[] {
+    return this.terminals.get(sessionId)?.lastLines(n) ?? [];
+  }
+
   find(text: string, backwards: boolean): boolean {
     const t = this.current();
     if (!t || !text) return false;

@@ -1,0 +1,137 @@
+// The session header says what needs the person and lets them act, in Debian's Chromium through a
+// real `mori ui` and daemon with the fake agent, driven by roles and names: a usage limit read from
+// the agent's screen shows when it resumes, and "Resume now" takes it out of its limit at once while
+// "Don't resume" leaves it stopped at its limit; a question shows its lines from the screen, its numbered
+// menu as buttons and a reply box, each reaching the agent; a crash loop shows the last output and
+// Restart starts it again. Screenshots, light and dark at 1366×768, go to out/e2e-screenshots/.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, client } from '../helpers/daemon.js';
+import { until } from '../helpers/until.js';
+import { buildRenderer, CHROMIUM, WindowHarness } from './window-harness.js';
+
+let w: WindowHarness;
+
+/** What the fake agent was sent, in order (its `input` records). */
+const inputs = (): string[] =>
+  readFileSync(w.h.record, 'utf8')
+    .split('\n')
+    .filter((l) => l.includes('"event":"input"'))
+    .map((l) => (JSON.parse(l) as { line: string }).line);
+
+async function send(session: string, text: string): Promise<void> {
+  const { c } = await client(w.h.home);
+  try {
+    await call(c, 'send', { session, text, enter: true });
+  } finally {
+    c.close();
+  }
+}
+
+/** The agent's starts for a session: its first (the name is in the task) and every resume of that agent session. */
+function startsOf(name: string): number {
+  const all = w.h.starts();
+  const first = all.filter((s) => s.argv.join(' ').includes(name));
+  const ids = new Set(first.map((s) => s.sessionId));
+  return all.filter((s) => first.includes(s) || (s.resumeId !== null && ids.has(s.resumeId))).length;
+}
+
+describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the session header in Chromium', () => {
+  beforeAll(async () => {
+    await buildRenderer();
+    w = new WindowHarness('window-header', { width: 1366, height: 768 });
+    w.h.init('limity', 'direct');
+    w.h.init('stopper', 'direct');
+    w.h.init('asker', 'direct');
+    w.h.init('crashy', 'direct');
+    // Two crashes make a crash loop here (five by default): read when the daemon starts.
+    writeFileSync(path.join(w.h.home, 'settings.json'), JSON.stringify({ restart: { crashLoopCount: 2 } }));
+    await w.start();
+  }, 90_000);
+  afterAll(async () => {
+    await w?.stop();
+  });
+
+  const waitingAt = async (name: string): Promise<void> => {
+    const { page } = w;
+    await page.getByRole('listbox', { name: 'Sessions' }).getByRole('option', { name: new RegExp(name) }).click();
+    await expect.poll(() => page.getByRole('option', { name: new RegExp(name) }).innerText(), { timeout: 25_000 }).toMatch(/waiting/);
+    await page.getByRole('region', { name: 'Terminal' }).getByText('? for shortcuts').filter({ visible: true }).last().waitFor({ timeout: 25_000 });
+  };
+
+  it('a usage limit says when it resumes; Resume now ends the wait, Don\'t resume leaves it stopped at its limit', async () => {
+    const { page } = w;
+    await waitingAt('limity');
+    const limitLine = (): string => {
+      // Claude's words, in a named zone: the next 3:05-style time a few minutes ahead, in UTC.
+      const reset = new Date(Math.floor(Date.now() / 60_000) * 60_000 + 3 * 60_000);
+      const hh = reset.getUTCHours();
+      return `You've hit your session limit · resets ${((hh + 11) % 12) + 1}:${String(reset.getUTCMinutes()).padStart(2, '0')}${hh < 12 ? 'am' : 'pm'} (UTC)`;
+    };
+    await send('limity', `limit:${limitLine()}`);
+    const advice = page.getByRole('region', { name: 'What needs you' });
+    await advice.getByText(/^Usage limit: resumes at \d\d:\d\d\.$/).waitFor({ timeout: 25_000 });
+    await advice.getByText("You've hit your session limit").waitFor();
+    await w.shot('header-usage-limit');
+    await advice.getByRole('button', { name: 'Resume now' }).click();
+    // Out of its limit at once (the live agent is told to go on, or relaunched), long before the reset.
+    await advice.waitFor({ state: 'detached', timeout: 25_000 });
+    await expect.poll(() => page.getByRole('option', { name: /limity/ }).innerText(), { timeout: 25_000 }).toMatch(/waiting|working|running/);
+    expect(await page.locator('.action-status').count()).toBe(0);
+
+    // Another at its limit: Don't resume stops it there, with the reset time in the header.
+    await waitingAt('stopper');
+    const stopperStarts = startsOf('stopper');
+    await send('stopper', `limit:${limitLine()}`);
+    await advice.getByText(/^Usage limit: resumes at/).waitFor({ timeout: 25_000 });
+    await advice.getByRole('button', { name: "Don't resume" }).click();
+    await advice.getByText(/^Stopped at the usage limit; it resets at \d\d:\d\d\. Start resumes it\.$/).waitFor({ timeout: 25_000 });
+    await expect.poll(() => page.getByRole('option', { name: /stopper/ }).innerText()).toContain('stopped');
+    expect(startsOf('stopper')).toBe(stopperStarts);
+    await w.shot('header-stopped-at-limit');
+  });
+
+  it("a question shows its lines from the screen, its menu's choices as buttons and a reply box, each reaching the agent", async () => {
+    const { page } = w;
+    await waitingAt('asker');
+    await send('asker', 'ask');
+    const advice = page.getByRole('region', { name: 'What needs you' });
+    await advice.getByText('The agent is asking you something:').waitFor({ timeout: 25_000 });
+    const question = advice.getByLabel("The agent's question");
+    await expect.poll(() => question.innerText(), { timeout: 5_000 }).toContain('Do you want to proceed?');
+    await advice.getByRole('button', { name: '2. No' }).waitFor();
+    await w.shot('header-needs-input');
+    const before = inputs().length;
+    await advice.getByRole('button', { name: '1. Yes' }).click();
+    await until('the answer to reach the agent', () => inputs().length > before);
+    expect(inputs().slice(before)).toEqual(['1']);
+    await advice.waitFor({ state: 'detached', timeout: 25_000 });
+
+    // Asked again: the reply box answers in the person's words.
+    await waitingAt('asker');
+    await send('asker', 'ask');
+    await advice.getByRole('textbox', { name: 'Reply to the agent' }).fill('y');
+    await advice.getByRole('button', { name: 'Send' }).click();
+    await until('the reply to reach the agent', () => inputs().at(-1) === 'y');
+    await advice.waitFor({ state: 'detached', timeout: 25_000 });
+  });
+
+  it('a crash loop shows the last output and Restart starts the agent again', async () => {
+    const { page } = w;
+    for (let i = 1; i <= 2; i++) {
+      await until(`start ${i} of the agent`, () => startsOf('crashy') >= i);
+      await waitingAt('crashy');
+      await send('crashy', 'print:last words before crash ' + String(i));
+      await send('crashy', 'crash');
+    }
+    const advice = page.getByRole('region', { name: 'What needs you' });
+    await advice.getByText('The agent kept crashing, so Mori stopped restarting it. Its last output:').waitFor({ timeout: 25_000 });
+    await expect.poll(() => advice.getByLabel('Last output').innerText()).toContain('last words before crash 2');
+    await w.shot('header-crash-loop');
+    const before = startsOf('crashy');
+    await advice.getByRole('button', { name: 'Restart' }).click();
+    await until('the restart', () => startsOf('crashy') > before);
+    await advice.waitFor({ state: 'detached', timeout: 25_000 });
+  });
+});
