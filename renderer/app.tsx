@@ -9,7 +9,7 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { DaemonSettings } from '../common/daemon-settings.js';
 import type { DaemonEvent, EditableStateFile, SessionInfo } from '../common/ipc.js';
 import type { ConnectionState, MoriApi } from '../common/mori-api.js';
-import { stateWord } from '../common/session-view.js';
+import { orderSessions, stateWord } from '../common/session-view.js';
 import { ChecksPane } from './checks-pane.js';
 import { DraftStore } from './draft-store.js';
 import { NewSessionDialog } from './new-session-dialog.js';
@@ -57,7 +57,8 @@ export function App(props: { api: MoriApi }) {
   selectedRef.current = selected;
 
   // `#session=<id>` opens that session: the app sets it when a notification or the tray is clicked,
-  // and it makes a session's view linkable in the browser.
+  // and it makes a session's view linkable in the browser. The address follows the selection (replaced,
+  // not pushed: Back leaves the window rather than stepping through sessions).
   useEffect(() => {
     const follow = (): void => {
       const id = /^#session=([\w-]+)$/.exec(location.hash)?.[1];
@@ -67,6 +68,11 @@ export function App(props: { api: MoriApi }) {
     window.addEventListener('hashchange', follow);
     return () => window.removeEventListener('hashchange', follow);
   }, []);
+  useEffect(() => {
+    if (selected === null || location.hash === `#session=${selected}`) return;
+    // Only a hash Mori owns is replaced (the link's token is read and cleared before this runs).
+    if (location.hash === '' || location.hash.startsWith('#session=')) history.replaceState(null, '', `#session=${selected}`);
+  }, [selected]);
   const pool = useMemo(() => new TerminalPool(api), [api]);
   const drafts = useMemo(() => new DraftStore(localStorage), []);
   const [, redraw] = useState(0);
@@ -111,7 +117,7 @@ export function App(props: { api: MoriApi }) {
         void api.call('list', {}).then((r) => {
           if (!r.ok) return;
           setSessions(r.value);
-          setSelected((cur) => cur ?? r.value[0]?.id ?? null);
+          setSelected((cur) => cur ?? orderSessions(r.value)[0]?.id ?? null);
         });
       });
     };
@@ -191,6 +197,11 @@ export function App(props: { api: MoriApi }) {
   };
 
   const current = sessions.find((s) => s.id === selected) ?? null;
+  // An unknown or removed session selected (a stale link, a removal) falls to the top of the list, never to the welcome page.
+  const top = orderSessions(sessions)[0]?.id ?? null;
+  useEffect(() => {
+    if (current === null && top !== null) setSelected(top);
+  }, [current, top]);
 
   const act = async (method: 'start' | 'stop' | 'checks.verify', words: string): Promise<void> => {
     if (!current) return;

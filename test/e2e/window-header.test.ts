@@ -3,7 +3,8 @@
 // the agent's screen shows when it resumes, and "Resume now" takes it out of its limit at once while
 // "Don't resume" leaves it stopped at its limit; a question shows its lines from the screen, its numbered
 // menu as buttons and a reply box, each reaching the agent; a crash loop shows the last output and
-// Restart starts it again. Screenshots, light and dark at 1366×768, go to out/e2e-screenshots/.
+// Restart starts it again. The address follows the selection, and an unknown session in it falls to
+// the top of the list (never the welcome page while sessions exist). Screenshots, light and dark at 1366×768, go to out/e2e-screenshots/.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -133,5 +134,33 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the session header
     await advice.getByRole('button', { name: 'Restart' }).click();
     await until('the restart', () => startsOf('crashy') > before);
     await advice.waitFor({ state: 'detached', timeout: 25_000 });
+  });
+
+  it('the address follows the selection; an unknown session in it falls to the top of the list, also after a reload', async () => {
+    const { page } = w;
+    const list = page.getByRole('listbox', { name: 'Sessions' });
+    const { c } = await client(w.h.home);
+    const ids = new Map(((await c.request('list', {})) as { ok: true; value: { id: string; name: string }[] }).value.map((s) => [s.name, s.id]));
+    c.close();
+    await list.getByRole('option', { name: /asker/ }).click();
+    await expect.poll(() => page.url()).toMatch(new RegExp(`#session=${ids.get('asker') ?? 'missing'}$`));
+    await list.getByRole('option', { name: /stopper/ }).click();
+    await expect.poll(() => page.url()).toMatch(new RegExp(`#session=${ids.get('stopper') ?? 'missing'}$`));
+    // A reload opens the session in the address.
+    await page.reload();
+    await expect.poll(() => list.getByRole('option', { name: /stopper/ }).getAttribute('aria-selected')).toBe('true');
+
+    const welcome = page.getByText('Keeps coding agents working through crashes');
+    for (const open of [(): Promise<unknown> => page.evaluate(() => (location.hash = '#session=no-such-session')), async (): Promise<unknown> => {
+      await page.evaluate(() => history.replaceState(null, '', '#session=no-such-session'));
+      return page.reload();
+    }]) {
+      await open();
+      await expect.poll(() => page.url()).not.toContain('no-such-session');
+      await expect.poll(() => list.getByRole('option').first().getAttribute('aria-selected')).toBe('true');
+      const topId = await list.getByRole('option').first().getAttribute('id');
+      expect(page.url()).toContain(`#session=${topId?.replace(/^session-/, '') ?? 'missing'}`);
+      expect(await welcome.count()).toBe(0);
+    }
   });
 });
