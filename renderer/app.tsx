@@ -17,6 +17,8 @@ import { noticeFor, type Notice } from './notices.js';
 import { SessionAdvice } from './session-advice.js';
 import { SessionList } from './session-list.js';
 import { SettingsDialog } from './settings-dialog.js';
+import { shortcutOf } from './shortcuts.js';
+import { ShortcutsDialog } from './shortcuts-dialog.js';
 import { StateEditor } from './state-editor.js';
 import { TerminalPane } from './terminal-pane.js';
 import { TerminalPool } from './terminal-pool.js';
@@ -42,10 +44,12 @@ export function App(props: { api: MoriApi }) {
   const [tab, setTab] = useState<Tab>('terminal');
   const [connection, setConnection] = useState<{ state: ConnectionState; detail: string }>({ state: 'connecting', detail: '' });
   const [notices, setNotices] = useState<Notice[]>([]);
-  const [dialog, setDialog] = useState<'new' | 'settings' | null>(null);
+  const [dialog, setDialog] = useState<'new' | 'settings' | 'shortcuts' | null>(null);
   const [actionStatus, setActionStatus] = useState('');
   /** Bumped when the person asks to type into the shown terminal (Enter in the list or on its tab). */
   const [focusRequest, setFocusRequest] = useState(0);
+  /** Bumped by Mod+F: the terminal's search box takes the keyboard. */
+  const [searchRequest, setSearchRequest] = useState(0);
   const [now, setNow] = useState(Date.now());
   const [permission, setPermission] = useState<NotificationPermission | 'unsupported'>(typeof Notification === 'undefined' ? 'unsupported' : Notification.permission);
   const lastActivity = useRef(new Map<string, number>());
@@ -178,15 +182,29 @@ export function App(props: { api: MoriApi }) {
     if (typeof Notification !== 'undefined') void Notification.requestPermission().then(setPermission);
   };
 
-  // F6 in a terminal gives the keyboard back to the sessions list; every other key there (Tab, Escape…) stays the agent's.
-  // Caught before xterm sees it (capture phase), so the agent never receives it.
+  // The window's shortcuts (renderer/shortcuts.ts), caught before xterm sees them (capture phase) so
+  // the agent never receives them; every other key in a terminal (Tab, Escape…) stays the agent's.
+  const sessionsRef = useRef<SessionInfo[]>([]);
+  sessionsRef.current = sessions;
   useEffect(() => {
     const onKey = (e: KeyboardEvent): void => {
-      if (e.key !== 'F6' || e.ctrlKey || e.altKey || e.metaKey) return;
-      if (!(document.activeElement instanceof HTMLElement) || !document.activeElement.closest('.terminal-region')) return;
+      const el = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+      const inTerminal = el?.closest('.terminal-region') != null;
+      const typing = inTerminal || el?.isContentEditable === true || el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement;
+      const action = shortcutOf(e, { typing, inTerminal, mac: /Mac/.test(navigator.platform) });
+      // A dialog open keeps its keys (Escape closes it), except that `?` does nothing there.
+      if (!action || document.querySelector('dialog[open]')) return;
       e.preventDefault();
       e.stopPropagation();
-      document.querySelector<HTMLElement>('[role="listbox"].session-list')?.focus();
+      if (action.kind === 'leave-terminal') document.querySelector<HTMLElement>('[role="listbox"].session-list')?.focus();
+      else if (action.kind === 'help') setDialog('shortcuts');
+      else if (action.kind === 'search') {
+        setTab('terminal');
+        setSearchRequest((n) => n + 1);
+      } else {
+        const s = orderSessions(sessionsRef.current)[action.index];
+        if (s) setSelected(s.id);
+      }
     };
     window.addEventListener('keydown', onKey, true);
     return () => window.removeEventListener('keydown', onKey, true);
@@ -335,7 +353,7 @@ export function App(props: { api: MoriApi }) {
               ))}
             </div>
             <div class="panel" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
-              <TerminalPane api={api} pool={pool} sessionId={current.id} visible={tab === 'terminal'} focusRequest={focusRequest} />
+              <TerminalPane api={api} pool={pool} sessionId={current.id} visible={tab === 'terminal'} focusRequest={focusRequest} searchRequest={searchRequest} />
               {tab === 'session_state.md' || tab === 'environment.md' ? <StateEditor key={`${current.id}:${tab}:${epoch}`} api={api} sessionId={current.id} file={tab} drafts={drafts} onEvent={onEvent} /> : null}
               {tab === 'work_log.md' ? <WorkLog key={`${current.id}:${epoch}`} api={api} sessionId={current.id} onEvent={onEvent} /> : null}
               {tab === 'checks' ? <ChecksPane key={`${current.id}:${epoch}`} api={api} sessionId={current.id} onEvent={onEvent} /> : null}
@@ -359,6 +377,7 @@ export function App(props: { api: MoriApi }) {
           }}
         />
       ) : null}
+      {dialog === 'shortcuts' ? <ShortcutsDialog onClose={() => setDialog(null)} /> : null}
       {dialog === 'settings' ? <SettingsDialog api={api} onClose={() => setDialog(null)} browserNotifications={permission} onAskBrowser={askBrowser} /> : null}
     </div>
   );

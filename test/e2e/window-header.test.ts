@@ -4,7 +4,9 @@
 // "Don't resume" leaves it stopped at its limit; a question shows its lines from the screen, its numbered
 // menu as buttons and a reply box, each reaching the agent; a crash loop shows the last output and
 // Restart starts it again. The address follows the selection, and an unknown session in it falls to
-// the top of the list (never the welcome page while sessions exist). Screenshots, light and dark at 1366×768, go to out/e2e-screenshots/.
+// the top of the list (never the welcome page while sessions exist). Ctrl+1…9 select sessions, even
+// from a terminal, which receives nothing; Ctrl+F searches the terminal and says when nothing matches;
+// `?` lists the shortcuts, except in a terminal, where it is the agent's. Screenshots, light and dark at 1366×768, go to out/e2e-screenshots/.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -162,5 +164,45 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the session header
       expect(page.url()).toContain(`#session=${topId?.replace(/^session-/, '') ?? 'missing'}`);
       expect(await welcome.count()).toBe(0);
     }
+  });
+
+  it('shortcuts: Ctrl+1…9 select sessions, Ctrl+F searches the terminal with "No match", ? lists them', async () => {
+    const { page } = w;
+    const list = page.getByRole('listbox', { name: 'Sessions' });
+    const selectedName = (): Promise<string> => list.getByRole('option', { selected: true }).locator('.session-name').innerText();
+    const names = await list.locator('.session-name').allInnerTexts();
+    await list.getByRole('option', { name: /asker/ }).click();
+    await page.keyboard.press('Control+2');
+    await expect.poll(selectedName).toBe(names[1]);
+    // From inside a terminal too: the agent receives none of it.
+    await page.getByRole('region', { name: 'Terminal' }).getByText('Fake Agent').filter({ visible: true }).first().waitFor({ timeout: 25_000 });
+    await page.getByRole('region', { name: 'Terminal' }).click();
+    const before = inputs().length;
+    await page.keyboard.press('Control+1');
+    await expect.poll(selectedName).toBe(names[0]);
+    await page.keyboard.press('Control+f');
+    const search = page.getByRole('searchbox', { name: 'Search the terminal' });
+    await expect.poll(() => search.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.type('zz-nowhere-on-screen');
+    await page.keyboard.press('Enter');
+    const none = page.getByRole('status').getByText('No match');
+    await none.waitFor();
+    await search.fill('Fake Agent');
+    await page.keyboard.press('Enter');
+    expect(await none.count()).toBe(0);
+    // `?` in the list opens the shortcuts; in a terminal it is the agent's.
+    await list.focus();
+    await page.keyboard.press('?');
+    const dialog = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await dialog.getByText('Leave the terminal for the sessions list').waitFor();
+    await w.shot('shortcuts');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByRole('region', { name: 'Terminal' }).click();
+    await page.keyboard.press('?');
+    await page.keyboard.press('Enter');
+    await until('the agent to receive the ?', () => inputs().length > before);
+    expect(inputs().slice(before)).toEqual(['?']);
+    expect(await dialog.count()).toBe(0);
   });
 });
