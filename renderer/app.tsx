@@ -17,7 +17,9 @@ import { noticeFor, type Notice } from './notices.js';
 import { SessionAdvice } from './session-advice.js';
 import { SessionList } from './session-list.js';
 import { SettingsDialog } from './settings-dialog.js';
-import { shortcutOf } from './shortcuts.js';
+import { Palette, type PaletteItem } from './palette.js';
+import { keysWords } from './shortcuts.js';
+import { useWindowKeys } from './use-window-keys.js';
 import { ShortcutsDialog } from './shortcuts-dialog.js';
 import { StateEditor } from './state-editor.js';
 import { TerminalPane } from './terminal-pane.js';
@@ -44,7 +46,7 @@ export function App(props: { api: MoriApi }) {
   const [tab, setTab] = useState<Tab>('terminal');
   const [connection, setConnection] = useState<{ state: ConnectionState; detail: string }>({ state: 'connecting', detail: '' });
   const [notices, setNotices] = useState<Notice[]>([]);
-  const [dialog, setDialog] = useState<'new' | 'settings' | 'shortcuts' | null>(null);
+  const [dialog, setDialog] = useState<'new' | 'settings' | 'shortcuts' | 'palette' | null>(null);
   const [actionStatus, setActionStatus] = useState('');
   /** Bumped when the person asks to type into the shown terminal (Enter in the list or on its tab). */
   const [focusRequest, setFocusRequest] = useState(0);
@@ -182,33 +184,20 @@ export function App(props: { api: MoriApi }) {
     if (typeof Notification !== 'undefined') void Notification.requestPermission().then(setPermission);
   };
 
-  // The window's shortcuts (renderer/shortcuts.ts), caught before xterm sees them (capture phase) so
-  // the agent never receives them; every other key in a terminal (Tab, Escape…) stays the agent's.
   const sessionsRef = useRef<SessionInfo[]>([]);
   sessionsRef.current = sessions;
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent): void => {
-      const el = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-      const inTerminal = el?.closest('.terminal-region') != null;
-      const typing = inTerminal || el?.isContentEditable === true || el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement;
-      const action = shortcutOf(e, { typing, inTerminal, mac: /Mac/.test(navigator.platform) });
-      // A dialog open keeps its keys (Escape closes it), except that `?` does nothing there.
-      if (!action || document.querySelector('dialog[open]')) return;
-      e.preventDefault();
-      e.stopPropagation();
-      if (action.kind === 'leave-terminal') document.querySelector<HTMLElement>('[role="listbox"].session-list')?.focus();
-      else if (action.kind === 'help') setDialog('shortcuts');
-      else if (action.kind === 'search') {
-        setTab('terminal');
-        setSearchRequest((n) => n + 1);
-      } else {
-        const s = orderSessions(sessionsRef.current)[action.index];
-        if (s) setSelected(s.id);
-      }
-    };
-    window.addEventListener('keydown', onKey, true);
-    return () => window.removeEventListener('keydown', onKey, true);
-  }, []);
+  useWindowKeys((action) => {
+    if (action.kind === 'leave-terminal') document.querySelector<HTMLElement>('[role="listbox"].session-list')?.focus();
+    else if (action.kind === 'help') setDialog('shortcuts');
+    else if (action.kind === 'palette') setDialog('palette');
+    else if (action.kind === 'search') {
+      setTab('terminal');
+      setSearchRequest((n) => n + 1);
+    } else {
+      const s = orderSessions(sessionsRef.current)[action.index];
+      if (s) setSelected(s.id);
+    }
+  });
   const enterTerminal = (): void => {
     setTab('terminal');
     setFocusRequest((n) => n + 1);
@@ -226,6 +215,27 @@ export function App(props: { api: MoriApi }) {
     setActionStatus(`${words}…`);
     const r = await api.call(method, { session: current.id });
     setActionStatus(r.ok ? '' : `${words} failed: ${r.message}`);
+  };
+
+  /** The palette's sessions (in the list's order, the first nine with their Mod+digit) and actions, each with its shortcut. */
+  const paletteItems = (): PaletteItem[] => {
+    const mac = /Mac/.test(navigator.platform);
+    const items: PaletteItem[] = orderSessions(sessions).map((s, i) => ({
+      id: `go-${s.id}`,
+      label: `Go to ${s.name}`,
+      ...(i < 9 ? { keys: keysWords(`Mod+${i + 1}`, mac) } : {}),
+      run: () => setSelected(s.id),
+    }));
+    if (current) {
+      items.push({ id: 'verify', label: `Verify ${current.name}`, run: () => void act('checks.verify', 'Verify') });
+      const resume = current.intent.kind === 'interrupted' ? 'Resume' : 'Start';
+      items.push(running ? { id: 'stop', label: `Stop ${current.name}`, run: () => void act('stop', 'Stop') } : { id: 'start', label: `${resume} ${current.name}`, run: () => void act('start', resume) });
+      items.push({ id: 'search', label: 'Search the terminal', keys: keysWords('Mod+F', mac), run: () => (setTab('terminal'), setSearchRequest((n) => n + 1)) });
+    }
+    items.push({ id: 'new', label: 'New session', run: () => setDialog('new') });
+    items.push({ id: 'settings', label: 'Settings', run: () => setDialog('settings') });
+    items.push({ id: 'shortcuts', label: 'Keyboard shortcuts', keys: '?', run: () => setDialog('shortcuts') });
+    return items;
   };
 
   const unsaved: string[] = current ? drafts.files(current.id) : [];
@@ -377,6 +387,7 @@ export function App(props: { api: MoriApi }) {
           }}
         />
       ) : null}
+      {dialog === 'palette' ? <Palette items={paletteItems()} onClose={() => setDialog(null)} /> : null}
       {dialog === 'shortcuts' ? <ShortcutsDialog onClose={() => setDialog(null)} /> : null}
       {dialog === 'settings' ? <SettingsDialog api={api} onClose={() => setDialog(null)} browserNotifications={permission} onAskBrowser={askBrowser} /> : null}
     </div>

@@ -1,9 +1,9 @@
 // The shortcuts list (`?`): each key and what it does, from renderer/shortcuts.ts. Runs in the renderer.
 import { Modal } from './modal.js';
-import { SHORTCUTS } from './shortcuts.js';
+import { keysWords, SHORTCUTS } from './shortcuts.js';
 
 export function ShortcutsDialog(props: { onClose: () => void }) {
-  const mod = /Mac/.test(navigator.platform) ? '⌘' : 'Ctrl';
+  const mac = /Mac/.test(navigator.platform);
   return (
     <Modal title="Keyboard shortcuts" onClose={props.onClose}>
       <table class="shortcuts">
@@ -11,7 +11,7 @@ export function ShortcutsDialog(props: { onClose: () => void }) {
           {SHORTCUTS.map((s) => (
             <tr key={s.keys}>
               <th scope="row">
-                <kbd>{s.keys.replaceAll('Mod', mod)}</kbd>
+                <kbd>{keysWords(s.keys, mac)}</kbd>
               </th>
               <td>{s.does}</td>
             </tr>

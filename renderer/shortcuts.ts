@@ -3,10 +3,11 @@
 // these few (Tab, Escape and the rest reach the agent); `?` only where it would type nothing.
 // Pure: runs in the renderer and in unit tests.
 
-export type ShortcutAction = { kind: 'select'; index: number } | { kind: 'search' } | { kind: 'help' } | { kind: 'leave-terminal' };
+export type ShortcutAction = { kind: 'select'; index: number } | { kind: 'search' } | { kind: 'help' } | { kind: 'leave-terminal' } | { kind: 'palette' };
 
 /** The shortcuts list, in the order shown. `Mod` is Ctrl, or ⌘ on a Mac. */
 export const SHORTCUTS: readonly { keys: string; does: string }[] = [
+  { keys: 'Mod+K', does: 'Command palette: sessions and actions' },
   { keys: 'Mod+1 … Mod+9', does: 'Select the first … ninth session in the list' },
   { keys: '↑ / ↓', does: 'Move through the sessions list (never typed into a terminal)' },
   { keys: 'Enter', does: 'In the list or on the Terminal tab: type into the terminal' },
@@ -32,9 +33,13 @@ export function shortcutOf(e: KeyPress, where: { typing: boolean; inTerminal: bo
   if (mod && !e.altKey && !e.shiftKey) {
     if (/^[1-9]$/.test(e.key)) return { kind: 'select', index: Number(e.key) - 1 };
     if (e.key.toLowerCase() === 'f') return { kind: 'search' };
+    if (e.key.toLowerCase() === 'k') return { kind: 'palette' };
     return null;
   }
   if (e.key === 'F6' && !e.ctrlKey && !e.metaKey && !e.altKey && where.inTerminal) return { kind: 'leave-terminal' };
   if (e.key === '?' && !e.ctrlKey && !e.metaKey && !e.altKey && !where.typing) return { kind: 'help' };
   return null;
 }
+
+/** A shortcut's keys as this machine reads them: `Mod` is ⌘ on a Mac, Ctrl elsewhere. */
+export const keysWords = (keys: string, mac: boolean): string => keys.replaceAll('Mod', mac ? '⌘' : 'Ctrl');

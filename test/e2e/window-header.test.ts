@@ -6,7 +6,8 @@
 // Restart starts it again. The address follows the selection, and an unknown session in it falls to
 // the top of the list (never the welcome page while sessions exist). Ctrl+1…9 select sessions, even
 // from a terminal, which receives nothing; Ctrl+F searches the terminal and says when nothing matches;
-// `?` lists the shortcuts, except in a terminal, where it is the agent's. Screenshots, light and dark at 1366×768, go to out/e2e-screenshots/.
+// `?` lists the shortcuts, except in a terminal, where it is the agent's. Ctrl+K opens a palette of
+// the sessions and actions with their shortcuts: typing filters, Enter runs the chosen one. Screenshots, light and dark at 1366×768, go to out/e2e-screenshots/.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -170,8 +171,8 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the session header
     const { page } = w;
     const list = page.getByRole('listbox', { name: 'Sessions' });
     const selectedName = (): Promise<string> => list.getByRole('option', { selected: true }).locator('.session-name').innerText();
-    const names = await list.locator('.session-name').allInnerTexts();
     await list.getByRole('option', { name: /asker/ }).click();
+    const names = await list.locator('.session-name').allInnerTexts();
     await page.keyboard.press('Control+2');
     await expect.poll(selectedName).toBe(names[1]);
     // From inside a terminal too: the agent receives none of it.
@@ -204,5 +205,34 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the session header
     await until('the agent to receive the ?', () => inputs().length > before);
     expect(inputs().slice(before)).toEqual(['?']);
     expect(await dialog.count()).toBe(0);
+  });
+
+  it('Ctrl+K opens a palette of sessions and actions with their shortcuts; typing filters and Enter runs', async () => {
+    const { page } = w;
+    const list = page.getByRole('listbox', { name: 'Sessions' });
+    await list.getByRole('option', { name: /asker/ }).click();
+    await page.keyboard.press('Control+k');
+    const palette = page.getByRole('dialog', { name: 'Command palette' });
+    const box = palette.getByRole('combobox', { name: 'Go to a session or run an action' });
+    await expect.poll(() => box.evaluate((el) => el === document.activeElement)).toBe(true);
+    const options = palette.getByRole('listbox', { name: 'Sessions and actions' }).getByRole('option');
+    expect(await options.allInnerTexts()).toEqual(expect.arrayContaining([expect.stringMatching(/^Go to asker\s*Ctrl\+1$/), 'Verify asker', 'New session', 'Settings', expect.stringMatching(/^Search the terminal\s*Ctrl\+F$/)]));
+    await page.keyboard.type('stop');
+    await expect.poll(() => options.allInnerTexts()).toEqual([expect.stringMatching(/^Go to stopper\s*Ctrl\+\d$/), 'Stop asker']);
+    await w.shot('palette');
+    // ↓ moves to Stop, ↓ again wraps to the first; Enter goes to stopper and the palette closes.
+    await page.keyboard.press('ArrowDown');
+    expect(await palette.getByRole('option', { selected: true }).innerText()).toBe('Stop asker');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await palette.waitFor({ state: 'detached' });
+    await expect.poll(() => list.getByRole('option', { name: /stopper/ }).getAttribute('aria-selected')).toBe('true');
+    // An action: New session opens its dialog.
+    await page.keyboard.press('Control+k');
+    await page.keyboard.type('new sess');
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog', { name: 'New session' }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog', { name: 'New session' }).waitFor({ state: 'detached' });
   });
 });

@@ -12,6 +12,7 @@ describe('shortcutOf', () => {
   it('Mod+digit selects, Mod+F searches: Ctrl on Linux and Windows, ⌘ on a Mac', () => {
     expect(shortcutOf(key('3', { ctrlKey: true }), terminal)).toEqual({ kind: 'select', index: 2 });
     expect(shortcutOf(key('f', { ctrlKey: true }), pc)).toEqual({ kind: 'search' });
+    expect(shortcutOf(key('k', { ctrlKey: true }), terminal)).toEqual({ kind: 'palette' });
     expect(shortcutOf(key('F', { metaKey: true }), { ...pc, mac: true })).toEqual({ kind: 'search' });
     expect(shortcutOf(key('3', { ctrlKey: true }), { ...pc, mac: true })).toBeNull();
     expect(shortcutOf(key('0', { ctrlKey: true }), pc)).toBeNull();
