@@ -210,3 +210,95 @@ export function orderSessions<T extends Pick<SessionInfo, 'state' | 'activity' |
     return a.name.localeCompare(b.name);
   });
 }
+
+// ---- The window's header: what needs the person, in a sentence, and what fixes it --------------
+
+/** The actions a header sentence offers; the window wires each to its control-API call or view. */
+export type HeaderAction = 'resume-now' | 'dont-resume' | 'restart' | 'copy-install' | 'review-trust' | 'open-state-file' | 'reply';
+
+/** Each action's button words. */
+export const HEADER_ACTION_WORDS: Record<HeaderAction, string> = {
+  'resume-now': 'Resume now',
+  'dont-resume': "Don't resume",
+  restart: 'Restart',
+  'copy-install': 'Copy',
+  'review-trust': 'Review and trust…',
+  'open-state-file': 'Open the file',
+  reply: 'Send',
+};
+
+export interface HeaderAdvice {
+  /** One sentence saying what happened and what the person may do. */
+  sentence: string;
+  actions: HeaderAction[];
+  /** Shown under the sentence (the install command, the file's error…); null when there is none. */
+  detail: string | null;
+  /** The screen's last lines go with it: the agent's question, or the output before the crashes. */
+  screen: 'prompt' | 'last-output' | null;
+  /** Whether it blocks the agent (an error's look) or only waits (a warning's). */
+  tone: 'bad' | 'warn';
+}
+
+/** Seconds until `at` as a person reads a countdown: "in 12 s", "in 3 min", "now". */
+export function countdownWords(at: number, now: number): string {
+  const s = Math.ceil((at - now) / 1000);
+  if (s <= 0) return 'now';
+  // Under two minutes the seconds matter (a backoff's retry); beyond, minutes are enough.
+  return s < 120 ? `in ${s} s` : `in ${Math.ceil(s / 60)} min`;
+}
+
+/** The command after "install it: " in an agent-missing message (missingProgramMessage), or null. */
+export const installCommandOf = (message: string): string | null => /install it: (.+)$/.exec(message)?.[1]?.trim() ?? null;
+
+/**
+ * What the header says for a session that needs the person or waits (null when there is nothing to say):
+ * `message` is the last `session.attention` message for it, when the window saw one.
+ */
+export function headerAdvice(info: Pick<SessionInfo, 'state' | 'activity' | 'intent' | 'nextAttemptAt' | 'usageLimit'>, message: string | null, now: number): HeaderAdvice | null {
+  const advice = (sentence: string, actions: HeaderAction[], tone: HeaderAdvice['tone'], extra: Partial<Pick<HeaderAdvice, 'detail' | 'screen'>> = {}): HeaderAdvice => ({
+    sentence,
+    actions,
+    tone,
+    detail: extra.detail ?? null,
+    screen: extra.screen ?? null,
+  });
+  if (info.state === 'limited') {
+    const plan = info.usageLimit;
+    if (!plan) return advice('Usage limit: Mori waits for it to reset.', ['resume-now', 'dont-resume'], 'warn');
+    const when = plan.resetAt !== null ? `resumes at ${clockWords(plan.resumeAt)}` : `next try at ${clockWords(plan.resumeAt)}`;
+    return advice(`Usage limit: ${when}.`, ['resume-now', 'dont-resume'], 'warn', { detail: plan.text || null });
+  }
+  if (info.state === 'stopped' && info.usageLimit) {
+    const reset = info.usageLimit.resetAt;
+    return advice(`Stopped at the usage limit${reset !== null ? `; it resets at ${clockWords(reset)}` : ''}. Start resumes it.`, [], 'warn');
+  }
+  if (info.state === 'backoff' && info.nextAttemptAt !== null) return advice(`Restarting the agent ${countdownWords(info.nextAttemptAt, now)} (at ${clockWords(info.nextAttemptAt)}).`, [], 'warn');
+  if (info.state === 'running' && info.activity === 'needs-input') return advice('The agent is asking you something:', ['reply'], 'warn', { screen: 'prompt' });
+  if (info.state !== 'attention' || info.intent.kind !== 'attention') return null;
+  const reason = info.intent.reason;
+  switch (reason) {
+    case 'crash-loop':
+      return advice('The agent kept crashing, so Mori stopped restarting it. Its last output:', ['restart'], 'bad', { screen: 'last-output' });
+    case 'agent-missing':
+      return advice("The agent's program was not found. Install it, then Restart:", ['copy-install', 'restart'], 'bad', { detail: message ? installCommandOf(message) : null });
+    case 'needs-trust':
+      return advice('The launch needs your trust for a command or address it names.', ['review-trust'], 'warn', { detail: message });
+    case 'state-invalid':
+      return advice('A state file could not be read; fix it, then Restart.', ['open-state-file', 'restart'], 'bad', { detail: message });
+    case 'usage-limit':
+      return advice('Usage limit: Mori stopped waiting for it.', ['restart'], 'warn', { detail: message });
+    default:
+      return advice(`Needs attention: ${reason}.`, ['restart'], 'bad', { detail: message });
+  }
+}
+
+/** A numbered menu on the agent's screen (`❯ 1. Yes` / `2. No`): its choices, in order; empty when there is none. */
+export function menuChoices(lines: readonly string[]): { key: string; label: string }[] {
+  const choices: { key: string; label: string }[] = [];
+  for (const l of lines) {
+    const m = /^\s*(?:[❯>›]\s*)?(\d{1,2})\.\s+(\S.*?)\s*$/.exec(l);
+    if (m?.[1] && m[2] && !choices.some((c) => c.key === m[1])) choices.push({ key: m[1], label: m[2] });
+  }
+  // A menu counts from 1 without gaps; anything else is numbered text, not a menu.
+  return choices.every((c, i) => c.key === String(i + 1)) && choices.length >= 2 ? choices : [];
+}

@@ -9,14 +9,19 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { DaemonSettings } from '../common/daemon-settings.js';
 import type { DaemonEvent, EditableStateFile, SessionInfo } from '../common/ipc.js';
 import type { ConnectionState, MoriApi } from '../common/mori-api.js';
-import { stateWord } from '../common/session-view.js';
+import { orderSessions, stateWord } from '../common/session-view.js';
 import { ChecksPane } from './checks-pane.js';
 import { DraftStore } from './draft-store.js';
 import { NewSessionDialog } from './new-session-dialog.js';
 import { rovingIndex } from './roving.js';
 import { noticeFor, type Notice } from './notices.js';
+import { SessionAdvice } from './session-advice.js';
 import { SessionList } from './session-list.js';
 import { SettingsDialog } from './settings-dialog.js';
+import { Palette, type PaletteItem } from './palette.js';
+import { keysWords } from './shortcuts.js';
+import { useWindowKeys } from './use-window-keys.js';
+import { ShortcutsDialog } from './shortcuts-dialog.js';
 import { StateEditor } from './state-editor.js';
 import { TerminalPane } from './terminal-pane.js';
 import { TerminalPool } from './terminal-pool.js';
@@ -42,18 +47,25 @@ export function App(props: { api: MoriApi }) {
   const [tab, setTab] = useState<Tab>('terminal');
   const [connection, setConnection] = useState<{ state: ConnectionState; detail: string }>({ state: 'connecting', detail: '' });
   const [notices, setNotices] = useState<Notice[]>([]);
-  const [dialog, setDialog] = useState<'new' | 'settings' | null>(null);
+  const [dialog, setDialog] = useState<'new' | 'settings' | 'shortcuts' | 'palette' | null>(null);
   const [actionStatus, setActionStatus] = useState('');
+  /** Bumped when the person asks to type into the shown terminal (Enter in the list or on its tab). */
+  const [focusRequest, setFocusRequest] = useState(0);
+  /** Bumped by Mod+F: the terminal's search box takes the keyboard. */
+  const [searchRequest, setSearchRequest] = useState(0);
   const [now, setNow] = useState(Date.now());
   const [permission, setPermission] = useState<NotificationPermission | 'unsupported'>(typeof Notification === 'undefined' ? 'unsupported' : Notification.permission);
   const lastActivity = useRef(new Map<string, number>());
+  /** The last attention message of each session (its install command, its file's error…), from the events. */
+  const attentionMessages = useRef(new Map<string, string>());
   const listeners = useRef(new Set<(e: DaemonEvent) => void>());
   const settings = useRef<DaemonSettings | null>(null);
   const selectedRef = useRef<string | null>(null);
   selectedRef.current = selected;
 
   // `#session=<id>` opens that session: the app sets it when a notification or the tray is clicked,
-  // and it makes a session's view linkable in the browser.
+  // and it makes a session's view linkable in the browser. The address follows the selection (replaced,
+  // not pushed: Back leaves the window rather than stepping through sessions).
   useEffect(() => {
     const follow = (): void => {
       const id = /^#session=([\w-]+)$/.exec(location.hash)?.[1];
@@ -63,6 +75,11 @@ export function App(props: { api: MoriApi }) {
     window.addEventListener('hashchange', follow);
     return () => window.removeEventListener('hashchange', follow);
   }, []);
+  useEffect(() => {
+    if (selected === null || location.hash === `#session=${selected}`) return;
+    // Only a hash Mori owns is replaced (the link's token is read and cleared before this runs).
+    if (location.hash === '' || location.hash.startsWith('#session=')) history.replaceState(null, '', `#session=${selected}`);
+  }, [selected]);
   const pool = useMemo(() => new TerminalPool(api), [api]);
   const drafts = useMemo(() => new DraftStore(localStorage), []);
   const [, redraw] = useState(0);
@@ -107,7 +124,7 @@ export function App(props: { api: MoriApi }) {
         void api.call('list', {}).then((r) => {
           if (!r.ok) return;
           setSessions(r.value);
-          setSelected((cur) => cur ?? r.value[0]?.id ?? null);
+          setSelected((cur) => cur ?? orderSessions(r.value)[0]?.id ?? null);
         });
       });
     };
@@ -131,6 +148,7 @@ export function App(props: { api: MoriApi }) {
       for (const l of [...listeners.current]) l(e);
       if ('sessionId' in e) {
         lastActivity.current.set(e.sessionId, e.at);
+        if (e.type === 'session.attention') attentionMessages.current.set(e.sessionId, e.message);
         if (e.type.startsWith('session.') || e.type.startsWith('verify.')) reload();
         if (e.type === 'session.started') pool.reattach(e.sessionId);
       }
@@ -167,7 +185,31 @@ export function App(props: { api: MoriApi }) {
     if (typeof Notification !== 'undefined') void Notification.requestPermission().then(setPermission);
   };
 
+  const sessionsRef = useRef<SessionInfo[]>([]);
+  sessionsRef.current = sessions;
+  useWindowKeys((action) => {
+    if (action.kind === 'leave-terminal') document.querySelector<HTMLElement>('[role="listbox"].session-list')?.focus();
+    else if (action.kind === 'help') setDialog('shortcuts');
+    else if (action.kind === 'palette') setDialog('palette');
+    else if (action.kind === 'search') {
+      setTab('terminal');
+      setSearchRequest((n) => n + 1);
+    } else {
+      const s = orderSessions(sessionsRef.current)[action.index];
+      if (s) setSelected(s.id);
+    }
+  });
+  const enterTerminal = (): void => {
+    setTab('terminal');
+    setFocusRequest((n) => n + 1);
+  };
+
   const current = sessions.find((s) => s.id === selected) ?? null;
+  // An unknown or removed session selected (a stale link, a removal) falls to the top of the list, never to the welcome page.
+  const top = orderSessions(sessions)[0]?.id ?? null;
+  useEffect(() => {
+    if (current === null && top !== null) setSelected(top);
+  }, [current, top]);
 
   const act = async (method: 'start' | 'stop' | 'checks.verify', words: string): Promise<void> => {
     if (!current) return;
@@ -176,13 +218,34 @@ export function App(props: { api: MoriApi }) {
     setActionStatus(r.ok ? '' : `${words} failed: ${r.message}`);
   };
 
+  /** The palette's sessions (in the list's order, the first nine with their Mod+digit) and actions, each with its shortcut. */
+  const paletteItems = (): PaletteItem[] => {
+    const mac = /Mac/.test(navigator.platform);
+    const items: PaletteItem[] = orderSessions(sessions).map((s, i) => ({
+      id: `go-${s.id}`,
+      label: `Go to ${s.name}`,
+      ...(i < 9 ? { keys: keysWords(`Mod+${i + 1}`, mac) } : {}),
+      run: () => setSelected(s.id),
+    }));
+    if (current) {
+      items.push({ id: 'verify', label: `Verify ${current.name}`, run: () => void act('checks.verify', 'Verify') });
+      const resume = current.intent.kind === 'interrupted' ? 'Resume' : 'Start';
+      items.push(running ? { id: 'stop', label: `Stop ${current.name}`, run: () => void act('stop', 'Stop') } : { id: 'start', label: `${resume} ${current.name}`, run: () => void act('start', resume) });
+      items.push({ id: 'search', label: 'Search the terminal', keys: keysWords('Mod+F', mac), run: () => (setTab('terminal'), setSearchRequest((n) => n + 1)) });
+    }
+    items.push({ id: 'new', label: 'New session', run: () => setDialog('new') });
+    items.push({ id: 'settings', label: 'Settings', run: () => setDialog('settings') });
+    items.push({ id: 'shortcuts', label: 'Keyboard shortcuts', keys: '?', run: () => setDialog('shortcuts') });
+    return items;
+  };
+
   const unsaved: string[] = current ? drafts.files(current.id) : [];
   const running = current ? ['running', 'starting', 'verifying', 'resuming'].includes(current.state) : false;
   return (
     <div class="app">
       <aside class="sidebar" aria-label="Sessions and notices">
         <div class="brand">Mori</div>
-        <SessionList sessions={sessions} selected={selected} lastActivity={lastActivity.current} now={now} onSelect={setSelected} />
+        <SessionList sessions={sessions} selected={selected} lastActivity={lastActivity.current} now={now} onSelect={setSelected} onEnter={enterTerminal} />
         <div class="sidebar-actions">
           <button type="button" class="primary" onClick={() => setDialog('new')}>
             New session
@@ -255,11 +318,15 @@ export function App(props: { api: MoriApi }) {
                 {actionStatus}
               </div>
             ) : null}
-            {current.intent.kind === 'attention' ? (
-              <div class="banner banner-error" role="alert">
-                Needs attention: {current.intent.reason}
-              </div>
-            ) : null}
+            <SessionAdvice
+              key={current.id}
+              api={api}
+              pool={pool}
+              info={current}
+              message={attentionMessages.current.get(current.id) ?? null}
+              onOpen={setTab}
+              onStatus={setActionStatus}
+            />
             <div role="tablist" aria-label="Session views" class="tabs">
               {TABS.map((t) => (
                 <button
@@ -272,6 +339,12 @@ export function App(props: { api: MoriApi }) {
                   tabIndex={tab === t.id ? 0 : -1}
                   onClick={() => setTab(t.id)}
                   onKeyDown={(e) => {
+                    if (e.key === 'Enter' && t.id === 'terminal') {
+                      // Enter on the Terminal tab takes the keyboard into the terminal (and is not typed there).
+                      e.preventDefault();
+                      enterTerminal();
+                      return;
+                    }
                     const n = rovingIndex(e.key, TABS.findIndex((x) => x.id === tab), TABS.length);
                     const next = n === null ? undefined : TABS[n];
                     if (next) {
@@ -291,7 +364,7 @@ export function App(props: { api: MoriApi }) {
               ))}
             </div>
             <div class="panel" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
-              <TerminalPane api={api} pool={pool} sessionId={current.id} visible={tab === 'terminal'} />
+              <TerminalPane api={api} pool={pool} sessionId={current.id} visible={tab === 'terminal'} focusRequest={focusRequest} searchRequest={searchRequest} />
               {tab === 'session_state.md' || tab === 'environment.md' ? <StateEditor key={`${current.id}:${tab}:${epoch}`} api={api} sessionId={current.id} file={tab} drafts={drafts} onEvent={onEvent} /> : null}
               {tab === 'work_log.md' ? <WorkLog key={`${current.id}:${epoch}`} api={api} sessionId={current.id} onEvent={onEvent} /> : null}
               {tab === 'checks' ? <ChecksPane key={`${current.id}:${epoch}`} api={api} sessionId={current.id} onEvent={onEvent} /> : null}
@@ -315,6 +388,8 @@ export function App(props: { api: MoriApi }) {
           }}
         />
       ) : null}
+      {dialog === 'palette' ? <Palette items={paletteItems()} onClose={() => setDialog(null)} /> : null}
+      {dialog === 'shortcuts' ? <ShortcutsDialog onClose={() => setDialog(null)} /> : null}
       {dialog === 'settings' ? <SettingsDialog api={api} onClose={() => setDialog(null)} browserNotifications={permission} onAskBrowser={askBrowser} /> : null}
     </div>
   );

@@ -1,6 +1,7 @@
 // The sessions list (DESIGN.md §13): a listbox whose options are the sessions, most in need of the
 // person first, each with its project, agent, state, last activity and failing checks. Arrow keys
-// move the selection. Runs in the renderer.
+// move the selection and never reach a terminal; Enter takes the keyboard into the selected session's
+// terminal. Runs in the renderer.
 import type { SessionInfo } from '../common/ipc.js';
 import { needsPerson, orderSessions, stateWord } from '../common/session-view.js';
 import { ago } from './time-ago.js';
@@ -13,9 +14,17 @@ export function SessionList(props: {
   lastActivity: Map<string, number>;
   now: number;
   onSelect: (id: string) => void;
+  /** Enter on the list: the person wants to type into the selected session. */
+  onEnter: () => void;
 }) {
   const ordered = orderSessions(props.sessions);
   const move = (e: KeyboardEvent): void => {
+    if (e.key === 'Enter' && props.selected) {
+      // Handled here, so the key itself never reaches the terminal the keyboard moves into.
+      e.preventDefault();
+      props.onEnter();
+      return;
+    }
     if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
     e.preventDefault();
     const i = ordered.findIndex((s) => s.id === props.selected);

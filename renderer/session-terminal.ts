@@ -223,12 +223,21 @@ export class SessionTerminal {
 
   show(visible: boolean): void {
     this.element.hidden = !visible;
-    if (visible) {
-      this.fitNow();
-      // Shown by a click: typing goes to the terminal. Shown from the keyboard (arrows on the tabs,
-      // focus visible there): focus stays where the person is moving it.
-      if (!document.activeElement?.matches(':focus-visible')) this.term.focus();
-    }
+    // Showing never takes the keyboard: focus enters the terminal only when the person asks (a click, or Enter).
+    if (visible) this.fitNow();
+  }
+
+  focus(): void {
+    this.term.focus();
+  }
+
+  /** The screen's last `n` lines with text, as plain text (what the agent shows now). */
+  lastLines(n: number): string[] {
+    const b = this.term.buffer.active;
+    const lines: string[] = [];
+    for (let y = b.baseY; y < b.baseY + this.term.rows; y++) lines.push(b.getLine(y)?.translateToString(true) ?? '');
+    while (lines.length > 0 && (lines[lines.length - 1] ?? '').trim() === '') lines.pop();
+    return lines.slice(-n);
   }
 
   /** Everything it holds goes: the attachment, the listeners, the addons (xterm disposes those it loaded), the element. */

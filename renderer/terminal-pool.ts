@@ -148,6 +148,16 @@ export class TerminalPool {
     return t ? { attached: t.isAttached, ended: t.ended } : null;
   }
 
+  /** The keyboard goes to the shown terminal: what is typed next reaches its agent. */
+  focus(): void {
+    this.current()?.focus();
+  }
+
+  /** The last lines with text on this session's screen, when its terminal is live; else none. */
+  lastLines(sessionId: string, n: number): string[] {
+    return this.terminals.get(sessionId)?.lastLines(n) ?? [];
+  }
+
   find(text: string, backwards: boolean): boolean {
     const t = this.current();
     if (!t || !text) return false;

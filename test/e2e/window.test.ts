@@ -84,6 +84,52 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window in Chro
     await history.waitFor({ state: 'detached' });
   });
 
+  it('keyboard: arrow keys in the sessions list never reach a terminal; Enter takes the keyboard in, F6 gives it back', async () => {
+    const { page } = w;
+    const list = page.getByRole('listbox', { name: 'Sessions' });
+    const terminal = page.getByRole('region', { name: 'Terminal' });
+    const listHasFocus = (): Promise<boolean> => list.evaluate((el) => el === document.activeElement);
+    const inputs = (): string[] =>
+      readFileSync(w.h.record, 'utf8')
+        .split('\n')
+        .filter((l) => l.includes('"event":"input"'))
+        .map((l) => (JSON.parse(l) as { line: string }).line);
+    await list.getByRole('option', { name: /echo/ }).click();
+    await terminal.getByText('Fake Agent').first().waitFor({ timeout: 25_000 });
+    // Choosing a session leaves the keyboard in the list: the arrows move the selection, not the agent's cursor.
+    expect(await listHasFocus()).toBe(true);
+    const before = inputs().length;
+    const seen = new Set<string>();
+    for (const key of ['ArrowDown', 'ArrowDown', 'ArrowUp', 'ArrowUp', 'ArrowUp', 'ArrowDown']) {
+      await page.keyboard.press(key);
+      seen.add(await list.getByRole('option', { selected: true }).innerText());
+    }
+    expect(seen.size).toBeGreaterThan(1);
+    await list.getByRole('option', { name: /echo/ }).click();
+    // Enter takes the keyboard into the selected session's terminal; the Enter itself is not typed there.
+    await page.keyboard.press('Enter');
+    await expect.poll(() => terminal.evaluate((el) => el.contains(document.activeElement))).toBe(true);
+    await page.keyboard.type('after-the-arrows');
+    await page.keyboard.press('Enter');
+    await until('the agent to receive the line', () => inputs().length > before, () => readFileSync(w.h.record, 'utf8').slice(-500));
+    expect(inputs().slice(before)).toEqual(['after-the-arrows']);
+    // F6 gives the keyboard back to the list; what follows reaches no agent.
+    await page.keyboard.press('F6');
+    expect(await listHasFocus()).toBe(true);
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('F6');
+    await page.keyboard.type('typed-after-f6');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(readFileSync(w.h.record, 'utf8')).not.toContain('typed-after-f6');
+    // The Terminal tab: Enter takes the keyboard in too.
+    await list.getByRole('option', { name: /echo/ }).click();
+    await page.getByRole('tab', { name: 'Terminal' }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => terminal.evaluate((el) => el.contains(document.activeElement))).toBe(true);
+    expect(await terminal.innerText()).not.toContain('typed-after-f6');
+  });
+
   it('shows an external edit of session_state.md live, saves with it kept, and refuses a save over a change', async () => {
     const { page } = w;
     await page.getByRole('option', { name: /echo/ }).click();

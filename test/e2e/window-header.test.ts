@@ -1,0 +1,238 @@
+// The session header says what needs the person and lets them act, in Debian's Chromium through a
+// real `mori ui` and daemon with the fake agent, driven by roles and names: a usage limit read from
+// the agent's screen shows when it resumes, and "Resume now" takes it out of its limit at once while
+// "Don't resume" leaves it stopped at its limit; a question shows its lines from the screen, its numbered
+// menu as buttons and a reply box, each reaching the agent; a crash loop shows the last output and
+// Restart starts it again. The address follows the selection, and an unknown session in it falls to
+// the top of the list (never the welcome page while sessions exist). Ctrl+1…9 select sessions, even
+// from a terminal, which receives nothing; Ctrl+F searches the terminal and says when nothing matches;
+// `?` lists the shortcuts, except in a terminal, where it is the agent's. Ctrl+K opens a palette of
+// the sessions and actions with their shortcuts: typing filters, Enter runs the chosen one. Screenshots, light and dark at 1366×768, go to out/e2e-screenshots/.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, client } from '../helpers/daemon.js';
+import { until } from '../helpers/until.js';
+import { buildRenderer, CHROMIUM, WindowHarness } from './window-harness.js';
+
+let w: WindowHarness;
+
+/** What the fake agent was sent, in order (its `input` records). */
+const inputs = (): string[] =>
+  readFileSync(w.h.record, 'utf8')
+    .split('\n')
+    .filter((l) => l.includes('"event":"input"'))
+    .map((l) => (JSON.parse(l) as { line: string }).line);
+
+async function send(session: string, text: string): Promise<void> {
+  const { c } = await client(w.h.home);
+  try {
+    await call(c, 'send', { session, text, enter: true });
+  } finally {
+    c.close();
+  }
+}
+
+/** The agent's starts for a session: its first (the name is in the task) and every resume of that agent session. */
+function startsOf(name: string): number {
+  const all = w.h.starts();
+  const first = all.filter((s) => s.argv.join(' ').includes(name));
+  const ids = new Set(first.map((s) => s.sessionId));
+  return all.filter((s) => first.includes(s) || (s.resumeId !== null && ids.has(s.resumeId))).length;
+}
+
+describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the session header in Chromium', () => {
+  beforeAll(async () => {
+    await buildRenderer();
+    w = new WindowHarness('window-header', { width: 1366, height: 768 });
+    w.h.init('limity', 'direct');
+    w.h.init('stopper', 'direct');
+    w.h.init('asker', 'direct');
+    w.h.init('crashy', 'direct');
+    // Two crashes make a crash loop here (five by default): read when the daemon starts.
+    writeFileSync(path.join(w.h.home, 'settings.json'), JSON.stringify({ restart: { crashLoopCount: 2 } }));
+    await w.start();
+  }, 90_000);
+  afterAll(async () => {
+    await w?.stop();
+  });
+
+  const waitingAt = async (name: string): Promise<void> => {
+    const { page } = w;
+    await page.getByRole('listbox', { name: 'Sessions' }).getByRole('option', { name: new RegExp(name) }).click();
+    await expect.poll(() => page.getByRole('option', { name: new RegExp(name) }).innerText(), { timeout: 25_000 }).toMatch(/waiting/);
+    await page.getByRole('region', { name: 'Terminal' }).getByText('? for shortcuts').filter({ visible: true }).last().waitFor({ timeout: 25_000 });
+  };
+
+  it('a usage limit says when it resumes; Resume now ends the wait, Don\'t resume leaves it stopped at its limit', async () => {
+    const { page } = w;
+    await waitingAt('limity');
+    const limitLine = (): string => {
+      // Claude's words, in a named zone: the next 3:05-style time a few minutes ahead, in UTC.
+      const reset = new Date(Math.floor(Date.now() / 60_000) * 60_000 + 3 * 60_000);
+      const hh = reset.getUTCHours();
+      return `You've hit your session limit · resets ${((hh + 11) % 12) + 1}:${String(reset.getUTCMinutes()).padStart(2, '0')}${hh < 12 ? 'am' : 'pm'} (UTC)`;
+    };
+    await send('limity', `limit:${limitLine()}`);
+    const advice = page.getByRole('region', { name: 'What needs you' });
+    await advice.getByText(/^Usage limit: resumes at \d\d:\d\d\.$/).waitFor({ timeout: 25_000 });
+    await advice.getByText("You've hit your session limit").waitFor();
+    await w.shot('header-usage-limit');
+    await advice.getByRole('button', { name: 'Resume now' }).click();
+    // Out of its limit at once (the live agent is told to go on, or relaunched), long before the reset.
+    await advice.waitFor({ state: 'detached', timeout: 25_000 });
+    await expect.poll(() => page.getByRole('option', { name: /limity/ }).innerText(), { timeout: 25_000 }).toMatch(/waiting|working|running/);
+    expect(await page.locator('.action-status').count()).toBe(0);
+
+    // Another at its limit: Don't resume stops it there, with the reset time in the header.
+    await waitingAt('stopper');
+    const stopperStarts = startsOf('stopper');
+    await send('stopper', `limit:${limitLine()}`);
+    await advice.getByText(/^Usage limit: resumes at/).waitFor({ timeout: 25_000 });
+    await advice.getByRole('button', { name: "Don't resume" }).click();
+    await advice.getByText(/^Stopped at the usage limit; it resets at \d\d:\d\d\. Start resumes it\.$/).waitFor({ timeout: 25_000 });
+    await expect.poll(() => page.getByRole('option', { name: /stopper/ }).innerText()).toContain('stopped');
+    expect(startsOf('stopper')).toBe(stopperStarts);
+    await w.shot('header-stopped-at-limit');
+  });
+
+  it("a question shows its lines from the screen, its menu's choices as buttons and a reply box, each reaching the agent", async () => {
+    const { page } = w;
+    await waitingAt('asker');
+    await send('asker', 'ask');
+    const advice = page.getByRole('region', { name: 'What needs you' });
+    await advice.getByText('The agent is asking you something:').waitFor({ timeout: 25_000 });
+    const question = advice.getByLabel("The agent's question");
+    await expect.poll(() => question.innerText(), { timeout: 5_000 }).toContain('Do you want to proceed?');
+    await advice.getByRole('button', { name: '2. No' }).waitFor();
+    await w.shot('header-needs-input');
+    const before = inputs().length;
+    await advice.getByRole('button', { name: '1. Yes' }).click();
+    await until('the answer to reach the agent', () => inputs().length > before);
+    expect(inputs().slice(before)).toEqual(['1']);
+    await advice.waitFor({ state: 'detached', timeout: 25_000 });
+
+    // Asked again: the reply box answers in the person's words.
+    await waitingAt('asker');
+    await send('asker', 'ask');
+    await advice.getByRole('textbox', { name: 'Reply to the agent' }).fill('y');
+    await advice.getByRole('button', { name: 'Send' }).click();
+    await until('the reply to reach the agent', () => inputs().at(-1) === 'y');
+    await advice.waitFor({ state: 'detached', timeout: 25_000 });
+  });
+
+  it('a crash loop shows the last output and Restart starts the agent again', async () => {
+    const { page } = w;
+    for (let i = 1; i <= 2; i++) {
+      await until(`start ${i} of the agent`, () => startsOf('crashy') >= i);
+      await waitingAt('crashy');
+      await send('crashy', 'print:last words before crash ' + String(i));
+      await send('crashy', 'crash');
+    }
+    const advice = page.getByRole('region', { name: 'What needs you' });
+    await advice.getByText('The agent kept crashing, so Mori stopped restarting it. Its last output:').waitFor({ timeout: 25_000 });
+    await expect.poll(() => advice.getByLabel('Last output').innerText()).toContain('last words before crash 2');
+    await w.shot('header-crash-loop');
+    const before = startsOf('crashy');
+    await advice.getByRole('button', { name: 'Restart' }).click();
+    await until('the restart', () => startsOf('crashy') > before);
+    await advice.waitFor({ state: 'detached', timeout: 25_000 });
+  });
+
+  it('the address follows the selection; an unknown session in it falls to the top of the list, also after a reload', async () => {
+    const { page } = w;
+    const list = page.getByRole('listbox', { name: 'Sessions' });
+    const { c } = await client(w.h.home);
+    const ids = new Map(((await c.request('list', {})) as { ok: true; value: { id: string; name: string }[] }).value.map((s) => [s.name, s.id]));
+    c.close();
+    await list.getByRole('option', { name: /asker/ }).click();
+    await expect.poll(() => page.url()).toMatch(new RegExp(`#session=${ids.get('asker') ?? 'missing'}$`));
+    await list.getByRole('option', { name: /stopper/ }).click();
+    await expect.poll(() => page.url()).toMatch(new RegExp(`#session=${ids.get('stopper') ?? 'missing'}$`));
+    // A reload opens the session in the address.
+    await page.reload();
+    await expect.poll(() => list.getByRole('option', { name: /stopper/ }).getAttribute('aria-selected')).toBe('true');
+
+    const welcome = page.getByText('Keeps coding agents working through crashes');
+    for (const open of [(): Promise<unknown> => page.evaluate(() => (location.hash = '#session=no-such-session')), async (): Promise<unknown> => {
+      await page.evaluate(() => history.replaceState(null, '', '#session=no-such-session'));
+      return page.reload();
+    }]) {
+      await open();
+      await expect.poll(() => page.url()).not.toContain('no-such-session');
+      await expect.poll(() => list.getByRole('option').first().getAttribute('aria-selected')).toBe('true');
+      const topId = await list.getByRole('option').first().getAttribute('id');
+      expect(page.url()).toContain(`#session=${topId?.replace(/^session-/, '') ?? 'missing'}`);
+      expect(await welcome.count()).toBe(0);
+    }
+  });
+
+  it('shortcuts: Ctrl+1…9 select sessions, Ctrl+F searches the terminal with "No match", ? lists them', async () => {
+    const { page } = w;
+    const list = page.getByRole('listbox', { name: 'Sessions' });
+    const selectedName = (): Promise<string> => list.getByRole('option', { selected: true }).locator('.session-name').innerText();
+    await list.getByRole('option', { name: /asker/ }).click();
+    const names = await list.locator('.session-name').allInnerTexts();
+    await page.keyboard.press('Control+2');
+    await expect.poll(selectedName).toBe(names[1]);
+    // From inside a terminal too: the agent receives none of it.
+    await page.getByRole('region', { name: 'Terminal' }).getByText('Fake Agent').filter({ visible: true }).first().waitFor({ timeout: 25_000 });
+    await page.getByRole('region', { name: 'Terminal' }).click();
+    const before = inputs().length;
+    await page.keyboard.press('Control+1');
+    await expect.poll(selectedName).toBe(names[0]);
+    await page.keyboard.press('Control+f');
+    const search = page.getByRole('searchbox', { name: 'Search the terminal' });
+    await expect.poll(() => search.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.type('zz-nowhere-on-screen');
+    await page.keyboard.press('Enter');
+    const none = page.getByRole('status').getByText('No match');
+    await none.waitFor();
+    await search.fill('Fake Agent');
+    await page.keyboard.press('Enter');
+    expect(await none.count()).toBe(0);
+    // `?` in the list opens the shortcuts; in a terminal it is the agent's.
+    await list.focus();
+    await page.keyboard.press('?');
+    const dialog = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await dialog.getByText('Leave the terminal for the sessions list').waitFor();
+    await w.shot('shortcuts');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByRole('region', { name: 'Terminal' }).click();
+    await page.keyboard.press('?');
+    await page.keyboard.press('Enter');
+    await until('the agent to receive the ?', () => inputs().length > before);
+    expect(inputs().slice(before)).toEqual(['?']);
+    expect(await dialog.count()).toBe(0);
+  });
+
+  it('Ctrl+K opens a palette of sessions and actions with their shortcuts; typing filters and Enter runs', async () => {
+    const { page } = w;
+    const list = page.getByRole('listbox', { name: 'Sessions' });
+    await list.getByRole('option', { name: /asker/ }).click();
+    await page.keyboard.press('Control+k');
+    const palette = page.getByRole('dialog', { name: 'Command palette' });
+    const box = palette.getByRole('combobox', { name: 'Go to a session or run an action' });
+    await expect.poll(() => box.evaluate((el) => el === document.activeElement)).toBe(true);
+    const options = palette.getByRole('listbox', { name: 'Sessions and actions' }).getByRole('option');
+    expect(await options.allInnerTexts()).toEqual(expect.arrayContaining([expect.stringMatching(/^Go to asker\s*Ctrl\+\d$/), 'Verify asker', 'New session', 'Settings', expect.stringMatching(/^Search the terminal\s*Ctrl\+F$/)]));
+    await page.keyboard.type('stop');
+    await expect.poll(() => options.allInnerTexts()).toEqual([expect.stringMatching(/^Go to stopper\s*Ctrl\+\d$/), 'Stop asker']);
+    await w.shot('palette');
+    // ↓ moves to Stop, ↓ again wraps to the first; Enter goes to stopper and the palette closes.
+    await page.keyboard.press('ArrowDown');
+    expect(await palette.getByRole('option', { selected: true }).innerText()).toBe('Stop asker');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await palette.waitFor({ state: 'detached' });
+    await expect.poll(() => list.getByRole('option', { name: /stopper/ }).getAttribute('aria-selected')).toBe('true');
+    // An action: New session opens its dialog.
+    await page.keyboard.press('Control+k');
+    await page.keyboard.type('new sess');
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog', { name: 'New session' }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog', { name: 'New session' }).waitFor({ state: 'detached' });
+  });
+});
