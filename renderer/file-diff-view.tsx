@@ -4,7 +4,8 @@
 // Runs in the renderer.
 import { MergeView } from '@codemirror/merge';
 import { EditorState } from '@codemirror/state';
-import { EditorView, basicSetup } from 'codemirror';
+import { EditorView, lineNumbers } from '@codemirror/view';
+import { minimalSetup } from 'codemirror';
 import { useEffect, useRef } from 'preact/hooks';
 import type { FileDiff } from '../common/checkpoints.js';
 import { lineCounts } from './checkpoint-timeline.js';
@@ -12,7 +13,7 @@ import { lineCounts } from './checkpoint-timeline.js';
 /** Unchanged lines kept around each change before the rest folds: enough to see where it is. */
 const CONTEXT_LINES = 3;
 
-const readOnly = (label: string) => [basicSetup, EditorView.lineWrapping, EditorState.readOnly.of(true), EditorView.editable.of(false), EditorView.contentAttributes.of({ 'aria-label': label })];
+const readOnly = (label: string) => [minimalSetup, lineNumbers(), EditorView.lineWrapping, EditorState.readOnly.of(true), EditorView.editable.of(false), EditorView.contentAttributes.of({ 'aria-label': label })];
 
 /** Both sides as text, when the API sent them (an absent side is empty: the file was added or deleted). */
 function sides(d: FileDiff): { before: string; after: string } | null {
