@@ -32,21 +32,27 @@ export function ChangesTab(props: { api: MoriApi; session: SessionInfo; onEvent:
   sinceRef.current = since;
   const selectedRef = useRef(selected);
   selectedRef.current = selected;
+  /** Bumped by each read: an answer to an older one (an event and Refresh in quick succession) is dropped. */
+  const generation = useRef(0);
 
   const loadDiff = async (path: string | null, from = sinceRef.current): Promise<void> => {
+    const mine = generation.current;
     if (path === null) return setDiff(null);
     const r = await api.call('changes.diff', { session: sessionId, since: from, paths: [path] });
+    if (mine !== generation.current || path !== selectedRef.current) return;
     if (!r.ok) return setStatus(`Cannot show ${path}: ${r.message}`);
     setDiff(r.value.files[0] ?? null);
   };
 
   const load = async (from = sinceRef.current): Promise<void> => {
+    const mine = ++generation.current;
     setStatus('Reading…');
     const [cps, changes, entries] = await Promise.all([
       api.call('checkpoints.list', { session: sessionId }),
       api.call('changes.list', { session: sessionId, since: from }),
       api.call('log.tail', { session: sessionId, limit: LOG_ENTRIES }),
     ]);
+    if (mine !== generation.current) return;
     if (cps.ok) setCheckpoints(cps.value.checkpoints);
     if (entries.ok) setLog(entries.value.entries);
     if (!changes.ok) {
@@ -57,6 +63,7 @@ export function ChangesTab(props: { api: MoriApi; session: SessionInfo; onEvent:
     setStatus(cps.ok ? '' : `Cannot list the checkpoints: ${cps.message}`);
     const still = changes.value.files.some((f) => f.path === selectedRef.current) ? selectedRef.current : (changes.value.files[0]?.path ?? null);
     setSelected(still);
+    selectedRef.current = still;
     await loadDiff(still, from);
   };
 
@@ -69,6 +76,7 @@ export function ChangesTab(props: { api: MoriApi; session: SessionInfo; onEvent:
 
   const choose = (path: string): void => {
     setSelected(path);
+    selectedRef.current = path;
     void loadDiff(path);
   };
   const changeSince = (spec: string): void => {

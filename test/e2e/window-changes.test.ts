@@ -2,9 +2,9 @@
 // project, driven by roles and names: the fake agent edits files, `mori checkpoint` records them, and
 // the tab (on Refresh) lists each changed file with its line counts and shows the diff of the
 // selected one; while the agent works the Restore dialog says so and holds Restore until the person
-// ticks the confirmation; a suspend's checkpoint arrives by its `checkpoint.written` event (no
+// ticks the confirmation, and then restores the selected file; a suspend's checkpoint arrives by its `checkpoint.written` event (no
 // Refresh) with `SESSION INTERRUPTED - system sleep` beside it in the timeline; Restore shows its
-// plan first, then puts back the selected file alone, and then every file, on disk. Screenshots
+// plan first, then puts back one file alone, and then every file, on disk. Screenshots
 // (light and dark, 1366×768) go to out/e2e-screenshots/.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -92,33 +92,41 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the Changes tab', 
     await w.shot('changes');
   });
 
-  it('says the agent is working and holds Restore until the person confirms', async () => {
+  it('says the agent is working, holds Restore until the person confirms, then restores while it works', async () => {
     const { page } = w;
     send('edit:notes/later.txt=later\\n');
     await until('the agent to write notes/later.txt', () => read('notes/later.txt') === 'later\n');
     send('work:60000');
     await expect.poll(async () => (await session()).activity, { timeout: 25_000 }).toBe('working');
-    await page.getByRole('region', { name: 'Checkpoints' }).getByRole('button', { name: 'Restore all files to checkpoint #1' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Restore files to checkpoint #1?' });
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await page.getByRole('region', { name: 'Changed files' }).getByRole('button', { name: 'notes/later.txt, added, +1 −0' }).click();
+    await page.getByRole('region', { name: 'Checkpoints' }).getByRole('button', { name: 'Restore notes/later.txt to checkpoint #1' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Restore notes/later.txt to checkpoint #1?' });
     await dialog.getByRole('alert').getByText('The agent is working').waitFor();
-    await dialog.getByRole('list', { name: 'Files the restore changes' }).getByText('notes/later.txt').waitFor();
+    const plan = dialog.getByRole('list', { name: 'Files the restore changes' });
+    await plan.getByText('notes/later.txt').waitFor();
+    expect(await plan.getByRole('listitem').allInnerTexts()).toEqual(['delete notes/later.txt']);
     const restore = dialog.getByRole('button', { name: 'Restore', exact: true });
     expect(await restore.isDisabled()).toBe(true);
     await dialog.getByRole('checkbox', { name: 'Restore while the agent is working' }).check();
-    expect(await restore.isDisabled()).toBe(false);
     await w.shot('changes-restore-busy');
-    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    // Confirmed, the restore goes ahead while the agent works (the daemon answers `busy` without it).
+    await restore.click();
     await dialog.waitFor({ state: 'detached' });
-    expect(read('app.txt')).toBe('one\nTWO\nthree\nfour\n');
+    expect((await session()).activity).toBe('working');
+    expect([read('notes/later.txt'), read('app.txt')]).toEqual([null, 'one\nTWO\nthree\nfour\n']);
+    await page.getByRole('status').getByText('Restored 1 file to checkpoint #1; checkpoint #3 undoes it.').waitFor();
   });
 
   it("shows a suspend's checkpoint by its event, with the interruption beside it", async () => {
     const { page } = w;
+    // The agent writes once more (its input is read while it works); no Refresh: the suspend's checkpoint.written event reads the tab afresh.
+    send('edit:notes/last.txt=last\\n');
+    await until('the agent to write notes/last.txt', () => read('notes/last.txt') === 'last\n');
     expect(await call(c, 'hint.power', { kind: 'suspend' })).toEqual({ interrupted: 1 });
-    // No Refresh: the checkpoint.written event reads the tab afresh.
-    const cp3 = page.getByRole('region', { name: 'Checkpoints' }).getByRole('listitem', { name: 'Checkpoint #3' });
-    await cp3.getByRole('list', { name: 'Work log at checkpoint #3' }).getByText('SESSION INTERRUPTED - system sleep', { exact: false }).waitFor({ timeout: 10_000 });
-    await page.getByRole('region', { name: 'Changed files' }).getByRole('button', { name: 'notes/later.txt, added, +1 −0' }).waitFor();
+    const cp4 = page.getByRole('region', { name: 'Checkpoints' }).getByRole('listitem', { name: 'Checkpoint #4' });
+    await cp4.getByRole('list', { name: 'Work log at checkpoint #4' }).getByText('SESSION INTERRUPTED - system sleep', { exact: false }).waitFor({ timeout: 10_000 });
+    await page.getByRole('region', { name: 'Changed files' }).getByRole('button', { name: 'notes/last.txt, added, +1 −0' }).waitFor();
     await w.shot('changes-timeline');
   });
 
@@ -144,11 +152,11 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the Changes tab', 
     const all = page.getByRole('dialog', { name: 'Restore files to checkpoint #1?' });
     const allPlan = all.getByRole('list', { name: 'Files the restore changes' });
     await allPlan.getByText('notes/new.txt').waitFor();
-    expect((await allPlan.getByRole('listitem').allInnerTexts()).sort()).toEqual(['delete notes/later.txt', 'delete notes/new.txt']);
+    expect((await allPlan.getByRole('listitem').allInnerTexts()).sort()).toEqual(['delete notes/last.txt', 'delete notes/new.txt']);
     await w.shot('changes-restore');
     await all.getByRole('button', { name: 'Restore', exact: true }).click();
     await all.waitFor({ state: 'detached' });
-    expect([read('app.txt'), read('notes/new.txt'), read('notes/later.txt'), read('README.md')]).toEqual([ORIGINAL, null, null, '# project\n']);
+    expect([read('app.txt'), read('notes/new.txt'), read('notes/last.txt'), read('README.md')]).toEqual([ORIGINAL, null, null, '# project\n']);
     await files.getByText('No file changed since checkpoint #1.').waitFor();
   });
 });
