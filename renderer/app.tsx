@@ -10,6 +10,7 @@ import type { DaemonSettings } from '../common/daemon-settings.js';
 import type { DaemonEvent, EditableStateFile, SessionInfo } from '../common/ipc.js';
 import type { ConnectionState, MoriApi } from '../common/mori-api.js';
 import { orderSessions, stateWord } from '../common/session-view.js';
+import { ChangesTab } from './changes-tab.js';
 import { ChecksPane } from './checks-pane.js';
 import { DraftStore } from './draft-store.js';
 import { NewSessionDialog } from './new-session-dialog.js';
@@ -27,13 +28,14 @@ import { TerminalPane } from './terminal-pane.js';
 import { TerminalPool } from './terminal-pool.js';
 import { WorkLog } from './work-log.js';
 
-type Tab = 'terminal' | EditableStateFile | 'checks';
+type Tab = 'terminal' | EditableStateFile | 'checks' | 'changes';
 const TABS: { id: Tab; label: string }[] = [
   { id: 'terminal', label: 'Terminal' },
   { id: 'session_state.md', label: 'session_state.md' },
   { id: 'environment.md', label: 'environment.md' },
   { id: 'work_log.md', label: 'work_log.md' },
   { id: 'checks', label: 'Checks' },
+  { id: 'changes', label: 'Changes' },
 ];
 /** Notices kept in the page: the latest ones; older ones are in each session's work log. */
 const MAX_NOTICES = 100;
@@ -368,6 +370,7 @@ export function App(props: { api: MoriApi }) {
               {tab === 'session_state.md' || tab === 'environment.md' ? <StateEditor key={`${current.id}:${tab}:${epoch}`} api={api} sessionId={current.id} file={tab} drafts={drafts} onEvent={onEvent} /> : null}
               {tab === 'work_log.md' ? <WorkLog key={`${current.id}:${epoch}`} api={api} sessionId={current.id} onEvent={onEvent} /> : null}
               {tab === 'checks' ? <ChecksPane key={`${current.id}:${epoch}`} api={api} sessionId={current.id} onEvent={onEvent} /> : null}
+              {tab === 'changes' ? <ChangesTab key={`${current.id}:${epoch}`} api={api} session={current} onEvent={onEvent} /> : null}
             </div>
           </>
         ) : (

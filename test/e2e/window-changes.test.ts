@@ -1,0 +1,162 @@
+// The window's Changes tab in Debian's Chromium through a real `mori ui` and daemon, in a git
+// project, driven by roles and names: the fake agent edits files, `mori checkpoint` records them, and
+// the tab (on Refresh) lists each changed file with its line counts and shows the diff of the
+// selected one; while the agent works the Restore dialog says so and holds Restore until the person
+// ticks the confirmation, and then restores the selected file; a suspend's checkpoint arrives by its `checkpoint.written` event (no
+// Refresh) with `SESSION INTERRUPTED - system sleep` beside it in the timeline; Restore shows its
+// plan first, then puts back one file alone, and then every file, on disk. Screenshots
+// (light and dark, 1366×768) go to out/e2e-screenshots/.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ControlClient } from '../../main/daemon-client/control-client.js';
+import { call, client } from '../helpers/daemon.js';
+import { until } from '../helpers/until.js';
+import { buildRenderer, CHROMIUM, WindowHarness } from './window-harness.js';
+
+let w: WindowHarness;
+let c: ControlClient;
+const ORIGINAL = 'one\ntwo\nthree\n';
+const file = (f: string): string => path.join(w.h.project, f);
+const read = (f: string): string | null => (existsSync(file(f)) ? readFileSync(file(f), 'utf8') : null);
+
+function git(...args: string[]): void {
+  const env = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
+  const r = spawnSync('git', ['-C', w.h.project, ...args], { env, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
+}
+
+async function session(): Promise<{ state: string; activity: string }> {
+  const list = (await call(c, 'list', {})) as unknown as { name: string; state: string; activity: string }[];
+  const s = list.find((x) => x.name === 'work');
+  if (!s) throw new Error('no session "work"');
+  return s;
+}
+
+/** Types a line to the fake agent as the person would, through `mori send`. */
+function send(text: string): void {
+  const r = w.h.mori('send', 'work', text);
+  if (r.code !== 0) throw new Error(`mori send: ${r.stderr}`);
+}
+
+describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the Changes tab', () => {
+  beforeAll(async () => {
+    await buildRenderer();
+    w = new WindowHarness('window-changes', { width: 1366, height: 768 });
+    writeFileSync(file('app.txt'), ORIGINAL);
+    writeFileSync(file('README.md'), '# project\n');
+    git('add', '-A');
+    git('commit', '-q', '-m', 'files');
+    w.h.init('work', 'direct');
+    await w.start();
+    c = (await client(w.h.home)).c;
+    if ((await session()).state !== 'running') await c.request('start', { session: 'work' });
+  }, 120_000);
+  afterAll(async () => {
+    c?.close();
+    await w?.stop();
+  });
+
+  it('lists the files the agent changed with their line counts and shows a diff', async () => {
+    await expect.poll(async () => (await session()).state === 'running' && w.h.starts().length > 0, { timeout: 25_000 }).toBe(true);
+    const first = w.h.mori('checkpoint', 'work', '-m', 'before the agent');
+    expect(first.code, first.stderr).toBe(0);
+    send('edit:app.txt=one\\nTWO\\nthree\\nfour\\n');
+    send('edit:notes/new.txt=hello\\n');
+    await until('the agent to write both files', () => read('notes/new.txt') === 'hello\n' && read('app.txt') === 'one\nTWO\nthree\nfour\n');
+    const second = w.h.mori('checkpoint', 'work', '-m', 'after the edits', '--json');
+    expect(second.code, second.stderr).toBe(0);
+
+    const { page } = w;
+    await page.getByRole('listbox', { name: 'Sessions' }).getByRole('option', { name: /work/ }).click();
+    await page.getByRole('tab', { name: 'Changes', exact: true }).click();
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    const files = page.getByRole('region', { name: 'Changed files' });
+    await files.getByRole('button', { name: 'app.txt, modified, +2 −1' }).waitFor();
+    await files.getByRole('button', { name: 'notes/new.txt, added, +1 −0' }).waitFor();
+    await page.getByRole('status').getByText('2 files changed since checkpoint #1, +3 −1').waitFor();
+
+    await files.getByRole('button', { name: /^app\.txt/ }).click();
+    const diff = page.getByRole('region', { name: 'app.txt changes since checkpoint #1' });
+    await diff.getByRole('textbox', { name: 'app.txt at checkpoint #1' }).getByText('two').waitFor();
+    await diff.getByRole('textbox', { name: 'app.txt now' }).getByText('TWO').waitFor();
+    expect(await diff.getByRole('textbox', { name: 'app.txt now' }).innerText()).toContain('four');
+    // The merge view is read-only: typing changes nothing.
+    await diff.getByRole('textbox', { name: 'app.txt now' }).click();
+    await page.keyboard.type('typed');
+    expect(await diff.getByRole('textbox', { name: 'app.txt now' }).innerText()).not.toContain('typed');
+
+    const timeline = page.getByRole('region', { name: 'Checkpoints' });
+    await timeline.getByRole('listitem', { name: 'Checkpoint #2' }).getByText('after the edits', { exact: false }).waitFor();
+    await w.shot('changes');
+  });
+
+  it('says the agent is working, holds Restore until the person confirms, then restores while it works', async () => {
+    const { page } = w;
+    send('edit:notes/later.txt=later\\n');
+    await until('the agent to write notes/later.txt', () => read('notes/later.txt') === 'later\n');
+    send('work:60000');
+    await expect.poll(async () => (await session()).activity, { timeout: 25_000 }).toBe('working');
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await page.getByRole('region', { name: 'Changed files' }).getByRole('button', { name: 'notes/later.txt, added, +1 −0' }).click();
+    await page.getByRole('region', { name: 'Checkpoints' }).getByRole('button', { name: 'Restore notes/later.txt to checkpoint #1' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Restore notes/later.txt to checkpoint #1?' });
+    await dialog.getByRole('alert').getByText('The agent is working').waitFor();
+    const plan = dialog.getByRole('list', { name: 'Files the restore changes' });
+    await plan.getByText('notes/later.txt').waitFor();
+    expect(await plan.getByRole('listitem').allInnerTexts()).toEqual(['delete notes/later.txt']);
+    const restore = dialog.getByRole('button', { name: 'Restore', exact: true });
+    expect(await restore.isDisabled()).toBe(true);
+    await dialog.getByRole('checkbox', { name: 'Restore while the agent is working' }).check();
+    await w.shot('changes-restore-busy');
+    // Confirmed, the restore goes ahead while the agent works (the daemon answers `busy` without it).
+    await restore.click();
+    await dialog.waitFor({ state: 'detached' });
+    expect((await session()).activity).toBe('working');
+    expect([read('notes/later.txt'), read('app.txt')]).toEqual([null, 'one\nTWO\nthree\nfour\n']);
+    await page.getByRole('status').getByText('Restored 1 file to checkpoint #1; checkpoint #3 undoes it.').waitFor();
+  });
+
+  it("shows a suspend's checkpoint by its event, with the interruption beside it", async () => {
+    const { page } = w;
+    // The agent writes once more (its input is read while it works); no Refresh: the suspend's checkpoint.written event reads the tab afresh.
+    send('edit:notes/last.txt=last\\n');
+    await until('the agent to write notes/last.txt', () => read('notes/last.txt') === 'last\n');
+    expect(await call(c, 'hint.power', { kind: 'suspend' })).toEqual({ interrupted: 1 });
+    const cp4 = page.getByRole('region', { name: 'Checkpoints' }).getByRole('listitem', { name: 'Checkpoint #4' });
+    await cp4.getByRole('list', { name: 'Work log at checkpoint #4' }).getByText('SESSION INTERRUPTED - system sleep', { exact: false }).waitFor({ timeout: 10_000 });
+    await page.getByRole('region', { name: 'Changed files' }).getByRole('button', { name: 'notes/last.txt, added, +1 −0' }).waitFor();
+    await w.shot('changes-timeline');
+  });
+
+  it('restores the selected file, then every file, to the first checkpoint on disk after showing the plan', async () => {
+    const { page } = w;
+    expect((await session()).state).not.toBe('running');
+    const files = page.getByRole('region', { name: 'Changed files' });
+    await files.getByRole('button', { name: /^app\.txt/ }).click();
+    const timeline = page.getByRole('region', { name: 'Checkpoints' });
+    await timeline.getByRole('button', { name: 'Restore app.txt to checkpoint #1' }).click();
+    const one = page.getByRole('dialog', { name: 'Restore app.txt to checkpoint #1?' });
+    const plan = one.getByRole('list', { name: 'Files the restore changes' });
+    await plan.getByText('app.txt').waitFor();
+    expect(await plan.getByRole('listitem').allInnerTexts()).toEqual(['restore app.txt']);
+    await one.getByRole('button', { name: 'Restore', exact: true }).click();
+    await one.waitFor({ state: 'detached' });
+    expect(read('app.txt')).toBe(ORIGINAL);
+    expect(read('notes/new.txt')).toBe('hello\n');
+    await page.getByRole('status').getByText(/Restored 1 file to checkpoint #1; checkpoint #\d+ undoes it/).waitFor();
+    await files.getByRole('button', { name: /^app\.txt/ }).waitFor({ state: 'detached' });
+
+    await timeline.getByRole('button', { name: 'Restore all files to checkpoint #1' }).click();
+    const all = page.getByRole('dialog', { name: 'Restore files to checkpoint #1?' });
+    const allPlan = all.getByRole('list', { name: 'Files the restore changes' });
+    await allPlan.getByText('notes/new.txt').waitFor();
+    expect((await allPlan.getByRole('listitem').allInnerTexts()).sort()).toEqual(['delete notes/last.txt', 'delete notes/new.txt']);
+    await w.shot('changes-restore');
+    await all.getByRole('button', { name: 'Restore', exact: true }).click();
+    await all.waitFor({ state: 'detached' });
+    expect([read('app.txt'), read('notes/new.txt'), read('notes/last.txt'), read('README.md')]).toEqual([ORIGINAL, null, null, '# project\n']);
+    await files.getByText('No file changed since checkpoint #1.').waitFor();
+  });
+});
