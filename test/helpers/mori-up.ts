@@ -18,7 +18,10 @@ export interface Up {
 }
 
 export interface AgentStart {
+  /** The arguments other than the hooks' `--settings <file>`. */
   argv: string[];
+  /** The settings layer it was given (`--settings`), or null. */
+  settings: string | null;
   sessionId: string | null;
   resumeId: string | null;
   pid: number;

@@ -125,7 +125,7 @@ describe('fake agent through the claude profile', () => {
     if (!resume.ok) throw new Error(resume.message);
     const second = start(resume.value);
     await until('the resumed agent working then waiting', activityOf(second), (a) => a === 'waiting');
-    expect(records().at(-1)).toMatchObject({ event: 'start', argv: ['--resume', UUID, 'continue'], resumeId: UUID });
+    expect(records().filter((r) => r['event'] === 'start').at(-1)).toMatchObject({ event: 'start', argv: ['--resume', UUID, 'continue'], resumeId: UUID });
     second.pty.write('exit:0\r');
     await second.exited;
 

@@ -25,7 +25,7 @@ describe('hooks under mori up', () => {
     h = new UpHarness('hooks-only', { MORI_TEST_HOOKS_ONLY: '1' });
     h.init('hk', 'tmux');
     const u = h.up();
-    await until('the agent started with --settings', () => h.starts()[0]?.argv[0] === '--settings');
+    await until('the agent started with --settings', () => typeof h.starts()[0]?.settings === 'string');
     await until('its SessionStart hook', () => existsSync(h.record) && hooksRecorded('SessionStart') === 1);
     // The first turn's Stop leaves it waiting by the hook alone.
     await until('waiting by the hook', () => hasEvent(u, 'session.activity', { to: 'waiting' }), () => u.stderr());
@@ -35,7 +35,7 @@ describe('hooks under mori up', () => {
     await until('needs-input in mori ls', () => lsActivity() === 'needs-input', () => h.mori('ls', '--json').stdout, DEADLINE_MS, 20);
     // From the hook call's end to `mori ls` showing it (the `mori ls` process itself takes part of it).
     expect(Date.now() - asked).toBeLessThan(1_000 + 1_500);
-    expect(hasEvent(u, 'session.activity', { to: 'needs-input' })).toBe(true);
+    await until('the needs-input event on the stream', () => hasEvent(u, 'session.activity', { to: 'needs-input' }));
   });
 
   it('the screen still wins after a later change, and /clear moves the recorded id the resume uses', async () => {

@@ -127,8 +127,8 @@ describe('Supervisor', () => {
     expect(file.ok && file.value.lastCheckpoint?.gitHead).toMatch(/^[0-9a-f]{40}$/);
     const log = readFileSync(path.join(dir, 'work_log.md'), 'utf8');
     // One entry for the first checkpoint (HEAD) and one for the new file; none for the unchanged ones.
-    expect(log.match(/CHECKPOINT - /g)).toHaveLength(2);
-    expect(log).toMatch(/CHECKPOINT - [0-9a-f]{12}; 1 changed file: new-file.txt/);
+    expect(log.match(/CHECKPOINT [0-9a-f]{7,} - /g)).toHaveLength(2);
+    expect(log).toMatch(/CHECKPOINT [0-9a-f]{7,} - 1 file changed: new-file.txt/);
   });
 
   it('interrupts and resumes a live agent through the entry points the power layer calls: waiting → nudged', async () => {

@@ -17,9 +17,10 @@ beforeEach(() => {
 });
 afterEach(() => h.cleanup());
 
+/** The agent's hooks are off: these tests prove typing against what the screen alone shows. */
 async function start(name: string, script: string): Promise<Supervisor> {
   await h.session(name);
-  const sup = h.supervisor({ env: h.env({ FAKE_AGENT_SCRIPT: script }), verify: false });
+  const sup = h.supervisor({ env: h.env({ FAKE_AGENT_SCRIPT: script, FAKE_AGENT_NO_HOOKS: '1' }), verify: false });
   expect((await sup.start()).ok).toBe(true);
   return sup;
 }
