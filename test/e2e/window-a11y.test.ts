@@ -55,7 +55,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window, access
     await w.start();
     // A step that cannot happen fails naming its locator, well within the test's time.
     w.page.setDefaultTimeout(15_000);
-    await w.page.getByRole('region', { name: 'Terminal' }).getByText('Fake Agent').first().waitFor({ timeout: 25_000 });
+    await w.page.getByRole('region', { name: 'Terminal' }).getByText('Fake Agent').filter({ visible: true }).first().waitFor({ timeout: 25_000 });
   }, 90_000);
   afterAll(async () => {
     await w?.stop();
@@ -139,7 +139,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window, access
         { what: 'secondary text', fg: await color(page.locator('.session-meta').first(), 'color'), bg: await background(page.locator('.sidebar')), min: TEXT_MIN },
         { what: 'button border', fg: await color(page.getByRole('button', { name: 'Settings' }), 'border-top-color'), bg: await background(page.locator('.sidebar')), min: UI_MIN },
         { what: 'field border', fg: await color(page.getByRole('searchbox', { name: 'Search the terminal' }), 'border-top-color'), bg: await background(page.locator('.terminal-bar')), min: UI_MIN },
-        { what: 'terminal text', fg: await color(page.locator('.xterm-rows'), 'color'), bg: await background(page.locator('.xterm-rows')), min: TEXT_MIN },
+        { what: 'terminal text', fg: await color(page.locator('.xterm-rows').filter({ visible: true }), 'color'), bg: await background(page.locator('.xterm-rows').filter({ visible: true })), min: TEXT_MIN },
       ];
       terminalBackgrounds.push(pairs[4]?.bg ?? '');
       // The focus ring, as the keyboard shows it: Tab from the session list lands on New session.
@@ -176,12 +176,12 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window, access
     const focused = (): Promise<string> => page.evaluate(() => document.activeElement?.textContent ?? '');
     await tabs.getByRole('tab', { name: 'Terminal' }).focus();
     await page.keyboard.press('End');
-    expect(await selected()).toBe('Checks');
-    expect(await focused()).toBe('Checks');
+    expect(await selected()).toBe('Changes');
+    expect(await focused()).toBe('Changes');
     await page.keyboard.press('Home');
     expect(await selected()).toBe('Terminal');
     await page.keyboard.press('ArrowLeft');
-    expect(await selected()).toBe('Checks');
+    expect(await selected()).toBe('Changes');
     await page.keyboard.press('ArrowRight');
     expect(await focused()).toBe('Terminal');
     expect(await tabs.locator('[tabindex="0"]').count()).toBe(1);
@@ -235,7 +235,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window, access
     await dialog.getByRole('button', { name: 'Save settings' }).click();
     await tree.first().waitFor({ state: 'attached' });
     await page.reload();
-    await page.getByRole('region', { name: 'Terminal' }).getByText('Fake Agent').first().waitFor({ timeout: 25_000 });
+    await page.getByRole('region', { name: 'Terminal' }).getByText('Fake Agent').filter({ visible: true }).first().waitFor({ timeout: 25_000 });
     expect(await page.getByRole('region', { name: 'Terminal' }).locator('.xterm-accessibility').count()).toBeGreaterThan(0);
     await page.getByRole('button', { name: 'Settings' }).click();
     expect(await page.getByRole('dialog', { name: 'Settings' }).getByRole('checkbox', { name: 'Screen reader mode for terminals' }).isChecked()).toBe(true);

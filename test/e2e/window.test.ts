@@ -67,7 +67,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window in Chro
     await list.getByRole('option', { name: /echo/ }).click();
     await expect.poll(() => list.getByRole('option', { name: /echo/ }).getAttribute('aria-selected')).toBe('true');
     const terminal = page.getByRole('region', { name: 'Terminal' });
-    await terminal.getByText('Fake Agent').first().waitFor({ timeout: 25_000 });
+    await terminal.getByText('Fake Agent').filter({ visible: true }).first().waitFor({ timeout: 25_000 });
     await terminal.click();
     await page.keyboard.type('hello-from-the-window');
     await page.keyboard.press('Enter');
@@ -95,7 +95,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window in Chro
         .filter((l) => l.includes('"event":"input"'))
         .map((l) => (JSON.parse(l) as { line: string }).line);
     await list.getByRole('option', { name: /echo/ }).click();
-    await terminal.getByText('Fake Agent').first().waitFor({ timeout: 25_000 });
+    await terminal.getByText('Fake Agent').filter({ visible: true }).first().waitFor({ timeout: 25_000 });
     // Choosing a session leaves the keyboard in the list: the arrows move the selection, not the agent's cursor.
     expect(await listHasFocus()).toBe(true);
     const before = inputs().length;
@@ -306,7 +306,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window in Chro
     await page.reload();
     await page.getByRole('listbox', { name: 'Sessions' }).getByRole('option', { name: /echo/ }).waitFor();
     await page.getByRole('option', { name: /echo/ }).click();
-    await page.getByRole('region', { name: 'Terminal' }).getByText('Fake Agent').first().waitFor({ timeout: 25_000 });
+    await page.getByRole('region', { name: 'Terminal' }).getByText('Fake Agent').filter({ visible: true }).first().waitFor({ timeout: 25_000 });
     expect(await page.getByText(/Reconnecting…|Connecting to the Mori daemon/).count()).toBe(0);
   });
 
