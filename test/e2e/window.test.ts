@@ -231,8 +231,11 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window in Chro
   it('an agent asking a question shows as needs input in the list and in the notices; settings are stored with the daemon', async () => {
     const { page } = w;
     await page.getByRole('option', { name: /echo/ }).click();
+    await page.getByRole('heading', { level: 1, name: 'echo' }).waitFor();
     await page.getByRole('tab', { name: 'Terminal' }).click();
-    await page.getByRole('region', { name: 'Terminal' }).click();
+    // The pool keeps other sessions' terminals hidden beside it: type into the one on screen, once it is echo's.
+    await page.getByRole('region', { name: 'Terminal' }).getByText('Fake Agent').filter({ visible: true }).first().waitFor({ timeout: 25_000 });
+    await page.getByRole('region', { name: 'Terminal' }).locator('.xterm').filter({ visible: true }).click();
     await page.keyboard.type('ask');
     await page.keyboard.press('Enter');
     await expect.poll(() => page.getByRole('option', { name: /echo/ }).innerText(), { timeout: 25_000 }).toContain('needs input');
