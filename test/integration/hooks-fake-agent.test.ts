@@ -20,6 +20,12 @@ const hooksRecorded = (name: string): number =>
     .filter((l) => l.includes('"event":"hook"') && l.includes(`"name":"${name}"`)).length;
 const sessionJson = (name: string): { agent: { sessionId: string | null } } => JSON.parse(readFileSync(path.join(h.stateDir(name), 'session.json'), 'utf8')) as { agent: { sessionId: string | null } };
 
+/** `mori send` that fails the test with what the command said when the text was not taken. */
+const sent = (name: string, text: string): void => {
+  const r = h.mori('send', name, text);
+  expect(r.code, `mori send ${name} ${text}: ${r.stdout}${r.stderr}`).toBe(0);
+};
+
 describe('hooks under mori up', () => {
   it("a hook's needs-input reaches mori ls within a second with the screen not read", async () => {
     h = new UpHarness('hooks-only', { MORI_TEST_HOOKS_ONLY: '1' });
@@ -29,7 +35,7 @@ describe('hooks under mori up', () => {
     await until('its SessionStart hook', () => existsSync(h.record) && hooksRecorded('SessionStart') === 1);
     // The first turn's Stop leaves it waiting by the hook alone.
     await until('waiting by the hook', () => hasEvent(u, 'session.activity', { to: 'waiting' }), () => u.stderr());
-    expect(h.mori('send', 'hk', 'ask').code).toBe(0);
+    sent('hk', 'ask');
     await until('the PermissionRequest hook ran', () => hooksRecorded('PermissionRequest') === 1);
     const asked = Date.now();
     await until('needs-input in mori ls', () => lsActivity() === 'needs-input', () => h.mori('ls', '--json').stdout, DEADLINE_MS, 20);
@@ -46,13 +52,13 @@ describe('hooks under mori up', () => {
     const first = h.starts()[0]?.sessionId as string;
     await until('waiting', () => hasEvent(u, 'session.activity', { to: 'waiting' }));
     // `print:` fires no hook: the hook's last word (waiting) stands, then `ask` by hook and screen.
-    expect(h.mori('send', 'cl', 'ask').code).toBe(0);
+    sent('cl', 'ask');
     await until('needs-input', () => hasEvent(u, 'session.activity', { to: 'needs-input' }));
     // Answering paints a working screen, then Stop: back to waiting without a hook saying working first.
-    expect(h.mori('send', 'cl', '1').code).toBe(0);
+    sent('cl', '1');
     await until('waiting again', () => u.lines().filter((e) => e['type'] === 'session.activity' && e['to'] === 'waiting').length >= 2);
 
-    expect(h.mori('send', 'cl', 'clear').code).toBe(0);
+    sent('cl', 'clear');
     await until('the new id in session.json', () => {
       const id = sessionJson('cl').agent.sessionId;
       return id !== null && id !== first;

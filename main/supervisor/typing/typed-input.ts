@@ -28,8 +28,9 @@ export async function typeInto(rt: SessionRuntime, terminal: Terminal, text: str
 }
 
 /**
- * The terminal as delivery sees it. Busy: the agent exited (it acted on the input), its screen shows
- * it working, or its own record on disk says it took a prompt since delivery began (tookInputSince).
+ * The terminal as delivery sees it. Busy: the agent exited (it acted on the input), its session id
+ * changed (a /clear), its screen shows it working, or its own record on disk says it took a prompt
+ * since delivery began (tookInputSince).
  */
 function deliveryTarget(rt: SessionRuntime, t: Terminal, env: Env): DeliveryTarget {
   const since = Date.now();
@@ -41,6 +42,9 @@ function deliveryTarget(rt: SessionRuntime, t: Terminal, env: Env): DeliveryTarg
     activity: () => rt.activity,
     busy: async () => {
       if (t.exit !== null || rt.terminal !== t) return true;
+      // A slash command such as /clear starts no turn, but the agent's new session id (its
+      // SessionStart hook) shows it acted on the input.
+      if (rt.session.agent.sessionId !== agentId) return true;
       if (detectActivity(rt.profile, await t.screenText()) === 'working') return true;
       return rt.profile.tookInputSince !== undefined && agentId !== null ? rt.profile.tookInputSince({ agentSessionId: agentId, cwd: agentCwd }, env, since) : false;
     },
