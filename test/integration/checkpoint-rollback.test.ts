@@ -6,7 +6,7 @@ import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, s
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { rollbackNeedsConfirm } from '../../common/checkpoints.js';
-import { rollbackSessionFiles } from '../../main/daemon/api/checkpoints.js';
+import { rollbackSessionFiles, takeSessionCheckpoint } from '../../main/daemon/api/checkpoints.js';
 import type { RequestContext } from '../../main/daemon/api/context.js';
 import { writeCheckpoint } from '../../main/supervisor/checkpoints/checkpoint.js';
 import { rollbackSession } from '../../main/supervisor/checkpoints/rollback.js';
@@ -133,6 +133,21 @@ describe('rollback', () => {
     const confirmed = await rollbackSessionFiles({ session: 'busy', to: start, files: [], dryRun: false, confirm: true }, ctx);
     expect(confirmed.ok, confirmed.ok ? '' : confirmed.message).toBe(true);
     expect(read(p, 'a.txt')).toBe('one\ntwo\n');
+  });
+});
+
+describe('a checkpoint taken through the control API', () => {
+  it('is announced on the event stream as a periodic one is, and an unchanged tree is announced as unchanged', async () => {
+    const p = await projectWithSession('take');
+    const emitted: Record<string, unknown>[] = [];
+    const info = { id: p.sessionId, name: 'take', stateDir: p.stateDir, state: 'running', activity: 'waiting' };
+    const ctx = { supervisor: { list: () => [info] }, home: p.home, events: { emit: (e: Record<string, unknown>) => emitted.push(e) } } as unknown as RequestContext;
+    const first = await takeSessionCheckpoint({ session: 'take', message: 'by hand' }, ctx);
+    expect(first.ok, first.ok ? '' : first.message).toBe(true);
+    expect(emitted).toEqual([expect.objectContaining({ type: 'checkpoint.written', sessionId: p.sessionId, name: 'take', changed: true })]);
+    const again = await takeSessionCheckpoint({ session: 'take' }, ctx);
+    expect(again.ok && again.value.created).toBe(false);
+    expect(emitted.map((e) => e['changed'])).toEqual([true, false]);
   });
 });
 

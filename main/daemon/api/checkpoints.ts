@@ -1,6 +1,7 @@
 // `checkpoints.list`, `checkpoint.take`, `changes.list`, `changes.diff` and `rollback` (DESIGN.md §4,
 // §12): a session's snapshots, what changed since one, and putting files back — refused with `busy`
-// while its agent is working unless the request confirms. Thin over main/supervisor/checkpoints/.
+// while its agent is working unless the request confirms; a checkpoint taken on demand is announced
+// (`checkpoint.written`) like a periodic one. Thin over main/supervisor/checkpoints/.
 // Runs in the daemon.
 import { BUSY_MESSAGE, rollbackNeedsConfirm } from '../../../common/checkpoints.js';
 import { fail, ok } from '../../../common/result.js';
@@ -26,8 +27,11 @@ export const takeSessionCheckpoint: Handler<'checkpoint.take'> = async (p, ctx) 
   if (!project.ok) return project;
   const r = await writeCheckpoint(s.value.stateDir, project.value, new Date(), { reason: 'on demand', message: p.message });
   if (!r.ok) return r;
-  const snap = r.value.checkpoint.snapshot;
+  const cp = r.value.checkpoint;
+  const snap = cp.snapshot;
   if (snap === null) return fail('failed', `${project.value}: ${NOT_A_REPOSITORY}`);
+  // Windows showing the session's Changes tab refresh on it, as after a periodic checkpoint.
+  ctx.events.emit({ type: 'checkpoint.written', at: Date.now(), sessionId: s.value.id, name: s.value.name, gitHead: cp.gitHead, changedFiles: cp.changedFiles.length, changed: r.value.changed });
   return withSessionRepo(s.value.stateDir, async ({ git, sessionId }) => {
     const entry = (await listCheckpoints(git, sessionId)).find((e) => e.seq === snap.seq);
     return entry ? ok({ created: r.value.changed, checkpoint: checkpointInfo(entry) }) : fail('failed', `checkpoint #${snap.seq} is gone from the repository`);
