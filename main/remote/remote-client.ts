@@ -5,10 +5,13 @@
 // by prompting (BatchMode). A remote of another protocol version is named, with what to run there; a
 // remote that does not answer in time is given up on and its ssh killed. Runs in the CLI process.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import type { IpcMethod, IpcParams, IpcResult } from '../../common/ipc.js';
 import { PROTOCOL_VERSION, REPLACE_DAEMON_HINT } from '../../common/ipc.js';
 import { ProtocolClient, type DaemonHello, type StreamMessage, type Transport } from '../../common/protocol-client.js';
 import { fail, ok, type Result } from '../../common/result.js';
+import { moriHome } from '../state/mori-home.js';
 import type { Remote } from './remotes-store.js';
 
 /** Kept of ssh's stderr for the message when it fails: its last lines say why; 8 KiB holds many. */
@@ -18,12 +21,28 @@ const SSH_FAILED = 255;
 /** The shell's status for a command it could not find: the remote's `mori` is not on its PATH. */
 const NOT_FOUND = 127;
 
+/**
+ * How long ssh keeps a remote's connection open after its last use: a login costs a handshake (seconds
+ * on a slow link), so `mori ls` every few minutes reuses one; an idle one ends on its own.
+ */
+const CONTROL_PERSIST_S = 300;
+
+/** Where ssh keeps its shared connections: private to this user, in the Mori home (0700). */
+export function controlDir(home: string): string {
+  return path.join(home, 'ssh');
+}
+
 /** The words given to `ssh`: the remote's own options first (ssh keeps the first value of an option), then Mori's defaults. */
-export function sshArgs(remote: Remote): string[] {
+export function sshArgs(remote: Remote, home: string): string[] {
   return [
     ...remote.sshOptions,
     // No terminal on the remote: the channel carries JSON lines, byte for byte.
     '-T',
+    // One connection per remote, shared by every command and kept a while: later ones skip the handshake.
+    '-o', 'ControlMaster=auto',
+    // %C: a hash of the local host, remote host, port and user (40 characters: socket paths stay short).
+    '-o', `ControlPath=${path.join(controlDir(home), '%C')}`,
+    '-o', `ControlPersist=${CONTROL_PERSIST_S}`,
     // Never a password or host-key prompt: a command without a terminal would wait on it forever.
     '-o', 'BatchMode=yes',
     // A connection that died silently (sleep, a network change) is noticed within 45 s.
@@ -61,7 +80,23 @@ class SshTransport implements Transport {
     child.stderr?.on('data', (chunk: string) => (this.stderr = (this.stderr + chunk).slice(-STDERR_KEPT_CHARS)));
     child.stdin?.on('error', () => undefined);
     child.once('error', (err) => this.closed(`${remote.name}: cannot run ssh (${err.message})`));
-    child.once('close', (code, signal) => this.closed(this.why(code, signal)));
+    // Not 'close': the shared connection ssh leaves behind (ControlPersist) keeps stderr open. Done when
+    // ssh exited and its stdout ended; what stderr said by then is the reason, the rest is not waited for.
+    let exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
+    let outEnded = false;
+    const done = (): void => {
+      if (!exit || !outEnded) return;
+      this.closed(this.why(exit.code, exit.signal));
+      child.stderr?.destroy();
+    };
+    child.once('exit', (code, signal) => {
+      exit = { code, signal };
+      done();
+    });
+    child.stdout?.once('close', () => {
+      outEnded = true;
+      done();
+    });
   }
 
   send(frame: string): void {
@@ -104,6 +139,8 @@ export interface RemoteConnectOptions {
   timeoutMs?: number;
   /** Keep a connection to a remote of another protocol version (to say so, with its pid). */
   allowOtherVersion?: boolean;
+  /** The Mori home whose ssh connections are shared (default: $MORI_HOME). */
+  home?: string;
 }
 
 /** A remote's daemon start takes up to 30 s (daemon-process.ts), plus the ssh handshake on a slow link. */
@@ -124,7 +161,9 @@ export class RemoteClient {
 
   /** Runs ssh and says hello; fails with ssh's reason, the other version, or the time it took. */
   static async connect(remote: Remote, opts: RemoteConnectOptions = {}): Promise<Result<RemoteClient>> {
-    const child = spawn('ssh', sshArgs(remote), { stdio: ['pipe', 'pipe', 'pipe'] });
+    const home = opts.home ?? moriHome();
+    mkdirSync(controlDir(home), { recursive: true, mode: 0o700 });
+    const child = spawn('ssh', sshArgs(remote, home), { stdio: ['pipe', 'pipe', 'pipe'] });
     const transport = new SshTransport(child, remote);
     const core = new ProtocolClient(transport);
     const client = new RemoteClient(remote, transport, core);

@@ -7,6 +7,14 @@ import type { Remote } from './remotes-store.js';
 
 /** How long `mori ls` waits for a remote: a reachable host answers well within it; an unreachable one costs no more. */
 export const LIST_TIMEOUT_MS = 2_000;
+/** Overrides LIST_TIMEOUT_MS: a heavily loaded machine (a shared test runner) needs longer to log in at all. */
+export const LIST_TIMEOUT_ENV = 'MORI_REMOTE_LIST_TIMEOUT_MS';
+
+/** The list deadline: LIST_TIMEOUT_MS unless the environment gives a positive number of milliseconds. */
+export function listTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
+  const v = Number(env[LIST_TIMEOUT_ENV]);
+  return Number.isInteger(v) && v > 0 ? v : LIST_TIMEOUT_MS;
+}
 
 /** `host:session` when `host` is a remote's name, else null (the spec is a local session). */
 export function splitRemoteRef(spec: string, remotes: readonly Remote[]): { remote: Remote; session: string } | null {
@@ -30,7 +38,7 @@ export interface RemoteListing {
 }
 
 /** One remote's sessions within `timeoutMs` (the connection and the list together). */
-export async function listRemote(remote: Remote, timeoutMs = LIST_TIMEOUT_MS): Promise<RemoteListing> {
+export async function listRemote(remote: Remote, timeoutMs = listTimeoutMs()): Promise<RemoteListing> {
   const base = { name: remote.name, destination: remote.destination };
   const deadline = Date.now() + timeoutMs;
   const c = await RemoteClient.connect(remote, { timeoutMs, allowOtherVersion: true });
@@ -53,6 +61,6 @@ export async function listRemote(remote: Remote, timeoutMs = LIST_TIMEOUT_MS): P
 }
 
 /** Every remote's listing, asked at once. */
-export function listRemotes(remotes: readonly Remote[], timeoutMs = LIST_TIMEOUT_MS): Promise<RemoteListing[]> {
+export function listRemotes(remotes: readonly Remote[], timeoutMs = listTimeoutMs()): Promise<RemoteListing[]> {
   return Promise.all(remotes.map((r) => listRemote(r, timeoutMs)));
 }
