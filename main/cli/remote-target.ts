@@ -6,7 +6,7 @@ import type { IpcMethod, IpcParams, IpcResult } from '../../common/ipc.js';
 import type { StreamMessage } from '../../common/protocol-client.js';
 import { ok, type Result } from '../../common/result.js';
 import { readRemotes, type Remote } from '../remote/remotes-store.js';
-import { splitRemoteRef } from '../remote/remote-sessions.js';
+import { splitRemoteRef } from '../remote/remote-ref.js';
 import { moriHome } from '../state/mori-home.js';
 
 /** What a command needs of a daemon connection, local (the socket) or remote (ssh). */

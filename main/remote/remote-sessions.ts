@@ -1,6 +1,6 @@
-// Sessions across daemons (DESIGN.md §12, sessions on other hosts): which remote a `host:session`
-// reference names, and every remote's session list at once for `mori ls`, each given up on after a
-// short deadline so an unreachable host never holds the list up. Runs in the CLI process.
+// Sessions across daemons (DESIGN.md §12, sessions on other hosts): every remote's session list at
+// once for `mori ls`, each given up on after a short deadline so an unreachable host never holds the
+// list up. Runs in the CLI process.
 import { PROTOCOL_VERSION, type SessionInfo } from '../../common/ipc.js';
 import { RemoteClient, otherVersionMessage } from './remote-client.js';
 import type { Remote } from './remotes-store.js';
@@ -14,15 +14,6 @@ export const LIST_TIMEOUT_ENV = 'MORI_REMOTE_LIST_TIMEOUT_MS';
 export function listTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
   const v = Number(env[LIST_TIMEOUT_ENV]);
   return Number.isInteger(v) && v > 0 ? v : LIST_TIMEOUT_MS;
-}
-
-/** `host:session` when `host` is a remote's name, else null (the spec is a local session). */
-export function splitRemoteRef(spec: string, remotes: readonly Remote[]): { remote: Remote; session: string } | null {
-  const at = spec.indexOf(':');
-  if (at <= 0) return null;
-  const remote = remotes.find((r) => r.name === spec.slice(0, at));
-  const session = spec.slice(at + 1);
-  return remote && session !== '' ? { remote, session } : null;
 }
 
 export interface RemoteListing {
