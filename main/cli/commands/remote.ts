@@ -1,11 +1,13 @@
 // `mori remote add NAME DESTINATION | ls | rm NAME` and `mori bridge` (DESIGN.md §12, sessions on
 // other hosts): the remotes this mori reaches through ssh, kept in $MORI_HOME/remotes.json, and the
-// relay ssh runs on the far side. Runs in the CLI process.
+// relay ssh runs on the far side. Adding a remote is an approval (refused inside an agent's tree).
+// Runs in the CLI process.
 import type { Command } from 'commander';
 import { fail } from '../../../common/result.js';
 import { runBridge } from '../../remote/bridge.js';
 import { addRemote, DEFAULT_REMOTE_COMMAND, readRemotes, Remote, removeRemote } from '../../remote/remotes-store.js';
 import { moriHome } from '../../state/mori-home.js';
+import { refusedInsideAgent } from '../approver-check.js';
 import { reportFailure, reportSuccess, type OutputOptions } from '../output.js';
 
 /** `--ssh-option "-p 2222"`: one ssh option a flag, its argument after the first space (a path may hold more). */
@@ -38,6 +40,10 @@ export function registerRemote(program: Command): void {
         const issue = parsed.error.issues[0];
         return reportFailure(fail('usage', `${issue?.path.join('.') ?? 'remote'}: ${issue?.message ?? 'invalid'}`), opts);
       }
+      // An approval: ssh runs with these options and this command whenever sessions are listed, outside
+      // any agent's sandbox (`-oProxyCommand=...` is a command), so only the person adds a remote.
+      const refused = await refusedInsideAgent(moriHome(), `\`mori remote add ${name}\` (ssh runs its options and command whenever sessions are listed)`);
+      if (refused) return reportFailure(refused, opts);
       const r = await addRemote(moriHome(), parsed.data);
       if (!r.ok) return reportFailure(r, opts);
       reportSuccess({ ok: true, remote: parsed.data }, `added ${remoteLine(parsed.data)}\nits sessions show in \`mori ls\` as ${name}:SESSION`, opts);
