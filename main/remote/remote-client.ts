@@ -41,7 +41,8 @@ export function sshArgs(remote: Remote, home: string): string[] {
     // One connection per remote, shared by every command and kept a while: later ones skip the handshake.
     '-o', 'ControlMaster=auto',
     // %C: a hash of the local host, remote host, port and user (40 characters: socket paths stay short).
-    '-o', `ControlPath=${path.join(controlDir(home), '%C')}`,
+    // Quoted: ssh splits an option's value at spaces, and macOS's home is ".../Application Support/Mori".
+    '-o', `ControlPath="${path.join(controlDir(home), '%C')}"`,
     '-o', `ControlPersist=${CONTROL_PERSIST_S}`,
     // Never a password or host-key prompt: a command without a terminal would wait on it forever.
     '-o', 'BatchMode=yes',

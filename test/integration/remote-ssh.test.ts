@@ -2,8 +2,9 @@
 // key and config, a second MORI_HOME as the remote (its daemon started by `mori bridge` when none
 // answers), and the local `mori` reaching it as `host:session` — listed, its status read, text sent to
 // its fake agent, attached over a pty. An unreachable remote and a hung one cost `mori ls` at most
-// its 2 s deadline; a remote of another protocol version is named with what to run there; an approval
-// through the bridge is refused; a corrupt remotes.json is named and never overwritten.
+// its 2 s deadline; a remote of another protocol version is named with what to run there, one without
+// Mori with how to give its command; an approval through the bridge is refused; a corrupt remotes.json
+// is named and never overwritten.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -159,6 +160,14 @@ rl.on('line', (l) => {
     expect(send.code).toBe(1);
     expect(send.err).toMatch(/old: its Mori supervisor \(pid 4242\) speaks protocol 999, this mori speaks 1/);
     expect(mori('remote', 'rm', 'old').code).toBe(0);
+  });
+
+  it('says so when the remote command is not found there, and how to give it', { timeout: 60_000 }, () => {
+    expect(mori('remote', 'add', 'bare', sshd.destination, ...sshd.optionFlags(), '--remote-command', 'no-such-mori-here bridge').code).toBe(0);
+    const send = mori('send', 'bare:work', 'hi');
+    expect(send.code).toBe(1);
+    expect(send.err).toMatch(/bare: `no-such-mori-here bridge` was not found there.*--remote-command/);
+    expect(mori('remote', 'rm', 'bare').code).toBe(0);
   });
 
   it('names a corrupt remotes.json, keeps listing local sessions, and never overwrites it', () => {

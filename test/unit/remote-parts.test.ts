@@ -52,7 +52,8 @@ describe('ssh', () => {
     const args = sshArgs(box, '/home/me/.mori');
     expect(args.slice(0, 2)).toEqual(['-p', '2222']);
     expect(args).toContain('BatchMode=yes');
-    expect(args).toContain('ControlPath=/home/me/.mori/ssh/%C');
+    expect(args).toContain('ControlPath="/home/me/.mori/ssh/%C"');
+    expect(sshArgs(box, '/Users/me/Library/Application Support/Mori')).toContain('ControlPath="/Users/me/Library/Application Support/Mori/ssh/%C"');
     expect(args.slice(-3)).toEqual(['--', 'me@box', 'mori bridge']);
   });
 
