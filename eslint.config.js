@@ -23,7 +23,7 @@ const restrict = (paths, patterns) => ['error', { paths, patterns }];
 /** Folders that import no folder of main/ above them, and each other as they need. */
 const BASE = ['state', 'agents', 'terminals', 'power'];
 /** Above the base, in order: each may import the ones before it. */
-const UPPER = ['checks', 'supervisor', 'daemon', 'daemon-client', 'web', 'cli', 'electron'];
+const UPPER = ['checks', 'supervisor', 'daemon', 'daemon-client', 'web', 'remote', 'cli', 'electron'];
 /**
  * Files of main/daemon/ its clients read too: the socket's address, the log files, and the approval
  * rule the CLI applies to itself. The rest of main/daemon/ is the daemon's own.
@@ -66,6 +66,8 @@ const importTable = [
   // Clients stay light: what reaches the daemon, never the supervisor itself.
   folderLayer('daemon-client/', ['main/daemon-client/**/*.ts'], ['daemon', ...CLIENT_BANS, ...above('daemon-client')], { except: { daemon: DAEMON_SHARED } }),
   folderLayer('web/', ['main/web/**/*.ts'], ['daemon', ...CLIENT_BANS, ...above('web')]),
+  // Other hosts' daemons through ssh, and the bridge ssh runs: a client too, which reads the approval rule.
+  folderLayer('remote/', ['main/remote/**/*.ts'], ['daemon', ...CLIENT_BANS, 'web', ...above('remote')], { except: { daemon: DAEMON_SHARED } }),
   // The CLI hosts the daemon in `mori up` only; its other commands are clients.
   folderLayer('cli/', ['main/cli/**/*.ts'], ['daemon', 'electron'], { ignores: ['main/cli/commands/up.ts'], except: { daemon: DAEMON_SHARED } }),
   folderLayer('cli/commands/up.ts', ['main/cli/commands/up.ts'], ['electron']),

@@ -27,6 +27,8 @@ const COMMAND_MODULES: Record<string, () => Promise<Registrar>> = {
   'dont-resume': async () => (await import('./commands/control.js')).registerControl,
   send: async () => (await import('./commands/control.js')).registerControl,
   attach: async () => (await import('./commands/control.js')).registerControl,
+  remote: async () => (await import('./commands/remote.js')).registerRemote,
+  bridge: async () => (await import('./commands/remote.js')).registerRemote,
   checkpoint: async () => (await import('./commands/checkpoints.js')).registerCheckpoints,
   checkpoints: async () => (await import('./commands/checkpoints.js')).registerCheckpoints,
   changes: async () => (await import('./commands/checkpoints.js')).registerCheckpoints,

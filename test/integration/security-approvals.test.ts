@@ -2,7 +2,7 @@
 // script) under `mori up --daemon`, on the direct backend and on tmux, tries every approving way with
 // Mori's variables stripped from its environment (`env -i`): `mori trust --yes`, a raw client on the
 // control socket (checks.trust, session.init with a command, settings.set, daemon.stop), `mori init
-// --command`, a `setsid -f` escape, and `mori down`. Each is refused with where approvals are given,
+// --command`, `mori remote add` with a ProxyCommand, a `setsid -f` escape, and `mori down`. Each is refused with where approvals are given,
 // a flood of them too; the trust store, the settings and the registry are unchanged; the daemon
 // answers on and records the refusal once in the session's work log. On tmux, where the agent
 // outlives the daemon, `mori trust` is refused again with no daemon running. The same
@@ -78,6 +78,7 @@ function attackScript(h: UpHarness, results: string, client: string): string {
     `${mori} trust victim --yes --json ${r('trust')}`,
     `${clean} '${process.execPath}' '${client}' '${path.join(h.home, 'mori.sock')}' '${evilProject}' ${r('raw')}`,
     `${mori} init '${evilProject}' --name evil2 --agent shell --command 'sh -c "touch evil"' --backend direct --json ${r('init')}`,
+    `${mori} remote add evil me@evil.example --ssh-option '-oProxyCommand=touch ${path.join(h.tmp, 'proxied')}' --json ${r('remote')}`,
     ...(hasSetsid ? [`setsid -f sh '${escape}'`, `while [ ! -f '${out('setsid.code')}' ]; do sleep 0.1; done`] : []),
     `${mori} ls --json ${r('ls')}`,
     `${mori} down --json ${r('down')}`,
@@ -95,7 +96,8 @@ describe.each([
   ['direct', true],
   ['tmux', hasTmux],
 ] as const)('approvals asked from inside a supervised agent (%s backend)', (backend, available) => {
-  it.runIf(available)('are refused with where approvals are given, change nothing, and the same requests from the person succeed', async () => {
+  // Its waits add up to more than the default 30 s on a loaded runner (the agent alone may take 50 s).
+  it.runIf(available)('are refused with where approvals are given, change nothing, and the same requests from the person succeed', { timeout: 120_000 }, async () => {
     h = new UpHarness(`approvals-${backend}`);
     const results = path.join(h.tmp, 'results');
     const client = path.join(h.tmp, 'client.mjs');
@@ -133,6 +135,8 @@ describe.each([
     expect(refused('trust')).toMatch(/mori trust victim.*inside a supervised agent.*session "attacker"/);
     expect(refused('init')).toMatch(/mori init --command/);
     expect(refused('down')).toMatch(/stopping the Mori supervisor/);
+    expect(refused('remote')).toMatch(/mori remote add evil.*ssh runs its options/);
+    expect(existsSync(path.join(h.home, 'remotes.json'))).toBe(false);
     if (hasSetsid) {
       expect(read(path.join(results, 'setsid.code')).trim(), read(path.join(results, 'setsid-run.err'))).toBe('1');
       const json = JSON.parse(read(path.join(results, 'setsid-run.out'))) as { code: string; message: string };
@@ -159,6 +163,7 @@ describe.each([
     expect(read(registry)).toBe(registryBefore);
     expect(existsSync(path.join(h.tmp, 'evil-project', '.mori'))).toBe(false);
     expect(existsSync(marker)).toBe(false);
+    expect(existsSync(path.join(h.tmp, 'proxied'))).toBe(false);
     // The daemon answers on, and its log says what it refused and why.
     expect(await daemonAnswering(h.home)).not.toBeNull();
     const log = read(path.join(h.home, 'logs', 'daemon.err.log'));

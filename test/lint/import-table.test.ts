@@ -56,6 +56,19 @@ describe('who imports whom in main/', () => {
     expect(await banned('main/daemon-client/ok.ts', '../daemon/control-socket-path.js')).toEqual([]);
   });
 
+  it('keeps main/remote/ a client: below the CLI, above daemon-client, with the approval rule of daemon/', async () => {
+    expect(await banned('main/remote/bad.ts', '../cli/output.js')).toHaveLength(1);
+    expect(await banned('main/remote/bad.ts', '../web/web-host.js')).toHaveLength(1);
+    expect(await banned('main/remote/bad.ts', '../supervisor/supervisor.js')).toHaveLength(1);
+    const [message] = await banned('main/remote/bad.ts', '../daemon/control-server.js');
+    expect(message).toMatch(/main\/remote\/ may not import main\/daemon\/ beyond control-socket-path\.ts/);
+    expect(await banned('main/remote/ok.ts', '../daemon/approval-gate.js')).toEqual([]);
+    expect(await banned('main/remote/ok.ts', '../daemon-client/daemon-process.js')).toEqual([]);
+    expect(await banned('main/daemon-client/bad.ts', '../remote/bridge.js')).toHaveLength(1);
+    expect(await banned('main/web/bad.ts', '../remote/remote-client.js')).toHaveLength(1);
+    expect(await banned('main/cli/ok.ts', '../remote/remote-client.js')).toEqual([]);
+  });
+
   it('lets only `mori up` host the daemon, and the app run the CLI as its daemon entry', async () => {
     const [message] = await banned('main/cli/commands/ls.ts', '../../daemon/daemon-host.js');
     expect(message).toMatch(/main\/cli\/ may not import main\/daemon\/ beyond control-socket-path\.ts/);

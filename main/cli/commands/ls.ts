@@ -2,7 +2,9 @@
 // activity from the running supervisor when one answers (main/cli/live-state.ts), else what the
 // state files last recorded, said as such. `status` also shows where the agent left off — its next
 // steps, the files it touched and its last working state, from session_state.md — beside the task
-// and the last work-log entry. Runs in the CLI process.
+// and the last work-log entry. Every remote's sessions follow as `host:session` rows, each remote asked
+// at once and given up on after a short deadline (an unreachable one is marked, never waited for);
+// `status host:session` asks that host's daemon. Runs in the CLI process.
 import path from 'node:path';
 import type { Command } from 'commander';
 import { MarkdownDoc } from '../../state/markdown-doc.js';
@@ -16,6 +18,19 @@ import { readStateProblems, type StateProblem } from '../../supervisor/session/s
 import { reportFailure, reportSuccess, type OutputOptions } from '../output.js';
 import { liveLine, liveState, noLiveNote, type LiveState } from '../live-state.js';
 import { readRegularFileSync } from '../../state/state-file-guard.js';
+import { readRemotes } from '../../remote/remotes-store.js';
+import type { RemoteListing } from '../../remote/remote-sessions.js';
+import { remoteTarget } from '../remote-target.js';
+import type { Failure } from '../../../common/result.js';
+
+/** Every remote's listing (none without remotes.json: nothing of ssh is loaded then), or why remotes.json cannot be read. */
+async function remoteListings(): Promise<{ listings: RemoteListing[]; problem: Failure | null }> {
+  const remotes = readRemotes(moriHome());
+  if (!remotes.ok) return { listings: [], problem: remotes };
+  if (remotes.value.length === 0) return { listings: [], problem: null };
+  const { listRemotes } = await import('../../remote/remote-sessions.js');
+  return { listings: await listRemotes(remotes.value), problem: null };
+}
 
 function intentText(s: SessionSummary): string {
   if (!s.session) return 'unreadable';
@@ -69,6 +84,8 @@ export function registerLs(program: Command): void {
     .action(async (opts: OutputOptions) => {
       const reg = readRegistry();
       if (!reg.ok) return reportFailure(reg, opts);
+      // Asked first, so the remotes' ssh handshakes overlap the local work.
+      const remote = remoteListings();
       const live = await liveState();
       const problems = readStateProblems(moriHome());
       const sessions = reg.value.map((e) => {
@@ -76,8 +93,16 @@ export function registerLs(program: Command): void {
         const problem = problems.get(e.id);
         return { ...s, live: live?.sessions.get(s.session?.id ?? e.id) ?? null, ...(problem ? { stateProblem: problem } : {}) };
       });
-      const text = sessions.length === 0 ? 'No sessions yet: `mori init --name N --agent PROFILE`.' : sessions.map((s) => line(s, live, s.stateProblem)).join('\n');
-      reportSuccess({ ok: true, supervisor: live ? { pid: live.pid } : null, sessions }, live ? text : `${text}\n${noLiveNote()}`, opts);
+      const { listings, problem } = await remote;
+      const { remoteRows } = listings.length > 0 ? await import('../remote-rows.js') : { remoteRows: () => [] };
+      const local = sessions.length === 0 ? 'No sessions yet: `mori init --name N --agent PROFILE`.' : sessions.map((s) => line(s, live, s.stateProblem)).join('\n');
+      const text = [live ? local : `${local}\n${noLiveNote()}`, ...listings.flatMap(remoteRows)].join('\n');
+      reportSuccess({ ok: true, supervisor: live ? { pid: live.pid } : null, sessions, remotes: listings, ...(problem ? { remotesProblem: problem.message } : {}) }, text, opts);
+      // The local list is shown all the same; the file that keeps the remotes from it is named.
+      if (problem) {
+        if (!opts.json) process.stderr.write(`mori: ${problem.message}\n`);
+        process.exitCode = 3;
+      }
     });
 
   program
@@ -85,6 +110,14 @@ export function registerLs(program: Command): void {
     .description('show one session: intent, task, where the agent left off (next steps, files touched), last work-log entry')
     .option('--json', 'print JSON')
     .action(async (spec: string, opts: OutputOptions) => {
+      const target = remoteTarget(spec);
+      if (!target.ok) return reportFailure(target, opts);
+      if (target.value) {
+        const { remoteStatus } = await import('../remote-rows.js');
+        const r = await remoteStatus(target.value.remote, target.value.session);
+        if (!r.ok) return reportFailure(r, opts);
+        return reportSuccess({ ok: true, ...r.value.value }, r.value.text, opts);
+      }
       const dir = resolveSession(spec);
       if (!dir.ok) return reportFailure(dir, opts);
       const s = summarize(dir.value);

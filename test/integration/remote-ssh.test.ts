@@ -1,0 +1,195 @@
+// Sessions on another host through OpenSSH, for real: an sshd on a loopback port with the test's own
+// key and config, a second MORI_HOME as the remote (its daemon started by `mori bridge` when none
+// answers), and the local `mori` reaching it as `host:session` — listed, its status read, text sent to
+// its fake agent, attached over a pty. An unreachable remote and a hung one cost `mori ls` at most
+// its 2 s deadline; a remote of another protocol version is named with what to run there, one without
+// Mori with how to give its command; an approval through the bridge is refused; a corrupt remotes.json
+// is named and never overwritten.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { spawn as spawnPty } from 'node-pty';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MORI_BIN, moriIn, runMoriAsync, tempDir } from '../helpers/mori-cli.js';
+import { UpHarness } from '../helpers/mori-up.js';
+import { shq, SKIP_REASON, SKIP_WITHOUT_SSHD, SshServer, freePort } from '../helpers/sshd.js';
+import { until } from '../helpers/until.js';
+
+if (SKIP_WITHOUT_SSHD) console.warn(SKIP_REASON);
+
+describe.skipIf(SKIP_WITHOUT_SSHD)('sessions on another host through ssh', () => {
+  let sshd: SshServer;
+  let remote: UpHarness;
+  let local: string;
+  /** The remote's `mori bridge`, with the remote harness's environment (fake agent, own tmux server). */
+  let bridgeCommand: string;
+
+  // A login over ssh takes seconds on a loaded runner: `mori ls` is given longer here, except where
+  // its 2 s deadline is what is tested.
+  const mori = (...args: string[]) => moriIn(local, args, { MORI_REMOTE_LIST_TIMEOUT_MS: '30000' });
+  const record = (): string => {
+    try {
+      return readFileSync(remote.record, 'utf8');
+    } catch {
+      return '';
+    }
+  };
+
+  beforeAll(async () => {
+    sshd = new SshServer();
+    await sshd.start();
+    expect(sshd.port).toBeGreaterThan(0);
+    remote = new UpHarness('remote');
+    remote.init('work', 'direct');
+    local = path.join(tempDir('local'), 'home');
+    const env = { ...remote.env, MORI_HOME: remote.home, PATH: process.env['PATH'] ?? '/usr/bin:/bin' };
+    bridgeCommand = ['env', ...Object.entries(env).map(([k, v]) => shq(`${k}=${v ?? ''}`)), shq(process.execPath), shq(MORI_BIN), 'bridge'].join(' ');
+  }, 60_000);
+
+  afterAll(() => {
+    remote?.cleanup();
+    // The connections ssh keeps shared (ControlPersist) end with the test, not minutes later.
+    const shared = local ? path.join(local, 'ssh') : '';
+    if (shared && existsSync(shared)) for (const f of readdirSync(shared)) spawnSync('ssh', ['-o', `ControlPath=${path.join(shared, f)}`, '-O', 'exit', 'shared'], { stdio: 'ignore', timeout: 10_000 });
+    sshd?.stop();
+  });
+
+  it('adds the remote, lists host:session, reads its status and sends text that reaches the remote agent', { timeout: 90_000 }, async () => {
+    const add = mori('remote', 'add', 'box', sshd.destination, ...sshd.optionFlags(), '--remote-command', bridgeCommand);
+    expect(add.code, add.err).toBe(0);
+    expect(statSync(path.join(local, 'remotes.json')).mode & 0o777).toBe(0o600);
+    const ls = mori('remote', 'ls', '--json');
+    expect(ls.json()).toMatchObject({ remotes: [{ name: 'box', destination: sshd.destination, remoteCommand: bridgeCommand }] });
+    expect(mori('remote', 'add', 'box', 'other@host').code).toBe(2);
+
+    // No daemon runs on the remote: the bridge starts one there, and its session comes up.
+    await until('box:work to run', () => /^box:work {2}running/m.test(mori('ls').out), () => mori('ls').out + mori('ls').err, 60_000);
+    const listed = mori('ls', '--json').json() as { remotes: { name: string; status: string; sessions: { name: string }[] }[] };
+    expect(listed.remotes).toMatchObject([{ name: 'box', status: 'ok', sessions: [{ name: 'work' }] }]);
+
+    const status = mori('status', 'box:work');
+    expect(status.code, status.err).toBe(0);
+    expect(status.out).toMatch(/^box:work {2}running/m);
+    expect(status.out).toMatch(/state dir on box: .*\.mori\/work/);
+
+    await until('the agent to wait for input', () => record().includes('"event":"start"'));
+    const send = mori('send', 'box:work', 'print:over-ssh');
+    expect(send.code, send.err).toBe(0);
+    await until('the sent line to reach the remote agent', () => record().includes('"line":"print:over-ssh"'), record);
+    expect(mori('send', 'box:nope', 'x').code).toBe(3);
+  });
+
+  it('attaches over ssh: the remote screen shows and typing reaches the remote agent', { timeout: 90_000 }, async () => {
+    const pty = spawnPty(process.execPath, [MORI_BIN, 'attach', 'box:work'], { cwd: local, env: { ...process.env, MORI_HOME: local } as Record<string, string>, cols: 100, rows: 30 });
+    let screen = '';
+    pty.onData((d) => (screen += d));
+    const exited = new Promise<number>((resolve) => pty.onExit((e) => resolve(e.exitCode)));
+    try {
+      await until('the remote snapshot', () => screen.includes('? for shortcuts'), () => screen);
+      pty.write('print:typed-remotely\r');
+      await until('the typed line to reach the remote agent', () => record().includes('"line":"print:typed-remotely"'), record);
+      await until('its output to come back', () => /\r\n[^\n]*typed-remotely/.test(screen), () => JSON.stringify(screen.slice(-600)));
+      pty.write('\x1d');
+      expect(await exited).toBe(0);
+      expect(screen).toMatch(/\[mori: detached\]/);
+    } finally {
+      pty.kill();
+    }
+  });
+
+  it('refuses an approval through the bridge: it never reaches the remote daemon', { timeout: 60_000 }, async () => {
+    const bridge = spawn(process.execPath, [MORI_BIN, 'bridge'], { env: { ...process.env, ...remote.env, MORI_HOME: remote.home }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    bridge.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    bridge.stdin.write('{"id":1,"method":"hello","params":{"protocol":1}}\n{"id":2,"method":"checks.trust","params":{"session":"work","hash":"abc"}}\n{"id":3,"method":"daemon.stop","params":{}}\n{"id":4,"method":"list","params":{}}\n');
+    await until('four answers', () => out.trim().split('\n').length >= 4, () => out);
+    bridge.stdin.end();
+    const replies = out.trim().split('\n').map((l) => JSON.parse(l) as { id: number; ok: boolean; code?: string; message?: string });
+    expect(replies.find((r) => r.id === 2)).toMatchObject({ ok: false, code: 'forbidden', message: expect.stringMatching(/not done through `mori bridge`.*come from the person there/) });
+    expect(replies.find((r) => r.id === 3)).toMatchObject({ ok: false, code: 'forbidden' });
+    expect(replies.find((r) => r.id === 4)).toMatchObject({ ok: true });
+    // The daemon is still there: the stop never reached it.
+    expect(mori('ls', '--json').json()).toMatchObject({ remotes: [{ name: 'box', status: 'ok' }] });
+  });
+
+  it('marks an unreachable remote and a hung one without holding `mori ls` past its 2 s deadline', { timeout: 90_000 }, async () => {
+    // `mori ls` with the one reachable remote, under the same 2 s deadline: the cost of Node and a login.
+    const baseStart = Date.now();
+    expect((await runMoriAsync(['ls'], { home: local })).code).toBe(0);
+    const baseline = Date.now() - baseStart;
+    const closed = await freePort();
+    expect(mori('remote', 'add', 'gone', sshd.destination, ...sshd.optionFlags(closed)).code).toBe(0);
+    // Logged in, but nothing ever answers hello.
+    expect(mori('remote', 'add', 'hung', sshd.destination, ...sshd.optionFlags(), '--remote-command', 'sleep 60').code).toBe(0);
+    const start = Date.now();
+    const r = await runMoriAsync(['ls'], { home: local });
+    const took = Date.now() - start;
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^gone: {2}unreachable/m);
+    expect(r.stdout).toMatch(/Connection refused/);
+    expect(r.stdout).toMatch(/^hung: {2}unreachable/m);
+    expect(r.stdout).toMatch(/hung \(.*\) did not answer within 2 s/);
+    // The hung remote costs its 2 s deadline and no more (what else `ls` does overlaps it); the slack
+    // is a loaded runner's noise in starting Node, far below the hung command's 60 s.
+    expect(took, `ls took ${took} ms; with box alone ${baseline} ms`).toBeLessThan(baseline + 2_000 + 2_500);
+    expect(mori('remote', 'rm', 'gone').code).toBe(0);
+    expect(mori('remote', 'rm', 'hung').code).toBe(0);
+    expect(mori('remote', 'rm', 'hung').code).toBe(3);
+  });
+
+  it('names a remote of another protocol version, with what to run there', { timeout: 60_000 }, async () => {
+    const dir = tempDir('old-remote');
+    const script = path.join(dir, 'old-mori.mjs');
+    // A daemon of another version: answers hello with protocol 999 and refuses the rest, as dispatch does.
+    writeFileSync(
+      script,
+      `import readline from 'node:readline';
+const rl = readline.createInterface({ input: process.stdin });
+rl.on('line', (l) => {
+  const m = JSON.parse(l);
+  const v = m.method === 'hello' ? { kind: 'reply', id: m.id, ok: true, value: { protocol: 999, pid: 4242, home: '/old', startedAt: 1 } } : { kind: 'reply', id: m.id, ok: false, code: 'conflict', message: 'other version' };
+  process.stdout.write(JSON.stringify(v) + '\\n');
+});
+`,
+    );
+    expect(mori('remote', 'add', 'old', sshd.destination, ...sshd.optionFlags(), '--remote-command', `${shq(process.execPath)} ${shq(script)}`).code).toBe(0);
+    const ls = mori('ls');
+    expect(ls.out).toMatch(/^old: {2}other protocol version \(999, this mori 1\)/m);
+    expect(ls.out).toMatch(/update Mori here to the same version, then run `mori down && mori up --daemon` on old/);
+    const send = mori('send', 'old:work', 'hi');
+    expect(send.code).toBe(1);
+    expect(send.err).toMatch(/old: its Mori supervisor \(pid 4242\) speaks protocol 999, this mori speaks 1/);
+    expect(mori('remote', 'rm', 'old').code).toBe(0);
+  });
+
+  it('says so when the remote command is not found there, and how to give it', { timeout: 60_000 }, () => {
+    expect(mori('remote', 'add', 'bare', sshd.destination, ...sshd.optionFlags(), '--remote-command', 'no-such-mori-here bridge').code).toBe(0);
+    const send = mori('send', 'bare:work', 'hi');
+    expect(send.code).toBe(1);
+    expect(send.err).toMatch(/bare: `no-such-mori-here bridge` was not found there.*--remote-command/);
+    expect(mori('remote', 'rm', 'bare').code).toBe(0);
+  });
+
+  it('names a corrupt remotes.json, keeps listing local sessions, and never overwrites it', () => {
+    const file = path.join(local, 'remotes.json');
+    const before = readFileSync(file, 'utf8');
+    writeFileSync(file, '{"schemaVersion":1,"remotes":[{"name":"x y","destination":"h"}]}');
+    const corrupt = readFileSync(file, 'utf8');
+    const ls = mori('remote', 'ls');
+    expect(ls.code).toBe(3);
+    expect(ls.err).toContain(file);
+    expect(ls.err).toMatch(/remotes\.0\.name: a remote name is/);
+    expect(mori('remote', 'add', 'new', 'h').code).toBe(3);
+    expect(mori('remote', 'rm', 'x y').code).toBe(3);
+    const all = mori('ls');
+    expect(all.code).toBe(3);
+    expect(all.out).toMatch(/No sessions yet/);
+    expect(all.err).toContain(`${file}:`);
+    expect(mori('send', 'box:work', 'x').err).toContain(file);
+    writeFileSync(file, 'not json');
+    expect(mori('remote', 'ls').err).toMatch(/not valid JSON/);
+    expect(readFileSync(file, 'utf8')).toBe('not json');
+    expect(corrupt).not.toBe(before);
+    writeFileSync(file, before);
+  });
+});
