@@ -17,12 +17,13 @@ import { NewSessionDialog } from './new-session-dialog.js';
 import { rovingIndex } from './roving.js';
 import { noticeFor, type Notice } from './notices.js';
 import { SessionAdvice } from './session-advice.js';
-import { SessionList } from './session-list.js';
+import { SessionsSidebar } from './sessions-sidebar.js';
 import { SettingsDialog } from './settings-dialog.js';
 import { Palette, type PaletteItem } from './palette.js';
 import { keysWords } from './shortcuts.js';
 import { useWindowKeys } from './use-window-keys.js';
 import { ShortcutsDialog } from './shortcuts-dialog.js';
+import { inListOrder, shownAt } from './shown-order.js';
 import { StateEditor } from './state-editor.js';
 import { TerminalPane } from './terminal-pane.js';
 import { TerminalPool } from './terminal-pool.js';
@@ -187,8 +188,6 @@ export function App(props: { api: MoriApi }) {
     if (typeof Notification !== 'undefined') void Notification.requestPermission().then(setPermission);
   };
 
-  const sessionsRef = useRef<SessionInfo[]>([]);
-  sessionsRef.current = sessions;
   useWindowKeys((action) => {
     if (action.kind === 'leave-terminal') document.querySelector<HTMLElement>('[role="listbox"].session-list')?.focus();
     else if (action.kind === 'help') setDialog('shortcuts');
@@ -197,8 +196,8 @@ export function App(props: { api: MoriApi }) {
       setTab('terminal');
       setSearchRequest((n) => n + 1);
     } else {
-      const s = orderSessions(sessionsRef.current)[action.index];
-      if (s) setSelected(s.id);
+      const id = shownAt(action.index);
+      if (id) setSelected(id);
     }
   });
   const enterTerminal = (): void => {
@@ -223,7 +222,7 @@ export function App(props: { api: MoriApi }) {
   /** The palette's sessions (in the list's order, the first nine with their Mod+digit) and actions, each with its shortcut. */
   const paletteItems = (): PaletteItem[] => {
     const mac = /Mac/.test(navigator.platform);
-    const items: PaletteItem[] = orderSessions(sessions).map((s, i) => ({
+    const items: PaletteItem[] = inListOrder(sessions).map((s, i) => ({
       id: `go-${s.id}`,
       label: `Go to ${s.name}`,
       ...(i < 9 ? { keys: keysWords(`Mod+${i + 1}`, mac) } : {}),
@@ -247,7 +246,7 @@ export function App(props: { api: MoriApi }) {
     <div class="app">
       <aside class="sidebar" aria-label="Sessions and notices">
         <div class="brand">Mori</div>
-        <SessionList sessions={sessions} selected={selected} lastActivity={lastActivity.current} now={now} onSelect={setSelected} onEnter={enterTerminal} />
+        <SessionsSidebar sessions={sessions} selected={selected} lastActivity={lastActivity.current} now={now} onSelect={setSelected} onEnter={enterTerminal} />
         <div class="sidebar-actions">
           <button type="button" class="primary" onClick={() => setDialog('new')}>
             New session
