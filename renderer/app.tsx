@@ -18,6 +18,7 @@ import { rovingIndex } from './roving.js';
 import { noticeFor, type Notice } from './notices.js';
 import { SessionAdvice } from './session-advice.js';
 import { SessionsSidebar } from './sessions-sidebar.js';
+import { SidebarSplitter } from './sidebar-splitter.js';
 import { SettingsDialog } from './settings-dialog.js';
 import { Palette, type PaletteItem } from './palette.js';
 import { keysWords } from './shortcuts.js';
@@ -276,6 +277,7 @@ export function App(props: { api: MoriApi }) {
             </button>
           ) : null}
         </section>
+        <SidebarSplitter />
       </aside>
       <main class="main">
         {connection.state !== 'open' ? (

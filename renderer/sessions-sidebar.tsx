@@ -1,8 +1,8 @@
 // The sessions part of the window's sidebar (DESIGN.md §13): a filter box over the list (by session
 // name or project folder; Escape clears it, ↓ goes to the list), a toggle between ordering by name
 // and by last activity after what needs the person, the list in a steady order
-// (common/session-order.ts) grouped by project when there are several, and the splitter that
-// resizes the sidebar. Runs in the renderer.
+// (common/session-order.ts) grouped by project when there are several. The splitter that resizes
+// the sidebar is renderer/sidebar-splitter.tsx, last in the sidebar's tab order. Runs in the renderer.
 import { useRef, useState } from 'preact/hooks';
 import type { SessionInfo } from '../common/ipc.js';
 import { steadyOrder, type OrderMemory, type SortKey } from '../common/session-order.js';
@@ -10,7 +10,6 @@ import { groupByProject, matchesFilter } from './session-groups.js';
 import { SessionList } from './session-list.js';
 import { setShownOrder } from './shown-order.js';
 import { storedSort, storeSort } from './sidebar-prefs.js';
-import { SidebarSplitter } from './sidebar-splitter.js';
 import './sidebar.css';
 
 export function SessionsSidebar(props: {
@@ -55,36 +54,30 @@ export function SessionsSidebar(props: {
     storeSort(next);
   };
 
+  if (props.sessions.length === 0) return <p class="empty">No sessions yet. Start one with New session.</p>;
   return (
     <>
-      {props.sessions.length === 0 ? (
-        <p class="empty">No sessions yet. Start one with New session.</p>
+      <div class="sidebar-tools">
+        <input
+          type="search"
+          class="session-filter"
+          aria-label="Filter sessions"
+          placeholder="Filter by name or folder"
+          value={filter}
+          onInput={(e) => setFilter(e.currentTarget.value)}
+          onKeyDown={onFilterKey}
+        />
+        <button type="button" class="sort-toggle" aria-pressed={sortKey === 'activity'} title="After the sessions that need you: most recently active first, instead of by name" onClick={toggleSort}>
+          Recent first
+        </button>
+      </div>
+      {visible.length === 0 ? (
+        <p class="empty" role="status">
+          No sessions match “{filter.trim()}”.
+        </p>
       ) : (
-        <>
-          <div class="sidebar-tools">
-            <input
-              type="search"
-              class="session-filter"
-              aria-label="Filter sessions"
-              placeholder="Filter by name or folder"
-              value={filter}
-              onInput={(e) => setFilter(e.currentTarget.value)}
-              onKeyDown={onFilterKey}
-            />
-            <button type="button" class="sort-toggle" aria-pressed={sortKey === 'activity'} title="After the sessions that need you: most recently active first, instead of by name" onClick={toggleSort}>
-              Recent first
-            </button>
-          </div>
-          {visible.length === 0 ? (
-            <p class="empty" role="status">
-              No sessions match “{filter.trim()}”.
-            </p>
-          ) : (
-            <SessionList groups={groups} grouped={grouped} selected={props.selected} lastActivity={props.lastActivity} now={props.now} onSelect={props.onSelect} onEnter={props.onEnter} />
-          )}
-        </>
+        <SessionList groups={groups} grouped={grouped} selected={props.selected} lastActivity={props.lastActivity} now={props.now} onSelect={props.onSelect} onEnter={props.onEnter} />
       )}
-      <SidebarSplitter />
     </>
   );
 }
