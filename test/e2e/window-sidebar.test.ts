@@ -2,9 +2,11 @@
 // sessions of the fake agent in two project folders, driven by roles and names: one group per project
 // folder inside the listbox, the arrow keys moving across the groups; the filter box (by name or
 // folder, "No sessions match", Escape clears, ↓ into the list); a row that stays in place while its
-// agent goes from waiting to working and back; the splitter resized by keyboard and by mouse, its
-// width and the order toggle kept across a reload. Screenshots (1440×900, light and dark) of the
-// groups and the filter go to out/e2e-screenshots/sidebar-*.png.
+// agent goes from waiting to working and back, ordered by name or by last activity; the splitter
+// resized by keyboard and by mouse, its width and the order toggle kept across a reload; no serious
+// axe violation in either theme. Screenshots (1440×900, light and dark) of the groups and the filter
+// go to out/e2e-screenshots/sidebar-*.png.
+import { AxeBuilder } from '@axe-core/playwright';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -73,16 +75,33 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the sessions sideb
     await page.getByRole('heading', { name: 'api' }).waitFor();
   });
 
-  it('keeps a row in place while its agent goes from waiting to working and back', async () => {
-    const before = await shownNames();
-    expect(before).toEqual(['api', 'web', 'blog', 'docs']);
+  it('keeps a row in place while its agent goes from waiting to working and back, by name and by last activity', async () => {
+    const { page } = w;
+    /** The session goes working and back to waiting; the list's order never changes meanwhile. */
+    const flip = async (name: string): Promise<void> => {
+      const before = await shownNames();
+      send(name, 'work:4000');
+      await expect.poll(() => stateOf(name), { timeout: 25_000 }).toBe('working');
+      expect(await shownNames()).toEqual(before);
+      await expect.poll(() => stateOf(name), { timeout: 25_000 }).toBe('waiting');
+      expect(await shownNames()).toEqual(before);
+    };
+    expect(await shownNames()).toEqual(['api', 'web', 'blog', 'docs']);
     // Working ranks after waiting in the need order; only a change of need group may move a row.
-    send('api', 'work:4000');
-    await expect.poll(() => stateOf('api'), { timeout: 25_000 }).toBe('working');
-    expect(await shownNames()).toEqual(before);
-    await expect.poll(() => stateOf('api'), { timeout: 25_000 }).toBe('waiting');
-    expect(await shownNames()).toEqual(before);
-  }, 60_000);
+    await flip('api');
+    // By last activity: the row whose agent just worked would come first if the order were made afresh.
+    const toggle = page.getByRole('button', { name: 'Recent first' });
+    await toggle.click();
+    const last = (await shownNames()).at(-1) ?? '';
+    expect((await shownNames()).indexOf(last)).toBeGreaterThan(0);
+    await flip(last);
+    // Choosing the order again places the rows afresh: now it is first.
+    await toggle.click();
+    await toggle.click();
+    expect((await shownNames())[0]).toBe(last);
+    await toggle.click();
+    expect(await toggle.getAttribute('aria-pressed')).toBe('false');
+  }, 90_000);
 
   it('filters by name or folder, says when nothing matches, clears on Escape, and ↓ goes to the list', async () => {
     const { page } = w;
@@ -154,5 +173,22 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the sessions sideb
     await expect.poll(shownNames).toEqual(['blog', 'docs', 'api', 'web']);
     await option('blog').click();
     await w.shot('sidebar-groups');
+  }, 60_000);
+
+  it('has no serious or critical axe violation with groups, the splitter and an empty filter, light or dark', async () => {
+    const { page } = w;
+    const found: string[] = [];
+    const filter = page.getByRole('searchbox', { name: 'Filter sessions' });
+    for (const text of ['', 'no-such-session']) {
+      await filter.fill(text);
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        const result = await new AxeBuilder({ page }).analyze();
+        for (const v of result.violations) if (v.impact === 'serious' || v.impact === 'critical') found.push(`"${text}" (${scheme}): ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+      }
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+    await filter.fill('');
+    expect(found).toEqual([]);
   }, 60_000);
 });
