@@ -9,7 +9,7 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { DaemonSettings } from '../common/daemon-settings.js';
 import type { DaemonEvent, EditableStateFile, SessionInfo } from '../common/ipc.js';
 import type { ConnectionState, MoriApi } from '../common/mori-api.js';
-import { orderSessions, stateWord } from '../common/session-view.js';
+import { stateWord } from '../common/session-view.js';
 import { ChangesTab } from './changes-tab.js';
 import { ChecksPane } from './checks-pane.js';
 import { DraftStore } from './draft-store.js';
@@ -128,7 +128,7 @@ export function App(props: { api: MoriApi }) {
         void api.call('list', {}).then((r) => {
           if (!r.ok) return;
           setSessions(r.value);
-          setSelected((cur) => cur ?? orderSessions(r.value)[0]?.id ?? null);
+          setSelected((cur) => cur ?? inListOrder(r.value)[0]?.id ?? null);
         });
       });
     };
@@ -208,7 +208,7 @@ export function App(props: { api: MoriApi }) {
 
   const current = sessions.find((s) => s.id === selected) ?? null;
   // An unknown or removed session selected (a stale link, a removal) falls to the top of the list, never to the welcome page.
-  const top = orderSessions(sessions)[0]?.id ?? null;
+  const top = inListOrder(sessions)[0]?.id ?? null;
   useEffect(() => {
     if (current === null && top !== null) setSelected(top);
   }, [current, top]);

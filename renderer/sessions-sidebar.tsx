@@ -3,12 +3,12 @@
 // and by last activity after what needs the person, the list in a steady order
 // (common/session-order.ts) grouped by project when there are several. The splitter that resizes
 // the sidebar is renderer/sidebar-splitter.tsx, last in the sidebar's tab order. Runs in the renderer.
-import { useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import type { SessionInfo } from '../common/ipc.js';
-import { steadyOrder, type OrderMemory, type SortKey } from '../common/session-order.js';
-import { groupByProject, matchesFilter } from './session-groups.js';
+import type { SortKey } from '../common/session-order.js';
+import { matchesFilter } from './session-groups.js';
 import { SessionList } from './session-list.js';
-import { setShownOrder } from './shown-order.js';
+import { listGroups, setShown } from './shown-order.js';
 import { storedSort, storeSort } from './sidebar-prefs.js';
 import './sidebar.css';
 
@@ -22,18 +22,12 @@ export function SessionsSidebar(props: {
 }) {
   const [filter, setFilter] = useState('');
   const [sortKey, setSortKey] = useState<SortKey>(storedSort);
-  const memory = useRef<OrderMemory | null>(null);
 
-  const steady = steadyOrder(props.sessions, sortKey, props.lastActivity, memory.current);
-  memory.current = steady.memory;
-  const allGroups = groupByProject(steady.order);
+  const allGroups = listGroups(props.sessions, sortKey, props.lastActivity);
   const grouped = allGroups.length > 1;
   const groups = allGroups.map((g) => ({ ...g, sessions: g.sessions.filter((s) => matchesFilter(s, filter)) })).filter((g) => g.sessions.length > 0);
   const visible = groups.flatMap((g) => g.sessions);
-  setShownOrder(
-    allGroups.flatMap((g) => g.sessions.map((s) => s.id)),
-    visible.map((s) => s.id),
-  );
+  setShown(visible.map((s) => s.id));
 
   const onFilterKey = (e: KeyboardEvent): void => {
     if (e.key === 'Escape' && filter !== '') {
