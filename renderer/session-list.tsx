@@ -59,11 +59,8 @@ export function SessionList(props: SessionListProps) {
         <span class="dot" aria-hidden="true" />
         <span class="session-name">{s.name}</span>
         <span class="session-state">{state}</span>
-        <span class="session-meta">
-          {props.grouped ? '' : baseName(s.projectDir)}
-          {s.profile ? `${props.grouped ? '' : ' · '}${s.profile}` : ''}
-          {last !== undefined ? ` · ${ago(last, props.now)}` : ''}
-        </span>
+        {/* Under a project heading the folder's name would only repeat it. */}
+        <span class="session-meta">{[props.grouped ? '' : baseName(s.projectDir), s.profile ?? '', last !== undefined ? ago(last, props.now) : ''].filter(Boolean).join(' · ')}</span>
         {failing > 0 ? <span class="failing">{failing} failing</span> : null}
       </div>
     );
