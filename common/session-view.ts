@@ -200,10 +200,13 @@ const NEED_RANK: Record<StateWord, number> = {
 /** Whether the word asks for the person (the list marks these). */
 export const needsPerson = (w: StateWord): boolean => NEED_RANK[w] <= NEED_RANK['usage limit'];
 
-/** Sessions in the order the window's list shows them: by need, failing checks first within a rank, then by name. */
+/** The need order alone: negative when `a` needs the person sooner than `b`, 0 when their words rank alike. */
+export const byNeed = (a: Pick<SessionInfo, 'state' | 'activity'>, b: Pick<SessionInfo, 'state' | 'activity'>): number => NEED_RANK[stateWord(a)] - NEED_RANK[stateWord(b)];
+
+/** Sessions by need, failing checks first within a rank, then by name (the window's list keeps a steadier order: common/session-order.ts). */
 export function orderSessions<T extends Pick<SessionInfo, 'state' | 'activity' | 'name'> & { failingChecks?: number | undefined }>(sessions: readonly T[]): T[] {
   return [...sessions].sort((a, b) => {
-    const r = NEED_RANK[stateWord(a)] - NEED_RANK[stateWord(b)];
+    const r = byNeed(a, b);
     if (r !== 0) return r;
     const f = (b.failingChecks ?? 0) - (a.failingChecks ?? 0);
     if (f !== 0) return f;

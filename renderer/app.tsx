@@ -9,7 +9,7 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { DaemonSettings } from '../common/daemon-settings.js';
 import type { DaemonEvent, EditableStateFile, SessionInfo } from '../common/ipc.js';
 import type { ConnectionState, MoriApi } from '../common/mori-api.js';
-import { orderSessions, stateWord } from '../common/session-view.js';
+import { stateWord } from '../common/session-view.js';
 import { ChangesTab } from './changes-tab.js';
 import { ChecksPane } from './checks-pane.js';
 import { DraftStore } from './draft-store.js';
@@ -17,12 +17,14 @@ import { NewSessionDialog } from './new-session-dialog.js';
 import { rovingIndex } from './roving.js';
 import { noticeFor, type Notice } from './notices.js';
 import { SessionAdvice } from './session-advice.js';
-import { SessionList } from './session-list.js';
+import { SessionsSidebar } from './sessions-sidebar.js';
+import { SidebarSplitter } from './sidebar-splitter.js';
 import { SettingsDialog } from './settings-dialog.js';
 import { Palette, type PaletteItem } from './palette.js';
 import { keysWords } from './shortcuts.js';
 import { useWindowKeys } from './use-window-keys.js';
 import { ShortcutsDialog } from './shortcuts-dialog.js';
+import { inListOrder, shownAt } from './shown-order.js';
 import { StateEditor } from './state-editor.js';
 import { TerminalPane } from './terminal-pane.js';
 import { TerminalPool } from './terminal-pool.js';
@@ -126,7 +128,7 @@ export function App(props: { api: MoriApi }) {
         void api.call('list', {}).then((r) => {
           if (!r.ok) return;
           setSessions(r.value);
-          setSelected((cur) => cur ?? orderSessions(r.value)[0]?.id ?? null);
+          setSelected((cur) => cur ?? inListOrder(r.value)[0]?.id ?? null);
         });
       });
     };
@@ -187,8 +189,6 @@ export function App(props: { api: MoriApi }) {
     if (typeof Notification !== 'undefined') void Notification.requestPermission().then(setPermission);
   };
 
-  const sessionsRef = useRef<SessionInfo[]>([]);
-  sessionsRef.current = sessions;
   useWindowKeys((action) => {
     if (action.kind === 'leave-terminal') document.querySelector<HTMLElement>('[role="listbox"].session-list')?.focus();
     else if (action.kind === 'help') setDialog('shortcuts');
@@ -197,8 +197,8 @@ export function App(props: { api: MoriApi }) {
       setTab('terminal');
       setSearchRequest((n) => n + 1);
     } else {
-      const s = orderSessions(sessionsRef.current)[action.index];
-      if (s) setSelected(s.id);
+      const id = shownAt(action.index);
+      if (id) setSelected(id);
     }
   });
   const enterTerminal = (): void => {
@@ -208,7 +208,7 @@ export function App(props: { api: MoriApi }) {
 
   const current = sessions.find((s) => s.id === selected) ?? null;
   // An unknown or removed session selected (a stale link, a removal) falls to the top of the list, never to the welcome page.
-  const top = orderSessions(sessions)[0]?.id ?? null;
+  const top = inListOrder(sessions)[0]?.id ?? null;
   useEffect(() => {
     if (current === null && top !== null) setSelected(top);
   }, [current, top]);
@@ -223,7 +223,7 @@ export function App(props: { api: MoriApi }) {
   /** The palette's sessions (in the list's order, the first nine with their Mod+digit) and actions, each with its shortcut. */
   const paletteItems = (): PaletteItem[] => {
     const mac = /Mac/.test(navigator.platform);
-    const items: PaletteItem[] = orderSessions(sessions).map((s, i) => ({
+    const items: PaletteItem[] = inListOrder(sessions).map((s, i) => ({
       id: `go-${s.id}`,
       label: `Go to ${s.name}`,
       ...(i < 9 ? { keys: keysWords(`Mod+${i + 1}`, mac) } : {}),
@@ -247,7 +247,7 @@ export function App(props: { api: MoriApi }) {
     <div class="app">
       <aside class="sidebar" aria-label="Sessions and notices">
         <div class="brand">Mori</div>
-        <SessionList sessions={sessions} selected={selected} lastActivity={lastActivity.current} now={now} onSelect={setSelected} onEnter={enterTerminal} />
+        <SessionsSidebar sessions={sessions} selected={selected} lastActivity={lastActivity.current} now={now} onSelect={setSelected} onEnter={enterTerminal} />
         <div class="sidebar-actions">
           <button type="button" class="primary" onClick={() => setDialog('new')}>
             New session
@@ -277,6 +277,7 @@ export function App(props: { api: MoriApi }) {
             </button>
           ) : null}
         </section>
+        <SidebarSplitter />
       </aside>
       <main class="main">
         {connection.state !== 'open' ? (

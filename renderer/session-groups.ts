@@ -1,0 +1,47 @@
+// The sessions list's filter and its project groups (DESIGN.md §13): which sessions a filter text
+// keeps (by name or project folder, any case), and the sessions in their list order gathered under
+// one heading per project folder, the groups in the order their first session comes. Pure: runs in
+// the renderer and in unit tests.
+import type { SessionInfo } from '../common/ipc.js';
+
+export interface ProjectGroup<T> {
+  /** The project folder, or '' for sessions that name none. */
+  dir: string;
+  /** The heading: the folder's name, with its parent's when two projects share a name. */
+  label: string;
+  sessions: T[];
+}
+
+type Filterable = Pick<SessionInfo, 'name' | 'projectDir'>;
+
+/** Whether the session matches the filter text: every word is in its name or its project folder. */
+export function matchesFilter(s: Filterable, text: string): boolean {
+  const hay = `${s.name}\n${s.projectDir ?? ''}`.toLowerCase();
+  return text
+    .toLowerCase()
+    .split(/\s+/)
+    .filter(Boolean)
+    .every((w) => hay.includes(w));
+}
+
+const trimmed = (dir: string): string => dir.replace(/\/+$/, '');
+const tail = (dir: string, parts: number): string => trimmed(dir).split('/').slice(-parts).join('/');
+
+/** The sessions gathered by project folder, keeping their order; groups come in the order of their first session. */
+export function groupByProject<T extends Filterable>(ordered: readonly T[]): ProjectGroup<T>[] {
+  const groups = new Map<string, ProjectGroup<T>>();
+  for (const s of ordered) {
+    const dir = trimmed(s.projectDir ?? '');
+    let g = groups.get(dir);
+    if (!g) groups.set(dir, (g = { dir, label: '', sessions: [] }));
+    g.sessions.push(s);
+  }
+  const list = [...groups.values()];
+  const names = list.map((g) => tail(g.dir, 1));
+  for (const g of list) {
+    const name = tail(g.dir, 1);
+    // Two folders of one name read apart by their parent's name too.
+    g.label = g.dir === '' ? 'No project folder' : names.filter((n) => n === name).length > 1 ? tail(g.dir, 2) : name;
+  }
+  return list;
+}

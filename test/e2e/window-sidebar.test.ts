@@ -1,0 +1,196 @@
+// The window's sessions sidebar in Debian's Chromium through a real `mori ui` and daemon, with real
+// sessions of the fake agent in two project folders, driven by roles and names: one group per project
+// folder inside the listbox, the arrow keys moving across the groups; the filter box (by name or
+// folder, "No sessions match", Escape clears, ↓ into the list); a row that stays in place while its
+// agent goes from waiting to working and back, ordered by name or by last activity; the splitter
+// resized by keyboard and by mouse, its width and the order toggle kept across a reload; no serious
+// axe violation in either theme. Screenshots (1440×900, light and dark) of the groups and the filter
+// go to out/e2e-screenshots/sidebar-*.png.
+import { AxeBuilder } from '@axe-core/playwright';
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gitRepo } from '../helpers/mori-cli.js';
+import { untilValue } from '../helpers/until.js';
+import { buildRenderer, CHROMIUM, WindowHarness } from './window-harness.js';
+
+let w: WindowHarness;
+/** The second project folder; the harness's own is `project`. */
+let notes = '';
+
+/** Types a line to a session's fake agent as the person would, through `mori send`. */
+function send(session: string, text: string): void {
+  const r = w.h.mori('send', session, text);
+  if (r.code !== 0) throw new Error(`mori send ${session}: ${r.stderr}`);
+}
+
+const list = () => w.page.getByRole('listbox', { name: 'Sessions' });
+const option = (name: string) => list().getByRole('option', { name: new RegExp(`^${name}\\b`) });
+/** The names of the options, in the order shown. */
+const shownNames = (): Promise<string[]> => list().locator('[role="option"] .session-name').allInnerTexts();
+const stateOf = (name: string): Promise<string> => option(name).locator('.session-state').innerText();
+
+describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the sessions sidebar', () => {
+  beforeAll(async () => {
+    await buildRenderer();
+    w = new WindowHarness('window-sidebar');
+    notes = path.join(w.h.tmp, 'notes');
+    mkdirSync(notes);
+    gitRepo(notes);
+    w.h.init('api', 'direct');
+    w.h.init('web', 'direct');
+    for (const name of ['blog', 'docs']) {
+      const r = w.h.mori('init', notes, '--name', name, '--agent', 'claude', '--backend', 'direct', '--task', 'write the thing');
+      if (r.code !== 0) throw new Error(`mori init ${name}: ${r.stderr}`);
+    }
+    await w.start();
+    w.page.setDefaultTimeout(15_000);
+    for (const name of ['api', 'web', 'blog', 'docs']) {
+      await untilValue(`${name} to run`, () => stateOf(name).catch(() => ''), (v) => /^(waiting|running)$/.test(v), 25_000, (v) => `it reads "${v}"`);
+    }
+  }, 120_000);
+  afterAll(async () => {
+    await w?.stop();
+  });
+
+  it('groups the sessions by project folder inside the listbox, and the arrows move across the groups', async () => {
+    const { page } = w;
+    const project = list().getByRole('group', { name: 'project' });
+    const other = list().getByRole('group', { name: 'notes' });
+    expect(await project.getByRole('option').locator('.session-name').allInnerTexts()).toEqual(['api', 'web']);
+    expect(await other.getByRole('option').locator('.session-name').allInnerTexts()).toEqual(['blog', 'docs']);
+    // Need first, then by name: the groups come in the order of their first session.
+    expect(await shownNames()).toEqual(['api', 'web', 'blog', 'docs']);
+    await option('web').click();
+    await list().focus();
+    await page.keyboard.press('ArrowDown');
+    expect(await option('blog').getAttribute('aria-selected')).toBe('true');
+    expect(await list().getAttribute('aria-activedescendant')).toBe(await option('blog').getAttribute('id'));
+    await page.keyboard.press('ArrowUp');
+    expect(await option('web').getAttribute('aria-selected')).toBe('true');
+    await page.keyboard.press('End');
+    expect(await option('docs').getAttribute('aria-selected')).toBe('true');
+    await page.keyboard.press('Home');
+    expect(await option('api').getAttribute('aria-selected')).toBe('true');
+    await page.getByRole('heading', { name: 'api' }).waitFor();
+  });
+
+  it('keeps a row in place while its agent goes from waiting to working and back, by name and by last activity', async () => {
+    const { page } = w;
+    /** The session goes working and back to waiting; the list's order never changes meanwhile. */
+    const flip = async (name: string): Promise<void> => {
+      const before = await shownNames();
+      send(name, 'work:4000');
+      await expect.poll(() => stateOf(name), { timeout: 25_000 }).toBe('working');
+      expect(await shownNames()).toEqual(before);
+      await expect.poll(() => stateOf(name), { timeout: 25_000 }).toBe('waiting');
+      expect(await shownNames()).toEqual(before);
+    };
+    expect(await shownNames()).toEqual(['api', 'web', 'blog', 'docs']);
+    // Working ranks after waiting in the need order; only a change of need group may move a row.
+    await flip('api');
+    // By last activity: the row whose agent just worked would come first if the order were made afresh.
+    const toggle = page.getByRole('button', { name: 'Recent first' });
+    await toggle.click();
+    const last = (await shownNames()).at(-1) ?? '';
+    expect((await shownNames()).indexOf(last)).toBeGreaterThan(0);
+    await flip(last);
+    // Choosing the order again places the rows afresh: now it is first.
+    await toggle.click();
+    await toggle.click();
+    expect((await shownNames())[0]).toBe(last);
+    await toggle.click();
+    expect(await toggle.getAttribute('aria-pressed')).toBe('false');
+  }, 90_000);
+
+  it('filters by name or folder, says when nothing matches, clears on Escape, and ↓ goes to the list', async () => {
+    const { page } = w;
+    const filter = page.getByRole('searchbox', { name: 'Filter sessions' });
+    await filter.fill('web');
+    await expect.poll(shownNames).toEqual(['web']);
+    await filter.fill('notes');
+    await expect.poll(shownNames).toEqual(['blog', 'docs']);
+    await option('docs').click();
+    await filter.focus();
+    await w.shot('sidebar-filter');
+    await filter.fill('no-such-session');
+    await page.getByRole('status').getByText('No sessions match').waitFor();
+    expect(await list().count()).toBe(0);
+    await filter.press('Escape');
+    expect(await filter.inputValue()).toBe('');
+    await expect.poll(shownNames).toEqual(['api', 'web', 'blog', 'docs']);
+    // The list's keys still work under a filter: ↓ from the box selects the first match in the list.
+    await filter.fill('DOCS');
+    await filter.press('ArrowDown');
+    expect(await list().evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await option('docs').getAttribute('aria-selected')).toBe('true');
+    await filter.fill('');
+  });
+
+  it('resizes by mouse and by keyboard, and keeps the width and the order toggle after a reload', async () => {
+    const { page } = w;
+    const splitter = page.getByRole('separator', { name: 'Resize the sessions sidebar' });
+    const sidebarWidth = async (): Promise<number> => Math.round((await page.locator('aside.sidebar').boundingBox())?.width ?? 0);
+    expect(await splitter.getAttribute('aria-valuenow')).toBe('300');
+    expect(await sidebarWidth()).toBe(300);
+    const box = await splitter.boundingBox();
+    if (!box) throw new Error('the splitter is not on screen');
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2 + 60, box.y + box.height / 2, { steps: 5 });
+    await page.mouse.up();
+    expect(await splitter.getAttribute('aria-valuenow')).toBe('360');
+    expect(await sidebarWidth()).toBe(360);
+    await splitter.focus();
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('Shift+ArrowRight');
+    // 360 − 2 × 16 + 64.
+    expect(await splitter.getAttribute('aria-valuenow')).toBe('392');
+    expect(await sidebarWidth()).toBe(392);
+    await page.keyboard.press('Home');
+    expect(await splitter.getAttribute('aria-valuenow')).toBe('200');
+    for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowRight');
+    expect(await splitter.getAttribute('aria-valuenow')).toBe('280');
+    const toggle = page.getByRole('button', { name: 'Recent first' });
+    await toggle.click();
+    expect(await toggle.getAttribute('aria-pressed')).toBe('true');
+
+    await page.reload();
+    await option('api').waitFor({ timeout: 25_000 });
+    expect(await splitter.getAttribute('aria-valuenow')).toBe('280');
+    expect(await sidebarWidth()).toBe(280);
+    expect(await page.getByRole('button', { name: 'Recent first' }).getAttribute('aria-pressed')).toBe('true');
+    await page.getByRole('button', { name: 'Recent first' }).click();
+    await splitter.focus();
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    expect(await splitter.getAttribute('aria-valuenow')).toBe('328');
+  }, 60_000);
+
+  it('moves a session that comes to need the person to the top, its project group with it', async () => {
+    send('blog', 'ask');
+    await expect.poll(() => stateOf('blog'), { timeout: 25_000 }).toBe('needs input');
+    await expect.poll(shownNames).toEqual(['blog', 'docs', 'api', 'web']);
+    await option('blog').click();
+    await w.shot('sidebar-groups');
+  }, 60_000);
+
+  it('has no serious or critical axe violation with groups, the splitter and an empty filter, light or dark', async () => {
+    const { page } = w;
+    const found: string[] = [];
+    const filter = page.getByRole('searchbox', { name: 'Filter sessions' });
+    for (const text of ['', 'no-such-session']) {
+      await filter.fill(text);
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        const result = await new AxeBuilder({ page }).analyze();
+        for (const v of result.violations) if (v.impact === 'serious' || v.impact === 'critical') found.push(`"${text}" (${scheme}): ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+      }
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+    await filter.fill('');
+    expect(found).toEqual([]);
+  }, 60_000);
+});
