@@ -27,6 +27,8 @@ const COMMAND_MODULES: Record<string, () => Promise<Registrar>> = {
   'dont-resume': async () => (await import('./commands/control.js')).registerControl,
   send: async () => (await import('./commands/control.js')).registerControl,
   attach: async () => (await import('./commands/control.js')).registerControl,
+  rename: async () => (await import('./commands/remove.js')).registerRemove,
+  rm: async () => (await import('./commands/remove.js')).registerRemove,
   checkpoint: async () => (await import('./commands/checkpoints.js')).registerCheckpoints,
   checkpoints: async () => (await import('./commands/checkpoints.js')).registerCheckpoints,
   changes: async () => (await import('./commands/checkpoints.js')).registerCheckpoints,

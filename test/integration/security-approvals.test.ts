@@ -1,8 +1,9 @@
 // Approvals come only from the person: a real supervised agent (a shell session whose program is a
 // script) under `mori up --daemon`, on the direct backend and on tmux, tries every approving way with
 // Mori's variables stripped from its environment (`env -i`): `mori trust --yes`, a raw client on the
-// control socket (checks.trust, session.init with a command, settings.set, daemon.stop), `mori init
-// --command`, a `setsid -f` escape, and `mori down`. Each is refused with where approvals are given,
+// control socket (checks.trust, session.init with a command, settings.set, daemon.stop,
+// session.remove, session.rename), `mori init --command`, `mori rm`, `mori rename`, a `setsid -f`
+// escape, and `mori down`. Each is refused with where approvals are given,
 // a flood of them too; the trust store, the settings and the registry are unchanged; the daemon
 // answers on and records the refusal once in the session's work log. On tmux, where the agent
 // outlives the daemon, `mori trust` is refused again with no daemon running. The same
@@ -56,6 +57,8 @@ out.trust = await ask('checks.trust', { session: 'victim', hash: listed.value?.t
 out.init = await ask('session.init', { projectDir: project, name: 'evil', profile: 'shell', backend: 'direct', command: 'sh -c "touch evil"' });
 out.settings = await ask('settings.set', { settings: { probeTargets: ['evil.example:443'], restart: { baseDelayMs: 100, maxDelayMs: 100, crashLoopCount: 100 } } });
 out.stop = await ask('daemon.stop', { stopAgents: true });
+out.remove = await ask('session.remove', { session: 'victim', deleteState: true });
+out.rename = await ask('session.rename', { session: 'victim', name: 'renamed' });
 // A flood: each answered, none approved, while a plain request is still answered among them.
 const flood = Array.from({ length: 200 }, () => ask('checks.trust', { session: 'victim', hash: listed.value?.trust?.hash ?? 'x' }));
 out.listDuringFlood = await ask('list', {});
@@ -79,6 +82,8 @@ function attackScript(h: UpHarness, results: string, client: string): string {
     `${clean} '${process.execPath}' '${client}' '${path.join(h.home, 'mori.sock')}' '${evilProject}' ${r('raw')}`,
     `${mori} init '${evilProject}' --name evil2 --agent shell --command 'sh -c "touch evil"' --backend direct --json ${r('init')}`,
     ...(hasSetsid ? [`setsid -f sh '${escape}'`, `while [ ! -f '${out('setsid.code')}' ]; do sleep 0.1; done`] : []),
+    `${mori} rm victim --yes --delete-state --json ${r('rm')}`,
+    `${mori} rename victim renamed --json ${r('rename')}`,
     `${mori} ls --json ${r('ls')}`,
     `${mori} down --json ${r('down')}`,
     `echo done > '${out('done')}'`,
@@ -133,6 +138,8 @@ describe.each([
     expect(refused('trust')).toMatch(/mori trust victim.*inside a supervised agent.*session "attacker"/);
     expect(refused('init')).toMatch(/mori init --command/);
     expect(refused('down')).toMatch(/stopping the Mori supervisor/);
+    expect(refused('rm')).toMatch(/mori rm/);
+    expect(refused('rename')).toMatch(/mori rename/);
     if (hasSetsid) {
       expect(read(path.join(results, 'setsid.code')).trim(), read(path.join(results, 'setsid-run.err'))).toBe('1');
       const json = JSON.parse(read(path.join(results, 'setsid-run.out'))) as { code: string; message: string };
@@ -144,7 +151,7 @@ describe.each([
     // What an agent needs still works from inside: listing sessions, reading checks.
     expect(raw['list']?.ok).toBe(true);
     expect(raw['checksList']?.ok).toBe(true);
-    for (const m of ['trust', 'init', 'settings', 'stop']) {
+    for (const m of ['trust', 'init', 'settings', 'stop', 'remove', 'rename']) {
       expect(raw[m]?.ok, `${m}: ${JSON.stringify(raw[m])}`).toBe(false);
       expect(raw[m]?.code).toBe('forbidden');
       expect(raw[m]?.message).toContain(APPROVALS_FROM_PERSON);
@@ -159,10 +166,11 @@ describe.each([
     expect(read(registry)).toBe(registryBefore);
     expect(existsSync(path.join(h.tmp, 'evil-project', '.mori'))).toBe(false);
     expect(existsSync(marker)).toBe(false);
+    expect(existsSync(h.stateDir('victim'))).toBe(true);
     // The daemon answers on, and its log says what it refused and why.
     expect(await daemonAnswering(h.home)).not.toBeNull();
     const log = read(path.join(h.home, 'logs', 'daemon.err.log'));
-    for (const m of ['checks.trust', 'session.init', 'settings.set', 'daemon.stop']) expect(log).toContain(`refused ${m}:`);
+    for (const m of ['checks.trust', 'session.init', 'settings.set', 'daemon.stop', 'session.remove', 'session.rename']) expect(log).toContain(`refused ${m}:`);
     // And the session's work log, where the person reads what it did.
     expect(h.workLog('attacker')).toMatch(/APPROVAL REFUSED - checks\.trust asked from inside this session's agent/);
     expect(h.workLog('attacker').match(/APPROVAL REFUSED - checks\.trust/g)).toHaveLength(1);

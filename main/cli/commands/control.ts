@@ -17,7 +17,7 @@ import { reportFailure, reportSuccess, type OutputOptions } from '../output.js';
 export const DETACH_KEY = '\x1d';
 
 /** The session id when S resolves here (names are resolved by the current directory), else S as typed. */
-function sessionRef(spec: string): string {
+export function sessionRef(spec: string): string {
   const dir = resolveSession(spec);
   if (!dir.ok) return spec;
   const file = readSessionFile(dir.value);
@@ -32,7 +32,7 @@ function sayStarted(s: Started): void {
 }
 
 /** Runs `fn`; after starting a daemon, retries while the session is still coming up. */
-async function withClient<T>(fn: (c: ControlClient) => Promise<Result<T>>): Promise<Result<T>> {
+export async function withClient<T>(fn: (c: ControlClient) => Promise<Result<T>>): Promise<Result<T>> {
   let startedNow = false;
   const client = await connectOrStart(moriHome(), (s) => {
     startedNow = true;

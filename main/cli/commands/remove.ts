@@ -1,0 +1,63 @@
+// `mori rename S NEWNAME` and `mori rm S [--delete-state] [--yes]` (DESIGN.md §9): through the running
+// supervisor (`session.rename`, `session.remove`; the daemon is started when none answers, as for
+// `mori stop`). Both are the person's: refused from inside a supervised agent, here and by the daemon.
+// `rm` asks before it acts when run in a terminal; elsewhere it needs --yes. Runs in the CLI process.
+import { createInterface } from 'node:readline/promises';
+import type { Command } from 'commander';
+import { fail } from '../../../common/result.js';
+import { moriHome } from '../../state/mori-home.js';
+import { refusedInsideAgent } from '../approver-check.js';
+import { reportFailure, reportSuccess, type OutputOptions } from '../output.js';
+import { sessionRef, withClient } from './control.js';
+
+interface RmOptions extends OutputOptions {
+  deleteState?: boolean;
+  yes?: boolean;
+}
+
+/** Asks on the terminal; anything but y/yes is no. */
+async function confirm(question: string): Promise<boolean> {
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return /^y(es)?$/i.test((await rl.question(`${question} [y/N] `)).trim());
+  } finally {
+    rl.close();
+  }
+}
+
+export function registerRemove(program: Command): void {
+  program
+    .command('rename <session> <newname>')
+    .description('give a stopped session a new name (its id stays; its state dir moves to .mori/<newname>/)')
+    .option('--json', 'print JSON')
+    .action(async (spec: string, name: string, opts: OutputOptions) => {
+      const refused = await refusedInsideAgent(moriHome(), '`mori rename` (renaming a session)');
+      if (refused) return reportFailure(refused, opts);
+      const from = sessionRef(spec);
+      const r = await withClient((c) => c.request('session.rename', { session: from, name }));
+      if (!r.ok) return reportFailure(r, opts);
+      const info = r.value as { id: string; name: string; stateDir: string };
+      reportSuccess({ ok: true, session: r.value }, `Renamed ${spec} to "${info.name}" (${info.id})\n  state dir: ${info.stateDir}`, opts);
+    });
+
+  program
+    .command('rm <session>')
+    .description('stop the session\'s agent and unregister it; its state dir is kept unless --delete-state')
+    .option('--delete-state', 'also delete its state dir (.mori/<name>/)')
+    .option('-y, --yes', 'do not ask for confirmation (needed when not run in a terminal)')
+    .option('--json', 'print JSON')
+    .action(async (spec: string, opts: RmOptions) => {
+      const refused = await refusedInsideAgent(moriHome(), '`mori rm` (removing a session)');
+      if (refused) return reportFailure(refused, opts);
+      const what = `Remove session "${spec}"${opts.deleteState ? ' and delete its state files' : ' (its state files are kept)'}?`;
+      if (!opts.yes) {
+        if (!process.stdin.isTTY || opts.json) return reportFailure(fail('usage', `mori rm asks before removing; pass --yes to remove "${spec}" without asking`), opts);
+        if (!(await confirm(what))) return reportFailure(fail('usage', 'not removed'), opts);
+      }
+      const ref = sessionRef(spec);
+      const r = await withClient((c) => c.request('session.remove', { session: ref, deleteState: opts.deleteState ?? false }));
+      if (!r.ok) return reportFailure(r, opts);
+      const v = r.value as { id: string; name: string; stateDir: string; stateDeleted: boolean };
+      reportSuccess({ ok: true, ...v }, `Removed session "${v.name}" (${v.id})\n  state dir ${v.stateDeleted ? 'deleted' : `kept: ${v.stateDir}`}`, opts);
+    });
+}
