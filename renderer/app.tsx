@@ -2,9 +2,8 @@
 // state in words and its actions, and tabs for its terminal, its three state files, and its checks;
 // the notices of what happened; dialogs for a new session and the settings. Everything is live from
 // the daemon's events (the list is re-read on each session event, never polled). While the daemon
-// connection is down a banner says so (and that typing was not sent); when it is back every terminal
-// attaches again and the open pane reads afresh. Unsaved state-file edits are marked on their tab
-// and asked about before the page closes. Runs in the renderer.
+// connection is down a banner says so (and that typing was not sent); when it is back every terminal attaches
+// again and the open pane reads afresh. Unsaved state-file edits are marked on their tab and asked about before the page closes.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { DaemonSettings } from '../common/daemon-settings.js';
 import type { DaemonEvent, EditableStateFile, SessionInfo } from '../common/ipc.js';
@@ -18,6 +17,7 @@ import { rovingIndex } from './roving.js';
 import { noticeFor, type Notice } from './notices.js';
 import { SessionAdvice } from './session-advice.js';
 import { SessionList } from './session-list.js';
+import { SessionManage } from './session-manage.js';
 import { SettingsDialog } from './settings-dialog.js';
 import { Palette, type PaletteItem } from './palette.js';
 import { keysWords } from './shortcuts.js';
@@ -313,6 +313,7 @@ export function App(props: { api: MoriApi }) {
                     {current.intent.kind === 'interrupted' ? 'Resume' : 'Start'}
                   </button>
                 )}
+                <SessionManage api={api} session={current} onStatus={setActionStatus} />
               </div>
             </header>
             {actionStatus ? (

@@ -155,7 +155,7 @@ export class Supervisor {
     });
     const [sessions, resume] = [() => this.sessions.all(), this.resumer.resume.bind(this.resumer)];
     this.limits = new UsageLimits({ clock, scheduler, random, jitterMs: options.usageLimit?.jitterMs, machine, store, moves, emit, sessions, resume });
-    this.admin = new SessionAdmin({ home, sessions: this.sessions, tmux: this.tmux, stop: (ref) => this.stopSession(ref), emit, now: () => clock.wallMs() });
+    this.admin = new SessionAdmin({ home, sessions: this.sessions, tmux: this.tmux, stop: (ref) => this.stopSession(ref), emit, now: () => clock.wallMs(), checkpointsSettled: () => checkpoints.settled() });
     this.startup = new SessionStartup({ home, env, machine, tmux: this.tmux, queue: this.queue, launcher, resumer: this.resumer, exits });
   }
 

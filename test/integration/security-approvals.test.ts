@@ -198,5 +198,6 @@ describe.each([
       expect(refused('after-down')).toMatch(/session "attacker"/);
       expect(readFileSync(trustFile).equals(approved)).toBe(true);
     }
-  });
+    // Every way is a Node process (the CLI, the raw client) on two shared cores: the agent takes tens of seconds to try them all.
+  }, 150_000);
 });

@@ -83,6 +83,8 @@ describe('mori rm', () => {
     expect(readFileSync(precious, 'utf8')).toBe('the person\'s file\n');
     expect(existsSync(h.project)).toBe(true);
     expect(listed()).toEqual([]);
+    expect(up.lines().filter((e) => e['type'] === 'session.attention')).toEqual([]);
+    expect(existsSync(h.stateDir('gone'))).toBe(false);
   }, SLOW_MS);
 
   it('refuses to delete a state dir that is a symlink, and unregisters nothing then', async () => {
@@ -149,5 +151,8 @@ describe('mori rename', () => {
     await until('the new start', () => h.starts().length > before && hasEvent(up, 'session.started', { name: 'new' }), () => up.stderr());
     const start = h.starts().at(-1) as unknown as { env: Record<string, string> };
     expect(start.env['MORI_STATE_DIR']).toBe(h.stateDir('new'));
+    // Nothing wrote into the old dir after the move (the stop's checkpoint was waited for).
+    expect(up.lines().filter((e) => e['type'] === 'session.attention')).toEqual([]);
+    expect(existsSync(h.stateDir('old'))).toBe(false);
   }, SLOW_MS);
 });

@@ -33,6 +33,8 @@ export interface SessionAdminPorts {
   stop: (ref: string) => Promise<Result<SessionInfo>>;
   emit: (e: SupervisorEvent) => void;
   now: () => number;
+  /** Resolves once every checkpoint begun so far is written (a stop takes one): none may write into a moved or deleted dir. */
+  checkpointsSettled: () => Promise<void>;
 }
 
 export interface Removed {
@@ -66,6 +68,7 @@ export class SessionAdmin {
     if (rt.terminal !== null || !AT_REST.has(state)) {
       return fail('conflict', `session "${rt.name}" is ${state}: stop it first (\`mori stop ${rt.name}\`), then rename it; its agent was given the state dir's path`);
     }
+    await this.ports.checkpointsSettled();
     this.ports.sessions.forget(rt.id);
     const moved = await renameStateDir(rt.stateDir, name, this.ports.home);
     const loaded = this.ports.sessions.load(moved.ok ? moved.value.stateDir : rt.stateDir);
@@ -113,6 +116,7 @@ export class SessionAdmin {
       await new Promise((resolve) => setTimeout(resolve, STOP_POLL_MS));
     }
     rt.timers.clear();
+    await this.ports.checkpointsSettled();
     return ok(true);
   }
 }
