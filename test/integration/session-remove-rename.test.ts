@@ -3,11 +3,14 @@
 // `mori ls`, its state dir is kept unless --delete-state (and a symlink in it never takes the person's
 // file with it); a rename keeps the id, moves the state dir, and the next start runs under the new
 // name and dir; a running session, a name in use, an invalid name (`../x`, a leading `-`) and a
-// `.mori/<name>` that is a symlink are refused with the files left as they were.
+// `.mori/<name>` that is a symlink are refused with the files left as they were. With no supervisor
+// running both act on the files themselves (no daemon is started), and `rm` ends a tmux agent that
+// outlived its supervisor.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { daemonAnswering } from '../../main/daemon-client/daemon-process.js';
 import { hasEvent, until, UpHarness, type Up } from '../helpers/mori-up.js';
 
 let h: UpHarness;
@@ -154,5 +157,42 @@ describe('mori rename', () => {
     // Nothing wrote into the old dir after the move (the stop's checkpoint was waited for).
     expect(up.lines().filter((e) => e['type'] === 'session.attention')).toEqual([]);
     expect(existsSync(h.stateDir('old'))).toBe(false);
+  }, SLOW_MS);
+});
+
+describe('mori rm and mori rename with no supervisor running', () => {
+  it('act on the files themselves, start no daemon, and end a tmux agent that outlived its supervisor', async () => {
+    h.init('solo', 'direct');
+    const id = idOf('solo');
+    const renamed = h.mori('rename', 'solo', 'renamed', '--json');
+    expect(renamed.code, renamed.stderr).toBe(0);
+    expect(idOf('renamed')).toBe(id);
+    expect(existsSync(path.join(h.home, 'mori.sock'))).toBe(false);
+    expect(existsSync(path.join(h.stateDir('renamed'), 'session.lock'))).toBe(false);
+    const removed = h.mori('rm', 'renamed', '--yes', '--delete-state', '--json');
+    expect(removed.code, removed.stderr).toBe(0);
+    expect(existsSync(h.stateDir('renamed'))).toBe(false);
+    expect(registry()).not.toContain(id);
+    expect(existsSync(path.join(h.home, 'mori.sock'))).toBe(false);
+
+    if (!hasTmux) return;
+    h.init('survivor', 'tmux');
+    const tid = idOf('survivor');
+    const up = h.up(['survivor']);
+    const pid = await running(up, 'survivor');
+    up.child.kill('SIGKILL');
+    await up.exited;
+    expect(alive(pid)).toBe(true);
+    const refused = h.mori('rename', 'survivor', 'other');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/still runs its agent in tmux/);
+    expect(existsSync(path.join(h.stateDir('survivor'), 'session.json'))).toBe(true);
+    const r = h.mori('rm', 'survivor', '--yes');
+    expect(r.code, r.stderr).toBe(0);
+    await until('the tmux agent to be gone', () => !alive(pid));
+    expect(spawnSync('tmux', ['-L', h.socketName, 'has-session', '-t', `=mori-${tid}`]).status).not.toBe(0);
+    expect(existsSync(path.join(h.stateDir('survivor'), 'session.json'))).toBe(true);
+    // The killed supervisor's socket file is left behind; nothing answers on it.
+    expect(await daemonAnswering(h.home)).toBeNull();
   }, SLOW_MS);
 });

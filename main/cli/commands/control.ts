@@ -32,7 +32,7 @@ function sayStarted(s: Started): void {
 }
 
 /** Runs `fn`; after starting a daemon, retries while the session is still coming up. */
-export async function withClient<T>(fn: (c: ControlClient) => Promise<Result<T>>): Promise<Result<T>> {
+async function withClient<T>(fn: (c: ControlClient) => Promise<Result<T>>): Promise<Result<T>> {
   let startedNow = false;
   const client = await connectOrStart(moriHome(), (s) => {
     startedNow = true;
