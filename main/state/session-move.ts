@@ -113,7 +113,15 @@ export async function unregisterSession(id: string, stateDir: string, deleteStat
   if (checked && !checked.ok) return checked;
   const reg = await removeFromRegistry(id, home);
   if (!reg.ok) return reg;
-  if (!checked) return ok({ stateDeleted: false });
+  if (!checked) {
+    try {
+      // Whoever finds the kept files later reads why no Mori lists them.
+      appendEntry(stateDir, ['SESSION REMOVED - unregistered by the person; these state files were kept']);
+    } catch {
+      // the removal holds; a work log that cannot be written changes nothing about it
+    }
+    return ok({ stateDeleted: false });
+  }
   try {
     // rmSync never follows a symlink inside the tree: a link to the person's files goes, not its target.
     rmSync(checked.value.stateDir, { recursive: true, force: true });

@@ -63,6 +63,7 @@ describe('mori rm', () => {
     expect(registry()).not.toContain(id);
     expect(listed()).toEqual(['other']);
     expect(existsSync(path.join(h.stateDir('keep'), 'session_state.md'))).toBe(true);
+    expect(h.workLog('keep')).toMatch(/SESSION STOPPED - by the user[\s\S]*SESSION REMOVED - unregistered by the person/);
     await until('the removal event', () => hasEvent(up, 'session.removed', { sessionId: id, stateDeleted: false }));
     // Gone from the supervisor too: it is not found any more.
     expect(h.mori('start', 'keep').code).toBe(3);
