@@ -54,6 +54,10 @@ export const SupervisorEvent = z.discriminatedUnion('type', [
    */
   z.object({ type: z.literal('session.limited'), ...sessionBase, plan: UsageLimitPlan, news: z.enum(['new', 'refined', 'restored']) }),
   z.object({ type: z.literal('session.stopped'), ...sessionBase, by: z.enum(['user', 'supervisor']) }),
+  /** The person removed the session: unregistered, its agent stopped; its state dir deleted only when asked. */
+  z.object({ type: z.literal('session.removed'), ...sessionBase, stateDeleted: z.boolean() }),
+  /** The person renamed the session (`name` is the new one); its id is the same. */
+  z.object({ type: z.literal('session.renamed'), ...sessionBase, from: z.string() }),
   z.object({ type: z.literal('power.suspend'), ...SuspendEvent.shape }),
   z.object({ type: z.literal('power.resume'), ...ResumeEvent.shape }),
   z.object({ type: z.literal('network.offline'), ...NetworkOfflineEvent.shape }),

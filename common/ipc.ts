@@ -145,6 +145,13 @@ export const IpcMethods = {
     }),
     result: SessionInfo,
   },
+  /** Gives a session a new name (same id): its state dir moves to `.mori/<name>/`. Refused while its agent runs. */
+  'session.rename': { params: z.object({ session: SessionRef, name: z.string().min(1).max(64) }), result: SessionInfo },
+  /** Stops the agent and unregisters the session; its state dir is kept unless `deleteState`. */
+  'session.remove': {
+    params: z.object({ session: SessionRef, deleteState: z.boolean().default(false) }),
+    result: z.object({ id: z.string(), name: z.string(), stateDir: z.string(), stateDeleted: z.boolean() }),
+  },
   'state.read': { params: z.object({ session: SessionRef, file: EditableStateFile }), result: z.object({ text: z.string(), version: Version }) },
   /** Writes only over `baseVersion`; else the file is left untouched and its current text and version come back. */
   'state.write': {

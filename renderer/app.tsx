@@ -1,10 +1,8 @@
 // The window (DESIGN.md §13): the sessions list on the left; the selected session's header with its
 // state in words and its actions, and tabs for its terminal, its three state files, and its checks;
 // the notices of what happened; dialogs for a new session and the settings. Everything is live from
-// the daemon's events (the list is re-read on each session event, never polled). While the daemon
-// connection is down a banner says so (and that typing was not sent); when it is back every terminal
-// attaches again and the open pane reads afresh. Unsaved state-file edits are marked on their tab
-// and asked about before the page closes. Runs in the renderer.
+// the daemon's events (the list is re-read on each session event, never polled). A banner says when the
+// daemon connection is down; on its return terminals re-attach and the open pane reads afresh.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { DaemonSettings } from '../common/daemon-settings.js';
 import type { DaemonEvent, EditableStateFile, SessionInfo } from '../common/ipc.js';
@@ -19,6 +17,7 @@ import { noticeFor, type Notice } from './notices.js';
 import { SessionAdvice } from './session-advice.js';
 import { SessionsSidebar } from './sessions-sidebar.js';
 import { SidebarSplitter } from './sidebar-splitter.js';
+import { SessionManage } from './session-manage.js';
 import { SettingsDialog } from './settings-dialog.js';
 import { Palette, type PaletteItem } from './palette.js';
 import { keysWords } from './shortcuts.js';
@@ -314,6 +313,7 @@ export function App(props: { api: MoriApi }) {
                     {current.intent.kind === 'interrupted' ? 'Resume' : 'Start'}
                   </button>
                 )}
+                <SessionManage api={api} session={current} onStatus={setActionStatus} />
               </div>
             </header>
             {actionStatus ? (

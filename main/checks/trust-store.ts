@@ -85,3 +85,22 @@ export async function recordApproval(home: string, stateDir: string, subject: Tr
     return ok(approval);
   });
 }
+
+/**
+ * A renamed session keeps the person's approvals (`from` is the old state dir's key, `to` its new dir);
+ * a removed one loses them (`to` null), so a later session of the same name starts unapproved.
+ */
+export async function moveApprovals(home: string, from: string, to: string | null): Promise<Result<number>> {
+  const current = readApprovals(home);
+  if (!current.ok) return current;
+  if (!current.value.some((a) => a.stateDir === from)) return ok(0);
+  const key = to === null ? null : stateDirKey(to);
+  return withLock(path.join(home, 'trust.lock'), 'trust approval', () => {
+    const all = readApprovals(home);
+    if (!all.ok) return all;
+    const moved = all.value.filter((a) => a.stateDir === from).length;
+    const next = all.value.flatMap((a) => (a.stateDir !== from ? [a] : key === null ? [] : [{ ...a, stateDir: key }]));
+    writeAtomicSync(trustStorePath(home), JSON.stringify({ schemaVersion: 1, approvals: next }, null, 2) + '\n', 0o600);
+    return ok(moved);
+  });
+}

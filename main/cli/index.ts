@@ -29,6 +29,8 @@ const COMMAND_MODULES: Record<string, () => Promise<Registrar>> = {
   attach: async () => (await import('./commands/control.js')).registerControl,
   remote: async () => (await import('./commands/remote.js')).registerRemote,
   bridge: async () => (await import('./commands/remote.js')).registerRemote,
+  rename: async () => (await import('./commands/remove.js')).registerRemove,
+  rm: async () => (await import('./commands/remove.js')).registerRemove,
   checkpoint: async () => (await import('./commands/checkpoints.js')).registerCheckpoints,
   checkpoints: async () => (await import('./commands/checkpoints.js')).registerCheckpoints,
   changes: async () => (await import('./commands/checkpoints.js')).registerCheckpoints,

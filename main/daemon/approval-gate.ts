@@ -1,6 +1,6 @@
 // Approvals come only from the person (DESIGN.md §7, §11): which requests approve something (trust a
 // command list, create a session with its command approved, change the daemon's settings, stop the
-// daemon), and the decision for whoever asked. A caller inside a supervised agent's process tree is
+// daemon, remove or rename a session), and the decision for whoever asked. A caller inside a supervised agent's process tree is
 // refused with a message saying where approvals are given. The supervisor asks it about the process on
 // the other end of the control socket; the CLI about itself. Runs in the supervisor and the CLI.
 import { parseParams, type IpcMethod, type SessionInfo } from '../../common/ipc.js';
@@ -27,6 +27,11 @@ export function approvingAction(method: IpcMethod, params: unknown): string | nu
       return "changing the Mori daemon's settings";
     case 'daemon.stop':
       return 'stopping the Mori supervisor';
+    // Sessions are the person's: an agent does not remove or rename one (its own included) by itself.
+    case 'session.remove':
+      return 'removing a session';
+    case 'session.rename':
+      return 'renaming a session';
     // Waiting out a usage limit is the person's call: an agent does not cut its own wait short.
     case 'limit.resume-now':
       return 'resuming a session at its usage limit now';

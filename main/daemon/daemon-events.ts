@@ -53,7 +53,16 @@ export class DaemonEvents {
 
   /** Watches the state dir of every session the supervisor knows that is not watched yet. */
   sync(): Promise<void> {
-    for (const s of this.supervisor.list()) {
+    const known = this.supervisor.list();
+    // A removed or renamed session's old dir is watched no more.
+    const current = new Set(known.map((s) => path.resolve(s.stateDir)));
+    for (const dir of [...this.dirs.keys()]) {
+      if (current.has(dir)) continue;
+      this.dirs.delete(dir);
+      this.stateWatcher.remove(dir);
+      void this.logWatcher.unwatch(path.join(dir, WORK_LOG));
+    }
+    for (const s of known) {
       const dir = path.resolve(s.stateDir);
       if (this.dirs.has(dir)) continue;
       this.dirs.set(dir, { id: s.id, name: s.name });

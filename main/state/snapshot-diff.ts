@@ -3,7 +3,7 @@
 // work tree — with no diff driver, textconv or external diff (safe-git.ts adds --no-ext-diff
 // --no-textconv to every diff-tree). Any Node process.
 import { GitFailed } from './snapshot.js';
-import type { RepoGit } from './safe-git.js';
+import type { RepoGit } from './repo-git.js';
 
 export type ChangeKind = 'added' | 'modified' | 'deleted' | 'type-changed';
 

@@ -10,7 +10,8 @@ import { realpathSync } from 'node:fs';
 import { copyFile, stat, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import type { SnapshotRef } from '../../common/session.js';
-import type { GitRun, RepoGit } from './safe-git.js';
+import type { RepoGit } from './repo-git.js';
+import type { GitRun } from './safe-git.js';
 
 /** Checkpoints kept besides the first: at one per 5 minutes of change, about 16 hours of work. */
 export const CHECKPOINTS_KEPT = 200;

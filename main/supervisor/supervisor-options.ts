@@ -2,6 +2,7 @@
 // (ResumeContext), and the few facts about the machine its parts read (asleep, the last wake,
 // shutting down). Each part receives only the pieces it uses, at construction. Runs in the
 // supervisor's process.
+import type { SessionInfo } from '../../common/ipc.js';
 import type { TerminalSize } from '../../common/terminal.js';
 import type { Env } from '../agents/profile.js';
 import type { PowerClock, Scheduler } from '../power/clock.js';
@@ -77,4 +78,11 @@ export class MachineState {
     this.stopping = true;
     return true;
   }
+}
+
+/** What `Supervisor.start` brought up. */
+export interface StartReport {
+  sessions: SessionInfo[];
+  /** Sessions that could not be loaded or are driven by another process. */
+  skipped: { stateDir: string; message: string }[];
 }

@@ -36,7 +36,8 @@ import { ResumeJournal, type VerifyTarget } from './resume/resume-journal.js';
 import { SessionSet } from './session/session-set.js';
 import { paneCensus, SessionStartup } from './launch/session-startup.js';
 import { SessionStore } from './session/session-store.js';
-import { MachineState, type ResumeContext, type SupervisorOptions } from './supervisor-options.js';
+import { MachineState, type ResumeContext, type StartReport, type SupervisorOptions } from './supervisor-options.js';
+import { SessionAdmin } from './session/session-admin.js';
 import { shutdownSessions } from './supervisor-shutdown.js';
 import { SessionTransitions } from './session/transitions.js';
 import { Typist } from './typing/typed-input.js';
@@ -44,7 +45,7 @@ import { UsageLimits, type LimitReport } from './limits/usage-limits.js';
 import { sessionInfo } from './session/session-info.js';
 import { attachView, notRunning } from './session/view-hub.js';
 
-export type { ResumeContext, SupervisorOptions } from './supervisor-options.js';
+export type { ResumeContext, StartReport, SupervisorOptions } from './supervisor-options.js';
 export { DEFAULT_SIZE } from './launch/agent-launcher.js';
 export { NEAR_SLEEP_MS } from './exits/exit-handler.js';
 
@@ -52,12 +53,6 @@ export { NEAR_SLEEP_MS } from './exits/exit-handler.js';
 export const SUPERVISOR_LOCK = 'supervisor.lock';
 /** Sessions brought up at start go one at a time this far apart, never all at once (DESIGN.md §4). */
 export const START_STAGGER_MS = 2_000;
-
-export interface StartReport {
-  sessions: SessionInfo[];
-  /** Sessions that could not be loaded or are driven by another process. */
-  skipped: { stateDir: string; message: string }[];
-}
 
 export class Supervisor {
   readonly home: string;
@@ -78,6 +73,8 @@ export class Supervisor {
   private readonly hooks: HookSignals;
   private readonly limits: UsageLimits;
   private readonly events = new EventBus();
+  /** Removing and renaming sessions (session-admin.ts). */
+  readonly admin: SessionAdmin;
   private releaseHome: (() => void) | null = null;
 
   constructor(options: SupervisorOptions = {}) {
@@ -158,6 +155,7 @@ export class Supervisor {
     });
     const [sessions, resume] = [() => this.sessions.all(), this.resumer.resume.bind(this.resumer)];
     this.limits = new UsageLimits({ clock, scheduler, random, jitterMs: options.usageLimit?.jitterMs, machine, store, moves, emit, sessions, resume });
+    this.admin = new SessionAdmin({ home, sessions: this.sessions, tmux: this.tmux, stop: (ref) => this.stopSession(ref), emit, now: () => clock.wallMs(), checkpointsSettled: () => checkpoints.settled() });
     this.startup = new SessionStartup({ home, env, machine, tmux: this.tmux, queue: this.queue, launcher, resumer: this.resumer, exits });
   }
 

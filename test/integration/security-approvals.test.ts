@@ -1,8 +1,9 @@
 // Approvals come only from the person: a real supervised agent (a shell session whose program is a
 // script) under `mori up --daemon`, on the direct backend and on tmux, tries every approving way with
 // Mori's variables stripped from its environment (`env -i`): `mori trust --yes`, a raw client on the
-// control socket (checks.trust, session.init with a command, settings.set, daemon.stop), `mori init
-// --command`, `mori remote add` with a ProxyCommand, a `setsid -f` escape, and `mori down`. Each is refused with where approvals are given,
+// control socket (checks.trust, session.init with a command, settings.set, daemon.stop,
+// session.remove, session.rename), `mori init --command`, `mori rm`, `mori rename`, `mori remote
+// add` with a ProxyCommand, a `setsid -f` escape, and `mori down`. Each is refused with where approvals are given,
 // a flood of them too; the trust store, the settings and the registry are unchanged; the daemon
 // answers on and records the refusal once in the session's work log. On tmux, where the agent
 // outlives the daemon, `mori trust` is refused again with no daemon running. The same
@@ -56,6 +57,8 @@ out.trust = await ask('checks.trust', { session: 'victim', hash: listed.value?.t
 out.init = await ask('session.init', { projectDir: project, name: 'evil', profile: 'shell', backend: 'direct', command: 'sh -c "touch evil"' });
 out.settings = await ask('settings.set', { settings: { probeTargets: ['evil.example:443'], restart: { baseDelayMs: 100, maxDelayMs: 100, crashLoopCount: 100 } } });
 out.stop = await ask('daemon.stop', { stopAgents: true });
+out.remove = await ask('session.remove', { session: 'victim', deleteState: true });
+out.rename = await ask('session.rename', { session: 'victim', name: 'renamed' });
 // A flood: each answered, none approved, while a plain request is still answered among them.
 const flood = Array.from({ length: 200 }, () => ask('checks.trust', { session: 'victim', hash: listed.value?.trust?.hash ?? 'x' }));
 out.listDuringFlood = await ask('list', {});
@@ -80,6 +83,8 @@ function attackScript(h: UpHarness, results: string, client: string): string {
     `${mori} init '${evilProject}' --name evil2 --agent shell --command 'sh -c "touch evil"' --backend direct --json ${r('init')}`,
     `${mori} remote add evil me@evil.example --ssh-option '-oProxyCommand=touch ${path.join(h.tmp, 'proxied')}' --json ${r('remote')}`,
     ...(hasSetsid ? [`setsid -f sh '${escape}'`, `while [ ! -f '${out('setsid.code')}' ]; do sleep 0.1; done`] : []),
+    `${mori} rm victim --yes --delete-state --json ${r('rm')}`,
+    `${mori} rename victim renamed --json ${r('rename')}`,
     `${mori} ls --json ${r('ls')}`,
     `${mori} down --json ${r('down')}`,
     `echo done > '${out('done')}'`,
@@ -97,7 +102,7 @@ describe.each([
   ['tmux', hasTmux],
 ] as const)('approvals asked from inside a supervised agent (%s backend)', (backend, available) => {
   // Its waits add up to more than the default 30 s on a loaded runner (the agent alone may take 50 s).
-  it.runIf(available)('are refused with where approvals are given, change nothing, and the same requests from the person succeed', { timeout: 120_000 }, async () => {
+  it.runIf(available)('are refused with where approvals are given, change nothing, and the same requests from the person succeed', { timeout: 150_000 }, async () => {
     h = new UpHarness(`approvals-${backend}`);
     const results = path.join(h.tmp, 'results');
     const client = path.join(h.tmp, 'client.mjs');
@@ -137,6 +142,8 @@ describe.each([
     expect(refused('down')).toMatch(/stopping the Mori supervisor/);
     expect(refused('remote')).toMatch(/mori remote add evil.*ssh runs its options/);
     expect(existsSync(path.join(h.home, 'remotes.json'))).toBe(false);
+    expect(refused('rm')).toMatch(/mori rm/);
+    expect(refused('rename')).toMatch(/mori rename/);
     if (hasSetsid) {
       expect(read(path.join(results, 'setsid.code')).trim(), read(path.join(results, 'setsid-run.err'))).toBe('1');
       const json = JSON.parse(read(path.join(results, 'setsid-run.out'))) as { code: string; message: string };
@@ -148,7 +155,7 @@ describe.each([
     // What an agent needs still works from inside: listing sessions, reading checks.
     expect(raw['list']?.ok).toBe(true);
     expect(raw['checksList']?.ok).toBe(true);
-    for (const m of ['trust', 'init', 'settings', 'stop']) {
+    for (const m of ['trust', 'init', 'settings', 'stop', 'remove', 'rename']) {
       expect(raw[m]?.ok, `${m}: ${JSON.stringify(raw[m])}`).toBe(false);
       expect(raw[m]?.code).toBe('forbidden');
       expect(raw[m]?.message).toContain(APPROVALS_FROM_PERSON);
@@ -164,10 +171,11 @@ describe.each([
     expect(existsSync(path.join(h.tmp, 'evil-project', '.mori'))).toBe(false);
     expect(existsSync(marker)).toBe(false);
     expect(existsSync(path.join(h.tmp, 'proxied'))).toBe(false);
+    expect(existsSync(h.stateDir('victim'))).toBe(true);
     // The daemon answers on, and its log says what it refused and why.
     expect(await daemonAnswering(h.home)).not.toBeNull();
     const log = read(path.join(h.home, 'logs', 'daemon.err.log'));
-    for (const m of ['checks.trust', 'session.init', 'settings.set', 'daemon.stop']) expect(log).toContain(`refused ${m}:`);
+    for (const m of ['checks.trust', 'session.init', 'settings.set', 'daemon.stop', 'session.remove', 'session.rename']) expect(log).toContain(`refused ${m}:`);
     // And the session's work log, where the person reads what it did.
     expect(h.workLog('attacker')).toMatch(/APPROVAL REFUSED - checks\.trust asked from inside this session's agent/);
     expect(h.workLog('attacker').match(/APPROVAL REFUSED - checks\.trust/g)).toHaveLength(1);
@@ -195,5 +203,6 @@ describe.each([
       expect(refused('after-down')).toMatch(/session "attacker"/);
       expect(readFileSync(trustFile).equals(approved)).toBe(true);
     }
+    // Every way is a Node process (the CLI, the raw client) on two shared cores: the agent takes tens of seconds to try them all.
   });
 });

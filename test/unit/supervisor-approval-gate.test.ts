@@ -35,7 +35,7 @@ describe('parsePeerPids', () => {
 });
 
 describe('approvingAction', () => {
-  it('names trust, session.init with a command, settings.set and daemon.stop; nothing else', () => {
+  it('names trust, session.init with a command, settings.set, daemon.stop, session.remove and session.rename; nothing else', () => {
     expect(approvingAction('checks.trust', { session: 's', hash: 'h' })).toMatch(/approving/);
     expect(approvingAction('session.init', { projectDir: '/p', name: 'n', profile: 'shell', backend: 'direct', command: 'sh' })).toMatch(/command approved/);
     expect(approvingAction('session.init', { projectDir: '/p', name: 'n', profile: 'claude', backend: 'direct' })).toBeNull();
@@ -47,6 +47,10 @@ describe('approvingAction', () => {
     expect(approvingAction('session.init', { command: 5 })).not.toBeNull();
     expect(approvingAction('settings.set', {})).toMatch(/settings/);
     expect(approvingAction('daemon.stop', {})).toMatch(/stopping/);
+    // Whatever the params: a malformed removal is refused from an agent before the schema is asked.
+    expect(approvingAction('session.remove', { session: 's' })).toMatch(/removing a session/);
+    expect(approvingAction('session.remove', { bogus: true })).toMatch(/removing a session/);
+    expect(approvingAction('session.rename', { session: 's', name: 'n' })).toMatch(/renaming a session/);
     for (const m of ['list', 'send', 'start', 'stop', 'checks.list', 'checks.verify', 'log.append', 'state.write', 'settings.get'] as const) expect(approvingAction(m, {})).toBeNull();
   });
 });

@@ -19,7 +19,7 @@ import { remoteTarget, type DaemonLink } from '../remote-target.js';
 export const DETACH_KEY = '\x1d';
 
 /** The session id when S resolves here (names are resolved by the current directory), else S as typed. */
-function sessionRef(spec: string): string {
+export function sessionRef(spec: string): string {
   const dir = resolveSession(spec);
   if (!dir.ok) return spec;
   const file = readSessionFile(dir.value);

@@ -39,6 +39,10 @@ export function describeEvent(e: SupervisorEvent): string {
       return `${time} ${who}verifying`;
     case 'verify.finished':
       return `${time} ${who}${e.summary}`;
+    case 'session.removed':
+      return `${time} ${who}removed${e.stateDeleted ? ', state dir deleted' : ''}`;
+    case 'session.renamed':
+      return `${time} ${who}renamed from ${e.from}`;
     case 'checkpoint.written':
       return `${time} ${who}checkpoint${e.changed ? ` (${e.changedFiles} changed files)` : ', unchanged'}`;
     default:

@@ -7,7 +7,7 @@ import type { HandlerMap } from './context.js';
 import { stopDaemon } from './daemon.js';
 import { networkHintHandler, powerHintHandler } from './hints.js';
 import { appendWorkLog, tailWorkLog } from './log.js';
-import { initSession, limitDontResume, limitResumeNow, listSessions, sendToSession, startSession, stopSession } from './sessions.js';
+import { initSession, limitDontResume, limitResumeNow, listSessions, removeSession, renameSession, sendToSession, startSession, stopSession } from './sessions.js';
 import { getSettings, setSettings } from './settings.js';
 import { readState, writeState } from './state.js';
 import { readSessionTranscript } from './transcript.js';
@@ -29,6 +29,8 @@ export const HANDLERS: HandlerMap = {
   detach,
   subscribe,
   'session.init': initSession,
+  'session.rename': renameSession,
+  'session.remove': removeSession,
   'state.read': readState,
   'state.write': writeState,
   'log.tail': tailWorkLog,

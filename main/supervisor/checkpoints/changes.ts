@@ -6,7 +6,7 @@
 import type { ChangesListing, CheckpointInfo, FileChangeInfo, FileDiff } from '../../../common/checkpoints.js';
 import { fail, ok, type Result } from '../../../common/result.js';
 import { projectDirOf } from '../../state/project-dir.js';
-import { openRepoGit, type RepoGit } from '../../state/safe-git.js';
+import { openRepoGit, type RepoGit } from '../../state/repo-git.js';
 import { readSessionFile } from '../../state/session-file.js';
 import { diffTrees, isText, patchOf, readBlobs, type FileChange } from '../../state/snapshot-diff.js';
 import { listCheckpoints, NOT_A_REPOSITORY, readWorkTree, shortId, type CheckpointEntry } from '../../state/snapshot.js';

@@ -11,7 +11,7 @@ import type { Checkpoint, SessionFile } from '../../../common/session.js';
 import { fail, ok, type Result } from '../../../common/result.js';
 import { GIT_TIMEOUT_MS } from '../../state/git-info.js';
 import { Limiter } from '../../state/limiter.js';
-import { openRepoGit } from '../../state/safe-git.js';
+import { openRepoGit } from '../../state/repo-git.js';
 import { readSessionFile, updateSessionFileAsync } from '../../state/session-file.js';
 import { changedAgainstHead, checkpointLine, GitFailed, readWorkTree, recordCheckpoint } from '../../state/snapshot.js';
 import { appendEntryAsync } from '../../state/work-log.js';

@@ -17,7 +17,7 @@ import { updateSessionFileAsync } from '../../state/session-file.js';
 import { diffTrees, readBlobs, type FileChange } from '../../state/snapshot-diff.js';
 import { listCheckpoints, readWorkTree, shortId, type CheckpointEntry } from '../../state/snapshot.js';
 import { appendEntryAsync } from '../../state/work-log.js';
-import type { RepoGit } from '../../state/safe-git.js';
+import type { RepoGit } from '../../state/repo-git.js';
 import { checkpointInfo, resolveCheckpoint, withSessionRepo, type SessionRepo } from './changes.js';
 import { writeCheckpoint } from './checkpoint.js';
 

@@ -96,6 +96,15 @@ export class SessionSet {
     return this.all().find((r) => path.resolve(r.stateDir) === want);
   }
 
+  /** Lets go of one session (its lock and timers) and forgets it: it was removed or is being renamed. */
+  forget(id: string): void {
+    const rt = this.byId.get(id);
+    if (!rt) return;
+    rt.timers.clear();
+    rt.releaseLock();
+    this.byId.delete(id);
+  }
+
   /** Lets go of every session's lock (and forgets them when `forget`). */
   release(forget: boolean): void {
     for (const rt of this.byId.values()) rt.releaseLock();

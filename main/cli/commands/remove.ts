@@ -1,0 +1,82 @@
+// `mori rename S NEWNAME` and `mori rm S [--delete-state] [--yes]` (DESIGN.md §9): through the running
+// supervisor (`session.rename`, `session.remove`), or by the CLI itself when none answers
+// (offline-admin.ts). Both are the person's: refused from inside a supervised agent, here and by the daemon.
+// `rm` asks before it acts when run in a terminal; elsewhere it needs --yes. Runs in the CLI process.
+import { createInterface } from 'node:readline/promises';
+import type { Command } from 'commander';
+import { fail } from '../../../common/result.js';
+import { moriHome } from '../../state/mori-home.js';
+import { refusedInsideAgent } from '../approver-check.js';
+import { reportFailure, reportSuccess, type OutputOptions } from '../output.js';
+import type { Result } from '../../../common/result.js';
+import { ControlClient } from '../../daemon-client/control-client.js';
+import { removeOffline, renameOffline } from '../offline-admin.js';
+import { sessionRef } from './control.js';
+
+interface RmOptions extends OutputOptions {
+  deleteState?: boolean;
+  yes?: boolean;
+}
+
+/** Asks on the terminal; anything but y/yes is no. */
+async function confirm(question: string): Promise<boolean> {
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return /^y(es)?$/i.test((await rl.question(`${question} [y/N] `)).trim());
+  } finally {
+    rl.close();
+  }
+}
+
+/** The running supervisor's answer to `ask`, or `offline()` when none answers. */
+async function viaSupervisor(ask: (c: ControlClient) => Promise<Result<unknown>>, offline: () => Promise<Result<unknown>>): Promise<Result<unknown>> {
+  const c = await ControlClient.connect(moriHome(), { client: `mori rm/rename (pid ${process.pid})` });
+  if (!c.ok) return offline();
+  try {
+    return await ask(c.value);
+  } finally {
+    c.value.close();
+  }
+}
+
+export function registerRemove(program: Command): void {
+  program
+    .command('rename <session> <newname>')
+    .description('give a stopped session a new name (its id stays; its state dir moves to .mori/<newname>/)')
+    .option('--json', 'print JSON')
+    .action(async (spec: string, name: string, opts: OutputOptions) => {
+      const refused = await refusedInsideAgent(moriHome(), '`mori rename` (renaming a session)');
+      if (refused) return reportFailure(refused, opts);
+      const r = await viaSupervisor(
+        (c) => c.request('session.rename', { session: sessionRef(spec), name }),
+        () => renameOffline(spec, name, moriHome()),
+      );
+      if (!r.ok) return reportFailure(r, opts);
+      const info = r.value as { id: string; name: string; stateDir: string };
+      reportSuccess({ ok: true, session: r.value }, `Renamed ${spec} to "${info.name}" (${info.id})\n  state dir: ${info.stateDir}`, opts);
+    });
+
+  program
+    .command('rm <session>')
+    .description('stop the session\'s agent and unregister it; its state dir is kept unless --delete-state')
+    .option('--delete-state', 'also delete its state dir (.mori/<name>/)')
+    .option('-y, --yes', 'do not ask for confirmation (needed when not run in a terminal)')
+    .option('--json', 'print JSON')
+    .action(async (spec: string, opts: RmOptions) => {
+      const refused = await refusedInsideAgent(moriHome(), '`mori rm` (removing a session)');
+      if (refused) return reportFailure(refused, opts);
+      const what = `Remove session "${spec}"${opts.deleteState ? ' and delete its state files' : ' (its state files are kept)'}?`;
+      if (!opts.yes) {
+        if (!process.stdin.isTTY || opts.json) return reportFailure(fail('usage', `mori rm asks before removing; pass --yes to remove "${spec}" without asking`), opts);
+        if (!(await confirm(what))) return reportFailure(fail('usage', 'not removed'), opts);
+      }
+      const deleteState = opts.deleteState ?? false;
+      const r = await viaSupervisor(
+        (c) => c.request('session.remove', { session: sessionRef(spec), deleteState }),
+        () => removeOffline(spec, deleteState, moriHome()),
+      );
+      if (!r.ok) return reportFailure(r, opts);
+      const v = r.value as { id: string; name: string; stateDir: string; stateDeleted: boolean };
+      reportSuccess({ ok: true, ...v }, `Removed session "${v.name}" (${v.id})\n  state dir ${v.stateDeleted ? 'deleted' : `kept: ${v.stateDir}`}`, opts);
+    });
+}

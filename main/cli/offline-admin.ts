@@ -1,0 +1,85 @@
+// `mori rm` and `mori rename` when no supervisor answers (DESIGN.md §9): nothing else drives the
+// session, so the CLI does it itself instead of starting a daemon (which would first launch every
+// session meant to run, this one too). The session's lock is taken first: a supervisor that holds it
+// (one starting up meanwhile) wins and the command says so. A tmux agent outlives its supervisor: `rm`
+// ends its tmux session, `rename` refuses while one runs. Runs in the CLI process.
+import path from 'node:path';
+import type { SessionInfo } from '../../common/ipc.js';
+import { fail, ok, type Result } from '../../common/result.js';
+import { moveApprovals, stateDirKey } from '../checks/trust-store.js';
+import { tryLock } from '../state/pid-lock.js';
+import { resolveSession } from '../state/resolve-session.js';
+import { readRegistry } from '../state/registry.js';
+import { SESSION_LOCK } from '../state/session-summary.js';
+import { renameStateDir, unregisterSession } from '../state/session-move.js';
+import { TmuxBackend } from '../terminals/tmux/tmux-backend.js';
+
+interface Found {
+  id: string;
+  name: string;
+  stateDir: string;
+}
+
+/** The registered session S names (by name, id or state dir path), with its id and name from the registry. */
+function registered(spec: string, home: string): Result<Found> {
+  const dir = resolveSession(spec, process.cwd(), home);
+  if (!dir.ok) return dir;
+  const registry = readRegistry(home);
+  if (!registry.ok) return registry;
+  const entry = registry.value.find((e) => path.resolve(e.stateDir) === path.resolve(dir.value));
+  return entry ? ok(entry) : fail('not-found', `${dir.value} is not a registered session of this Mori home`);
+}
+
+/** Runs `fn` holding the session's lock; refused when a supervisor holds it. */
+async function locked<T>(s: Found, fn: (release: () => void) => Promise<Result<T>>): Promise<Result<T>> {
+  let lock;
+  try {
+    lock = tryLock(path.join(s.stateDir, SESSION_LOCK), 'mori rm/rename');
+  } catch (err) {
+    return fail('unreadable', (err as Error).message);
+  }
+  if (!lock.ok) return fail('conflict', `session "${s.name}" is driven by a supervisor (pid ${lock.holder?.pid ?? '?'}); try again`);
+  let released = false;
+  const release = (): void => {
+    if (!released) lock.release();
+    released = true;
+  };
+  try {
+    return await fn(release);
+  } finally {
+    release();
+  }
+}
+
+export async function removeOffline(spec: string, deleteState: boolean, home: string): Promise<Result<{ id: string; name: string; stateDir: string; stateDeleted: boolean }>> {
+  const s = registered(spec, home);
+  if (!s.ok) return s;
+  return locked(s.value, async (release) => {
+    const { id, name, stateDir } = s.value;
+    await new TmuxBackend().remove(id).catch(() => undefined);
+    const key = stateDirKey(stateDir);
+    // The lock file goes with a deleted state dir: let go of it first.
+    if (deleteState) release();
+    const gone = await unregisterSession(id, stateDir, deleteState, home);
+    if (!gone.ok) return gone;
+    await moveApprovals(home, key, null);
+    return ok({ id, name, stateDir, stateDeleted: gone.value.stateDeleted });
+  });
+}
+
+export async function renameOffline(spec: string, name: string, home: string): Promise<Result<Pick<SessionInfo, 'id' | 'name' | 'stateDir'>>> {
+  const s = registered(spec, home);
+  if (!s.ok) return s;
+  return locked(s.value, async (release) => {
+    const tmux = new TmuxBackend();
+    if ((await tmux.list().catch(() => [])).some((p) => p.id === s.value.id && p.alive)) {
+      return fail('conflict', `session "${s.value.name}" still runs its agent in tmux: stop it first (\`mori stop ${s.value.name}\`), then rename it`);
+    }
+    // The lock file moves with the dir: let go of it just before.
+    release();
+    const moved = await renameStateDir(s.value.stateDir, name, home);
+    if (!moved.ok) return moved;
+    await moveApprovals(home, moved.value.oldStateDir, moved.value.stateDir);
+    return ok({ id: moved.value.id, name: moved.value.to, stateDir: moved.value.stateDir });
+  });
+}

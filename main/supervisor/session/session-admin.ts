@@ -1,0 +1,122 @@
+// Removing and renaming a session the supervisor holds (DESIGN.md §9, §12). A removal stops the agent
+// as the person's stop does (its whole process group, a tmux session with it), waits for its exit, lets
+// go of the session (lock, timers), unregisters it, drops the person's approvals for its state dir and,
+// only when asked, deletes the state dir. A rename is refused while the agent runs or a restart is
+// scheduled (its environment and transcript name the state dir); otherwise the session is let go, its
+// state dir moved (state/session-move.ts), its approvals carried over, and it is loaded again under its
+// new name with the same id. Runs in the supervisor's process.
+import type { SupervisorEvent } from '../../../common/events.js';
+import type { SessionInfo } from '../../../common/ipc.js';
+import { fail, ok, type Result } from '../../../common/result.js';
+import { moveApprovals, stateDirKey } from '../../checks/trust-store.js';
+import { readRegistry } from '../../state/registry.js';
+import { renameStateDir, unregisterSession } from '../../state/session-move.js';
+import type { TmuxBackend } from '../../terminals/tmux/tmux-backend.js';
+import type { SessionRuntime } from './session-runtime.js';
+import type { SessionSet } from './session-set.js';
+import { sessionInfo } from './session-info.js';
+import { clearStateProblem } from './state-problems.js';
+
+/** How long a removal waits for the stopped agent's exit to be handled: a tmux kill and the exit poll take well under a second; headroom for a loaded machine. */
+const STOP_WAIT_MS = 15_000;
+/** How often the wait looks. */
+const STOP_POLL_MS = 50;
+
+/** States in which nothing runs or is about to: a rename may move the state dir. */
+const AT_REST = new Set<SessionInfo['state']>(['idle', 'stopped', 'finished', 'attention']);
+
+export interface SessionAdminPorts {
+  home: string;
+  sessions: SessionSet;
+  tmux: TmuxBackend | null;
+  /** The person's stop (Supervisor.stopSession). */
+  stop: (ref: string) => Promise<Result<SessionInfo>>;
+  emit: (e: SupervisorEvent) => void;
+  now: () => number;
+  /** Resolves once every checkpoint begun so far is written (a stop takes one): none may write into a moved or deleted dir. */
+  checkpointsSettled: () => Promise<void>;
+}
+
+export interface Removed {
+  id: string;
+  name: string;
+  stateDir: string;
+  stateDeleted: boolean;
+}
+
+export class SessionAdmin {
+  constructor(private readonly ports: SessionAdminPorts) {}
+
+  async remove(ref: string, deleteState: boolean): Promise<Result<Removed>> {
+    const found = this.ports.sessions.find(ref);
+    if (!found.ok && found.code === 'not-found') return this.removeUnloaded(ref, deleteState);
+    if (!found.ok) return found;
+    const rt = found.value;
+    const stopped = await this.stopAndWait(rt);
+    if (!stopped.ok) return stopped;
+    // A dead pane left behind, or a tmux session this supervisor never attached, goes with the session.
+    await this.ports.tmux?.remove(rt.id).catch(() => undefined);
+    this.ports.sessions.forget(rt.id);
+    return this.unregister({ id: rt.id, name: rt.name, stateDir: rt.stateDir }, deleteState);
+  }
+
+  async rename(ref: string, name: string): Promise<Result<SessionInfo>> {
+    const found = this.ports.sessions.find(ref);
+    if (!found.ok) return found;
+    const rt = found.value;
+    const state = sessionInfo(rt).state;
+    if (rt.terminal !== null || !AT_REST.has(state)) {
+      return fail('conflict', `session "${rt.name}" is ${state}: stop it first (\`mori stop ${rt.name}\`), then rename it; its agent was given the state dir's path`);
+    }
+    await this.ports.checkpointsSettled();
+    this.ports.sessions.forget(rt.id);
+    const moved = await renameStateDir(rt.stateDir, name, this.ports.home);
+    const loaded = this.ports.sessions.load(moved.ok ? moved.value.stateDir : rt.stateDir);
+    if (!moved.ok) return moved;
+    await moveApprovals(this.ports.home, moved.value.oldStateDir, moved.value.stateDir);
+    if (!loaded.ok) return fail(loaded.code, `renamed to "${name}" (${moved.value.stateDir}), but it could not be loaded again: ${loaded.message}`);
+    this.ports.emit({ type: 'session.renamed', at: this.ports.now(), sessionId: rt.id, name, from: moved.value.from });
+    return ok(sessionInfo(loaded.value));
+  }
+
+  /**
+   * A registered session this supervisor could not load (a session.json that does not parse, a state
+   * dir that is a symlink): it runs no agent here, so it is only unregistered (and a leftover tmux
+   * session of its id ended). Its state dir is deleted only when it is a real directory of its project.
+   */
+  private async removeUnloaded(ref: string, deleteState: boolean): Promise<Result<Removed>> {
+    const registry = readRegistry(this.ports.home);
+    if (!registry.ok) return registry;
+    const entries = registry.value.filter((e) => e.id === ref || e.name === ref);
+    if (entries.length > 1) return fail('usage', `"${ref}" names ${entries.length} sessions; give the id`);
+    const entry = entries[0];
+    if (!entry) return fail('not-found', `no session "${ref}" in the registry (see \`mori ls\`)`);
+    await this.ports.tmux?.remove(entry.id).catch(() => undefined);
+    return this.unregister(entry, deleteState);
+  }
+
+  /** Out of the registry, the person's approvals for its state dir dropped, the state dir deleted when asked. */
+  private async unregister(s: { id: string; name: string; stateDir: string }, deleteState: boolean): Promise<Result<Removed>> {
+    const key = stateDirKey(s.stateDir);
+    const gone = await unregisterSession(s.id, s.stateDir, deleteState, this.ports.home);
+    if (!gone.ok) return gone;
+    await moveApprovals(this.ports.home, key, null);
+    clearStateProblem(this.ports.home, s.id);
+    const { stateDeleted } = gone.value;
+    this.ports.emit({ type: 'session.removed', at: this.ports.now(), sessionId: s.id, name: s.name, stateDeleted });
+    return ok({ ...s, stateDeleted });
+  }
+
+  /** The person's stop, then the wait until the exit is handled (the session writes nothing more). */
+  private async stopAndWait(rt: SessionRuntime): Promise<Result<true>> {
+    const r = await this.ports.stop(rt.id);
+    if (!r.ok) return r;
+    for (const deadline = Date.now() + STOP_WAIT_MS; rt.terminal !== null; ) {
+      if (Date.now() > deadline) return fail('failed', `session "${rt.name}": its agent did not exit within ${STOP_WAIT_MS / 1000} s of being stopped; nothing was removed`);
+      await new Promise((resolve) => setTimeout(resolve, STOP_POLL_MS));
+    }
+    rt.timers.clear();
+    await this.ports.checkpointsSettled();
+    return ok(true);
+  }
+}

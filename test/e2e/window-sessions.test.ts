@@ -1,0 +1,131 @@
+// Renaming and removing sessions from the window, in Debian's Chromium through a real `mori ui` and
+// daemon with the fake agent, driven by roles and names: Rename refuses a running session (the error
+// is the field's description) and, once it is stopped, gives it its new name (list, header, state dir)
+// with the same id; Remove asks in a dialog whose "Also delete state files" box is unticked, Escape and
+// Cancel give focus back to the button that opened it, a removal stops the agent, takes the session off
+// the list and keeps its state dir unless the box is ticked. axe finds no serious or critical violation
+// in either dialog. Screenshots, light and dark at 1440×900, go to out/e2e-screenshots/sessions-*.png.
+import { AxeBuilder } from '@axe-core/playwright';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildRenderer, CHROMIUM, WindowHarness } from './window-harness.js';
+
+let w: WindowHarness;
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+const idOf = (name: string): string => (JSON.parse(readFileSync(path.join(w.h.stateDir(name), 'session.json'), 'utf8')) as { id: string }).id;
+const focusedText = (): Promise<string> => w.page.evaluate(() => document.activeElement?.textContent?.trim() ?? '');
+
+async function axeClean(view: string): Promise<void> {
+  const found: string[] = [];
+  for (const scheme of ['light', 'dark'] as const) {
+    await w.page.emulateMedia({ colorScheme: scheme });
+    const result = await new AxeBuilder({ page: w.page }).analyze();
+    for (const v of result.violations) if (v.impact === 'serious' || v.impact === 'critical') found.push(`${view} (${scheme}): ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  }
+  await w.page.emulateMedia({ colorScheme: 'light' });
+  expect(found).toEqual([]);
+}
+
+describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('renaming and removing sessions in the window', () => {
+  beforeAll(async () => {
+    await buildRenderer();
+    w = new WindowHarness('window-sessions');
+    w.h.init('alpha', 'direct');
+    w.h.init('beta', 'direct');
+    await w.start();
+    w.page.setDefaultTimeout(20_000);
+  }, 90_000);
+  afterAll(async () => {
+    await w?.stop();
+  });
+
+  const select = async (name: string): Promise<void> => {
+    await w.page.getByRole('listbox', { name: 'Sessions' }).getByRole('option', { name: new RegExp(name) }).click();
+    await w.page.getByRole('heading', { level: 1, name }).waitFor();
+  };
+
+  it('renames a stopped session, refusing while it runs; focus goes back to Rename', async () => {
+    const { page } = w;
+    const id = idOf('alpha');
+    await select('alpha');
+    await expect.poll(() => page.getByRole('option', { name: /alpha/ }).innerText(), { timeout: 25_000 }).toMatch(/waiting/);
+    const header = page.locator('header.session-header');
+
+    await header.getByRole('button', { name: 'Rename' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Rename session' });
+    const field = dialog.getByRole('textbox', { name: 'New name' });
+    expect(await field.inputValue()).toBe('alpha');
+    await field.fill('gamma');
+    await dialog.getByRole('button', { name: 'Rename' }).click();
+    await dialog.getByRole('alert').getByText(/stop it first/).waitFor();
+    expect(await field.getAttribute('aria-invalid')).toBe('true');
+    await w.shot('sessions-rename-refused');
+    await axeClean('rename dialog');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(await focusedText()).toBe('Rename');
+
+    await header.getByRole('button', { name: 'Stop' }).click();
+    await expect.poll(() => page.getByRole('option', { name: /alpha/ }).innerText(), { timeout: 25_000 }).toMatch(/stopped/);
+    await header.getByRole('button', { name: 'Rename' }).click();
+    await dialog.getByRole('textbox', { name: 'New name' }).fill('gamma');
+    await dialog.getByRole('button', { name: 'Rename' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByRole('heading', { level: 1, name: 'gamma' }).waitFor();
+    await page.getByRole('listbox', { name: 'Sessions' }).getByRole('option', { name: /gamma/ }).waitFor();
+    expect(await page.getByRole('listbox', { name: 'Sessions' }).getByRole('option', { name: /alpha/ }).count()).toBe(0);
+    expect(await focusedText()).toBe('Rename');
+    expect(existsSync(w.h.stateDir('alpha'))).toBe(false);
+    expect(idOf('gamma')).toBe(id);
+    // Nothing was written into the old dir after the move (a checkpoint of the stop, say).
+    expect(await page.getByRole('region', { name: 'Notifications' }).getByText(/needs attention/).count()).toBe(0);
+  }, 120_000);
+
+  it('removes a session after asking, keeping its state files unless asked; focus goes back to Remove', async () => {
+    const { page } = w;
+    const header = page.locator('header.session-header');
+    await select('gamma');
+    await header.getByRole('button', { name: 'Remove' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Remove session gamma?' });
+    const box = dialog.getByRole('checkbox', { name: 'Also delete state files' });
+    expect(await box.isChecked()).toBe(false);
+    await w.shot('sessions-remove-dialog');
+    await axeClean('remove dialog');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    expect(await focusedText()).toBe('Remove');
+    expect(existsSync(path.join(w.h.home, 'registry.json')) && readFileSync(path.join(w.h.home, 'registry.json'), 'utf8')).toContain('gamma');
+
+    await header.getByRole('button', { name: 'Remove' }).click();
+    await dialog.getByRole('button', { name: 'Remove' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await expect.poll(() => page.getByRole('listbox', { name: 'Sessions' }).getByRole('option', { name: /gamma/ }).count()).toBe(0);
+    expect(existsSync(path.join(w.h.stateDir('gamma'), 'session.json'))).toBe(true);
+    expect(readFileSync(path.join(w.h.home, 'registry.json'), 'utf8')).not.toContain('gamma');
+
+    // The running one, with its state files.
+    await select('beta');
+    await expect.poll(() => page.getByRole('option', { name: /beta/ }).innerText(), { timeout: 25_000 }).toMatch(/waiting/);
+    const pid = w.h.starts().find((s) => alive(s.pid))?.pid;
+    expect(pid).toBeDefined();
+    await header.getByRole('button', { name: 'Remove' }).click();
+    const betaDialog = page.getByRole('dialog', { name: 'Remove session beta?' });
+    await betaDialog.getByRole('checkbox', { name: 'Also delete state files' }).check();
+    await betaDialog.getByRole('button', { name: 'Remove' }).click();
+    await betaDialog.waitFor({ state: 'detached' });
+    await expect.poll(() => page.getByRole('listbox', { name: 'Sessions' }).getByRole('option').count()).toBe(0);
+    expect(existsSync(w.h.stateDir('beta'))).toBe(false);
+    await expect.poll(() => alive(pid as number), { timeout: 15_000 }).toBe(false);
+    await w.shot('sessions-none-left');
+    expect(await page.getByRole('region', { name: 'Notifications' }).getByText(/needs attention/).count()).toBe(0);
+  }, 120_000);
+});
