@@ -8,7 +8,7 @@ import { AgentActivity } from './agent-activity.js';
 import { DaemonSettings } from './daemon-settings.js';
 import { RuntimeState, SupervisorEvent } from './events.js';
 import { ERROR_CODES } from './result.js';
-import { BackendName, CheckResultRecord, Intent, ProfileName, UsageLimitPlan } from './session.js';
+import { BackendName, CheckResultRecord, Intent, ProfileName, SessionFile, UsageLimitPlan } from './session.js';
 import { TERMINAL_MAX_COLS, TERMINAL_MAX_ROWS, TerminalFrame } from './terminal.js';
 
 /**
@@ -47,6 +47,12 @@ export const SessionInfo = z.object({
   usageLimit: UsageLimitPlan.nullable().optional(),
 });
 export type SessionInfo = z.infer<typeof SessionInfo>;
+
+/**
+ * One session as `mori ls` lists it. The fields the CLI reads are checked; the rest (task, last
+ * work-log entry, state problem) is printed as the daemon read it from the session's own files.
+ */
+const SessionListingEntry = z.looseObject({ stateDir: z.string(), ok: z.boolean(), session: SessionFile.optional(), live: SessionInfo.nullable() });
 
 /** The state files a client may read and write; session.json is Mori's own. */
 export const EDITABLE_STATE_FILES = ['session_state.md', 'environment.md', 'work_log.md'] as const;
@@ -117,6 +123,12 @@ export const IpcMethods = {
   /** Stops the daemon: tmux agents keep running (re-attached by the next one); `stopAgents` stops every agent as the person would. */
   'daemon.stop': { params: z.object({ stopAgents: z.boolean().default(false) }), result: z.object({ pid: z.number().int() }) },
   list: { params: z.object({}), result: z.array(SessionInfo) },
+  /**
+   * Every registered session as `mori ls` lists it (main/supervisor/session/session-listing.ts): its
+   * state files' summary, a recorded state problem, and `live`. The daemon answers it from warm
+   * parsers, so the CLI need not load and parse every session's files itself.
+   */
+  'sessions.listing': { params: z.object({}), result: z.array(SessionListingEntry) },
   start: { params: z.object({ session: SessionRef }), result: SessionInfo },
   stop: { params: z.object({ session: SessionRef }), result: SessionInfo },
   /** A session at its usage limit resumes now instead of at its planned time. */
