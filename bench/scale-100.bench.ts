@@ -26,6 +26,8 @@ const HISTORY_LINES = 10_000;
 /** CPU window once idle; long enough that a 10 ms clock tick is 0.03 % of it. */
 const CPU_WINDOW_MS = Number(process.env.BENCH_WINDOW_S ?? 30) * 1000;
 const LS_RUNS = 7;
+/** No event from the daemon this long: the sessions are idle. */
+const QUIET_MS = 5_000;
 const LOADS = 5;
 const TRAY_RENDERS = 200;
 const BUDGET = { rssMB: 250, cpuPercent: 1, lsMs: 200, listPaintMs: 1_000, trayMs: 50 };
@@ -138,6 +140,12 @@ async function main(): Promise<void> {
     if (!conn.ok) throw new Error(conn.message);
     const c = conn.value;
     const daemon = c.daemon.pid;
+    let lastEventAt = Date.now();
+    c.onStream((m) => {
+      if (m.kind === 'event') lastEventAt = Date.now();
+    });
+    const sub = await c.request('subscribe', {});
+    if (!sub.ok) throw new Error(sub.message);
     await sleep(3_000);
     const rssEmptyMB = rssMB(daemon);
 
@@ -164,8 +172,9 @@ async function main(): Promise<void> {
       }
       return true;
     });
-    // Idle: the mirrors' parse timers, the transcripts' flushes and the activity debounce have passed.
-    await sleep(5_000);
+    // Idle: every start's checkpoint written, the mirrors' parse timers, the transcripts' flushes and
+    // the activity debounce passed — no event from the daemon for QUIET_MS.
+    await until('the daemon to go quiet', async () => Date.now() - lastEventAt >= QUIET_MS);
     const rss100MB = rssMB(daemon);
     const c0 = cpuMs(daemon);
     const t0 = performance.now();
