@@ -8,7 +8,7 @@ import { AgentActivity } from './agent-activity.js';
 import { DaemonSettings } from './daemon-settings.js';
 import { RuntimeState, SupervisorEvent } from './events.js';
 import { ERROR_CODES } from './result.js';
-import { BackendName, CheckResultRecord, Intent, ProfileName, UsageLimitPlan } from './session.js';
+import { BackendName, CheckResultRecord, Intent, ProfileName, SessionFile, UsageLimitPlan } from './session.js';
 import { TERMINAL_MAX_COLS, TERMINAL_MAX_ROWS, TerminalFrame } from './terminal.js';
 
 /**
@@ -47,6 +47,12 @@ export const SessionInfo = z.object({
   usageLimit: UsageLimitPlan.nullable().optional(),
 });
 export type SessionInfo = z.infer<typeof SessionInfo>;
+
+/**
+ * One session as `mori ls` lists it. The fields the CLI reads are checked; the rest (task, last
+ * work-log entry, state problem) is printed as the daemon read it from the session's own files.
+ */
+const SessionListingEntry = z.looseObject({ stateDir: z.string(), ok: z.boolean(), session: SessionFile.optional(), live: SessionInfo.nullable() });
 
 /** The state files a client may read and write; session.json is Mori's own. */
 export const EDITABLE_STATE_FILES = ['session_state.md', 'environment.md', 'work_log.md'] as const;
@@ -107,34 +113,60 @@ export const ChecksListing = z.object({
 });
 export type ChecksListing = z.infer<typeof ChecksListing>;
 
+/**
+ * Methods whose schemas are built on first use: a process uses a few of them (a `mori` command one or
+ * two), and building every schema costs a short-lived CLI more than its own work.
+ */
+function lazyMethods<T extends Record<string, () => { params: z.ZodType; result: z.ZodType }>>(build: T): { readonly [K in keyof T]: ReturnType<T[K]> } {
+  const methods = {} as { [K in keyof T]: ReturnType<T[K]> };
+  for (const name of Object.keys(build) as (keyof T & string)[]) {
+    Object.defineProperty(methods, name, {
+      enumerable: true,
+      configurable: true,
+      get: () => {
+        const schemas = build[name]?.() as ReturnType<T[typeof name]>;
+        Object.defineProperty(methods, name, { value: schemas, enumerable: true });
+        return schemas;
+      },
+    });
+  }
+  return methods;
+}
+
 /** Each method: its params and its result. */
-export const IpcMethods = {
+export const IpcMethods = lazyMethods({
   /** First request of every connection: both ends name their protocol version. */
-  hello: {
+  hello: () => ({
     params: z.object({ protocol: z.number().int(), client: z.string().max(200).optional() }),
     result: z.object({ protocol: z.number().int(), pid: z.number().int(), home: z.string(), startedAt: z.number() }),
-  },
+  }),
   /** Stops the daemon: tmux agents keep running (re-attached by the next one); `stopAgents` stops every agent as the person would. */
-  'daemon.stop': { params: z.object({ stopAgents: z.boolean().default(false) }), result: z.object({ pid: z.number().int() }) },
-  list: { params: z.object({}), result: z.array(SessionInfo) },
-  start: { params: z.object({ session: SessionRef }), result: SessionInfo },
-  stop: { params: z.object({ session: SessionRef }), result: SessionInfo },
+  'daemon.stop': () => ({ params: z.object({ stopAgents: z.boolean().default(false) }), result: z.object({ pid: z.number().int() }) }),
+  list: () => ({ params: z.object({}), result: z.array(SessionInfo) }),
+  /**
+   * Every registered session as `mori ls` lists it (main/supervisor/session/session-listing.ts): its
+   * state files' summary, a recorded state problem, and `live`. The daemon answers it from warm
+   * parsers, so the CLI need not load and parse every session's files itself.
+   */
+  'sessions.listing': () => ({ params: z.object({}), result: z.array(SessionListingEntry) }),
+  start: () => ({ params: z.object({ session: SessionRef }), result: SessionInfo }),
+  stop: () => ({ params: z.object({ session: SessionRef }), result: SessionInfo }),
   /** A session at its usage limit resumes now instead of at its planned time. */
-  'limit.resume-now': { params: z.object({ session: SessionRef }), result: SessionInfo },
+  'limit.resume-now': () => ({ params: z.object({ session: SessionRef }), result: SessionInfo }),
   /** A session at its usage limit is not resumed: stopped by the person, its limit kept for the words. */
-  'limit.dont-resume': { params: z.object({ session: SessionRef }), result: SessionInfo },
+  'limit.dont-resume': () => ({ params: z.object({ session: SessionRef }), result: SessionInfo }),
   /** Types `text` into the agent's terminal; `enter` appends a carriage return. */
-  send: { params: z.object({ session: SessionRef, text: z.string().max(IPC_MAX_LINE_CHARS / 2), enter: z.boolean().default(true) }), result: z.object({ chars: z.number().int() }) },
+  send: () => ({ params: z.object({ session: SessionRef, text: z.string().max(IPC_MAX_LINE_CHARS / 2), enter: z.boolean().default(true) }), result: z.object({ chars: z.number().int() }) }),
   /** Turns the connection into an attachment: frames follow, input/resize/ack/detach are accepted. */
-  attach: { params: z.object({ session: SessionRef, cols: Cols, rows: Rows }), result: SessionInfo },
-  input: { params: z.object({ data: z.string().max(IPC_MAX_LINE_CHARS / 2) }), result: z.object({}) },
-  resize: { params: z.object({ cols: Cols, rows: Rows }), result: z.object({}) },
-  ack: { params: z.object({ chars: z.number().int().nonnegative() }), result: z.object({}) },
-  detach: { params: z.object({}), result: z.object({}) },
+  attach: () => ({ params: z.object({ session: SessionRef, cols: Cols, rows: Rows }), result: SessionInfo }),
+  input: () => ({ params: z.object({ data: z.string().max(IPC_MAX_LINE_CHARS / 2) }), result: z.object({}) }),
+  resize: () => ({ params: z.object({ cols: Cols, rows: Rows }), result: z.object({}) }),
+  ack: () => ({ params: z.object({ chars: z.number().int().nonnegative() }), result: z.object({}) }),
+  detach: () => ({ params: z.object({}), result: z.object({}) }),
   /** Streams every daemon event on this connection from now on. */
-  subscribe: { params: z.object({}), result: z.object({}) },
+  subscribe: () => ({ params: z.object({}), result: z.object({}) }),
   /** Creates a session (state dir, registry) and loads it, not started. `command` only for shell/custom. */
-  'session.init': {
+  'session.init': () => ({
     params: z.object({
       projectDir: z.string().min(1).max(4096),
       name: z.string().min(1).max(64),
@@ -144,64 +176,64 @@ export const IpcMethods = {
       command: z.string().min(1).max(10_000).optional(),
     }),
     result: SessionInfo,
-  },
+  }),
   /** Gives a session a new name (same id): its state dir moves to `.mori/<name>/`. Refused while its agent runs. */
-  'session.rename': { params: z.object({ session: SessionRef, name: z.string().min(1).max(64) }), result: SessionInfo },
+  'session.rename': () => ({ params: z.object({ session: SessionRef, name: z.string().min(1).max(64) }), result: SessionInfo }),
   /** Stops the agent and unregisters the session; its state dir is kept unless `deleteState`. */
-  'session.remove': {
+  'session.remove': () => ({
     params: z.object({ session: SessionRef, deleteState: z.boolean().default(false) }),
     result: z.object({ id: z.string(), name: z.string(), stateDir: z.string(), stateDeleted: z.boolean() }),
-  },
-  'state.read': { params: z.object({ session: SessionRef, file: EditableStateFile }), result: z.object({ text: z.string(), version: Version }) },
+  }),
+  'state.read': () => ({ params: z.object({ session: SessionRef, file: EditableStateFile }), result: z.object({ text: z.string(), version: Version }) }),
   /** Writes only over `baseVersion`; else the file is left untouched and its current text and version come back. */
-  'state.write': {
+  'state.write': () => ({
     params: z.object({ session: SessionRef, file: EditableStateFile, text: z.string().max(MAX_TEXT), baseVersion: Version }),
     result: z.discriminatedUnion('outcome', [
       z.object({ outcome: z.literal('written'), version: Version }),
       z.object({ outcome: z.literal('conflict'), text: z.string(), version: Version }),
     ]),
-  },
+  }),
   /** A page of entries, newest last: those before `before` (an entry index), else the newest. */
-  'log.tail': {
+  'log.tail': () => ({
     params: z.object({ session: SessionRef, before: z.number().int().nonnegative().optional(), limit: z.number().int().min(1).max(LOG_PAGE_MAX).default(50) }),
     result: z.object({ entries: z.array(LogEntry), more: z.boolean(), total: z.number().int() }),
-  },
+  }),
   /** Earlier terminal output from the session's transcript: up to `maxBytes` ending `beforeEnd` bytes before its end. */
-  'transcript.read': {
+  'transcript.read': () => ({
     params: z.object({ session: SessionRef, beforeEnd: z.number().int().nonnegative().default(0), maxBytes: z.number().int().min(1).max(TRANSCRIPT_PAGE_MAX_BYTES).default(TRANSCRIPT_PAGE_MAX_BYTES) }),
     /** `bytes` read (the next page's `beforeEnd` grows by it); `data` as UTF-8 text, possibly starting mid-line. */
     result: z.object({ data: z.string(), bytes: z.number().int(), totalBytes: z.number().int() }),
-  },
-  'log.append': { params: z.object({ session: SessionRef, text: z.string().min(1).max(MAX_TEXT) }), result: LogEntry },
-  'checks.list': { params: z.object({ session: SessionRef }), result: ChecksListing },
+  }),
+  'log.append': () => ({ params: z.object({ session: SessionRef, text: z.string().min(1).max(MAX_TEXT) }), result: LogEntry }),
+  'checks.list': () => ({ params: z.object({ session: SessionRef }), result: ChecksListing }),
   /** Runs the checks now; the value is what `mori verify --json` prints. Emits verify.started/finished. */
-  'checks.verify': { params: z.object({ session: SessionRef, restartServices: z.boolean().default(false) }), result: z.record(z.string(), z.unknown()) },
+  'checks.verify': () => ({ params: z.object({ session: SessionRef, restartServices: z.boolean().default(false) }), result: z.record(z.string(), z.unknown()) }),
   /** Approves exactly the list whose hash `checks.list` showed; a stale hash is refused (`conflict`). */
-  'checks.trust': { params: z.object({ session: SessionRef, hash: z.string().min(1).max(200) }), result: z.object({ hash: z.string(), items: z.number().int() }) },
+  'checks.trust': () => ({ params: z.object({ session: SessionRef, hash: z.string().min(1).max(200) }), result: z.object({ hash: z.string(), items: z.number().int() }) }),
   /** The session's checkpoints, oldest first: its first and its most recent (DESIGN.md §3). */
-  'checkpoints.list': { params: z.object({ session: SessionRef }), result: z.object({ checkpoints: z.array(CheckpointInfo) }) },
+  'checkpoints.list': () => ({ params: z.object({ session: SessionRef }), result: z.object({ checkpoints: z.array(CheckpointInfo) }) }),
   /** Snapshots the work tree now; `created` false when it was the last checkpoint's (that one comes back). */
-  'checkpoint.take': { params: z.object({ session: SessionRef, message: z.string().max(500).optional() }), result: z.object({ created: z.boolean(), checkpoint: CheckpointInfo }) },
+  'checkpoint.take': () => ({ params: z.object({ session: SessionRef, message: z.string().max(500).optional() }), result: z.object({ created: z.boolean(), checkpoint: CheckpointInfo }) }),
   /** Files added, modified and deleted between checkpoint `since` and the work tree now. */
-  'changes.list': { params: z.object({ session: SessionRef, since: CheckpointSpec.default('start') }), result: ChangesListing },
+  'changes.list': () => ({ params: z.object({ session: SessionRef, since: CheckpointSpec.default('start') }), result: ChangesListing }),
   /** Per file (all changed, or `paths`, project-relative): the unified patch and, for text, both sides. Ask per file for big changes. */
-  'changes.diff': {
+  'changes.diff': () => ({
     params: z.object({ session: SessionRef, since: CheckpointSpec.default('start'), paths: z.array(z.string().min(1).max(4096)).max(1000).default([]) }),
     result: z.object({ since: CheckpointInfo, files: z.array(FileDiff) }),
-  },
+  }),
   /** Restores files as checkpoint `to` holds them (all, or `files`), after checkpointing the current state; `busy` while the agent works unless `confirm`. */
-  rollback: {
+  rollback: () => ({
     params: z.object({ session: SessionRef, to: CheckpointSpec, files: z.array(z.string().min(1).max(4096)).max(10_000).default([]), dryRun: z.boolean().default(false), confirm: z.boolean().default(false) }),
     result: RollbackOutcome,
-  },
-  'settings.get': { params: z.object({}), result: DaemonSettings },
+  }),
+  'settings.get': () => ({ params: z.object({}), result: DaemonSettings }),
   /** Replaces the settings (validated, written atomically); the value is what was stored. */
-  'settings.set': { params: z.object({ settings: DaemonSettings }), result: DaemonSettings },
+  'settings.set': () => ({ params: z.object({ settings: DaemonSettings }), result: DaemonSettings }),
   /** Electron's powerMonitor, forwarded: a suspend checkpoints and logs every running session before the reply. */
-  'hint.power': { params: z.object({ kind: z.enum(['suspend', 'resume', 'lock', 'unlock']) }), result: z.object({ interrupted: z.number().int() }) },
+  'hint.power': () => ({ params: z.object({ kind: z.enum(['suspend', 'resume', 'lock', 'unlock']) }), result: z.object({ interrupted: z.number().int() }) }),
   /** The OS says the network changed: probe now. */
-  'hint.network': { params: z.object({ state: z.enum(['online', 'offline']) }), result: z.object({}) },
-} as const;
+  'hint.network': () => ({ params: z.object({ state: z.enum(['online', 'offline']) }), result: z.object({}) }),
+});
 export type IpcMethod = keyof typeof IpcMethods;
 export type IpcParams<M extends IpcMethod> = z.input<(typeof IpcMethods)[M]['params']>;
 /** The params as the method's schema returns them (defaults filled in): what a handler receives. */

@@ -12,7 +12,7 @@ type Registrar = (program: Command) => void;
 const COMMAND_MODULES: Record<string, () => Promise<Registrar>> = {
   init: async () => (await import('./commands/init.js')).registerInit,
   ls: async () => (await import('./commands/ls.js')).registerLs,
-  status: async () => (await import('./commands/ls.js')).registerLs,
+  status: async () => (await import('./commands/status.js')).registerStatus,
   log: async () => (await import('./commands/log.js')).registerLog,
   prompt: async () => (await import('./commands/prompt.js')).registerPrompt,
   checks: async () => (await import('./commands/checks.js')).registerChecks,

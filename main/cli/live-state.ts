@@ -6,6 +6,8 @@ import type { SessionInfo } from '../../common/ipc.js';
 import { lifecycleWords } from '../../common/session-view.js';
 import { moriHome } from '../state/mori-home.js';
 import { controlSocketPath } from '../daemon/control-socket-path.js';
+import type { ControlClient } from '../daemon-client/control-client.js';
+import type { SessionListingEntry } from '../supervisor/session/session-listing.js';
 
 export interface LiveState {
   pid: number;
@@ -17,24 +19,52 @@ let lastNote = '';
 
 export const NO_SUPERVISOR_NOTE = 'No Mori supervisor is running: states are as last recorded (`mori up --daemon` starts one).';
 
-export async function liveState(home = moriHome()): Promise<LiveState | null> {
+/** A connection to the running supervisor, or null (and the note why) when none answers. */
+async function connect(home: string): Promise<ControlClient | null> {
   // No socket file, no supervisor: `mori ls` then loads nothing of the protocol (DESIGN.md §10 cold start).
   if (!existsSync(controlSocketPath(home))) return null;
   const { ControlClient } = await import('../daemon-client/control-client.js');
   const c = await ControlClient.connect(home, { client: `mori ls (pid ${process.pid})` });
-  if (!c.ok) {
-    // A daemon of another version answers but cannot be read: say so rather than "none runs".
-    lastNote = c.code === 'protocol' ? `${c.message}; states are as last recorded.` : NO_SUPERVISOR_NOTE;
-    return null;
-  }
+  if (c.ok) return c.value;
+  // A daemon of another version answers but cannot be read: say so rather than "none runs".
+  lastNote = c.code === 'protocol' ? `${c.message}; states are as last recorded.` : NO_SUPERVISOR_NOTE;
+  return null;
+}
+
+export async function liveState(home = moriHome()): Promise<LiveState | null> {
+  const c = await connect(home);
+  if (!c) return null;
   try {
-    const r = await c.value.request('list', {});
+    const r = await c.request('list', {});
     if (!r.ok) return null;
     const sessions = new Map<string, SessionInfo>();
     for (const s of r.value as SessionInfo[]) sessions.set(s.id, s);
-    return { pid: c.value.daemon.pid, sessions };
+    return { pid: c.daemon.pid, sessions };
   } finally {
-    c.value.close();
+    c.close();
+  }
+}
+
+/**
+ * `mori ls` as the running supervisor lists it (the same listing, read by its warm parsers); null when
+ * none answers or it cannot list (a daemon that predates `sessions.listing`, an unreadable registry):
+ * the CLI then reads the files itself, and says what went wrong as it always did.
+ */
+export async function listingFromDaemon(home = moriHome()): Promise<{ live: LiveState; sessions: SessionListingEntry[] } | null> {
+  const c = await connect(home);
+  if (!c) return null;
+  try {
+    const r = await c.request('sessions.listing', {});
+    if (!r.ok) return null;
+    const live = new Map<string, SessionInfo>();
+    // In the order a local listing has them: the summary's fields, then `live`, then a state problem.
+    const sessions = (r.value as SessionListingEntry[]).map(({ live: now, stateProblem, ...summary }) => {
+      if (now) live.set(now.id, now);
+      return { ...summary, live: now, ...(stateProblem ? { stateProblem } : {}) };
+    });
+    return { live: { pid: c.daemon.pid, sessions: live }, sessions };
+  } finally {
+    c.close();
   }
 }
 

@@ -7,7 +7,7 @@ import type { HandlerMap } from './context.js';
 import { stopDaemon } from './daemon.js';
 import { networkHintHandler, powerHintHandler } from './hints.js';
 import { appendWorkLog, tailWorkLog } from './log.js';
-import { initSession, limitDontResume, limitResumeNow, listSessions, removeSession, renameSession, sendToSession, startSession, stopSession } from './sessions.js';
+import { initSession, limitDontResume, limitResumeNow, listSessions, listSessionsWithState, removeSession, renameSession, sendToSession, startSession, stopSession } from './sessions.js';
 import { getSettings, setSettings } from './settings.js';
 import { readState, writeState } from './state.js';
 import { readSessionTranscript } from './transcript.js';
@@ -17,6 +17,7 @@ export const HANDLERS: HandlerMap = {
   hello,
   'daemon.stop': stopDaemon,
   list: listSessions,
+  'sessions.listing': listSessionsWithState,
   start: startSession,
   stop: stopSession,
   'limit.resume-now': limitResumeNow,

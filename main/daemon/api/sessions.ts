@@ -1,11 +1,13 @@
-// The sessions (DESIGN.md §12): `list`, `start`, `stop`, the person's choice at a usage limit, `send`,
-// `session.remove` and `session.rename`, and `session.init`, which creates a
-// session from the new-session dialog, approves the command the person typed for a shell or custom
+// The sessions (DESIGN.md §12): `list`, `sessions.listing` (what `mori ls` prints), `start`, `stop`,
+// the person's choice at a usage limit, `send`, `session.remove` and `session.rename`, and
+// `session.init`, which creates a session from the new-session dialog, approves the command the person typed for a shell or custom
 // profile, and loads it into the supervisor. Runs in the daemon.
+import type { IpcResult } from '../../../common/ipc.js';
 import { fail, ok } from '../../../common/result.js';
 import { checkTemplatePlaceholders } from '../../agents/command-template.js';
 import { agentCommandNeedsTrust, approveAgentCommand } from '../../checks/trust.js';
 import { createSession } from '../../state/state-dir.js';
+import { listRegisteredSessions } from '../../supervisor/session/session-listing.js';
 import { bad, type Handler } from './context.js';
 
 export const listSessions: Handler<'list'> = (_p, ctx) => ok(ctx.supervisor.list());
@@ -46,4 +48,11 @@ export const initSession: Handler<'session.init'> = async (p, ctx) => {
   const info = ctx.supervisor.loadSession(created.value.session.id);
   if (info.ok) await ctx.events.sync();
   return info;
+};
+
+/** `mori ls` from the daemon: the same listing the CLI would read itself, with each session's live view. */
+export const listSessionsWithState: Handler<'sessions.listing'> = (_p, ctx) => {
+  const listed = listRegisteredSessions(ctx.home, new Map(ctx.supervisor.list().map((s) => [s.id, s])));
+  // The entries are plain JSON objects; the schema names only the fields a client reads.
+  return listed.ok ? ok(listed.value as IpcResult<'sessions.listing'>) : listed;
 };

@@ -1,0 +1,26 @@
+// The registered sessions as `mori ls` lists them: what each one's state files say (session-summary),
+// the state problem recorded for it, and what the running supervisor says of it now. One function for
+// both ends: the daemon answers `sessions.listing` with it (its modules and parsers are warm), and the
+// CLI calls it itself when no daemon answers. Any Node process.
+import type { SessionInfo } from '../../../common/ipc.js';
+import type { Result } from '../../../common/result.js';
+import { readRegistry } from '../../state/registry.js';
+import { summarize, type SessionSummary } from '../../state/session-summary.js';
+import { readStateProblems, type StateProblem } from './state-problems.js';
+
+export type SessionListingEntry = SessionSummary & { live: SessionInfo | null; stateProblem?: StateProblem };
+
+/** Every registered session of `home`, in registry order; `live` is what the supervisor says by session id. */
+export function listRegisteredSessions(home: string, live: ReadonlyMap<string, SessionInfo> | null): Result<SessionListingEntry[]> {
+  const reg = readRegistry(home);
+  if (!reg.ok) return reg;
+  const problems = readStateProblems(home);
+  return {
+    ok: true,
+    value: reg.value.map((e) => {
+      const s = summarize(e.stateDir);
+      const problem = problems.get(e.id);
+      return { ...s, live: live?.get(s.session?.id ?? e.id) ?? null, ...(problem ? { stateProblem: problem } : {}) };
+    }),
+  };
+}

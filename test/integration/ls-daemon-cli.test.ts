@@ -1,0 +1,84 @@
+// `mori ls` with a daemon running asks it for the listing (`sessions.listing`) instead of reading
+// every session's files itself: the JSON is the very listing the files give (same fields, same
+// order), with each session's live view, and a session whose state file cannot be read is still
+// listed with its error. Real CLI processes and a real daemon.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SessionInfo } from '../../common/ipc.js';
+import { listRegisteredSessions } from '../../main/supervisor/session/session-listing.js';
+import { client } from '../helpers/daemon.js';
+import { initShellSession, MORI_BIN, moriIn } from '../helpers/mori-cli.js';
+import { untilValue } from '../helpers/until.js';
+
+let root: string;
+let home: string;
+const env = { MORI_START_STAGGER_MS: '0' };
+
+beforeAll(() => {
+  root = mkdtempSync(path.join(os.tmpdir(), 'mori-ls-daemon-'));
+  home = path.join(root, 'home');
+});
+afterAll(() => {
+  moriIn(home, ['down', '--stop-agents']);
+  rmSync(root, { recursive: true, force: true });
+});
+
+describe('mori ls with a daemon running', () => {
+  it('prints the listing the state files give, with each live view, from the daemon', async () => {
+    initShellSession(root, home, 'alpha');
+    const beta = initShellSession(root, home, 'beta');
+    // beta's session_state.md is a directory: its task cannot be read, and ls says so for it.
+    unlinkSync(path.join(beta, 'session_state.md'));
+    mkdirSync(path.join(beta, 'session_state.md'));
+
+    const offline = moriIn(home, ['ls', '--json'], env);
+    expect(offline.code, offline.err).toBe(0);
+    expect(offline.json()['supervisor']).toBeNull();
+
+    const up = moriIn(home, ['up', '--daemon'], env);
+    expect(up.code, up.err).toBe(0);
+    const { c } = await client(home);
+    const live = await untilValue(
+      'both sessions running',
+      async (): Promise<SessionInfo[]> => {
+        const r = await c.request('list', {});
+        return r.ok ? r.value : [];
+      },
+      (l) => l.filter((s) => s.state === 'running').length === 2,
+      60_000,
+    );
+    c.close();
+
+    const r = moriIn(home, ['ls', '--json'], env);
+    expect(r.code, r.err).toBe(0);
+    const printed = r.json() as { supervisor: { pid: number } | null; sessions: Record<string, unknown>[] };
+    expect(printed.supervisor?.pid).toBeGreaterThan(0);
+    // What this process reads of the same files, with the live views the daemon gave.
+    const local = listRegisteredSessions(home, new Map(live.map((s) => [s.id, s])));
+    if (!local.ok) throw new Error(local.message);
+    expect(printed.sessions.map((s) => Object.keys(s))).toEqual(local.value.map((s) => Object.keys(s)));
+    const withoutLive = (s: Record<string, unknown>) => ({ ...s, live: (s['live'] as { id: string } | null)?.id ?? null });
+    expect(printed.sessions.map(withoutLive)).toEqual(JSON.parse(JSON.stringify(local.value.map((s) => withoutLive(s as unknown as Record<string, unknown>)))));
+    const betaEntry = printed.sessions.find((s) => s['stateDir'] === beta);
+    expect(String(betaEntry?.['error'])).toContain('session_state.md');
+    expect(printed.sessions.every((s) => (s['live'] as { state: string } | null)?.state === 'running')).toBe(true);
+
+    // The CLI itself loaded no state-file reader or markdown parser: the daemon read the files.
+    const hooks = path.join(root, 'hooks.mjs');
+    writeFileSync(hooks, 'export async function load(url, context, next) { process.stderr.write(`loaded ${url}\\n`); return next(url, context); }\n');
+    const register = path.join(root, 'register.mjs');
+    writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify('file://' + hooks)});\n`);
+    const traced = spawnSync(process.execPath, ['--import', register, MORI_BIN, 'ls', '--json'], { env: { ...process.env, MORI_HOME: home, ...env }, encoding: 'utf8' });
+    expect(traced.status, traced.stderr).toBe(0);
+    expect(traced.stderr).toContain('control-client.js');
+    expect(traced.stderr).not.toMatch(/session-summary\.js|markdown-doc\.js|micromark/);
+
+    const text = moriIn(home, ['ls'], env);
+    expect(text.code, text.err).toBe(0);
+    expect(text.out).toMatch(/^alpha {2}running/m);
+    expect(text.out).not.toContain('No Mori supervisor is running');
+  });
+});
