@@ -15,7 +15,7 @@ export interface BrowserNotifyContext {
 }
 
 export function browserNotificationWanted(n: Notice, c: BrowserNotifyContext): boolean {
-  if (c.permission !== 'granted') return false;
+  if (c.permission !== 'granted' || n.kind === 'timeout') return false;
   const s = c.settings;
   if (s && (s.notifications.paused || (n.kind !== 'attention' && !s.notifications.events.includes(n.kind)))) return false;
   return !(c.focused && n.sessionId !== null && n.sessionId === c.selected);

@@ -10,7 +10,7 @@ import type { ConnectionState, MoriApi } from '../common/mori-api.js';
 import { orderSessions } from '../common/session-view.js';
 import { browserNotificationWanted } from './browser-notifications.js';
 import { DraftStore } from './draft-store.js';
-import { noticeFor, type Notice } from './notices.js';
+import { noticeFor, timeoutNotice, type Notice } from './notices.js';
 import type { ShortcutAction } from './shortcuts.js';
 import { TerminalPool } from './terminal-pool.js';
 
@@ -59,11 +59,16 @@ export class WindowStore {
   private readonly listeners = new Set<() => void>();
   private readonly eventListeners = new Set<(e: DaemonEvent) => void>();
 
+  /** The API every part of the window uses: a request the daemon does not answer in time also becomes a notice. */
+  readonly api: MoriApi;
+
   constructor(
-    readonly api: MoriApi,
+    daemonApi: MoriApi,
     /** Whether the page may raise the browser's notifications (not in the app, which notifies natively). */
     private readonly pageNotifies: boolean,
   ) {
+    this.api = withTimeoutNotices(daemonApi, (message) => this.notice(timeoutNotice(message, Date.now())));
+    const api = this.api;
     this.pool = new TerminalPool(api);
     this.drafts = new DraftStore(localStorage);
     const permission: BrowserPermission = !pageNotifies || typeof Notification === 'undefined' ? 'unsupported' : Notification.permission;
@@ -277,6 +282,21 @@ export class WindowStore {
       if (n.sessionId) this.select(n.sessionId);
     };
   }
+}
+
+/** The API with each `timeout` failure of a request told to `onTimeout` as well as to its caller. */
+export function withTimeoutNotices(api: MoriApi, onTimeout: (message: string) => void): MoriApi {
+  return {
+    call: async (method, params) => {
+      const r = await api.call(method, params);
+      if (!r.ok && r.code === 'timeout') onTimeout(r.message);
+      return r;
+    },
+    onEvent: (l) => api.onEvent(l),
+    onConnection: (l) => api.onConnection(l),
+    attach: (session, size, view) => api.attach(session, size, view),
+    close: () => api.close(),
+  };
 }
 
 /** The store's state in a component, redrawn on each change. */
