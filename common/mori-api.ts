@@ -52,6 +52,8 @@ export interface MoriApi {
   onConnection(listener: (state: ConnectionState, detail: string) => void): () => void;
   /** Attaches a terminal on a connection of its own (the protocol allows one attachment per connection). */
   attach(session: string, size: { cols: number; rows: number }, view: TerminalView): Promise<Result<AttachedTerminal>>;
+  /** In the app: opens a link in the default browser through the main process (http and https only). A browser page opens links itself. */
+  openLink?(url: string): Promise<Result<unknown>>;
   close(): void;
 }
 

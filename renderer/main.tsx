@@ -7,7 +7,8 @@ import type { MoriApi } from '../common/mori-api.js';
 import { App } from './app.js';
 import './styles.css';
 
-const show = (api: MoriApi): void => render(<App api={api} pageNotifies={true} />, document.getElementById('app') as HTMLElement);
+// In the app the page raises no notifications of its own: the app notifies natively.
+const show = (api: MoriApi, pageNotifies: boolean): void => render(<App api={api} pageNotifies={pageNotifies} />, document.getElementById('app') as HTMLElement);
 
-if (window.moriApi) show(window.moriApi);
-else void import('./api.js').then((m) => show(m.connectApi()));
+if (window.moriApi) show(window.moriApi, false);
+else void import('./api.js').then((m) => show(m.connectApi(), true));

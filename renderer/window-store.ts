@@ -7,6 +7,8 @@ import { useEffect, useState } from 'preact/hooks';
 import type { DaemonSettings } from '../common/daemon-settings.js';
 import type { DaemonEvent, EditableStateFile, SessionInfo } from '../common/ipc.js';
 import type { ConnectionState, MoriApi } from '../common/mori-api.js';
+import type { Result } from '../common/result.js';
+import { linkOf, openLink } from './links.js';
 import { orderSessions } from '../common/session-view.js';
 import { browserNotificationWanted } from './browser-notifications.js';
 import { DraftStore } from './draft-store.js';
@@ -210,9 +212,18 @@ export class WindowStore {
       e.preventDefault();
       e.returnValue = '';
     };
+    // A link in the page opens in the browser (the app's default browser), never in the window.
+    const onClick = (e: MouseEvent): void => {
+      const url = linkOf(e.target);
+      if (url === null) return;
+      e.preventDefault();
+      openLink(this.api, url);
+    };
     window.addEventListener('storage', onStorage);
     window.addEventListener('beforeunload', onUnload);
+    document.addEventListener('click', onClick, true);
     return () => {
+      document.removeEventListener('click', onClick, true);
       offDrafts();
       offPool();
       window.removeEventListener('storage', onStorage);
@@ -295,6 +306,7 @@ export function withTimeoutNotices(api: MoriApi, onTimeout: (message: string) =>
     onEvent: (l) => api.onEvent(l),
     onConnection: (l) => api.onConnection(l),
     attach: (session, size, view) => api.attach(session, size, view),
+    ...(api.openLink ? { openLink: (url: string) => (api.openLink as (u: string) => Promise<Result<unknown>>)(url) } : {}),
     close: () => api.close(),
   };
 }
