@@ -40,7 +40,12 @@ export class ExternalLinks {
       this.o.log(`refused to open a link from ${from}: ${shown}: ${u.message}`);
       return u;
     }
-    this.o.openExternal(u.value).then(undefined, (err: unknown) => this.o.log(`opening ${u.value} failed: ${String(err)}`));
+    const failed = (err: unknown): void => this.o.log(`opening ${u.value} failed: ${String(err)}`);
+    try {
+      this.o.openExternal(u.value).then(undefined, failed);
+    } catch (err) {
+      failed(err);
+    }
     return ok({ opened: u.value });
   }
 }

@@ -272,6 +272,8 @@ describe('the desktop app', () => {
     }
     expect(decided).toEqual({ notifications: false, media: false, geolocation: false, 'clipboard-read': false, openExternal: false });
     expect(win.webContents.windowOpenHandler?.({ url: 'https://evil.example/' } as never)).toEqual({ action: 'deny' });
+    // The link a denied window was for goes to the default browser (http and https only).
+    expect(fake.external).toContain('https://evil.example/');
     const nav = { defaultPrevented: false, preventDefault() { this.defaultPrevented = true; } };
     win.webContents.emit('will-navigate', nav, 'https://evil.example/');
     expect(nav.defaultPrevented).toBe(true);
