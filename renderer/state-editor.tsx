@@ -44,6 +44,8 @@ export function StateEditor(props: {
   const [banner, setBanner] = useState<Banner>(null);
   const [compare, setCompare] = useState<{ mine: string; disk: string } | null>(null);
   const [status, setStatus] = useState('');
+  /** The browser's storage refused the last draft: the unsaved text lives only in this editor. */
+  const [unkept, setUnkept] = useState(false);
   const dirtyRef = useRef(false);
   const saveRef = useRef<() => Promise<void>>(async () => undefined);
   /** Edits made in the editor since it opened, and how many of them the kept draft (or the file) holds. */
@@ -72,7 +74,7 @@ export function StateEditor(props: {
       drafts.clear(sessionId, file);
       return;
     }
-    if (!drafts.put(sessionId, file, { text, baseVersion: b.version, baseText: b.text })) setStatus('This browser refused to keep the unsaved text (storage full?): save it before leaving');
+    setUnkept(!drafts.put(sessionId, file, { text, baseVersion: b.version, baseText: b.text }));
   };
   const keepDraftRef = useRef(keepDraft);
   keepDraftRef.current = keepDraft;
@@ -257,7 +259,7 @@ export function StateEditor(props: {
           Save
         </button>
         <span class="muted" role="status">
-          {dirty && (status === '' || status === 'Saved') ? 'Unsaved changes (kept in this browser until saved)' : status}
+          {!dirty || (status !== '' && status !== 'Saved') ? status : unkept ? 'This browser refused to keep the unsaved text (storage full?): save it before leaving' : 'Unsaved changes (kept in this browser until saved)'}
         </span>
       </div>
       {banner ? (
