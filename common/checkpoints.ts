@@ -70,9 +70,6 @@ export const RollbackOutcome = z.object({
 });
 export type RollbackOutcome = z.infer<typeof RollbackOutcome>;
 
-/** Why a rollback waits for the person's confirmation: the agent is mid-turn and would write over it. */
-export function rollbackNeedsConfirm(live: { state: string; activity: string } | null | undefined): boolean {
-  return live != null && live.state === 'running' && live.activity === 'working';
-}
+export { rollbackNeedsConfirm } from './rollback-confirm.js';
 
 export const BUSY_MESSAGE = 'the agent is working: rolling back now could mix its edits with the restored files; confirm (`--yes`) to go ahead anyway, or wait';

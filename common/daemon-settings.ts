@@ -2,11 +2,12 @@
 // `mori ui`) share — probe targets, which events notify, restart limits. A zod schema with defaults,
 // so an empty or partial file is a valid one. Pure TypeScript, shared by main and the renderer.
 import { z } from 'zod';
+import { NOTIFY_EVENTS } from './notify-events.js';
 
 /** `host:port`, an IPv6 host in brackets: what the reachability probe connects to. */
 const ProbeTargetText = z.string().regex(/^(?:\[[^\]]+\]|[^:\s[\]]+):\d{1,5}$/, 'expected host:port');
 
-export const NOTIFY_EVENTS = ['verify-failed', 'needs-input', 'crash-loop', 'resumed', 'usage-limit'] as const;
+export { NOTIFY_EVENTS } from './notify-events.js';
 export const NotifyEvent = z.enum(NOTIFY_EVENTS);
 export type NotifyEvent = z.infer<typeof NotifyEvent>;
 

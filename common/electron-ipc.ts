@@ -24,6 +24,8 @@ export const IPC = {
   attachDetach: 'mori:attach-detach',
   /** invoke(id, chars): the page took in (parsed) this much of the attachment's output; the daemon's flow control counts these. */
   attachAck: 'mori:attach-ack',
+  /** invoke(url) → Result: a link the person clicked, to open in the default browser (http and https only). */
+  openLink: 'mori:open-link',
   /** main → window: (id, frame) a snapshot or output; (id, reason) the attachment ended. */
   frame: 'mori:frame',
   ended: 'mori:ended',
@@ -37,6 +39,7 @@ export interface InvokeChannels {
   [IPC.attachResize]: { args: [id: number, size: TerminalSize]; reply: Result<unknown> };
   [IPC.attachDetach]: { args: [id: number]; reply: Result<unknown> };
   [IPC.attachAck]: { args: [id: number, chars: number]; reply: Result<unknown> };
+  [IPC.openLink]: { args: [url: string]; reply: Result<unknown> };
 }
 export type InvokeChannel = keyof InvokeChannels;
 

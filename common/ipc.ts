@@ -3,6 +3,7 @@
 // one JSON message per WebSocket message, and over Electron IPC. Every payload is a zod schema here:
 // both ends validate what they receive. Every connection opens with `hello`. Pure TypeScript.
 import { ChangesListing, CheckpointInfo, CheckpointSpec, FileDiff, RollbackOutcome } from './checkpoints.js';
+import { IPC_MAX_LINE_CHARS, IPC_MAX_TEXT_CHARS } from './ipc-limits.js';
 import { z } from 'zod';
 import { AgentActivity } from './agent-activity.js';
 import { DaemonSettings } from './daemon-settings.js';
@@ -22,8 +23,7 @@ export const REPLACE_DAEMON_HINT = 'mori down && mori up --daemon';
 
 /** A session as a request names it: its id (UUID) or its name, as the supervisor knows them. */
 const SessionRef = z.string().min(1).max(4096);
-/** Keeps one message bounded: a line longer than this is refused (a pasted file goes in chunks). */
-export const IPC_MAX_LINE_CHARS = 1_000_000;
+export { IPC_MAX_LINE_CHARS } from './ipc-limits.js';
 const Cols = z.number().int().min(1).max(TERMINAL_MAX_COLS);
 const Rows = z.number().int().min(1).max(TERMINAL_MAX_ROWS);
 
@@ -61,7 +61,7 @@ export type EditableStateFile = z.infer<typeof EditableStateFile>;
 /** A state file's version: the hash of its bytes, so any change by anyone is a new version. */
 const Version = z.string().min(1).max(200);
 /** Longest text a state file write or log entry carries: half a line, as `send` (a line holds JSON escapes). */
-const MAX_TEXT = IPC_MAX_LINE_CHARS / 2;
+const MAX_TEXT = IPC_MAX_TEXT_CHARS;
 /** A page of earlier terminal output is at most this many bytes: escaped in JSON it stays within a line. */
 export const TRANSCRIPT_PAGE_MAX_BYTES = 128 * 1024;
 /** A page of the work log is at most this many entries: a screenful many times over. */

@@ -52,6 +52,8 @@ export interface MoriApi {
   onConnection(listener: (state: ConnectionState, detail: string) => void): () => void;
   /** Attaches a terminal on a connection of its own (the protocol allows one attachment per connection). */
   attach(session: string, size: { cols: number; rows: number }, view: TerminalView): Promise<Result<AttachedTerminal>>;
+  /** In the app: opens a link in the default browser through the main process (http and https only). A browser page opens links itself. */
+  openLink?(url: string): Promise<Result<unknown>>;
   close(): void;
 }
 
@@ -70,6 +72,8 @@ export interface WebSocketApiOptions {
   /** First reconnect delay; doubles up to protocol-client.ts's RECONNECT_MAX_MS. */
   reconnectMs?: number;
   client?: string;
+  /** A request's time limit (protocol-client.ts's REQUEST_TIMEOUT_MS by default). */
+  requestTimeoutMs?: number;
   /**
    * The session secret each WebSocket sends first (the web host reads nothing before it); null:
    * none is held, and the host will refuse the socket with WS_UNAUTHORIZED, which ends reconnecting.
@@ -103,7 +107,10 @@ class Channel {
     this.ws = ws;
     let toClient: (frame: string) => void = () => undefined;
     let closeClient: (why: string) => void = () => undefined;
-    const client = new ProtocolClient({ send: (frame) => ws.send(frame), onFrame: (l) => (toClient = l), onClose: (l) => (closeClient = l) });
+    const client = new ProtocolClient(
+      { send: (frame) => ws.send(frame), onFrame: (l) => (toClient = l), onClose: (l) => (closeClient = l) },
+      this.options.requestTimeoutMs !== undefined ? { timeoutMs: this.options.requestTimeoutMs } : {},
+    );
     client.onStream(this.onStream);
     this.client = client;
     ws.onopen = () => settle(this.authenticate(ws, client));

@@ -3,8 +3,10 @@
 // reply to its request by id, validates every message it receives and every result against the
 // method's result schema (common/ipc.ts), says `hello` with the protocol version (a daemon of another
 // version is named, with what to do), and hands stream messages (events, frames, detach, closing) to
-// a listener. `Reconnect` holds the one backoff every reconnecting client uses. Pure TypeScript: the
-// transport is passed in.
+// a listener. A request not answered within its time (REQUEST_TIMEOUT_MS; the methods that run long
+// work wait as long as the connection lives) is answered with a `timeout` failure naming the method
+// and the wait, and a late reply to it is dropped. `Reconnect` holds the one backoff every
+// reconnecting client uses. Pure TypeScript: the transport is passed in.
 import { IpcMethods, IpcServerMessage, PROTOCOL_VERSION, REPLACE_DAEMON_HINT, type IpcMethod, type IpcParams, type IpcResult } from './ipc.js';
 import { fail, ok, type Result } from './result.js';
 
@@ -38,11 +40,30 @@ export interface HelloOptions {
   selfName: string;
 }
 
+/**
+ * How long a request waits for its reply. The daemon answers a read or a write in milliseconds; one
+ * that has not answered in half a minute is stuck (or its machine is), and the person should hear so
+ * rather than watch a control that never finishes.
+ */
+export const REQUEST_TIMEOUT_MS = 30_000;
+
+/**
+ * Methods whose answer comes when long work is done (the checks run, each up to its own timeout of
+ * up to an hour; a snapshot of a large project; a rollback; a prompt delivered once the agent can
+ * take it; the daemon stopping its sessions): no time limit but the connection's.
+ */
+export const LONG_METHODS: readonly IpcMethod[] = ['checks.verify', 'checkpoint.take', 'rollback', 'send', 'daemon.stop'];
+
+export interface ProtocolClientOptions {
+  /** The time limit of a request (REQUEST_TIMEOUT_MS by default); LONG_METHODS have none. */
+  timeoutMs?: number;
+}
+
 /** Why requests fail once the connection is gone, unless the transport says why. */
 const CLOSED = 'the supervisor closed the connection';
 
 /** A request waiting for its reply: `method` names the result schema; null for a raw request whose value is not checked. */
-type Waiting = { method: IpcMethod | null; resolve: (r: Result<unknown>) => void };
+type Waiting = { method: IpcMethod | null; resolve: (r: Result<unknown>) => void; timer: ReturnType<typeof setTimeout> | null };
 
 export class ProtocolClient {
   private nextId = 1;
@@ -54,12 +75,23 @@ export class ProtocolClient {
   /** Set once `hello` is answered. */
   daemon: DaemonHello = { protocol: 0, pid: 0, home: '', startedAt: 0 };
 
-  constructor(private readonly transport: Transport) {
+  private readonly timeoutMs: number;
+  /** Requests whose time ran out: a late reply to one is dropped, not taken for someone else's. */
+  private readonly expired = new Set<number>();
+
+  constructor(
+    private readonly transport: Transport,
+    options: ProtocolClientOptions = {},
+  ) {
+    this.timeoutMs = options.timeoutMs ?? REQUEST_TIMEOUT_MS;
     transport.onFrame((frame) => this.receive(frame));
     transport.onClose((why) => {
       if (this.closedWhy !== null) return;
       this.closedWhy = why || CLOSED;
-      for (const w of this.waiting.values()) w.resolve(fail('disconnected', this.closedWhy));
+      for (const w of this.waiting.values()) {
+        if (w.timer !== null) clearTimeout(w.timer);
+        w.resolve(fail('disconnected', this.closedWhy));
+      }
       this.waiting.clear();
       this.closeListener?.(this.closedWhy);
     });
@@ -119,10 +151,17 @@ export class ProtocolClient {
     return new Promise((resolve) => this.post(method, schema, params, resolve));
   }
 
-  /** One request on the wire, its reply awaited by `resolve`. */
+  /** One request on the wire, its reply awaited by `resolve`, or its time running out first. */
   private post(method: IpcMethod, schema: IpcMethod | null, params: unknown, resolve: (r: Result<unknown>) => void): void {
     const id = this.nextId++;
-    this.waiting.set(id, { method: schema, resolve });
+    const timer = LONG_METHODS.includes(method)
+      ? null
+      : setTimeout(() => {
+          if (!this.waiting.delete(id)) return;
+          this.expired.add(id);
+          resolve(fail('timeout', `${method}: no answer from the Mori supervisor within ${secondsWords(this.timeoutMs)}; it may be stuck (\`mori status\`; \`mori down\` and \`mori up\` restart it)`));
+        }, this.timeoutMs);
+    this.waiting.set(id, { method: schema, resolve, timer });
     this.transport.send(JSON.stringify({ id, method, params }));
   }
 
@@ -142,14 +181,19 @@ export class ProtocolClient {
       return;
     }
     const w = this.waiting.get(m.id);
+    // Answered after its time ran out: nobody waits for it any more.
+    if (!w && this.expired.delete(m.id)) return;
     if (!w) return this.rawListener?.(m);
     this.waiting.delete(m.id);
+    if (w.timer !== null) clearTimeout(w.timer);
     if (!m.ok) return w.resolve(fail(m.code, m.message));
     if (w.method === null) return w.resolve(ok(m.value));
     const result = IpcMethods[w.method].result.safeParse(m.value);
     w.resolve(result.success ? ok(result.data) : fail('protocol', `${w.method}: the daemon's answer does not match this client's protocol`));
   }
 }
+
+const secondsWords = (ms: number): string => (ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`);
 
 /** First wait before reconnecting: a restarting daemon answers within a second or two; don't hammer it meanwhile. */
 export const RECONNECT_FIRST_MS = 250;

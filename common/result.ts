@@ -17,6 +17,7 @@ export const ERROR_CODES = [
   'not-running', // the session has no live agent yet but is coming up (starting, resuming, backoff…): try again shortly (CLI exit 1)
   'protocol', // the daemon speaks another protocol version, or did not answer hello: replace it (CLI exit 1)
   'busy', // the agent is working: confirm to go ahead anyway (a rollback), or wait (CLI exit 1)
+  'timeout', // the daemon did not answer within the request's time (protocol-client.ts): it may be stuck; try again, or restart it (CLI exit 1)
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -33,4 +34,4 @@ export const fail = (code: ErrorCode, message: string): Failure => ({ ok: false,
 
 /** CLI exit code for each failure kind (DESIGN.md §9: 0 ok, 1 failed, 2 usage, 3 not found/unreadable). */
 export const exitCodeFor = (code: ErrorCode): number =>
-  ({ usage: 2, conflict: 2, 'not-found': 3, unreadable: 3, untrusted: 1, forbidden: 1, failed: 1, disconnected: 1, 'not-running': 1, protocol: 1, busy: 1 })[code];
+  ({ usage: 2, conflict: 2, 'not-found': 3, unreadable: 3, untrusted: 1, forbidden: 1, failed: 1, disconnected: 1, 'not-running': 1, protocol: 1, busy: 1, timeout: 1 })[code];

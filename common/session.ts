@@ -3,19 +3,18 @@
 // never trust approvals: anything in the project can write it (DESIGN.md §7). Unknown keys, such as
 // the `trust` field of older files, are dropped on read and never honoured.
 import { z } from 'zod';
+import { PROFILE_NAMES, SESSION_NAME_PATTERN } from './session-names.js';
 
 /** Bumped whenever session.json changes shape; readers refuse versions they do not know. */
 export const SESSION_SCHEMA_VERSION = 1;
 
-export const PROFILE_NAMES = ['claude', 'codex', 'gemini', 'opencode', 'aider', 'shell', 'custom'] as const;
+export { PROFILE_NAMES, SESSION_NAME_PATTERN } from './session-names.js';
 export const ProfileName = z.enum(PROFILE_NAMES);
 export type ProfileName = z.infer<typeof ProfileName>;
 
 export const BackendName = z.enum(['tmux', 'direct']);
 export type BackendName = z.infer<typeof BackendName>;
 
-/** A session name: a slug, unique per project; it names the state dir `.mori/<name>/`. */
-export const SESSION_NAME_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 export const SessionName = z
   .string()
   .regex(SESSION_NAME_PATTERN, 'a session name is 1-64 lowercase letters, digits, ".", "_" or "-", starting with a letter or digit');

@@ -102,6 +102,7 @@ const api: MoriApi = {
     };
     return { ok: true, value: terminal };
   },
+  openLink: (url) => invoke(IPC.openLink, url),
   close() {
     eventListeners.clear();
     connectionListeners.clear();

@@ -1,6 +1,6 @@
-// Where the window gets its one MoriApi (DESIGN.md §2, §12): the Electron preload's `window.moriApi`
-// when the window runs in the app, else common/mori-api.ts's WebSocket transport to the web host
-// that served this page (`mori ui`). There the page trades the link's launch token (in the fragment)
+// The window's MoriApi in a browser (DESIGN.md §2, §12; in the app the Electron preload's
+// `window.moriApi` is used instead and this module is never loaded): common/mori-api.ts's WebSocket
+// transport to the web host that served this page (`mori ui`). There the page trades the link's launch token (in the fragment)
 // once for a session secret kept in sessionStorage — a reload of this tab finds it there — and each
 // WebSocket sends that secret first (common/web-session.ts). Runs in the renderer.
 import { createWebSocketApi, type MoriApi, type WebSocketLike } from '../common/mori-api.js';
@@ -51,7 +51,6 @@ async function sessionSecret(): Promise<string | null> {
 }
 
 export function connectApi(): MoriApi {
-  if (window.moriApi) return window.moriApi;
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
   const secret = sessionSecret();
   return createWebSocketApi({ url: `${scheme}://${location.host}/api`, open: openBrowserSocket, client: 'mori window', secret: () => secret });

@@ -4,7 +4,8 @@
 // selected one). Read afresh when a `checkpoint.written` event for the session arrives and on Refresh.
 // Runs in the renderer.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { rollbackNeedsConfirm, type ChangesListing, type CheckpointInfo, type FileDiff } from '../common/checkpoints.js';
+import type { ChangesListing, CheckpointInfo, FileDiff } from '../common/checkpoints.js';
+import { rollbackNeedsConfirm } from '../common/rollback-confirm.js';
 import type { DaemonEvent, LogEntry, SessionInfo } from '../common/ipc.js';
 import type { MoriApi } from '../common/mori-api.js';
 import { checkpointTimeline, lineCounts } from './checkpoint-timeline.js';

@@ -2,7 +2,9 @@
 // page's storage (localStorage in the window) so they outlive a tab switch, a session switch and a
 // reload: the text, and the version and text of the file it was edited from (so a file changed on
 // disk meanwhile is noticed, not overwritten). What storage holds is read defensively: anything not
-// a draft's shape is no draft. Pure TypeScript; the storage is passed in.
+// a draft's shape is no draft. An edit not (yet) in storage — typing not yet paused, or a text too
+// large for the storage — is held as pending in memory, so its tab is marked and closing the page asks
+// all the same. Pure TypeScript; the storage is passed in.
 
 export interface Draft {
   text: string;
@@ -40,6 +42,8 @@ function parseDraft(raw: string | null): Draft | null {
 
 export class DraftStore {
   private readonly listeners = new Set<() => void>();
+  /** Edits not in storage (yet), by key: still unsaved work. */
+  private readonly pending = new Map<string, [string, string]>();
 
   constructor(private readonly storage: DraftStorage) {}
 
@@ -56,18 +60,34 @@ export class DraftStore {
       this.clear(session, file);
       return true;
     }
+    const key = keyOf(session, file);
     try {
-      this.storage.setItem(keyOf(session, file), JSON.stringify(draft));
+      this.storage.setItem(key, JSON.stringify(draft));
     } catch {
+      // Refused: an older put's text (if any) stays, the closest kept; the edit stays pending (unsaved) in memory.
+      this.markPending(session, file);
       return false;
     }
+    this.pending.delete(key);
     this.changed();
     return true;
   }
 
+  /** An edit made and not yet kept (`put` follows when typing pauses): unsaved all the same. */
+  markPending(session: string, file: string): void {
+    const key = keyOf(session, file);
+    if (this.pending.has(key)) return;
+    this.pending.set(key, [session, file]);
+    this.changed();
+  }
+
   clear(session: string, file: string): void {
     const key = keyOf(session, file);
-    if (this.storage.getItem(key) === null) return;
+    const held = this.pending.delete(key);
+    if (this.storage.getItem(key) === null) {
+      if (held) this.changed();
+      return;
+    }
     this.storage.removeItem(key);
     this.changed();
   }
@@ -95,13 +115,13 @@ export class DraftStore {
   }
 
   private entries(): [string, string][] {
-    const out: [string, string][] = [];
+    const out: [string, string][] = [...this.pending.values()];
     for (let i = 0; i < this.storage.length; i++) {
       const key = this.storage.key(i);
       if (!key?.startsWith(DRAFT_KEY_PREFIX) || parseDraft(this.storage.getItem(key)) === null) continue;
       try {
         const v = JSON.parse(key.slice(DRAFT_KEY_PREFIX.length)) as unknown;
-        if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'string') out.push([v[0], v[1]]);
+        if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'string' && !this.pending.has(key)) out.push([v[0], v[1]]);
       } catch {
         // not one of ours
       }

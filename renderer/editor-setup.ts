@@ -2,13 +2,15 @@
 // paint does not wait for it): the editor's setup (basic setup, markdown, wrapping) and its look in
 // the page's colours. Every colour is one of styles.css's variables, so the light and dark themes
 // switch with the page; the dark flag (which CodeMirror's own and @codemirror/merge's base themes
-// read) follows prefers-color-scheme live. Runs in the renderer.
+// read) follows prefers-color-scheme live. A document too large for markdown's parse on every key
+// press (LARGE_DOC_CHARS) is edited as plain text with a lean setup. Runs in the renderer.
 import { markdown } from '@codemirror/lang-markdown';
 import { HighlightStyle, syntaxHighlighting } from '@codemirror/language';
 import { Compartment, EditorState, Prec, type Extension } from '@codemirror/state';
-import { keymap, ViewPlugin } from '@codemirror/view';
+import { searchKeymap } from '@codemirror/search';
+import { highlightActiveLine, highlightActiveLineGutter, keymap, lineNumbers, ViewPlugin } from '@codemirror/view';
 import { tags as t } from '@lezer/highlight';
-import { EditorView, basicSetup } from 'codemirror';
+import { EditorView, basicSetup, minimalSetup } from 'codemirror';
 
 export { EditorState, EditorView, Prec, keymap };
 
@@ -63,6 +65,36 @@ function pageLook(): Extension {
     return { destroy: () => media.removeEventListener('change', onChange) };
   });
   return [scheme.of(EditorView.darkTheme.of(media.matches)), theme, syntaxHighlighting(highlight), follow];
+}
+
+/**
+ * Documents longer than this (in characters, about a megabyte) are edited without markdown's syntax
+ * tree and basicSetup's extras (autocompletion, bracket matching, folding, selection matches), which
+ * each re-read the tree on a key press: on a 5 MB file that is hundreds of milliseconds per key.
+ * A state file this large is far past what anyone reads; it stays editable, without colours.
+ */
+export const LARGE_DOC_CHARS = 1_000_000;
+
+const fullSetup = (): Extension => [basicSetup, markdown()];
+const leanSetup = (): Extension => [minimalSetup, lineNumbers(), highlightActiveLineGutter(), highlightActiveLine(), keymap.of(searchKeymap)];
+
+/** An editor's setup, which `fit` switches to the lean one for a large document (and back). */
+export class EditorSetup {
+  private readonly setup = new Compartment();
+  private large = false;
+  readonly extensions: Extension[];
+
+  constructor(label: string) {
+    this.extensions = [this.setup.of(fullSetup()), EditorView.lineWrapping, pageLook(), EditorView.contentAttributes.of({ 'aria-label': label })];
+  }
+
+  /** Before a document of `length` characters goes in: the setup that keeps typing in it quick. */
+  fit(view: EditorView, length: number): void {
+    const large = length > LARGE_DOC_CHARS;
+    if (large === this.large) return;
+    this.large = large;
+    view.dispatch({ effects: this.setup.reconfigure(large ? leanSetup() : fullSetup()) });
+  }
 }
 
 /** The extensions every state-file editor has: the setup, markdown, wrapping, the page's look, a name for assistive technology. */

@@ -1,8 +1,14 @@
-// The window's entry: styles, the API (preload or WebSocket), and the Preact app. Runs in the renderer.
+// The window's entry: styles, the API, and the Preact app. In the app the preload's `window.moriApi`
+// is there at once; in a browser (`mori ui`) the WebSocket transport (renderer/api.ts, with the
+// protocol core and its schemas) is a chunk of its own, loaded only there. Runs in the renderer.
 import '@xterm/xterm/css/xterm.css';
 import { render } from 'preact';
-import { connectApi } from './api.js';
+import type { MoriApi } from '../common/mori-api.js';
 import { App } from './app.js';
 import './styles.css';
 
-render(<App api={connectApi()} />, document.getElementById('app') as HTMLElement);
+// In the app the page raises no notifications of its own: the app notifies natively.
+const show = (api: MoriApi, pageNotifies: boolean): void => render(<App api={api} pageNotifies={pageNotifies} />, document.getElementById('app') as HTMLElement);
+
+if (window.moriApi) show(window.moriApi, false);
+else void import('./api.js').then((m) => show(m.connectApi(), true));

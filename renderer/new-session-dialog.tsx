@@ -6,7 +6,8 @@
 import { useState } from 'preact/hooks';
 import type { SessionInfo } from '../common/ipc.js';
 import type { MoriApi } from '../common/mori-api.js';
-import { PROFILE_NAMES, SESSION_NAME_PATTERN, type BackendName, type ProfileName } from '../common/session.js';
+import type { BackendName, ProfileName } from '../common/session.js';
+import { PROFILE_NAMES, SESSION_NAME_PATTERN } from '../common/session-names.js';
 import { Modal } from './modal.js';
 
 const ERROR_ID = 'new-session-error';

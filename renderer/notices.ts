@@ -10,7 +10,8 @@ import { attentionKind, becameNeedsInput, clockWords } from '../common/session-v
 export interface Notice {
   id: number;
   at: number;
-  kind: NotifyEvent | 'attention';
+  /** `timeout`: a request of the window's was not answered in time (the page's own news, never a notification). */
+  kind: NotifyEvent | 'attention' | 'timeout';
   sessionId: string | null;
   name: string | null;
   title: string;
@@ -27,6 +28,11 @@ const LAUNCH_WORDS: Record<EventOf<'session.resumed'>['launch'], string> = {
 };
 
 const sleptWords = (ms: number): string => (ms < 60_000 ? 'Asleep briefly' : ms < 2 * 3_600_000 ? `Asleep for ${Math.round(ms / 60_000)} min` : `Asleep for ${Math.round(ms / 3_600_000)} h`);
+
+/** The notice of a request the daemon did not answer in time (protocol-client.ts's `timeout`). */
+export function timeoutNotice(message: string, at: number): Notice {
+  return { id: nextId++, at, kind: 'timeout', sessionId: null, name: null, title: 'No answer from the Mori daemon', body: message };
+}
 
 /** The notice an event makes, or null for the events that are only bookkeeping. */
 export function noticeFor(e: DaemonEvent): Notice | null {

@@ -29,6 +29,8 @@ export interface SessionTerminalHooks {
   changed(): void;
   /** The person typed while no attachment could take it: it was not sent. */
   inputLost(sessionId: string): void;
+  /** A link in the output was clicked (renderer/links.ts opens it, http and https only). */
+  openLink(url: string): void;
 }
 
 export class SessionTerminal {
@@ -77,7 +79,7 @@ export class SessionTerminal {
     this.term.loadAddon(
       new WebLinksAddon((event, uri) => {
         event.preventDefault();
-        window.open(uri, '_blank', 'noopener,noreferrer');
+        this.hooks.openLink(uri);
       }),
     );
     this.term.open(this.element);

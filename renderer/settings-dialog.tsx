@@ -3,7 +3,8 @@
 // app's own and shows only when the app's preload offers it. The window's own preference (the
 // terminals' screen-reader mode, renderer/window-prefs.ts) is kept in this browser. Runs in the renderer.
 import { useEffect, useState } from 'preact/hooks';
-import { NOTIFY_EVENTS, type DaemonSettings, type NotifyEvent } from '../common/daemon-settings.js';
+import type { DaemonSettings, NotifyEvent } from '../common/daemon-settings.js';
+import { NOTIFY_EVENTS } from '../common/notify-events.js';
 import type { MoriApi } from '../common/mori-api.js';
 import { Modal } from './modal.js';
 import { screenReaderMode, setScreenReaderMode } from './window-prefs.js';

@@ -4,13 +4,25 @@
 // and session switches and reloads; a draft made from an older version of the file raises the same
 // banner. Save (or Ctrl/Cmd+S) writes against the version read: a `conflict` answer writes nothing,
 // and Compare shows the person's text beside the other writer's as a diff. CodeMirror loads when the
-// first editor opens (renderer/editor-setup.ts). Runs in the renderer.
+// first editor opens (renderer/editor-setup.ts). Typing stays cheap however large the file: an edit
+// only counts (CodeMirror's docChanged), and the whole text is read, compared with the file's and kept
+// as the draft once the typing pauses (and when the editor goes or the page closes), never per key.
+// Runs in the renderer.
 import type { EditorView } from '@codemirror/view';
+import type { EditorSetup } from './editor-setup.js';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { DaemonEvent, EditableStateFile } from '../common/ipc.js';
+import { IPC_MAX_TEXT_CHARS } from '../common/ipc-limits.js';
 import type { MoriApi } from '../common/mori-api.js';
 import { CompareView } from './compare-view.js';
 import type { DraftStore } from './draft-store.js';
+
+/**
+ * How long typing pauses before the text is kept as a draft: reading out and storing a large file
+ * costs tens of milliseconds, which must not land between two key presses. A second is shorter than
+ * anyone takes to switch tabs or reach for the close button (both keep the draft at once anyway).
+ */
+const DRAFT_IDLE_MS = 1_000;
 
 type Banner = { kind: 'changed' } | { kind: 'conflict'; text: string; version: string } | null;
 
@@ -32,17 +44,78 @@ export function StateEditor(props: {
   const [banner, setBanner] = useState<Banner>(null);
   const [compare, setCompare] = useState<{ mine: string; disk: string } | null>(null);
   const [status, setStatus] = useState('');
+  /** The browser's storage refused the last draft: the unsaved text lives only in this editor. */
+  const [unkept, setUnkept] = useState(false);
   const dirtyRef = useRef(false);
   const saveRef = useRef<() => Promise<void>>(async () => undefined);
+  /** Edits made in the editor since it opened, and how many of them the kept draft (or the file) holds. */
+  const edits = useRef(0);
+  const keptEdits = useRef(0);
+  /** True while the editor is given the file's text: that is no edit of the person's. */
+  const resetting = useRef(false);
+  const keepTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
+
+  const cancelKeep = (): void => {
+    if (keepTimer.current !== null) clearTimeout(keepTimer.current);
+    keepTimer.current = null;
+  };
+
+  /** Keeps the editor's text as the draft (or, back to the file's text, no draft): the one full read of the text per pause. */
+  const keepDraft = (): void => {
+    cancelKeep();
+    const v = view.current;
+    const b = base.current;
+    if (!v || !b || keptEdits.current === edits.current) return;
+    keptEdits.current = edits.current;
+    const text = v.state.doc.toString();
+    if (text === b.text) {
+      dirtyRef.current = false;
+      setDirty(false);
+      drafts.clear(sessionId, file);
+      return;
+    }
+    setUnkept(!drafts.put(sessionId, file, { text, baseVersion: b.version, baseText: b.text }));
+  };
+  const keepDraftRef = useRef(keepDraft);
+  keepDraftRef.current = keepDraft;
+
+  /** One edit of the person's: the first after a clean state marks the tab at once; the text is kept when typing pauses. */
+  const edited = (): void => {
+    edits.current++;
+    if (resetting.current) {
+      keptEdits.current = edits.current;
+      return;
+    }
+    if (!dirtyRef.current) {
+      dirtyRef.current = true;
+      setDirty(true);
+      drafts.markPending(sessionId, file);
+    }
+    cancelKeep();
+    keepTimer.current = setTimeout(() => keepDraftRef.current(), DRAFT_IDLE_MS);
+  };
+  const editedRef = useRef(edited);
+  editedRef.current = edited;
+
+  const setup = useRef<EditorSetup | null>(null);
 
   const setDoc = (text: string): void => {
     const v = view.current;
-    if (v && v.state.doc.toString() !== text) v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: text } });
+    if (!v || v.state.doc.toString() === text) return;
+    setup.current?.fit(v, text.length);
+    v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: text } });
   };
 
   const replaceDoc = (text: string, version: string): void => {
     base.current = { text, version };
-    setDoc(text);
+    cancelKeep();
+    resetting.current = true;
+    try {
+      setDoc(text);
+    } finally {
+      resetting.current = false;
+    }
+    keptEdits.current = edits.current;
     dirtyRef.current = false;
     setDirty(false);
     drafts.clear(sessionId, file);
@@ -90,27 +163,31 @@ export function StateEditor(props: {
     });
     void import('./editor-setup.js').then((cm) => {
       if (gone) return;
+      const fit = new cm.EditorSetup(`${file} text`);
+      setup.current = fit;
       v = new cm.EditorView({
         parent: host.current as HTMLDivElement,
         extensions: [
           cm.Prec.highest(cm.keymap.of([{ key: 'Mod-s', preventDefault: true, run: () => (void saveRef.current(), true) }])),
-          cm.editorExtensions(`${file} text`),
+          fit.extensions,
           cm.EditorView.updateListener.of((u) => {
-            const b = base.current;
-            if (!u.docChanged || !b) return;
-            const text = u.state.doc.toString();
-            dirtyRef.current = text !== b.text;
-            setDirty(dirtyRef.current);
-            if (!drafts.put(sessionId, file, { text, baseVersion: b.version, baseText: b.text })) setStatus('This browser refused to keep the unsaved text (storage full?): save it before leaving');
+            if (u.docChanged && base.current) editedRef.current();
           }),
         ],
       });
       view.current = v;
       void load();
     });
+    // Closing or reloading the page keeps what was typed since the last pause.
+    const onLeave = (): void => keepDraftRef.current();
+    window.addEventListener('pagehide', onLeave);
+    window.addEventListener('beforeunload', onLeave);
     return () => {
       gone = true;
       off();
+      window.removeEventListener('pagehide', onLeave);
+      window.removeEventListener('beforeunload', onLeave);
+      keepDraftRef.current();
       v?.destroy();
       view.current = null;
     };
@@ -121,8 +198,15 @@ export function StateEditor(props: {
     const b = base.current;
     if (!v || !b) return;
     const text = v.state.doc.toString();
-    // Nothing of the person's to write (the click raced a reload): writing the disk's text back is no save.
-    if (text === b.text) return;
+    // Nothing of the person's to write (the click raced a reload, the edits were undone): writing the disk's text back is no save.
+    if (text === b.text) {
+      keptEdits.current = -1;
+      return keepDraft();
+    }
+    // One request carries at most this much: a larger file is left as it is on disk, the edit kept as a draft.
+    if (text.length > IPC_MAX_TEXT_CHARS) {
+      return setStatus(`Not saved: ${file} would be ${text.length.toLocaleString('en')} characters; the window saves at most ${IPC_MAX_TEXT_CHARS.toLocaleString('en')} (shorten it, or edit it in your editor)`);
+    }
     setStatus('Saving…');
     const r = await api.call('state.write', { session: sessionId, file, text, baseVersion: b.version });
     if (!r.ok) return setStatus(`Not saved: ${r.message}`);
@@ -133,6 +217,8 @@ export function StateEditor(props: {
     }
     base.current = { text, version: r.value.version };
     // The person may have typed while the write was on its way: still dirty (and a draft) then.
+    cancelKeep();
+    keptEdits.current = edits.current;
     const now = view.current?.state.doc.toString() ?? text;
     dirtyRef.current = now !== text;
     setDirty(dirtyRef.current);
@@ -173,7 +259,7 @@ export function StateEditor(props: {
           Save
         </button>
         <span class="muted" role="status">
-          {dirty && status !== 'Saving…' ? 'Unsaved changes (kept in this browser until saved)' : status}
+          {!dirty || (status !== '' && status !== 'Saved') ? status : unkept ? 'This browser refused to keep the unsaved text (storage full?): save it before leaving' : 'Unsaved changes (kept in this browser until saved)'}
         </span>
       </div>
       {banner ? (

@@ -5,6 +5,7 @@
 // snapshot. Only the terminal on screen, in a visible page, holds its agent back; when the page is
 // hidden none does, and when it is frozen every attachment is let go. After the daemon connection
 // comes back every terminal attaches again. Runs in the renderer.
+import { openLink } from './links.js';
 import type { MoriApi } from '../common/mori-api.js';
 import { Lru } from './lru.js';
 import { SessionTerminal } from './session-terminal.js';
@@ -89,7 +90,7 @@ export class TerminalPool {
   show(sessionId: string | null): void {
     if (sessionId !== null) {
       if (!this.terminals.has(sessionId)) {
-        const hooks = { changed: this.changed, inputLost: (id: string) => this.inputLost(id) };
+        const hooks = { changed: this.changed, inputLost: (id: string) => this.inputLost(id), openLink: (url: string) => openLink(this.api, url) };
         this.terminals.set(sessionId, new SessionTerminal(this.api, sessionId, this.stage, this.dark, hooks));
       }
       for (const old of this.lru.use(sessionId)) this.forget(old);

@@ -1,6 +1,6 @@
 // The work log (DESIGN.md §3): entries newest first, earlier pages (the archive included) on
 // request, live as the log grows, and a box for a new entry. Runs in the renderer.
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { DaemonEvent, LogEntry } from '../common/ipc.js';
 import type { MoriApi } from '../common/mori-api.js';
 
@@ -12,6 +12,8 @@ export function WorkLog(props: { api: MoriApi; sessionId: string; onEvent: (l: (
   const [more, setMore] = useState(false);
   const [draft, setDraft] = useState('');
   const [status, setStatus] = useState('');
+  /** True once older pages were read: from then on only they say whether there are more. */
+  const pagedBack = useRef(false);
 
   const loadNewest = async (): Promise<void> => {
     const r = await props.api.call('log.tail', { session: props.sessionId, limit: PAGE });
@@ -21,11 +23,12 @@ export function WorkLog(props: { api: MoriApi; sessionId: string; onEvent: (l: (
       const first = r.value.entries[0]?.index ?? Infinity;
       return [...old.filter((e) => e.index < first), ...r.value.entries];
     });
-    setMore((m) => (entries.length > 0 ? m : r.value.more));
+    setMore((m) => (pagedBack.current ? m : r.value.more));
   };
 
   useEffect(() => {
     setEntries([]);
+    pagedBack.current = false;
     void loadNewest();
     return props.onEvent((e) => {
       if (e.type === 'log.appended' && e.sessionId === props.sessionId) void loadNewest();
@@ -37,6 +40,7 @@ export function WorkLog(props: { api: MoriApi; sessionId: string; onEvent: (l: (
     if (before === undefined) return;
     const r = await props.api.call('log.tail', { session: props.sessionId, before, limit: PAGE });
     if (!r.ok) return setStatus(r.message);
+    pagedBack.current = true;
     setEntries((old) => [...r.value.entries, ...old.filter((e) => e.index >= before)]);
     setMore(r.value.more);
   };

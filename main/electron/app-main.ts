@@ -9,6 +9,7 @@ import { DaemonConnection } from '../daemon-client/daemon-connection.js';
 import { AppState } from './app-state.js';
 import { type AutoStart, linuxAutoStart, loginItemAutoStart } from './autostart.js';
 import { DaemonKeeper } from './daemon-keeper.js';
+import { ExternalLinks } from './external-links.js';
 import { IpcRouter, type IpcMainLike } from './ipc-router.js';
 import { isAppUrl, MainWindow, type WindowDeps } from './main-window.js';
 import { NotificationController } from './notification-controller.js';
@@ -76,8 +77,10 @@ export async function startApp(o: AppOptions): Promise<MoriApp | null> {
   const state = new AppState(connection);
   const keeper = new DaemonKeeper({ home: o.home, launch: o.launch, env: o.daemonEnv, connection, onStatus: (s) => state.setDaemon(s), log });
   const dock = new DockController((o.platform ?? process.platform) === 'darwin' ? app.dock : undefined);
+  const links = new ExternalLinks({ openExternal: (url) => shell.openExternal(url), log });
   const window = new MainWindow({
     create: (opts) => new BrowserWindow(opts),
+    openLink: (url, from) => void links.open(url, from),
     session: session.defaultSession,
     preload: o.preload,
     page: o.page,
@@ -86,14 +89,29 @@ export async function startApp(o: AppOptions): Promise<MoriApp | null> {
     quitting: () => quitting || !host.shown,
     onVisibility: (visible) => dock.window(visible),
   });
-  const router = new IpcRouter({ ipcMain: ipcMain as unknown as IpcMainLike, connection, home: o.home, isAppUrl: (url) => isAppUrl(o.page, url), log });
+  const router = new IpcRouter({ ipcMain: ipcMain as unknown as IpcMainLike, connection, home: o.home, isAppUrl: (url) => isAppUrl(o.page, url), log, openLink: (url, from) => links.open(url, from) });
 
   const muted = (): Set<string> => new Set(settings.get('mutedSessions'));
+  // The daemon's notification settings, which `mori ui` shares: read on each connection, then followed.
+  let daemonNotifications: { paused: boolean; events: readonly string[] } | null = null;
+  connection.onState((s) => {
+    if (s !== 'open') return;
+    connection.request('settings.get', {}).then(
+      (r) => {
+        if (r.ok) daemonNotifications = r.value.notifications;
+      },
+      (err: unknown) => log(`reading the daemon's settings failed: ${String(err)}`),
+    );
+  });
+  connection.onEvent((e) => {
+    if (e.type === 'settings.changed') daemonNotifications = e.settings.notifications;
+  });
   const notifications = new NotificationController({
     create: (opts) => new Notification(opts),
     rows: () => state.sessions(),
     focusedSession: () => window.focusedSession(),
     pausedUntil: () => settings.get('notificationsPausedUntil'),
+    daemonNotifications: () => daemonNotifications,
     openSession: (id) => window.open(id),
     ...(o.coalesceMs !== undefined ? { coalesceMs: o.coalesceMs } : {}),
   });

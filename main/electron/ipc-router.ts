@@ -29,6 +29,8 @@ export interface RouterOptions {
   /** Whether a URL is the app's own page (its file or the dev server), hash and query aside. */
   isAppUrl: (url: string) => boolean;
   log: (line: string) => void;
+  /** Opens a link the page asks for (external-links.ts: http and https only, refusals logged). */
+  openLink: (url: unknown, from: string) => Result<unknown>;
 }
 
 type SenderEvent = Pick<IpcMainInvokeEvent, 'sender' | 'senderFrame'>;
@@ -66,6 +68,7 @@ export class IpcRouter {
     this.handle(IPC.attachResize, (e, id, size) => this.toAttachment(e.sender, id, 'resize', size));
     this.handle(IPC.attachDetach, (e, id) => this.detach(e.sender, id));
     this.handle(IPC.attachAck, (e, id, chars) => this.toAttachment(e.sender, id, 'ack', { chars }));
+    this.handle(IPC.openLink, async (_e, url) => o.openLink(url, 'the window'));
     o.ipcMain.on(IPC.subscribe, (e) => {
       if (!senderAllowed(e, o.isAppUrl)) return o.log(`refused ${IPC.subscribe} from ${e.senderFrame?.url ?? 'an unknown frame'}`);
       this.subscribers.add(e.sender);
@@ -74,7 +77,7 @@ export class IpcRouter {
   }
 
   dispose(): void {
-    for (const ch of [IPC.call, IPC.attach, IPC.attachInput, IPC.attachResize, IPC.attachDetach, IPC.attachAck]) this.o.ipcMain.removeHandler(ch);
+    for (const ch of [IPC.call, IPC.attach, IPC.attachInput, IPC.attachResize, IPC.attachDetach, IPC.attachAck, IPC.openLink]) this.o.ipcMain.removeHandler(ch);
     for (const a of this.attachments.values()) a.client.close();
     this.attachments.clear();
   }

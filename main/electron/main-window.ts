@@ -1,6 +1,7 @@
 // The window (DESIGN.md §11, §13): created locked down — context isolation, the sandbox, no Node in
-// the page, a strict CSP on every response, navigation and new windows denied, every permission
-// denied but notifications — loads the built renderer, hides to the tray when closed (the app keeps
+// the page, a strict CSP on every response, navigation and new windows denied (a link they were for
+// goes to the default browser, http and https only), every permission denied (notifications too: the
+// app notifies natively, the page does not) — loads the built renderer, hides to the tray when closed (the app keeps
 // running), and remembers its bounds. Opening it on a session sets the page's hash
 // (`#session=<id>`). Electron main process; Electron's classes come in through `WindowDeps`.
 import path from 'node:path';
@@ -11,8 +12,8 @@ import { sessionHash } from '../../common/electron-ipc.js';
 /** Only the app's own scripts and styles; no remote code; the daemon is reached through IPC, not the network. */
 export const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-/** Notifications are the one permission the page may have (the OS asks the person anyway). */
-const ALLOWED_PERMISSIONS = new Set(['notifications']);
+/** No permission for the page: the app raises the notifications itself (notification-controller.ts). */
+const ALLOWED_PERMISSIONS = new Set<string>();
 
 /** A first window that fits a 13" laptop beside an editor. */
 const DEFAULT_BOUNDS = { width: 1100, height: 720 };
@@ -27,6 +28,8 @@ export interface WindowDeps {
   saveBounds: (b: Rectangle) => void;
   /** True once the app is quitting: then a close really closes. */
   quitting: () => boolean;
+  /** A link a new window or a navigation was for: to the default browser when it may be (external-links.ts). */
+  openLink?: (url: string, from: string) => void;
   /** Told when the window is shown or hidden (the macOS Dock follows it). */
   onVisibility?: (visible: boolean) => void;
 }
@@ -46,7 +49,7 @@ export function isAppUrl(page: WindowDeps['page'], url: string): boolean {
   return url !== '' && strip(url) === strip(pageUrl(page));
 }
 
-/** Locks the session down once: CSP on every response, permissions denied but notifications. */
+/** Locks the session down once: CSP on every response, every permission denied. */
 export function lockDownSession(s: Session): void {
   s.webRequest.onHeadersReceived((details, callback) => {
     callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CSP] } });
@@ -105,8 +108,14 @@ export class MainWindow {
     });
     this.win = win;
     const page = this.d.page;
-    win.webContents.setWindowOpenHandler(() => ({ action: 'deny' }));
-    win.webContents.on('will-navigate', (e) => e.preventDefault());
+    win.webContents.setWindowOpenHandler(({ url }) => {
+      this.d.openLink?.(url, 'a new window');
+      return { action: 'deny' };
+    });
+    win.webContents.on('will-navigate', (e, url) => {
+      e.preventDefault();
+      if (!isAppUrl(page, url)) this.d.openLink?.(url, 'a navigation');
+    });
     win.webContents.on('will-redirect', (e) => e.preventDefault());
     win.webContents.on('will-attach-webview', (e) => e.preventDefault());
     win.on('close', (e) => {

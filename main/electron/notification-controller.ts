@@ -26,6 +26,8 @@ export interface NotificationControllerOptions {
   /** The session the person is looking at in a focused window, else null. */
   focusedSession: () => string | null;
   pausedUntil: () => number | null;
+  /** The daemon's notification settings (DESIGN.md §12), shared with `mori ui`; null until read. */
+  daemonNotifications?: () => { paused: boolean; events: readonly string[] } | null;
   openSession: (id: string | null) => void;
   coalesceMs?: number;
   now?: () => number;
@@ -78,6 +80,7 @@ export class NotificationController {
       focusedSession: this.o.focusedSession(),
       muted: this.muted,
       pausedUntil: this.o.pausedUntil(),
+      daemonNotifications: this.o.daemonNotifications?.() ?? null,
     };
   }
 

@@ -35,7 +35,12 @@ export interface DecideInput {
   focusedSession: string | null;
   muted: ReadonlySet<string>;
   pausedUntil: number | null;
+  /** The daemon's notification settings both UIs share (null before they are read): its pause, and which kinds notify. */
+  daemonNotifications?: { paused: boolean; events: readonly string[] } | null;
 }
+
+/** The settings' kind of a candidate's group ("usage-limit", "resumed:sleep" → "resumed"); `attention` always notifies. */
+const kindOf = (group: string): string => group.split(':')[0] ?? group;
 
 interface Candidate {
   group: string;
@@ -102,8 +107,10 @@ export function decideNotifications(memory: DeciderMemory, input: DecideInput): 
     if (memory.seen.get(row.info.id) !== key) candidates.push(conditionCandidate(row, key));
   }
 
-  const paused = input.pausedUntil !== null && input.now < input.pausedUntil;
-  const shown = candidates.filter((c) => !paused && !input.muted.has(c.row.info.id) && c.row.info.id !== input.focusedSession);
+  const shared = input.daemonNotifications ?? null;
+  const paused = (input.pausedUntil !== null && input.now < input.pausedUntil) || shared?.paused === true;
+  const wanted = (c: Candidate): boolean => shared === null || kindOf(c.group) === 'attention' || shared.events.includes(kindOf(c.group));
+  const shown = candidates.filter((c) => !paused && wanted(c) && !input.muted.has(c.row.info.id) && c.row.info.id !== input.focusedSession);
   const groups = new Map<string, Candidate[]>();
   for (const c of shown) groups.set(c.group, [...(groups.get(c.group) ?? []), c]);
   const notices: Notice[] = [];

@@ -67,6 +67,12 @@ export class WindowHarness {
     await this.page.goto(this.url);
   }
 
+  /** The pid of the daemon `mori ui` started (it says so on stderr), or null when one was running already. */
+  daemonPid(): number | null {
+    const m = /started a daemon \(pid (\d+)/.exec(this.uiErr);
+    return m?.[1] ? Number(m[1]) : null;
+  }
+
   /** The titles of the browser notifications the page raised so far. */
   notifications(): Promise<string[]> {
     return this.page.evaluate<string[]>('window.shownNotifications');

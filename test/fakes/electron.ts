@@ -19,6 +19,8 @@ export const fake = {
   permissionCheck: null as Parameters<E.Session['setPermissionCheckHandler']>[0],
   headersHandler: null as ((details: { responseHeaders?: Record<string, string[]> }, cb: (r: { responseHeaders?: Record<string, string[]> }) => void) => void) | null,
   opened: [] as string[],
+  /** URLs handed to the default browser (shell.openExternal). */
+  external: [] as string[],
   online: true,
   exposed: new Map<string, unknown>(),
 };
@@ -163,7 +165,10 @@ export const shell = {
     fake.opened.push(p);
     return '';
   },
-} satisfies Pick<typeof E.shell, 'openPath'>;
+  openExternal: async (url: string): Promise<void> => {
+    fake.external.push(url);
+  },
+} satisfies Pick<typeof E.shell, 'openPath' | 'openExternal'>;
 
 // ---- sessions, web contents, windows ----
 const fakeSession = {

@@ -262,7 +262,7 @@ describe('the desktop app', () => {
     const win = fake.windows.at(-1) as BrowserWindow;
     expect(win.isVisible() && win.isFocused()).toBe(true);
     expect(win.options.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false });
-    // Every response gets the strict CSP; every permission is denied but notifications; no new windows.
+    // Every response gets the strict CSP; every permission is denied (the app notifies natively); no new windows.
     let headers: Record<string, string[]> = {};
     fake.headersHandler?.({ responseHeaders: { 'Content-Type': ['text/html'] } }, (r) => (headers = r.responseHeaders ?? {}));
     expect(headers['Content-Security-Policy']?.[0]).toMatch(/^default-src 'self'; script-src 'self';.*connect-src 'none'/);
@@ -270,8 +270,10 @@ describe('the desktop app', () => {
     for (const p of ['notifications', 'media', 'geolocation', 'clipboard-read', 'openExternal'] as const) {
       fake.permissionHandler?.(win.webContents as never, p, (granted) => (decided[p] = granted), {} as never);
     }
-    expect(decided).toEqual({ notifications: true, media: false, geolocation: false, 'clipboard-read': false, openExternal: false });
+    expect(decided).toEqual({ notifications: false, media: false, geolocation: false, 'clipboard-read': false, openExternal: false });
     expect(win.webContents.windowOpenHandler?.({ url: 'https://evil.example/' } as never)).toEqual({ action: 'deny' });
+    // The link a denied window was for goes to the default browser (http and https only).
+    expect(fake.external).toContain('https://evil.example/');
     const nav = { defaultPrevented: false, preventDefault() { this.defaultPrevented = true; } };
     win.webContents.emit('will-navigate', nav, 'https://evil.example/');
     expect(nav.defaultPrevented).toBe(true);

@@ -1,10 +1,11 @@
 // The control API's one client core (common/protocol-client.ts) over an in-memory transport: replies
 // matched by id whatever their order, results checked against the method's schema, hello naming a
-// daemon of another version, waiting requests answered `disconnected` when the transport closes, and
-// the one reconnect backoff doubling to its bound.
+// daemon of another version, waiting requests answered `disconnected` when the transport closes, a
+// request unanswered within its time answered `timeout` (its late reply dropped; the long methods
+// wait), and the one reconnect backoff doubling to its bound.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PROTOCOL_VERSION } from '../../common/ipc.js';
-import { ProtocolClient, Reconnect, RECONNECT_MAX_MS, type StreamMessage, type Transport } from '../../common/protocol-client.js';
+import { LONG_METHODS, ProtocolClient, Reconnect, RECONNECT_MAX_MS, REQUEST_TIMEOUT_MS, type StreamMessage, type Transport } from '../../common/protocol-client.js';
 
 /** A transport whose sent requests are kept, and through which the test plays the daemon. */
 function fakeTransport(): { transport: Transport; sent: { id: number; method: string; params: unknown }[]; reply: (m: unknown) => void; close: (why: string) => void } {
@@ -67,6 +68,51 @@ describe('the protocol client core', () => {
     expect(await r).toEqual({ ok: false, code: 'disconnected', message: 'gone' });
     expect(await c.request('list', {})).toEqual({ ok: false, code: 'disconnected', message: 'gone' });
     expect(c.isClosed).toBe(true);
+  });
+
+  it('answers a request with no reply within its time `timeout`, naming the method and the wait, and drops the late reply', async () => {
+    vi.useFakeTimers();
+    const t = fakeTransport();
+    const c = new ProtocolClient(t.transport);
+    const raw: unknown[] = [];
+    c.onRaw((m) => raw.push(m));
+    const r = c.request('state.read', { session: 'a', file: 'session_state.md' });
+    const quick = c.request('list', {});
+    t.reply({ kind: 'reply', id: t.sent[1]?.id, ok: true, value: [] });
+    expect(await quick).toEqual({ ok: true, value: [] });
+    vi.advanceTimersByTime(REQUEST_TIMEOUT_MS - 1);
+    let settled = false;
+    r.then(() => (settled = true), () => undefined);
+    await Promise.resolve();
+    expect(settled).toBe(false);
+    vi.advanceTimersByTime(1);
+    const failed = await r;
+    expect(failed).toMatchObject({ ok: false, code: 'timeout' });
+    expect(failed.ok ? '' : failed.message).toMatch(/^state\.read: no answer from the Mori supervisor within 30 s/);
+    // The reply that comes after all is nobody's: not handed to the raw listener as someone else's.
+    t.reply({ kind: 'reply', id: t.sent[0]?.id, ok: true, value: { text: '', version: 'v' } });
+    expect(raw).toEqual([]);
+    // The answered request left no timer behind.
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('takes its time limit from its options; the long methods wait as long as the connection lives', async () => {
+    vi.useFakeTimers();
+    const t = fakeTransport();
+    const c = new ProtocolClient(t.transport, { timeoutMs: 500 });
+    const r = c.request('list', {});
+    const long = c.request('checks.verify', { session: 'a' });
+    expect(LONG_METHODS).toContain('checks.verify');
+    vi.advanceTimersByTime(500);
+    expect(await r).toMatchObject({ ok: false, code: 'timeout', message: expect.stringContaining('within 500 ms') });
+    vi.advanceTimersByTime(10 * REQUEST_TIMEOUT_MS);
+    t.reply({ kind: 'reply', id: t.sent[1]?.id, ok: true, value: { ok: true } });
+    expect(await long).toEqual({ ok: true, value: { ok: true } });
+    // Closing answers what still waits `disconnected` and clears its timer.
+    const last = c.request('list', {});
+    t.close('gone');
+    expect(await last).toMatchObject({ code: 'disconnected' });
+    expect(vi.getTimerCount()).toBe(0);
   });
 
   it('backs off from the first wait, doubling up to the bound, and starts again after a reset', () => {

@@ -1,6 +1,7 @@
 // The notification decider (main/electron/notification-decider.ts): one notification per transition,
 // none again for an unchanged condition, one for several sessions making the same transition in a
-// batch, none for the focused session, a muted one, or while paused — and those still count as told.
+// batch, none for the focused session, a muted one, or while paused (the app's pause or the daemon's
+// shared one), none of a kind the shared settings turn off — and those still count as told.
 import { describe, expect, it } from 'vitest';
 import type { DaemonEvent } from '../../common/ipc.js';
 import { decideNotifications, emptyMemory, pauseUntil, type DecideInput, type DeciderMemory } from '../../main/electron/notification-decider.js';
@@ -66,5 +67,23 @@ describe('decideNotifications', () => {
     expect(pauseUntil('hour', NOW)).toBe(NOW + 3_600_000);
     const t = new Date(pauseUntil('tomorrow', NOW));
     expect([t.getHours(), t.getMinutes(), t.getDate()]).toEqual([8, 0, new Date(NOW + 86_400_000).getDate()]);
+  });
+
+  it("follows the daemon's shared settings: nothing while they pause, only the kinds they want (attention always), and those still count as told", () => {
+    const ok = row('a');
+    const asks = row('a', { activity: 'needs-input' });
+    const loop = row('b', { state: 'attention' }, { attention: { reason: 'crash-loop', message: 'crashed 5 times' } });
+    const odd = row('c', { state: 'attention' }, { attention: { reason: 'config', message: 'bad file' } });
+    const paused = { paused: true, events: ['needs-input', 'crash-loop'] };
+    const onlyLoops = { paused: false, events: ['crash-loop'] };
+    expect(
+      run([
+        input([ok]),
+        input([asks], { daemonNotifications: paused }),
+        input([asks], { daemonNotifications: null }),
+        input([ok, loop, odd], { daemonNotifications: onlyLoops }),
+        input([asks, loop, odd], { daemonNotifications: onlyLoops }),
+      ]).map((n) => n.map((x) => x.split('|')[0])),
+    ).toEqual([[], [], [], ['b is in a crash loop', 'c needs you'], []]);
   });
 });

@@ -1,7 +1,8 @@
 // The window's store of unsaved state-file edits: kept per session and file, survives a new store
 // over the same storage (a reload), lists a session's files with a draft, removes a draft equal to
 // the text it started from, ignores anything in storage that is not a draft, and says so when the
-// storage refuses to keep one.
+// storage refuses to keep one; an edit not in storage (typing not paused yet, or refused) is pending:
+// its file is listed and the store has unsaved work until it is kept or cleared.
 import { describe, expect, it } from 'vitest';
 import { DraftStore, DRAFT_KEY_PREFIX, type DraftStorage } from '../../renderer/draft-store.js';
 
@@ -71,5 +72,31 @@ describe('DraftStore', () => {
     expect(store.any()).toBe(false);
     storage.full = true;
     expect(store.put('s', 'environment.md', draft('mine\n'))).toBe(false);
+  });
+
+  it('holds an edit not in storage as pending: listed, unsaved, until kept or cleared', () => {
+    const storage = new MemoryStorage();
+    const store = new DraftStore(storage);
+    let changes = 0;
+    store.onChange(() => changes++);
+    store.markPending('s', 'session_state.md');
+    store.markPending('s', 'session_state.md');
+    expect(changes).toBe(1);
+    expect(store.files('s')).toEqual(['session_state.md']);
+    expect(store.any()).toBe(true);
+    expect(store.get('s', 'session_state.md')).toBeNull();
+    // Kept: listed once, from storage.
+    expect(store.put('s', 'session_state.md', draft('mine\n'))).toBe(true);
+    expect(store.files('s')).toEqual(['session_state.md']);
+    // Refused later (storage full): the older text stays kept, the edit pending, listed once.
+    storage.full = true;
+    expect(store.put('s', 'session_state.md', draft('mine, longer\n'))).toBe(false);
+    expect(store.files('s')).toEqual(['session_state.md']);
+    expect(store.get('s', 'session_state.md')?.text).toBe('mine\n');
+    store.clear('s', 'session_state.md');
+    expect(store.any()).toBe(false);
+    // A refused first put is pending too: the tab is marked, closing asks.
+    expect(store.put('s', 'environment.md', draft('big\n'))).toBe(false);
+    expect(store.files('s')).toEqual(['environment.md']);
   });
 });

@@ -1,0 +1,45 @@
+// The selected session's header (DESIGN.md §13): its name, its state in words, where it runs, and
+// its actions (Verify; Stop, or Start/Resume; Rename and Remove), with the line saying how the last action went. Runs
+// in the renderer.
+import type { SessionInfo } from '../common/ipc.js';
+import { stateWord } from '../common/session-view.js';
+import { SessionManage } from './session-manage.js';
+import type { WindowStore } from './window-store.js';
+
+export function SessionHeader(props: { store: WindowStore; current: SessionInfo; running: boolean; actionStatus: string }) {
+  const { store, current } = props;
+  const resume = current.intent.kind === 'interrupted' ? 'Resume' : 'Start';
+  return (
+    <>
+      <header class="session-header">
+        <div class="session-title">
+          <h1>{current.name}</h1>
+          <span class={`badge state-${stateWord(current).replace(' ', '-')}`}>{stateWord(current)}</span>
+          <span class="muted">
+            {current.profile ?? ''} · {current.backend} · {current.projectDir ?? current.stateDir}
+          </span>
+        </div>
+        <div class="session-actions">
+          <button type="button" onClick={() => void store.act('checks.verify', 'Verify')}>
+            Verify
+          </button>
+          {props.running ? (
+            <button type="button" onClick={() => void store.act('stop', 'Stop')}>
+              Stop
+            </button>
+          ) : (
+            <button type="button" onClick={() => void store.act('start', resume)}>
+              {resume}
+            </button>
+          )}
+          <SessionManage api={store.api} session={current} onStatus={store.setActionStatus} />
+        </div>
+      </header>
+      {props.actionStatus ? (
+        <div class="muted action-status" role="status">
+          {props.actionStatus}
+        </div>
+      ) : null}
+    </>
+  );
+}
