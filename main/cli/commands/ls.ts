@@ -45,7 +45,8 @@ function line(s: SessionSummary, live: LiveState | null, problem?: StateProblem)
   if (!s.ok || !s.session) return `?  ${s.stateDir}\n   error: ${s.error}${unwritable}`;
   const x = s.session;
   const now = live ? liveLine(live, x.id) : null;
-  return `${x.name}  ${now ?? intentText(s)}  ${x.agent.profile}/${x.backend}  ${x.projectDir}\n   task: ${s.task ?? '-'}${s.error ? `\n   warning: ${s.error}` : ''}${unwritable}`;
+  const branch = x.worktree ? `  ⎇ ${x.worktree.branch}` : '';
+  return `${x.name}  ${now ?? intentText(s)}  ${x.agent.profile}/${x.backend}  ${x.projectDir}${branch}\n   task: ${s.task ?? '-'}${s.error ? `\n   warning: ${s.error}` : ''}${unwritable}`;
 }
 
 /** Where the agent left off, per session_state.md; null when the file is absent or unreadable. */
@@ -91,7 +92,8 @@ export function registerLs(program: Command): void {
       const sessions = reg.value.map((e) => {
         const s = summarize(e.stateDir);
         const problem = problems.get(e.id);
-        return { ...s, live: live?.sessions.get(s.session?.id ?? e.id) ?? null, ...(problem ? { stateProblem: problem } : {}) };
+        const branch = s.session?.worktree?.branch;
+        return { ...s, live: live?.sessions.get(s.session?.id ?? e.id) ?? null, ...(branch ? { branch } : {}), ...(problem ? { stateProblem: problem } : {}) };
       });
       const { listings, problem } = await remote;
       const { remoteRows } = listings.length > 0 ? await import('../remote-rows.js') : { remoteRows: () => [] };
