@@ -75,7 +75,7 @@ export async function createSessionWorktree(dir: string, name: string, branchOpt
     return fail('failed', `${path.dirname(wt)}: cannot be created (${(err as Error).message})`);
   }
   const add = await gitAsync(repoReal, ['worktree', 'add', '--no-checkout', '-b', branch, '--', wt, head.stdout.trim()]);
-  if (add.code !== 0) return fail('failed', `git worktree add ${wt} failed${add.timedOut ? ' (timed out)' : ''}`);
+  if (add.code !== 0) return fail('failed', `${wt}: the worktree could not be added${add.timedOut ? ' (git timed out)' : ''}`);
   const fill = await gitAsync(wt, ['read-tree', '-u', '--reset', 'HEAD'], CHECKOUT_TIMEOUT_MS);
   if (fill.code !== 0) return fail('failed', `${wt}: the worktree was made on branch ${branch}, but its files could not be checked out${fill.timedOut ? ' (timed out)' : ''}`);
   return ok({ path: realpathSync(wt), branch, repo: repoReal });
@@ -104,7 +104,7 @@ export async function worktreeRemovalProblem(wt: SessionWorktree): Promise<Resul
 /** Removes the worktree (its files and git's record of it); the branch stays. */
 export async function removeSessionWorktree(wt: SessionWorktree): Promise<Result<true>> {
   const r = await gitAsync(wt.repo, ['worktree', 'remove', '--force', '--', wt.path], CHECKOUT_TIMEOUT_MS);
-  if (r.code !== 0) return fail('failed', `git worktree remove ${wt.path} failed${r.timedOut ? ' (timed out)' : ''}`);
+  if (r.code !== 0) return fail('failed', `${wt.path}: the worktree could not be removed${r.timedOut ? ' (git timed out)' : ''}`);
   return ok(true);
 }
 
