@@ -7,7 +7,6 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { DaemonSettings } from '../common/daemon-settings.js';
 import type { DaemonEvent, EditableStateFile, SessionInfo } from '../common/ipc.js';
 import type { ConnectionState, MoriApi } from '../common/mori-api.js';
-import { stateWord } from '../common/session-view.js';
 import { ChangesTab } from './changes-tab.js';
 import { ChecksPane } from './checks-pane.js';
 import { DraftStore } from './draft-store.js';
@@ -18,6 +17,7 @@ import { SessionAdvice } from './session-advice.js';
 import { SessionsSidebar } from './sessions-sidebar.js';
 import { SidebarSplitter } from './sidebar-splitter.js';
 import { SessionManage } from './session-manage.js';
+import { SessionTitle } from './session-title.js';
 import { SettingsDialog } from './settings-dialog.js';
 import { Palette, type PaletteItem } from './palette.js';
 import { keysWords } from './shortcuts.js';
@@ -293,13 +293,7 @@ export function App(props: { api: MoriApi }) {
         {current ? (
           <>
             <header class="session-header">
-              <div class="session-title">
-                <h1>{current.name}</h1>
-                <span class={`badge state-${stateWord(current).replace(' ', '-')}`}>{stateWord(current)}</span>
-                <span class="muted">
-                  {current.profile ?? ''} · {current.backend} · {current.projectDir ?? current.stateDir}
-                </span>
-              </div>
+              <SessionTitle info={current} />
               <div class="session-actions">
                 <button type="button" onClick={() => void act('checks.verify', 'Verify')}>
                   Verify
