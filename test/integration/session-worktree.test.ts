@@ -1,5 +1,5 @@
 // `mori init --worktree` and `mori rm --remove-worktree` with real git and the real `mori`: the
-// worktree is made under the Mori home on a new branch with the project's files and the session's
+// worktree (also asked of the daemon as session.init) is made under the Mori home on a new branch with the project's files and the session's
 // state dir in it, `mori ls` shows the branch, the agent runs in it; rm keeps it unless asked, and
 // refuses to remove one with uncommitted changes or commits no other branch holds unless --force
 // (the branch always stays). Hostile branch names and occupied paths are refused, and a smudge filter
@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { call, client } from '../helpers/daemon.js';
 import { hasEvent, until, UpHarness } from '../helpers/mori-up.js';
 
 let h: UpHarness;
@@ -94,6 +95,23 @@ describe('mori init --worktree', () => {
     symlinkSync(h.project, worktreeOf('linked'));
     expect(initWorktree('linked').stderr).toMatch(/exists already/);
     expect(git(h.project, 'rev-parse', '--verify', '--quiet', 'refs/heads/mori/linked').code).not.toBe(0);
+  }, SLOW_MS);
+
+  it('is asked of the daemon as session.init with worktree: { branch }', async () => {
+    mkdirSync(h.home, { recursive: true, mode: 0o700 });
+    const up = h.mori('up', '--daemon');
+    expect(up.code, up.stderr).toBe(0);
+    const { c } = await client(h.home);
+    try {
+      const info = await call(c, 'session.init', { projectDir: h.project, name: 'api', profile: 'claude', backend: 'direct', worktree: { branch: 'api/work' } });
+      expect(info).toMatchObject({ name: 'api', branch: 'api/work', projectDir: worktreeOf('api'), stateDir: path.join(worktreeOf('api'), '.mori', 'api') });
+      const listed = (await call(c, 'list', {})) as unknown as { name: string; branch?: string }[];
+      expect(listed.find((s) => s.name === 'api')?.branch).toBe('api/work');
+      await expect(call(c, 'session.init', { projectDir: h.project, name: 'api2', profile: 'claude', backend: 'direct', worktree: { branch: '-evil' } })).rejects.toThrow(/starting with "-"/);
+    } finally {
+      c.close();
+    }
+    expect(git(worktreeOf('api'), 'rev-parse', '--abbrev-ref', 'HEAD').out).toBe('api/work');
   }, SLOW_MS);
 
   it('never runs a filter the repository names while checking the files out', () => {
