@@ -1,6 +1,6 @@
 // `mori init --worktree` and `mori rm --remove-worktree` with real git and the real `mori`: the
-// worktree (also asked of the daemon as session.init) is made under the Mori home on a new branch with the project's files and the session's
-// state dir in it, `mori ls` shows the branch, the agent runs in it; rm keeps it unless asked, and
+// worktree (also asked of the daemon as session.init) is made under the Mori home on a new branch
+// with the project's files and the session's state dir in it, `mori ls` shows the branch, the agent runs in it; rm keeps it unless asked, and
 // refuses to remove one with uncommitted changes or commits no other branch holds unless --force
 // (the branch always stays). Hostile branch names and occupied paths are refused, and a smudge filter
 // the repository's config names (as an agent could write it) never runs while the files are checked out.
