@@ -45,6 +45,8 @@ export const SessionInfo = z.object({
   failingChecks: z.number().int().nonnegative().optional(),
   /** The usage limit it waits out (`limited`) or was stopped at ("Don't resume"): resetAt, resumeAt… */
   usageLimit: UsageLimitPlan.nullable().optional(),
+  /** The branch of the session's own git worktree, when it has one. */
+  branch: z.string().optional(),
 });
 export type SessionInfo = z.infer<typeof SessionInfo>;
 
@@ -174,6 +176,8 @@ export const IpcMethods = lazyMethods({
       task: z.string().max(MAX_TEXT).optional(),
       backend: BackendName,
       command: z.string().min(1).max(10_000).optional(),
+      /** Make a git worktree of projectDir's repository on a new branch (default `mori/<name>`) and work there. */
+      worktree: z.object({ branch: z.string().min(1).max(200).optional() }).optional(),
     }),
     result: SessionInfo,
   }),

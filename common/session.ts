@@ -88,6 +88,10 @@ export const UsageLimitPlan = z.object({
 });
 export type UsageLimitPlan = z.infer<typeof UsageLimitPlan>;
 
+/** A session's own git worktree (`mori init --worktree`): where it is, its branch, the repository it belongs to. */
+export const SessionWorktree = z.object({ path: z.string().min(1), branch: z.string().min(1), repo: z.string().min(1) });
+export type SessionWorktree = z.infer<typeof SessionWorktree>;
+
 export const SessionFile = z.object({
   schemaVersion: z.literal(SESSION_SCHEMA_VERSION),
   id: z.string().uuid(),
@@ -131,6 +135,8 @@ export const SessionFile = z.object({
   pidBoots: z.record(z.string(), z.object({ bootId: z.string(), seenAt: z.string() })).default({}),
   /** The usage limit the session waits out, kept across Mori restarts and reboots; null when none. */
   usageLimit: UsageLimitPlan.nullable().default(null),
+  /** The git worktree made for the session (its projectDir), when it was created with one. */
+  worktree: SessionWorktree.optional(),
 });
 export type SessionFile = z.infer<typeof SessionFile>;
 export type SessionFileInput = z.input<typeof SessionFile>;

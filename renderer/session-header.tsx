@@ -1,9 +1,9 @@
-// The selected session's header (DESIGN.md §13): its name, its state in words, where it runs, and
+// The selected session's header (DESIGN.md §13): its name, its state in words, where it runs (and its worktree's branch), and
 // its actions (Verify; Stop, or Start/Resume; Rename and Remove), with the line saying how the last action went. Runs
 // in the renderer.
 import type { SessionInfo } from '../common/ipc.js';
-import { stateWord } from '../common/session-view.js';
 import { SessionManage } from './session-manage.js';
+import { SessionTitle } from './session-title.js';
 import type { WindowStore } from './window-store.js';
 
 export function SessionHeader(props: { store: WindowStore; current: SessionInfo; running: boolean; actionStatus: string }) {
@@ -12,13 +12,7 @@ export function SessionHeader(props: { store: WindowStore; current: SessionInfo;
   return (
     <>
       <header class="session-header">
-        <div class="session-title">
-          <h1>{current.name}</h1>
-          <span class={`badge state-${stateWord(current).replace(' ', '-')}`}>{stateWord(current)}</span>
-          <span class="muted">
-            {current.profile ?? ''} · {current.backend} · {current.projectDir ?? current.stateDir}
-          </span>
-        </div>
+        <SessionTitle info={current} />
         <div class="session-actions">
           <button type="button" onClick={() => void store.act('checks.verify', 'Verify')}>
             Verify

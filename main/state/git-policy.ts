@@ -16,6 +16,13 @@
 //                    (diff.<driver>.command/textconv are never looked up), --no-renames
 //   cat-file         --batch only, never --filters/--textconv: blobs come out as stored, no smudge
 //   check-ignore     --no-index: reads .gitignore files and info/exclude only
+//   read-tree        -u --reset only, to fill a session's new worktree (session-worktree.ts): on the
+//                    private git dir like status, so no filter driver of the repository's config runs
+//   worktree         `add --no-checkout` (writes no file of the tree, so no smudge filter runs; the
+//                    files come from read-tree above) and `remove --force` (after Mori's own checks
+//                    on the private dir: without --force, git would run a status with the repository's
+//                    config, and so its filter drivers). Both run with the repository's own git dir.
+//   check-ref-format --branch only: checks a branch name, reads no file of the working tree
 //   update-ref       --stdin only, every line naming a ref under refs/mori/ (checked here). It runs on
 //                    the repository's own git dir, as rev-parse does: a private dir only links refs
 //                    and packed-refs, and a deletion rewriting packed-refs would replace the link. It
@@ -51,9 +58,9 @@
 // and GIT_CONFIG_NOSYSTEM=1 leaves /etc/gitconfig out. The person's ~/.gitconfig is still read.
 
 /** What Mori asks git (see the header for each). */
-export const ALLOWED_SUBCOMMANDS = new Set(['status', 'rev-parse', 'config', 'add', 'write-tree', 'commit-tree', 'for-each-ref', 'ls-tree', 'diff-tree', 'cat-file', 'check-ignore', 'update-ref']);
+export const ALLOWED_SUBCOMMANDS = new Set(['status', 'rev-parse', 'config', 'add', 'write-tree', 'commit-tree', 'for-each-ref', 'ls-tree', 'diff-tree', 'cat-file', 'check-ignore', 'update-ref', 'read-tree', 'worktree', 'check-ref-format']);
 /** Run on a private git dir: they read file contents (attributes, filters) or are only ever used beside those that do. */
-export const READS_CONTENTS = new Set(['status', 'add', 'write-tree', 'commit-tree', 'for-each-ref', 'ls-tree', 'diff-tree', 'cat-file', 'check-ignore']);
+export const READS_CONTENTS = new Set(['status', 'add', 'write-tree', 'commit-tree', 'for-each-ref', 'ls-tree', 'diff-tree', 'cat-file', 'check-ignore', 'read-tree']);
 /** Arguments each subcommand always gets, right after its name. */
 const REQUIRED_ARGS: Readonly<Record<string, readonly string[]>> = {
   'commit-tree': ['--no-gpg-sign'],
@@ -113,6 +120,9 @@ export function gitArgs(dir: string, args: readonly string[]): string[] {
   if (refused !== undefined) throw new Error(`git ${sub} ${refused}: an option Mori never passes (git-policy.ts)`);
   if (sub === 'update-ref' && (args.length !== 3 || args[1] !== '--stdin' || args[2] !== '-z')) throw new Error('update-ref: only `--stdin -z` (git-policy.ts)');
   if (sub === 'cat-file' && (args.length !== 2 || args[1] !== '--batch')) throw new Error('cat-file: only `--batch` (git-policy.ts)');
+  if (sub === 'read-tree' && (args[1] !== '-u' || args[2] !== '--reset')) throw new Error('read-tree: only `-u --reset` (git-policy.ts)');
+  if (sub === 'worktree' && !((args[1] === 'add' && args[2] === '--no-checkout') || (args[1] === 'remove' && args[2] === '--force'))) throw new Error('worktree: only `add --no-checkout` and `remove --force` (git-policy.ts)');
+  if (sub === 'check-ref-format' && (args.length !== 3 || args[1] !== '--branch')) throw new Error('check-ref-format: only `--branch NAME` (git-policy.ts)');
   const config = FIXED_CONFIG.flatMap(([k, v]) => ['-c', `${k}=${v}`]);
   return ['--no-pager', '--no-optional-locks', ...config, '-C', dir, sub, ...(REQUIRED_ARGS[sub] ?? []), ...args.slice(1)];
 }

@@ -1,17 +1,19 @@
-// `mori init [DIR] --name N --agent PROFILE [--task TEXT] [--backend tmux|direct] [--command CMD]`:
-// creates the state dir and registers the session. A `--command` given here is the person's own, so
+// `mori init [DIR] --name N --agent PROFILE [--task TEXT] [--backend tmux|direct] [--command CMD]
+// [--worktree [--branch B]]`: creates the state dir and registers the session; with --worktree, in a
+// new git worktree of DIR's repository (session-worktree.ts), which becomes the session's project. A `--command` given here is the person's own, so
 // it is approved in the Mori home's trust store at once (DESIGN.md §7), and so refused from inside a
 // supervised agent (approver-check.ts). Runs in the CLI process.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { BackendName, PROFILE_NAMES, ProfileName } from '../../../common/session.js';
+import { BackendName, PROFILE_NAMES, ProfileName, type SessionWorktree } from '../../../common/session.js';
 import { fail } from '../../../common/result.js';
 import { findAgentProgram } from '../../agents/agent-program.js';
 import { checkTemplatePlaceholders } from '../../agents/command-template.js';
 import { PROFILES } from '../../agents/profiles.js';
 import { agentCommandNeedsTrust, approveAgentCommand } from '../../checks/trust.js';
 import { moriHome } from '../../state/mori-home.js';
+import { createSessionWorktree } from '../../state/session-worktree.js';
 import { createSession } from '../../state/state-dir.js';
 import { refusedInsideAgent } from '../approver-check.js';
 import { reportFailure, reportSuccess, type OutputOptions } from '../output.js';
@@ -22,6 +24,8 @@ interface InitOptions extends OutputOptions {
   task?: string;
   backend?: string;
   command?: string;
+  worktree?: boolean;
+  branch?: string;
 }
 
 /** tmux when it is installed (agents then outlive the app), else direct. */
@@ -38,8 +42,11 @@ export function registerInit(program: Command): void {
     .option('--task <text>', 'the task, written into session_state.md')
     .option('--backend <backend>', 'tmux (agents outlive Mori) or direct (default: tmux when installed)')
     .option('--command <cmd>', 'command line for the shell and custom profiles ({prompt} and {id} are filled in)')
+    .option('--worktree', 'work in a new git worktree of the repository (under the Mori home), on a new branch')
+    .option('--branch <name>', 'the worktree\'s new branch (default: mori/<name>)')
     .option('--json', 'print JSON')
     .action(async (dir: string | undefined, opts: InitOptions) => {
+      if (opts.branch !== undefined && !opts.worktree) return reportFailure(fail('usage', '--branch is only for --worktree'), opts);
       const profile = ProfileName.safeParse(opts.agent);
       if (!profile.success) return reportFailure(fail('usage', `--agent: "${opts.agent}" is not a profile; use one of ${PROFILE_NAMES.join(', ')}`), opts);
       const backend = BackendName.safeParse(opts.backend ?? defaultBackend());
@@ -57,15 +64,22 @@ export function registerInit(program: Command): void {
         if (refused) return reportFailure(refused, opts);
       }
 
+      let worktree: SessionWorktree | undefined;
+      if (opts.worktree) {
+        const made = await createSessionWorktree(path.resolve(dir ?? '.'), opts.name ?? '', opts.branch, moriHome());
+        if (!made.ok) return reportFailure(made, opts);
+        worktree = made.value;
+      }
       const created = await createSession({
-        projectDir: path.resolve(dir ?? '.'),
+        projectDir: worktree?.path ?? path.resolve(dir ?? '.'),
+        worktree,
         name: opts.name ?? '',
         profile: profile.data,
         task: opts.task,
         backend: backend.data,
         command: opts.command,
       });
-      if (!created.ok) return reportFailure(created, opts);
+      if (!created.ok) return reportFailure(worktree ? fail(created.code, `${created.message} (the worktree ${worktree.path} on branch ${worktree.branch} is left in place)`) : created, opts);
       const { stateDir, session, gitExclude } = created.value;
       if (agentCommandNeedsTrust(session.agent)) {
         const approved = await approveAgentCommand(moriHome(), stateDir, session);
@@ -77,9 +91,10 @@ export function registerInit(program: Command): void {
       if (gitExclude.refused) warnings.push(gitExclude.refused);
       for (const w of warnings) if (!opts.json) process.stderr.write(`mori: warning: ${w}\n`);
       reportSuccess(
-        { ok: true, id: session.id, name: session.name, stateDir, gitExclude: gitExclude.changed, warnings },
+        { ok: true, id: session.id, name: session.name, stateDir, gitExclude: gitExclude.changed, warnings, ...(worktree ? { worktree } : {}) },
         [
           `Created session "${session.name}" (${session.id})`,
+          ...(worktree ? [`  worktree: ${worktree.path} (branch ${worktree.branch})`] : []),
           `  state dir: ${stateDir}`,
           `  agent: ${session.agent.profile}, backend: ${session.backend}`,
           ...(gitExclude.changed ? [`  added .mori/ to ${gitExclude.changed}`] : []),

@@ -38,7 +38,8 @@ export function line(s: SessionSummary, live: LiveState | null, problem?: StateP
   if (!s.ok || !s.session) return `?  ${s.stateDir}\n   error: ${s.error}${unwritable}`;
   const x = s.session;
   const now = live ? liveLine(live, x.id) : null;
-  return `${x.name}  ${now ?? intentText(s)}  ${x.agent.profile}/${x.backend}  ${x.projectDir}\n   task: ${s.task ?? '-'}${s.error ? `\n   warning: ${s.error}` : ''}${unwritable}`;
+  const branch = x.worktree ? `  ⎇ ${x.worktree.branch}` : '';
+  return `${x.name}  ${now ?? intentText(s)}  ${x.agent.profile}/${x.backend}  ${x.projectDir}${branch}\n   task: ${s.task ?? '-'}${s.error ? `\n   warning: ${s.error}` : ''}${unwritable}`;
 }
 
 async function printListing(sessions: SessionListingEntry[], live: LiveState | null, remote: ReturnType<typeof remoteListings>, opts: OutputOptions): Promise<void> {

@@ -1,10 +1,14 @@
-// `mori rename S NEWNAME` and `mori rm S [--delete-state] [--yes]` (DESIGN.md §9): through the running
+// `mori rename S NEWNAME` and `mori rm S [--delete-state] [--remove-worktree [--force]] [--yes]` (DESIGN.md §9): through the running
 // supervisor (`session.rename`, `session.remove`), or by the CLI itself when none answers
 // (offline-admin.ts). Both are the person's: refused from inside a supervised agent, here and by the daemon.
-// `rm` asks before it acts when run in a terminal; elsewhere it needs --yes. Runs in the CLI process.
+// `rm` asks before it acts when run in a terminal; elsewhere it needs --yes. A session's own worktree
+// (session-worktree.ts) is kept, or removed after the session with --remove-worktree. Runs in the CLI process.
 import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
-import { fail } from '../../../common/result.js';
+import { fail, ok } from '../../../common/result.js';
+import type { SessionWorktree } from '../../../common/session.js';
+import { openSession } from '../../state/resolve-session.js';
+import { removeSessionWorktree, sessionWorktreeOf, worktreeRemovalProblem } from '../../state/session-worktree.js';
 import { moriHome } from '../../state/mori-home.js';
 import { refusedInsideAgent } from '../approver-check.js';
 import { reportFailure, reportSuccess, type OutputOptions } from '../output.js';
@@ -16,6 +20,20 @@ import { sessionRef } from './control.js';
 interface RmOptions extends OutputOptions {
   deleteState?: boolean;
   yes?: boolean;
+  removeWorktree?: boolean;
+  force?: boolean;
+}
+
+/** The session's own worktree, checked (none for a session without one, or one not found here). */
+async function worktreeOf(spec: string, opts: RmOptions): Promise<Result<SessionWorktree | null>> {
+  const opened = openSession(spec);
+  if (!opened.ok) return opts.removeWorktree ? opened : ok(null);
+  const wt = sessionWorktreeOf(opened.value.stateDir, opened.value.session, moriHome());
+  if (!wt.ok) return opts.removeWorktree ? wt : ok(null);
+  if (!opts.removeWorktree || wt.value === null || opts.force) return wt;
+  const problem = await worktreeRemovalProblem(wt.value);
+  if (!problem.ok) return problem;
+  return problem.value === null ? wt : fail('conflict', `${problem.value}; nothing was removed (pass --force to remove the worktree anyway)`);
 }
 
 /** Asks on the terminal; anything but y/yes is no. */
@@ -60,11 +78,17 @@ export function registerRemove(program: Command): void {
     .command('rm <session>')
     .description('stop the session\'s agent and unregister it; its state dir is kept unless --delete-state')
     .option('--delete-state', 'also delete its state dir (.mori/<name>/)')
+    .option('--remove-worktree', 'also remove the session\'s git worktree (its branch is kept); refused with uncommitted changes or unmerged commits')
+    .option('--force', 'with --remove-worktree: remove it even then')
     .option('-y, --yes', 'do not ask for confirmation (needed when not run in a terminal)')
     .option('--json', 'print JSON')
     .action(async (spec: string, opts: RmOptions) => {
       const refused = await refusedInsideAgent(moriHome(), '`mori rm` (removing a session)');
       if (refused) return reportFailure(refused, opts);
+      if (opts.force && !opts.removeWorktree) return reportFailure(fail('usage', '--force is only for --remove-worktree'), opts);
+      const wt = await worktreeOf(spec, opts);
+      if (!wt.ok) return reportFailure(wt, opts);
+      if (opts.removeWorktree && wt.value === null) return reportFailure(fail('usage', `session "${spec}" has no worktree of its own`), opts);
       const what = `Remove session "${spec}"${opts.deleteState ? ' and delete its state files' : ' (its state files are kept)'}?`;
       if (!opts.yes) {
         if (!process.stdin.isTTY || opts.json) return reportFailure(fail('usage', `mori rm asks before removing; pass --yes to remove "${spec}" without asking`), opts);
@@ -77,6 +101,13 @@ export function registerRemove(program: Command): void {
       );
       if (!r.ok) return reportFailure(r, opts);
       const v = r.value as { id: string; name: string; stateDir: string; stateDeleted: boolean };
-      reportSuccess({ ok: true, ...v }, `Removed session "${v.name}" (${v.id})\n  state dir ${v.stateDeleted ? 'deleted' : `kept: ${v.stateDir}`}`, opts);
+      const tree = wt.value;
+      if (tree && opts.removeWorktree) {
+        const gone = await removeSessionWorktree(tree);
+        if (!gone.ok) return reportFailure(fail(gone.code, `removed session "${v.name}", but not its worktree: ${gone.message}`), opts);
+      }
+      const treeLine = tree ? `\n  worktree ${opts.removeWorktree ? `removed: ${tree.path} (branch ${tree.branch} kept)` : `kept: ${tree.path} (branch ${tree.branch})`}` : '';
+      const stateLine = tree && opts.removeWorktree ? '' : `\n  state dir ${v.stateDeleted ? 'deleted' : `kept: ${v.stateDir}`}`;
+      reportSuccess({ ok: true, ...v, ...(tree ? { worktree: { ...tree, removed: opts.removeWorktree ?? false } } : {}) }, `Removed session "${v.name}" (${v.id})${stateLine}${treeLine}`, opts);
     });
 }

@@ -6,6 +6,8 @@ import type { IpcResult } from '../../../common/ipc.js';
 import { fail, ok } from '../../../common/result.js';
 import { checkTemplatePlaceholders } from '../../agents/command-template.js';
 import { agentCommandNeedsTrust, approveAgentCommand } from '../../checks/trust.js';
+import type { SessionWorktree } from '../../../common/session.js';
+import { createSessionWorktree } from '../../state/session-worktree.js';
 import { createSession } from '../../state/state-dir.js';
 import { listRegisteredSessions } from '../../supervisor/session/session-listing.js';
 import { bad, type Handler } from './context.js';
@@ -37,7 +39,13 @@ export const initSession: Handler<'session.init'> = async (p, ctx) => {
   if (!needsCommand && command) return bad(`session.init: a command is only for the shell and custom profiles, not ${profile}`);
   const placeholders = command ? checkTemplatePlaceholders(command) : null;
   if (placeholders && !placeholders.ok) return bad(`session.init: ${placeholders.message}`);
-  const created = await createSession({ projectDir, name, profile, task, backend, command, home: ctx.home });
+  let worktree: SessionWorktree | undefined;
+  if (p.worktree) {
+    const made = await createSessionWorktree(projectDir, name, p.worktree.branch, ctx.home);
+    if (!made.ok) return made;
+    worktree = made.value;
+  }
+  const created = await createSession({ projectDir: worktree?.path ?? projectDir, worktree, name, profile, task, backend, command, home: ctx.home });
   if (!created.ok) return created;
   // The person typed this command in the new-session dialog, as with `mori init --command`: it is
   // approved now; any later change to it in session.json needs approval again.

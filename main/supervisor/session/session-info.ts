@@ -18,5 +18,6 @@ export function sessionInfo(rt: SessionRuntime): SessionInfo {
     profile: rt.session.agent.profile,
     failingChecks: (rt.session.lastVerification?.results ?? []).filter((r) => r.status === 'fail' || r.status === 'timeout').length,
     usageLimit: rt.session.usageLimit,
+    ...(rt.session.worktree ? { branch: rt.session.worktree.branch } : {}),
   };
 }

@@ -8,7 +8,8 @@ import { readRegistry } from '../../state/registry.js';
 import { summarize, type SessionSummary } from '../../state/session-summary.js';
 import { readStateProblems, type StateProblem } from './state-problems.js';
 
-export type SessionListingEntry = SessionSummary & { live: SessionInfo | null; stateProblem?: StateProblem };
+/** `branch`: the branch of the session's own git worktree, when it has one. */
+export type SessionListingEntry = SessionSummary & { live: SessionInfo | null; branch?: string; stateProblem?: StateProblem };
 
 /** Every registered session of `home`, in registry order; `live` is what the supervisor says by session id. */
 export function listRegisteredSessions(home: string, live: ReadonlyMap<string, SessionInfo> | null): Result<SessionListingEntry[]> {
@@ -20,7 +21,8 @@ export function listRegisteredSessions(home: string, live: ReadonlyMap<string, S
     value: reg.value.map((e) => {
       const s = summarize(e.stateDir);
       const problem = problems.get(e.id);
-      return { ...s, live: live?.get(s.session?.id ?? e.id) ?? null, ...(problem ? { stateProblem: problem } : {}) };
+      const branch = s.session?.worktree?.branch;
+      return { ...s, live: live?.get(s.session?.id ?? e.id) ?? null, ...(branch ? { branch } : {}), ...(problem ? { stateProblem: problem } : {}) };
     }),
   };
 }
