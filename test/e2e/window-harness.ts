@@ -91,6 +91,17 @@ export class WindowHarness {
   async stop(): Promise<void> {
     await this.browser?.close();
     this.ui?.kill('SIGTERM');
+    const daemon = this.daemonPid();
     this.h.cleanup();
+    // A daemon that did not answer `mori down` in time (a loaded machine, a test that stopped it)
+    // must not outlive its deleted home and keep a core busy for the tests that follow.
+    if (daemon !== null) {
+      try {
+        process.kill(daemon, 'SIGCONT');
+        process.kill(daemon, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
   }
 }
