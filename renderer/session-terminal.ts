@@ -12,7 +12,7 @@ import { Terminal, type IDisposable } from '@xterm/xterm';
 import type { AttachedTerminal, MoriApi } from '../common/mori-api.js';
 import { AckLedger, type Receipt } from './ack-ledger.js';
 import { terminalTheme } from './terminal-theme.js';
-import { onScreenReaderMode, screenReaderMode } from './window-prefs.js';
+import { onScreenReaderMode, onTerminalFontSize, screenReaderMode, terminalFontSize } from './window-prefs.js';
 
 /** Scrollback kept per terminal: enough to read back a long turn, bounded for the pool's few terminals. */
 const SCROLLBACK_LINES = 5_000;
@@ -70,7 +70,7 @@ export class SessionTerminal {
       scrollback: SCROLLBACK_LINES,
       theme: terminalTheme(dark),
       fontFamily: 'ui-monospace, "SF Mono", "DejaVu Sans Mono", Menlo, Consolas, monospace',
-      fontSize: 13,
+      fontSize: terminalFontSize(),
       allowProposedApi: true,
       screenReaderMode: screenReaderMode(),
     });
@@ -84,8 +84,14 @@ export class SessionTerminal {
     );
     this.term.open(this.element);
     const offScreenReader = onScreenReaderMode((on) => (this.term.options.screenReaderMode = on));
+    // A new size changes how many columns and rows fit: the agent is told the new size.
+    const offFontSize = onTerminalFontSize((size) => {
+      this.term.options.fontSize = size;
+      this.fitNow();
+    });
     this.listeners.push(
       { dispose: offScreenReader },
+      { dispose: offFontSize },
       this.term.onData((d) => {
         if (this.attached) this.attached.input(d);
         else this.hooks.inputLost(this.sessionId);

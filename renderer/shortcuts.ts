@@ -3,7 +3,7 @@
 // these few (Tab, Escape and the rest reach the agent); `?` only where it would type nothing.
 // Pure: runs in the renderer and in unit tests.
 
-export type ShortcutAction = { kind: 'select'; index: number } | { kind: 'search' } | { kind: 'help' } | { kind: 'leave-terminal' } | { kind: 'palette' };
+export type ShortcutAction = { kind: 'select'; index: number } | { kind: 'search' } | { kind: 'help' } | { kind: 'leave-terminal' } | { kind: 'palette' } | { kind: 'font-size'; step: 1 | -1 };
 
 /** The shortcuts list, in the order shown. `Mod` is Ctrl, or ⌘ on a Mac. */
 export const SHORTCUTS: readonly { keys: string; does: string }[] = [
@@ -13,6 +13,7 @@ export const SHORTCUTS: readonly { keys: string; does: string }[] = [
   { keys: 'Enter', does: 'In the list or on the Terminal tab: type into the terminal' },
   { keys: 'F6', does: 'Leave the terminal for the sessions list' },
   { keys: 'Mod+F', does: 'Search the terminal (Enter: next, Shift+Enter: previous)' },
+  { keys: 'Mod+= / Mod+−', does: 'Larger / smaller terminal text' },
   { keys: '?', does: 'This list of shortcuts' },
 ];
 
@@ -30,6 +31,9 @@ export interface KeyPress {
  */
 export function shortcutOf(e: KeyPress, where: { typing: boolean; inTerminal: boolean; mac: boolean }): ShortcutAction | null {
   const mod = where.mac ? e.metaKey && !e.ctrlKey : e.ctrlKey && !e.metaKey;
+  // `+` is Shift+= on most layouts, so Shift is allowed here only.
+  if (mod && !e.altKey && (e.key === '=' || e.key === '+')) return { kind: 'font-size', step: 1 };
+  if (mod && !e.altKey && !e.shiftKey && e.key === '-') return { kind: 'font-size', step: -1 };
   if (mod && !e.altKey && !e.shiftKey) {
     if (/^[1-9]$/.test(e.key)) return { kind: 'select', index: Number(e.key) - 1 };
     if (e.key.toLowerCase() === 'f') return { kind: 'search' };

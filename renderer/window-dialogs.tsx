@@ -8,6 +8,7 @@ import { SettingsDialog } from './settings-dialog.js';
 import { keysWords } from './shortcuts.js';
 import { ShortcutsDialog } from './shortcuts-dialog.js';
 import type { WindowState, WindowStore } from './window-store.js';
+import { stepTerminalFontSize } from './window-prefs.js';
 
 function paletteItems(store: WindowStore): PaletteItem[] {
   const mac = /Mac/.test(navigator.platform);
@@ -24,6 +25,8 @@ function paletteItems(store: WindowStore): PaletteItem[] {
     items.push(store.running ? { id: 'stop', label: `Stop ${current.name}`, run: () => void store.act('stop', 'Stop') } : { id: 'start', label: `${resume} ${current.name}`, run: () => void store.act('start', resume) });
     items.push({ id: 'search', label: 'Search the terminal', keys: keysWords('Mod+F', mac), run: store.searchTerminal });
   }
+  items.push({ id: 'font-larger', label: 'Larger terminal text', keys: keysWords('Mod+=', mac), run: () => stepTerminalFontSize(1) });
+  items.push({ id: 'font-smaller', label: 'Smaller terminal text', keys: keysWords('Mod+−', mac), run: () => stepTerminalFontSize(-1) });
   items.push({ id: 'new', label: 'New session', run: () => store.openDialog('new') });
   items.push({ id: 'settings', label: 'Settings', run: () => store.openDialog('settings') });
   items.push({ id: 'shortcuts', label: 'Keyboard shortcuts', keys: '?', run: () => store.openDialog('shortcuts') });

@@ -15,6 +15,7 @@ import { DraftStore } from './draft-store.js';
 import { noticeFor, timeoutNotice, type Notice } from './notices.js';
 import type { ShortcutAction } from './shortcuts.js';
 import { TerminalPool } from './terminal-pool.js';
+import { stepTerminalFontSize } from './window-prefs.js';
 
 export type Tab = 'terminal' | EditableStateFile | 'checks' | 'changes';
 export type Dialog = 'new' | 'settings' | 'shortcuts' | 'palette';
@@ -159,6 +160,7 @@ export class WindowStore {
     else if (action.kind === 'help') this.openDialog('shortcuts');
     else if (action.kind === 'palette') this.openDialog('palette');
     else if (action.kind === 'search') this.searchTerminal();
+    else if (action.kind === 'font-size') stepTerminalFontSize(action.step);
     else {
       const id = shownAt(action.index);
       if (id) this.select(id);

@@ -167,7 +167,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the session header
     }
   });
 
-  it('shortcuts: Ctrl+1…9 select sessions, Ctrl+F searches the terminal with "No match", ? lists them', async () => {
+  it('shortcuts: Ctrl+1…9 select sessions, Ctrl+F searches the terminal with "No match", Ctrl+= / Ctrl+- size its text, ? lists them', async () => {
     const { page } = w;
     const list = page.getByRole('listbox', { name: 'Sessions' });
     const selectedName = (): Promise<string> => list.getByRole('option', { selected: true }).locator('.session-name').innerText();
@@ -191,6 +191,18 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the session header
     await search.fill('Fake Agent');
     await page.keyboard.press('Enter');
     expect(await none.count()).toBe(0);
+    // Ctrl+= / Ctrl+- step the terminal's text size; the size is kept for the next page.
+    const fontSize = (): Promise<string> => page.locator('.xterm-rows').filter({ visible: true }).first().evaluate((el) => getComputedStyle(el).fontSize);
+    const start = await fontSize();
+    await page.keyboard.press('Control+=');
+    await page.keyboard.press('Control+=');
+    await expect.poll(fontSize).toBe(`${parseInt(start, 10) + 2}px`);
+    await page.keyboard.press('Control+-');
+    await expect.poll(fontSize).toBe(`${parseInt(start, 10) + 1}px`);
+    expect(await page.evaluate(() => localStorage.getItem('mori.terminalFontSize'))).toBe(String(parseInt(start, 10) + 1));
+    await page.keyboard.press('Control+-');
+    await expect.poll(fontSize).toBe(start);
+    expect(inputs().length).toBe(before);
     // `?` in the list opens the shortcuts; in a terminal it is the agent's.
     await list.focus();
     await page.keyboard.press('?');

@@ -19,6 +19,15 @@ describe('shortcutOf', () => {
     expect(shortcutOf(key('f', { ctrlKey: true, shiftKey: true }), pc)).toBeNull();
   });
 
+  it('Mod+= (or Mod++, Shift+= on most layouts) and Mod+- step the terminal text, also from inside a terminal', () => {
+    expect(shortcutOf(key('=', { ctrlKey: true }), terminal)).toEqual({ kind: 'font-size', step: 1 });
+    expect(shortcutOf(key('+', { ctrlKey: true, shiftKey: true }), pc)).toEqual({ kind: 'font-size', step: 1 });
+    expect(shortcutOf(key('-', { ctrlKey: true }), terminal)).toEqual({ kind: 'font-size', step: -1 });
+    expect(shortcutOf(key('-', { metaKey: true }), { ...pc, mac: true })).toEqual({ kind: 'font-size', step: -1 });
+    expect(shortcutOf(key('-', { ctrlKey: true, altKey: true }), pc)).toBeNull();
+    expect(shortcutOf(key('='), terminal)).toBeNull();
+  });
+
   it('F6 leaves a terminal only; ? opens the list only where it types nothing', () => {
     expect(shortcutOf(key('F6'), terminal)).toEqual({ kind: 'leave-terminal' });
     expect(shortcutOf(key('F6'), pc)).toBeNull();
