@@ -118,6 +118,9 @@ for (const cli of CLIS) {
     }
 
     /** Up, the first turn answered, the agent idle again and its id in session.json: the id. */
+    /** How long the agent must stay at its prompt before the test freezes it. */
+    const SETTLED_MS = 1_500;
+
     async function firstTurn(t: { h: UpHarness; api: StandIn; name: string }, u: Up): Promise<string> {
       const why = (): string => `${u.stderr()}\n${screen(t.h, sessionJson(t.h, t.name).id)}`;
       await until('the task in a request', () => requestWith(t.api, [TASK_WORD]), why, CLI_START_MS);
@@ -244,6 +247,12 @@ for (const cli of CLIS) {
       const t = await setUp('sleep');
       const u = t.h.up();
       const id = await firstTurn(t, u);
+      // Gemini may make a follow-up request after its answer (working again for a moment): freeze it
+      // only once it has stayed at its prompt, so the wake finds it idle rather than mid-request.
+      await until('the agent settled at its prompt', () => {
+        const last = u.lines().filter((e) => e['type'] === 'session.activity').at(-1);
+        return last?.['to'] === 'waiting' && Date.now() - (last['at'] as number) > SETTLED_MS;
+      }, u.stderr);
       const agentPid = started(u)[0]!['pid'] as number;
       const upPid = u.child.pid as number;
       const before = t.api.requests.length;

@@ -25,7 +25,9 @@ describe('npm run build:app', () => {
     const prefs = new Function(`${fn}; return securePreferences('/p/index.cjs');`)() as Record<string, unknown>;
     expect(prefs).toMatchObject({ preload: '/p/index.cjs', contextIsolation: true, sandbox: true, nodeIntegration: false, webviewTag: false });
     expect(main).toMatch(/webPreferences: securePreferences\(/);
-    expect(main).toMatch(/setWindowOpenHandler\(\(\) => \(\{ action: "deny" \}\)\)/);
+    // Every new window is denied (its http/https link goes to the default browser instead); none is ever allowed.
+    expect(main).toMatch(/setWindowOpenHandler\(\(\{ url \}\) => \{[^}]*return \{ action: "deny" \};\s*\}\)/);
+    expect(main).not.toMatch(/action: "allow"/);
   });
 
   it('builds the preload as CommonJS exposing exactly MoriApi as window.moriApi', () => {
@@ -39,7 +41,7 @@ describe('npm run build:app', () => {
     };
     vm.runInNewContext(code, { require: req, module: { exports: {} }, exports: {}, console });
     expect([...exposed.keys()]).toEqual(['moriApi']);
-    expect(Object.keys(exposed.get('moriApi') ?? {}).sort()).toEqual(['attach', 'call', 'close', 'onConnection', 'onEvent']);
+    expect(Object.keys(exposed.get('moriApi') ?? {}).sort()).toEqual(['attach', 'call', 'close', 'onConnection', 'onEvent', 'openLink']);
   });
 
   it('builds the daemon entry: the mori CLI, run by plain Node', () => {
