@@ -56,7 +56,7 @@ export function SessionsSidebar(props: {
           type="search"
           class="session-filter"
           aria-label="Filter sessions"
-          placeholder="Filter by name or folder"
+          placeholder="Filter" title="Filter by name or project folder"
           value={filter}
           onInput={(e) => setFilter(e.currentTarget.value)}
           onKeyDown={onFilterKey}
