@@ -208,7 +208,8 @@ describe('the desktop app', () => {
   it('a notification pause that ends is taken back in the tray menu without any other change', { timeout: 60_000 }, async () => {
     h = new UpHarness('app-pause');
     const settings = memorySettings();
-    settings.set('notificationsPausedUntil', Date.now() + 2_500);
+    // Long enough that a loaded machine has the app connected before it ends.
+    settings.set('notificationsPausedUntil', Date.now() + 8_000);
     t = await startTestApp(h, { settings });
     await until('connected', () => t?.app.state.daemon.state === 'open');
     expect(menuLabels().some((l) => l.startsWith('Notifications paused until'))).toBe(true);

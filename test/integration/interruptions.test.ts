@@ -181,7 +181,7 @@ describe('injected power events', () => {
     const log = h.workLog('ij');
     expect(count(log, /SESSION INTERRUPTED - system sleep/)).toBe(2);
     expect(count(log, /SESSION RESUMED - system sleep/)).toBe(2);
-    expect(h.starts()).toHaveLength(1);
+    expect(h.starts(), log).toHaveLength(1);
   }, 60_000);
 
   it('an agent stuck on a connection error after the wake is nudged, then restarted with its resume command, logged once', async () => {
