@@ -4,7 +4,6 @@
 // also through the app's reconnecting connection; another daemon run, a gap older than the log and a
 // number never given answer `resync`; `events.since` pages; bad params are refused by the schema.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EventCursor } from '../../common/event-cursor.js';
 import type { DaemonEvent, IpcServerMessage } from '../../common/ipc.js';
 import type { ControlClient } from '../../main/daemon-client/control-client.js';
 import { DaemonConnection } from '../../main/daemon-client/daemon-connection.js';
