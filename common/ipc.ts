@@ -69,6 +69,17 @@ export const TRANSCRIPT_PAGE_MAX_BYTES = 128 * 1024;
 /** A page of the work log is at most this many entries: a screenful many times over. */
 export const LOG_PAGE_MAX = 500;
 
+/** Where a client is in the daemon's event log: the daemon run (`epoch`) and the last event's number. */
+export const EventPosition = z.object({ epoch: z.string().min(1).max(100), seq: z.number().int().nonnegative() });
+export type EventPosition = z.infer<typeof EventPosition>;
+/** Why the events after a position cannot be given: another daemon run, older than the log keeps, or ahead of it. */
+export const EventResync = z.enum(['epoch', 'gap', 'ahead']);
+export type EventResync = z.infer<typeof EventResync>;
+export const SubscribeResult = z.object({ epoch: z.string(), seq: z.number().int(), replayed: z.number().int(), resync: EventResync.nullable() });
+export type SubscribeResult = z.infer<typeof SubscribeResult>;
+/** A page of `events.since` is at most this many events: each a few hundred bytes, a page stays well within a line. */
+export const EVENTS_PAGE_MAX = 1000;
+
 /** One work-log entry; `index` counts from the oldest entry, archive included, and never changes. */
 export const LogEntry = z.object({
   index: z.number().int().nonnegative(),
@@ -140,7 +151,8 @@ export const IpcMethods = lazyMethods({
   /** First request of every connection: both ends name their protocol version. */
   hello: () => ({
     params: z.object({ protocol: z.number().int(), client: z.string().max(200).optional() }),
-    result: z.object({ protocol: z.number().int(), pid: z.number().int(), home: z.string(), startedAt: z.number() }),
+    /** `epoch` and `seq`: this daemon run and its last event's number (the event log, `events.since`). */
+    result: z.object({ protocol: z.number().int(), pid: z.number().int(), home: z.string(), startedAt: z.number(), epoch: z.string(), seq: z.number().int() }),
   }),
   /** Stops the daemon: tmux agents keep running (re-attached by the next one); `stopAgents` stops every agent as the person would. */
   'daemon.stop': () => ({ params: z.object({ stopAgents: z.boolean().default(false) }), result: z.object({ pid: z.number().int() }) }),
@@ -165,8 +177,18 @@ export const IpcMethods = lazyMethods({
   resize: () => ({ params: z.object({ cols: Cols, rows: Rows }), result: z.object({}) }),
   ack: () => ({ params: z.object({ chars: z.number().int().nonnegative() }), result: z.object({}) }),
   detach: () => ({ params: z.object({}), result: z.object({}) }),
-  /** Streams every daemon event on this connection from now on. */
-  subscribe: () => ({ params: z.object({}), result: z.object({}) }),
+  /**
+   * Streams every daemon event on this connection from now on, each with its number. With `since`
+   * (the last event a client saw), the events after it come first, in order, before the reply; or the
+   * reply says `resync` (another daemon run, a gap older than the log, a number never given) and the
+   * client reads the whole state again. `seq`: the last event sent before the live stream.
+   */
+  subscribe: () => ({ params: z.object({ since: EventPosition.optional() }), result: SubscribeResult }),
+  /** The events after `seq` of daemon run `epoch` (at most `limit`; `more` when others follow), or why not (`resync`). */
+  'events.since': () => ({
+    params: EventPosition.extend({ limit: z.number().int().min(1).max(EVENTS_PAGE_MAX).default(EVENTS_PAGE_MAX) }),
+    result: z.object({ epoch: z.string(), seq: z.number().int(), resync: EventResync.nullable(), events: z.array(LoggedEvent), more: z.boolean() }),
+  }),
   /** Creates a session (state dir, registry) and loads it, not started. `command` only for shell/custom. */
   'session.init': () => ({
     params: z.object({
@@ -265,12 +287,16 @@ export const DaemonOwnEvent = z.discriminatedUnion('type', [
 ]);
 export const DaemonEvent = z.union([SupervisorEvent, DaemonOwnEvent]);
 export type DaemonEvent = z.infer<typeof DaemonEvent>;
+/** An event as the daemon's log keeps it: with its number in this daemon run. */
+export const LoggedEvent = z.object({ seq: z.number().int().positive(), event: DaemonEvent });
+export type LoggedEvent = z.infer<typeof LoggedEvent>;
 
 /** What the supervisor sends: replies to requests, and stream messages (events, frames, detach). */
 export const IpcServerMessage = z.union([
   z.object({ kind: z.literal('reply'), id: z.number().int(), ok: z.literal(true), value: z.unknown() }),
   z.object({ kind: z.literal('reply'), id: z.number().int(), ok: z.literal(false), code: ErrorCode, message: z.string() }),
-  z.object({ kind: z.literal('event'), event: DaemonEvent }),
+  /** `seq`: the event's number in this daemon run (an older daemon sends none). */
+  z.object({ kind: z.literal('event'), event: DaemonEvent, seq: z.number().int().positive().optional() }),
   z.object({ kind: z.literal('frame'), frame: TerminalFrame }),
   /** The attachment ended: the agent exited, the session was stopped, or the supervisor is stopping. */
   z.object({ kind: z.literal('detached'), reason: z.string() }),

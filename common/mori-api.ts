@@ -4,9 +4,11 @@
 // `createWebSocketApi` below over the web host's WebSocket (`mori ui`). The WebSocket client sends its
 // session secret as its first message (common/web-session.ts), then speaks through the protocol core
 // (protocol-client.ts: hello, replies matched and validated), acknowledges terminal output, and
-// reconnects (re-subscribing, with the core's backoff) when the daemon or the web host comes back.
+// reconnects (re-subscribing after the last event it handed on, event-cursor.ts, with the core's
+// backoff) when the daemon or the web host comes back: no event is lost or repeated across it.
 // Pure TypeScript: no Node and no DOM imports; the WebSocket is passed in.
 import type { DaemonEvent, IpcMethod, IpcParams, IpcResult, SessionInfo } from './ipc.js';
+import { EventCursor } from './event-cursor.js';
 import { ProtocolClient, Reconnect, type StreamMessage } from './protocol-client.js';
 import { fail, ok, type Result } from './result.js';
 import { WS_UNAUTHORIZED, type WebAuthMessage } from './web-session.js';
@@ -166,17 +168,25 @@ export function createWebSocketApi(options: WebSocketApiOptions): MoriApi {
   const attachments = new Set<Channel>();
   let closed = false;
   const reconnect = new Reconnect(() => settle(main.open()), options.reconnectMs);
+  const cursor = new EventCursor();
+  // After the last event handed on: the missed ones arrive before the reply. A page reads the whole
+  // state again on every reconnect (its connection listeners), which also covers a resync.
+  const subscribe = async (): Promise<void> => {
+    const asked = cursor.subscribeParams();
+    const r = await main.request('subscribe', asked);
+    if (r.ok) cursor.subscribed(r.value, asked);
+  };
 
   const main: Channel = new Channel(
     options,
     (m) => {
-      if (m.kind === 'event') for (const l of [...eventListeners]) l(m.event);
+      if (m.kind === 'event' && cursor.accept(m.seq)) for (const l of [...eventListeners]) l(m.event);
     },
     (state, detail) => {
       for (const l of [...stateListeners]) l(state, detail);
       if (state === 'open') {
         reconnect.reset();
-        if (eventListeners.size > 0) settle(main.request('subscribe', {}));
+        if (eventListeners.size > 0) settle(subscribe());
       }
       // Refused for want of a valid secret: retrying would only be refused again.
       if (state === 'closed' && !closed && main.lastCloseCode !== WS_UNAUTHORIZED) reconnect.schedule();
@@ -195,7 +205,7 @@ export function createWebSocketApi(options: WebSocketApiOptions): MoriApi {
     },
     onEvent(listener) {
       eventListeners.add(listener);
-      if (eventListeners.size === 1 && main.state === 'open') settle(main.request('subscribe', {}));
+      if (eventListeners.size === 1 && main.state === 'open') settle(subscribe());
       return () => eventListeners.delete(listener);
     },
     onConnection(listener) {

@@ -27,6 +27,9 @@ export interface DaemonHello {
   pid: number;
   home: string;
   startedAt: number;
+  /** The daemon run and its last event's number (common/event-cursor.ts); null from a daemon older than its event log. */
+  epoch: string | null;
+  seq: number | null;
 }
 
 export interface HelloOptions {
@@ -73,7 +76,7 @@ export class ProtocolClient {
   private closeListener: ((why: string) => void) | null = null;
   private closedWhy: string | null = null;
   /** Set once `hello` is answered. */
-  daemon: DaemonHello = { protocol: 0, pid: 0, home: '', startedAt: 0 };
+  daemon: DaemonHello = { protocol: 0, pid: 0, home: '', startedAt: 0, epoch: null, seq: null };
 
   private readonly timeoutMs: number;
   /** Requests whose time ran out: a late reply to one is dropped, not taken for someone else's. */
@@ -117,7 +120,14 @@ export class ProtocolClient {
     const r = await this.send('hello', null, { protocol: PROTOCOL_VERSION, client: o.client });
     if (!r.ok) return fail('protocol', `${o.daemonName} did not answer hello (${r.message}); replace it with \`${REPLACE_DAEMON_HINT}\``);
     const v = (r.value ?? {}) as Partial<DaemonHello>;
-    this.daemon = { protocol: Number(v.protocol), pid: Number(v.pid), home: String(v.home), startedAt: Number(v.startedAt) };
+    this.daemon = {
+      protocol: Number(v.protocol),
+      pid: Number(v.pid),
+      home: String(v.home),
+      startedAt: Number(v.startedAt),
+      epoch: typeof v.epoch === 'string' ? v.epoch : null,
+      seq: typeof v.seq === 'number' ? v.seq : null,
+    };
     if (this.daemon.protocol !== PROTOCOL_VERSION && !o.allowOtherVersion) {
       return fail(
         'protocol',

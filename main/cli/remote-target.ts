@@ -14,7 +14,7 @@ export interface DaemonLink {
   request<M extends IpcMethod>(method: M, params: IpcParams<M>): Promise<Result<IpcResult<M>>>;
   notify<M extends IpcMethod>(method: M, params: IpcParams<M>): void;
   onStream(listener: (m: StreamMessage) => void): void;
-  onClose(listener: () => void): void;
+  onClose(listener: (why: string) => void): void;
   close(): void;
 }
 

@@ -106,8 +106,9 @@ export class ControlClient {
     this.core.onStream(listener);
   }
 
-  onClose(listener: () => void): void {
-    this.core.onClose(() => listener());
+  /** The connection ended, and why. */
+  onClose(listener: (why: string) => void): void {
+    this.core.onClose(listener);
   }
 
   /** Every message not matched to a request of this client's (the web host's bridged replies, stream messages). */

@@ -1,10 +1,14 @@
 // A long-lived client of the daemon (DESIGN.md §12) for processes that outlive it or start before it:
 // the Electron main process, a script watching events. It notices the daemon going away (the socket
 // closes), reconnects when it answers again (the one backoff of common/protocol-client.ts), says
-// hello, and re-subscribes to events. Requests made while it is down fail at once, as values.
+// hello, and re-subscribes to events after the last one it handed on (common/event-cursor.ts), so a
+// reconnect neither loses nor repeats one; when the daemon cannot give them (it was restarted, or the
+// gap is older than its log) its resync listeners read the whole state again. Requests made while it
+// is down fail at once, as values.
 // Runs in any Node client process.
 import { background } from '../background.js';
-import type { DaemonEvent, IpcMethod, IpcParams, IpcResult } from '../../common/ipc.js';
+import { EventCursor } from '../../common/event-cursor.js';
+import type { DaemonEvent, EventResync, IpcMethod, IpcParams, IpcResult } from '../../common/ipc.js';
 import { Reconnect } from '../../common/protocol-client.js';
 import { fail, type Result } from '../../common/result.js';
 import { ControlClient, type DaemonHello } from './control-client.js';
@@ -20,6 +24,9 @@ export class DaemonConnection {
   private current: ControlClient | null = null;
   private readonly eventListeners = new Set<(e: DaemonEvent) => void>();
   private readonly stateListeners = new Set<(state: DaemonConnectionState, detail: string) => void>();
+  private readonly resyncListeners = new Set<(why: EventResync) => void>();
+  /** The last event handed on, across connections and daemon runs. */
+  readonly cursor = new EventCursor();
   private readonly reconnect: Reconnect;
   private stopped = false;
   state: DaemonConnectionState = 'closed';
@@ -42,8 +49,14 @@ export class DaemonConnection {
   /** Every daemon event; subscribed on every (re)connection while a listener exists. */
   onEvent(listener: (e: DaemonEvent) => void): () => void {
     this.eventListeners.add(listener);
-    if (this.eventListeners.size === 1 && this.current && this.state === 'open') background(this.current.request('subscribe', {}), 'subscribing to the daemon\'s events');
+    if (this.eventListeners.size === 1 && this.current && this.state === 'open') background(this.subscribe(this.current), 'subscribing to the daemon\'s events');
     return () => this.eventListeners.delete(listener);
+  }
+
+  /** Events were missed that the daemon could not give again: read the whole state afresh. */
+  onResync(listener: (why: EventResync) => void): () => void {
+    this.resyncListeners.add(listener);
+    return () => this.resyncListeners.delete(listener);
   }
 
   onState(listener: (state: DaemonConnectionState, detail: string) => void): () => void {
@@ -88,7 +101,7 @@ export class DaemonConnection {
     this.daemon = c.daemon;
     this.reconnect.reset();
     c.onStream((m) => {
-      if (m.kind === 'event') for (const l of [...this.eventListeners]) l(m.event);
+      if (m.kind === 'event' && this.cursor.accept(m.seq)) for (const l of [...this.eventListeners]) l(m.event);
     });
     c.onClose(() => {
       if (this.current !== c) return;
@@ -96,8 +109,17 @@ export class DaemonConnection {
       this.setState('closed', 'the Mori daemon went away');
       this.retry();
     });
-    if (this.eventListeners.size > 0) await c.request('subscribe', {});
+    if (this.eventListeners.size > 0) await this.subscribe(c);
     this.setState('open', '');
+  }
+
+  /** Subscribes after the last event handed on; the events missed arrive before the reply. */
+  private async subscribe(c: ControlClient): Promise<void> {
+    const asked = this.cursor.subscribeParams();
+    const r = await c.request('subscribe', asked);
+    if (!r.ok) return;
+    const outcome = this.cursor.subscribed(r.value, asked);
+    if (outcome.kind === 'resync') for (const l of [...this.resyncListeners]) l(outcome.why);
   }
 
   private retry(): void {

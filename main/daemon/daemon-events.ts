@@ -1,20 +1,24 @@
 // The daemon's one event stream (DESIGN.md §9, §12): the supervisor's events plus what a UI needs to
 // stay current without polling — state files changed by others (the state watcher, Mori's own writes
-// excluded), work-log growth by anyone, settings changes. Keeps the watched state dirs in step with
-// the sessions the supervisor knows. Runs in the daemon.
+// excluded), work-log growth by anyone, settings changes. Each event is numbered and kept in the event
+// log (event-log.ts) before any listener hears it, so a reconnecting client can ask for what it missed.
+// Keeps the watched state dirs in step with the sessions the supervisor knows. Runs in the daemon.
 import { background } from '../background.js';
 import path from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
-import type { DaemonEvent } from '../../common/ipc.js';
+import type { DaemonEvent, LoggedEvent } from '../../common/ipc.js';
 import { StateWatcher } from '../state/state-watcher.js';
 import { WORK_LOG } from '../state/work-log.js';
 import type { Supervisor } from '../supervisor/supervisor.js';
+import { EventLog, eventLogCapacity } from './event-log.js';
 
 /** An agent appending line by line makes bursts of writes; one `log.appended` per burst. */
 const LOG_DEBOUNCE_MS = 100;
 
 export class DaemonEvents {
-  private readonly listeners = new Set<(e: DaemonEvent) => void>();
+  private readonly listeners = new Set<(e: LoggedEvent) => void>();
+  /** Every event of this daemon run, numbered; the recent ones kept for `events.since`. */
+  readonly log = new EventLog(eventLogCapacity());
   private readonly dirs = new Map<string, { id: string; name: string }>();
   private readonly stateWatcher: StateWatcher;
   private readonly logWatcher: FSWatcher;
@@ -36,15 +40,17 @@ export class DaemonEvents {
     background(this.sync(), 'watching the sessions\' state files');
   }
 
-  on(listener: (e: DaemonEvent) => void): () => void {
+  /** Hears every event from now on, with its number. */
+  on(listener: (e: LoggedEvent) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
 
   emit(e: DaemonEvent): void {
+    const logged = this.log.append(e);
     for (const l of [...this.listeners]) {
       try {
-        l(e);
+        l(logged);
       } catch {
         // one broken subscriber must not stop the others
       }

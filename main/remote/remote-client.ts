@@ -206,8 +206,9 @@ export class RemoteClient {
     this.core.onStream(listener);
   }
 
-  onClose(listener: () => void): void {
-    this.core.onClose(() => listener());
+  /** The connection ended, and why (ssh's words when ssh ended it). */
+  onClose(listener: (why: string) => void): void {
+    this.core.onClose(listener);
   }
 
   /** What the remote printed on stderr so far (the bridge says when it started a daemon). */

@@ -102,7 +102,17 @@ export class SshServer {
     return this.log;
   }
 
+  /** Stops accepting logins (the listener frozen, SIGSTOP): logins in progress hang as on an unreachable host. Sessions already open go on. */
+  pause(): void {
+    this.child?.kill('SIGSTOP');
+  }
+
+  resume(): void {
+    this.child?.kill('SIGCONT');
+  }
+
   stop(): void {
+    this.resume();
     if (this.child && this.child.exitCode === null) this.child.kill('SIGTERM');
     rmSync(this.dir, { recursive: true, force: true });
   }

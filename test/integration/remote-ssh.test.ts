@@ -2,7 +2,8 @@
 // key and config, a second MORI_HOME as the remote (its daemon started by `mori bridge` when none
 // answers), and the local `mori` reaching it as `host:session` — listed, its status read, text sent to
 // its fake agent, attached over a pty. An unreachable remote and a hung one cost `mori ls` at most
-// its 2 s deadline; a remote of another protocol version is named with what to run there, one without
+// its 2 s deadline; an attachment whose ssh connection is killed comes back and lists what happened
+// there meanwhile, and Ctrl-C ends its wait; a remote of another protocol version is named with what to run there, one without
 // Mori with how to give its command; an approval through the bridge is refused; a corrupt remotes.json
 // is named and never overwritten.
 import { spawn, spawnSync } from 'node:child_process';
@@ -11,6 +12,7 @@ import path from 'node:path';
 import { spawn as spawnPty } from 'node-pty';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MORI_BIN, moriIn, runMoriAsync, tempDir } from '../helpers/mori-cli.js';
+import { client } from '../helpers/daemon.js';
 import { UpHarness } from '../helpers/mori-up.js';
 import { shq, SKIP_REASON, SKIP_WITHOUT_SSHD, SshServer, freePort } from '../helpers/sshd.js';
 import { until } from '../helpers/until.js';
@@ -93,6 +95,64 @@ describe.skipIf(SKIP_WITHOUT_SSHD)('sessions on another host through ssh', () =>
       expect(await exited).toBe(0);
       expect(screen).toMatch(/\[mori: detached\]/);
     } finally {
+      pty.kill();
+    }
+  });
+
+  /** The shared ssh connections (ControlPersist masters) to the remotes, killed: every session over them ends at once. */
+  const killSshMasters = (): number => {
+    let killed = 0;
+    for (const f of readdirSync(path.join(local, 'ssh'))) {
+      const check = spawnSync('ssh', ['-o', `ControlPath=${path.join(local, 'ssh', f)}`, '-O', 'check', 'shared'], { encoding: 'utf8', timeout: 10_000 });
+      const pid = /pid=(\d+)/.exec(check.stderr)?.[1];
+      if (!pid) continue;
+      process.kill(Number(pid), 'SIGKILL');
+      killed++;
+    }
+    return killed;
+  };
+
+  it('comes back when ssh drops mid-attach, lists what happened there meanwhile, and Ctrl-C ends the wait', { timeout: 150_000 }, async () => {
+    const pty = spawnPty(process.execPath, [MORI_BIN, 'attach', 'box:work'], { cwd: local, env: { ...process.env, MORI_HOME: local } as Record<string, string>, cols: 100, rows: 30 });
+    let screen = '';
+    pty.onData((d) => (screen += d));
+    const exited = new Promise<number>((resolve) => pty.onExit((e) => resolve(e.exitCode)));
+    // The remote's daemon, reached directly: it causes the events the attachment misses.
+    const { c: direct, events: published } = await client(remote.home, true);
+    try {
+      await until('the remote snapshot', () => screen.includes('? for shortcuts'), () => screen);
+      // Unreachable from now on (logins hang), and the connection killed.
+      sshd.pause();
+      expect(killSshMasters()).toBeGreaterThan(0);
+      await until('the lost connection to be told', () => /\[mori: box: the connection was lost/.test(screen), () => JSON.stringify(screen.slice(-600)));
+      const entry = await direct.request('log.append', { session: 'work', text: 'written while box was away' });
+      expect(entry.ok).toBe(true);
+      const settings = await direct.request('settings.get', {});
+      expect(settings.ok && (await direct.request('settings.set', { settings: settings.value })).ok).toBe(true);
+      await until('the work-log event to be published', () => published.some((e) => e.type === 'log.appended'), () => JSON.stringify(published.map((e) => e.type)));
+      const before = screen.length;
+      sshd.resume();
+      await until('the attachment to come back', () => /\[mori: box: back after \d+ s; meanwhile there:/.test(screen), () => JSON.stringify(screen.slice(-1500)), 60_000);
+      const back = screen.slice(before);
+      expect(back).toMatch(/ {2}\d\d:\d\d:\d\d work: work log grew/);
+      expect(back).toMatch(/ {2}\d\d:\d\d:\d\d settings changed/);
+      // Each missed event once.
+      expect(back.match(/settings changed/g)).toHaveLength(1);
+      await until('the screen repainted', () => screen.slice(before).includes('? for shortcuts'), () => JSON.stringify(screen.slice(-600)));
+      pty.write('print:after-reconnect\r');
+      await until('typing to reach the remote agent again', () => record().includes('"line":"print:after-reconnect"'), record);
+
+      // Lost again, and the person gives up while it waits.
+      sshd.pause();
+      expect(killSshMasters()).toBeGreaterThan(0);
+      const lost = screen.length;
+      await until('the second loss to be told', () => /\[mori: box: the connection was lost/.test(screen.slice(lost)), () => JSON.stringify(screen.slice(-600)));
+      pty.write('\x03');
+      expect(await exited).toBe(0);
+      expect(screen.slice(lost)).toMatch(/\[mori: stopped reconnecting to box\]/);
+    } finally {
+      sshd.resume();
+      direct.close();
       pty.kill();
     }
   });

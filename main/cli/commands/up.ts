@@ -11,44 +11,8 @@ import { runDaemonHost } from '../../daemon/daemon-host.js';
 import { DAEMON_CHILD_ENV, daemonAnswering, startDaemon } from '../../daemon-client/daemon-process.js';
 import { moriHome } from '../../state/mori-home.js';
 import { ensureHome } from '../../state/registry.js';
+import { describeEvent } from '../event-words.js';
 import { reportFailure, type OutputOptions } from '../output.js';
-
-/** One line per event for a person watching `mori up`. */
-export function describeEvent(e: SupervisorEvent): string {
-  const time = new Date(e.at).toTimeString().slice(0, 8);
-  const who = 'name' in e ? `${e.name}: ` : '';
-  switch (e.type) {
-    case 'supervisor.ready':
-      return `${time} supervisor ready (${e.sessions} session${e.sessions === 1 ? '' : 's'}, pid ${e.pid})`;
-    case 'session.started':
-      return `${time} ${who}started (${e.launch}, ${e.backend}, pid ${e.pid})`;
-    case 'session.activity':
-      return `${time} ${who}${e.to}`;
-    case 'session.exited':
-      return `${time} ${who}exited (${e.signal ?? `code ${e.code}`}): ${e.outcome}`;
-    case 'session.interrupted':
-      return `${time} ${who}interrupted (${e.reason})${e.retryInMs !== null ? `, retrying in ${(e.retryInMs / 1000).toFixed(1)}s` : ''}`;
-    case 'session.resuming':
-    case 'session.resumed':
-      return `${time} ${who}${e.type === 'session.resuming' ? 'resuming' : 'resumed'} (${e.launch})`;
-    case 'session.attention':
-      return `${time} ${who}NEEDS ATTENTION (${e.reason}): ${e.message}`;
-    case 'session.stopped':
-      return `${time} ${who}stopped by the ${e.by}`;
-    case 'verify.started':
-      return `${time} ${who}verifying`;
-    case 'verify.finished':
-      return `${time} ${who}${e.summary}`;
-    case 'session.removed':
-      return `${time} ${who}removed${e.stateDeleted ? ', state dir deleted' : ''}`;
-    case 'session.renamed':
-      return `${time} ${who}renamed from ${e.from}`;
-    case 'checkpoint.written':
-      return `${time} ${who}checkpoint${e.changed ? ` (${e.changedFiles} changed files)` : ', unchanged'}`;
-    default:
-      return `${time} ${e.type}`;
-  }
-}
 
 interface UpOptions extends OutputOptions {
   daemon?: boolean;

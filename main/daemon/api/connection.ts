@@ -1,20 +1,47 @@
-// The methods that change the connection they arrive on (DESIGN.md §12): `hello` (protocol versions),
-// `subscribe` (events from now on), and an attachment's `attach`, `input`, `resize`, `ack` and
+// The methods that change the connection they arrive on (DESIGN.md §12): `hello` (protocol versions,
+// the event log's position), `subscribe` (events from now on, after those a reconnecting client
+// missed), `events.since` (what a client missed, as a read), and an attachment's `attach`, `input`, `resize`, `ack` and
 // `detach` (frames out, keystrokes in). Runs in the daemon.
-import { PROTOCOL_VERSION } from '../../../common/ipc.js';
+import { PROTOCOL_VERSION, type EventResync } from '../../../common/ipc.js';
 import { fail, ok } from '../../../common/result.js';
 import type { Handler } from './context.js';
 
 export const hello: Handler<'hello'> = (p, ctx) => {
   ctx.connection.peerProtocol = p.protocol;
   ctx.connection.hello = p.protocol === PROTOCOL_VERSION ? 'ok' : 'other-version';
-  return ok({ protocol: PROTOCOL_VERSION, pid: process.pid, home: ctx.home, startedAt: ctx.startedAt });
+  const log = ctx.events.log;
+  return ok({ protocol: PROTOCOL_VERSION, pid: process.pid, home: ctx.home, startedAt: ctx.startedAt, epoch: log.epoch, seq: log.seq });
 };
 
-export const subscribe: Handler<'subscribe'> = (_p, ctx) => {
+/**
+ * Replays what came after `since`, then registers for the live stream, all in this one synchronous
+ * turn: no event can be published between the last replayed and the first live one, so the client
+ * sees each number once and none missing. A connection already subscribed gets nothing replayed: it
+ * has heard every event since it subscribed.
+ */
+export const subscribe: Handler<'subscribe'> = (p, ctx) => {
   const c = ctx.connection;
-  c.unsubscribe ??= ctx.events.on((event) => c.send({ kind: 'event', event }));
-  return ok({});
+  const log = ctx.events.log;
+  if (c.unsubscribe) return ok({ epoch: log.epoch, seq: log.seq, replayed: 0, resync: null });
+  let replayed = 0;
+  let resync: EventResync | null = null;
+  if (p.since) {
+    const missed = log.since(p.since.epoch, p.since.seq);
+    if (missed.ok) {
+      for (const { seq, event } of missed.events) c.send({ kind: 'event', event, seq });
+      replayed = missed.events.length;
+    } else resync = missed.resync;
+  }
+  c.unsubscribe = ctx.events.on(({ seq, event }) => c.send({ kind: 'event', event, seq }));
+  return ok({ epoch: log.epoch, seq: log.seq, replayed, resync });
+};
+
+export const eventsSince: Handler<'events.since'> = (p, ctx) => {
+  const log = ctx.events.log;
+  // One more than asked: whether others follow the page.
+  const missed = log.since(p.epoch, p.seq, p.limit + 1);
+  if (!missed.ok) return ok({ epoch: log.epoch, seq: log.seq, resync: missed.resync, events: [], more: false });
+  return ok({ epoch: log.epoch, seq: log.seq, resync: null, events: missed.events.slice(0, p.limit), more: missed.events.length > p.limit });
 };
 
 export const attach: Handler<'attach'> = (p, ctx) => {
