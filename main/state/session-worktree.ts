@@ -101,6 +101,14 @@ export async function worktreeRemovalProblem(wt: SessionWorktree): Promise<Resul
   return ok(null);
 }
 
+/** `wt` when it may be removed: unless `force`, refused (`conflict`, naming the problem) while worktreeRemovalProblem finds one. */
+export async function checkedForRemoval(wt: SessionWorktree, force: boolean): Promise<Result<SessionWorktree>> {
+  if (force) return ok(wt);
+  const problem = await worktreeRemovalProblem(wt);
+  if (!problem.ok) return problem;
+  return problem.value === null ? ok(wt) : fail('conflict', problem.value);
+}
+
 /** Removes the worktree (its files and git's record of it); the branch stays. */
 export async function removeSessionWorktree(wt: SessionWorktree): Promise<Result<true>> {
   const r = await gitAsync(wt.repo, ['worktree', 'remove', '--force', '--', wt.path], CHECKOUT_TIMEOUT_MS);
