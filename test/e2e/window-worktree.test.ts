@@ -1,7 +1,7 @@
 // A session's own git worktree in the window, in Debian's Chromium through a real `mori ui`, daemon
 // and git repository: the header shows the branch of a worktree session only; the New session dialog
 // makes one ("Run in its own worktree", Branch prefilled mori/<name>) and shows the daemon's refusal
-// of a taken branch; the Remove dialog removes one only when "Also remove its worktree" is ticked,
+// of a folder outside git and of a taken branch; the Remove dialog removes one only when "Also remove its worktree" is ticked,
 // says why it refuses uncommitted work, and deletes it on a second, explicit "Remove anyway". axe
 // finds no serious or critical violation in the header or either dialog in either theme.
 // Screenshots, light and dark at 1440×900, go to out/e2e-screenshots/.
@@ -76,7 +76,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('a worktree session
     expect(await header.innerText()).not.toContain('⎇');
   }, 90_000);
 
-  it('makes a worktree session from the New session dialog, after showing the daemon refusing a taken branch', async () => {
+  it('makes a worktree session from the New session dialog, after showing the daemon refusing a folder outside git and a taken branch', async () => {
     const { page } = w;
     await page.getByRole('button', { name: 'New session' }).press('Enter');
     const dialog = page.getByRole('dialog', { name: 'New session' });
@@ -89,6 +89,12 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('a worktree session
     expect(await box.getAttribute('aria-describedby').then((id) => dialog.locator(`#${id}`).innerText())).toContain('$MORI_HOME/worktrees/<repository>-<hash>/wtui');
     await tick(box);
     expect(await branch.inputValue()).toBe('mori/wtui');
+
+    const folder = dialog.getByRole('textbox', { name: 'Project folder' });
+    await folder.fill(w.h.home);
+    await dialog.getByRole('button', { name: 'Create and start' }).press('Enter');
+    await expect.poll(() => dialog.getByRole('alert').innerText(), { timeout: 25_000 }).toContain(`${w.h.home}: not in a git repository`);
+    await folder.fill(w.h.project);
 
     await branch.fill('mori/branchy');
     await dialog.getByRole('button', { name: 'Create and start' }).press('Enter');
