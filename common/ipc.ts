@@ -9,7 +9,7 @@ import { AgentActivity } from './agent-activity.js';
 import { DaemonSettings } from './daemon-settings.js';
 import { RuntimeState, SupervisorEvent } from './events.js';
 import { ERROR_CODES } from './result.js';
-import { BackendName, CheckResultRecord, Intent, ProfileName, SessionFile, UsageLimitPlan } from './session.js';
+import { BackendName, CheckResultRecord, Intent, ProfileName, SessionFile, SessionWorktree, UsageLimitPlan } from './session.js';
 import { TERMINAL_MAX_COLS, TERMINAL_MAX_ROWS, TerminalFrame } from './terminal.js';
 
 /**
@@ -205,10 +205,21 @@ export const IpcMethods = lazyMethods({
   }),
   /** Gives a session a new name (same id): its state dir moves to `.mori/<name>/`. Refused while its agent runs. */
   'session.rename': () => ({ params: z.object({ session: SessionRef, name: z.string().min(1).max(64) }), result: SessionInfo }),
-  /** Stops the agent and unregisters the session; its state dir is kept unless `deleteState`. */
+  /**
+   * Stops the agent and unregisters the session; its state dir is kept unless `deleteState`. Its own
+   * worktree is kept unless `removeWorktree`: refused (`conflict`, nothing removed) with uncommitted
+   * changes or commits no other branch holds unless `force`. The branch always stays.
+   */
   'session.remove': () => ({
-    params: z.object({ session: SessionRef, deleteState: z.boolean().default(false) }),
-    result: z.object({ id: z.string(), name: z.string(), stateDir: z.string(), stateDeleted: z.boolean() }),
+    params: z.object({ session: SessionRef, deleteState: z.boolean().default(false), removeWorktree: z.boolean().default(false), force: z.boolean().default(false) }),
+    result: z.object({
+      id: z.string(),
+      name: z.string(),
+      stateDir: z.string(),
+      stateDeleted: z.boolean(),
+      /** The session's own worktree, when it had one, and whether it was removed. */
+      worktree: SessionWorktree.extend({ removed: z.boolean() }).optional(),
+    }),
   }),
   'state.read': () => ({ params: z.object({ session: SessionRef, file: EditableStateFile }), result: z.object({ text: z.string(), version: Version }) }),
   /** Writes only over `baseVersion`; else the file is left untouched and its current text and version come back. */

@@ -1,7 +1,9 @@
 // The new session dialog (DESIGN.md §13): project folder, name, agent profile from the list, task,
-// backend. The window never sends a command line, except the shell/custom profile's own field,
+// backend, and whether it runs in its own git worktree on a new branch (`session.init`'s worktree,
+// DESIGN.md §9). The window never sends a command line, except the shell/custom profile's own field,
 // which `session.init` approves as the person typed it. Creates the session, then starts it. An
-// error about one field marks that field invalid and is its description (aria-describedby).
+// error about one field marks that field invalid and is its description (aria-describedby); the
+// daemon's own refusals (not a git repository, the branch exists…) are shown as it words them.
 // Runs in the renderer.
 import { useState } from 'preact/hooks';
 import type { SessionInfo } from '../common/ipc.js';
@@ -11,6 +13,8 @@ import { PROFILE_NAMES, SESSION_NAME_PATTERN } from '../common/session-names.js'
 import { Modal } from './modal.js';
 
 const ERROR_ID = 'new-session-error';
+const WORKTREE_HINT_ID = 'new-session-worktree-hint';
+const BRANCH_HINT_ID = 'new-session-branch-hint';
 
 export function NewSessionDialog(props: { api: MoriApi; onClose: () => void; onCreated: (s: SessionInfo) => void }) {
   const [projectDir, setProjectDir] = useState('');
@@ -19,6 +23,10 @@ export function NewSessionDialog(props: { api: MoriApi; onClose: () => void; onC
   const [command, setCommand] = useState('');
   const [task, setTask] = useState('');
   const [backend, setBackend] = useState<BackendName>('tmux');
+  const [worktree, setWorktree] = useState(false);
+  /** The branch the person typed; null while it follows the name (`mori/<name>`, the daemon's default). */
+  const [branch, setBranch] = useState<string | null>(null);
+  const shownBranch = branch ?? (name ? `mori/${name}` : '');
   const [error, setErrorText] = useState('');
   /** The field the error is about, if it is about one. */
   const [errorField, setErrorField] = useState<'projectDir' | 'name' | 'command' | null>(null);
@@ -44,6 +52,7 @@ export function NewSessionDialog(props: { api: MoriApi; onClose: () => void; onC
       backend,
       ...(task.trim() ? { task: task.trim() } : {}),
       ...(needsCommand ? { command: command.trim() } : {}),
+      ...(worktree ? { worktree: branch?.trim() ? { branch: branch.trim() } : {} } : {}),
     });
     if (!r.ok) {
       setBusy(false);
@@ -93,6 +102,27 @@ export function NewSessionDialog(props: { api: MoriApi; onClose: () => void; onC
           Task
           <textarea rows={4} value={task} onInput={(e) => setTask((e.target as HTMLTextAreaElement).value)} placeholder="What the agent should do" />
         </label>
+        <fieldset>
+          <legend>Git worktree</legend>
+          <label class="inline">
+            <input type="checkbox" checked={worktree} aria-describedby={WORKTREE_HINT_ID} onChange={(e) => setWorktree((e.target as HTMLInputElement).checked)} />
+            Run in its own worktree
+          </label>
+          <p class="muted" id={WORKTREE_HINT_ID}>
+            A new worktree of the project folder's git repository, on a new branch, in $MORI_HOME/worktrees/&lt;repository&gt;-&lt;hash&gt;/{name || '<name>'}. The agent works there; the project folder is left as it is.
+          </p>
+          {worktree ? (
+            <>
+              <label>
+                Branch
+                <input value={shownBranch} onInput={(e) => setBranch((e.target as HTMLInputElement).value)} placeholder="mori/<session name>" aria-describedby={BRANCH_HINT_ID} />
+              </label>
+              <p class="muted" id={BRANCH_HINT_ID}>
+                A new branch from the repository's HEAD; left empty, mori/{name || '<name>'}.
+              </p>
+            </>
+          ) : null}
+        </fieldset>
         <fieldset>
           <legend>Backend</legend>
           {(['tmux', 'direct'] as const).map((b) => (

@@ -1,16 +1,19 @@
 // The selected session's Rename and Remove actions (DESIGN.md §13): each opens a dialog (modal.tsx:
 // focus moves in, Escape closes, focus returns to the button that opened it). Rename asks for the new
 // name (checked as `mori init` checks one; the daemon refuses one in use or while the agent runs).
-// Remove says what happens and asks; "Also delete state files" is unticked unless the person ticks it.
+// Remove says what happens and asks; "Also delete state files" is unticked unless the person ticks it,
+// and so is "Also remove its worktree" for a session in its own git worktree: when the daemon refuses
+// that (uncommitted or unmerged work) nothing is removed, the dialog says why and offers "Remove anyway".
 // Both go through the daemon (`session.rename`, `session.remove`): the list follows from its events.
 // Runs in the renderer.
 import { useState } from 'preact/hooks';
-import type { SessionInfo } from '../common/ipc.js';
+import type { IpcResult, SessionInfo } from '../common/ipc.js';
 import type { MoriApi } from '../common/mori-api.js';
 import { SESSION_NAME_PATTERN } from '../common/session.js';
 import { Modal } from './modal.js';
 
 const RENAME_ERROR_ID = 'rename-session-error';
+const WORKTREE_HINT_ID = 'remove-session-worktree-hint';
 
 export function SessionManage(props: { api: MoriApi; session: SessionInfo; onStatus: (text: string) => void }) {
   const [open, setOpen] = useState<'rename' | 'remove' | null>(null);
@@ -75,17 +78,33 @@ function RenameDialog(props: { api: MoriApi; session: SessionInfo; onClose: () =
   );
 }
 
+/** What the status line says once a session is removed. */
+function removedText(r: IpcResult<'session.remove'>): string {
+  const tree = r.worktree;
+  if (tree?.removed) return `Removed ${r.name} and its worktree ${tree.path} (branch ${tree.branch} kept).`;
+  const files = r.stateDeleted ? ' and deleted its state files' : `; its state files are kept in ${r.stateDir}`;
+  return `Removed ${r.name}${files}.${tree ? ` Its worktree is kept at ${tree.path} (branch ${tree.branch}).` : ''}`;
+}
+
 function RemoveDialog(props: { api: MoriApi; session: SessionInfo; onClose: () => void; onStatus: (text: string) => void }) {
   const [deleteState, setDeleteState] = useState(false);
+  const [removeWorktree, setRemoveWorktree] = useState(false);
   const [error, setError] = useState('');
+  /** The daemon refused to remove the worktree (uncommitted or unmerged work): "Remove anyway" is offered. */
+  const [refused, setRefused] = useState(false);
   const [busy, setBusy] = useState(false);
-  const remove = async (): Promise<void> => {
+  const branch = props.session.branch;
+  const remove = async (force: boolean): Promise<void> => {
     setBusy(true);
     setError('');
-    const r = await props.api.call('session.remove', { session: props.session.id, deleteState });
+    setRefused(false);
+    const r = await props.api.call('session.remove', { session: props.session.id, deleteState, ...(removeWorktree ? { removeWorktree, force } : {}) });
     setBusy(false);
-    if (!r.ok) return setError(r.message);
-    props.onStatus(`Removed ${r.value.name}${r.value.stateDeleted ? ' and deleted its state files' : `; its state files are kept in ${r.value.stateDir}`}.`);
+    if (!r.ok) {
+      setRefused(removeWorktree && !force && r.code === 'conflict');
+      return setError(r.message);
+    }
+    props.onStatus(removedText(r.value));
     props.onClose();
   };
   return (
@@ -94,7 +113,7 @@ function RemoveDialog(props: { api: MoriApi; session: SessionInfo; onClose: () =
         class="form"
         onSubmit={(e) => {
           e.preventDefault();
-          void remove();
+          void remove(false);
         }}
       >
         <p>Its agent is stopped and Mori forgets the session. Its state files stay in {props.session.stateDir} unless you delete them too.</p>
@@ -102,15 +121,43 @@ function RemoveDialog(props: { api: MoriApi; session: SessionInfo; onClose: () =
           <input type="checkbox" checked={deleteState} onChange={(e) => setDeleteState((e.target as HTMLInputElement).checked)} />
           Also delete state files
         </label>
+        {branch ? (
+          <>
+            <label class="inline">
+              <input
+                type="checkbox"
+                checked={removeWorktree}
+                aria-describedby={WORKTREE_HINT_ID}
+                onChange={(e) => {
+                  setRemoveWorktree((e.target as HTMLInputElement).checked);
+                  setRefused(false);
+                  setError('');
+                }}
+              />
+              Also remove its worktree
+            </label>
+            <p class="muted" id={WORKTREE_HINT_ID}>
+              It runs in its own git worktree, {props.session.projectDir ?? ''}, on branch {branch}. Removing the worktree deletes its files, state files included; the branch
+              and its commits stay. Mori refuses while it has uncommitted changes or commits no other branch holds.
+            </p>
+          </>
+        ) : null}
         {error ? (
-          <p class="error" role="alert">
-            {error}
-          </p>
+          <div class="error" role="alert">
+            <p>{error}</p>
+            {refused ? <p>Remove anyway removes the session and deletes the worktree, uncommitted changes included; its commits stay on branch {branch}.</p> : null}
+          </div>
         ) : null}
         <div class="dialog-actions">
           <button type="button" onClick={props.onClose}>
             Cancel
           </button>
+          {refused ? (
+            // Never the form's default: forcing takes this second, explicit click (Enter submits the plain Remove).
+            <button type="button" class="danger" disabled={busy} onClick={() => void remove(true)}>
+              Remove anyway
+            </button>
+          ) : null}
           <button type="submit" class="primary" disabled={busy}>
             Remove
           </button>

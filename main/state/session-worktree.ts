@@ -1,7 +1,7 @@
 // A session's own git worktree (DESIGN.md §3, §9): `mori init --worktree` makes one of the project's
 // repository on a new branch (default `mori/<session>`) at
 // `<Mori home>/worktrees/<repo basename>-<8 hex of sha256 of the repo's real path>/<session>`, and
-// `mori rm --remove-worktree` removes it (never the branch), refusing uncommitted changes and commits
+// `mori rm --remove-worktree` (or `session.remove` with removeWorktree) removes it (never the branch), refusing uncommitted changes and commits
 // no other branch holds unless forced. The repository's config and attributes are the agent's to
 // write, so the files are never checked out with them: `worktree add --no-checkout`, then `read-tree`
 // on a private git dir (git-policy.ts). Every run goes through safe-git.ts. Any Node process.
@@ -41,7 +41,7 @@ async function branchProblem(dir: string, branch: string): Promise<string | null
   const check = await gitAsync(dir, ['check-ref-format', '--branch', branch]);
   if (check.code !== 0 || check.stdout.trim() !== branch) return `branch "${branch}": not a valid branch name (git check-ref-format --branch refuses it)`;
   const exists = await gitAsync(dir, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`]);
-  if (exists.code === 0) return `branch "${branch}" exists already; name a new one with --branch`;
+  if (exists.code === 0) return `branch "${branch}" exists already; name a new one`;
   return null;
 }
 
@@ -60,11 +60,11 @@ export async function createSessionWorktree(dir: string, name: string, branchOpt
   if (!SESSION_NAME_PATTERN.test(name)) return fail('usage', `"${name}" is not a valid session name: use 1-64 lowercase letters, digits, ".", "_" or "-", starting with a letter or digit`);
   const paths = await gitAsync(dir, REPO_PATHS_ARGS);
   const repo = paths.code === 0 ? parseRepoPaths(paths.stdout) : null;
-  if (repo === null) return fail('usage', `${dir}: not in a git repository; --worktree needs one`);
+  if (repo === null) return fail('usage', `${dir}: not in a git repository; a session's own worktree needs one`);
   const repoReal = realpathSync(repo.topLevel);
   const branch = branchOpt ?? `mori/${name}`;
   const problem = await branchProblem(repoReal, branch);
-  if (problem !== null) return fail('usage', `--worktree: ${problem}`);
+  if (problem !== null) return fail('usage', problem);
   const head = await gitAsync(repoReal, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']);
   if (head.code !== 0) return fail('usage', `${repoReal}: the repository has no commit yet; a worktree starts from HEAD`);
   const wt = worktreePathFor(realHome(home), repoReal, name);
@@ -99,6 +99,14 @@ export async function worktreeRemovalProblem(wt: SessionWorktree): Promise<Resul
   const others = holders.stdout.split('\n').filter((r) => r !== '' && r !== `refs/heads/${wt.branch}`);
   if (others.length === 0) return ok(`branch ${wt.branch} has commits no other branch holds (merge them first)`);
   return ok(null);
+}
+
+/** `wt` when it may be removed: unless `force`, refused (`conflict`, naming the problem) while worktreeRemovalProblem finds one. */
+export async function checkedForRemoval(wt: SessionWorktree, force: boolean): Promise<Result<SessionWorktree>> {
+  if (force) return ok(wt);
+  const problem = await worktreeRemovalProblem(wt);
+  if (!problem.ok) return problem;
+  return problem.value === null ? ok(wt) : fail('conflict', problem.value);
 }
 
 /** Removes the worktree (its files and git's record of it); the branch stays. */

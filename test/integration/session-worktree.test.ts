@@ -2,7 +2,7 @@
 // worktree (also asked of the daemon as session.init) is made under the Mori home on a new branch
 // with the project's files and the session's state dir in it, `mori ls` shows the branch, the agent runs in it; rm keeps it unless asked, and
 // refuses to remove one with uncommitted changes or commits no other branch holds unless --force
-// (the branch always stays). Hostile branch names and occupied paths are refused, and a smudge filter
+// (the branch always stays); session.remove does the same when asked with removeWorktree (force). Hostile branch names and occupied paths are refused, and a smudge filter
 // the repository's config names (as an agent could write it) never runs while the files are checked out.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -177,5 +177,44 @@ describe('mori rm --remove-worktree', () => {
     expect(refused.stderr).toMatch(/is not the session's own/);
     expect(existsSync(path.join(h.project, 'a.txt'))).toBe(true);
     expect(existsSync(worktreeOf('moved'))).toBe(true);
+  }, SLOW_MS);
+});
+
+describe('session.remove with removeWorktree', () => {
+  it('keeps the worktree unless asked, refuses a dirty one (nothing removed) unless forced, and says what it did', async () => {
+    for (const name of ['keep', 'dirty']) expect(initWorktree(name).code).toBe(0);
+    const dirty = worktreeOf('dirty');
+    writeFileSync(path.join(dirty, 'new.txt'), 'work\n');
+    const up = h.mori('up', '--daemon');
+    expect(up.code, up.stderr).toBe(0);
+    const { c } = await client(h.home);
+    try {
+      const kept = await call(c, 'session.remove', { session: 'keep' });
+      expect(kept).toMatchObject({ name: 'keep', worktree: { path: worktreeOf('keep'), branch: 'mori/keep', removed: false } });
+      expect(readFileSync(path.join(worktreeOf('keep'), 'a.txt'), 'utf8')).toBe('alpha\n');
+
+      const forceAlone = await c.request('session.remove', { session: 'dirty', force: true });
+      expect(forceAlone).toMatchObject({ ok: false, code: 'usage', message: expect.stringMatching(/force is only for removeWorktree/) });
+      const refused = await c.request('session.remove', { session: 'dirty', removeWorktree: true });
+      expect(refused).toMatchObject({ ok: false, code: 'conflict', message: expect.stringMatching(/uncommitted changes \(new\.txt\); nothing was removed/) });
+      const listed = (await call(c, 'list', {})) as unknown as { name: string }[];
+      expect(listed.map((s) => s.name)).toContain('dirty');
+      expect(readFileSync(path.join(dirty, 'new.txt'), 'utf8')).toBe('work\n');
+
+      const forced = await call(c, 'session.remove', { session: 'dirty', removeWorktree: true, force: true });
+      expect(forced).toMatchObject({ name: 'dirty', worktree: { path: dirty, branch: 'mori/dirty', removed: true } });
+      expect(existsSync(dirty)).toBe(false);
+      expect(git(h.project, 'worktree', 'list', '--porcelain').out).not.toContain(dirty);
+      expect(git(h.project, 'rev-parse', '--verify', '--quiet', 'refs/heads/mori/dirty').code).toBe(0);
+      expect(existsSync(worktreeOf('keep'))).toBe(true);
+
+      // A session without a worktree of its own has none to remove.
+      const plain = await call(c, 'session.init', { projectDir: h.project, name: 'plain', profile: 'claude', backend: 'direct' });
+      expect(plain).not.toHaveProperty('branch');
+      const none = await c.request('session.remove', { session: 'plain', removeWorktree: true });
+      expect(none).toMatchObject({ ok: false, code: 'usage', message: expect.stringMatching(/has no worktree of its own/) });
+    } finally {
+      c.close();
+    }
   }, SLOW_MS);
 });

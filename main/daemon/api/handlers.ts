@@ -7,8 +7,9 @@ import type { HandlerMap } from './context.js';
 import { stopDaemon } from './daemon.js';
 import { networkHintHandler, powerHintHandler } from './hints.js';
 import { appendWorkLog, tailWorkLog } from './log.js';
-import { initSession, limitDontResume, limitResumeNow, listSessions, listSessionsWithState, removeSession, renameSession, sendToSession, startSession, stopSession } from './sessions.js';
+import { initSession, limitDontResume, limitResumeNow, listSessions, listSessionsWithState, renameSession, sendToSession, startSession, stopSession } from './sessions.js';
 import { getSettings, setSettings } from './settings.js';
+import { removeSession } from './session-remove.js';
 import { readState, writeState } from './state.js';
 import { readSessionTranscript } from './transcript.js';
 

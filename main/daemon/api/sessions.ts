@@ -1,5 +1,5 @@
 // The sessions (DESIGN.md §12): `list`, `sessions.listing` (what `mori ls` prints), `start`, `stop`,
-// the person's choice at a usage limit, `send`, `session.remove` and `session.rename`, and
+// the person's choice at a usage limit, `send`, `session.rename` (`session.remove` is session-remove.ts), and
 // `session.init`, which creates a session from the new-session dialog, approves the command the person typed for a shell or custom
 // profile, and loads it into the supervisor. Runs in the daemon.
 import type { IpcResult } from '../../../common/ipc.js';
@@ -18,13 +18,6 @@ export const stopSession: Handler<'stop'> = (p, ctx) => ctx.supervisor.stopSessi
 export const limitResumeNow: Handler<'limit.resume-now'> = (p, ctx) => ctx.supervisor.limitChoice(p.session, 'resume-now');
 export const limitDontResume: Handler<'limit.dont-resume'> = (p, ctx) => ctx.supervisor.limitChoice(p.session, 'dont-resume');
 export const sendToSession: Handler<'send'> = (p, ctx) => ctx.supervisor.send(p.session, p.text, p.enter);
-
-/** The person removes a session (the approval gate refuses it from inside an agent); the daemon stops watching its files. */
-export const removeSession: Handler<'session.remove'> = async (p, ctx) => {
-  const r = await ctx.supervisor.admin.remove(p.session, p.deleteState);
-  await ctx.events.sync();
-  return r;
-};
 
 export const renameSession: Handler<'session.rename'> = async (p, ctx) => {
   const r = await ctx.supervisor.admin.rename(p.session, p.name);
