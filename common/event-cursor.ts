@@ -38,6 +38,11 @@ export class EventCursor {
    * come after it. On a resync the numbering starts from the new run's present.
    */
   subscribed(r: SubscribeResult, asked: IpcParams<'subscribe'>): SubscribeOutcome {
+    if (r.epoch === '') {
+      // A daemon older than the log: nothing to resume from, so a reconnect reads the state afresh.
+      this.position = null;
+      return asked.since ? { kind: 'resync', why: 'epoch' } : { kind: 'fresh' };
+    }
     // Live events may have come before the reply of a repeated subscription: never step back within a
     // run, except on a resync, where the client's number means nothing to this daemon.
     const keep = r.resync === null && this.position?.epoch === r.epoch ? this.position.seq : 0;

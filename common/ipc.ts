@@ -75,7 +75,13 @@ export type EventPosition = z.infer<typeof EventPosition>;
 /** Why the events after a position cannot be given: another daemon run, older than the log keeps, or ahead of it. */
 export const EventResync = z.enum(['epoch', 'gap', 'ahead']);
 export type EventResync = z.infer<typeof EventResync>;
-export const SubscribeResult = z.object({ epoch: z.string(), seq: z.number().int(), replayed: z.number().int(), resync: EventResync.nullable() });
+/** A daemon from before the event log answers `{}`: read as no position (epoch ''), so its events flow unnumbered. */
+export const SubscribeResult = z.object({
+  epoch: z.string().default(''),
+  seq: z.number().int().default(0),
+  replayed: z.number().int().default(0),
+  resync: EventResync.nullable().default(null),
+});
 export type SubscribeResult = z.infer<typeof SubscribeResult>;
 /** A page of `events.since` is at most this many events: each a few hundred bytes, a page stays well within a line. */
 export const EVENTS_PAGE_MAX = 1000;

@@ -47,3 +47,19 @@ describe('a client\'s cursor', () => {
     expect(cur.accept(undefined)).toBe(true);
   });
 });
+
+describe('a daemon from before the event log', () => {
+  it('answers subscribe with {}: read as no position, its events handed on, a resubscription reads the state afresh', async () => {
+    const { SubscribeResult } = await import('../../common/ipc.js');
+    const old = SubscribeResult.parse({});
+    const cursor = new EventCursor();
+    expect(cursor.subscribed(old, {})).toEqual({ kind: 'fresh' });
+    expect(cursor.at).toBeNull();
+    expect(cursor.subscribeParams()).toEqual({});
+    expect(cursor.accept(undefined)).toBe(true);
+    // A client that had a position from a newer daemon, then meets the older one again.
+    cursor.subscribed(SubscribeResult.parse({ epoch: 'run', seq: 5, replayed: 0, resync: null }), {});
+    expect(cursor.subscribed(old, cursor.subscribeParams())).toEqual({ kind: 'resync', why: 'epoch' });
+    expect(cursor.at).toBeNull();
+  });
+});
