@@ -213,6 +213,19 @@ describe('session.remove with removeWorktree', () => {
       expect(plain).not.toHaveProperty('branch');
       const none = await c.request('session.remove', { session: 'plain', removeWorktree: true });
       expect(none).toMatchObject({ ok: false, code: 'usage', message: expect.stringMatching(/has no worktree of its own/) });
+
+      // `mori rm --remove-worktree` with the daemon running asks it to remove the worktree too.
+      expect(initWorktree('bycli').code).toBe(0);
+      const { c: watcher, events } = await client(h.home, true);
+      try {
+        const r = h.mori('rm', 'bycli', '--yes', '--remove-worktree', '--json');
+        expect(r.code, r.stderr).toBe(0);
+        expect(JSON.parse(r.stdout)).toMatchObject({ ok: true, worktree: { path: worktreeOf('bycli'), removed: true } });
+        expect(existsSync(worktreeOf('bycli'))).toBe(false);
+        await until('the daemon to say it removed the session', () => events.some((e) => e.type === 'session.removed'));
+      } finally {
+        watcher.close();
+      }
     } finally {
       c.close();
     }
