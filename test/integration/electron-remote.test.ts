@@ -1,7 +1,8 @@
 // The desktop app's tray and notifications across machines (DESIGN.md §12, §13), for real: the app's
 // main process in Node against the fake `electron` module, its own daemon with a local session, and a
 // remote added while it runs — a second Mori home behind a real sshd on a loopback port, reached
-// through `mori bridge`, with a fake agent's session. The tray lists `box:work` under box; the remote
+// through `mori bridge`, with a fake agent's session, and one nothing answers for (shown unreachable,
+// then removed). The tray lists `box:work` under box; the remote
 // agent asking for input makes one notification naming box; ssh killed (and logins hung) marks box
 // unreachable in one quiet line, and it comes back ok without the notification again; a suspend
 // reaches the local daemon only, the remote's agent going on as it was.
@@ -17,7 +18,7 @@ import { client } from '../helpers/daemon.js';
 import { startTestApp, type TestApp } from '../helpers/electron-app.js';
 import { MORI_BIN } from '../helpers/mori-cli.js';
 import { UpHarness } from '../helpers/mori-up.js';
-import { shq, SKIP_REASON, SKIP_WITHOUT_SSHD, SshServer } from '../helpers/sshd.js';
+import { freePort, shq, SKIP_REASON, SKIP_WITHOUT_SSHD, SshServer } from '../helpers/sshd.js';
 import { until } from '../helpers/until.js';
 import type { ControlClient } from '../../main/daemon-client/control-client.js';
 
@@ -85,6 +86,14 @@ describe.skipIf(SKIP_WITHOUT_SSHD)('the desktop app with a remote host', () => {
     t = await startTestApp(local, { remotes: { rereadMs: 300, reconnectFirstMs: 300, reconnectMaxMs: 1_500, connectTimeoutMs: 20_000 } });
     await until('the local session', () => menuLabels().some((l) => l.startsWith('here — ')), shown);
 
+    // A remote nothing answers for: one quiet line with ssh's reason, the local part untouched.
+    const nobody = local.mori('remote', 'add', 'gone', sshd.destination, ...sshd.optionFlags(await freePort()));
+    expect(nobody.code, nobody.stderr).toBe(0);
+    await until('gone unreachable', () => menuLabels().includes('gone — unreachable'), shown, 60_000);
+    expect(t.app.state.remotes.get('gone')?.message).toMatch(/gone \(.*\) cannot be reached through ssh: .*refused/);
+    expect(menuLabels().some((l) => l.startsWith('here — '))).toBe(true);
+    expect(t.app.state.daemon.state).toBe('open');
+
     // Added while the app runs: picked up from remotes.json. No daemon runs there: the bridge starts one.
     const env = { ...remote.env, MORI_HOME: remote.home, PATH: process.env['PATH'] ?? '/usr/bin:/bin' };
     const bridge = ['env', ...Object.entries(env).map(([k, v]) => shq(`${k}=${v ?? ''}`)), shq(process.execPath), shq(MORI_BIN), 'bridge'].join(' ');
@@ -98,6 +107,9 @@ describe.skipIf(SKIP_WITHOUT_SSHD)('the desktop app with a remote host', () => {
     const row = (tray().menu?.items ?? []).find((i) => i.label === 'box:work — waiting');
     expect((row?.submenu as { label?: string }[] | undefined)?.map((i) => i.label)).toEqual(['mori attach box:work', 'Mute notifications']);
     expect(titles()).toEqual([]); // what was so when box was first listed is no news
+    // Removed while the app runs: its line goes.
+    expect(local.mori('remote', 'rm', 'gone').code).toBe(0);
+    await until('gone removed', () => !menuLabels().some((l) => l.startsWith('gone')), shown);
     direct = await client(remote.home, true);
 
     // The remote agent asks: one notification, naming the host; the tray's icon is the worst across machines.
