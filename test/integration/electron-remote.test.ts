@@ -126,6 +126,7 @@ describe.skipIf(SKIP_WITHOUT_SSHD)('the desktop app with a remote host', () => {
       expect(killSshMasters()).toBeGreaterThan(0);
       await until('box unreachable', () => menuLabels().includes('box — unreachable'), shown);
       expect(menuLabels().some((l) => l.startsWith('box:'))).toBe(false);
+      expect(menuLabels().some((l) => l.startsWith('here — '))).toBe(true); // the local part goes on
       expect(icon()).not.toMatch(/needs-you\.png$/);
       expect(box()?.message).toMatch(/box/);
       expect(titles().filter((x) => /box/.test(x))).toEqual(['box:work needs input']);
