@@ -1,11 +1,13 @@
 // The desktop app, put together (DESIGN.md §12, §13): one instance (a second one focuses the
-// first), a daemon connected to or started and kept alive, the tray and the notifications rebuilt
-// from the app state on each change, the OS's power and network news forwarded as hints, the IPC
+// first), a daemon connected to or started and kept alive, every remote of remotes.json followed
+// through ssh, the tray and the notifications rebuilt from the app state on each change, the OS's
+// power and network news forwarded as hints (to the local daemon only), the IPC
 // router, and the window hidden to the tray on close. Quit leaves the daemon and the agents running;
 // "Quit and stop agents" stops them first. Electron main process.
 import { app, BrowserWindow, ipcMain, Menu, nativeImage, nativeTheme, net, Notification, powerMonitor, session, shell, Tray } from 'electron';
 import { stopDaemon, type DaemonLaunch } from '../daemon-client/daemon-process.js';
 import { DaemonConnection } from '../daemon-client/daemon-connection.js';
+import { RemoteHub, type RemoteHubOptions } from '../remote/remote-hub.js';
 import { AppState } from './app-state.js';
 import { type AutoStart, linuxAutoStart, loginItemAutoStart } from './autostart.js';
 import { DaemonKeeper } from './daemon-keeper.js';
@@ -39,6 +41,8 @@ export interface AppOptions {
   /** Whether this desktop shows tray icons (tray-host.ts); tests inject an answer. */
   trayHost?: () => Promise<TrayHost>;
   coalesceMs?: number;
+  /** The remotes' connection timings (tests shorten them). */
+  remotes?: Omit<RemoteHubOptions, 'home' | 'log'>;
   log?: (line: string) => void;
 }
 
@@ -49,6 +53,7 @@ export interface MoriApp {
   window: MainWindow;
   keeper: DaemonKeeper;
   connection: DaemonConnection;
+  remotes: RemoteHub;
   router: IpcRouter;
   act(a: TrayAction): Promise<void>;
   /** Resolves when the app has finished quitting (daemon stopped first when asked). */
@@ -74,7 +79,8 @@ export async function startApp(o: AppOptions): Promise<MoriApp | null> {
   let quitting = false;
 
   const connection = new DaemonConnection(o.home, { client: `Mori app (pid ${process.pid})` });
-  const state = new AppState(connection);
+  const remotes = new RemoteHub({ ...o.remotes, home: o.home, log });
+  const state = new AppState(connection, remotes);
   const keeper = new DaemonKeeper({ home: o.home, launch: o.launch, env: o.daemonEnv, connection, onStatus: (s) => state.setDaemon(s), log });
   const dock = new DockController((o.platform ?? process.platform) === 'darwin' ? app.dock : undefined);
   const links = new ExternalLinks({ openExternal: (url) => shell.openExternal(url), log });
@@ -108,11 +114,12 @@ export async function startApp(o: AppOptions): Promise<MoriApp | null> {
   });
   const notifications = new NotificationController({
     create: (opts) => new Notification(opts),
-    rows: () => state.sessions(),
+    rows: () => [...state.sessions(), ...state.remoteSessions()],
     focusedSession: () => window.focusedSession(),
     pausedUntil: () => settings.get('notificationsPausedUntil'),
     daemonNotifications: () => daemonNotifications,
-    openSession: (id) => window.open(id),
+    // The window shows local sessions: a remote one's notification opens it on the list.
+    openSession: (id) => window.open(id !== null && state.rows.has(id) ? id : null),
     ...(o.coalesceMs !== undefined ? { coalesceMs: o.coalesceMs } : {}),
   });
   for (const id of muted()) notifications.muted.add(id);
@@ -143,6 +150,7 @@ export async function startApp(o: AppOptions): Promise<MoriApp | null> {
     tray.render({
       daemon: state.daemon,
       sessions: state.sessions(),
+      remotes: [...state.remotes.values()],
       notificationsPausedUntil: pausedUntil,
       startAtLogin: autoStart.enabled(),
       muted: muted(),
@@ -152,18 +160,21 @@ export async function startApp(o: AppOptions): Promise<MoriApp | null> {
     pauseEnd = pausedUntil !== null && pausedUntil > Date.now() && !quitting ? setTimeout(render, pausedUntil - Date.now() + 1) : null;
     pauseEnd?.unref();
   };
-  state.onChange((events) => {
+  state.onChange((events, quiet) => {
     render();
     dock.sessions(state.sessions());
     // From the first full picture on: the first one only teaches the notifications what is already so.
-    if (state.daemon.state === 'open' && state.listed) notifications.changed(events);
+    // Remote news is decided on while the local daemon is away too (the local rows then do not change).
+    if (state.listed) notifications.changed(events, quiet);
   });
 
+  // The local daemon's request only: a laptop's sleep interrupts its own agents, never a remote
+  // host's, which keep running (and are not resumed) whatever this machine does.
   const request = connection.request.bind(connection) as typeof connection.request;
   const stopHints = forwardPowerHints(powerMonitor, request, () => net.isOnline(), log);
 
   let quitDone: Promise<void> | null = null;
-  const result: MoriApp = { state, tray, notifications, window, keeper, connection, router, act, quitting: null };
+  const result: MoriApp = { state, tray, notifications, window, keeper, connection, remotes, router, act, quitting: null };
 
   async function quit(stopAgents: boolean): Promise<void> {
     if (quitDone) return quitDone;
@@ -177,6 +188,7 @@ export async function startApp(o: AppOptions): Promise<MoriApp | null> {
       stopHints();
       if (pauseEnd) clearTimeout(pauseEnd);
       notifications.dispose();
+      remotes.stop();
       router.dispose();
       connection.close();
       tray.destroy();
@@ -247,6 +259,8 @@ export async function startApp(o: AppOptions): Promise<MoriApp | null> {
   });
 
   render();
+  // In the background: a remote that hangs shows as connecting, never holding up the local daemon.
+  remotes.start();
   await keeper.start();
   if (!o.hidden || !host.shown) window.open(null);
   if (!host.shown) new Notification({ title: 'Mori has no tray icon here', body: `${host.why}. Closing the window quits Mori; the agents keep running.` }).show();

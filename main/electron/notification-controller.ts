@@ -36,14 +36,15 @@ export interface NotificationControllerOptions {
 export class NotificationController {
   private memory: DeciderMemory = emptyMemory();
   private events: DaemonEvent[] = [];
+  private quiet = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
   readonly muted = new Set<string>();
   private primed = false;
 
   constructor(private readonly o: NotificationControllerOptions) {}
 
-  /** Called on every state change with its events. The first one only learns the current state. */
-  changed(events: readonly DaemonEvent[]): void {
+  /** Called on every state change with its events (and the sessions first seen in it, taken as told). The first one only learns the current state. */
+  changed(events: readonly DaemonEvent[], quiet: Iterable<string> = []): void {
     if (!this.primed) {
       // Conditions that were already there when the app started were told before (or are in the window).
       this.primed = true;
@@ -51,6 +52,7 @@ export class NotificationController {
       return;
     }
     this.events.push(...events);
+    for (const id of quiet) this.quiet.add(id);
     if (this.timer) return;
     this.timer = setTimeout(() => this.flush(), this.o.coalesceMs ?? COALESCE_MS);
   }
@@ -60,8 +62,10 @@ export class NotificationController {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     const events = this.events;
+    const quiet = this.quiet;
     this.events = [];
-    const { memory, notices } = decideNotifications(this.memory, this.input(events));
+    this.quiet = new Set();
+    const { memory, notices } = decideNotifications(this.memory, { ...this.input(events), quiet });
     this.memory = memory;
     for (const n of notices) this.show(n);
     return notices;

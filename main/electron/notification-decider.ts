@@ -4,7 +4,9 @@
 // outage), never again while the condition stays; several sessions making the same transition in
 // one batch make one notification ("3 sessions resumed after sleep"). Nothing for a muted session,
 // for the session the person is looking at in the focused window, or while notifications are
-// paused — and those conditions still count as told, so un-pausing does not replay them.
+// paused, nor for a condition already so when its session was first seen (a remote's first listing)
+// — and those conditions still count as told, so un-pausing or reconnecting does not replay them. A
+// remote's session is named `host:session`, so its notification names the host.
 // Pure: Electron main process, no Electron import.
 import type { DaemonEvent } from '../../common/ipc.js';
 import { clockWords, resumedAfterAbsence, sessionStatus, type SessionRow } from '../../common/session-view.js';
@@ -34,6 +36,8 @@ export interface DecideInput {
   /** The session shown in the window while the window has focus, else null. */
   focusedSession: string | null;
   muted: ReadonlySet<string>;
+  /** Sessions whose conditions were already so when first seen (a remote's first listing): taken as told. */
+  quiet?: ReadonlySet<string>;
   pausedUntil: number | null;
   /** The daemon's notification settings both UIs share (null before they are read): its pause, and which kinds notify. */
   daemonNotifications?: { paused: boolean; events: readonly string[] } | null;
@@ -110,7 +114,8 @@ export function decideNotifications(memory: DeciderMemory, input: DecideInput): 
   const shared = input.daemonNotifications ?? null;
   const paused = (input.pausedUntil !== null && input.now < input.pausedUntil) || shared?.paused === true;
   const wanted = (c: Candidate): boolean => shared === null || kindOf(c.group) === 'attention' || shared.events.includes(kindOf(c.group));
-  const shown = candidates.filter((c) => !paused && wanted(c) && !input.muted.has(c.row.info.id) && c.row.info.id !== input.focusedSession);
+  const quiet = input.quiet ?? new Set<string>();
+  const shown = candidates.filter((c) => !paused && wanted(c) && !input.muted.has(c.row.info.id) && !quiet.has(c.row.info.id) && c.row.info.id !== input.focusedSession);
   const groups = new Map<string, Candidate[]>();
   for (const c of shown) groups.set(c.group, [...(groups.get(c.group) ?? []), c]);
   const notices: Notice[] = [];

@@ -1,7 +1,9 @@
 // Forwards what only the OS knows to the daemon as hints (DESIGN.md §8, §12): powerMonitor's
 // suspend / resume / lock-screen / unlock-screen become `hint.power` (a suspend lets the daemon
 // checkpoint and log before the machine sleeps), and a change of `net.isOnline()` seen on those
-// events becomes `hint.network`. Electron main process; the Electron objects are parameters.
+// events becomes `hint.network`. They go to the local daemon only (the app passes its connection's
+// request): this machine's sleep says nothing of a remote host, whose agents keep running.
+// Electron main process; the Electron objects are parameters.
 import type { IpcMethod, IpcParams } from '../../common/ipc.js';
 import type { Result } from '../../common/result.js';
 

@@ -1,8 +1,11 @@
 // What the tray shows, decided from one snapshot of the app's state (DESIGN.md §13): the icon (the
-// worst level of all sessions, or `offline` while the daemon does not answer), the tooltip, and the
-// menu as plain data whose items name an action instead of holding a click handler. The tray
+// worst level of all sessions on every machine, or `offline` while the local daemon does not answer),
+// the tooltip, and the menu as plain data whose items name an action instead of holding a click
+// handler. Remote sessions come after the local ones, a section per host (`box:work` rows under
+// `box`); a remote that cannot be reached is one quiet line and adds nothing to the icon. The tray
 // controller turns it into Electron objects. Pure: Electron main process, no Electron import.
 import { byLevel, isLive, sessionStatus, worstLevel, type Level, type SessionRow } from '../../common/session-view.js';
+import type { RemoteView } from '../remote/remote-link.js';
 
 export type TrayIcon = Level | 'offline';
 
@@ -26,6 +29,8 @@ export interface TraySnapshot {
   /** The daemon connection: `restarting` while the app brings a dead daemon back. */
   daemon: { state: 'open' | 'connecting' | 'closed' | 'restarting'; detail: string };
   sessions: readonly SessionRow[];
+  /** Each remote with its sessions named `host:session` (ids `host:<id>`), by host name. */
+  remotes?: readonly RemoteView[];
   /** Epoch ms until which notifications are paused, or null. */
   notificationsPausedUntil: number | null;
   startAtLogin: boolean;
@@ -65,14 +70,45 @@ function sessionItem(row: SessionRow, muted: boolean): TrayItem {
   };
 }
 
+/** A remote's session: what it is doing, and how to reach it from a terminal; its notifications can be muted. */
+function remoteSessionItem(row: SessionRow, muted: boolean): TrayItem {
+  return {
+    label: `${row.info.name} — ${sessionStatus(row).words}`,
+    submenu: [
+      { label: `mori attach ${row.info.name}`, enabled: false },
+      { label: 'Mute notifications', type: 'checkbox', checked: muted, action: { kind: 'toggle-mute', session: row.info.id } },
+    ],
+  };
+}
+
+/** The sessions of every remote that answers: what the icon and the tooltip count besides the local ones. */
+const reachableRemoteSessions = (snapshot: TraySnapshot): SessionRow[] => (snapshot.remotes ?? []).filter((r) => r.status === 'ok').flatMap((r) => r.sessions);
+
+/** One remote's section: its sessions under its name, or one quiet line saying why there are none. */
+function remoteItems(remote: RemoteView, muted: ReadonlySet<string>): TrayItem[] {
+  const why = remote.message ? [{ label: remote.message, enabled: false }] : [];
+  switch (remote.status) {
+    case 'connecting':
+      return [{ label: `${remote.name} — connecting…`, enabled: false }];
+    case 'unreachable':
+      return [{ label: `${remote.name} — unreachable`, submenu: why }];
+    case 'other-version':
+      return [{ label: `${remote.name} — another Mori version`, submenu: why }];
+    case 'ok':
+      if (remote.sessions.length === 0) return [{ label: `${remote.name} — no sessions`, enabled: false }];
+      return [{ label: remote.name, enabled: false }, ...[...remote.sessions].sort(byLevel).map((r) => remoteSessionItem(r, muted.has(r.info.id)))];
+  }
+}
+
 function tooltipFor(snapshot: TraySnapshot, icon: TrayIcon): string {
   if (icon === 'offline') return `Mori — ${daemonWords(snapshot.daemon)}`;
   const counts = new Map<Level, number>();
-  for (const row of snapshot.sessions) {
+  const all = [...snapshot.sessions, ...reachableRemoteSessions(snapshot)];
+  for (const row of all) {
     const l = sessionStatus(row).level;
     counts.set(l, (counts.get(l) ?? 0) + 1);
   }
-  if (snapshot.sessions.length === 0) return 'Mori — no sessions';
+  if (all.length === 0) return 'Mori — no sessions';
   const parts: string[] = [];
   if (counts.get('failing')) parts.push(`${counts.get('failing')} failing`);
   if (counts.get('needs-you')) parts.push(`${counts.get('needs-you')} need${counts.get('needs-you') === 1 ? 's' : ''} you`);
@@ -106,13 +142,15 @@ function pauseItem(snapshot: TraySnapshot): TrayItem {
 
 export function trayModel(snapshot: TraySnapshot): TrayView {
   const online = snapshot.daemon.state === 'open';
-  const icon: TrayIcon = online ? worstLevel(snapshot.sessions.map((r) => sessionStatus(r).level)) : 'offline';
+  const icon: TrayIcon = online ? worstLevel([...snapshot.sessions, ...reachableRemoteSessions(snapshot)].map((r) => sessionStatus(r).level)) : 'offline';
   // Sessions needing the person come first (DESIGN.md §13), then by name.
   const rows = [...snapshot.sessions].sort(byLevel);
   const menu: TrayItem[] = [];
   if (!online) menu.push({ label: daemonWords(snapshot.daemon), enabled: false }, SEPARATOR);
   else if (rows.length === 0) menu.push({ label: 'No sessions', enabled: false }, SEPARATOR);
   else menu.push(...rows.map((r) => sessionItem(r, snapshot.muted.has(r.info.id))), SEPARATOR);
+  const remotes = snapshot.remotes ?? [];
+  if (remotes.length > 0) menu.push(...remotes.flatMap((r) => remoteItems(r, snapshot.muted)), SEPARATOR);
   menu.push(
     { label: 'New session…', enabled: online, action: { kind: 'new-session' } },
     { label: 'Verify all', enabled: online && rows.length > 0, action: { kind: 'verify-all' } },

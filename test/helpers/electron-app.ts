@@ -5,6 +5,7 @@
 import { startApp, type MoriApp } from '../../main/electron/app-main.js';
 import { memorySettings, type SettingsStore } from '../../main/electron/settings.js';
 import type { AutoStart } from '../../main/electron/autostart.js';
+import type { AppOptions } from '../../main/electron/app-main.js';
 import type { TrayHost } from '../../main/electron/tray-host.js';
 import { MORI_BIN, REPO } from './mori-cli.js';
 import type { UpHarness } from './mori-up.js';
@@ -17,7 +18,7 @@ export interface TestApp {
   logs: string[];
 }
 
-export async function startTestApp(h: UpHarness, over: { coalesceMs?: number; hidden?: boolean; settings?: SettingsStore; trayHost?: () => Promise<TrayHost> } = {}): Promise<TestApp> {
+export async function startTestApp(h: UpHarness, over: { coalesceMs?: number; hidden?: boolean; settings?: SettingsStore; trayHost?: () => Promise<TrayHost>; remotes?: AppOptions['remotes'] } = {}): Promise<TestApp> {
   const logs: string[] = [];
   let login = false;
   const autoStart: AutoStart = { enabled: () => login, set: (on) => void (login = on) };
@@ -35,6 +36,7 @@ export async function startTestApp(h: UpHarness, over: { coalesceMs?: number; hi
     trayHost: over.trayHost ?? (() => Promise.resolve({ shown: true })),
     // Short in tests: the decision itself is what is tested, not the wait.
     coalesceMs: over.coalesceMs ?? 500,
+    ...(over.remotes ? { remotes: over.remotes } : {}),
     log: (line) => logs.push(line),
   });
   if (!app) throw new Error('the app did not start (single-instance lock refused)');
