@@ -101,6 +101,7 @@ export async function stageWorkTree(git: RepoGit, projectDir: string): Promise<s
  * tree-to-tree diff after (changedAgainstHead).
  */
 export async function readWorkTree(git: RepoGit, projectDir: string): Promise<WorkTree> {
+  // One git at a time: a checkpoint holds one slot of checkpointLimiter (checkpoint.ts).
   const head = await readHead(git);
   return { head, tree: await writeIndexTree(git, await stageWorkTree(git, projectDir)) };
 }

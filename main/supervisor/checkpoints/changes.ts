@@ -86,9 +86,10 @@ interface Compared {
 
 /** The checkpoint `since` names and the work tree staged in a temporary index now (no tree written yet). */
 async function staged({ git, sessionId, projectDir }: SessionRepo, since: string): Promise<Result<{ since: CheckpointEntry; index: string }>> {
-  const from = resolveCheckpoint(await listCheckpoints(git, sessionId), since);
-  if (!from.ok) return from;
-  return ok({ since: from.value, index: await stageWorkTree(git, projectDir) });
+  // The listing and the work tree's scan run side by side: each is one git process.
+  const [entries, index] = await Promise.all([listCheckpoints(git, sessionId), stageWorkTree(git, projectDir)]);
+  const from = resolveCheckpoint(entries, since);
+  return from.ok ? ok({ since: from.value, index }) : from;
 }
 
 /** Checkpoint `since` against the work tree's tree now (written, for the patches and blobs that need it). */
