@@ -1,7 +1,8 @@
 // Checkpoints (DESIGN.md §3, §4): a snapshot of the project's work tree (state/snapshot.ts) with its
 // git HEAD and changed files, written into session.json every few minutes while an agent runs (spread over the first interval so many
 // sessions do not all run git at once), when it exits, when it is interrupted and when the supervisor
-// stops, with a work-log entry only when something changed since the last one. The comparison is
+// stops, with a work-log entry only when a new snapshot was written (shared-work-tree.ts lets the
+// sessions of one project checkpointed together read the work tree once). The comparison is
 // pure; writing is the thin shell (writeCheckpoint); when they are taken is the Checkpointer's, and a
 // failure is reported as the session's state being unwritable, never dropped. Git runs as
 // asynchronous child processes, at most CHECKPOINT_CONCURRENCY at once across the process, so
