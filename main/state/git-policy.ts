@@ -14,6 +14,8 @@
 //                    of ~/.gitconfig) and a fixed identity in the environment
 //   diff-tree        tree against tree, never the working tree; always --no-ext-diff --no-textconv
 //                    (diff.<driver>.command/textconv are never looked up), --no-renames
+//   diff-index       --cached only (forced first): a tree against the temporary index, never the
+//                    working tree; the same --no-ext-diff --no-textconv --no-renames as diff-tree
 //   cat-file         --batch only, never --filters/--textconv: blobs come out as stored, no smudge
 //   check-ignore     --no-index: reads .gitignore files and info/exclude only
 //   read-tree        -u --reset only, to fill a session's new worktree (session-worktree.ts): on the
@@ -58,13 +60,14 @@
 // and GIT_CONFIG_NOSYSTEM=1 leaves /etc/gitconfig out. The person's ~/.gitconfig is still read.
 
 /** What Mori asks git (see the header for each). */
-export const ALLOWED_SUBCOMMANDS = new Set(['status', 'rev-parse', 'config', 'add', 'write-tree', 'commit-tree', 'for-each-ref', 'ls-tree', 'diff-tree', 'cat-file', 'check-ignore', 'update-ref', 'read-tree', 'worktree', 'check-ref-format']);
+export const ALLOWED_SUBCOMMANDS = new Set(['status', 'rev-parse', 'config', 'add', 'write-tree', 'commit-tree', 'for-each-ref', 'ls-tree', 'diff-tree', 'diff-index', 'cat-file', 'check-ignore', 'update-ref', 'read-tree', 'worktree', 'check-ref-format']);
 /** Run on a private git dir: they read file contents (attributes, filters) or are only ever used beside those that do. */
-export const READS_CONTENTS = new Set(['status', 'add', 'write-tree', 'commit-tree', 'for-each-ref', 'ls-tree', 'diff-tree', 'cat-file', 'check-ignore', 'read-tree']);
+export const READS_CONTENTS = new Set(['status', 'add', 'write-tree', 'commit-tree', 'for-each-ref', 'ls-tree', 'diff-tree', 'diff-index', 'cat-file', 'check-ignore', 'read-tree']);
 /** Arguments each subcommand always gets, right after its name. */
 const REQUIRED_ARGS: Readonly<Record<string, readonly string[]>> = {
   'commit-tree': ['--no-gpg-sign'],
   'diff-tree': ['--no-ext-diff', '--no-textconv', '--no-renames'],
+  'diff-index': ['--cached', '--no-ext-diff', '--no-textconv', '--no-renames'],
   'check-ignore': ['--no-index'],
 };
 /** Arguments refused anywhere on a subcommand's line: each would run a filter, a textconv or a diff program. */

@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { SessionFile } from '../../common/session.js';
 import { fail, ok, type Result } from '../../common/result.js';
 import { sessionFilePath } from './session-file.js';
-import { confinedStateDir, STATE_ROOT } from './state-dir.js';
+import { STATE_ROOT } from './state-file-guard.js';
 
 /** The paths of a session as Mori uses them: real paths, checked. */
 export interface SessionPaths {
@@ -29,6 +29,25 @@ const isInside = (dir: string, p: string): boolean => {
   const rel = path.relative(dir, p);
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 };
+
+/**
+ * Resolves `stateDir` and checks it lies inside its project dir (no `.mori` symlink pointing
+ * elsewhere). Returns the real path.
+ */
+export function confinedStateDir(projectDir: string, stateDir: string): Result<string> {
+  const realProject = realpathSync(projectDir);
+  let real: string;
+  try {
+    real = realpathSync(stateDir);
+  } catch {
+    return fail('not-found', `${stateDir}: no such state dir`);
+  }
+  const inside = path.relative(realProject, real);
+  if (inside.startsWith('..') || path.isAbsolute(inside)) {
+    return fail('unreadable', `${stateDir}: resolves to ${real}, outside the project ${realProject} (a symlink?); refusing to use it`);
+  }
+  return ok(real);
+}
 
 /**
  * The project a state dir belongs to: the dir holding its `.mori`, as a real path, with the state dir

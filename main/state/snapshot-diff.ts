@@ -1,7 +1,7 @@
 // What differs between two snapshot trees (snapshot.ts): each file added, modified or deleted with its
 // line counts, its unified patch, and the blobs on either side. Tree against tree only — never the
-// work tree — with no diff driver, textconv or external diff (safe-git.ts adds --no-ext-diff
-// --no-textconv to every diff-tree). Any Node process.
+// work tree (a tree against a temporary index at most) — with no diff driver, textconv or external
+// diff (git-policy.ts adds --no-ext-diff --no-textconv to every diff-tree and diff-index). Any Node process.
 import { GitFailed } from './snapshot.js';
 import type { RepoGit } from './repo-git.js';
 
@@ -34,28 +34,45 @@ function isStatePath(p: string): boolean {
   return p === '.mori' || p.startsWith('.mori/') || p.includes('/.mori/');
 }
 
-/** Every file that differs between two trees, sorted by path. */
-export async function diffTrees(git: RepoGit, from: string, to: string): Promise<FileChange[]> {
-  const [raw, numstat] = await Promise.all([run(git, ['diff-tree', '-r', '-z', '--raw', from, to]), run(git, ['diff-tree', '-r', '-z', '--numstat', from, to])]);
+/** `--raw --numstat -z` output (raw records and numstat records, in any order) → changes sorted by path. */
+export function parseRawNumstat(out: string): FileChange[] {
   const counts = new Map<string, { added: number | null; deleted: number | null }>();
-  const ns = numstat.split('\0');
-  for (let i = 0; i < ns.length; i++) {
-    const m = /^(\d+|-)\t(\d+|-)\t(.*)$/s.exec(ns[i] ?? '');
-    if (!m) continue;
-    counts.set(m[3] ?? '', { added: m[1] === '-' ? null : Number(m[1]), deleted: m[2] === '-' ? null : Number(m[2]) });
+  const raws: { m: RegExpExecArray; file: string }[] = [];
+  const parts = out.split('\0');
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i] ?? '';
+    const m = /^:(\d{6}) (\d{6}) ([0-9a-f]+) ([0-9a-f]+) ([A-Z])\d*$/.exec(part);
+    if (m) {
+      raws.push({ m, file: parts[++i] ?? '' });
+      continue;
+    }
+    const n = /^(\d+|-)\t(\d+|-)\t(.*)$/s.exec(part);
+    if (n) counts.set(n[3] ?? '', { added: n[1] === '-' ? null : Number(n[1]), deleted: n[2] === '-' ? null : Number(n[2]) });
   }
   const changes: FileChange[] = [];
-  const parts = raw.split('\0');
-  for (let i = 0; i + 1 < parts.length; i += 2) {
-    const m = /^:(\d{6}) (\d{6}) ([0-9a-f]+) ([0-9a-f]+) ([A-Z])\d*$/.exec(parts[i] ?? '');
-    const file = parts[i + 1] ?? '';
-    if (!m || isStatePath(file)) continue;
+  for (const { m, file } of raws) {
+    if (isStatePath(file)) continue;
     const kind = KINDS[m[5] ?? ''] ?? 'modified';
     const c = counts.get(file) ?? { added: null, deleted: null };
     const gitlink = m[1] === '160000' || m[2] === '160000';
     changes.push({ path: file, kind, added: c.added, deleted: c.deleted, binary: !gitlink && c.added === null, oldMode: m[1] ?? '', newMode: m[2] ?? '', oldBlob: m[3] ?? '', newBlob: m[4] ?? '' });
   }
   return changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** Every file that differs between two trees, sorted by path. */
+export async function diffTrees(git: RepoGit, from: string, to: string): Promise<FileChange[]> {
+  return parseRawNumstat(await run(git, ['diff-tree', '-r', '-z', '--raw', '--numstat', from, to]));
+}
+
+/**
+ * Every file that differs between a tree and a temporary index (snapshot.ts stageWorkTree): the same
+ * answer as diffTrees against the index's tree, without writing that tree. Never reads the work tree.
+ */
+export async function diffTreeToIndex(git: RepoGit, from: string, index: string): Promise<FileChange[]> {
+  const r = await git.run(['diff-index', '-r', '-z', '--raw', '--numstat', from], { index });
+  if (r.code !== 0) throw new GitFailed('diff-index', r);
+  return parseRawNumstat(r.stdout);
 }
 
 /** The unified patch of the given paths (all when none) between two trees; binary files say so. */

@@ -66,14 +66,18 @@ export interface WorkTree {
   tree: string;
 }
 
-/**
- * HEAD and the work tree's tree: add -A and write-tree in a temporary index. One scan of the work
- * tree (the add); what changed against HEAD is a tree-to-tree diff after (changedAgainstHead).
- */
-export async function readWorkTree(git: RepoGit, projectDir: string): Promise<WorkTree> {
+/** HEAD's commit, null before the first commit. */
+export async function readHead(git: RepoGit): Promise<string | null> {
   const rev = await git.run(['rev-parse', '--verify', '-q', 'HEAD']);
   if (rev.code !== 0 && rev.code !== 1) throw new GitFailed('rev-parse', rev);
-  const head = rev.code === 0 ? rev.stdout.trim() : null; // 1: no commit yet
+  return rev.code === 0 ? rev.stdout.trim() : null; // 1: no commit yet
+}
+
+/**
+ * The work tree as git sees it in a temporary index (returned: a file in the private dir): a copy of
+ * the person's, then add -A. One scan of the work tree; the changed files' blobs are written, no tree.
+ */
+export async function stageWorkTree(git: RepoGit, projectDir: string): Promise<string> {
   const index = path.join(git.scratch, 'snapshot-index');
   try {
     const source = path.join(git.gitDir, 'index');
@@ -89,8 +93,22 @@ export async function readWorkTree(git: RepoGit, projectDir: string): Promise<Wo
   // the exclusion); the rest is added either way. 128 is a failure.
   const added = await git.run(['add', '-A', '--ignore-errors', '--', '.', stateDirsExcluded(git, projectDir)], { index });
   if (added.code !== 0 && added.code !== 1) throw new GitFailed('add', added);
-  const tree = (await must(git, 'write-tree', ['write-tree'], { index })).trim();
-  return { head, tree };
+  return index;
+}
+
+/**
+ * HEAD and the work tree's tree: stageWorkTree, then write-tree. What changed against HEAD is a
+ * tree-to-tree diff after (changedAgainstHead).
+ */
+export async function readWorkTree(git: RepoGit, projectDir: string): Promise<WorkTree> {
+  // One git at a time: a checkpoint holds one slot of checkpointLimiter (checkpoint.ts).
+  const head = await readHead(git);
+  return { head, tree: await writeIndexTree(git, await stageWorkTree(git, projectDir)) };
+}
+
+/** The tree of a temporary index (written as objects). */
+export async function writeIndexTree(git: RepoGit, index: string): Promise<string> {
+  return (await must(git, 'write-tree', ['write-tree'], { index })).trim();
 }
 
 /** Paths that differ between HEAD and `tree` (every path of it before the first commit), state dirs left out. */

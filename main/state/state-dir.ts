@@ -12,8 +12,9 @@ import { writeSessionFile } from './session-file.js';
 import { environmentTemplate, sessionStateTemplate, workLogTemplate } from './state-templates.js';
 import { ensureStateSubdir, STATE_ROOT } from './state-file-guard.js';
 import { appendEntry } from './work-log.js';
+import { confinedStateDir } from './project-dir.js';
 
-export { STATE_ROOT };
+export { STATE_ROOT, confinedStateDir };
 export const SESSION_STATE = 'session_state.md';
 export const ENVIRONMENT = 'environment.md';
 export const TRANSCRIPT_DIR = 'transcript';
@@ -42,24 +43,6 @@ export function stateDirFor(projectDir: string, name: string): string {
   return path.join(projectDir, STATE_ROOT, name);
 }
 
-/**
- * Resolves `stateDir` and checks it lies inside its project dir (no `.mori` symlink pointing
- * elsewhere). Returns the real path.
- */
-export function confinedStateDir(projectDir: string, stateDir: string): Result<string> {
-  const realProject = realpathSync(projectDir);
-  let real: string;
-  try {
-    real = realpathSync(stateDir);
-  } catch {
-    return fail('not-found', `${stateDir}: no such state dir`);
-  }
-  const inside = path.relative(realProject, real);
-  if (inside.startsWith('..') || path.isAbsolute(inside)) {
-    return fail('unreadable', `${stateDir}: resolves to ${real}, outside the project ${realProject} (a symlink?); refusing to use it`);
-  }
-  return ok(real);
-}
 
 /** Makes `dir` when absent (one level, never through a symlink) and checks it is a real directory. */
 function makeRealDir(dir: string): Result<true> {

@@ -2,14 +2,14 @@
 // refs/mori/<session id>/cp/<n> with nothing of the person's repository touched, unchanged trees
 // recording nothing, the first and last N kept, odd repositories handled, and what changed since a
 // checkpoint read back. Real git, real files.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createSession } from '../../main/state/state-dir.js';
 import { sessionChanges, sessionCheckpoints, sessionDiff } from '../../main/supervisor/checkpoints/changes.js';
 import { writeCheckpoint } from '../../main/supervisor/checkpoints/checkpoint.js';
 import { WORK_LOG } from '../../main/state/work-log.js';
-import { tempDir } from '../helpers/mori-cli.js';
+import { moriIn, tempDir } from '../helpers/mori-cli.js';
 import { git, projectWithSession, repoFacts, treeOf } from '../helpers/snapshot-repo.js';
 
 async function checkpoint(p: { stateDir: string; project: string }, keep?: number) {
@@ -17,6 +17,12 @@ async function checkpoint(p: { stateDir: string; project: string }, keep?: numbe
   if (!r.ok) throw new Error(r.message);
   return r.value;
 }
+
+/** The repository's loose objects by id. */
+const looseObjects = (project: string): string[] =>
+  readdirSync(path.join(project, '.git', 'objects'))
+    .filter((d) => /^[0-9a-f]{2}$/.test(d))
+    .flatMap((d) => readdirSync(path.join(project, '.git', 'objects', d)).map((f) => d + f));
 
 const refs = (project: string, id: string): string[] => git(project, 'for-each-ref', '--format=%(refname)', `refs/mori/${id}/`).split('\n').filter(Boolean);
 
@@ -64,6 +70,27 @@ describe('a checkpoint snapshot', () => {
     const third = await checkpoint(p);
     expect(third.changed).toBe(true);
     expect(third.checkpoint.snapshot!.seq).toBe(2);
+  });
+
+  it('logs one CHECKPOINT line per new snapshot: none for two racing on an unchanged tree, none when only HEAD moved', async () => {
+    const p = await projectWithSession('race');
+    const lines = (): string[] => readFileSync(path.join(p.stateDir, WORK_LOG), 'utf8').match(/CHECKPOINT [0-9a-f]{7} - [^\n]*/g) ?? [];
+    // The session's first two at once (a suspend's and a resume's): one snapshot, one line.
+    const [a, b] = await Promise.all([checkpoint(p), checkpoint(p)]);
+    expect([a.changed, b.changed].sort()).toEqual([false, true]);
+    expect(refs(p.project, p.sessionId)).toHaveLength(1);
+    expect(lines()).toEqual([`CHECKPOINT ${a.checkpoint.snapshot!.commit.slice(0, 7)} - no uncommitted changes`]);
+    writeFileSync(path.join(p.project, 'a.txt'), 'changed\n');
+    const edited = await checkpoint(p);
+    expect(edited.changed).toBe(true);
+    // The agent commits exactly that tree: HEAD moves, the snapshot is the same, nothing is logged.
+    git(p.project, 'commit', '-q', '-am', 'edit');
+    const committed = await checkpoint(p);
+    expect(committed.changed).toBe(false);
+    expect(committed.checkpoint.snapshot).toEqual(edited.checkpoint.snapshot);
+    expect(committed.checkpoint.gitHead).toBe(git(p.project, 'rev-parse', 'HEAD').trim());
+    expect(committed.checkpoint.changedFiles).toEqual([]);
+    expect(lines()).toHaveLength(2);
   });
 
   it('keeps the first and the last N, dropping the rest from the refs so gc can collect them', async () => {
@@ -161,4 +188,34 @@ describe('changes since a checkpoint', () => {
     const listed = await sessionCheckpoints(p.stateDir);
     expect(listed.ok && listed.value).toHaveLength(1);
   });
+
+  it('`mori changes --stat` lists a modified file, a deleted one and new untracked ones without writing a snapshot: no ref, no tree', async () => {
+    const p = await projectWithSession('live');
+    await checkpoint(p);
+    writeFileSync(path.join(p.project, 'a.txt'), 'one\nTWO\nthree\n');
+    rmSync(path.join(p.project, 'b.txt'));
+    writeFileSync(path.join(p.project, 'c.txt'), 'new\n');
+    mkdirSync(path.join(p.project, 'src'));
+    writeFileSync(path.join(p.project, 'src', 'd.ts'), 'export {};\n');
+    writeFileSync(path.join(p.project, 'skip.log'), 'ignored\n');
+    const before = repoFacts(p.project);
+    const objectsBefore = new Set(looseObjects(p.project));
+    const r = moriIn(p.home, ['changes', 'live', '--stat', '--json']);
+    expect(r.code, r.err).toBe(0);
+    const files = (r.json()['files'] as { path: string; kind: string; added: number; deleted: number }[]).map((f) => [f.path, f.kind, f.added, f.deleted]);
+    expect(files).toEqual([
+      ['a.txt', 'modified', 2, 1],
+      ['b.txt', 'deleted', 0, 1],
+      ['c.txt', 'added', 1, 0],
+      ['src/d.ts', 'added', 1, 0],
+    ]);
+    const text = moriIn(p.home, ['changes', 'live', '--stat']);
+    expect(text.out).toMatch(/^Since checkpoint [0-9a-f]{7} \(#1, [^)]+\): 4 files changed, \+4 -2\n/);
+    expect(text.out).toMatch(/deleted\s+\+0 -1\s+b\.txt/);
+    // Nothing recorded: the same refs, no tree object (only the new files' contents), the person's repository as it was.
+    expect(refs(p.project, p.sessionId)).toHaveLength(1);
+    const written = looseObjects(p.project).filter((o) => !objectsBefore.has(o));
+    expect(written.map((o) => git(p.project, 'cat-file', '-t', o).trim())).not.toContain('tree');
+    expect(repoFacts(p.project)).toEqual(before);
+  }, 30_000);
 });

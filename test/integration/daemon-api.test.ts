@@ -226,7 +226,7 @@ describe('the control API', () => {
     expect((await c.request('list', {})).ok).toBe(true);
   });
 
-  it('a suspend hint interrupts, checkpoints and logs every running session before it answers', async () => {
+  it('a suspend hint interrupts and logs every running session before it answers (its checkpoints follow)', async () => {
     const r = await call(c, 'hint.power', { kind: 'suspend' });
     expect(r).toEqual({ interrupted: 1 });
     expect(h.workLog('api')).toMatch(/SESSION INTERRUPTED - [^\n]*sleep/i);

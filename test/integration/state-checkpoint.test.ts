@@ -127,4 +127,34 @@ describe('checkpoints', () => {
     expect(alive()).toBe(false);
     expect(existsSync(pidFile)).toBe(true);
   }, 60_000);
+
+  it('of sessions in one project taken together share one read of the work tree, each recorded under its own ref', async () => {
+    const home = tempDir('cp-shared-home');
+    const project = tempDir('cp-shared');
+    gitRepo(project);
+    writeFileSync(path.join(project, 'work.txt'), 'changed\n');
+    const dirs: string[] = [];
+    for (const name of ['one', 'two', 'three']) {
+      const c = await createSession({ projectDir: project, name, profile: 'claude', backend: 'direct', home });
+      if (!c.ok) throw new Error(c.message);
+      dirs.push(c.value.stateDir);
+    }
+    const log = path.join(tempDir('git-shared-calls'), 'calls');
+    shadowGit(`for a in "$@"; do case "$a" in add|write-tree|diff-tree|commit-tree) echo "$a" >> ${log};; esac; done\nexec "${realGit}" "$@"`);
+    const results = await Promise.all(dirs.map((d) => writeCheckpoint(d, project)));
+    const snaps = results.map((r) => (r.ok ? r.value.checkpoint.snapshot : null));
+    expect(snaps.every((s) => s !== null && s.tree === snaps[0]!.tree)).toBe(true);
+    expect(results.map((r) => r.ok && r.value.checkpoint.changedFiles)).toEqual([['work.txt'], ['work.txt'], ['work.txt']]);
+    const calls = readFileSync(log, 'utf8').trim().split('\n');
+    // One scan, one tree and one diff against HEAD for the three; a commit each (its own number and reason).
+    expect(calls.filter((c) => c === 'add')).toHaveLength(1);
+    expect(calls.filter((c) => c === 'write-tree')).toHaveLength(1);
+    expect(calls.filter((c) => c === 'diff-tree')).toHaveLength(1);
+    expect(calls.filter((c) => c === 'commit-tree')).toHaveLength(3);
+    for (const d of dirs) expect(readFileSync(path.join(d, WORK_LOG), 'utf8')).toMatch(/CHECKPOINT [0-9a-f]{7} - 1 file changed: work\.txt/);
+    // A checkpoint asked for after that read reads again: the file changed since is in it.
+    writeFileSync(path.join(project, 'later.txt'), 'x\n');
+    const later = await writeCheckpoint(dirs[0]!, project);
+    expect(later.ok && later.value.checkpoint.changedFiles.sort()).toEqual(['later.txt', 'work.txt']);
+  }, 60_000);
 });

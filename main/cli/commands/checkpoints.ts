@@ -9,12 +9,9 @@ import { projectDirOf } from '../../state/project-dir.js';
 import { openSession } from '../../state/resolve-session.js';
 import { NOT_A_REPOSITORY } from '../../state/snapshot.js';
 import { sessionChanges, sessionCheckpoints, sessionPatch } from '../../supervisor/checkpoints/changes.js';
-import { writeCheckpoint } from '../../supervisor/checkpoints/checkpoint.js';
-import { rollbackSession } from '../../supervisor/checkpoints/rollback.js';
-import { moriHome } from '../../state/mori-home.js';
-import { refusedInsideAgent } from '../approver-check.js';
-import { liveState } from '../live-state.js';
 import { reportFailure, reportSuccess, type OutputOptions } from '../output.js';
+// Taking a checkpoint and rolling back load their modules (the work log, the daemon's client) when
+// they run: `mori changes` starts as a fresh Node process, and its time is mostly loading code.
 
 interface CheckpointCliOptions extends OutputOptions {
   message?: string;
@@ -53,6 +50,7 @@ export function registerCheckpoints(program: Command): void {
       if (!opened.ok) return reportFailure(opened, opts);
       const project = projectDirOf(opened.value.stateDir);
       if (!project.ok) return reportFailure(project, opts);
+      const { writeCheckpoint } = await import('../../supervisor/checkpoints/checkpoint.js');
       const r = await writeCheckpoint(opened.value.stateDir, project.value, new Date(), { reason: 'on demand', message: opts.message });
       if (!r.ok) return reportFailure(r, opts);
       const snap = r.value.checkpoint.snapshot;
@@ -104,6 +102,12 @@ export function registerCheckpoints(program: Command): void {
       const opened = openSession(spec);
       if (!opened.ok) return reportFailure(opened, opts);
       const stateDir = opened.value.stateDir;
+      const [{ rollbackSession }, { liveState }, { refusedInsideAgent }, { moriHome }] = await Promise.all([
+        import('../../supervisor/checkpoints/rollback.js'),
+        import('../live-state.js'),
+        import('../approver-check.js'),
+        import('../../state/mori-home.js'),
+      ]);
       const preview = await rollbackSession({ stateDir, to, files: opts.files ?? [], dryRun: true });
       if (!preview.ok) return reportFailure(preview, opts);
       const changing = preview.value.actions.filter((a) => a.action !== 'skip');

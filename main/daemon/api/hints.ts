@@ -1,14 +1,14 @@
 // `hint.power` and `hint.network` (DESIGN.md §8, §12): what the app's powerMonitor and online/offline
-// events tell the daemon. A suspend hint checkpoints and logs before the machine sleeps, which the
-// drift detector alone cannot. Runs in the daemon.
+// events tell the daemon. A suspend hint records and logs every running session's interruption
+// before the machine sleeps, which the drift detector alone cannot, and answers then; their
+// checkpoints follow in the background, a few at a time. Runs in the daemon.
 import { ok } from '../../../common/result.js';
 import type { DaemonContext, Handler } from './context.js';
 
-export const powerHintHandler: Handler<'hint.power'> = async (p, ctx) => {
-  const interrupted = powerHint(ctx, p.kind);
-  // The machine is about to sleep: answer once every interrupted session's checkpoint is written.
-  if (p.kind === 'suspend') await ctx.supervisor.checkpointsSettled();
-  return ok({ interrupted });
+export const powerHintHandler: Handler<'hint.power'> = (p, ctx) => {
+  // The interruptions are on disk when this returns; the checkpoints it began are not awaited (each
+  // is logged as it lands, after its SESSION INTERRUPTED line), so the answer never waits on git.
+  return ok({ interrupted: powerHint(ctx, p.kind) });
 };
 
 export const networkHintHandler: Handler<'hint.network'> = (_p, ctx) => {
@@ -17,9 +17,8 @@ export const networkHintHandler: Handler<'hint.network'> = (_p, ctx) => {
 };
 
 /**
- * A suspend is fed to the power watch, whose listeners interrupt, checkpoint and log every running
- * session synchronously, so all of that is done when this returns; the reply then lets the machine
- * sleep. Returns how many sessions it interrupted. Lock and unlock change nothing yet.
+ * A suspend is fed to the power watch, whose listeners interrupt and log every running session
+ * synchronously (and start their checkpoints), so that is done when this returns. Returns how many sessions it interrupted. Lock and unlock change nothing yet.
  */
 function powerHint(ctx: DaemonContext, kind: 'suspend' | 'resume' | 'lock' | 'unlock'): number {
   const running = (): number => ctx.supervisor.list().filter((s) => s.state === 'running').length;

@@ -1,6 +1,7 @@
 // A session's checkpoints and what changed since one (DESIGN.md §3, §4, §12): the list, one
-// resolved from what a person typed, the files that differ between it and the work tree now (a
-// fresh snapshot tree, not recorded), and each file's diff. The project is where the state dir lies
+// resolved from what a person typed, the files that differ between it and the work tree now (the
+// work tree staged in a temporary index; a tree, never a commit or ref, only where a patch needs
+// one), and each file's diff. The project is where the state dir lies
 // (project-dir.ts), never what session.json says. Shared by `mori checkpoints|changes` and the
 // control API. Any Node process; git runs asynchronously through safe-git.ts.
 import type { ChangesListing, CheckpointInfo, FileChangeInfo, FileDiff } from '../../../common/checkpoints.js';
@@ -8,8 +9,8 @@ import { fail, ok, type Result } from '../../../common/result.js';
 import { projectDirOf } from '../../state/project-dir.js';
 import { openRepoGit, type RepoGit } from '../../state/repo-git.js';
 import { readSessionFile } from '../../state/session-file.js';
-import { diffTrees, isText, patchOf, readBlobs, type FileChange } from '../../state/snapshot-diff.js';
-import { listCheckpoints, NOT_A_REPOSITORY, readWorkTree, shortId, type CheckpointEntry } from '../../state/snapshot.js';
+import { diffTreeToIndex, diffTrees, isText, patchOf, readBlobs, type FileChange } from '../../state/snapshot-diff.js';
+import { listCheckpoints, NOT_A_REPOSITORY, shortId, stageWorkTree, writeIndexTree, type CheckpointEntry } from '../../state/snapshot.js';
 
 /**
  * Text larger than this is given as a patch only, not as its two sides: both sides and the patch of
@@ -83,20 +84,36 @@ interface Compared {
   now: string;
 }
 
-async function compare({ git, sessionId, projectDir }: SessionRepo, since: string): Promise<Result<Compared>> {
-  const from = resolveCheckpoint(await listCheckpoints(git, sessionId), since);
-  if (!from.ok) return from;
-  const wt = await readWorkTree(git, projectDir);
-  return ok({ since: from.value, changes: await diffTrees(git, from.value.tree, wt.tree), now: wt.tree });
+/** The checkpoint `since` names and the work tree staged in a temporary index now (no tree written yet). */
+async function staged({ git, sessionId, projectDir }: SessionRepo, since: string): Promise<Result<{ since: CheckpointEntry; index: string }>> {
+  // The listing and the work tree's scan run side by side: each is one git process.
+  const [entries, index] = await Promise.all([listCheckpoints(git, sessionId), stageWorkTree(git, projectDir)]);
+  const from = resolveCheckpoint(entries, since);
+  return from.ok ? ok({ since: from.value, index }) : from;
 }
 
-/** The files that differ between checkpoint `since` and the work tree now. */
+/** Checkpoint `since` against the work tree's tree now (written, for the patches and blobs that need it). */
+async function compare(repo: SessionRepo, since: string): Promise<Result<Compared>> {
+  const s = await staged(repo, since);
+  if (!s.ok) return s;
+  const now = await writeIndexTree(repo.git, s.value.index);
+  return ok({ since: s.value.since, changes: await diffTrees(repo.git, s.value.since.tree, now), now });
+}
+
+function listing(since: CheckpointEntry, changes: readonly FileChange[]): ChangesListing {
+  const files = changes.map(changeInfo);
+  return { since: checkpointInfo(since), files, added: files.reduce((n, f) => n + (f.added ?? 0), 0), deleted: files.reduce((n, f) => n + (f.deleted ?? 0), 0) };
+}
+
+/**
+ * The files that differ between checkpoint `since` and the work tree now: the checkpoint's tree
+ * against the work tree staged in a temporary index, with no tree, commit or ref written.
+ */
 export async function sessionChanges(stateDir: string, since = 'start'): Promise<Result<ChangesListing>> {
   return withSessionRepo(stateDir, async (repo) => {
-    const c = await compare(repo, since);
-    if (!c.ok) return c;
-    const files = c.value.changes.map(changeInfo);
-    return ok({ since: checkpointInfo(c.value.since), files, added: files.reduce((n, f) => n + (f.added ?? 0), 0), deleted: files.reduce((n, f) => n + (f.deleted ?? 0), 0) });
+    const s = await staged(repo, since);
+    if (!s.ok) return s;
+    return ok(listing(s.value.since, await diffTreeToIndex(repo.git, s.value.since.tree, s.value.index)));
   });
 }
 
@@ -105,9 +122,7 @@ export async function sessionPatch(stateDir: string, since = 'start'): Promise<R
   return withSessionRepo(stateDir, async (repo) => {
     const c = await compare(repo, since);
     if (!c.ok) return c;
-    const files = c.value.changes.map(changeInfo);
-    const listing = { since: checkpointInfo(c.value.since), files, added: files.reduce((n, f) => n + (f.added ?? 0), 0), deleted: files.reduce((n, f) => n + (f.deleted ?? 0), 0) };
-    return ok({ listing, patch: files.length === 0 ? '' : await patchOf(repo.git, c.value.since.tree, c.value.now) });
+    return ok({ listing: listing(c.value.since, c.value.changes), patch: c.value.changes.length === 0 ? '' : await patchOf(repo.git, c.value.since.tree, c.value.now) });
   });
 }
 

@@ -1,7 +1,8 @@
 // Checkpoints (DESIGN.md §3, §4): a snapshot of the project's work tree (state/snapshot.ts) with its
 // git HEAD and changed files, written into session.json every few minutes while an agent runs (spread over the first interval so many
 // sessions do not all run git at once), when it exits, when it is interrupted and when the supervisor
-// stops, with a work-log entry only when something changed since the last one. The comparison is
+// stops, with a work-log entry only when a new snapshot was written (shared-work-tree.ts lets the
+// sessions of one project checkpointed together read the work tree once). The comparison is
 // pure; writing is the thin shell (writeCheckpoint); when they are taken is the Checkpointer's, and a
 // failure is reported as the session's state being unwritable, never dropped. Git runs as
 // asynchronous child processes, at most CHECKPOINT_CONCURRENCY at once across the process, so
@@ -13,7 +14,8 @@ import { GIT_TIMEOUT_MS } from '../../state/git-info.js';
 import { Limiter } from '../../state/limiter.js';
 import { openRepoGit } from '../../state/repo-git.js';
 import { readSessionFile, updateSessionFileAsync } from '../../state/session-file.js';
-import { changedAgainstHead, checkpointLine, GitFailed, readWorkTree, recordCheckpoint } from '../../state/snapshot.js';
+import { askedNow, sharedChangedFiles, sharedWorkTree } from '../../state/shared-work-tree.js';
+import { checkpointLine, GitFailed, recordCheckpoint } from '../../state/snapshot.js';
 import { appendEntryAsync } from '../../state/work-log.js';
 import { background } from '../../background.js';
 import type { Terminal } from '../../terminals/terminal.js';
@@ -80,15 +82,22 @@ export interface CheckpointOptions {
  * only the time is recorded (no snapshot).
  */
 export async function writeCheckpoint(stateDir: string, projectDir: string, now = new Date(), opts: CheckpointOptions = {}): Promise<Result<CheckpointResult>> {
-  const stored = readSessionFile(stateDir);
-  if (!stored.ok) return stored;
-  const previous = stored.value.lastCheckpoint;
-  const taken = await checkpointLimiter.run(() => snapshotNow(stored.value.id, projectDir, previous, now, opts));
+  const askedAt = askedNow();
+  let previous: Checkpoint | null = null;
+  const taken = await checkpointLimiter.run(async () => {
+    // Read once its turn comes: a checkpoint written while this one waited is the one to compare with.
+    const stored = readSessionFile(stateDir);
+    if (!stored.ok) return stored;
+    previous = stored.value.lastCheckpoint;
+    return snapshotNow(stored.value.id, projectDir, previous, now, opts, askedAt);
+  });
   if (!taken.ok) return taken;
   const checkpoint = taken.value.checkpoint;
   const written = await updateSessionFileAsync(stateDir, (s) => ({ ...s, lastCheckpoint: checkpoint }));
   if (!written.ok) return written;
-  const changed = taken.value.created || (checkpoint.snapshot !== null && previous?.gitHead !== checkpoint.gitHead) || (checkpoint.snapshot === null && checkpointChanged(previous, checkpoint.gitHead, checkpoint.changedFiles));
+  // A snapshot is logged only when its commit is new: a tree equal to the last checkpoint's (a moved
+  // HEAD, or two checkpoints racing on a stale session.json) writes nothing, so it says nothing.
+  const changed = checkpoint.snapshot !== null ? taken.value.created : checkpointChanged(previous, checkpoint.gitHead, checkpoint.changedFiles);
   if (changed) {
     try {
       await appendEntryAsync(stateDir, [checkpointLogLine(previous, checkpoint)], now);
@@ -99,7 +108,7 @@ export async function writeCheckpoint(stateDir: string, projectDir: string, now 
   return ok({ checkpoint, changed, session: written.value });
 }
 
-async function snapshotNow(sessionId: string, projectDir: string, previous: Checkpoint | null, now: Date, opts: CheckpointOptions): Promise<Result<{ checkpoint: Checkpoint; created: boolean }>> {
+async function snapshotNow(sessionId: string, projectDir: string, previous: Checkpoint | null, now: Date, opts: CheckpointOptions, askedAt: number): Promise<Result<{ checkpoint: Checkpoint; created: boolean }>> {
   const killed = fail('failed', `${projectDir}: git did not answer within ${GIT_TIMEOUT_MS} ms (killed); no checkpoint written`);
   const opened = await openRepoGit(projectDir);
   if (!opened.ok) {
@@ -108,10 +117,11 @@ async function snapshotNow(sessionId: string, projectDir: string, previous: Chec
   }
   const git = opened.git;
   try {
-    const wt = await readWorkTree(git, projectDir);
+    // Sessions of one project checkpointed together (a suspend) share one read of the work tree.
+    const wt = await sharedWorkTree(git, projectDir, askedAt);
     // The same tree on the same HEAD changed the same files: no diff needed.
     const same = previous?.snapshot?.tree === wt.tree && previous.gitHead === wt.head;
-    const changedFiles = same ? previous.changedFiles : await changedAgainstHead(git, wt);
+    const changedFiles = same ? previous.changedFiles : await sharedChangedFiles(git, projectDir, wt);
     const base: Checkpoint = { at: now.toISOString(), gitHead: wt.head, changedFiles, snapshot: null };
     const meta = { at: base.at, reason: opts.reason ?? 'periodic', files: changedFiles.length, summary: checkpointSummary(previous, base), message: opts.message };
     const r = await recordCheckpoint(git, sessionId, wt, previous?.snapshot ?? null, meta, opts.keep);

@@ -19,7 +19,7 @@ import { planRelaunch, type FailedResume } from '../../agents/profiles.js';
 import { requireAgentCommandTrust } from '../../checks/trust.js';
 import { sessionPaths, type SessionPaths } from '../../state/project-dir.js';
 import { sessionFilePath } from '../../state/session-file.js';
-import { gatherResumeInputs } from '../resume/resume-inputs.js';
+import { gatherResumeInputsAsync } from '../resume/resume-inputs.js';
 import { interruptionFor } from '../resume/interrupt-words.js';
 import { buildResumePrompt } from '../resume/resume-prompt.js';
 import { clearRollbackNotice, pendingRollbackNotice } from '../resume/rollback-notice.js';
@@ -101,7 +101,7 @@ export async function planRelaunchLaunch(req: RelaunchRequest): Promise<PlanResu
   const { projectDir, agentCwd: checkedCwd } = checked.paths;
   const agentSessionId = checked.agentSessionId;
   const interrupted: SessionFile = { ...session, intent: { kind: 'interrupted', reason: req.reason } };
-  const inputs = gatherResumeInputs(req.stateDir, interrupted, interruptionFor(req.reason, req.awayMs ?? null));
+  const inputs = await gatherResumeInputsAsync(req.stateDir, interrupted, interruptionFor(req.reason, req.awayMs ?? null));
   if (!inputs.ok) return inputs;
   const agentCwd = checkedCwd ?? projectDir;
   const transcriptExists = await profile.transcriptExists({ agentSessionId, cwd: agentCwd }, req.env).catch(() => false);

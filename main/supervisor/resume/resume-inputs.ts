@@ -1,9 +1,10 @@
 // Gathers what the resume prompt is built from — session_state.md, the work log's tail, git status,
-// the last verification — for one state dir. The effects half of resume-prompt.ts. Any Node process.
+// the last verification — for one state dir. The effects half of resume-prompt.ts. Any Node process;
+// the supervisor uses the asynchronous one, whose git status never blocks its event loop.
 import path from 'node:path';
 import type { SessionFile } from '../../../common/session.js';
 import { fail, ok, type Result } from '../../../common/result.js';
-import { gitChangedFiles } from '../../state/git-info.js';
+import { gitChangedFiles, gitStateAsync } from '../../state/git-info.js';
 import { MarkdownDoc } from '../../state/markdown-doc.js';
 import { projectDirOf } from '../../state/project-dir.js';
 import { parseSessionState } from '../../state/session-state.js';
@@ -23,11 +24,28 @@ function rollbackNote(stateDir: string): string | null {
 /** The last few entries are what the agent "already tried"; older ones are in the file. */
 const RECENT_LOG_ENTRIES = 5;
 
+/** For one-shot callers (`mori prompt`): git status runs synchronously. */
 export function gatherResumeInputs(
   stateDir: string,
   session: SessionFile,
   interruption: Interruption | null = interruptionOf(session),
 ): Result<ResumePromptInput> {
+  // The project where the state dir lies: session.json's projectDir could name any dir.
+  const project = projectDirOf(stateDir);
+  return gatherWith(stateDir, session, interruption, project.ok ? gitChangedFiles(project.value) : []);
+}
+
+/** For the supervisor: git status runs as a child process the event loop does not wait on. */
+export async function gatherResumeInputsAsync(
+  stateDir: string,
+  session: SessionFile,
+  interruption: Interruption | null = interruptionOf(session),
+): Promise<Result<ResumePromptInput>> {
+  const project = projectDirOf(stateDir);
+  return gatherWith(stateDir, session, interruption, project.ok ? (await gitStateAsync(project.value)).changedFiles : []);
+}
+
+function gatherWith(stateDir: string, session: SessionFile, interruption: Interruption | null, gitChanged: string[]): Result<ResumePromptInput> {
   const file = path.join(stateDir, SESSION_STATE);
   let doc: MarkdownDoc;
   try {
@@ -37,14 +55,12 @@ export function gatherResumeInputs(
     if (code !== 'ENOENT') return fail('unreadable', `${file}: cannot be read (${code ?? (err as Error).message})`);
     doc = MarkdownDoc.fromString('');
   }
-  const project = projectDirOf(stateDir);
   return ok({
     sessionName: session.name,
     stateDir,
     state: parseSessionState(doc),
     recentLog: readTailEntries(stateDir, RECENT_LOG_ENTRIES),
-    // The project where the state dir lies: session.json's projectDir could name any dir.
-    gitChanged: project.ok ? gitChangedFiles(project.value) : [],
+    gitChanged,
     interruption,
     verification: session.lastVerification?.results ?? null,
     rollback: rollbackNote(stateDir),
