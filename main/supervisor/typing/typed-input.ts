@@ -28,7 +28,7 @@ export async function typeInto(rt: SessionRuntime, terminal: Terminal, text: str
 }
 
 /**
- * The terminal as delivery sees it. Busy: the agent exited (it acted on the input), its session id
+ * The terminal as delivery sees it. Busy: the agent exited or its terminal closed (it acted on the input), its session id
  * changed (a /clear), its screen shows it working, or its own record on disk says it took a prompt
  * since delivery began (tookInputSince).
  */
@@ -45,7 +45,10 @@ function deliveryTarget(rt: SessionRuntime, t: Terminal, env: Env): DeliveryTarg
       // A slash command such as /clear starts no turn, but the agent's new session id (its
       // SessionStart hook) shows it acted on the input.
       if (rt.session.agent.sessionId !== agentId) return true;
-      if (detectActivity(rt.profile, await t.screenText()) === 'working') return true;
+      // Its mirror closes as the agent ends, which can come before the exit is recorded: ended after Enter.
+      const screen = await t.screenText().catch(() => null);
+      if (screen === null) return true;
+      if (detectActivity(rt.profile, screen) === 'working') return true;
       return rt.profile.tookInputSince !== undefined && agentId !== null ? rt.profile.tookInputSince({ agentSessionId: agentId, cwd: agentCwd }, env, since) : false;
     },
   };

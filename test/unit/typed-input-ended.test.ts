@@ -1,0 +1,38 @@
+// An agent that ends on the input it was typed (a `/exit`, a crash command) closes its terminal's
+// mirror, and that can come before its exit is recorded: delivery counts it as taken, never as "the
+// terminal went away". The race is a matter of microseconds with a real pty, so the terminal here
+// is a scripted one whose mirror closes on Enter while its exit is still unknown.
+import { describe, expect, it } from 'vitest';
+import { PROFILES } from '../../main/agents/profiles.js';
+import type { SessionRuntime } from '../../main/supervisor/session/session-runtime.js';
+import { typeInto } from '../../main/supervisor/typing/typed-input.js';
+import type { Terminal } from '../../main/terminals/terminal.js';
+
+/** Echoes what is typed under Claude's prompt footer; Enter closes the mirror, the exit not yet known. */
+function endingTerminal(): Terminal {
+  let typed = '';
+  let closed = false;
+  const t = {
+    exit: null,
+    write(data: string): void {
+      if (data === '\r') closed = true;
+      else typed += data.replace(/\x1b\[20[01]~/g, '');
+    },
+    screenText: (): Promise<string> => (closed ? Promise.reject(new Error('the terminal mirror is closed')) : Promise.resolve(`❯ ${typed}\n${'─'.repeat(60)}\n  ? for shortcuts`)),
+  };
+  return t as unknown as Terminal;
+}
+
+describe('typing into an agent that ends on Enter', () => {
+  it('is taken when the mirror closes before the exit is recorded', async () => {
+    const terminal = endingTerminal();
+    const rt = {
+      terminal,
+      activity: 'waiting',
+      projectDir: '/nowhere',
+      profile: PROFILES.claude,
+      session: { agent: { sessionId: null, cwd: null } },
+    } as unknown as SessionRuntime;
+    expect(await typeInto(rt, terminal, 'crash', true, {})).toEqual({ kind: 'submitted' });
+  });
+});
