@@ -5,6 +5,7 @@ import xtermHeadless from '@xterm/headless';
 import { describe, expect, it } from 'vitest';
 import { HeadlessMirror } from '../../main/terminals/headless-mirror.js';
 import { OUTPUT_RING_BYTES, OutputRing } from '../../main/terminals/output-ring.js';
+import { lastLines } from '../../main/terminals/scrollback-replay.js';
 
 const COLS = 80;
 const ROWS = 24;
@@ -48,6 +49,14 @@ describe('output ring', () => {
       ring.push(line.repeat(4));
       expect(ring.text(), `cut at byte ${cut}`).toBe(line);
     }
+  });
+});
+
+describe('last lines of the output replayed', () => {
+  it('starts at a line start, with the cursor line counted', () => {
+    expect(lastLines('a\r\nb\r\nc\r\n', 2)).toBe('b\r\nc\r\n');
+    expect(lastLines('a\nb\nprompt> ', 2)).toBe('b\nprompt> ');
+    expect(lastLines('a\nb\n', 5)).toBe('a\nb\n');
   });
 });
 
