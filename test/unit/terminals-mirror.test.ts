@@ -123,8 +123,23 @@ describe('headless mirror snapshot', () => {
     const view = await render(await mirror.snapshot());
     expect(view.buffer.active.type).toBe('alternate');
     expect(screenOf(view)).toBe(await mirror.screenText());
-    const normal = lines(view, view.buffer.normal).filter((l) => l.startsWith('shell line'));
+    const normal = lines(view, view.buffer.normal).filter((l) => l !== '');
     expect(normal).toEqual(Array.from({ length: 200 }, (_, k) => `shell line ${k}`));
     mirror.dispose();
+  });
+
+  it('gives each snapshot only its own lines, whatever the snapshots before it replayed', async () => {
+    const tall = new HeadlessMirror(COLS, ROWS);
+    tall.push(Array.from({ length: 3000 }, (_, k) => `\x1b[1;4${k % 8}mtall ${k}`).join('\r\n') + '\x1b[?1049h\x1b[5;20r\x1b[4h\x1b(0');
+    await render(await tall.snapshot());
+    tall.dispose();
+    const short = new HeadlessMirror(COLS, ROWS);
+    short.push(Array.from({ length: 40 }, (_, k) => `short ${k}`).join('\r\n'));
+    const view = await render(await short.snapshot());
+    expect(lines(view).filter((l) => l !== '')).toEqual(Array.from({ length: 40 }, (_, k) => `short ${k}`));
+    const cell = view.buffer.active.getLine(0)?.getCell(0);
+    expect(cell?.isBgDefault() && !cell.isBold()).toBe(true);
+    expect(screenOf(view)).toBe(await short.screenText());
+    short.dispose();
   });
 });
