@@ -64,7 +64,11 @@ export class HeadlessMirror {
   floods = 0;
 
   /** `scrollback`: lines the live screen itself keeps (none: a snapshot rebuilds them). */
-  constructor(cols: number, rows: number, scrollback = 0) {
+  constructor(
+    private cols: number,
+    private rows: number,
+    scrollback = 0,
+  ) {
     this.term = new Terminal({ cols, rows, scrollback, allowProposedApi: true });
     this.serializer = new SerializeAddon();
     this.term.loadAddon(this.serializer);
@@ -84,6 +88,9 @@ export class HeadlessMirror {
   }
 
   resize(cols: number, rows: number): void {
+    // The size the screen has once what is queued now is applied (a snapshot's replay uses it).
+    this.cols = cols;
+    this.rows = rows;
     this.enqueue({ kind: 'resize', cols, rows });
     this.schedule(0);
   }
@@ -109,9 +116,12 @@ export class HeadlessMirror {
    * rebuilt from the recent output pushed before this call (taken now: the same cut as the screen).
    */
   async snapshot(): Promise<string> {
-    const recent = this.recent.text();
-    const screen = await this.read(() => ({ cols: this.term.cols, rows: this.term.rows, data: this.serializer.serialize({ scrollback: 0 }) }));
-    return (await replayedScrollback(recent, screen.cols, screen.rows, MIRROR_SCROLLBACK_LINES)) + screen.data;
+    // Both at once: the replay needs only the output and the size the screen will have when read.
+    const [above, screen] = await Promise.all([
+      replayedScrollback(this.recent.text(), this.cols, this.rows, MIRROR_SCROLLBACK_LINES),
+      this.read(() => this.serializer.serialize({ scrollback: 0 })),
+    ]);
+    return above + screen;
   }
 
   dispose(): void {

@@ -17,6 +17,12 @@ const { SerializeAddon } = serializeAddon;
  */
 export const REPLAY_KEEP_MS = 30_000;
 
+/**
+ * Back to a clean blank screen after a replay: normal screen, modes, margins, attributes and
+ * character sets reset (DECSTR), the screen erased (its lines do not enter the scrollback), home.
+ */
+const RESET = '\x1b[?1049l\x1b[!p\x1b[0m\x1b[H\x1b[2J';
+
 interface Replayer {
   term: InstanceType<typeof Terminal>;
   serializer: InstanceType<typeof SerializeAddon>;
@@ -56,11 +62,10 @@ async function replay(text: string, cols: number, rows: number, scrollback: numb
   if (dropTimer) clearTimeout(dropTimer);
   const r = replayerFor(cols, rows, scrollback);
   try {
-    // Back to a clean blank screen, whatever the last replay left: normal screen, modes, margins,
-    // attributes and character sets reset (DECSTR), cursor home. Its old lines stay above.
-    await write(r.term, '\x1b[?1049l\x1b[!p\x1b[0m\x1b[H\x1b[2J');
-    const top = r.term.registerMarker(-r.term.buffer.normal.cursorY);
-    await write(r.term, text);
+    // Every replay ends by going back to a clean blank screen (RESET), so this one starts on the
+    // normal screen with the cursor home; the old lines above it are not its own.
+    const top = r.term.registerMarker(0);
+    await write(r.term, text + RESET);
     // From the old screen's top, or all of it once the old lines were pushed out at the top.
     const from = !top || top.isDisposed || top.line < 0 ? 0 : top.line;
     top?.dispose();
