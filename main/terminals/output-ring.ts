@@ -24,6 +24,7 @@ export class OutputRing {
 
   push(data: string): void {
     if (data.length === 0) return;
+    if (this.pushInPlace(data)) return;
     let bytes = Buffer.from(data, 'utf8');
     if (bytes.length >= this.cap) {
       bytes = bytes.subarray(bytes.length - this.cap);
@@ -43,6 +44,29 @@ export class OutputRing {
     bytes.copy(buf, end, 0, first);
     if (first < bytes.length) bytes.copy(buf, 0, first);
     this.length += bytes.length;
+  }
+
+  /**
+   * The hot path (every chunk of output): encodes straight into the buffer, with no copy, when the
+   * chunk surely fits before the buffer's end (a UTF-16 unit is at most 3 bytes of UTF-8).
+   */
+  private pushInPlace(data: string): boolean {
+    const buf = this.buf;
+    if (!buf) return false;
+    const end = (this.start + this.length) % buf.length;
+    const atCap = buf.length >= this.cap;
+    if (end + data.length * 3 > buf.length || (!atCap && this.length + data.length * 3 > buf.length)) return false;
+    const n = buf.write(data, end, 'utf8');
+    const free = buf.length - this.length;
+    if (n <= free) {
+      this.length += n;
+    } else {
+      // Full: the bytes written over were the oldest.
+      this.dropped = true;
+      this.start = (this.start + n - free) % buf.length;
+      this.length = buf.length;
+    }
+    return true;
   }
 
   clear(): void {

@@ -40,6 +40,20 @@ describe('output ring', () => {
     expect(ring.text()).toBe('');
   });
 
+  it('matches the last bytes of everything pushed, chunk after chunk, as it wraps around', () => {
+    const cap = 300;
+    const ring = new OutputRing(cap);
+    let all = Buffer.alloc(0);
+    for (let i = 0; i < 400; i++) {
+      const chunk = i % 7 === 0 ? `line ${i} ✓\r\n` : `${'é'.repeat(i % 5)}x${i}`;
+      ring.push(chunk);
+      all = Buffer.concat([all, Buffer.from(chunk)]);
+      const kept = all.subarray(Math.max(0, all.length - cap));
+      const want = all.length <= cap ? kept.toString() : kept.toString('utf8', kept.indexOf(0x0a) + 1);
+      expect(ring.text(), `after chunk ${i}`).toBe(kept.indexOf(0x0a) < 0 && all.length > cap ? '' : want);
+    }
+  });
+
   it('never begins inside a UTF-8 character or an escape sequence it cut', () => {
     const line = '\x1b[31m✓é\x1b[0m\r\n';
     const size = bytes(line);
