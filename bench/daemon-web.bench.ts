@@ -200,6 +200,7 @@ async function main(): Promise<void> {
         suspendMs: +suspendMs.toFixed(1),
         suspendInterrupted: interrupted,
         snapshotP95Ms: +snapshotP95.toFixed(2),
+        snapshotMs: [...snapshots].sort((a, b) => a - b).map((x) => +x.toFixed(1)),
       }) + '\n',
     );
   } finally {

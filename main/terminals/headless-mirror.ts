@@ -1,17 +1,24 @@
-// The headless mirror of one terminal (DESIGN.md §6): an @xterm/headless screen with a small
-// scrollback, giving the screen text for activity detection and the serialized snapshot a new view
-// starts from. It is kept off the hot path: output is queued and parsed when the stream goes
-// quiet (or every quarter second during a long stream, every second during a flood), and during a
-// flood only the tail is kept, since a screen that scrolled by faster than anyone can read is rebuilt from its last lines.
+// The headless mirror of one terminal (DESIGN.md §6): an @xterm/headless screen, giving the screen
+// text for activity detection and the serialized snapshot a new view starts from. It keeps no
+// parsed scrollback: a snapshot's scrollback is rebuilt, when a view attaches, from a bounded ring
+// of recent raw output (output-ring.ts, scrollback-replay.ts). It is kept off the hot path: output
+// is queued and parsed when the stream goes quiet (or every quarter second during a long stream,
+// every second during a flood), and during a flood only the tail is kept, since a screen that
+// scrolled by faster than anyone can read is rebuilt from its last lines.
 // Runs in the supervisor's process.
 import xtermHeadless from '@xterm/headless';
 import serializeAddon from '@xterm/addon-serialize';
 import { background } from '../background.js';
+import { OutputRing } from './output-ring.js';
+import { replayedScrollback } from './scrollback-replay.js';
 
 const { Terminal } = xtermHeadless;
 const { SerializeAddon } = serializeAddon;
 
-/** Mirror scrollback: a few screens for a new view to scroll; older output is in the transcript. */
+/**
+ * Scrollback a snapshot gives a new view: a few screens to scroll; older output is in the
+ * transcript. Rebuilt on attach from the output ring (sized to hold about this many lines).
+ */
 export const MIRROR_SCROLLBACK_LINES = 1000;
 /** Parse once output has paused this long: invisible next to typing, merges bursts into one parse. */
 export const MIRROR_QUIET_MS = 20;
@@ -42,6 +49,7 @@ type Op =
 export class HeadlessMirror {
   private readonly term: InstanceType<typeof Terminal>;
   private readonly serializer: InstanceType<typeof SerializeAddon>;
+  private readonly recent = new OutputRing();
   private queue: Op[] = [];
   private queuedChars = 0;
   private timer: NodeJS.Timeout | null = null;
@@ -55,7 +63,12 @@ export class HeadlessMirror {
   /** How many times a flood made the mirror drop output (for diagnostics and tests). */
   floods = 0;
 
-  constructor(cols: number, rows: number, scrollback = MIRROR_SCROLLBACK_LINES) {
+  /** `scrollback`: lines the live screen itself keeps (none: a snapshot rebuilds them). */
+  constructor(
+    private cols: number,
+    private rows: number,
+    scrollback = 0,
+  ) {
     this.term = new Terminal({ cols, rows, scrollback, allowProposedApi: true });
     this.serializer = new SerializeAddon();
     this.term.loadAddon(this.serializer);
@@ -67,6 +80,7 @@ export class HeadlessMirror {
     if (this.queuedChars === 0) this.firstQueuedAt = now;
     this.lastPushAt = now;
     this.pushedSinceDrain += data.length;
+    this.recent.push(data);
     this.queue.push({ kind: 'data', data });
     this.queuedChars += data.length;
     if (this.queuedChars > MIRROR_BACKLOG_MAX_CHARS) this.keepTail();
@@ -74,12 +88,16 @@ export class HeadlessMirror {
   }
 
   resize(cols: number, rows: number): void {
+    // The size the screen has once what is queued now is applied (a snapshot's replay uses it).
+    this.cols = cols;
+    this.rows = rows;
     this.enqueue({ kind: 'resize', cols, rows });
     this.schedule(0);
   }
 
   /** Clears the screen and scrollback, e.g. before loading history captured from tmux. */
   reset(): void {
+    this.recent.clear();
     this.enqueue({ kind: 'reset' });
   }
 
@@ -93,9 +111,17 @@ export class HeadlessMirror {
     });
   }
 
-  /** The serialized screen with scrollback, exactly as of all output pushed before this call. */
-  snapshot(): Promise<string> {
-    return this.read(() => this.serializer.serialize({ scrollback: MIRROR_SCROLLBACK_LINES }));
+  /**
+   * The serialized screen, exactly as of all output pushed before this call, after the scrollback
+   * rebuilt from the recent output pushed before this call (taken now: the same cut as the screen).
+   */
+  async snapshot(): Promise<string> {
+    // Both at once: the replay needs only the output and the size the screen will have when read.
+    const [above, screen] = await Promise.all([
+      replayedScrollback(this.recent.text(), this.cols, this.rows, MIRROR_SCROLLBACK_LINES),
+      this.read(() => this.serializer.serialize({ scrollback: 0 })),
+    ]);
+    return above + screen;
   }
 
   dispose(): void {
@@ -104,6 +130,7 @@ export class HeadlessMirror {
     this.timer = null;
     for (const op of this.queue) if (op.kind === 'read') op.read();
     this.queue = [];
+    this.recent.clear();
     this.term.dispose();
   }
 
