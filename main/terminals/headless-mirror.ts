@@ -29,6 +29,14 @@ export const MIRROR_MAX_WAIT_MS = 250;
  * drop all but the tail. 1 M chars is ~4 s of a fast agent, far more than any screen redraw.
  */
 export const MIRROR_BACKLOG_MAX_CHARS = 1_000_000;
+/**
+ * Lines the live screen keeps above itself, never serialized: a view that shrinks the screen (a
+ * smaller window, a larger font) pushes its top lines up, and growing again pulls them back, as in
+ * any terminal. With none they would be lost from the screen. 100 covers a tall screen at a small
+ * font, at about 1 KB a line of 80 columns.
+ */
+export const RESIZE_SCROLLBACK_LINES = 100;
+
 /** What a flood keeps: well over scrollback + screen of typical lines, so both come back whole. */
 export const MIRROR_TAIL_KEEP_CHARS = 256_000;
 /**
@@ -63,11 +71,11 @@ export class HeadlessMirror {
   /** How many times a flood made the mirror drop output (for diagnostics and tests). */
   floods = 0;
 
-  /** `scrollback`: lines the live screen itself keeps (none: a snapshot rebuilds them). */
+  /** `scrollback`: lines the live screen itself keeps (a snapshot rebuilds its scrollback from the ring). */
   constructor(
     private cols: number,
     private rows: number,
-    scrollback = 0,
+    scrollback = RESIZE_SCROLLBACK_LINES,
   ) {
     this.term = new Terminal({ cols, rows, scrollback, allowProposedApi: true });
     this.serializer = new SerializeAddon();

@@ -97,6 +97,18 @@ describe('headless mirror snapshot', () => {
     mirror.dispose();
   });
 
+  it('keeps the top of the screen through a shrink and a grow again, as a view resizing does', async () => {
+    const mirror = new HeadlessMirror(COLS, ROWS);
+    mirror.push('Agent banner\r\n' + Array.from({ length: 15 }, (_, i) => `line ${i}`).join('\r\n'));
+    mirror.resize(COLS, 10);
+    mirror.resize(COLS, ROWS);
+    const screen = await mirror.screenText();
+    expect(screen.split('\n')[0]).toBe('Agent banner');
+    const view = await render(await mirror.snapshot());
+    expect(lines(view).filter((l) => l === 'Agent banner')).toHaveLength(1);
+    mirror.dispose();
+  });
+
   for (const [where, marker] of [
     ['mid escape sequence', '[3'],
     ['mid UTF-8 character', '✓'],
