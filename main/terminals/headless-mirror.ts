@@ -1,24 +1,17 @@
-// The headless mirror of one terminal (DESIGN.md §6): an @xterm/headless screen, giving the screen
-// text for activity detection and the serialized snapshot a new view starts from. It keeps no
-// parsed scrollback: a snapshot's scrollback is rebuilt, when a view attaches, from a bounded ring
-// of recent raw output (output-ring.ts, scrollback-replay.ts). It is kept off the hot path: output
-// is queued and parsed when the stream goes quiet (or every quarter second during a long stream,
-// every second during a flood), and during a flood only the tail is kept, since a screen that
-// scrolled by faster than anyone can read is rebuilt from its last lines.
+// The headless mirror of one terminal (DESIGN.md §6): an @xterm/headless screen with a small
+// scrollback, giving the screen text for activity detection and the serialized snapshot a new view
+// starts from. It is kept off the hot path: output is queued and parsed when the stream goes
+// quiet (or every quarter second during a long stream, every second during a flood), and during a
+// flood only the tail is kept, since a screen that scrolled by faster than anyone can read is rebuilt from its last lines.
 // Runs in the supervisor's process.
 import xtermHeadless from '@xterm/headless';
 import serializeAddon from '@xterm/addon-serialize';
 import { background } from '../background.js';
-import { OutputRing } from './output-ring.js';
-import { replayedScrollback } from './scrollback-replay.js';
 
 const { Terminal } = xtermHeadless;
 const { SerializeAddon } = serializeAddon;
 
-/**
- * Scrollback a snapshot gives a new view: a few screens to scroll; older output is in the
- * transcript. Rebuilt on attach from the output ring (sized to hold about this many lines).
- */
+/** Mirror scrollback: a few screens for a new view to scroll; older output is in the transcript. */
 export const MIRROR_SCROLLBACK_LINES = 1000;
 /** Parse once output has paused this long: invisible next to typing, merges bursts into one parse. */
 export const MIRROR_QUIET_MS = 20;
@@ -29,14 +22,6 @@ export const MIRROR_MAX_WAIT_MS = 250;
  * drop all but the tail. 1 M chars is ~4 s of a fast agent, far more than any screen redraw.
  */
 export const MIRROR_BACKLOG_MAX_CHARS = 1_000_000;
-/**
- * Lines the live screen keeps above itself, never serialized: a view that shrinks the screen (a
- * smaller window, a larger font) pushes its top lines up, and growing again pulls them back, as in
- * any terminal. With none they would be lost from the screen. 100 covers a tall screen at a small
- * font, at about 1 KB a line of 80 columns.
- */
-export const RESIZE_SCROLLBACK_LINES = 100;
-
 /** What a flood keeps: well over scrollback + screen of typical lines, so both come back whole. */
 export const MIRROR_TAIL_KEEP_CHARS = 256_000;
 /**
@@ -57,7 +42,6 @@ type Op =
 export class HeadlessMirror {
   private readonly term: InstanceType<typeof Terminal>;
   private readonly serializer: InstanceType<typeof SerializeAddon>;
-  private readonly recent = new OutputRing();
   private queue: Op[] = [];
   private queuedChars = 0;
   private timer: NodeJS.Timeout | null = null;
@@ -71,12 +55,7 @@ export class HeadlessMirror {
   /** How many times a flood made the mirror drop output (for diagnostics and tests). */
   floods = 0;
 
-  /** `scrollback`: lines the live screen itself keeps (a snapshot rebuilds its scrollback from the ring). */
-  constructor(
-    private cols: number,
-    private rows: number,
-    scrollback = RESIZE_SCROLLBACK_LINES,
-  ) {
+  constructor(cols: number, rows: number, scrollback = MIRROR_SCROLLBACK_LINES) {
     this.term = new Terminal({ cols, rows, scrollback, allowProposedApi: true });
     this.serializer = new SerializeAddon();
     this.term.loadAddon(this.serializer);
@@ -88,7 +67,6 @@ export class HeadlessMirror {
     if (this.queuedChars === 0) this.firstQueuedAt = now;
     this.lastPushAt = now;
     this.pushedSinceDrain += data.length;
-    this.recent.push(data);
     this.queue.push({ kind: 'data', data });
     this.queuedChars += data.length;
     if (this.queuedChars > MIRROR_BACKLOG_MAX_CHARS) this.keepTail();
@@ -96,16 +74,12 @@ export class HeadlessMirror {
   }
 
   resize(cols: number, rows: number): void {
-    // The size the screen has once what is queued now is applied (a snapshot's replay uses it).
-    this.cols = cols;
-    this.rows = rows;
     this.enqueue({ kind: 'resize', cols, rows });
     this.schedule(0);
   }
 
   /** Clears the screen and scrollback, e.g. before loading history captured from tmux. */
   reset(): void {
-    this.recent.clear();
     this.enqueue({ kind: 'reset' });
   }
 
@@ -119,17 +93,9 @@ export class HeadlessMirror {
     });
   }
 
-  /**
-   * The serialized screen, exactly as of all output pushed before this call, after the scrollback
-   * rebuilt from the recent output pushed before this call (taken now: the same cut as the screen).
-   */
-  async snapshot(): Promise<string> {
-    // Both at once: the replay needs only the output and the size the screen will have when read.
-    const [above, screen] = await Promise.all([
-      replayedScrollback(this.recent.text(), this.cols, this.rows, MIRROR_SCROLLBACK_LINES),
-      this.read(() => this.serializer.serialize({ scrollback: 0 })),
-    ]);
-    return above + screen;
+  /** The serialized screen with scrollback, exactly as of all output pushed before this call. */
+  snapshot(): Promise<string> {
+    return this.read(() => this.serializer.serialize({ scrollback: MIRROR_SCROLLBACK_LINES }));
   }
 
   dispose(): void {
@@ -138,7 +104,6 @@ export class HeadlessMirror {
     this.timer = null;
     for (const op of this.queue) if (op.kind === 'read') op.read();
     this.queue = [];
-    this.recent.clear();
     this.term.dispose();
   }
 
