@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { PROFILES } from '../../main/agents/profiles.js';
 import type { SessionRuntime } from '../../main/supervisor/session/session-runtime.js';
-import { typeInto } from '../../main/supervisor/typing/typed-input.js';
+import { deliverText, typeInto, type DeliveryTarget } from '../../main/supervisor/typing/typed-input.js';
+import { CLAUDE_TYPING } from '../../main/agents/typing.js';
 import type { Terminal } from '../../main/terminals/terminal.js';
 
 /** Echoes what is typed under Claude's prompt footer; Enter closes the mirror, the exit not yet known. */
@@ -34,5 +35,27 @@ describe('typing into an agent that ends on Enter', () => {
       session: { agent: { sessionId: null, cwd: null } },
     } as unknown as SessionRuntime;
     expect(await typeInto(rt, terminal, 'crash', true, {})).toEqual({ kind: 'submitted' });
+  });
+});
+
+describe('delivery to a terminal that closes after Enter', () => {
+  it('is taken when the screen can no longer be read between two looks', async () => {
+    let typed = '';
+    let entered = false;
+    let reads = 0;
+    const target: DeliveryTarget = {
+      write: (data) => {
+        if (data === '\r') entered = true;
+        else typed += data.replace(/\x1b\[20[01]~/g, '');
+      },
+      // After Enter, the first look still reads the screen; the terminal is gone by the second.
+      screenText: () => (entered && ++reads > 1 ? Promise.reject(new Error('the terminal mirror is closed')) : Promise.resolve(`❯ ${typed}\n${'─'.repeat(60)}\n  ? for shortcuts`)),
+      activity: () => 'waiting',
+      busy: async () => {
+        if (entered) await target.screenText();
+        return false;
+      },
+    };
+    expect(await deliverText(target, 'crash', CLAUDE_TYPING, { confirmTimeoutMs: 300, pollMs: 10 })).toEqual({ kind: 'submitted' });
   });
 });

@@ -135,8 +135,12 @@ export async function deliverText(target: DeliveryTarget, text: string, rules: T
       // Enter over a screen that does not show the text could answer something else (a menu): not sent.
       if (!shown) return { kind: 'not-submitted', why: `the typed text did not show on screen within ${Math.round(showTimeout / 1000)}s` };
     }
-    const wentBusy = async (): Promise<boolean> =>
-      target.activity() === 'working' || (await target.busy?.()) === true || isRetrying(await target.screenText(), rules);
+    const wentBusy = async (): Promise<boolean> => {
+      if (target.activity() === 'working' || (await target.busy?.()) === true) return true;
+      // After Enter, a terminal whose screen can no longer be read is an agent that ended on the input.
+      const screen = await target.screenText().catch(() => null);
+      return screen === null || isRetrying(screen, rules);
+    };
     for (let attempt = 1; attempt <= ENTER_ATTEMPTS; attempt++) {
       if (rules.enterDelayMs > 0) await sleep(rules.enterDelayMs);
       target.write(rules.enter);
