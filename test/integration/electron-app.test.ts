@@ -212,7 +212,8 @@ describe('the desktop app', () => {
     settings.set('notificationsPausedUntil', Date.now() + 8_000);
     t = await startTestApp(h, { settings });
     await until('connected', () => t?.app.state.daemon.state === 'open');
-    expect(menuLabels().some((l) => l.startsWith('Notifications paused until'))).toBe(true);
+    // The menu is rebuilt a moment after the connection opens: wait for it, then count its rebuilds.
+    await until('the pause in the menu', () => menuLabels().some((l) => l.startsWith('Notifications paused until')), () => menuLabels().join(' | '));
     const renders = fake.trays.length;
     // No session, so no event: only the end of the pause can rebuild the menu.
     await until('the pause to end in the menu', () => menuLabels().includes('Pause notifications'));
