@@ -119,7 +119,7 @@ for (const cli of CLIS) {
 
     /** Up, the first turn answered, the agent idle again and its id in session.json: the id. */
     /** How long the agent must stay at its prompt before the test freezes it. */
-    const SETTLED_MS = 1_500;
+    const SETTLED_MS = 3_000;
 
     async function firstTurn(t: { h: UpHarness; api: StandIn; name: string }, u: Up): Promise<string> {
       const why = (): string => `${u.stderr()}\n${screen(t.h, sessionJson(t.h, t.name).id)}`;
@@ -249,9 +249,16 @@ for (const cli of CLIS) {
       const id = await firstTurn(t, u);
       // Gemini may make a follow-up request after its answer (working again for a moment): freeze it
       // only once it has stayed at its prompt, so the wake finds it idle rather than mid-request.
+      // Settled: waiting for SETTLED_MS with no request to the API meanwhile (a follow-up would be one).
+      let requests = t.api.requests.length;
+      let quietSince = Date.now();
       await until('the agent settled at its prompt', () => {
+        if (t.api.requests.length !== requests) {
+          requests = t.api.requests.length;
+          quietSince = Date.now();
+        }
         const last = u.lines().filter((e) => e['type'] === 'session.activity').at(-1);
-        return last?.['to'] === 'waiting' && Date.now() - (last['at'] as number) > SETTLED_MS;
+        return last?.['to'] === 'waiting' && Date.now() - Math.max(last['at'] as number, quietSince) > SETTLED_MS;
       }, u.stderr);
       const agentPid = started(u)[0]!['pid'] as number;
       const upPid = u.child.pid as number;
