@@ -40,7 +40,8 @@ function send(text: string): void {
   if (r.code !== 0) throw new Error(`mori send: ${r.stderr}`);
 }
 
-describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the Changes tab', () => {
+// Each test runs the agent, git checkpoints and the page: 9 s alone, over 30 s on a runner busy with other files.
+describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the Changes tab', { timeout: 90_000 }, () => {
   beforeAll(async () => {
     await buildRenderer();
     w = new WindowHarness('window-changes', { width: 1366, height: 768 });
