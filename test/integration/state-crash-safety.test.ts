@@ -10,8 +10,11 @@ import { parseEntries, settleWorkLog, WORK_LOG, WORK_LOG_ARCHIVE } from '../../m
 import { REPO, tempDir } from '../helpers/mori-cli.js';
 
 const WRITER = path.join(REPO, 'test', 'fixtures', 'state-writer.mjs');
-/** "Hundreds of times": enough random kill points to hit every step of a write, within a minute or two. */
-const KILLS = 200;
+/**
+ * Enough random kill points (each 0-40 ms into a writer making several full write cycles) to hit
+ * every step of a write and of a compaction many times over, within about a minute on a busy runner.
+ */
+const KILLS = 120;
 
 function runAndKill(stateDir: string, budget: number): Promise<void> {
   return new Promise((resolve, reject) => {
