@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { createWebSocketApi, type WebSocketLike } from '../common/mori-api.js';
 import { ControlClient } from '../main/daemon-client/control-client.js';
+import { echoLatencies, p95, Screen } from './echo-screen.js';
 
 const BIN = fileURLToPath(new URL('../bin/mori.js', import.meta.url));
 const SESSIONS = 20;
@@ -22,7 +23,6 @@ const SNAPSHOT_TRIES = 10;
 const BUDGET = { echoRatio: 1.5, echoSlackMs: 5, suspendMs: 1_000, snapshotMs: 100 };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const p95 = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.95))] ?? NaN;
 
 function mori(home: string, args: string[]): string {
   const r = spawnSync(process.execPath, [BIN, ...args], { env: { ...process.env, MORI_HOME: home }, encoding: 'utf8' });
@@ -36,47 +36,6 @@ async function until(what: string, ok: () => boolean, ms = 60_000): Promise<void
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await sleep(20);
   }
-}
-
-/** A terminal's output as it arrives, and a wait for the next piece that contains a text. */
-class Screen {
-  text = '';
-  private waiter: (() => void) | null = null;
-
-  push(data: string): void {
-    this.text += data;
-    this.waiter?.();
-  }
-
-  /** Resolves as soon as `key` appears after `from` (event-driven: no polling delay in the figure). */
-  waitFor(key: string, from: number): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no echo of ${key}`)), 5_000);
-      const check = (): void => {
-        if (!this.text.slice(from).includes(key)) return;
-        clearTimeout(timer);
-        this.waiter = null;
-        resolve();
-      };
-      this.waiter = check;
-      check();
-    });
-  }
-}
-
-/** Time from each keystroke to its echo, one keystroke at a time. */
-async function echoLatencies(write: (d: string) => void, screen: Screen, count: number): Promise<number[]> {
-  const out: number[] = [];
-  for (let i = 0; i < count; i++) {
-    const key = String.fromCharCode(97 + (i % 26));
-    const from = screen.text.length;
-    const t0 = performance.now();
-    const echoed = screen.waitFor(key, from);
-    write(key);
-    await echoed;
-    out.push(performance.now() - t0);
-  }
-  return out;
 }
 
 async function main(): Promise<void> {

@@ -10,44 +10,18 @@ import { ControlClient } from '../main/daemon-client/control-client.js';
 import { controlDir, RemoteClient } from '../main/remote/remote-client.js';
 import { MORI_BIN, tempDir } from '../test/helpers/mori-cli.js';
 import { shq, SSHD, SshServer } from '../test/helpers/sshd.js';
+import { echoLatencies, p95, Screen } from './echo-screen.js';
 
 const KEYSTROKES = 200;
 /** Rounds alternate ssh / socket so a burst of load on the machine hits both alike. */
 const ROUNDS = 4;
 const BUDGET = { ratio: 2, slackMs: 5 };
 
-const p95 = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.95))] ?? NaN;
 
 function mori(home: string, args: string[]): string {
   const r = spawnSync(process.execPath, [MORI_BIN, ...args], { env: { ...process.env, MORI_HOME: home }, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`mori ${args.join(' ')}: ${r.stderr}`);
   return r.stdout;
-}
-
-/** What a client attached to the `cat` session has seen, and a wait for a key after a point in it. */
-class Screen {
-  text = '';
-  private waiter: (() => void) | null = null;
-
-  push(data: string): void {
-    this.text += data;
-    this.waiter?.();
-  }
-
-  waitFor(key: string, from: number): Promise<void> {
-    return new Promise((resolve, reject) => {
-      // An echo is milliseconds; 5 s means the path is broken, not slow.
-      const timer = setTimeout(() => reject(new Error(`no echo of ${key}`)), 5_000);
-      const check = (): void => {
-        if (!this.text.slice(from).includes(key)) return;
-        clearTimeout(timer);
-        this.waiter = null;
-        resolve();
-      };
-      this.waiter = check;
-      check();
-    });
-  }
 }
 
 interface Attachable {
@@ -67,20 +41,6 @@ async function attach(c: Attachable): Promise<Screen> {
   const a = await c.request('attach', { session: 'echo', cols: 120, rows: 40 });
   if (!a.ok) throw new Error(a.message);
   return screen;
-}
-
-async function echoLatencies(c: Attachable, screen: Screen, count: number): Promise<number[]> {
-  const out: number[] = [];
-  for (let i = 0; i < count; i++) {
-    const key = String.fromCharCode(97 + (i % 26));
-    const from = screen.text.length;
-    const t0 = performance.now();
-    const echoed = screen.waitFor(key, from);
-    c.notify('input', { data: key });
-    await echoed;
-    out.push(performance.now() - t0);
-  }
-  return out;
 }
 
 async function main(): Promise<void> {
@@ -115,8 +75,8 @@ async function main(): Promise<void> {
     const socket: number[] = [];
     const per = KEYSTROKES / ROUNDS;
     for (let round = 0; round < ROUNDS; round++) {
-      ssh.push(...(await echoLatencies(remote, viaSsh, per)));
-      socket.push(...(await echoLatencies(local, viaSocket, per)));
+      ssh.push(...(await echoLatencies((d) => remote?.notify('input', { data: d }), viaSsh, per)));
+      socket.push(...(await echoLatencies((d) => local?.notify('input', { data: d }), viaSocket, per)));
     }
     const sshP95 = p95(ssh);
     const socketP95 = p95(socket);
