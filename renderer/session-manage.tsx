@@ -14,6 +14,7 @@ import { Modal } from './modal.js';
 
 const RENAME_ERROR_ID = 'rename-session-error';
 const WORKTREE_HINT_ID = 'remove-session-worktree-hint';
+const REMOVE_SUMMARY_ID = 'remove-session-summary';
 
 export function SessionManage(props: { api: MoriApi; session: SessionInfo; onStatus: (text: string) => void }) {
   const [open, setOpen] = useState<'rename' | 'remove' | null>(null);
@@ -86,6 +87,16 @@ function removedText(r: IpcResult<'session.remove'>): string {
   return `Removed ${r.name}${files}.${tree ? ` Its worktree is kept at ${tree.path} (branch ${tree.branch}).` : ''}`;
 }
 
+/** What removal will do with the boxes as ticked: the first thing the dialog says, kept true as they change. */
+export function removeSummary(stateDir: string, deleteState: boolean, removeWorktree: boolean): string {
+  const files = removeWorktree
+    ? 'Its worktree is deleted with its files, state files included.'
+    : deleteState
+      ? `Its state files in ${stateDir} are deleted too.`
+      : `Its state files stay in ${stateDir}.`;
+  return `Its agent is stopped and Mori forgets the session. ${files}`;
+}
+
 function RemoveDialog(props: { api: MoriApi; session: SessionInfo; onClose: () => void; onStatus: (text: string) => void }) {
   const [deleteState, setDeleteState] = useState(false);
   const [removeWorktree, setRemoveWorktree] = useState(false);
@@ -116,7 +127,7 @@ function RemoveDialog(props: { api: MoriApi; session: SessionInfo; onClose: () =
           void remove(false);
         }}
       >
-        <p>Its agent is stopped and Mori forgets the session. Its state files stay in {props.session.stateDir} unless you delete them too.</p>
+        <p id={REMOVE_SUMMARY_ID}>{removeSummary(props.session.stateDir, deleteState, branch !== undefined && removeWorktree)}</p>
         <label class="inline">
           <input type="checkbox" checked={deleteState} onChange={(e) => setDeleteState((e.target as HTMLInputElement).checked)} />
           Also delete state files

@@ -125,7 +125,11 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('a worktree session
     const box = dialog.getByRole('checkbox', { name: 'Also remove its worktree' });
     expect(await box.isChecked()).toBe(false);
     expect(await box.getAttribute('aria-describedby').then((id) => dialog.locator(`#${id}`).innerText())).toContain(`${wt}, on branch mori/wtui`);
+    // What the dialog first says follows the boxes: the state files stay, until the worktree goes with them.
+    const summary = dialog.getByText(/^Its agent is stopped/);
+    expect(await summary.innerText()).toContain('Its state files stay in');
     await tick(box);
+    expect(await summary.innerText()).toContain('Its worktree is deleted with its files, state files included.');
     expect(await dialog.getByRole('button', { name: 'Remove anyway' }).count()).toBe(0);
     await dialog.getByRole('button', { name: 'Remove', exact: true }).press('Enter');
     await expect.poll(() => dialog.getByRole('alert').innerText(), { timeout: 25_000 }).toMatch(/uncommitted changes \(dirty\.txt\); nothing was removed[\s\S]*Remove anyway/);
