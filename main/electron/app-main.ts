@@ -203,6 +203,11 @@ export async function startApp(o: AppOptions): Promise<MoriApp | null> {
     const report = (what: string, r: { ok: boolean; message?: string }): void => {
       if (!r.ok) log(`${what}: ${r.message ?? 'failed'}`);
     };
+    // An action on a remote's session goes to that host's daemon, over its standing connection.
+    if ('remote' in a && a.remote !== undefined) {
+      const method = a.kind === 'verify' ? 'checks.verify' : a.kind === 'resume-now' || a.kind === 'dont-resume' ? (`limit.${a.kind}` as const) : a.kind;
+      return report(`${a.kind} on ${a.remote}`, await remotes.request(a.remote, method, { session: a.session }));
+    }
     switch (a.kind) {
       case 'open-window':
         return window.open(a.session ?? null);

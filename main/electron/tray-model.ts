@@ -12,7 +12,9 @@ export type TrayIcon = Level | 'offline';
 /** What a menu item does; the controller maps each to an effect. */
 export type TrayAction =
   | { kind: 'open-window'; session?: string }
-  | { kind: 'verify' | 'start' | 'stop' | 'resume-now' | 'dont-resume' | 'open-state-dir' | 'toggle-mute'; session: string }
+  | { kind: 'open-state-dir' | 'toggle-mute'; session: string }
+  /** `remote`: the host whose daemon is asked, `session` then the id that daemon gave it. */
+  | { kind: 'verify' | 'start' | 'stop' | 'resume-now' | 'dont-resume'; session: string; remote?: string }
   | { kind: 'verify-all' | 'new-session' | 'toggle-start-at-login' | 'quit' | 'quit-and-stop-agents' }
   | { kind: 'pause-notifications'; for: 'hour' | 'tomorrow' | 'resume' };
 
@@ -48,11 +50,12 @@ export interface TrayView {
 const SEPARATOR: TrayItem = { type: 'separator' };
 
 /** Start/Resume or Stop by the lifecycle; at a usage limit the person decides instead: "Resume now" or "Don't resume". */
-function limitOrLifecycleItems(row: SessionRow): TrayItem[] {
-  const { id, state } = row.info;
-  if (state === 'limited') return [{ label: 'Resume now', action: { kind: 'resume-now', session: id } }, { label: "Don't resume", action: { kind: 'dont-resume', session: id } }];
-  if (isLive(state)) return [{ label: 'Stop', action: { kind: 'stop', session: id } }];
-  return [{ label: state === 'idle' ? 'Start' : 'Resume', action: { kind: 'start', session: id } }];
+function limitOrLifecycleItems(row: SessionRow, id = row.info.id, remote?: string): TrayItem[] {
+  const { state } = row.info;
+  const on = remote !== undefined ? { remote } : {};
+  if (state === 'limited') return [{ label: 'Resume now', action: { kind: 'resume-now', session: id, ...on } }, { label: "Don't resume", action: { kind: 'dont-resume', session: id, ...on } }];
+  if (isLive(state)) return [{ label: 'Stop', action: { kind: 'stop', session: id, ...on } }];
+  return [{ label: state === 'idle' ? 'Start' : 'Resume', action: { kind: 'start', session: id, ...on } }];
 }
 
 function sessionItem(row: SessionRow, muted: boolean): TrayItem {
@@ -70,11 +73,17 @@ function sessionItem(row: SessionRow, muted: boolean): TrayItem {
   };
 }
 
-/** A remote's session: what it is doing, and how to reach it from a terminal; its notifications can be muted. */
-function remoteSessionItem(row: SessionRow, muted: boolean): TrayItem {
+/**
+ * A remote's session: what it is doing; verify, start, stop or answer its usage limit on its host's
+ * daemon (by the id that daemon gave it); how to reach it from a terminal; its notifications muted.
+ */
+function remoteSessionItem(host: string, row: SessionRow, muted: boolean): TrayItem {
+  const id = row.info.id.startsWith(`${host}:`) ? row.info.id.slice(host.length + 1) : row.info.id;
   return {
     label: `${row.info.name} — ${sessionStatus(row).words}`,
     submenu: [
+      { label: 'Verify now', action: { kind: 'verify', session: id, remote: host } },
+      ...limitOrLifecycleItems(row, id, host),
       { label: `mori attach ${row.info.name}`, enabled: false },
       { label: 'Mute notifications', type: 'checkbox', checked: muted, action: { kind: 'toggle-mute', session: row.info.id } },
     ],
@@ -96,7 +105,7 @@ function remoteItems(remote: RemoteView, muted: ReadonlySet<string>): TrayItem[]
       return [{ label: `${remote.name} — another Mori version`, submenu: why }];
     case 'ok':
       if (remote.sessions.length === 0) return [{ label: `${remote.name} — no sessions`, enabled: false }];
-      return [{ label: remote.name, enabled: false }, ...[...remote.sessions].sort(byLevel).map((r) => remoteSessionItem(r, muted.has(r.info.id)))];
+      return [{ label: remote.name, enabled: false }, ...[...remote.sessions].sort(byLevel).map((r) => remoteSessionItem(remote.name, r, muted.has(r.info.id)))];
   }
 }
 

@@ -3,6 +3,8 @@
 // file is re-read on a timer: a small read, compared with what it said last). Reports each change
 // with the remote's name; a remote that hangs or fails only shows in its own status, never holding
 // up the others or the local daemon. Runs in the Electron main process (plain Node).
+import type { IpcMethod, IpcParams, IpcResult } from '../../common/ipc.js';
+import { fail, type Result } from '../../common/result.js';
 import { readRemotes, type Remote } from './remotes-store.js';
 import { RemoteLink, type RemoteChange, type RemoteLinkOptions, type RemoteView } from './remote-link.js';
 
@@ -48,6 +50,13 @@ export class RemoteHub {
   /** Each remote as it is now, by name. */
   views(): RemoteView[] {
     return [...this.links.values()].map(({ link }) => link.view()).sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  /** A request to remote `name`'s daemon (RemoteLink.request); a remote not in remotes.json is named. */
+  request<M extends IpcMethod>(name: string, method: M, params: IpcParams<M>): Promise<Result<IpcResult<M>>> {
+    const entry = this.links.get(name);
+    if (!entry) return Promise.resolve(fail('not-found', `no remote "${name}" (\`mori remote ls\` lists them)`));
+    return entry.link.request(method, params);
   }
 
   /** Starts links for new remotes, stops removed ones, and restarts one whose entry changed. */

@@ -7,7 +7,8 @@
 import { z } from 'zod';
 import { background } from '../background.js';
 import { EventCursor } from '../../common/event-cursor.js';
-import { PROTOCOL_VERSION, SessionInfo, type DaemonEvent } from '../../common/ipc.js';
+import { PROTOCOL_VERSION, SessionInfo, type DaemonEvent, type IpcMethod, type IpcParams, type IpcResult } from '../../common/ipc.js';
+import { fail, type Result } from '../../common/result.js';
 import { applyList, foldEvent } from '../../common/session-list-store.js';
 import type { SessionRow } from '../../common/session-view.js';
 import { RemoteClient, otherVersionMessage } from './remote-client.js';
@@ -88,6 +89,19 @@ export class RemoteLink {
 
   start(): void {
     this.attempt();
+  }
+
+  /**
+   * A request to this remote's daemon over the standing connection (a tray action on one of its
+   * sessions): refused at once while it is not connected, never waiting for a login. The list is read
+   * again after it, so the row shows what the action did.
+   */
+  async request<M extends IpcMethod>(method: M, params: IpcParams<M>): Promise<Result<IpcResult<M>>> {
+    const client = this.client;
+    if (!client || this.status !== 'ok') return fail('failed', `${this.remote.name} is not connected${this.message ? ` (${this.message})` : ''}`);
+    const r = await client.request(method, params);
+    if (this.client === client) background(this.relist(client), `listing ${this.remote.name}'s sessions`);
+    return r;
   }
 
   /** Ends the connection and every retry. */

@@ -19,7 +19,7 @@ import { startTestApp, type TestApp } from '../helpers/electron-app.js';
 import { MORI_BIN } from '../helpers/mori-cli.js';
 import { UpHarness } from '../helpers/mori-up.js';
 import { freePort, shq, SKIP_REASON, SKIP_WITHOUT_SSHD, SshServer } from '../helpers/sshd.js';
-import { until } from '../helpers/until.js';
+import { until, untilValue } from '../helpers/until.js';
 import type { ControlClient } from '../../main/daemon-client/control-client.js';
 
 if (SKIP_WITHOUT_SSHD) console.warn(SKIP_REASON);
@@ -81,7 +81,7 @@ describe.skipIf(SKIP_WITHOUT_SSHD)('the desktop app with a remote host', () => {
     local?.cleanup();
   }, 60_000);
 
-  it('lists box:work under box once the remote is added; its needs-input notifies once naming box; ssh lost shows box unreachable, then ok with no repeat; a suspend reaches the local daemon only', { timeout: 300_000 }, async () => {
+  it('lists box:work under box once the remote is added; its needs-input notifies once naming box; ssh lost shows box unreachable, then ok with no repeat; a suspend reaches the local daemon only; Stop and Resume in the tray act on box', { timeout: 300_000 }, async () => {
     // Short waits: the reconnect itself is what is tested, not the backoff's length.
     t = await startTestApp(local, { remotes: { rereadMs: 300, reconnectFirstMs: 300, reconnectMaxMs: 1_500, connectTimeoutMs: 20_000 } });
     await until('the local session', () => menuLabels().some((l) => l.startsWith('here — ')), shown);
@@ -105,7 +105,7 @@ describe.skipIf(SKIP_WITHOUT_SSHD)('the desktop app with a remote host', () => {
       return at > labels.findIndex((l) => l.startsWith('here — ')) && labels[at + 1] === 'box:work — waiting';
     }, shown, 90_000);
     const row = (tray().menu?.items ?? []).find((i) => i.label === 'box:work — waiting');
-    expect((row?.submenu as { label?: string }[] | undefined)?.map((i) => i.label)).toEqual(['mori attach box:work', 'Mute notifications']);
+    expect((row?.submenu as { label?: string }[] | undefined)?.map((i) => i.label)).toEqual(['Verify now', 'Stop', 'mori attach box:work', 'Mute notifications']);
     expect(titles()).toEqual([]); // what was so when box was first listed is no news
     // Removed while the app runs: its line goes.
     expect(local.mori('remote', 'rm', 'gone').code).toBe(0);
@@ -149,5 +149,23 @@ describe.skipIf(SKIP_WITHOUT_SSHD)('the desktop app with a remote host', () => {
     expect(direct.events.slice(before).filter((e) => e.type === 'session.interrupted' || e.type === 'session.resumed')).toEqual([]);
     const listed = await direct.c.request('list', {});
     expect(listed.ok && listed.value.map((s) => [s.name, s.state, s.activity])).toEqual([['work', 'running', 'needs-input']]);
+
+    // The tray acts on box:work through box's daemon: Stop stops it there, Resume starts it again.
+    const remoteState = async (): Promise<string> => {
+      const l = await direct!.c.request('list', {});
+      return l.ok ? (l.value[0]?.state ?? 'none') : l.message;
+    };
+    const click = (prefix: string, label: string): void => {
+      const item = (tray().menu?.items ?? []).find((i) => String(i.label ?? '').startsWith(prefix));
+      const sub = (item?.submenu as { label?: string; click?: () => void }[] | undefined)?.find((i) => i.label === label);
+      if (!sub?.click) throw new Error(`no "${label}" under ${prefix}: ${shown()}`);
+      sub.click();
+    };
+    click('box:work — ', 'Stop');
+    await untilValue('box:work stopped on box', () => remoteState(), (x) => x === 'stopped', 60_000, (x) => `${x} | ${shown()}`);
+    await until('the tray showing box:work stopped', () => menuLabels().includes('box:work — stopped'), shown);
+    expect(local.workLog('here')).not.toMatch(/SESSION STOPPED/); // the local session was not the one asked
+    click('box:work — ', 'Resume');
+    await untilValue('box:work running again on box', () => remoteState(), (x) => x === 'running', 60_000, (x) => `${x} | ${shown()}`);
   });
 });

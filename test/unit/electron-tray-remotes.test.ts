@@ -1,6 +1,6 @@
 // Remote sessions in the tray and the notifications (main/electron/tray-model.ts, app-state.ts's
 // remoteRow, notification-decider.ts): each remote's sessions come after the local ones under the
-// host's name as `host:session` rows; the icon and the tooltip count every machine that answers; an
+// host's name as `host:session` rows, acted on through the host's daemon; the icon and the tooltip count every machine that answers; an
 // unreachable or connecting remote is one quiet line that adds nothing to the icon; a remote
 // session's notification names the host, once, and a first listing's conditions are taken as told.
 import { describe, expect, it } from 'vitest';
@@ -37,9 +37,26 @@ describe('the tray with remotes', () => {
     expect(labels(v.menu).slice(0, 6)).toEqual(['here — waiting', 'box', 'box:tests — needs input', 'box:work — waiting', 'lab', 'lab:train — working']);
     expect(v.menu.find((i) => i.label === 'box')).toMatchObject({ enabled: false });
     const work = v.menu.find((i) => i.label === 'box:work — waiting');
-    expect(labels(work?.submenu ?? [])).toEqual(['mori attach box:work', 'Mute notifications']);
-    expect(work?.submenu?.[1]?.action).toEqual({ kind: 'toggle-mute', session: 'box:id-work' });
+    expect(labels(work?.submenu ?? [])).toEqual(['Verify now', 'Stop', 'mori attach box:work', 'Mute notifications']);
+    expect(work?.submenu?.[3]?.action).toEqual({ kind: 'toggle-mute', session: 'box:id-work' });
     expect(labels(v.menu)).toContain('New session…');
+  });
+
+  it("acts on a remote session through its host: the action names the host and the id that host's daemon gave it", () => {
+    const action = (r: SessionRow, label: string) => {
+      const item = trayModel(snap([], [host('box', 'ok', [r])])).menu.find((i) => i.label?.startsWith('box:'));
+      return item?.submenu?.find((i) => i.label === label)?.action;
+    };
+    expect(action(row('work'), 'Verify now')).toEqual({ kind: 'verify', session: 'id-work', remote: 'box' });
+    expect(action(row('work'), 'Stop')).toEqual({ kind: 'stop', session: 'id-work', remote: 'box' });
+    expect(action(row('work', { state: 'stopped' }), 'Resume')).toEqual({ kind: 'start', session: 'id-work', remote: 'box' });
+    expect(action(row('work', { state: 'idle' }), 'Start')).toEqual({ kind: 'start', session: 'id-work', remote: 'box' });
+    const limited = row('work', { state: 'limited' });
+    expect(action(limited, 'Resume now')).toEqual({ kind: 'resume-now', session: 'id-work', remote: 'box' });
+    expect(action(limited, "Don't resume")).toEqual({ kind: 'dont-resume', session: 'id-work', remote: 'box' });
+    // A local session's actions name no host.
+    const local = trayModel(snap([row('here')], [])).menu[0]?.submenu?.find((i) => i.label === 'Stop')?.action;
+    expect(local).toEqual({ kind: 'stop', session: 'id-here' });
   });
 
   it('shows the worst state across machines in the icon and counts every answering machine in the tooltip', () => {
