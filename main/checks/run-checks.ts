@@ -12,6 +12,12 @@ import { checkHost, needsTrust } from './trust.js';
 
 /** Commands are test suites and linters that use the CPU: two at once keeps a laptop usable. */
 export const COMMAND_CONCURRENCY = 2;
+/**
+ * Commands of every verification in this process together: a wake verifies all sessions at once,
+ * and their probes need no limit, but twenty test suites at once would stall the machine. Four: two
+ * sessions' worth, the most the orchestrator let run when it queued whole sessions instead.
+ */
+export const PROCESS_COMMAND_CONCURRENCY = 4;
 /** Probes are a socket or a stat each; 64 at once is far below a default 1,024 open-file limit. */
 export const PROBE_CONCURRENCY = 64;
 
@@ -46,6 +52,9 @@ function pool(n: number): <T>(task: () => Promise<T>) => Promise<T> {
   };
 }
 
+/** The process's command slots, shared by every verification (PROCESS_COMMAND_CONCURRENCY). */
+const processCommands = pool(PROCESS_COMMAND_CONCURRENCY);
+
 /**
  * Runs the checks; an abort of `ctx.signal` (or of the whole process, in-flight.ts) kills every
  * running command's process group and resolves promptly, the checks not yet run coming back skipped.
@@ -56,7 +65,7 @@ export async function runChecks(checks: readonly CheckSpec[], context: RunContex
   const probes = pool(Math.max(1, ctx.probeConcurrency ?? PROBE_CONCURRENCY));
   return Promise.all(
     checks.map(async (c) => {
-      const r = await (c.kind === 'command' ? commands : probes)(() => runOne(c, ctx));
+      const r = await (c.kind === 'command' ? commands(() => processCommands(() => runOne(c, ctx))) : probes(() => runOne(c, ctx)));
       ctx.onResult?.(r);
       return r;
     }),

@@ -13,9 +13,6 @@ import { getProfile } from '../agents/profiles.js';
 import type { ResumeContext } from '../supervisor/supervisor-options.js';
 import { sessionsToInterrupt, sessionsToResume, WAKE_NETWORK_WAIT_MS, type SessionView } from '../supervisor/resume/resume-plan.js';
 
-/** Verifications run side by side after a wake, but not all at once: each may run a test suite. */
-const RESUME_CONCURRENCY = 4;
-
 
 /** What the orchestrator needs of the Supervisor. */
 export interface OrchestratedSupervisor {
@@ -119,17 +116,15 @@ export class InterruptionOrchestrator {
     });
   }
 
+  /**
+   * Resumes every session at once: each goes on as soon as its own checks pass, never behind another
+   * session's test suite. What is heavy is bounded where it runs: commands share the process's few
+   * slots (run-checks.ts), and an agent started again waits in the staggered launch queue.
+   */
   private async resumeAll(ids: string[], reason: InterruptReason, awayMs: number, epoch: number): Promise<void> {
     const abort = new AbortController();
     this.inFlight = abort;
-    const queue = [...ids];
-    const worker = async () => {
-      for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
-        if (epoch !== this.epoch) return;
-        await this.resumeOne(id, reason, awayMs, epoch, abort.signal);
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(RESUME_CONCURRENCY, ids.length) }, worker));
+    await Promise.all(ids.map((id) => this.resumeOne(id, reason, awayMs, epoch, abort.signal)));
     if (this.inFlight === abort) this.inFlight = null;
   }
 

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CheckKind, CheckSpec } from '../../common/checks.js';
 import { pidAlive } from '../../main/os/pid-alive.js';
 import { runCommand } from '../../main/checks/run-command.js';
-import { runChecks, type RunContext } from '../../main/checks/run-checks.js';
+import { PROCESS_COMMAND_CONCURRENCY, runChecks, type RunContext } from '../../main/checks/run-checks.js';
 
 let dir: string;
 beforeAll(() => {
@@ -203,6 +203,21 @@ describe('commands', () => {
       peak = Math.max(peak, running);
     }
     expect(peak).toBe(2);
+  });
+
+  it('bounds the commands of every verification in the process together, as a wake runs them all at once', async () => {
+    const log = path.join(dir, 'process-concurrency-log');
+    writeFileSync(log, '');
+    const cmd = (i: number) => spec('command', `echo start >> ${log}; sleep 0.3; echo end >> ${log} # ${i}`);
+    // Three sessions' verifications side by side, each allowed its own two: six would run without the shared slots.
+    await Promise.all([0, 1, 2].map((v) => runChecks([cmd(v * 2), cmd(v * 2 + 1)], ctx())));
+    let running = 0;
+    let peak = 0;
+    for (const l of readFileSync(log, 'utf8').trim().split('\n')) {
+      running += l === 'start' ? 1 : -1;
+      peak = Math.max(peak, running);
+    }
+    expect(peak).toBe(PROCESS_COMMAND_CONCURRENCY);
   });
 
   it('keeps the tail of 10 MB of output in bounded memory', () => {
