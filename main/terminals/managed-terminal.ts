@@ -67,8 +67,11 @@ export class ManagedTerminal implements Terminal {
       : null;
     this.batcher = new OutputBatcher((data) => this.deliver(data));
     this.exited = new Promise((resolve) => (this.resolveExit = resolve));
+    // The transcript takes the program's own bytes where the source has them (no second encoding).
+    const bytes = source.onBytes?.bind(source);
+    if (bytes) bytes((b) => this.transcript?.append(b));
     source.onData((data) => {
-      this.transcript?.append(data);
+      if (!bytes) this.transcript?.append(data);
       this.mirror.push(data);
       this.batcher.push(data);
     });

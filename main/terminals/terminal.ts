@@ -118,6 +118,12 @@ export interface PtySource {
   pause(): void;
   resume(): void;
   onData(listener: (data: string) => void): void;
+  /**
+   * The output as the program wrote it, before decoding: the transcript keeps these bytes as they
+   * are, with no second encoding. A source that only has text (tmux's control mode) leaves it out,
+   * and the text goes to the transcript instead.
+   */
+  onBytes?(listener: (bytes: Buffer) => void): void;
   onExit(listener: (exit: TerminalExit) => void): void;
   /** Ends the program's whole process tree (or, once it ended, what it left); the exit arrives through onExit. */
   kill(): Promise<void>;

@@ -47,8 +47,9 @@ export interface TranscriptOptions {
 export class Transcript {
   readonly dir: string;
   private readonly segmentBytes: number;
-  private pending: string[] = [];
-  /** Characters buffered (a lower bound of their UTF-8 bytes; cheap to keep on the hot path). */
+  /** Output as the terminal gave it: the program's bytes, or text (encoded as UTF-8 when written). */
+  private pending: (string | Buffer)[] = [];
+  /** Bytes, or characters of text, buffered (a lower bound of the UTF-8 bytes; cheap to keep on the hot path). */
   private pendingChars = 0;
   private timer: NodeJS.Timeout | null = null;
   private writing: Promise<void> = Promise.resolve();
@@ -80,7 +81,7 @@ export class Transcript {
     this.segmentSize = last === undefined ? 0 : (lstatSync(path.join(this.dir, segmentName(last)), { throwIfNoEntry: false })?.size ?? 0);
   }
 
-  append(data: string): void {
+  append(data: string | Buffer): void {
     if (this.closed || data.length === 0) return;
     this.pending.push(data);
     this.pendingChars += data.length;
@@ -124,16 +125,31 @@ export class Transcript {
     this.handle = null;
   }
 
-  private async writeBatch(batch: string[]): Promise<void> {
-    let data = Buffer.from(batch.join(''), 'utf8');
-    while (data.length > 0) {
+  /** Writes the batch as it came, one gathered write per segment it reaches (no copy into one buffer). */
+  private async writeBatch(batch: (string | Buffer)[]): Promise<void> {
+    const left = batch.map((d) => (typeof d === 'string' ? Buffer.from(d, 'utf8') : d));
+    while (left.length > 0) {
       if (this.segmentSize >= this.segmentBytes) await this.rotate();
       const handle = await this.open();
-      const room = this.segmentBytes - this.segmentSize;
-      const part = data.length <= room ? data : data.subarray(0, room);
-      await handle.write(part);
-      this.segmentSize += part.length;
-      data = data.subarray(part.length);
+      let room = this.segmentBytes - this.segmentSize;
+      const parts: Buffer[] = [];
+      while (room > 0 && left.length > 0) {
+        const next = left[0] as Buffer;
+        const part = next.length <= room ? next : next.subarray(0, room);
+        if (part.length === next.length) left.shift();
+        else left[0] = next.subarray(part.length);
+        parts.push(part);
+        room -= part.length;
+      }
+      const bytes = parts.reduce((n, b) => n + b.length, 0);
+      // writev may write less than asked (a full disk, a signal): the rest goes again, in order.
+      let written = 0;
+      while (written < bytes) {
+        const r = await handle.writev(written === 0 ? parts : sliceFrom(parts, written));
+        if (r.bytesWritten <= 0) throw new Error(`${this.dir}: a transcript write made no progress`);
+        written += r.bytesWritten;
+      }
+      this.segmentSize += bytes;
     }
   }
 
@@ -152,6 +168,21 @@ export class Transcript {
       if (old <= this.segment - TRANSCRIPT_SEGMENTS) unlinkSync(path.join(this.dir, segmentName(old)));
     }
   }
+}
+
+/** The buffers' bytes from `offset` on, as views into them. */
+function sliceFrom(parts: readonly Buffer[], offset: number): Buffer[] {
+  const out: Buffer[] = [];
+  let skip = offset;
+  for (const b of parts) {
+    if (skip >= b.length) {
+      skip -= b.length;
+      continue;
+    }
+    out.push(skip > 0 ? b.subarray(skip) : b);
+    skip = 0;
+  }
+  return out;
 }
 
 /**

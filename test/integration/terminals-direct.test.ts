@@ -1,12 +1,15 @@
 // The direct backend (node-pty) against the terminal contract, plus its orphan sweep: the owning
-// process is SIGKILLed, and a new process ends everything the dead owner left running.
+// process is SIGKILLed, and a new process ends everything the dead owner left running; its
+// transcript keeps the program's exact bytes.
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DirectBackend } from '../../main/terminals/direct/direct-backend.js';
+import type { ManagedTerminal } from '../../main/terminals/managed-terminal.js';
 import { readPidRecords } from '../../main/terminals/pid-registry.js';
+import { readTranscript } from '../../main/terminals/transcript.js';
 import { pidAlive } from '../../main/os/pid-alive.js';
 import { pidsWithMarker } from '../../main/os/process-tree.js';
 import { terminalContract } from '../fixtures/terminals/contract.js';
@@ -62,5 +65,52 @@ describe('direct backend orphan sweep', () => {
     expect(pidAlive(r.value.pid)).toBe(true);
     await r.value.kill();
     await r.value.dispose();
+  });
+});
+
+describe('direct backend transcript', () => {
+  const tmp = tempDir('direct-bytes');
+  afterAll(() => tmp.cleanup());
+
+  it("keeps the program's own bytes: a character split across writes, invalid UTF-8 and a 2 MB flood, exactly, while views get text", async () => {
+    const backend = new DirectBackend({ runDir: path.join(tmp.dir, 'run') });
+    const transcriptDir = path.join(tmp.dir, 'transcript');
+    // The first half of "é" and "日", a pause (so they arrive in separate reads), the rest; a lone 0xff; a flood.
+    const script = [
+      "import os, sys, time",
+      "os.write(1, b'start \\xc3'); time.sleep(0.3); os.write(1, b'\\xa9 \\xe6\\x97'); time.sleep(0.3); os.write(1, b'\\xa5 bad:\\xff:end\\n')",
+      "line = b'0123456789abcdef' * 8 + b'\\n'",
+      "for i in range(16384): os.write(1, line)",
+      "os.write(1, b'DONE\\n')",
+    ].join('\n');
+    const r = await backend.spawn({ id: 'bytes', command: 'python3', args: ['-c', script], cwd: tmp.dir, env: testEnv(tmp.dir), cols: 80, rows: 24, transcriptDir });
+    if (!r.ok) throw new Error(r.message);
+    let text = '';
+    r.value.onData((d) => (text += d));
+    await new Promise((resolve) => r.value.onExit(resolve));
+    await (r.value as ManagedTerminal).flushTranscript();
+    const { data } = readTranscript(transcriptDir, 8 * 1024 * 1024);
+    // The pty turns each \n into \r\n; nothing else changes a byte.
+    const expected = Buffer.concat([Buffer.from('start \xc3\xa9 \xe6\x97\xa5 bad:\xff:end\r\n', 'latin1'), Buffer.from(`${'0123456789abcdef'.repeat(8)}\r\n`.repeat(16384)), Buffer.from('DONE\r\n')]);
+    expect(data.length).toBe(expected.length);
+    expect(data.equals(expected)).toBe(true);
+    // Views and listeners get text: the split characters whole, the invalid byte as U+FFFD.
+    expect(text.startsWith('start é 日 bad:\ufffd:end\r\n')).toBe(true);
+    expect(text.endsWith('DONE\r\n')).toBe(true);
+    await r.value.dispose();
+
+    // Over a small budget the same output fills whole segments and keeps the newest bytes, in order.
+    const small = path.join(tmp.dir, 'transcript-small');
+    const again = await backend.spawn({ id: 'bytes-small', command: 'python3', args: ['-c', script], cwd: tmp.dir, env: testEnv(tmp.dir), cols: 80, rows: 24, transcriptDir: small, transcriptMaxBytes: 1_000_000 });
+    if (!again.ok) throw new Error(again.message);
+    await new Promise((resolve) => again.value.onExit(resolve));
+    await (again.value as ManagedTerminal).flushTranscript();
+    const segments = readdirSync(small).sort();
+    expect(segments.length).toBeLessThanOrEqual(4);
+    for (const f of segments.slice(0, -1)) expect(statSync(path.join(small, f)).size).toBe(250_000);
+    const kept = readTranscript(small, 8 * 1024 * 1024).data;
+    expect(kept.length).toBeGreaterThan(750_000);
+    expect(kept.equals(expected.subarray(expected.length - kept.length))).toBe(true);
+    await again.value.dispose();
   });
 });

@@ -1,5 +1,6 @@
 // The direct backend's pty: a node-pty child of this process, adapted to PtySource. The only file
 // that imports node-pty (DESIGN.md §2). Runs in the supervisor's process.
+import { StringDecoder } from 'node:string_decoder';
 import { spawn, type IPty } from 'node-pty';
 import type { TerminalExit } from '../../../common/terminal.js';
 import { killTree, TERMINAL_MARKER_ENV } from '../../os/process-tree.js';
@@ -18,6 +19,10 @@ export class DirectPtySource implements PtySource {
   private readonly marker: string;
   private exitInfo: TerminalExit | null = null;
   private readonly exitListeners: ((exit: TerminalExit) => void)[] = [];
+  private readonly dataListeners: ((data: string) => void)[] = [];
+  private readonly bytesListeners: ((bytes: Buffer) => void)[] = [];
+  /** The pty gives bytes (encoding null): decoded here once, a character split across reads kept whole. */
+  private readonly decoder = new StringDecoder('utf8');
 
   constructor(options: DirectPtyOptions) {
     this.marker = options.marker;
@@ -27,8 +32,19 @@ export class DirectPtySource implements PtySource {
       rows: options.rows,
       cwd: options.cwd,
       env: { ...options.env, [TERMINAL_MARKER_ENV]: options.marker },
+      // Bytes, not text: the transcript keeps them as they are, and the text is decoded once, here.
+      encoding: null,
+    });
+    // With encoding null node-pty hands over Buffers (its typings say string).
+    this.pty.onData((chunk: string | Buffer) => {
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+      for (const l of this.bytesListeners) l(bytes);
+      const text = this.decoder.write(bytes);
+      if (text.length > 0) for (const l of this.dataListeners) l(text);
     });
     this.pty.onExit(({ exitCode, signal }) => {
+      const rest = this.decoder.end();
+      if (rest.length > 0) for (const l of this.dataListeners) l(rest);
       this.exitInfo = toExit(exitCode, signal);
       for (const l of this.exitListeners) l(this.exitInfo);
     });
@@ -55,7 +71,11 @@ export class DirectPtySource implements PtySource {
   }
 
   onData(listener: (data: string) => void): void {
-    this.pty.onData(listener);
+    this.dataListeners.push(listener);
+  }
+
+  onBytes(listener: (bytes: Buffer) => void): void {
+    this.bytesListeners.push(listener);
   }
 
   onExit(listener: (exit: TerminalExit) => void): void {
