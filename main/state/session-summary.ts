@@ -1,6 +1,7 @@
 // A one-screen summary of a session for `mori ls` / `mori status` and, later, the tray: its
 // session.json, the first task line, the last work-log entry (a tail read), and who supervises it.
 // Reads only small files and file tails, so 50 sessions with huge logs load fast. Any Node process.
+import { lstatSync } from 'node:fs';
 import path from 'node:path';
 import type { SessionFile } from '../../common/session.js';
 import { MarkdownDoc } from './markdown-doc.js';
@@ -25,6 +26,37 @@ export interface SessionSummary {
 }
 
 export function summarize(stateDir: string): SessionSummary {
+  return filesSummary(stateDir);
+}
+
+/** The files each summary reads: a change to any of them (a new inode, size, mtime or ctime) makes it read again. */
+const SUMMARY_FILES = ['session.json', SESSION_STATE, 'work_log.md'];
+/** Per state dir: the files' identities when it was read, and what they said. */
+const summaries = new Map<string, { key: string; summary: SessionSummary }>();
+
+/**
+ * summarize, for a process that lists the same sessions again and again (the daemon answering `mori
+ * ls`): what the files say is read again only when one of them changed, by its stat (an atomic
+ * write is a new inode; an append, a new size); who supervises it is read every time.
+ */
+export function summarizeCached(stateDir: string): SessionSummary {
+  const key = SUMMARY_FILES.map((f) => {
+    const st = lstatSync(path.join(stateDir, f), { bigint: true, throwIfNoEntry: false });
+    return st ? `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}` : '-';
+  }).join('|');
+  const cached = summaries.get(stateDir);
+  if (cached?.key === key) return cached.summary.ok ? { ...cached.summary, supervisedBy: supervisor(stateDir) } : { ...cached.summary };
+  const summary = filesSummary(stateDir);
+  summaries.set(stateDir, { key, summary });
+  return summary;
+}
+
+/** Forgets the cached summaries of state dirs no longer listed (removed sessions). */
+export function forgetSummariesExcept(stateDirs: ReadonlySet<string>): void {
+  for (const dir of summaries.keys()) if (!stateDirs.has(dir)) summaries.delete(dir);
+}
+
+function filesSummary(stateDir: string): SessionSummary {
   const file = readSessionFile(stateDir);
   if (!file.ok) return { stateDir, ok: false, error: file.message };
   const summary: SessionSummary = { stateDir, ok: true, session: file.value, supervisedBy: supervisor(stateDir) };

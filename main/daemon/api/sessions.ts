@@ -53,7 +53,7 @@ export const initSession: Handler<'session.init'> = async (p, ctx) => {
 
 /** `mori ls` from the daemon: the same listing the CLI would read itself, with each session's live view. */
 export const listSessionsWithState: Handler<'sessions.listing'> = (_p, ctx) => {
-  const listed = listRegisteredSessions(ctx.home, new Map(ctx.supervisor.list().map((s) => [s.id, s])));
+  const listed = listRegisteredSessions(ctx.home, new Map(ctx.supervisor.list().map((s) => [s.id, s])), true);
   // The entries are plain JSON objects; the schema names only the fields a client reads.
   return listed.ok ? ok(listed.value as IpcResult<'sessions.listing'>) : listed;
 };

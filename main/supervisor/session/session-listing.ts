@@ -5,21 +5,26 @@
 import type { SessionInfo } from '../../../common/ipc.js';
 import type { Result } from '../../../common/result.js';
 import { readRegistry } from '../../state/registry.js';
-import { summarize, type SessionSummary } from '../../state/session-summary.js';
+import { forgetSummariesExcept, summarize, summarizeCached, type SessionSummary } from '../../state/session-summary.js';
 import { readStateProblems, type StateProblem } from './state-problems.js';
 
 /** `branch`: the branch of the session's own git worktree, when it has one. */
 export type SessionListingEntry = SessionSummary & { live: SessionInfo | null; branch?: string; stateProblem?: StateProblem };
 
-/** Every registered session of `home`, in registry order; `live` is what the supervisor says by session id. */
-export function listRegisteredSessions(home: string, live: ReadonlyMap<string, SessionInfo> | null): Result<SessionListingEntry[]> {
+/**
+ * Every registered session of `home`, in registry order; `live` is what the supervisor says by
+ * session id. `cached`: a process that lists again and again (the daemon) reads a session's files
+ * again only when one changed (session-summary.ts's summarizeCached).
+ */
+export function listRegisteredSessions(home: string, live: ReadonlyMap<string, SessionInfo> | null, cached = false): Result<SessionListingEntry[]> {
   const reg = readRegistry(home);
   if (!reg.ok) return reg;
   const problems = readStateProblems(home);
+  if (cached) forgetSummariesExcept(new Set(reg.value.map((e) => e.stateDir)));
   return {
     ok: true,
     value: reg.value.map((e) => {
-      const s = summarize(e.stateDir);
+      const s = cached ? summarizeCached(e.stateDir) : summarize(e.stateDir);
       const problem = problems.get(e.id);
       const branch = s.session?.worktree?.branch;
       return { ...s, live: live?.get(s.session?.id ?? e.id) ?? null, ...(branch ? { branch } : {}), ...(problem ? { stateProblem: problem } : {}) };
