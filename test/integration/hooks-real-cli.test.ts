@@ -221,7 +221,9 @@ describe.skipIf(claudeBin === null)(`Claude Code ${CLAUDE_CODE_PACKAGE} hooks un
     expect(r.h.mori('send', NAME, '/clear').code).toBe(0);
     await until('the new id in session.json', () => ![null, first].includes(sessionJson(r.h, NAME).agent.sessionId), why, STEP_MS);
     const cleared = sessionJson(r.h, NAME).agent.sessionId as string;
-    expect(r.h.workLog(NAME)).toContain(`AGENT SESSION CHANGED - Claude Code session ${first} → ${cleared}: the conversation was cleared (/clear)`);
+    // The entry follows session.json at once, or a moment later when another writer held the work log's lock.
+    const changedLine = `AGENT SESSION CHANGED - Claude Code session ${first} → ${cleared}: the conversation was cleared (/clear)`;
+    await until('the change in the work log', () => r.h.workLog(NAME).includes(changedLine), () => r.h.workLog(NAME).slice(-2000), STEP_MS);
 
     // A turn after /clear, then claude killed outright.
     r.api.enqueue({ text: 'Noted: the new code word is OSPREY.' });
@@ -326,7 +328,8 @@ describe.skipIf('skip' in gemini)(`Gemini CLI hooks under mori up${'skip' in gem
     }
     expect(changed(), why()).toBe(true);
     const cleared = sessionJson(harness, NAME).agent.sessionId as string;
-    expect(harness.workLog(NAME)).toContain(`AGENT SESSION CHANGED - Gemini CLI session ${first} → ${cleared}: the conversation was cleared (/clear)`);
+    const changedLine = `AGENT SESSION CHANGED - Gemini CLI session ${first} → ${cleared}: the conversation was cleared (/clear)`;
+    await until('the change in the work log', () => harness.workLog(NAME).includes(changedLine), () => harness.workLog(NAME).slice(-2000), STEP_MS);
 
     // Turn 2 after /clear (its reply: `stand-in reply 2`), then gemini killed with its process group.
     expect(harness.mori('send', NAME, 'the new code word is OSPREY').code).toBe(0);
