@@ -364,13 +364,10 @@ export class Supervisor {
   async resumeSession(ref: string, reason: InterruptReason, context: ResumeContext | null = null): Promise<Result<SessionInfo>> {
     const found = this.sessions.find(ref);
     if (!found.ok) return found;
-    // The work tree as the interruption left it, recorded as the resume begins (not awaited: git never
-    // delays a resume). Started on the next turn of the loop: when a wake resumes every session at
-    // once, their checks start first and the git spawns follow, instead of one spawn before each.
-    if (found.value.terminal !== null) {
-      const rt = found.value;
-      setImmediate(() => background(this.checkpoints.take(rt, 'before resume'), `checkpointing ${rt.name}`));
-    }
+    // The work tree as the interruption left it, recorded as the resume begins (not awaited: git never delays a
+    // resume); on the next turn of the loop, so a wake's checks all start before the git spawns.
+    const rt = found.value;
+    if (rt.terminal !== null) setImmediate(() => background(this.checkpoints.take(rt, 'before resume'), `checkpointing ${rt.name}`));
     // At a usage limit: resumed only once its time has come (a wake through it), as the limit's one resume.
     await (found.value.state === 'limited' ? this.limits.resumeIfDue(found.value, context) : this.resumer.resume(found.value, reason, context));
     return ok(sessionInfo(found.value));
