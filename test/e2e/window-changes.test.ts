@@ -70,7 +70,12 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the Changes tab', 
     expect(second.code, second.stderr).toBe(0);
 
     const { page } = w;
-    await page.getByRole('listbox', { name: 'Sessions' }).getByRole('option', { name: /work/ }).click();
+    // The first look at the page: on a runner busy with other files its list can take more than 30 s.
+    const row = page.getByRole('listbox', { name: 'Sessions' }).getByRole('option', { name: /work/ });
+    await row.waitFor({ timeout: 60_000 }).catch(async (err: unknown) => {
+      throw new Error(`${String(err)}\nthe page says: ${(await page.locator('body').innerText()).slice(0, 2000)}\nmori ui: ${w.uiErr.slice(-2000)}`);
+    });
+    await row.click();
     await page.getByRole('tab', { name: 'Changes', exact: true }).click();
     await page.getByRole('button', { name: 'Refresh' }).click();
     const files = page.getByRole('region', { name: 'Changed files' });

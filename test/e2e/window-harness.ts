@@ -26,7 +26,8 @@ export class WindowHarness {
   url = '';
   browser: Browser | null = null;
   page!: Page;
-  private uiErr = '';
+  /** What `mori ui` wrote to stderr (shown when a test cannot find what it waits for). */
+  uiErr = '';
 
   constructor(
     prefix: string,
