@@ -1,8 +1,8 @@
-// End-to-end harness for the window: builds the renderer (Vite, as `npm run build:renderer`), runs a
+// End-to-end harness for the window: builds the renderer when stale (Vite, as `npm run build:renderer`), runs a
 // real `mori ui` (which starts a real daemon) in a temp MORI_HOME with its own tmux socket and the
 // fake agent behind the claude profile, and drives Debian's Chromium (playwright-core) at it.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { build } from 'vite';
@@ -16,8 +16,52 @@ export const SHOTS = path.join(REPO, 'out', 'e2e-screenshots');
 /** The size the screenshots are taken at: a common laptop screen. */
 export const VIEWPORT = { width: 1440, height: 900 };
 
+/** Newest modification time under `dir` (files only), 0 when it does not exist. */
+function newestMtime(dir: string): number {
+  if (!existsSync(dir)) return 0;
+  let newest = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (e.isFile()) newest = Math.max(newest, statSync(path.join(e.parentPath, e.name)).mtimeMs);
+  }
+  return newest;
+}
+
+/** The built renderer is older than what it is built from (or missing). */
+function rendererStale(): boolean {
+  const index = path.join(REPO, 'out', 'renderer', 'index.html');
+  if (!existsSync(index)) return true;
+  const sources = Math.max(newestMtime(path.join(REPO, 'renderer')), newestMtime(path.join(REPO, 'common')), statSync(path.join(REPO, 'vite.renderer.config.ts')).mtimeMs);
+  return sources > statSync(index).mtimeMs;
+}
+
+/** How long one test file waits for another's renderer build: a build takes seconds, a loaded runner a minute. */
+const BUILD_WAIT_MS = 180_000;
+
+/**
+ * Builds the renderer (as `npm run build:renderer`) when its sources are newer than the build, one
+ * test file at a time: a build empties out/renderer first, which would take the lazily loaded parts
+ * (the Changes tab) from under a page another test file has open. The first file builds; the others
+ * wait for it and find the build current.
+ */
 export async function buildRenderer(): Promise<void> {
-  await build({ configFile: path.join(REPO, 'vite.renderer.config.ts'), logLevel: 'warn' });
+  const lock = path.join(REPO, 'out', '.renderer-build.lock');
+  mkdirSync(path.dirname(lock), { recursive: true });
+  const deadline = Date.now() + BUILD_WAIT_MS;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      // Held by another file's build; past the deadline a crashed holder is assumed and it is taken over.
+      if (Date.now() > deadline) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  try {
+    if (rendererStale()) await build({ configFile: path.join(REPO, 'vite.renderer.config.ts'), logLevel: 'warn' });
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
 }
 
 export class WindowHarness {

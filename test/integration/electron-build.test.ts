@@ -3,17 +3,23 @@
 // CommonJS that exposes exactly the MoriApi methods as `moriApi` and nothing else, and the daemon
 // entry runs as the `mori` CLI in plain Node.
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
 import { EventEmitter } from 'node:events';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { REPO } from '../helpers/mori-cli.js';
 
-const OUT = path.join(REPO, 'out');
+/**
+ * A build of its own, beside the shared one: a build empties each output folder first, and
+ * out/renderer is what the window tests' pages are loading from meanwhile. Under out/ so the daemon
+ * entry still finds node_modules.
+ */
+const OUT = path.join(REPO, 'out', 'electron-build-test');
 
 beforeAll(() => {
-  const r = spawnSync('npm', ['run', 'build:app'], { cwd: REPO, encoding: 'utf8', timeout: 240_000 });
+  rmSync(OUT, { recursive: true, force: true });
+  const r = spawnSync('npm', ['run', 'build:app', '--', '--outDir', OUT], { cwd: REPO, encoding: 'utf8', timeout: 240_000 });
   if (r.status !== 0) throw new Error(`npm run build:app failed:\n${r.stdout}\n${r.stderr}`);
 }, 300_000);
 
