@@ -112,6 +112,10 @@ describe('a usage limit read from the screen', () => {
     const { harness, u } = await waiting('sl');
     const resetSec = Math.ceil(Date.now() / 1000) + 4;
     await hitLimit(harness, u, 'sl', `Claude AI usage limit reached|${resetSec}`);
+    // Frozen at its prompt, as a person's laptop closes on an agent waiting out its limit: frozen
+    // mid-turn (a loaded machine is slow to draw the prompt), the wake finds it working and rightly
+    // does not nudge it.
+    await until('at its prompt', () => live(harness, 'sl')?.activity === 'waiting', u.stderr);
     const agent = harness.starts()[0]?.pid ?? 0;
     const upPid = u.child.pid ?? 0;
     process.kill(-agent, 'SIGSTOP');
