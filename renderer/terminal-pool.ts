@@ -4,11 +4,13 @@
 // pool); past POOL_SIZE the oldest is disposed, and shown again later it is created afresh from the
 // snapshot. Only the terminal on screen, in a visible page, holds its agent back; when the page is
 // hidden none does, and when it is frozen every attachment is let go. After the daemon connection
-// comes back every terminal attaches again. Runs in the renderer.
+// comes back every terminal attaches again. The terminal code (xterm and its addons, most of the
+// window's script) loads when the first terminal is shown, so the sessions list paints without it.
+// Runs in the renderer.
 import { openLink } from './links.js';
 import type { MoriApi } from '../common/mori-api.js';
 import { Lru } from './lru.js';
-import { SessionTerminal } from './session-terminal.js';
+import type { SessionTerminal } from './session-terminal.js';
 import { terminalTheme } from './terminal-theme.js';
 
 /**
@@ -17,6 +19,17 @@ import { terminalTheme } from './terminal-theme.js';
  * from the snapshot when shown.
  */
 export const POOL_SIZE = 4;
+
+type TerminalModule = typeof import('./session-terminal.js');
+let terminalModule: Promise<TerminalModule> | null = null;
+/** session-terminal.js, loaded once, the first time a terminal is shown. */
+function loadTerminals(): Promise<TerminalModule> {
+  terminalModule ??= import('./session-terminal.js').catch((err: unknown) => {
+    terminalModule = null; // tried again at the next show
+    throw err;
+  });
+  return terminalModule;
+}
 
 export class TerminalPool {
   readonly stage: HTMLDivElement;
@@ -28,6 +41,9 @@ export class TerminalPool {
   private readonly cleanups: (() => void)[] = [];
   /** Sessions the person typed into while their input could not be sent, and when it last happened. */
   private readonly lost = new Map<string, number>();
+  /** session-terminal.js once it has loaded; until then a shown session waits for it. */
+  private terminalCode: TerminalModule | null = null;
+  private disposed = false;
 
   constructor(
     private readonly api: MoriApi,
@@ -88,10 +104,20 @@ export class TerminalPool {
 
   /** Shows this session's terminal (creating and attaching it when not live), hiding the others. */
   show(sessionId: string | null): void {
-    if (sessionId !== null) {
+    const code = this.terminalCode;
+    if (sessionId !== null && code === null) {
+      // Shown once the terminal code is in, unless another session (or none) was shown meanwhile.
+      this.visible = sessionId;
+      void loadTerminals().then((m) => {
+        this.terminalCode = m;
+        if (!this.disposed && this.visible === sessionId) this.show(sessionId);
+      }, (err: unknown) => console.error('mori: the terminal could not be loaded', err));
+      return;
+    }
+    if (sessionId !== null && code !== null) {
       if (!this.terminals.has(sessionId)) {
         const hooks = { changed: this.changed, inputLost: (id: string) => this.inputLost(id), openLink: (url: string) => openLink(this.api, url) };
-        this.terminals.set(sessionId, new SessionTerminal(this.api, sessionId, this.stage, this.dark, hooks));
+        this.terminals.set(sessionId, new code.SessionTerminal(this.api, sessionId, this.stage, this.dark, hooks));
       }
       for (const old of this.lru.use(sessionId)) this.forget(old);
     }
@@ -173,6 +199,7 @@ export class TerminalPool {
   }
 
   dispose(): void {
+    this.disposed = true;
     for (const id of [...this.terminals.keys()]) this.forget(id);
     for (const c of this.cleanups.splice(0)) c();
     this.stage.remove();
