@@ -70,6 +70,4 @@ export const RollbackOutcome = z.object({
 });
 export type RollbackOutcome = z.infer<typeof RollbackOutcome>;
 
-export { rollbackNeedsConfirm } from './rollback-confirm.js';
-
-export const BUSY_MESSAGE = 'the agent is working: rolling back now could mix its edits with the restored files; confirm (`--yes`) to go ahead anyway, or wait';
+export { BUSY_MESSAGE, rollbackNeedsConfirm } from './rollback-confirm.js';

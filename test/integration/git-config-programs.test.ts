@@ -185,3 +185,24 @@ describe('the private config of a status', () => {
     );
   });
 });
+
+describe("a repository's config read once per process and kept while unchanged", () => {
+  it('a safe key added to the config, then removed, is seen by the next run each time', async () => {
+    const project = tempDir('config-kept');
+    git(project, 'init', '-q');
+    writeFileSync(path.join(project, 'a.txt'), 'a\n');
+    writeFileSync(path.join(project, 'b.log'), 'b\n');
+    const ignore = path.join(tempDir('config-kept-ignore'), 'ignore');
+    writeFileSync(ignore, '*.log\n');
+    const config = path.join(project, '.git', 'config');
+    // An old config, read and kept; then one written just now (not kept: it may change again within
+    // the file system's clock tick); then once more.
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(config, old, old);
+    expect((await gitStateAsync(project)).changedFiles.sort()).toEqual(['a.txt', 'b.log']);
+    git(project, 'config', 'core.excludesFile', ignore);
+    expect((await gitStateAsync(project)).changedFiles).toEqual(['a.txt']);
+    git(project, 'config', '--unset', 'core.excludesFile');
+    expect((await gitStateAsync(project)).changedFiles.sort()).toEqual(['a.txt', 'b.log']);
+  });
+});

@@ -3,7 +3,8 @@
 // snapshot now, list them, show what changed since one, and put files back as one recorded them.
 // Thin over main/supervisor/checkpoints/. Runs in the CLI process.
 import type { Command } from 'commander';
-import { BUSY_MESSAGE, rollbackNeedsConfirm, type ChangesListing, type CheckpointInfo, type RollbackAction } from '../../../common/checkpoints.js';
+import type { ChangesListing, CheckpointInfo, RollbackAction } from '../../../common/checkpoints.js';
+import { BUSY_MESSAGE, rollbackNeedsConfirm } from '../../../common/rollback-confirm.js';
 import { fail } from '../../../common/result.js';
 import { projectDirOf } from '../../state/project-dir.js';
 import { openSession } from '../../state/resolve-session.js';
