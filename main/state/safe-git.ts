@@ -134,10 +134,10 @@ export interface KnownRepo {
 }
 const repoCache = new Map<string, KnownRepo>();
 
-async function configStamp(repo: RepoPaths): Promise<{ key: string; mtimeMs: number } | null> {
+async function configStamp(repo: RepoPaths): Promise<string | null> {
   try {
     const [config, gitDir] = await Promise.all([stat(path.join(repo.commonDir, 'config')), stat(repo.gitDir)]);
-    return { key: `${config.ino}:${config.size}:${config.mtimeMs}:${gitDir.ino}`, mtimeMs: config.mtimeMs };
+    return `${config.ino}:${config.size}:${config.mtimeMs}:${gitDir.ino}`;
   } catch {
     return null;
   }
@@ -146,7 +146,7 @@ async function configStamp(repo: RepoPaths): Promise<{ key: string; mtimeMs: num
 async function cachedRepo(dir: string): Promise<KnownRepo | null> {
   const known = repoCache.get(dir);
   if (known === undefined) return null;
-  if ((await configStamp(known.repo))?.key === known.stamp) return known;
+  if ((await configStamp(known.repo)) === known.stamp) return known;
   repoCache.delete(dir);
   return null;
 }
@@ -165,24 +165,15 @@ export async function knownRepo(dir: string, left: () => number): Promise<KnownR
   return lookup;
 }
 
-/**
- * A config file changed this close to (or after) the start of its read may have been read before the
- * change with the changed stamp: such a read is used once, not cached. A second is well beyond the
- * coarse clock file times come from.
- */
-const CONFIG_SETTLED_MS = 1_000;
-
 async function lookUpRepo(dir: string, left: () => number): Promise<KnownRepo | GitRun> {
-  // The paths and the config are two gits side by side (`config --local` finds the repository as
-  // `rev-parse` does): a lookup costs one git's time, which a fresh `mori changes` waits for.
-  const readStart = Date.now();
-  const [paths, config] = await Promise.all([spawnGitAsync(dir, REPO_PATHS_ARGS, gitEnv(), left()), spawnGitAsync(dir, REPO_CONFIG_ARGS, gitEnv(), left())]);
+  const paths = await spawnGitAsync(dir, REPO_PATHS_ARGS, gitEnv(), left());
   const repo = repoOf(paths);
   if (repo === null) return paths.code === 0 ? NO_GIT : paths;
-  if (config.timedOut) return config;
   const stamp = await configStamp(repo);
-  const known = { repo, safeConfig: safeRepoConfig(config.stdout), stamp: stamp?.key ?? '' };
-  if (stamp !== null && stamp.mtimeMs < readStart - CONFIG_SETTLED_MS && config.code === 0) repoCache.set(dir, known);
+  const config = await spawnGitAsync(dir, REPO_CONFIG_ARGS, gitEnv(), left());
+  if (config.timedOut) return config;
+  const known = { repo, safeConfig: safeRepoConfig(config.stdout), stamp: stamp ?? '' };
+  if (stamp !== null && config.code === 0) repoCache.set(dir, known);
   return known;
 }
 
