@@ -41,10 +41,10 @@ export const SessionInfo = z.object({
   nextAttemptAt: z.number().nullable(),
   /** The project folder, the agent profile, and how many checks failed at the last verification (the window's list shows them). */
   projectDir: z.string().optional(),
-  profile: ProfileName.optional(),
+  profile: z.optional(ProfileName),
   failingChecks: z.number().int().nonnegative().optional(),
   /** The usage limit it waits out (`limited`) or was stopped at ("Don't resume"): resetAt, resumeAt… */
-  usageLimit: UsageLimitPlan.nullable().optional(),
+  usageLimit: z.optional(z.nullable(UsageLimitPlan)),
   /** The branch of the session's own git worktree, when it has one. */
   branch: z.string().optional(),
 });
@@ -54,7 +54,7 @@ export type SessionInfo = z.infer<typeof SessionInfo>;
  * One session as `mori ls` lists it. The fields the CLI reads are checked; the rest (task, last
  * work-log entry, state problem) is printed as the daemon read it from the session's own files.
  */
-const SessionListingEntry = z.looseObject({ stateDir: z.string(), ok: z.boolean(), session: SessionFile.optional(), live: SessionInfo.nullable() });
+const SessionListingEntry = z.looseObject({ stateDir: z.string(), ok: z.boolean(), session: z.optional(SessionFile), live: SessionInfo.nullable() });
 
 /** The state files a client may read and write; session.json is Mori's own. */
 export const EDITABLE_STATE_FILES = ['session_state.md', 'environment.md', 'work_log.md'] as const;
@@ -224,7 +224,7 @@ export const IpcMethods = lazyMethods({
       stateDir: z.string(),
       stateDeleted: z.boolean(),
       /** The session's own worktree, when it had one, and whether it was removed. */
-      worktree: SessionWorktree.extend({ removed: z.boolean() }).optional(),
+      worktree: z.object({ ...SessionWorktree.shape, removed: z.boolean() }).optional(),
     }),
   }),
   'state.read': () => ({ params: z.object({ session: SessionRef, file: EditableStateFile }), result: z.object({ text: z.string(), version: Version }) }),

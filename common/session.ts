@@ -1,9 +1,15 @@
 // The session model and the zod schema of session.json (DESIGN.md §3). Pure, shared by main,
 // preload and renderer. session.json is Mori's own file; it never holds env values or secrets, and
 // never trust approvals: anything in the project can write it (DESIGN.md §7). Unknown keys, such as
-// the `trust` field of older files, are dropped on read and never honoured.
-import { z } from 'zod';
+// the `trust` field of older files, are dropped on read and never honoured. Built with zod/mini:
+// these schemas are built by every `mori` command and the daemon reads session.json often, and
+// mini's schemas cost about a third of classic zod's to build and parse (the same checks).
+import en from 'zod/v4/locales/en.js';
+import * as z from 'zod/mini';
 import { PROFILE_NAMES, SESSION_NAME_PATTERN } from './session-names.js';
+
+// Messages in English wherever these are parsed (classic zod sets this when it loads; mini does not).
+z.config(en());
 
 /** Bumped whenever session.json changes shape; readers refuse versions they do not know. */
 export const SESSION_SCHEMA_VERSION = 1;
@@ -15,9 +21,7 @@ export type ProfileName = z.infer<typeof ProfileName>;
 export const BackendName = z.enum(['tmux', 'direct']);
 export type BackendName = z.infer<typeof BackendName>;
 
-export const SessionName = z
-  .string()
-  .regex(SESSION_NAME_PATTERN, 'a session name is 1-64 lowercase letters, digits, ".", "_" or "-", starting with a letter or digit');
+export const SessionName = z.string().check(z.regex(SESSION_NAME_PATTERN, 'a session name is 1-64 lowercase letters, digits, ".", "_" or "-", starting with a letter or digit'));
 
 export const InterruptReason = z.enum(['sleep', 'network', 'crash', 'app-exit', 'reboot', 'supervisor-stopped', 'usage-limit']);
 export type InterruptReason = z.infer<typeof InterruptReason>;
@@ -38,24 +42,24 @@ export type CrashRecord = z.infer<typeof CrashRecord>;
 
 export const ExitRecord = z.object({
   at: z.string(),
-  code: z.number().int().nullable(),
-  signal: z.string().nullable(),
+  code: z.nullable(z.int()),
+  signal: z.nullable(z.string()),
 });
 
 /** The commit a checkpoint recorded the work tree in (DESIGN.md §3), under refs/mori/<session id>/cp/<seq>. */
 export const SnapshotRef = z.object({
   commit: z.string(),
   tree: z.string(),
-  seq: z.number().int().positive(),
+  seq: z.int().check(z.positive()),
 });
 export type SnapshotRef = z.infer<typeof SnapshotRef>;
 
 export const Checkpoint = z.object({
   at: z.string(),
-  gitHead: z.string().nullable(),
+  gitHead: z.nullable(z.string()),
   changedFiles: z.array(z.string()),
   /** Absent in files written before snapshots, and outside a git repository. */
-  snapshot: SnapshotRef.nullable().default(null),
+  snapshot: z._default(z.nullable(SnapshotRef), null),
 });
 export type Checkpoint = z.infer<typeof Checkpoint>;
 
@@ -66,10 +70,10 @@ export const CheckResultRecord = z.object({
   status: z.enum(['pass', 'fail', 'timeout', 'skipped', 'untrusted']),
   durationMs: z.number(),
   detail: z.string(),
-  outputTail: z.string().optional(),
+  outputTail: z.optional(z.string()),
   source: z.string(),
   /** What the state file called the check (`Test command`, `API server`), when it named it. */
-  label: z.string().optional(),
+  label: z.optional(z.string()),
 });
 export type CheckResultRecord = z.infer<typeof CheckResultRecord>;
 
@@ -80,63 +84,60 @@ export type CheckResultRecord = z.infer<typeof CheckResultRecord>;
  */
 export const UsageLimitPlan = z.object({
   detectedAt: z.number(),
-  resetAt: z.number().nullable(),
+  resetAt: z.nullable(z.number()),
   resumeAt: z.number(),
   source: z.enum(['hook', 'transcript', 'screen']),
   text: z.string(),
-  retries: z.number().int().nonnegative(),
+  retries: z.int().check(z.nonnegative()),
 });
 export type UsageLimitPlan = z.infer<typeof UsageLimitPlan>;
 
 /** A session's own git worktree (`mori init --worktree`): where it is, its branch, the repository it belongs to. */
-export const SessionWorktree = z.object({ path: z.string().min(1), branch: z.string().min(1), repo: z.string().min(1) });
+export const SessionWorktree = z.object({ path: z.string().check(z.minLength(1)), branch: z.string().check(z.minLength(1)), repo: z.string().check(z.minLength(1)) });
 export type SessionWorktree = z.infer<typeof SessionWorktree>;
 
 export const SessionFile = z.object({
   schemaVersion: z.literal(SESSION_SCHEMA_VERSION),
-  id: z.string().uuid(),
+  id: z.uuid(),
   name: SessionName,
-  projectDir: z.string().min(1),
+  projectDir: z.string().check(z.minLength(1)),
   createdAt: z.string(),
-  task: z.string().optional(),
+  task: z.optional(z.string()),
   agent: z.object({
     profile: ProfileName,
     /** Command line template for the shell/custom profiles (`{prompt}`, `{id}` placeholders). */
-    command: z.string().optional(),
+    command: z.optional(z.string()),
     /** The agent's own session id (claude --session-id, codex rollout id, gemini chat id). */
-    sessionId: z.string().nullable().default(null),
+    sessionId: z._default(z.nullable(z.string()), null),
     /** The directory the agent ran in when its session id was captured (claude keys transcripts by it). */
-    cwd: z.string().nullable().default(null),
+    cwd: z._default(z.nullable(z.string()), null),
   }),
   backend: BackendName,
-  autoResume: z.boolean().default(true),
-  intent: Intent.default({ kind: 'new' }),
-  lastExit: ExitRecord.nullable().default(null),
+  autoResume: z._default(z.boolean(), true),
+  intent: z._default(Intent, { kind: 'new' }),
+  lastExit: z._default(z.nullable(ExitRecord), null),
   /**
    * Recent crashes, so a crash loop is seen across supervisor restarts: when (wall clock), the awake
    * time then (a monotonic clock that stops in sleep, comparable within one boot) and the boot.
    * Plain strings are wall times written by older versions.
    */
-  restartHistory: z.array(z.union([z.string(), CrashRecord])).default([]),
-  lastCheckpoint: Checkpoint.nullable().default(null),
+  restartHistory: z._default(z.array(z.union([z.string(), CrashRecord])), []),
+  lastCheckpoint: z._default(z.nullable(Checkpoint), null),
   /** Files the person rolled back (DESIGN.md §4): told to the agent in its next prompt, then cleared. */
-  rollbackNotice: z.object({ at: z.string(), checkpoint: z.string(), files: z.array(z.string()) }).nullable().default(null),
-  lastVerification: z
-    .object({ at: z.string(), results: z.array(CheckResultRecord) })
-    .nullable()
-    .default(null),
-  lastBootId: z.string().nullable().default(null),
+  rollbackNotice: z._default(z.nullable(z.object({ at: z.string(), checkpoint: z.string(), files: z.array(z.string()) })), null),
+  lastVerification: z._default(z.nullable(z.object({ at: z.string(), results: z.array(CheckResultRecord) })), null),
+  lastBootId: z._default(z.nullable(z.string()), null),
   /** A resume that failed (the agent could not load its session): never tried again, even by a later supervisor. */
-  failedResume: z.object({ file: z.string(), agentSessionId: z.string().nullable() }).nullable().default(null),
+  failedResume: z._default(z.nullable(z.object({ file: z.string(), agentSessionId: z.nullable(z.string()) })), null),
   /**
    * The boot each pid named in environment.md was seen in (or written in, for a service Mori
    * started), keyed by the pid: a `(pid N)` check is valid only in that boot.
    */
-  pidBoots: z.record(z.string(), z.object({ bootId: z.string(), seenAt: z.string() })).default({}),
+  pidBoots: z._default(z.record(z.string(), z.object({ bootId: z.string(), seenAt: z.string() })), {}),
   /** The usage limit the session waits out, kept across Mori restarts and reboots; null when none. */
-  usageLimit: UsageLimitPlan.nullable().default(null),
+  usageLimit: z._default(z.nullable(UsageLimitPlan), null),
   /** The git worktree made for the session (its projectDir), when it was created with one. */
-  worktree: SessionWorktree.optional(),
+  worktree: z.optional(SessionWorktree),
 });
 export type SessionFile = z.infer<typeof SessionFile>;
 export type SessionFileInput = z.input<typeof SessionFile>;

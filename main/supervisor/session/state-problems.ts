@@ -24,7 +24,7 @@ export const StateProblem = z.object({
   reason: StateProblemReason.optional(),
   at: z.string(),
   /** The intent that could not be stored, when the failed write changed it. */
-  pendingIntent: Intent.nullable(),
+  pendingIntent: z.nullable(Intent),
 });
 export type StateProblem = z.infer<typeof StateProblem>;
 
