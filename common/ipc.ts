@@ -9,7 +9,7 @@ import { AgentActivity } from './agent-activity.js';
 import { DaemonSettings } from './daemon-settings.js';
 import { RuntimeState, SupervisorEvent } from './events.js';
 import { ERROR_CODES } from './result.js';
-import { BackendName, CheckResultRecord, Intent, ProfileName, SessionFile, SessionWorktree, UsageLimitPlan } from './session.js';
+import { BackendName, CheckResultRecord, Intent, ProfileName, SessionWorktree, UsageLimitPlan } from './session.js';
 import { TERMINAL_MAX_COLS, TERMINAL_MAX_ROWS, TerminalFrame } from './terminal.js';
 
 /**
@@ -51,10 +51,25 @@ export const SessionInfo = z.object({
 export type SessionInfo = z.infer<typeof SessionInfo>;
 
 /**
+ * The fields of session.json that `mori ls` reads from a listing; the rest passes as the daemon sent
+ * it (it read the file through the whole schema). Checking every field of a hundred sessions again
+ * was most of the command's own time.
+ */
+const ListedSession = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  projectDir: z.string(),
+  backend: z.string(),
+  agent: z.looseObject({ profile: z.string() }),
+  intent: Intent,
+  worktree: z.optional(z.looseObject({ branch: z.string() })),
+});
+
+/**
  * One session as `mori ls` lists it. The fields the CLI reads are checked; the rest (task, last
  * work-log entry, state problem) is printed as the daemon read it from the session's own files.
  */
-const SessionListingEntry = z.looseObject({ stateDir: z.string(), ok: z.boolean(), session: z.optional(SessionFile), live: SessionInfo.nullable() });
+const SessionListingEntry = z.looseObject({ stateDir: z.string(), ok: z.boolean(), session: z.optional(ListedSession), live: SessionInfo.nullable() });
 
 /** The state files a client may read and write; session.json is Mori's own. */
 export const EDITABLE_STATE_FILES = ['session_state.md', 'environment.md', 'work_log.md'] as const;
@@ -136,7 +151,7 @@ export type ChecksListing = z.infer<typeof ChecksListing>;
  * Methods whose schemas are built on first use: a process uses a few of them (a `mori` command one or
  * two), and building every schema costs a short-lived CLI more than its own work.
  */
-function lazyMethods<T extends Record<string, () => { params: z.ZodType; result: z.ZodType }>>(build: T): { readonly [K in keyof T]: ReturnType<T[K]> } {
+function lazyMethods<T extends Record<string, () => { params: z.core.$ZodType; result: z.core.$ZodType }>>(build: T): { readonly [K in keyof T]: ReturnType<T[K]> } {
   const methods = {} as { [K in keyof T]: ReturnType<T[K]> };
   for (const name of Object.keys(build) as (keyof T & string)[]) {
     Object.defineProperty(methods, name, {
@@ -258,10 +273,10 @@ export const IpcMethods = lazyMethods({
   /** Snapshots the work tree now; `created` false when it was the last checkpoint's (that one comes back). */
   'checkpoint.take': () => ({ params: z.object({ session: SessionRef, message: z.string().max(500).optional() }), result: z.object({ created: z.boolean(), checkpoint: CheckpointInfo }) }),
   /** Files added, modified and deleted between checkpoint `since` and the work tree now. */
-  'changes.list': () => ({ params: z.object({ session: SessionRef, since: CheckpointSpec.default('start') }), result: ChangesListing }),
+  'changes.list': () => ({ params: z.object({ session: SessionRef, since: z._default(CheckpointSpec, 'start') }), result: ChangesListing }),
   /** Per file (all changed, or `paths`, project-relative): the unified patch and, for text, both sides. Ask per file for big changes. */
   'changes.diff': () => ({
-    params: z.object({ session: SessionRef, since: CheckpointSpec.default('start'), paths: z.array(z.string().min(1).max(4096)).max(1000).default([]) }),
+    params: z.object({ session: SessionRef, since: z._default(CheckpointSpec, 'start'), paths: z.array(z.string().min(1).max(4096)).max(1000).default([]) }),
     result: z.object({ since: CheckpointInfo, files: z.array(FileDiff) }),
   }),
   /** Restores files as checkpoint `to` holds them (all, or `files`), after checkpointing the current state; `busy` while the agent works unless `confirm`. */
@@ -324,7 +339,7 @@ export type IpcServerMessage = z.infer<typeof IpcServerMessage>;
 
 /** Validates one method's params: the parsed value, or the first problem as text. */
 export function parseParams<M extends IpcMethod>(method: M, params: unknown): { ok: true; value: IpcParsedParams<M> } | { ok: false; message: string } {
-  const r = IpcMethods[method].params.safeParse(params ?? {});
+  const r = z.safeParse(IpcMethods[method].params, params ?? {});
   if (r.success) return { ok: true, value: r.data as IpcParsedParams<M> };
   const issue = r.error.issues[0];
   return { ok: false, message: `${method}: ${issue && issue.path.length > 0 ? issue.path.join('.') + ': ' : ''}${issue?.message ?? 'invalid params'}` };

@@ -9,6 +9,7 @@
 // reconnecting client uses. Pure TypeScript: the transport is passed in.
 import { IpcMethods, IpcServerMessage, PROTOCOL_VERSION, REPLACE_DAEMON_HINT, type IpcMethod, type IpcParams, type IpcResult } from './ipc.js';
 import { fail, ok, type Result } from './result.js';
+import { safeParse } from 'zod/mini';
 
 export type StreamMessage = Exclude<IpcServerMessage, { kind: 'reply' }>;
 
@@ -198,7 +199,7 @@ export class ProtocolClient {
     if (w.timer !== null) clearTimeout(w.timer);
     if (!m.ok) return w.resolve(fail(m.code, m.message));
     if (w.method === null) return w.resolve(ok(m.value));
-    const result = IpcMethods[w.method].result.safeParse(m.value);
+    const result = safeParse(IpcMethods[w.method].result, m.value);
     w.resolve(result.success ? ok(result.data) : fail('protocol', `${w.method}: the daemon's answer does not match this client's protocol`));
   }
 }

@@ -4,12 +4,9 @@
 // the `trust` field of older files, are dropped on read and never honoured. Built with zod/mini:
 // these schemas are built by every `mori` command and the daemon reads session.json often, and
 // mini's schemas cost about a third of classic zod's to build and parse (the same checks).
-import en from 'zod/v4/locales/en.js';
 import * as z from 'zod/mini';
+import './zod-english.js';
 import { PROFILE_NAMES, SESSION_NAME_PATTERN } from './session-names.js';
-
-// Messages in English wherever these are parsed (classic zod sets this when it loads; mini does not).
-z.config(en());
 
 /** Bumped whenever session.json changes shape; readers refuse versions they do not know. */
 export const SESSION_SCHEMA_VERSION = 1;
