@@ -11,8 +11,13 @@ import { background } from '../background.js';
 const { Terminal } = xtermHeadless;
 const { SerializeAddon } = serializeAddon;
 
-/** Mirror scrollback: a few screens for a new view to scroll; older output is in the transcript. */
-export const MIRROR_SCROLLBACK_LINES = 1000;
+/**
+ * Mirror scrollback: a few screens for a new view to scroll; older output is in the transcript (the
+ * window's History reads it). Each line held costs ~1.5 KB per session whether anyone looks or not:
+ * 1,000 lines made an idle session cost 3.2 MB and a daemon with 100 of them 411 MB; 200 lines, 1.3 MB
+ * and 217 MB (scale-100).
+ */
+export const MIRROR_SCROLLBACK_LINES = 200;
 /** Parse once output has paused this long: invisible next to typing, merges bursts into one parse. */
 export const MIRROR_QUIET_MS = 20;
 /** During a steady stream, parse at least this often, so the screen is never more than this stale. */
