@@ -1,6 +1,5 @@
 // Benchmark (DESIGN.md §10, terminals): resident memory per idle session holding 10,000 lines of
-// history must stay ≤ 2 MB, at 20 sessions and at 100. Each measurement runs in a fresh child process
-// with the daemon's Node options (DAEMON_NODE_OPTIONS) and --expose-gc:
+// history must stay ≤ 2 MB, at 20 sessions and at 100. Each measurement runs in a fresh child process (node --expose-gc):
 // warm up (load modules, one session made and ended), collect garbage, read RSS; then start N
 // direct-backend sessions whose program prints 10,000 lines and waits, let the mirror and the
 // transcript settle, collect garbage, read RSS again; (delta / N) is the cost of one session.
@@ -12,7 +11,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DAEMON_NODE_OPTIONS } from '../main/daemon-client/daemon-process.js';
 import { DirectBackend } from '../main/terminals/direct/direct-backend.js';
 import { HeadlessMirror } from '../main/terminals/headless-mirror.js';
 import type { ManagedTerminal } from '../main/terminals/managed-terminal.js';
@@ -117,7 +115,7 @@ async function child(variant: Variant, count: number): Promise<void> {
 }
 
 function measure(variant: Variant, count: number): { deltaMB: number; perSessionMB: number } {
-  const run = spawnSync(process.execPath, [...DAEMON_NODE_OPTIONS, '--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url), '--child', variant, String(count)], {
+  const run = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url), '--child', variant, String(count)], {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],
     timeout: 300_000,

@@ -34,15 +34,6 @@ export async function daemonAnswering(home: string): Promise<DaemonHello | null>
   return c.value.daemon;
 }
 
-/**
- * Node's options for the daemon. A young generation of at most 4 MB per semi-space instead of V8's
- * 16 MB on 64-bit: the daemon idles with many sessions, and a young generation grown by one burst of
- * output (a session printing its history) stays resident. Measured (`npm run bench`,
- * terminals-memory and terminals-throughput): about 1 MB less per idle session at 20 sessions, at
- * a cost of about 2 % of the direct pipeline's throughput (2 MB cost 12 %).
- */
-export const DAEMON_NODE_OPTIONS: readonly string[] = ['--max-semi-space-size=4'];
-
 /** The CLI's own entry (out/cli/main/cli/index.js, beside this folder), run by the detached daemon. */
 const CLI_ENTRY = fileURLToPath(new URL('../cli/index.js', import.meta.url));
 
@@ -100,7 +91,7 @@ async function spawnAndWait(home: string, refs: readonly string[], env: NodeJS.P
   const fd = openSync(errLog, 'a', 0o600);
   let exited: string | null = null;
   try {
-    const child = spawn(launch.execPath, [...DAEMON_NODE_OPTIONS, launch.entry, 'up', ...refs], {
+    const child = spawn(launch.execPath, [launch.entry, 'up', ...refs], {
       cwd: home,
       detached: true,
       stdio: ['ignore', 'ignore', fd],
