@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DirectBackend } from '../../main/terminals/direct/direct-backend.js';
+import { DirectPtySource } from '../../main/terminals/direct/direct-pty-source.js';
 import type { ManagedTerminal } from '../../main/terminals/managed-terminal.js';
 import type { Terminal } from '../../main/terminals/terminal.js';
 import { readPidRecords } from '../../main/terminals/pid-registry.js';
@@ -125,5 +126,28 @@ describe('direct backend transcript', () => {
     expect(kept.length).toBeGreaterThan(750_000);
     expect(kept.equals(expected.subarray(expected.length - kept.length))).toBe(true);
     await again.value.dispose();
+  });
+});
+
+describe('a direct pty as its program ends', () => {
+  it('hands on what the program printed last even when the pty was paused through its exit', async () => {
+    const t = tempDir('pty-drain');
+    try {
+      const src = new DirectPtySource({ command: 'sh', args: ['-c', `printf '%s' "$(head -c 3000 /dev/zero | tr '\\0' x)"; printf END`], cwd: t.dir, env: testEnv(t.dir), cols: 80, rows: 24, marker: `mori-test-drain-${process.pid}` });
+      let bytes = 0;
+      let text = '';
+      src.onBytes((b) => (bytes += b.length));
+      src.onData((d) => (text += d));
+      const exited = new Promise((resolve) => src.onExit(resolve));
+      // Paused as a lagging view pauses it, well past the 200 ms after which node-pty drops its socket.
+      src.pause();
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      src.resume();
+      await exited;
+      expect(bytes).toBe(3003);
+      expect(text).toBe(`${'x'.repeat(3000)}END`);
+    } finally {
+      t.cleanup();
+    }
   });
 });

@@ -6,6 +6,7 @@ import type { TerminalExit } from '../../../common/terminal.js';
 import { killTree, TERMINAL_MARKER_ENV } from '../../os/process-tree.js';
 import { signalName } from '../../os/signal-name.js';
 import type { PtySource, SpawnOptions } from '../terminal.js';
+import { drainBeforeDestroy } from './pty-drain.js';
 
 /** node-pty reports a signal death as exit code 0 plus the signal number; we report the signal. */
 export const toExit = (exitCode: number, signal: number | undefined): TerminalExit =>
@@ -35,6 +36,8 @@ export class DirectPtySource implements PtySource {
       // Bytes, not text: the transcript keeps them as they are, and the text is decoded once, here.
       encoding: null,
     });
+    // What the program printed last reaches the listeners even when the pty was paused as it ended.
+    drainBeforeDestroy(this.pty);
     // With encoding null node-pty hands over Buffers (its typings say string).
     this.pty.onData((chunk: string | Buffer) => {
       const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
