@@ -110,12 +110,20 @@ describe('a usage limit read from the screen', () => {
 
   it('frozen through its reset (a sleep): resumed once, on the wake, with the agent nudged at its prompt', async () => {
     const { harness, u } = await waiting('sl');
-    const resetSec = Math.ceil(Date.now() / 1000) + 4;
+    // The reset far enough ahead that a loaded machine has the agent at its prompt, and frozen, well
+    // before it: a reset passing first resumes it unfrozen, which is another test.
+    const resetSec = Math.ceil(Date.now() / 1000) + 10;
     await hitLimit(harness, u, 'sl', `Claude AI usage limit reached|${resetSec}`);
     // Frozen at its prompt, as a person's laptop closes on an agent waiting out its limit: frozen
     // mid-turn (a loaded machine is slow to draw the prompt), the wake finds it working and rightly
     // does not nudge it.
-    await until('at its prompt', () => live(harness, 'sl')?.activity === 'waiting', u.stderr);
+    let seen: SessionInfo | null = null;
+    await until(
+      'at its prompt before the reset',
+      () => (seen = live(harness, 'sl'))?.activity === 'waiting',
+      () => `last seen ${JSON.stringify(seen && { state: seen.state, activity: seen.activity })}; ${u.stderr()}`,
+      Math.max(1_000, resetSec * 1000 - 1_000 - Date.now()),
+    );
     const agent = harness.starts()[0]?.pid ?? 0;
     const upPid = u.child.pid ?? 0;
     process.kill(-agent, 'SIGSTOP');
