@@ -237,6 +237,22 @@ describe('the activity rule', () => {
     expect(m.current).toBe('waiting');
   });
 
+  it('lets the screen decide over a hook made before the latest output and delivered after it (a busy machine)', async () => {
+    const { m, t, time, seen } = monitor();
+    const madeAt = Date.now() - 1_000; // the prompt was submitted: "working"
+    t.output('\x1b[2J? for shortcuts\n'); // the agent is already back at its prompt
+    m.report('working', madeAt); // the hook's call is read only now: current at once, as every hook
+    expect(m.current).toBe('working');
+    time.advance(300);
+    await flush();
+    time.advance(2_000);
+    expect(m.current).toBe('waiting'); // the screen, newer than the hook, says so
+    expect(seen).toEqual(['working', 'waiting']);
+    // One made after the latest output still counts at once.
+    m.report('needs-input', Date.now() + 1_000);
+    expect(m.current).toBe('needs-input');
+  });
+
   it('keeps the hook word when the later screen says nothing', async () => {
     const { m, t, time } = monitor();
     m.report('needs-input');

@@ -4,7 +4,8 @@
 // read delay, and the only timer is the debouncer's deadline, so an idle session costs nothing.
 // The agent's own hooks (report()) outrank the screen: a hook's word is current at once, and stays
 // so until the screen changes after it and says something (an Esc-interrupt fires no hook, so the
-// screen still brings the session back to waiting). Runs in the supervisor's process.
+// screen still brings the session back to waiting); a hook made before the latest output (delivered
+// late) is older than the screen, which decides. Runs in the supervisor's process.
 import type { ActivityTransition, AgentActivity } from '../../../common/agent-activity.js';
 import { background } from '../../background.js';
 import type { Cancel, PowerClock, Scheduler } from '../../power/clock.js';
@@ -44,6 +45,11 @@ export class ActivityMonitor {
   /** Output chunks seen so far: a hook's word holds until the count moves past the one it arrived at. */
   private outputSeq = 0;
   private hook: { activity: AgentActivity; seq: number } | null = null;
+  /**
+   * When the latest output arrived, by the real clock (a hook call's time is its file's, a real
+   * time too): a hook made before it is older than the screen.
+   */
+  private lastOutputAt = 0;
   /** Screen reads so far (diagnostics; the idle benchmark checks none happen without output). */
   reads = 0;
 
@@ -71,10 +77,18 @@ export class ActivityMonitor {
     this.flushTimer?.();
   }
 
-  /** The agent's hook reported `activity`: current now, without the screen's settle time. */
-  report(activity: AgentActivity): void {
+  /**
+   * The agent's hook reported `activity` (made at `at`, epoch ms, when known): current now, without
+   * the screen's settle time. One made before the latest output reached here (delivered late, on a
+   * busy machine) is older than that screen: a read follows at once, and the screen's word, if it
+   * says something, wins after the usual settle. A late "working" would otherwise outlast an agent
+   * already back at its prompt until it printed again.
+   */
+  report(activity: AgentActivity, at?: number): void {
     if (this.disposed) return;
-    this.hook = { activity, seq: this.outputSeq };
+    const late = at !== undefined && at < this.lastOutputAt;
+    this.hook = { activity, seq: late ? this.outputSeq - 1 : this.outputSeq };
+    if (late) this.scheduleRead();
     const from = this.debouncer.current;
     this.debouncer.reset(activity);
     this.flushTimer?.();
@@ -84,6 +98,11 @@ export class ActivityMonitor {
 
   private onOutput(): void {
     this.outputSeq++;
+    this.lastOutputAt = Date.now();
+    this.scheduleRead();
+  }
+
+  private scheduleRead(): void {
     if (this.disposed) return;
     if (this.reading) {
       this.dirty = true;

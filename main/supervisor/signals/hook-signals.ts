@@ -138,7 +138,7 @@ export class HookSignals {
 
   private apply(rt: SessionRuntime, monitor: ActivityMonitor, call: HookCall): void {
     const report = hookReport(rt.profile.name, call.event, call.payload);
-    if (report.activity !== null) monitor.report(report.activity);
+    if (report.activity !== null) monitor.report(report.activity, call.at);
     const next = report.agentSession;
     const before = rt.session.agent.sessionId;
     if (next !== undefined && next.id !== before) {

@@ -21,6 +21,8 @@ const CALL_NAME = /^([A-Za-z0-9]{1,32})\.([^.]+)$/;
 
 export interface HookCall {
   event: string;
+  /** When the hook wrote it: its file's mtime, epoch ms. */
+  at: number;
   /** The parsed JSON, or null when it was too big, not JSON, or empty. */
   payload: unknown;
 }
@@ -141,7 +143,7 @@ export class HookSpool {
       const st = await handle.stat();
       if (!st.isFile()) return { refused: `${file}: not a regular file; removed` };
       const limit = this.o.maxBytes ?? SPOOL_MAX_BYTES;
-      if (st.size > limit) return { call: { event, payload: null } };
+      if (st.size > limit) return { call: { event, at: st.mtimeMs, payload: null } };
       const buf = Buffer.alloc(limit + 1);
       let got = 0;
       while (got <= limit && got < st.size) {
@@ -149,8 +151,8 @@ export class HookSpool {
         if (bytesRead === 0) break;
         got += bytesRead;
       }
-      if (got > limit) return { call: { event, payload: null } }; // it grew while read
-      return { call: { event, payload: parse(buf.subarray(0, got).toString('utf8')) } };
+      if (got > limit) return { call: { event, at: st.mtimeMs, payload: null } }; // it grew while read
+      return { call: { event, at: st.mtimeMs, payload: parse(buf.subarray(0, got).toString('utf8')) } };
     } finally {
       await handle.close().catch(() => undefined);
     }
