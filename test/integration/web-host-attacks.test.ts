@@ -16,6 +16,7 @@ import { MAX_WEB_SOCKETS } from '../../main/web/web-host.js';
 import { client } from '../helpers/daemon.js';
 import { MORI_BIN } from '../helpers/mori-cli.js';
 import { UpHarness, until } from '../helpers/mori-up.js';
+import { untilValue } from '../helpers/until.js';
 
 interface Ui {
   child: ChildProcess;
@@ -98,6 +99,15 @@ afterAll(() => {
   h.cleanup();
 });
 
+/** What the fake opener wrote (its argv), or null until it has written all of it. */
+function openerArgv(file: string): string[] | null {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as string[];
+  } catch {
+    return null;
+  }
+}
+
 describe('mori ui against hostile local clients', () => {
   it('survives upgrades reset by the client, garbage, a half-sent request and an oversized header, and still serves its page', { timeout: 60_000 }, async () => {
     const ui = await startUi(['--no-open']);
@@ -177,8 +187,8 @@ describe('mori ui against hostile local clients', () => {
     writeFileSync(opener, `#!${process.execPath}\nrequire('node:fs').writeFileSync(${JSON.stringify(argvFile)}, JSON.stringify(process.argv.slice(2)));\n`);
     chmodSync(opener, 0o755);
     const ui = await startUi([], { PATH: `${bin}:${process.env['PATH'] ?? ''}` });
-    await until('the opener to run', () => existsSync(argvFile), () => ui.err());
-    const argv = JSON.parse(readFileSync(argvFile, 'utf8')) as string[];
+    // The opener creates its file and then writes it: wait for what it wrote, not the file alone.
+    const argv = (await untilValue('the opener to run', () => openerArgv(argvFile), (v) => v !== null, undefined, () => ui.err())) ?? [];
     expect(argv).toHaveLength(1);
     expect(argv.join(' ')).not.toContain(ui.token);
     const file = argv[0] ?? '';
