@@ -109,6 +109,20 @@ export function requestWith(api: StandIn, needles: string[], from = 0): boolean 
   });
 }
 
+/**
+ * For failure messages: each request from index `from` on, one line each, saying which of
+ * `needles` it holds and which stand-in replies (`stand-in reply N`) it carries.
+ */
+export function requestsSummary(api: StandIn, needles: string[], from = 0): string {
+  const lines = api.requests.slice(from).map((r, i) => {
+    const text = bodyText(r.body);
+    const held = needles.map((n) => `${n}: ${text.includes(n) ? 'yes' : 'no'}`).join(', ');
+    const replies = [...new Set(text.match(/stand-in reply \d+/g) ?? [])].join(', ') || 'none';
+    return `#${from + i} ${r.method} ${r.path} (${held}; replies carried: ${replies})`;
+  });
+  return `requests from #${from}:\n${lines.join('\n') || '(none)'}`;
+}
+
 /** Every text the agent sent the API, for failure messages and "never typed" checks. */
 export const allRequestText = (api: StandIn): string => api.requests.map((r) => bodyText(r.body)).join('\n');
 

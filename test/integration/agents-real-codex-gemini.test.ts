@@ -12,7 +12,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEADLINE_MS, hasEvent, UpHarness, type Up } from '../helpers/mori-up.js';
 import { until } from '../helpers/until.js';
-import { codexEnv, geminiEnv, installedCli, requestWith, screen, sessionJson, allRequestText } from '../agent-clis/real-agents.js';
+import { codexEnv, geminiEnv, installedCli, requestWith, requestsSummary, screen, sessionJson, allRequestText } from '../agent-clis/real-agents.js';
 import { startGeminiApi } from '../stand-ins/gemini-api.js';
 import type { StandIn } from '../stand-ins/loopback-server.js';
 import { startResponsesApi } from '../stand-ins/responses-api.js';
@@ -39,11 +39,11 @@ interface Cli {
   recordExists: (h: UpHarness, id: string) => boolean;
 }
 
-/** Whether a file under `dir` whose name passes `pred` holds the stand-in's answer. */
-const recordWithReply = (dir: string, pred: (name: string) => boolean): boolean => {
+/** Whether a file under `dir` whose name passes `pred` has a line holding the stand-in's answer that passes `line`. */
+const recordWithReply = (dir: string, pred: (name: string) => boolean, line: (l: string) => boolean = () => true): boolean => {
   if (!existsSync(dir)) return false;
   return readdirSync(dir, { withFileTypes: true, recursive: true }).some(
-    (e) => e.isFile() && pred(e.name) && readFileSync(path.join(e.parentPath, e.name), 'utf8').includes(REPLY),
+    (e) => e.isFile() && pred(e.name) && readFileSync(path.join(e.parentPath, e.name), 'utf8').split('\n').some((l) => l.includes(REPLY) && line(l)),
   );
 };
 
@@ -54,7 +54,10 @@ const CLIS: Cli[] = [
     startApi: () => startResponsesApi(),
     env: (api, h) => codexEnv(api, h.tmp, h.project),
     retrying: /Reconnecting\.\.\. waiting for network/,
-    recordExists: (h, id) => recordWithReply(path.join(h.tmp, 'codex-home', 'sessions'), (n) => n.endsWith(`-${id}.jsonl`)),
+    // The turn's end (`task_complete`), not its first mention of the answer: Codex logs the answer
+    // as an event a few ms before the history item a resume is built from, and a kill between the two
+    // resumes without it.
+    recordExists: (h, id) => recordWithReply(path.join(h.tmp, 'codex-home', 'sessions'), (n) => n.endsWith(`-${id}.jsonl`), (l) => l.includes('"type":"task_complete"')),
   },
   {
     profile: 'gemini',
@@ -143,7 +146,7 @@ for (const cli of CLIS) {
       process.kill(-(started(u)[0]!['pid'] as number), 'SIGKILL');
       await until('the relaunch', () => started(u).length === 2, u.stderr);
       expect(started(u)[1]?.['launch']).toBe('resume');
-      await until('the resumed turn carrying the earlier one', () => requestWith(t.api, [TASK_WORD, REPLY], before), () => screen(t.h, sessionJson(t.h, t.name).id), CLI_START_MS);
+      await until('the resumed turn carrying the earlier one', () => requestWith(t.api, [TASK_WORD, REPLY], before), () => `${requestsSummary(t.api, [TASK_WORD, REPLY], 0)}\n${screen(t.h, sessionJson(t.h, t.name).id)}`, CLI_START_MS);
       expect(sessionJson(t.h, t.name).agent.sessionId).toBe(id);
       expect(t.h.workLog(t.name)).toContain(`agent relaunched with its resume command (session ${id})`);
       await until('the resumed agent idle', () => u.lines().filter((e) => e['type'] === 'session.activity' && e['to'] === 'waiting').length >= 2, u.stderr, CLI_START_MS);
@@ -156,7 +159,7 @@ for (const cli of CLIS) {
       const u2 = t.h.up([], { MORI_BOOT_ID: 'boot-b' });
       await until('the relaunch after the reboot', () => started(u2).length === 1, u2.stderr);
       expect(started(u2)[0]?.['launch']).toBe('resume');
-      await until('the turn after the reboot carrying the earlier ones', () => requestWith(t.api, [TASK_WORD, REPLY], afterReboot), () => screen(t.h, sessionJson(t.h, t.name).id), CLI_START_MS);
+      await until('the turn after the reboot carrying the earlier ones', () => requestWith(t.api, [TASK_WORD, REPLY], afterReboot), () => `${requestsSummary(t.api, [TASK_WORD, REPLY], 0)}\n${screen(t.h, sessionJson(t.h, t.name).id)}`, CLI_START_MS);
       expect(sessionJson(t.h, t.name).agent.sessionId).toBe(id);
       expect(t.h.workLog(t.name)).toMatch(/SESSION RESUMED - reboot; [^\n]*agent relaunched with its resume command/);
     }, TEST_TIMEOUT_MS);
