@@ -18,7 +18,11 @@ export type LaunchKind = z.infer<typeof LaunchKind>;
 const base = { at: z.number() };
 const sessionBase = { ...base, sessionId: z.string(), name: z.string() };
 
-export const SupervisorEvent = z.discriminatedUnion('type', [
+/**
+ * Built on first use: a process that never reads an event (`mori ls`, `mori status`) does not pay for
+ * twenty-odd object schemas at its start.
+ */
+export const SupervisorEvent = z.lazy(() => z.discriminatedUnion('type', [
   z.object({ type: z.literal('supervisor.ready'), ...base, sessions: z.number().int(), pid: z.number().int() }),
   z.object({
     type: z.literal('session.started'),
@@ -72,7 +76,7 @@ export const SupervisorEvent = z.discriminatedUnion('type', [
     /** Whether anything differed from the previous checkpoint (a work-log entry was written). */
     changed: z.boolean(),
   }),
-]);
+]));
 export type SupervisorEvent = z.infer<typeof SupervisorEvent>;
 export type SupervisorEventType = SupervisorEvent['type'];
 /** The event of one type, e.g. `EventOf<'session.activity'>`. */

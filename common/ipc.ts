@@ -65,11 +65,20 @@ const ListedSession = z.looseObject({
   worktree: z.optional(z.looseObject({ branch: z.string() })),
 });
 
+/** What `mori ls` reads of a session's live state (its words: lifecycle, activity, pid, usage limit); the rest passes as sent. */
+const ListedLive = z.looseObject({
+  id: z.string(),
+  state: RuntimeState,
+  activity: AgentActivity,
+  pid: z.number().int().nullable(),
+  usageLimit: z.optional(z.nullable(UsageLimitPlan)),
+});
+
 /**
  * One session as `mori ls` lists it. The fields the CLI reads are checked; the rest (task, last
  * work-log entry, state problem) is printed as the daemon read it from the session's own files.
  */
-const SessionListingEntry = z.looseObject({ stateDir: z.string(), ok: z.boolean(), session: z.optional(ListedSession), live: SessionInfo.nullable() });
+const SessionListingEntry = z.looseObject({ stateDir: z.string(), ok: z.boolean(), session: z.optional(ListedSession), live: ListedLive.nullable() });
 
 /** The state files a client may read and write; session.json is Mori's own. */
 export const EDITABLE_STATE_FILES = ['session_state.md', 'environment.md', 'work_log.md'] as const;
@@ -130,7 +139,8 @@ export const CheckRow = z.object({
 });
 export type CheckRow = z.infer<typeof CheckRow>;
 
-export const ChecksListing = z.object({
+/** Built on first use, as the events are: only `checks.list` reads it. */
+export const ChecksListing = z.lazy(() => z.object({
   checks: z.array(CheckRow),
   services: z.array(z.object({ name: z.string(), start: z.string().nullable(), checkIds: z.array(z.string()), source: Source })),
   unparsed: z.array(z.object({ source: Source, text: z.string(), reason: z.string(), severity: z.enum(['malformed', 'no-check']) })),
@@ -144,7 +154,7 @@ export const ChecksListing = z.object({
     items: z.array(z.object({ kind: z.enum(['command', 'start', 'http', 'tcp', 'dns']), value: z.string(), where: z.string() })),
   }),
   lastVerification: z.object({ at: z.string(), results: z.array(CheckResultRecord) }).nullable(),
-});
+}));
 export type ChecksListing = z.infer<typeof ChecksListing>;
 
 /**
@@ -310,13 +320,13 @@ export type IpcRequestEnvelope = z.infer<typeof IpcRequestEnvelope>;
 const ErrorCode = z.enum(ERROR_CODES);
 
 /** Events the daemon adds to the supervisor's, so a UI stays current without polling. */
-export const DaemonOwnEvent = z.discriminatedUnion('type', [
+export const DaemonOwnEvent = z.lazy(() => z.discriminatedUnion('type', [
   /** A state file changed by someone other than Mori (the agent, an editor, a person). */
   z.object({ type: z.literal('state.changed'), at: z.number(), sessionId: z.string(), name: z.string(), file: z.enum(['session_state.md', 'environment.md', 'work_log.md', 'session.json']), change: z.enum(['changed', 'deleted']) }),
   /** work_log.md grew or was compacted, by anyone (Mori's own entries included). */
   z.object({ type: z.literal('log.appended'), at: z.number(), sessionId: z.string(), name: z.string() }),
   z.object({ type: z.literal('settings.changed'), at: z.number(), settings: DaemonSettings }),
-]);
+]));
 export const DaemonEvent = z.union([SupervisorEvent, DaemonOwnEvent]);
 export type DaemonEvent = z.infer<typeof DaemonEvent>;
 /** An event as the daemon's log keeps it: with its number in this daemon run. */

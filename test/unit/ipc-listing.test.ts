@@ -1,5 +1,6 @@
 // `sessions.listing` as a client checks it (common/ipc.ts): the fields `mori ls` reads are checked,
-// the rest of each session passes as the daemon sent it, and --json prints it all.
+// of the session and of its live state, the rest of each passes as the daemon sent it, and --json
+// prints it all.
 import { describe, expect, it } from 'vitest';
 import { safeParse } from 'zod/mini';
 import { IpcMethods } from '../../common/ipc.js';
@@ -33,5 +34,18 @@ describe('a session listing from the daemon', () => {
     expect(parse([entry({ ...session, intent: { kind: 'gone' } })]).success).toBe(false);
     expect(parse([entry({ ...session, agent: { profile: 7 } })]).success).toBe(false);
     expect(parse([entry({ ...session, worktree: { path: '/w' } })]).success).toBe(false);
+  });
+
+  it('checks the live fields ls words a session with, and passes the rest of them as sent', () => {
+    const live = { id: session.id, state: 'running', activity: 'working', pid: 42, usageLimit: null, name: 'work', nextAttemptAt: null, extra: { any: 1 } };
+    const r = parse([{ ...entry(session), live }]);
+    expect(r.success).toBe(true);
+    expect(r.data?.[0]?.live).toEqual(live);
+    expect(parse([{ ...entry(session), live: { ...live, state: 'dancing' } }]).success).toBe(false);
+    expect(parse([{ ...entry(session), live: { ...live, activity: 7 } }]).success).toBe(false);
+    expect(parse([{ ...entry(session), live: { ...live, pid: '42' } }]).success).toBe(false);
+    expect(parse([{ ...entry(session), live: { ...live, usageLimit: { resetAt: 'soon' } } }]).success).toBe(false);
+    const { id: _id, ...idless } = live;
+    expect(parse([{ ...entry(session), live: idless }]).success).toBe(false);
   });
 });
