@@ -102,8 +102,10 @@ describe('reboot', () => {
     await close(gone);
     appendFileSync(path.join(h.stateDir('r1'), 'environment.md'), `\n## Checks\n- tcp: 127.0.0.1:${port}\n`);
     const first = h.up();
-    // Both agents waiting: each has written its transcript, so each can be resumed by id.
-    await until('both agents', () => h!.starts().length === 2 && first.lines().filter((e) => e['type'] === 'session.activity' && e['to'] === 'waiting').length >= 2, first.stderr);
+    // Each agent waiting (each, not two waits of one): it has written its transcript, so each can be
+    // resumed by id.
+    const waiting = (name: string): boolean => first.lines().some((e) => e['type'] === 'session.activity' && e['to'] === 'waiting' && e['name'] === name);
+    await until('both agents', () => h!.starts().length === 2 && waiting('r1') && waiting('r2'), first.stderr);
     first.child.kill('SIGKILL');
     await first.exited;
 
