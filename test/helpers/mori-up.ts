@@ -5,6 +5,8 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gitRepo, MORI_BIN, runMori, tempDir, type MoriRun } from './mori-cli.js';
+import { collectTree } from '../../main/os/process-tree.js';
+import { readPidRecords } from '../../main/terminals/pid-registry.js';
 
 export const FAKE_AGENT = fileURLToPath(new URL('../fixtures/fake-agent.mjs', import.meta.url));
 /** Generous: two cores shared with other test runs. */
@@ -63,6 +65,28 @@ export class UpHarness {
     for (const c of this.children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
     // A daemon a test started (or a command started for it) goes with the test.
     if (existsSync(path.join(this.home, 'mori.sock'))) this.mori('down');
+    // The direct agents of a supervisor killed above, as the next daemon's orphan sweep would end
+    // them: an agent that ignores its terminal's hangup (Gemini CLI does) would outlive the test.
+    for (const record of readPidRecords(path.join(this.home, 'run'))) {
+      for (const pid of collectTree(null, record.marker)) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }
+    }
+    // Likewise the tmux agents: a pane's program that ignores the hangup of kill-server would live on.
+    const panes = spawnSync('tmux', ['-L', this.socketName, 'list-panes', '-a', '-F', '#{pane_pid}'], { encoding: 'utf8' }).stdout ?? '';
+    for (const pane of panes.split('\n').map(Number).filter((pid) => pid > 0)) {
+      for (const pid of collectTree(pane, null)) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }
+    }
     spawnSync('tmux', ['-L', this.socketName, 'kill-server'], { stdio: 'ignore' });
     // An agent may still be writing its files as it dies: retry instead of failing on ENOTEMPTY.
     rmSync(this.tmp, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
