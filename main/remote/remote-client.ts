@@ -7,7 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { IpcMethod, IpcParams, IpcResult } from '../../common/ipc.js';
+import type { IpcMethod, IpcParams, IpcResult, IpcServerMessage } from '../../common/ipc.js';
 import { PROTOCOL_VERSION, REPLACE_DAEMON_HINT } from '../../common/ipc.js';
 import { ProtocolClient, type DaemonHello, type StreamMessage, type Transport } from '../../common/protocol-client.js';
 import { fail, ok, type Result } from '../../common/result.js';
@@ -204,6 +204,16 @@ export class RemoteClient {
 
   onStream(listener: (m: StreamMessage) => void): void {
     this.core.onStream(listener);
+  }
+
+  /** Sends one request line as given (the web host's relay of a page); the reply arrives as a raw message. */
+  sendRaw(line: string): void {
+    this.core.sendRaw(line);
+  }
+
+  /** Every message not matched to a request of this client's (a relayed page's replies, stream messages). */
+  onRaw(listener: (m: IpcServerMessage) => void): void {
+    this.core.onRaw(listener);
   }
 
   /** The connection ended, and why (ssh's words when ssh ended it). */

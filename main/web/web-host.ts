@@ -7,12 +7,15 @@
 // anything is written, WebSockets are bounded (MAX_WEB_SOCKETS), and so are verifications per
 // WebSocket. What a page has not read is bounded: past MAX_WS_BUFFERED_BYTES it is disconnected with
 // a reason. When the daemon goes away its WebSockets are closed (1012) and the page reconnects.
+// `/api?host=NAME` bridges to a remote's daemon instead, through the connector `mori ui` passes in
+// (ssh to that host's `mori bridge`, which refuses approvals there): the same API, that host's sessions.
 // Runs in the `mori ui` process.
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import { fail, type Result } from '../../common/result.js';
 import type { Duplex } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { IPC_MAX_LINE_CHARS, IpcRequestEnvelope } from '../../common/ipc.js';
+import { IPC_MAX_LINE_CHARS, IpcRequestEnvelope, type IpcServerMessage } from '../../common/ipc.js';
 import { MAX_TOKEN_CHARS, SESSION_PATH, TOKEN_PARAM, WebAuthMessage, WS_UNAUTHORIZED, WS_UNAUTHORIZED_REASON } from '../../common/web-session.js';
 import { ControlClient } from '../daemon-client/control-client.js';
 import { hostAllowed, newToken, originAllowed, WebAuth } from './web-auth.js';
@@ -32,6 +35,17 @@ export const AUTH_TIMEOUT_MS = 10_000;
 /** The built renderer, beside the CLI's build: out/renderer/ (this file is out/cli/main/web/web-host.js). */
 export const RENDERER_DIR = fileURLToPath(new URL('../../../renderer/', import.meta.url));
 
+/** The query parameter naming the remote a WebSocket at /api speaks to (absent: this host's daemon). */
+export const HOST_PARAM = 'host';
+
+/** A daemon connection the bridge relays a page to: this host's (ControlClient) or a remote's over ssh. */
+export interface Upstream {
+  sendRaw(line: string): void;
+  onRaw(listener: (m: IpcServerMessage) => void): void;
+  onClose(listener: (why: string) => void): void;
+  close(): void;
+}
+
 export interface WebHostOptions {
   home: string;
   host: string;
@@ -43,6 +57,8 @@ export interface WebHostOptions {
   tokenTtlMs?: number;
   /** Called once the launch token was exchanged (or refused after its time): the link is spent. */
   onTokenSpent?: () => void;
+  /** Connects to the remote named in `?host=`; without it such a WebSocket is refused. */
+  connectRemote?: (name: string) => Promise<Result<Upstream>>;
 }
 
 export interface WebHost {
@@ -104,8 +120,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       if (socket.writable) socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
       else socket.destroy();
     };
-    const path = new URL(req.url ?? '/', 'http://host.invalid').pathname;
-    if (path !== API_PATH) return refuse(404, 'Not Found');
+    const target = new URL(req.url ?? '/', 'http://host.invalid');
+    if (target.pathname !== API_PATH) return refuse(404, 'Not Found');
+    const remote = target.searchParams.get(HOST_PARAM);
     if (!hostAllowed(req.headers.host, options.host, port)) return refuse(421, 'Misdirected Request');
     if (!originAllowed(req)) return refuse(403, 'Forbidden');
     if (upgraded.size >= MAX_WEB_SOCKETS) return refuse(503, 'Service Unavailable');
@@ -116,7 +133,12 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       ws.on('close', () => sockets.delete(ws));
       ws.on('error', () => undefined);
       authenticate(ws, auth, () => {
-        bridge(ws, options.home).catch((err: unknown) => ws.close(1011, `bridge failed: ${(err as Error).message ?? String(err)}`.slice(0, 120)));
+        const connect = (): Promise<Result<Upstream>> => {
+          if (remote === null) return ControlClient.connect(options.home, { client: 'web host' });
+          if (!options.connectRemote) return Promise.resolve(fail('usage', 'this host reaches no remotes'));
+          return options.connectRemote(remote);
+        };
+        bridge(ws, connect).catch((err: unknown) => ws.close(1011, `bridge failed: ${(err as Error).message ?? String(err)}`.slice(0, 120)));
       });
     });
   });
@@ -181,11 +203,11 @@ function authenticate(ws: WebSocket, auth: WebAuth, then: () => void): void {
  * A verification runs checks (and may restart services): one at a time per session named on this
  * WebSocket; a further one, while it runs, is answered `conflict` at once.
  */
-async function bridge(ws: WebSocket, home: string): Promise<void> {
+async function bridge(ws: WebSocket, connect: () => Promise<Result<Upstream>>): Promise<void> {
   const pendingFromPage: string[] = [];
   /** Request id → the session a running checks.verify names. */
   const verifying = new Map<number, string>();
-  let daemon: ControlClient | null = null;
+  let daemon: Upstream | null = null;
   const answer = (id: number, code: string, message: string): void => ws.send(JSON.stringify({ kind: 'reply', id, ok: false, code, message }));
   ws.on('message', (data, isBinary) => {
     if (isBinary) return ws.close(1003, 'text messages only');
@@ -212,9 +234,10 @@ async function bridge(ws: WebSocket, home: string): Promise<void> {
   });
   ws.on('close', () => daemon?.close());
 
-  const connected = await ControlClient.connect(home, { client: 'web host' });
+  const connected = await connect();
   if (!connected.ok) {
-    ws.close(1011, connected.message.slice(0, 120));
+    // A close reason is at most 123 bytes; the page shows it as why it is not connected.
+    ws.close(1011, Buffer.from(connected.message).subarray(0, 120).toString());
     return;
   }
   daemon = connected.value;
