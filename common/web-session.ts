@@ -8,6 +8,8 @@ import { z } from 'zod';
 
 /** Where the page trades the launch token for its session secret (POST, the token as the body). */
 export const SESSION_PATH = '/session';
+/** Where the page asks which remotes this host reaches (POST, the session secret as the body). */
+export const REMOTES_PATH = '/remotes';
 /** The fragment parameter of the printed link that holds the launch token. */
 export const TOKEN_PARAM = 'token';
 /** The sessionStorage key of the session secret. */
@@ -20,6 +22,10 @@ export const WebAuthMessage = z.strictObject({ kind: z.literal('auth'), secret: 
 export type WebAuthMessage = z.infer<typeof WebAuthMessage>;
 
 export const WebSessionReply = z.object({ secret: z.string().min(1).max(MAX_TOKEN_CHARS) });
+
+/** The remotes the page may open `/api?host=NAME` to (names as remotes.json holds them; 64 chars at most there). */
+export const WebRemotesReply = z.object({ remotes: z.array(z.object({ name: z.string().min(1).max(64) })).max(1000) });
+export type WebRemotesReply = z.infer<typeof WebRemotesReply>;
 
 /** The close code of a WebSocket whose first message carried no valid secret: reconnecting will not help. */
 export const WS_UNAUTHORIZED = 4401;

@@ -2,9 +2,12 @@
 // `window.moriApi` is used instead and this module is never loaded): common/mori-api.ts's WebSocket
 // transport to the web host that served this page (`mori ui`). There the page trades the link's launch token (in the fragment)
 // once for a session secret kept in sessionStorage — a reload of this tab finds it there — and each
-// WebSocket sends that secret first (common/web-session.ts). Runs in the renderer.
+// WebSocket sends that secret first (common/web-session.ts). The remotes the web host reaches are
+// asked for once at load, each spoken to at `/api?host=NAME`, and the window sees all of them as one
+// API (common/hosts-api.ts). Runs in the renderer.
+import { createHostsApi } from '../common/hosts-api.js';
 import { createWebSocketApi, type MoriApi, type WebSocketLike } from '../common/mori-api.js';
-import { SECRET_STORAGE_KEY, SESSION_PATH, TOKEN_PARAM, WebSessionReply } from '../common/web-session.js';
+import { REMOTES_PATH, SECRET_STORAGE_KEY, SESSION_PATH, TOKEN_PARAM, WebRemotesReply, WebSessionReply } from '../common/web-session.js';
 
 declare global {
   interface Window {
@@ -50,8 +53,24 @@ async function sessionSecret(): Promise<string | null> {
   return sessionStorage.getItem(SECRET_STORAGE_KEY);
 }
 
-export function connectApi(): MoriApi {
+/** The names of the remotes the web host reaches; none when it cannot say (the window is then this host's). */
+async function remoteNames(secret: string | null): Promise<string[]> {
+  if (secret === null) return [];
+  try {
+    const r = await fetch(REMOTES_PATH, { method: 'POST', body: secret, credentials: 'omit', cache: 'no-store' });
+    const reply = r.ok ? WebRemotesReply.safeParse(await r.json()) : null;
+    if (reply?.success) return reply.data.remotes.map((x) => x.name);
+    console.error(`mori: the remotes could not be read: ${r.ok ? 'an unexpected answer' : await r.text()}`);
+  } catch (err) {
+    console.error('mori: the remotes could not be read', err);
+  }
+  return [];
+}
+
+export async function connectApi(): Promise<MoriApi> {
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
   const secret = sessionSecret();
-  return createWebSocketApi({ url: `${scheme}://${location.host}/api`, open: openBrowserSocket, client: 'mori window', secret: () => secret });
+  const socket = (query: string): MoriApi => createWebSocketApi({ url: `${scheme}://${location.host}/api${query}`, open: openBrowserSocket, client: 'mori window', secret: () => secret });
+  const names = await remoteNames(await secret);
+  return createHostsApi(socket(''), names.map((name) => ({ name, api: socket(`?host=${encodeURIComponent(name)}`) })));
 }

@@ -11,4 +11,4 @@ import './styles.css';
 const show = (api: MoriApi, pageNotifies: boolean): void => render(<App api={api} pageNotifies={pageNotifies} />, document.getElementById('app') as HTMLElement);
 
 if (window.moriApi) show(window.moriApi, false);
-else void import('./api.js').then((m) => show(m.connectApi(), true));
+else void import('./api.js').then(async (m) => show(await m.connectApi(), true));

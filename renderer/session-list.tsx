@@ -69,8 +69,8 @@ export function SessionList(props: SessionListProps) {
     <div role="listbox" aria-label="Sessions" class="session-list" tabIndex={0} onKeyDown={move} aria-activedescendant={shownSelected ? `session-${shownSelected}` : undefined}>
       {props.grouped
         ? props.groups.map((g) => (
-            <div key={g.dir} role="group" aria-label={g.label} class="session-group">
-              <div class="session-group-heading" aria-hidden="true" title={g.dir || undefined}>
+            <div key={`${g.host}\n${g.dir}`} role="group" aria-label={g.label} class="session-group">
+              <div class="session-group-heading" aria-hidden="true" title={g.dir ? (g.host ? `${g.host}: ${g.dir}` : g.dir) : undefined}>
                 {g.label}
               </div>
               {g.sessions.map(option)}

@@ -14,6 +14,12 @@ export interface RemoteUpstream {
   close(): void;
 }
 
+/** The names in `home`'s remotes.json (none without the file), or why it cannot be read. */
+export function remoteNames(home: string): Result<string[]> {
+  const remotes = readRemotes(home);
+  return remotes.ok ? ok(remotes.value.map((r) => r.name)) : remotes;
+}
+
 /** Connects to remote `name` of `home`'s remotes.json; a name it does not hold is `not-found`. */
 export async function connectRemoteUpstream(home: string, name: string): Promise<Result<RemoteUpstream>> {
   const remotes = readRemotes(home);

@@ -16,7 +16,7 @@ import type { Duplex } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { IPC_MAX_LINE_CHARS, IpcRequestEnvelope, type IpcServerMessage } from '../../common/ipc.js';
-import { MAX_TOKEN_CHARS, SESSION_PATH, TOKEN_PARAM, WebAuthMessage, WS_UNAUTHORIZED, WS_UNAUTHORIZED_REASON } from '../../common/web-session.js';
+import { MAX_TOKEN_CHARS, REMOTES_PATH, SESSION_PATH, TOKEN_PARAM, WebAuthMessage, WS_UNAUTHORIZED, WS_UNAUTHORIZED_REASON, type WebRemotesReply } from '../../common/web-session.js';
 import { ControlClient } from '../daemon-client/control-client.js';
 import { hostAllowed, newToken, originAllowed, WebAuth } from './web-auth.js';
 import { rendererRoot, securityHeaders, serveStatic } from './static-files.js';
@@ -59,6 +59,8 @@ export interface WebHostOptions {
   onTokenSpent?: () => void;
   /** Connects to the remote named in `?host=`; without it such a WebSocket is refused. */
   connectRemote?: (name: string) => Promise<Result<Upstream>>;
+  /** The remotes' names, for a page's REMOTES_PATH (none without it). */
+  listRemotes?: () => Result<string[]>;
 }
 
 export interface WebHost {
@@ -96,6 +98,21 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
         if (auth.spent) options.onTokenSpent?.();
         if (!r.ok) return plain(401, r.message);
         const json = JSON.stringify({ secret: r.value });
+        res.writeHead(200, { ...headers, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(json) });
+        res.end(json);
+      });
+    }
+    if (url.pathname === REMOTES_PATH) {
+      // The secret as the body, as the exchange takes its token: no header or URL holds a credential.
+      if (req.method !== 'POST') return plain(405, 'method not allowed', { Allow: 'POST' });
+      if (!originAllowed(req)) return plain(403, 'forbidden: not this host\'s own page');
+      return readBody(req, MAX_TOKEN_CHARS, (body) => {
+        if (body === null) return plain(413, 'too large');
+        if (!auth.secretValid(body.trim())) return plain(401, 'not authorized');
+        const names = options.listRemotes?.() ?? { ok: true as const, value: [] };
+        if (!names.ok) return plain(500, names.message);
+        const reply: WebRemotesReply = { remotes: names.value.map((name) => ({ name })) };
+        const json = JSON.stringify(reply);
         res.writeHead(200, { ...headers, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(json) });
         res.end(json);
       });

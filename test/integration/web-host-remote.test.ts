@@ -3,7 +3,8 @@
 // host's `mori bridge` and daemon (a second Mori home with a fake agent). Through it the page lists
 // the remote's sessions, edits a state file there, reads its checks, attaches its terminal and types
 // into it; an approval is refused there (the bridge takes none); a name remotes.json does not hold is
-// closed with why; this host's own /api is unchanged beside it.
+// closed with why; this host's own /api is unchanged beside it. The page learns the remotes' names at
+// /remotes with its secret.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -131,6 +132,16 @@ describe.skipIf(SKIP_WITHOUT_SSHD)('the window API for a session on another host
     page.ws.send(JSON.stringify({ id: nextId++, method: 'input', params: { data: 'print:through-the-window\r' } }));
     await until('the typed line to reach the remote agent', () => record().includes('"line":"print:through-the-window"'), record);
     await until('its output back as a frame', () => page.messages.some((m) => m['kind'] === 'frame' && JSON.stringify(m).includes('through-the-window')));
+  });
+
+  it('names the remotes to a page that gives its secret, from its own origin, by POST only', async () => {
+    const remotes = (init: RequestInit) => fetch(`${origin}/remotes`, init);
+    const listed = await remotes({ method: 'POST', headers: { origin }, body: secret });
+    expect(listed.status).toBe(200);
+    expect(await listed.json()).toEqual({ remotes: [{ name: 'box' }] });
+    expect((await remotes({ method: 'POST', headers: { origin }, body: 'not-the-secret' })).status).toBe(401);
+    expect((await remotes({ method: 'POST', headers: { origin: 'http://evil.example' }, body: secret })).status).toBe(403);
+    expect((await remotes({ method: 'GET', headers: { origin } })).status).toBe(405);
   });
 
   it('closes a WebSocket for a host remotes.json does not hold, saying so, and serves this host beside it', { timeout: 60_000 }, async () => {

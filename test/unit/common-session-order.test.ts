@@ -103,6 +103,15 @@ describe('the filter and the project groups', () => {
     ]);
   });
 
+  it("heads a remote's sessions with its host, apart from a folder of the same path here", () => {
+    const groups = groupByProject([s('a', 'waiting', 'running', '/w/shop'), s('box:b', 'waiting', 'running', '/w/shop'), s('box:c', 'waiting', 'running', '/srv/api')]);
+    expect(groups.map((g) => [g.label, names(g.sessions)])).toEqual([
+      ['shop', ['a']],
+      ['box: shop', ['box:b']],
+      ['box: api', ['box:c']],
+    ]);
+  });
+
   it('keeps the sidebar between its narrowest and widest', () => {
     expect(clampWidth(10)).toBe(MIN_WIDTH);
     expect(clampWidth(5000)).toBe(MAX_WIDTH);

@@ -11,7 +11,7 @@ import { moriHome } from '../../state/mori-home.js';
 import { writeLaunchPage, type LaunchPage } from '../../web/launch-page.js';
 import { isLoopback } from '../../web/web-auth.js';
 import { startWebHost } from '../../web/web-host.js';
-import { connectRemoteUpstream } from '../../remote/remote-upstream.js';
+import { connectRemoteUpstream, remoteNames } from '../../remote/remote-upstream.js';
 import { startDaemon } from '../../daemon-client/daemon-process.js';
 import { reportFailure, type OutputOptions } from '../output.js';
 
@@ -55,7 +55,7 @@ export function registerUi(program: Command): void {
       let launch: LaunchPage | null = null;
       let host;
       try {
-        host = await startWebHost({ home, host: opts.host, port, onTokenSpent: () => launch?.remove(), connectRemote: (name) => connectRemoteUpstream(home, name) });
+        host = await startWebHost({ home, host: opts.host, port, onTokenSpent: () => launch?.remove(), connectRemote: (name) => connectRemoteUpstream(home, name), listRemotes: () => remoteNames(home) });
       } catch (err) {
         return reportFailure(fail('failed', `cannot listen on ${opts.host}:${port}: ${(err as Error).message}`), opts);
       }
