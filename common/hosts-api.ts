@@ -79,7 +79,11 @@ export function createHostsApi(local: MoriApi, remotes: readonly HostApi[], list
     }
     const to = route(remotes, (params as { session?: unknown }).session);
     if (to === null) return local.call(method, params);
-    const r = await to.remote.api.call(method, { ...params, session: to.session } as IpcParams<M>);
+    const sent: Record<string, unknown> = { ...params, session: to.session };
+    // A new name typed as the list shows it (`box:work2`) is `work2` on box.
+    const name = sent['name'];
+    if (method === 'session.rename' && typeof name === 'string' && name.startsWith(`${to.remote.name}:`)) sent['name'] = name.slice(to.remote.name.length + 1);
+    const r = await to.remote.api.call(method, sent as IpcParams<M>);
     if (!r.ok) return r;
     if (SESSION_VALUED.has(method)) return ok(prefixed(to.remote.name, r.value as SessionInfo) as IpcResult<M>);
     if (method === 'session.remove') {

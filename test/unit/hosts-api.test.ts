@@ -68,6 +68,9 @@ describe('the window API over this host and its remotes', () => {
     await api.call('state.read', { session: 'other:x', file: 'session_state.md' });
     expect(box.asked.map((a) => [a.method, a.params['session']])).toEqual([['start', 'b1'], ['state.read', 'b1']]);
     expect(here.asked.map((a) => a.params['session'])).toEqual(['a1', 'other:x']);
+    await api.call('session.rename', { session: 'box:b1', name: 'box:work2' });
+    await api.call('session.rename', { session: 'box:b1', name: 'work3' });
+    expect(box.asked.slice(-2).map((a) => a.params['name'])).toEqual(['work2', 'work3']);
     const attached = await api.attach('box:b1', { cols: 80, rows: 24 }, {} as TerminalView);
     expect(attached.ok && attached.value.info.id).toBe('box:b1');
   });
