@@ -1,6 +1,7 @@
 // The window with a session on another host (DESIGN.md §12, §13), in Chromium: a real `mori ui` whose
 // home has a remote `box` reached over a real OpenSSH server on loopback (test/helpers/sshd.ts), box
-// being a second Mori home with the fake agent. The list shows box's session as `box:work` under
+// being a second Mori home with the fake agent, and a remote `gone` that nobody answers for. This
+// host's session shows at once all the same. The list shows box's session as `box:work` under
 // `box: project`, beside this host's own `project`; its terminal shows box's agent and typing reaches
 // it there; its session_state.md is read and saved on box.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -9,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MORI_BIN, moriIn } from '../helpers/mori-cli.js';
 import { UpHarness } from '../helpers/mori-up.js';
-import { shq, SKIP_WITHOUT_SSHD, SshServer } from '../helpers/sshd.js';
+import { freePort, shq, SKIP_WITHOUT_SSHD, SshServer } from '../helpers/sshd.js';
 import { until } from '../helpers/until.js';
 import { buildRenderer, CHROMIUM, WindowHarness } from './window-harness.js';
 
@@ -32,6 +33,9 @@ describe.skipIf((!existsSync(CHROMIUM) || SKIP_WITHOUT_SSHD) && !process.env['CI
     const bridge = ['env', ...Object.entries(env).map(([k, v]) => shq(`${k}=${v ?? ''}`)), shq(process.execPath), shq(MORI_BIN), 'bridge'].join(' ');
     const add = moriIn(w.h.home, ['remote', 'add', 'box', sshd.destination, ...sshd.optionFlags(), '--remote-command', bridge]);
     expect(add.code, add.err).toBe(0);
+    // A second remote nobody answers for: the window must not wait on it.
+    const gone = moriIn(w.h.home, ['remote', 'add', 'gone', sshd.destination, ...sshd.optionFlags(await freePort()), '--remote-command', bridge]);
+    expect(gone.code, gone.err).toBe(0);
     await w.start();
   }, 120_000);
 
@@ -46,7 +50,8 @@ describe.skipIf((!existsSync(CHROMIUM) || SKIP_WITHOUT_SSHD) && !process.env['CI
   it("lists box's session as box:work beside this host's, and its terminal is box's agent, typed into there", { timeout: 120_000 }, async () => {
     const { page } = w;
     const list = page.getByRole('listbox', { name: 'Sessions' });
-    await list.getByRole('option', { name: /mine/ }).waitFor({ timeout: 30_000 });
+    // This host's session shows at once, the unreachable remote notwithstanding.
+    await list.getByRole('option', { name: /mine/ }).waitFor({ timeout: 10_000 });
     // box's daemon is started by its bridge on the first login; its session comes up then.
     await list.getByRole('option', { name: /box:work/ }).waitFor({ timeout: 60_000 });
     // Grouped under its host and folder, apart from this host's folder of the same name.
