@@ -6,9 +6,10 @@
 // rows (an unreachable host never holds the window's list; one whose connection failed is not
 // waited for at all until it opens again, and its opening has the window list again). Requests
 // naming no session, the connection state and the settings are this host's; a remote's events that name no session (its
-// power, its settings) are its own business and not handed on. Pure TypeScript.
+// power, its settings) are its own business and not handed on. Each remote's connection (and why it
+// is not open) is told to `onHosts`, for the window to say which host it cannot reach. Pure TypeScript.
 import type { DaemonEvent, IpcMethod, IpcParams, IpcResult, SessionInfo } from './ipc.js';
-import type { AttachedTerminal, ConnectionState, MoriApi } from './mori-api.js';
+import type { AttachedTerminal, ConnectionState, HostStatus, MoriApi } from './mori-api.js';
 import { ok, type Result } from './result.js';
 
 /** How long `list` waits for a remote before using its last rows: a login over ssh is ~0.3 s, a listing a few ms. */
@@ -55,8 +56,14 @@ export function createHostsApi(local: MoriApi, remotes: readonly HostApi[], list
     local_ = { state, detail };
     for (const l of stateListeners) l(state, detail);
   });
+  const hosts = new Map<string, HostStatus>(remotes.map((r) => [r.name, { name: r.name, state: 'connecting', detail: '' }]));
+  const hostListeners = new Set<(hosts: readonly HostStatus[]) => void>();
   for (const r of remotes) {
-    r.api.onConnection((state) => {
+    r.api.onConnection((state, detail) => {
+      // A closing socket's reason (ssh's words) stays with the host until it opens again.
+      const was = hosts.get(r.name);
+      hosts.set(r.name, { name: r.name, state, detail: state === 'connecting' && was?.state === 'closed' ? was.detail : detail });
+      for (const l of hostListeners) l([...hosts.values()]);
       if (state === 'closed') away.add(r.name);
       if (state !== 'open') return;
       away.delete(r.name);
@@ -105,6 +112,11 @@ export function createHostsApi(local: MoriApi, remotes: readonly HostApi[], list
     onConnection(listener) {
       stateListeners.add(listener);
       return () => stateListeners.delete(listener);
+    },
+    onHosts(listener) {
+      hostListeners.add(listener);
+      listener([...hosts.values()]);
+      return () => hostListeners.delete(listener);
     },
     async attach(session, size, view): Promise<Result<AttachedTerminal>> {
       const to = route(remotes, session);

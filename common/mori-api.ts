@@ -47,6 +47,13 @@ export interface AttachedTerminal {
   detach(): void;
 }
 
+/** A remote host as the window shows it: its name, its connection, and why it is not open (ssh's words). */
+export interface HostStatus {
+  name: string;
+  state: ConnectionState;
+  detail: string;
+}
+
 export interface MoriApi {
   call<M extends IpcMethod>(method: M, params: IpcParams<M>): Promise<Result<IpcResult<M>>>;
   /** Every daemon event; subscribes on the first listener and again after each reconnect. */
@@ -54,6 +61,8 @@ export interface MoriApi {
   onConnection(listener: (state: ConnectionState, detail: string) => void): () => void;
   /** Attaches a terminal on a connection of its own (the protocol allows one attachment per connection). */
   attach(session: string, size: { cols: number; rows: number }, view: TerminalView): Promise<Result<AttachedTerminal>>;
+  /** The other hosts this API reaches and how each is connected (common/hosts-api.ts); told at once, then on each change. Absent: this host only. */
+  onHosts?(listener: (hosts: readonly HostStatus[]) => void): () => void;
   /** In the app: opens a link in the default browser through the main process (http and https only). A browser page opens links itself. */
   openLink?(url: string): Promise<Result<unknown>>;
   close(): void;

@@ -9,6 +9,7 @@ import { NoticesPanel } from './notices-panel.js';
 import { SessionAdvice } from './session-advice.js';
 import { SessionHeader } from './session-header.js';
 import { SessionsSidebar } from './sessions-sidebar.js';
+import { RemoteHosts } from './remote-hosts.js';
 import { SessionTabs } from './session-tabs.js';
 import { SidebarSplitter } from './sidebar-splitter.js';
 import { useWindowKeys } from './use-window-keys.js';
@@ -26,6 +27,7 @@ export function App(props: { api: MoriApi; pageNotifies: boolean }) {
       <aside class="sidebar" aria-label="Sessions and notices">
         <div class="brand">Mori</div>
         <SessionsSidebar sessions={state.sessions} selected={state.selected} lastActivity={store.lastActivity} now={state.now} onSelect={store.select} onEnter={store.enterTerminal} />
+        <RemoteHosts hosts={state.hosts} />
         <div class="sidebar-actions">
           <button type="button" class="primary" onClick={() => store.openDialog('new')}>
             New session

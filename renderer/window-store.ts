@@ -6,7 +6,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { DaemonSettings } from '../common/daemon-settings.js';
 import type { DaemonEvent, EditableStateFile, SessionInfo } from '../common/ipc.js';
-import type { ConnectionState, MoriApi } from '../common/mori-api.js';
+import type { ConnectionState, HostStatus, MoriApi } from '../common/mori-api.js';
 import type { Result } from '../common/result.js';
 import { linkOf, openLink } from './links.js';
 import { inListOrder, shownAt } from './shown-order.js';
@@ -48,6 +48,8 @@ export interface WindowState {
   now: number;
   /** The browser's notification permission; 'unsupported' where the page does not notify (the app notifies natively). */
   permission: BrowserPermission;
+  /** The remote hosts the window reaches (none in the app so far), each with its connection. */
+  hosts: readonly HostStatus[];
 }
 
 export class WindowStore {
@@ -90,6 +92,7 @@ export class WindowStore {
       epoch: 0,
       now: Date.now(),
       permission,
+      hosts: [],
     };
   }
 
@@ -273,10 +276,12 @@ export class WindowStore {
       const n = noticeFor(e);
       if (n) this.notice(n);
     });
+    const offHosts = this.api.onHosts?.((hosts) => this.set({ hosts })) ?? ((): void => undefined);
     reload();
     return () => {
       offState();
       offEvents();
+      offHosts();
     };
   }
 
@@ -307,6 +312,7 @@ export function withTimeoutNotices(api: MoriApi, onTimeout: (message: string) =>
     },
     onEvent: (l) => api.onEvent(l),
     onConnection: (l) => api.onConnection(l),
+    ...(api.onHosts ? { onHosts: api.onHosts.bind(api) } : {}),
     attach: (session, size, view) => api.attach(session, size, view),
     ...(api.openLink ? { openLink: (url: string) => (api.openLink as (u: string) => Promise<Result<unknown>>)(url) } : {}),
     close: () => api.close(),

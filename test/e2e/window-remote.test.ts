@@ -1,7 +1,7 @@
 // The window with a session on another host (DESIGN.md §12, §13), in Chromium: a real `mori ui` whose
 // home has a remote `box` reached over a real OpenSSH server on loopback (test/helpers/sshd.ts), box
 // being a second Mori home with the fake agent, and a remote `gone` that nobody answers for. This
-// host's session shows at once all the same. The list shows box's session as `box:work` under
+// host's session shows at once all the same, and the sidebar says gone is unreachable and why. The list shows box's session as `box:work` under
 // `box: project`, beside this host's own `project`; its terminal shows box's agent and typing reaches
 // it there; its session_state.md is read and saved on box.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -50,8 +50,10 @@ describe.skipIf((!existsSync(CHROMIUM) || SKIP_WITHOUT_SSHD) && !process.env['CI
   it("lists box's session as box:work beside this host's, and its terminal is box's agent, typed into there", { timeout: 120_000 }, async () => {
     const { page } = w;
     const list = page.getByRole('listbox', { name: 'Sessions' });
-    // This host's session shows at once, the unreachable remote notwithstanding.
+    // This host's session shows at once, the unreachable remote notwithstanding, which says why.
     await list.getByRole('option', { name: /mine/ }).waitFor({ timeout: 10_000 });
+    const away = page.getByRole('list', { name: 'Remote hosts not connected' });
+    await away.getByRole('listitem').filter({ hasText: /gone — unreachable: .*(refused|cannot be reached)/ }).waitFor({ timeout: 30_000 });
     // box's daemon is started by its bridge on the first login; its session comes up then.
     await list.getByRole('option', { name: /box:work/ }).waitFor({ timeout: 60_000 });
     // Grouped under its host and folder, apart from this host's folder of the same name.
@@ -59,6 +61,8 @@ describe.skipIf((!existsSync(CHROMIUM) || SKIP_WITHOUT_SSHD) && !process.env['CI
     await list.getByRole('group', { name: 'project', exact: true }).getByRole('option', { name: /mine/ }).waitFor();
     await list.getByRole('option', { name: /box:work/ }).click();
     await expect.poll(() => list.getByRole('option', { name: /box:work/ }).getAttribute('aria-selected')).toBe('true');
+    // box answers: only gone is listed as not connected.
+    expect(await away.getByRole('listitem').allInnerTexts()).toEqual([expect.stringMatching(/^gone — unreachable/)]);
     const terminal = page.getByRole('region', { name: 'Terminal' });
     await terminal.getByText('Fake Agent').filter({ visible: true }).first().waitFor({ timeout: 30_000 });
     await until('box agent to wait for input', () => record().includes('"event":"start"'), record, 30_000);

@@ -25,7 +25,10 @@ class Daemon {
     for (const l of this.events) l(e);
   }
   state(s: ConnectionState): void {
-    for (const l of this.states) l(s, '');
+    this.stateWith(s, '');
+  }
+  stateWith(s: ConnectionState, detail: string): void {
+    for (const l of this.states) l(s, detail);
   }
   readonly api: MoriApi = {
     call: (method, params) => {
@@ -114,5 +117,17 @@ describe('the window API over this host and its remotes', () => {
     box.state('connecting');
     box.state('open');
     expect(states).toEqual(['open', 'open']);
+  });
+
+  it("tells each remote's connection, keeping why it closed while it tries again", () => {
+    const here = new Daemon();
+    const box = new Daemon();
+    const api = createHostsApi(here.api, [{ name: 'box', api: box.api }]);
+    const told: string[][] = [];
+    api.onHosts?.((hosts) => told.push(hosts.map((h) => `${h.name} ${h.state} ${h.detail}`.trim())));
+    box.stateWith('closed', 'ssh: connect to host 127.0.0.1 port 9: Connection refused');
+    box.stateWith('connecting', '');
+    box.stateWith('open', '');
+    expect(told).toEqual([['box connecting'], ['box closed ssh: connect to host 127.0.0.1 port 9: Connection refused'], ['box connecting ssh: connect to host 127.0.0.1 port 9: Connection refused'], ['box open']]);
   });
 });
