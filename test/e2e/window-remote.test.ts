@@ -40,10 +40,11 @@ describe.skipIf((!existsSync(CHROMIUM) || SKIP_WITHOUT_SSHD) && !process.env['CI
   }, 120_000);
 
   afterAll(async () => {
-    await w?.stop();
-    box?.cleanup();
+    // The shared ssh connections first: stopping the window removes the home that holds their sockets.
     const shared = w ? path.join(w.h.home, 'ssh') : '';
     if (shared && existsSync(shared)) for (const f of readdirSync(shared)) spawnSync('ssh', ['-o', `ControlPath=${path.join(shared, f)}`, '-O', 'exit', 'shared'], { stdio: 'ignore', timeout: 10_000 });
+    await w?.stop();
+    box?.cleanup();
     sshd?.stop();
   });
 
