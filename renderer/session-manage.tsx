@@ -33,12 +33,16 @@ export function SessionManage(props: { api: MoriApi; session: SessionInfo; onSta
 }
 
 function RenameDialog(props: { api: MoriApi; session: SessionInfo; onClose: () => void; onStatus: (text: string) => void }) {
-  const [name, setName] = useState(props.session.name);
+  // A remote session (`box:work`) is renamed on its host: the name edited is the part after `box:`.
+  const colon = props.session.name.indexOf(':');
+  const host = colon > 0 ? props.session.name.slice(0, colon + 1) : '';
+  const current = props.session.name.slice(host.length);
+  const [name, setName] = useState(current);
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
   const rename = async (): Promise<void> => {
     if (!SESSION_NAME_PATTERN.test(name)) return setError('A name is lowercase letters, digits, ".", "_" or "-", starting with a letter or digit.');
-    if (name === props.session.name) return props.onClose();
+    if (name === current) return props.onClose();
     setBusy(true);
     setError('');
     const r = await props.api.call('session.rename', { session: props.session.id, name });
@@ -58,7 +62,7 @@ function RenameDialog(props: { api: MoriApi; session: SessionInfo; onClose: () =
       >
         <p class="muted">The session keeps its id; its state dir moves to .mori/&lt;new name&gt;/. Only a stopped session can be renamed.</p>
         <label>
-          New name
+          New name{host ? ` (on ${host.slice(0, -1)})` : ''}
           <input value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} required {...(error ? { 'aria-invalid': true, 'aria-describedby': RENAME_ERROR_ID } : {})} />
         </label>
         {error ? (

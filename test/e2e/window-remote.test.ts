@@ -3,7 +3,8 @@
 // being a second Mori home with the fake agent, and a remote `gone` that nobody answers for. This
 // host's session shows at once all the same, and the sidebar says gone is unreachable and why. The list shows box's session as `box:work` under
 // `box: project`, beside this host's own `project`; its terminal shows box's agent and typing reaches
-// it there; its session_state.md is read and saved on box.
+// it there; its session_state.md is read and saved on box; stopped, a rename is refused by box's
+// bridge (an approval there) with its reason in the dialog.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -88,5 +89,25 @@ describe.skipIf((!existsSync(CHROMIUM) || SKIP_WITHOUT_SSHD) && !process.env['CI
     await page.getByRole('status').getByText('Saved', { exact: true }).waitFor({ timeout: 30_000 });
     const file = path.join(box.stateDir('work'), 'session_state.md');
     await until('the edit saved on box', () => readFileSync(file, 'utf8').includes('- edited in the window, saved on box'), () => readFileSync(file, 'utf8').slice(-300));
+  });
+
+  it('stops box:work; a rename, the name edited after box:, is refused there with why (an approval on box)', { timeout: 90_000 }, async () => {
+    const { page } = w;
+    const list = page.getByRole('listbox', { name: 'Sessions' });
+    await list.getByRole('option', { name: /box:work/ }).click();
+    const header = page.locator('header.session-header');
+    await header.getByRole('button', { name: 'Stop' }).click();
+    await expect.poll(() => list.getByRole('option', { name: /box:work/ }).innerText(), { timeout: 30_000 }).toMatch(/stopped/);
+    await header.getByRole('button', { name: 'Rename' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Rename session' });
+    const field = dialog.getByRole('textbox', { name: 'New name (on box)' });
+    expect(await field.inputValue()).toBe('work');
+    await field.fill('work2');
+    await dialog.getByRole('button', { name: 'Rename' }).click();
+    // Renaming moves the state dir: an approval, which box takes from the person there, not over ssh.
+    await dialog.getByRole('alert').getByText(/renaming a session is not done through `mori bridge`/).waitFor({ timeout: 30_000 });
+    expect(existsSync(box.stateDir('work'))).toBe(true);
+    expect(existsSync(box.stateDir('work2'))).toBe(false);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
   });
 });
