@@ -1,10 +1,11 @@
 // The window with a session on another host (DESIGN.md §12, §13), in Chromium: a real `mori ui` whose
 // home has a remote `box` reached over a real OpenSSH server on loopback (test/helpers/sshd.ts), box
 // being a second Mori home with the fake agent, and a remote `gone` that nobody answers for. This
-// host's session shows at once all the same, and the sidebar says gone is unreachable and why. The list shows box's session as `box:work` under
-// `box: project`, beside this host's own `project`; its terminal shows box's agent and typing reaches
-// it there; its session_state.md is read and saved on box; stopped, a rename is refused by box's
-// bridge (an approval there) with its reason in the dialog.
+// host's session shows at once all the same, and the sidebar says gone is unreachable and why. The
+// list shows box's session as `box:work` under `box: project`, beside this host's own `project`; its
+// terminal shows box's agent, typing reaches it there, and its question is a notice naming box:work;
+// its session_state.md is read and saved on box; stopped, a rename is refused by box's bridge (an
+// approval there) with its reason in the dialog.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -74,6 +75,11 @@ describe.skipIf((!existsSync(CHROMIUM) || SKIP_WITHOUT_SSHD) && !process.env['CI
     await until('box agent to receive the line', () => record().includes('"line":"hello-from-the-window-to-box"'), () => record().slice(-500));
     await expect.poll(() => terminal.innerText(), { timeout: 25_000 }).toMatch(/❯ hello-from-the-window-to-box/);
     await w.shot('remote-terminal');
+    // box's agent asks the person: the window's notice names the host.
+    await page.keyboard.type('ask');
+    await page.keyboard.press('Enter');
+    await page.getByRole('region', { name: 'Notifications' }).getByText('box:work needs input').first().waitFor({ timeout: 30_000 });
+    await expect.poll(() => list.getByRole('option', { name: /box:work/ }).innerText(), { timeout: 25_000 }).toMatch(/needs input/);
   });
 
   it("reads box's session_state.md in its editor and saves an edit there", { timeout: 90_000 }, async () => {
