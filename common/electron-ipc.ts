@@ -3,7 +3,7 @@
 // (common/ipc.ts), validated by the router with its zod schemas; what each channel carries is typed
 // below (InvokeChannels, PushChannels), so the preload and the router agree. Pure TypeScript.
 import type { DaemonEvent, IpcMethod, SessionInfo } from './ipc.js';
-import type { ConnectionState } from './mori-api.js';
+import type { ConnectionState, HostStatus } from './mori-api.js';
 import type { Result } from './result.js';
 import type { TerminalFrame, TerminalSize } from './terminal.js';
 
@@ -16,6 +16,8 @@ export const IPC = {
   event: 'mori:event',
   /** main → window: (state, detail) of the daemon connection. */
   connection: 'mori:connection',
+  /** main → window: each remote host and how it is connected (told on subscribing, then on each change). */
+  hosts: 'mori:hosts',
   /** invoke(session, cols, rows) → Result<{ id, info }>: attaches a terminal on its own daemon connection. */
   attach: 'mori:attach',
   /** invoke(id, data) / invoke(id, size) / invoke(id): the attachment's input, resize, detach. */
@@ -47,6 +49,7 @@ export type InvokeChannel = keyof InvokeChannels;
 export interface PushChannels {
   [IPC.event]: [event: DaemonEvent];
   [IPC.connection]: [state: ConnectionState, detail: string];
+  [IPC.hosts]: [hosts: HostStatus[]];
   [IPC.frame]: [id: number, frame: TerminalFrame];
   [IPC.ended]: [id: number, reason: string];
 }

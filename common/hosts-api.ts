@@ -24,21 +24,47 @@ export interface HostApi {
 /** Methods whose value is one session: its id and name get the host's prefix. */
 const SESSION_VALUED = new Set<IpcMethod>(['start', 'stop', 'limit.resume-now', 'limit.dont-resume', 'session.rename', 'attach']);
 
-const prefixed = (host: string, info: SessionInfo): SessionInfo => ({ ...info, id: `${host}:${info.id}`, name: `${host}:${info.name}` });
+/** A remote's session as the window names it: `host:<id>`, `host:<name>`. */
+export const prefixedSession = (host: string, info: SessionInfo): SessionInfo => ({ ...info, id: `${host}:${info.id}`, name: `${host}:${info.name}` });
 
-/** The remote a session reference names, and the reference that remote knows; null: this host's. */
-function route(remotes: readonly HostApi[], session: unknown): { remote: HostApi; session: string } | null {
+/** The remote host a session reference names (one of `hosts`), and the reference that host knows; null: this host's. */
+export function routeToHost(hosts: readonly string[], session: unknown): { host: string; session: string } | null {
   if (typeof session !== 'string') return null;
   const colon = session.indexOf(':');
   if (colon <= 0) return null;
-  const remote = remotes.find((r) => r.name === session.slice(0, colon));
-  return remote ? { remote, session: session.slice(colon + 1) } : null;
+  const host = session.slice(0, colon);
+  return hosts.includes(host) ? { host, session: session.slice(colon + 1) } : null;
 }
 
 /** A remote's event as the window sees it, or null when it names no session. */
-function remoteEvent(host: string, e: DaemonEvent): DaemonEvent | null {
+export function remoteEventAs(host: string, e: DaemonEvent): DaemonEvent | null {
   if (!('sessionId' in e)) return null;
   return { ...e, sessionId: `${host}:${e.sessionId}`, name: `${host}:${e.name}` } as DaemonEvent;
+}
+
+/**
+ * One request naming remote session `session` (as that host knows it), sent with `send` to `host`:
+ * a new name typed as the list shows it (`box:work2`) is `work2` there, and what comes back naming a
+ * session carries the host's prefix again.
+ */
+export async function callOnHost<M extends IpcMethod>(
+  host: string,
+  session: string,
+  method: M,
+  params: IpcParams<M>,
+  send: (method: M, params: IpcParams<M>) => Promise<Result<IpcResult<M>>>,
+): Promise<Result<IpcResult<M>>> {
+  const sent: Record<string, unknown> = { ...params, session };
+  const name = sent['name'];
+  if (method === 'session.rename' && typeof name === 'string' && name.startsWith(`${host}:`)) sent['name'] = name.slice(host.length + 1);
+  const r = await send(method, sent as IpcParams<M>);
+  if (!r.ok) return r;
+  if (SESSION_VALUED.has(method)) return ok(prefixedSession(host, r.value as SessionInfo) as IpcResult<M>);
+  if (method === 'session.remove') {
+    const v = r.value as IpcResult<'session.remove'>;
+    return ok({ ...v, id: `${host}:${v.id}`, name: `${host}:${v.name}` } as IpcResult<M>);
+  }
+  return r;
 }
 
 const within = <T>(p: Promise<T>, ms: number): Promise<T | null> =>
@@ -46,6 +72,8 @@ const within = <T>(p: Promise<T>, ms: number): Promise<T | null> =>
 
 export function createHostsApi(local: MoriApi, remotes: readonly HostApi[], listWaitMs = REMOTE_LIST_WAIT_MS): MoriApi {
   if (remotes.length === 0) return local;
+  const names = remotes.map((r) => r.name);
+  const byName = new Map(remotes.map((r) => [r.name, r]));
   /** Each remote's last listed sessions (prefixed), shown while it is slow or away. */
   const lastRows = new Map<string, SessionInfo[]>();
   /** Remotes whose connection failed and has not opened since: a list does not wait for them. */
@@ -74,7 +102,7 @@ export function createHostsApi(local: MoriApi, remotes: readonly HostApi[], list
 
   async function remoteList(r: HostApi): Promise<SessionInfo[]> {
     const listed = away.has(r.name) ? null : await within(r.api.call('list', {}), listWaitMs);
-    if (listed?.ok) lastRows.set(r.name, listed.value.map((s) => prefixed(r.name, s)));
+    if (listed?.ok) lastRows.set(r.name, listed.value.map((s) => prefixedSession(r.name, s)));
     return lastRows.get(r.name) ?? [];
   }
 
@@ -84,27 +112,17 @@ export function createHostsApi(local: MoriApi, remotes: readonly HostApi[], list
       if (!mine.ok) return mine as Result<IpcResult<M>>;
       return ok([...mine.value, ...theirs.flat()] as IpcResult<M>);
     }
-    const to = route(remotes, (params as { session?: unknown }).session);
+    const to = routeToHost(names, (params as { session?: unknown }).session);
     if (to === null) return local.call(method, params);
-    const sent: Record<string, unknown> = { ...params, session: to.session };
-    // A new name typed as the list shows it (`box:work2`) is `work2` on box.
-    const name = sent['name'];
-    if (method === 'session.rename' && typeof name === 'string' && name.startsWith(`${to.remote.name}:`)) sent['name'] = name.slice(to.remote.name.length + 1);
-    const r = await to.remote.api.call(method, sent as IpcParams<M>);
-    if (!r.ok) return r;
-    if (SESSION_VALUED.has(method)) return ok(prefixed(to.remote.name, r.value as SessionInfo) as IpcResult<M>);
-    if (method === 'session.remove') {
-      const v = r.value as IpcResult<'session.remove'>;
-      return ok({ ...v, id: `${to.remote.name}:${v.id}`, name: `${to.remote.name}:${v.name}` } as IpcResult<M>);
-    }
-    return r;
+    const remote = byName.get(to.host)!;
+    return callOnHost(to.host, to.session, method, params, (m, p) => remote.api.call(m, p));
   }
 
   return {
     call,
     onEvent(listener) {
       const offs = [local.onEvent(listener), ...remotes.map((r) => r.api.onEvent((e) => {
-        const seen = remoteEvent(r.name, e);
+        const seen = remoteEventAs(r.name, e);
         if (seen !== null) listener(seen);
       }))];
       return () => offs.forEach((off) => off());
@@ -119,12 +137,12 @@ export function createHostsApi(local: MoriApi, remotes: readonly HostApi[], list
       return () => hostListeners.delete(listener);
     },
     async attach(session, size, view): Promise<Result<AttachedTerminal>> {
-      const to = route(remotes, session);
+      const to = routeToHost(names, session);
       if (to === null) return local.attach(session, size, view);
-      const r = await to.remote.api.attach(to.session, size, view);
+      const r = await byName.get(to.host)!.api.attach(to.session, size, view);
       if (!r.ok) return r;
       const t = r.value;
-      const info = prefixed(to.remote.name, t.info);
+      const info = prefixedSession(to.host, t.info);
       return ok({ info, input: (d) => t.input(d), resize: (c, rows) => t.resize(c, rows), ack: (n) => t.ack(n), detach: () => t.detach() });
     },
     ...(local.openLink ? { openLink: local.openLink.bind(local) } : {}),

@@ -6,7 +6,7 @@
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 import { IPC, type InvokeChannel, type InvokeChannels, type PushChannel, type PushChannels } from '../common/electron-ipc.js';
 import type { DaemonEvent, IpcResult } from '../common/ipc.js';
-import type { AttachedTerminal, ConnectionState, MoriApi, TerminalView } from '../common/mori-api.js';
+import type { AttachedTerminal, ConnectionState, HostStatus, MoriApi, TerminalView } from '../common/mori-api.js';
 import type { Result } from '../common/result.js';
 import type { TerminalFrame } from '../common/terminal.js';
 
@@ -21,6 +21,9 @@ function on<C extends PushChannel>(channel: C, listener: (...args: PushChannels[
 
 const eventListeners = new Set<(e: DaemonEvent) => void>();
 const connectionListeners = new Set<(state: ConnectionState, detail: string) => void>();
+const hostListeners = new Set<(hosts: readonly HostStatus[]) => void>();
+/** The remote hosts as last told (none until the main process says, or when there are none). */
+let hosts: readonly HostStatus[] = [];
 const views = new Map<number, TerminalView>();
 /** Frames that arrive before `attach` has returned their id (the snapshot follows the reply at once). */
 const early = new Map<number, (TerminalFrame | { kind: 'ended'; reason: string })[]>();
@@ -37,6 +40,10 @@ on(IPC.event, (event) => {
 });
 on(IPC.connection, (state, detail) => {
   for (const l of [...connectionListeners]) l(state, detail);
+});
+on(IPC.hosts, (told) => {
+  hosts = told;
+  for (const l of [...hostListeners]) l(told);
 });
 on(IPC.frame, (id, frame) => {
   const view = views.get(id);
@@ -73,6 +80,12 @@ const api: MoriApi = {
     subscribe();
     return () => connectionListeners.delete(listener);
   },
+  onHosts(listener) {
+    hostListeners.add(listener);
+    subscribe();
+    listener(hosts);
+    return () => hostListeners.delete(listener);
+  },
   async attach(session, size, view) {
     const r = await invoke(IPC.attach, session, size);
     if (!r.ok) return r;
@@ -106,6 +119,7 @@ const api: MoriApi = {
   close() {
     eventListeners.clear();
     connectionListeners.clear();
+    hostListeners.clear();
   },
 };
 

@@ -8,6 +8,7 @@ import { app, BrowserWindow, ipcMain, Menu, nativeImage, nativeTheme, net, Notif
 import { stopDaemon, type DaemonLaunch } from '../daemon-client/daemon-process.js';
 import { DaemonConnection } from '../daemon-client/daemon-connection.js';
 import { RemoteHub, type RemoteHubOptions } from '../remote/remote-hub.js';
+import { WindowRemotes } from '../remote/window-remotes.js';
 import { AppState } from './app-state.js';
 import { type AutoStart, linuxAutoStart, loginItemAutoStart } from './autostart.js';
 import { DaemonKeeper } from './daemon-keeper.js';
@@ -95,7 +96,7 @@ export async function startApp(o: AppOptions): Promise<MoriApp | null> {
     quitting: () => quitting || !host.shown,
     onVisibility: (visible) => dock.window(visible),
   });
-  const router = new IpcRouter({ ipcMain: ipcMain as unknown as IpcMainLike, connection, home: o.home, isAppUrl: (url) => isAppUrl(o.page, url), log, openLink: (url, from) => links.open(url, from) });
+  const router = new IpcRouter({ ipcMain: ipcMain as unknown as IpcMainLike, connection, home: o.home, isAppUrl: (url) => isAppUrl(o.page, url), log, openLink: (url, from) => links.open(url, from), remotes: new WindowRemotes(remotes, o.home) });
 
   const muted = (): Set<string> => new Set(settings.get('mutedSessions'));
   // The daemon's notification settings, which `mori ui` shares: read on each connection, then followed.
@@ -118,8 +119,8 @@ export async function startApp(o: AppOptions): Promise<MoriApp | null> {
     focusedSession: () => window.focusedSession(),
     pausedUntil: () => settings.get('notificationsPausedUntil'),
     daemonNotifications: () => daemonNotifications,
-    // The window shows local sessions: a remote one's notification opens it on the list.
-    openSession: (id) => window.open(id !== null && state.rows.has(id) ? id : null),
+    // The window shows every host's sessions (a remote one as `host:<id>`); one gone since opens it on the list.
+    openSession: (id) => window.open(id !== null && (state.rows.has(id) || state.remoteSessions().some((r) => r.info.id === id)) ? id : null),
     ...(o.coalesceMs !== undefined ? { coalesceMs: o.coalesceMs } : {}),
   });
   for (const id of muted()) notifications.muted.add(id);

@@ -1,7 +1,10 @@
 // The one IPC router between the window and the daemon (DESIGN.md §11): every handler first checks
 // that the message comes from the app's own page in a top-level frame (a foreign or embedded frame
 // is refused), then validates the payload with common/'s zod schemas, and only then relays it to the
-// daemon. Terminal attachments each get their own daemon connection; their frames go back to the
+// daemon — or, for a session named `host:…`, to that remote's daemon over the app's standing ssh
+// connection (main/remote/window-remotes.ts), with every remote's sessions in the list and their
+// events among the daemon's. Terminal attachments each get their own daemon connection (an ssh login
+// of its own for a remote one); their frames go back to the
 // window that asked, which acknowledges them itself once taken in (so a window that falls behind
 // slows its agent instead of queueing without bound), and only that window may type into, resize,
 // acknowledge or detach them.
@@ -13,8 +16,10 @@ import { IPC, WINDOW_DENIED_METHODS, type InvokeChannel, type InvokeChannels, ty
 import { IPC_METHODS, parseParams, type IpcMethod } from '../../common/ipc.js';
 import { TERMINAL_MAX_COLS, TERMINAL_MAX_ROWS } from '../../common/terminal.js';
 import { fail, ok, type Result } from '../../common/result.js';
+import { prefixedSession } from '../../common/hosts-api.js';
 import { ControlClient } from '../daemon-client/control-client.js';
 import type { DaemonConnection } from '../daemon-client/daemon-connection.js';
+import type { WindowRemotes } from '../remote/window-remotes.js';
 
 export interface IpcMainLike {
   handle(channel: string, listener: (event: IpcMainInvokeEvent, ...args: unknown[]) => unknown): void;
@@ -31,7 +36,12 @@ export interface RouterOptions {
   log: (line: string) => void;
   /** Opens a link the page asks for (external-links.ts: http and https only, refusals logged). */
   openLink: (url: unknown, from: string) => Result<unknown>;
+  /** The remote hosts' sessions; absent: this host's only. */
+  remotes?: WindowRemotes;
 }
+
+/** What an attachment talks to: its own connection to this host's daemon or to a remote's. */
+type AttachClient = Pick<ControlClient, 'request' | 'onStream' | 'onClose' | 'close'>;
 
 type SenderEvent = Pick<IpcMainInvokeEvent, 'sender' | 'senderFrame'>;
 
@@ -54,7 +64,7 @@ function push<C extends PushChannel>(wc: Pick<WebContents, 'send'>, channel: C, 
 
 export class IpcRouter {
   private readonly subscribers = new Set<WebContents>();
-  private readonly attachments = new Map<number, { client: ControlClient; owner: WebContents }>();
+  private readonly attachments = new Map<number, { client: AttachClient; owner: WebContents }>();
   private nextAttach = 1;
   /** Per window: how many times its page went away; an attach begun before the latest one is dropped. */
   private readonly pageGenerations = new WeakMap<WebContents, number>();
@@ -62,6 +72,12 @@ export class IpcRouter {
   constructor(private readonly o: RouterOptions) {
     o.connection.onEvent((e) => this.broadcast(IPC.event, e));
     o.connection.onState((state, detail) => this.broadcast(IPC.connection, state, detail));
+    o.remotes?.onChange((change) => {
+      for (const e of change.events) this.broadcast(IPC.event, e);
+      this.broadcast(IPC.hosts, change.hosts);
+      // A remote that came, went or was first listed: the window lists again, as on its own connection's opening.
+      if (change.relist && o.connection.state === 'open') this.broadcast(IPC.connection, 'open', '');
+    });
     this.handle(IPC.call, (_e, method, params) => this.call(method, params));
     this.handle(IPC.attach, (e, ...args) => this.attach(e.sender, args));
     this.handle(IPC.attachInput, (e, id, data) => this.toAttachment(e.sender, id, 'input', { data }));
@@ -73,6 +89,7 @@ export class IpcRouter {
       if (!senderAllowed(e, o.isAppUrl)) return o.log(`refused ${IPC.subscribe} from ${e.senderFrame?.url ?? 'an unknown frame'}`);
       this.subscribers.add(e.sender);
       push(e.sender, IPC.connection, o.connection.state, '');
+      if (o.remotes) push(e.sender, IPC.hosts, o.remotes.hosts());
     });
   }
 
@@ -98,18 +115,36 @@ export class IpcRouter {
     if (WINDOW_DENIED_METHODS.includes(method)) return refused(`${method} is not available to the window`);
     const parsed = parseParams(method as IpcMethod, params);
     if (!parsed.ok) return refused(parsed.message);
+    const remotes = this.o.remotes;
+    if (method === 'list' && remotes) {
+      const mine = await this.o.connection.request('list', {});
+      return mine.ok ? ok([...mine.value, ...remotes.list()]) : mine;
+    }
+    const to = remotes?.route((parsed.value as { session?: unknown }).session);
+    if (remotes && to) return remotes.call(to.host, to.session, method as IpcMethod, parsed.value as never);
     return this.o.connection.request(method as IpcMethod, parsed.value as never);
+  }
+
+  /** A connection of the attachment's own: to the remote the session names, else to this host's daemon. */
+  private async attachClient(session: string): Promise<Result<{ client: AttachClient; session: string; host: string | null }>> {
+    const to = this.o.remotes?.route(session);
+    if (to && this.o.remotes) {
+      const c = await this.o.remotes.connect(to.host);
+      return c.ok ? ok({ client: c.value, session: to.session, host: to.host }) : c;
+    }
+    const c = await ControlClient.connect(this.o.home, { client: 'Mori window terminal' });
+    return c.ok ? ok({ client: c.value, session, host: null }) : c;
   }
 
   private async attach(owner: WebContents, args: unknown[]): Promise<InvokeChannels[typeof IPC.attach]['reply']> {
     const parsed = AttachArgs.safeParse(args);
     if (!parsed.success) return refused(`attach: ${parsed.error.issues[0]?.message ?? 'invalid arguments'}`);
-    const [session, size] = parsed.data;
+    const [named, size] = parsed.data;
     const generation = this.watch(owner);
     const pageGone = (): boolean => owner.isDestroyed() || this.pageGenerations.get(owner) !== generation;
-    const c = await ControlClient.connect(this.o.home, { client: 'Mori window terminal' });
+    const c = await this.attachClient(named);
     if (!c.ok) return c;
-    const client = c.value;
+    const { client, session, host } = c.value;
     if (pageGone()) {
       client.close();
       return fail('failed', 'the page that asked for this terminal is gone');
@@ -120,7 +155,7 @@ export class IpcRouter {
         if (!owner.isDestroyed()) push(owner, IPC.frame, id, m.frame);
       } else if (m.kind === 'detached' || m.kind === 'closing') this.end(id, m.reason);
     });
-    client.onClose(() => this.end(id, 'the connection to the Mori daemon closed'));
+    client.onClose(() => this.end(id, host === null ? 'the connection to the Mori daemon closed' : `the connection to ${host} closed`));
     this.attachments.set(id, { client, owner });
     const r = await client.request('attach', { session, cols: size.cols, rows: size.rows });
     if (!r.ok) {
@@ -129,7 +164,7 @@ export class IpcRouter {
       return r;
     }
     if (!this.attachments.has(id)) return fail('failed', 'the page that asked for this terminal is gone');
-    return ok({ id, info: r.value });
+    return ok({ id, info: host === null ? r.value : prefixedSession(host, r.value) });
   }
 
   /** Follows a window's page (once per window): its attachments end when the page goes. Its generation now. */

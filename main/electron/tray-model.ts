@@ -74,14 +74,16 @@ function sessionItem(row: SessionRow, muted: boolean): TrayItem {
 }
 
 /**
- * A remote's session: what it is doing; verify, start, stop or answer its usage limit on its host's
- * daemon (by the id that daemon gave it); how to reach it from a terminal; its notifications muted.
+ * A remote's session: what it is doing; open the window on it (as `host:<id>`); verify, start, stop
+ * or answer its usage limit on its host's daemon (by the id that daemon gave it); how to reach it
+ * from a terminal; its notifications muted.
  */
 function remoteSessionItem(host: string, row: SessionRow, muted: boolean): TrayItem {
   const id = row.info.id.startsWith(`${host}:`) ? row.info.id.slice(host.length + 1) : row.info.id;
   return {
     label: `${row.info.name} — ${sessionStatus(row).words}`,
     submenu: [
+      { label: 'Open', action: { kind: 'open-window', session: row.info.id } },
       { label: 'Verify now', action: { kind: 'verify', session: id, remote: host } },
       ...limitOrLifecycleItems(row, id, host),
       { label: `mori attach ${row.info.name}`, enabled: false },

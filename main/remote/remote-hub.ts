@@ -52,6 +52,11 @@ export class RemoteHub {
     return [...this.links.values()].map(({ link }) => link.view()).sort((a, b) => a.name.localeCompare(b.name));
   }
 
+  /** Remote `name` as remotes.json says it (for a connection of its own), if the hub holds it. */
+  remote(name: string): Remote | undefined {
+    return this.links.get(name)?.link.remote;
+  }
+
   /** A request to remote `name`'s daemon (RemoteLink.request); a remote not in remotes.json is named. */
   request<M extends IpcMethod>(name: string, method: M, params: IpcParams<M>): Promise<Result<IpcResult<M>>> {
     const entry = this.links.get(name);

@@ -5,17 +5,25 @@
 // then removed). The tray lists `box:work` under box; the remote
 // agent asking for input makes one notification naming box; ssh killed (and logins hung) marks box
 // unreachable in one quiet line, and it comes back ok without the notification again; a suspend
-// reaches the local daemon only, the remote's agent going on as it was.
+// reaches the local daemon only, the remote's agent going on as it was. The app's window (its IPC
+// router, driven as its page would) lists box:work beside the local session and works it: its state
+// file, its terminal (typed into on box), its events named box:…, an approval refused by box's bridge,
+// and the hosts told to the page, box closed with ssh's reason when it is lost.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 vi.mock('electron', () => import('../fakes/electron.js'));
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fake, powerMonitor, type FakeNotification, type Tray } from '../fakes/electron.js';
+import { pathToFileURL } from 'node:url';
+import { app as fakeApp, fake, invokeFrom, powerMonitor, sendFrom, type BrowserWindow, type FakeNotification, type Tray } from '../fakes/electron.js';
+import { IPC } from '../../common/electron-ipc.js';
+import type { HostStatus } from '../../common/mori-api.js';
+import type { Result } from '../../common/result.js';
+import type { SessionInfo } from '../../common/ipc.js';
 import { stopDaemon } from '../../main/daemon-client/daemon-process.js';
 import type { DaemonEvent } from '../../common/ipc.js';
 import { client } from '../helpers/daemon.js';
-import { startTestApp, type TestApp } from '../helpers/electron-app.js';
+import { APP_PAGE, startTestApp, type TestApp } from '../helpers/electron-app.js';
 import { MORI_BIN } from '../helpers/mori-cli.js';
 import { UpHarness } from '../helpers/mori-up.js';
 import { freePort, shq, SKIP_REASON, SKIP_WITHOUT_SSHD, SshServer } from '../helpers/sshd.js';
@@ -105,7 +113,7 @@ describe.skipIf(SKIP_WITHOUT_SSHD)('the desktop app with a remote host', () => {
       return at > labels.findIndex((l) => l.startsWith('here — ')) && labels[at + 1] === 'box:work — waiting';
     }, shown, 90_000);
     const row = (tray().menu?.items ?? []).find((i) => i.label === 'box:work — waiting');
-    expect((row?.submenu as { label?: string }[] | undefined)?.map((i) => i.label)).toEqual(['Verify now', 'Stop', 'mori attach box:work', 'Mute notifications']);
+    expect((row?.submenu as { label?: string }[] | undefined)?.map((i) => i.label)).toEqual(['Open', 'Verify now', 'Stop', 'mori attach box:work', 'Mute notifications']);
     expect(titles()).toEqual([]); // what was so when box was first listed is no news
     // Removed while the app runs: its line goes.
     expect(local.mori('remote', 'rm', 'gone').code).toBe(0);
@@ -167,5 +175,61 @@ describe.skipIf(SKIP_WITHOUT_SSHD)('the desktop app with a remote host', () => {
     expect(local.workLog('here')).not.toMatch(/SESSION STOPPED/); // the local session was not the one asked
     click('box:work — ', 'Resume');
     await untilValue('box:work running again on box', () => remoteState(), (x) => x === 'running', 60_000, (x) => `${x} | ${shown()}`);
+  });
+  it("the app's window lists box:work beside here and works it through box: its state file, its terminal, its events; an approval is refused there; box lost is told to the page", { timeout: 240_000 }, async () => {
+    if (!t) throw new Error('the app did not start');
+    await until('box connected', () => box()?.status === 'ok', shown, 90_000);
+    fakeApp.emit('second-instance');
+    const wc = (fake.windows.at(-1) as BrowserWindow).webContents;
+    const own = pathToFileURL(APP_PAGE).href;
+    sendFrom(wc, own, IPC.subscribe);
+    const told = (channel: string): unknown[][] => wc.sent.filter((m) => m.channel === channel).map((m) => m.args);
+    const lastHosts = (): HostStatus[] | undefined => told(IPC.hosts).at(-1)?.[0] as HostStatus[] | undefined;
+    expect(lastHosts()).toEqual([{ name: 'box', state: 'open', detail: '' }]);
+
+    const listed = (await invokeFrom(wc, own, IPC.call, 'list', {})) as Result<SessionInfo[]>;
+    if (!listed.ok) throw new Error(listed.message);
+    expect(listed.value.map((s) => s.name).sort()).toEqual(['box:work', 'here']);
+    const work = listed.value.find((s) => s.name === 'box:work');
+    const onBox = await direct!.c.request('list', {});
+    expect(work?.id).toBe(`box:${onBox.ok ? onBox.value[0]?.id : '?'}`);
+
+    // Its state file is box's, read through box's daemon.
+    const read = await invokeFrom(wc, own, IPC.call, 'state.read', { session: 'box:work', file: 'session_state.md' });
+    expect(read).toMatchObject({ ok: true, value: { text: readFileSync(path.join(remote.stateDir('work'), 'session_state.md'), 'utf8') } });
+
+    // Its terminal: a login of its own to box, the snapshot, typing reaching box's agent, its output back.
+    const attached = (await invokeFrom(wc, own, IPC.attach, 'box:work', { cols: 100, rows: 30 })) as Result<{ id: number; info: SessionInfo }>;
+    if (!attached.ok) throw new Error(attached.message);
+    expect(attached.value.info.name).toBe('box:work');
+    const id = attached.value.id;
+    const frames = (): { kind: string; data: string }[] => told(IPC.frame).filter((a) => a[0] === id).map((a) => a[1] as { kind: string; data: string });
+    await until('the snapshot', () => frames()[0]?.kind === 'snapshot');
+    expect(await invokeFrom(wc, own, IPC.attachInput, id, 'print:typed-from-the-app\r')).toMatchObject({ ok: true });
+    await until('box\'s agent to print it', () => frames().some((f) => f.kind === 'output' && f.data.includes('typed-from-the-app')), () => JSON.stringify(frames().slice(-3)));
+    await until('the agent\'s record on box', () => readFileSync(remote.record, 'utf8').includes('typed-from-the-app'));
+
+    // box's events reach the page named as the list names them.
+    const ask = remote.mori('send', 'work', 'ask');
+    expect(ask.code, ask.stderr).toBe(0);
+    await until('box:work needs input, told to the page', () =>
+      told(IPC.event).some(([e]) => (e as { sessionId?: string; name?: string; activity?: string }).sessionId === work?.id && (e as { name?: string }).name === 'box:work'),
+    );
+
+    // An approval is made on box by the person there: its bridge refuses it, and says so.
+    const trust = await invokeFrom(wc, own, IPC.call, 'checks.trust', { session: 'box:work', hash: 'x' });
+    expect(trust).toMatchObject({ ok: false, code: 'forbidden' });
+    expect(await invokeFrom(wc, own, IPC.attachDetach, id)).toMatchObject({ ok: true });
+
+    // box lost: the page is told it is closed, with ssh's reason; its rows stay listed as last seen.
+    sshd.pause();
+    try {
+      expect(killSshMasters()).toBeGreaterThan(0);
+      await until('box closed, told to the page', () => lastHosts()?.[0]?.state === 'closed', () => JSON.stringify(lastHosts()));
+      expect(lastHosts()?.[0]?.detail).toMatch(/box/);
+    } finally {
+      sshd.resume();
+    }
+    await until('box open again, told to the page', () => lastHosts()?.[0]?.state === 'open', () => JSON.stringify(lastHosts()), 90_000);
   });
 });

@@ -37,8 +37,10 @@ describe('the tray with remotes', () => {
     expect(labels(v.menu).slice(0, 6)).toEqual(['here — waiting', 'box', 'box:tests — needs input', 'box:work — waiting', 'lab', 'lab:train — working']);
     expect(v.menu.find((i) => i.label === 'box')).toMatchObject({ enabled: false });
     const work = v.menu.find((i) => i.label === 'box:work — waiting');
-    expect(labels(work?.submenu ?? [])).toEqual(['Verify now', 'Stop', 'mori attach box:work', 'Mute notifications']);
-    expect(work?.submenu?.[3]?.action).toEqual({ kind: 'toggle-mute', session: 'box:id-work' });
+    expect(labels(work?.submenu ?? [])).toEqual(['Open', 'Verify now', 'Stop', 'mori attach box:work', 'Mute notifications']);
+    expect(work?.submenu?.[4]?.action).toEqual({ kind: 'toggle-mute', session: 'box:id-work' });
+    // Open shows it in the window, which names it as the tray does.
+    expect(work?.submenu?.[0]?.action).toEqual({ kind: 'open-window', session: 'box:id-work' });
     expect(labels(v.menu)).toContain('New session…');
   });
 
