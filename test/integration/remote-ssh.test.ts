@@ -3,7 +3,8 @@
 // answers), and the local `mori` reaching it as `host:session` — listed, its status read, text sent to
 // its fake agent, attached over a pty. An unreachable remote and a hung one cost `mori ls` at most
 // its 2 s deadline; an attachment whose ssh connection is killed comes back and lists what happened
-// there meanwhile, and Ctrl-C ends its wait; a remote of another protocol version is named with what to run there, one without
+// there meanwhile, and Ctrl-C ends its wait; `log`, `checks`, `verify`, `checkpoint`, `checkpoints` and
+// `changes` work on box's files through its daemon; a remote of another protocol version is named with what to run there, one without
 // Mori with how to give its command; an approval through the bridge is refused; a corrupt remotes.json
 // is named and never overwritten.
 import { spawn, spawnSync } from 'node:child_process';
@@ -79,6 +80,47 @@ describe.skipIf(SKIP_WITHOUT_SSHD)('sessions on another host through ssh', () =>
     expect(send.code, send.err).toBe(0);
     await until('the sent line to reach the remote agent', () => record().includes('"line":"print:over-ssh"'), record);
     expect(mori('send', 'box:nope', 'x').code).toBe(3);
+  });
+
+  it("logs, lists and runs checks, checkpoints and shows changes of box:work on box's own files", { timeout: 120_000 }, async () => {
+    const log = mori('log', 'box:work', 'written', 'from', 'afar');
+    expect(log.code, log.err).toBe(0);
+    expect(remote.workLog('work')).toMatch(/written from afar/);
+
+    writeFileSync(path.join(remote.stateDir('work'), 'environment.md'), `${readFileSync(path.join(remote.stateDir('work'), 'environment.md'), 'utf8')}\n## Checks\n- file: README.md\n`);
+    const checks = mori('checks', 'box:work');
+    expect(checks.code, checks.err).toBe(0);
+    expect(checks.out).toMatch(/^Checks of "box:work":$/m);
+    expect(checks.out).toMatch(/^ {2}file {2}README\.md {2}environment\.md:\d+$/m);
+    // README.md is not there yet: the check fails on box, and says so here with exit 1.
+    const failing = mori('verify', 'box:work');
+    expect(failing.code, failing.out + failing.err).toBe(1);
+    expect(failing.out).toMatch(/^box:work: /);
+    expect(failing.out).toMatch(/^ {2}FAIL {2}file {2}README\.md/m);
+
+    // box's project is a git repository: a checkpoint taken there, a file changed there, the change shown here.
+    const git = (...a: string[]) => spawnSync('git', ['-C', remote.project, ...a], { encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });
+    writeFileSync(path.join(remote.project, 'README.md'), 'one\n');
+    expect(git('add', 'README.md').status).toBe(0);
+    expect(git('commit', '-qm', 'start').status).toBe(0);
+    const passing = mori('verify', 'box:work', '--json');
+    expect(passing.code, passing.out + passing.err).toBe(0);
+    const verified = passing.json() as { ok: boolean; remote: string; results: { status: string; target: string }[] };
+    expect([verified.ok, verified.remote, verified.results.find((r) => r.target === 'README.md')?.status]).toEqual([true, 'box', 'pass']);
+    const cp = mori('checkpoint', 'box:work', '-m', 'before the change');
+    expect(cp.code, cp.err).toBe(0);
+    expect(cp.out).toMatch(/^Checkpoint [0-9a-f]{7} \(#\d+\) on box: /);
+    writeFileSync(path.join(remote.project, 'README.md'), 'one\ntwo from box\n');
+    const stat = mori('changes', 'box:work', '--since', 'last', '--stat');
+    expect(stat.code, stat.err).toBe(0);
+    expect(stat.out).toMatch(/1 file changed, \+1 -0\n {2}modified +\+1 -0 +README\.md/);
+    const patch = mori('changes', 'box:work', '--since', 'last');
+    expect(patch.out).toMatch(/^\+two from box$/m);
+    const listed = mori('checkpoints', 'box:work', '--json');
+    expect(listed.code, listed.err).toBe(0);
+    expect((listed.json() as { checkpoints: { message?: string }[] }).checkpoints.map((c) => c.message)).toContain('before the change');
+    // A session box does not have is named as not found there.
+    expect(mori('changes', 'box:nope', '--stat').code).toBe(3);
   });
 
   it('attaches over ssh: the remote screen shows and typing reaches the remote agent', { timeout: 90_000 }, async () => {

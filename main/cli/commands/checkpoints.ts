@@ -1,16 +1,19 @@
 // `mori checkpoint S [-m text]`, `mori checkpoints S`, `mori changes S [--since X] [--stat]` and
 // `mori rollback S <checkpoint> [--files PATH...] [--dry-run] [--yes]` (DESIGN.md §4, §9): take a
 // snapshot now, list them, show what changed since one, and put files back as one recorded them.
-// Thin over main/supervisor/checkpoints/. Runs in the CLI process.
+// Thin over main/supervisor/checkpoints/; a remote session's (all but rollback) through its host's
+// daemon (remote-commands.ts). Runs in the CLI process.
 import type { Command } from 'commander';
-import type { ChangesListing, CheckpointInfo, RollbackAction } from '../../../common/checkpoints.js';
+import type { RollbackAction } from '../../../common/checkpoints.js';
 import { BUSY_MESSAGE, rollbackNeedsConfirm } from '../../../common/rollback-confirm.js';
 import { fail } from '../../../common/result.js';
 import { projectDirOf } from '../../state/project-dir.js';
 import { openSession } from '../../state/resolve-session.js';
 import { NOT_A_REPOSITORY } from '../../state/snapshot.js';
 import { sessionChanges, sessionCheckpoints, sessionPatch } from '../../supervisor/checkpoints/changes.js';
+import { checkpointRow, statLines } from '../checkpoint-text.js';
 import { reportFailure, reportSuccess, type OutputOptions } from '../output.js';
+import { remoteOf } from '../remote-of.js';
 // Taking a checkpoint and rolling back load their modules (the work log, the daemon's client) when
 // they run: `mori changes` starts as a fresh Node process, and its time is mostly loading code.
 
@@ -27,15 +30,6 @@ interface RollbackCliOptions extends OutputOptions {
   dryRun?: boolean;
 }
 
-function checkpointRow(c: CheckpointInfo): string {
-  return `#${c.seq}  ${c.id}  ${c.at}  ${c.files} file${c.files === 1 ? '' : 's'}  ${c.reason}${c.message ? ` "${c.message}"` : ''}\n      ${c.logLine}`;
-}
-
-function statLines(l: ChangesListing): string[] {
-  const lines = l.files.map((f) => `  ${f.kind.padEnd(12)} ${f.binary ? 'binary' : `+${f.added ?? 0} -${f.deleted ?? 0}`.padEnd(12)} ${f.path}`);
-  return [`Since checkpoint ${l.since.id} (#${l.since.seq}, ${l.since.at}): ${l.files.length} file${l.files.length === 1 ? '' : 's'} changed, +${l.added} -${l.deleted}`, ...lines];
-}
-
 function actionLines(actions: readonly RollbackAction[]): string[] {
   return actions.map((a) => `  ${a.action.padEnd(8)} ${a.path}${a.why ? ` (${a.why})` : ''}`);
 }
@@ -47,6 +41,13 @@ export function registerCheckpoints(program: Command): void {
     .option('-m, --message <text>', 'say what this checkpoint is')
     .option('--json', 'print JSON')
     .action(async (spec: string, opts: CheckpointCliOptions) => {
+      const target = await remoteOf(spec);
+      if (!target.ok) return reportFailure(target, opts);
+      if (target.value) {
+        const { remoteCheckpoint } = await import('../remote-commands.js');
+        const r = await remoteCheckpoint(target.value.remote, target.value.session, opts.message);
+        return r.ok ? reportSuccess(r.value.value, r.value.text, opts) : reportFailure(r, opts);
+      }
       const opened = openSession(spec);
       if (!opened.ok) return reportFailure(opened, opts);
       const project = projectDirOf(opened.value.stateDir);
@@ -66,6 +67,13 @@ export function registerCheckpoints(program: Command): void {
     .description("list the session's checkpoints: the first and the most recent ones")
     .option('--json', 'print JSON')
     .action(async (spec: string, opts: OutputOptions) => {
+      const target = await remoteOf(spec);
+      if (!target.ok) return reportFailure(target, opts);
+      if (target.value) {
+        const { remoteCheckpoints } = await import('../remote-commands.js');
+        const r = await remoteCheckpoints(target.value.remote, target.value.session);
+        return r.ok ? reportSuccess(r.value.value, r.value.text, opts) : reportFailure(r, opts);
+      }
       const opened = openSession(spec);
       if (!opened.ok) return reportFailure(opened, opts);
       const r = await sessionCheckpoints(opened.value.stateDir);
@@ -80,6 +88,13 @@ export function registerCheckpoints(program: Command): void {
     .option('--stat', 'the file list and line counts only')
     .option('--json', 'print JSON')
     .action(async (spec: string, opts: ChangesCliOptions) => {
+      const target = await remoteOf(spec);
+      if (!target.ok) return reportFailure(target, opts);
+      if (target.value) {
+        const { remoteChanges } = await import('../remote-commands.js');
+        const r = await remoteChanges(target.value.remote, target.value.session, opts.since ?? 'start', opts.stat ?? false);
+        return r.ok ? reportSuccess(r.value.value, r.value.text, opts) : reportFailure(r, opts);
+      }
       const opened = openSession(spec);
       if (!opened.ok) return reportFailure(opened, opts);
       if (opts.stat) {

@@ -16,6 +16,7 @@ import { readSessionFile, sessionFilePath } from '../../state/session-file.js';
 import { appendEntry } from '../../state/work-log.js';
 import { refusedInsideAgent } from '../approver-check.js';
 import { printJson, reportFailure, reportSuccess, type OutputOptions } from '../output.js';
+import { remoteOf } from '../remote-of.js';
 
 /** Lines of a failing command's output shown under it in `mori verify`; the full 40 are in --json and session.json. */
 const SHOWN_TAIL_LINES = 10;
@@ -120,7 +121,14 @@ export function registerChecks(program: Command): void {
     .command('checks <session>')
     .description('show the checks derived from environment.md and session_state.md, and where each came from')
     .option('--json', 'print JSON')
-    .action((spec: string, opts: OutputOptions) => {
+    .action(async (spec: string, opts: OutputOptions) => {
+      const target = await remoteOf(spec);
+      if (!target.ok) return reportFailure(target, opts);
+      if (target.value) {
+        const { remoteChecks } = await import('../remote-commands.js');
+        const r = await remoteChecks(target.value.remote, target.value.session);
+        return r.ok ? reportSuccess(r.value.value, r.value.text, opts) : reportFailure(r, opts);
+      }
       const opened = openSession(spec);
       if (!opened.ok) return reportFailure(opened, opts);
       const { stateDir, session } = opened.value;
@@ -146,6 +154,18 @@ export function registerChecks(program: Command): void {
         const n = Number(opts.serviceDeadline);
         if (!Number.isFinite(n) || n <= 0) return reportFailure(fail('usage', `--service-deadline: "${opts.serviceDeadline}" is not a number of seconds`), opts);
         deadlineMs = n * 1000;
+      }
+      const target = await remoteOf(spec);
+      if (!target.ok) return reportFailure(target, opts);
+      if (target.value) {
+        // On its host, by its daemon, with that host's approvals and the daemon's own service deadline.
+        const { remoteVerify } = await import('../remote-commands.js');
+        const r = await remoteVerify(target.value.remote, target.value.session, opts.restartServices ?? false);
+        if (!r.ok) return reportFailure(r, opts);
+        if (opts.json) printJson(r.value.value);
+        else process.stdout.write(r.value.text + '\n');
+        process.exitCode = r.value.passed ? 0 : 1;
+        return;
       }
       const dir = resolveSession(spec);
       if (!dir.ok) return reportFailure(dir, opts);

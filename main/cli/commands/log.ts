@@ -1,8 +1,10 @@
-// `mori log S MESSAGE`: appends one entry to the session's work_log.md. Runs in the CLI process.
+// `mori log S MESSAGE`: appends one entry to the session's work_log.md (a remote session's through its
+// host's daemon). Runs in the CLI process.
 import path from 'node:path';
 import type { Command } from 'commander';
 import { fail } from '../../../common/result.js';
 import { resolveSession } from '../../state/resolve-session.js';
+import { remoteOf } from '../remote-of.js';
 import { UnsafeStateFile } from '../../state/state-file-guard.js';
 import { appendEntry, WORK_LOG } from '../../state/work-log.js';
 import { reportFailure, reportSuccess, type OutputOptions } from '../output.js';
@@ -12,11 +14,18 @@ export function registerLog(program: Command): void {
     .command('log <session> <message...>')
     .description("append an entry to the session's work_log.md")
     .option('--json', 'print JSON')
-    .action((spec: string, words: string[], opts: OutputOptions) => {
-      const dir = resolveSession(spec);
-      if (!dir.ok) return reportFailure(dir, opts);
+    .action(async (spec: string, words: string[], opts: OutputOptions) => {
       const message = words.join(' ').trim();
       if (message.length === 0) return reportFailure(fail('usage', 'the message is empty'), opts);
+      const target = await remoteOf(spec);
+      if (!target.ok) return reportFailure(target, opts);
+      if (target.value) {
+        const { remoteLog } = await import('../remote-commands.js');
+        const r = await remoteLog(target.value.remote, target.value.session, message);
+        return r.ok ? reportSuccess(r.value.value, r.value.text, opts) : reportFailure(r, opts);
+      }
+      const dir = resolveSession(spec);
+      if (!dir.ok) return reportFailure(dir, opts);
       const at = new Date();
       try {
         appendEntry(dir.value, [message], at);

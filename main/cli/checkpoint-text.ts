@@ -1,0 +1,12 @@
+// How the `mori` command prints checkpoints and a change listing (DESIGN.md §9), for this host's
+// sessions and a remote's alike. Runs in the CLI process.
+import type { ChangesListing, CheckpointInfo } from '../../common/checkpoints.js';
+
+export function checkpointRow(c: CheckpointInfo): string {
+  return `#${c.seq}  ${c.id}  ${c.at}  ${c.files} file${c.files === 1 ? '' : 's'}  ${c.reason}${c.message ? ` "${c.message}"` : ''}\n      ${c.logLine}`;
+}
+
+export function statLines(l: ChangesListing): string[] {
+  const lines = l.files.map((f) => `  ${f.kind.padEnd(12)} ${f.binary ? 'binary' : `+${f.added ?? 0} -${f.deleted ?? 0}`.padEnd(12)} ${f.path}`);
+  return [`Since checkpoint ${l.since.id} (#${l.since.seq}, ${l.since.at}): ${l.files.length} file${l.files.length === 1 ? '' : 's'} changed, +${l.added} -${l.deleted}`, ...lines];
+}
