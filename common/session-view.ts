@@ -287,7 +287,8 @@ export function headerAdvice(info: Pick<SessionInfo, 'state' | 'activity' | 'int
     case 'needs-trust':
       return advice('The launch needs your trust for a command or address it names.', ['review-trust'], 'warn', { detail: message });
     case 'state-invalid':
-      return advice('A state file could not be read; fix it, then Restart.', ['open-state-file', 'restart'], 'bad', { detail: message });
+      // The window opens only the files it edits; session.json (Mori's own) is fixed by hand, as the message says.
+      return advice('A state file could not be read; fix it, then Restart.', /(session_state|environment)\.md/.test(message ?? '') ? ['open-state-file', 'restart'] : ['restart'], 'bad', { detail: message });
     case 'usage-limit':
       return advice('Usage limit: Mori stopped waiting for it.', ['restart'], 'warn', { detail: message });
     default:

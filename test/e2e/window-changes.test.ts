@@ -5,7 +5,7 @@
 // ticks the confirmation, and then restores the selected file; a suspend's checkpoint arrives by its `checkpoint.written` event (no
 // Refresh) with `SESSION INTERRUPTED - system sleep` beside it in the timeline; Restore shows its
 // plan first, then puts back one file alone, and then every file, on disk. Screenshots
-// (light and dark, 1366×768) go to out/e2e-screenshots/.
+// (light and dark, 1440×900) go to out/e2e-screenshots/.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -44,7 +44,7 @@ function send(text: string): void {
 describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the Changes tab', { timeout: 90_000 }, () => {
   beforeAll(async () => {
     await buildRenderer();
-    w = new WindowHarness('window-changes', { width: 1366, height: 768 });
+    w = new WindowHarness('window-changes');
     writeFileSync(file('app.txt'), ORIGINAL);
     writeFileSync(file('README.md'), '# project\n');
     git('add', '-A');

@@ -11,7 +11,7 @@ import { UpHarness } from '../helpers/mori-up.js';
 import { until } from '../helpers/until.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
-/** Where screenshots go: under out/ (not committed); the README's one is copied to docs/ by hand. */
+/** Where screenshots go: under out/ (not committed); `node scripts/docs-screenshots.mjs` copies the ones README links to docs/screenshots/. */
 export const SHOTS = path.join(REPO, 'out', 'e2e-screenshots');
 /** The size the screenshots are taken at: a common laptop screen. */
 export const VIEWPORT = { width: 1440, height: 900 };

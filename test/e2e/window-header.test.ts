@@ -7,7 +7,10 @@
 // the top of the list (never the welcome page while sessions exist). Ctrl+1…9 select sessions, even
 // from a terminal, which receives nothing; Ctrl+F searches the terminal and says when nothing matches;
 // `?` lists the shortcuts, except in a terminal, where it is the agent's. Ctrl+K opens a palette of
-// the sessions and actions with their shortcuts: typing filters, Enter runs the chosen one. Screenshots, light and dark at 1366×768, go to out/e2e-screenshots/.
+// the sessions and actions with their shortcuts: typing filters, Enter runs the chosen one. A restart's
+// countdown shows while the agent waits for it; an agent command nobody approved offers Review and
+// trust…, a missing agent program its install command with Copy, a forged session.json the file's
+// error and Restart. Screenshots, light and dark at 1440×900, go to out/e2e-screenshots/.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -41,16 +44,35 @@ function startsOf(name: string): number {
   return all.filter((s) => first.includes(s) || (s.resumeId !== null && ids.has(s.resumeId))).length;
 }
 
+/** Changes a session's session.json as an agent or a cloned repository could. */
+function editSession(name: string, change: (j: { agent: Record<string, unknown> }) => void): void {
+  const file = path.join(w.h.stateDir(name), 'session.json');
+  const j = JSON.parse(readFileSync(file, 'utf8')) as { agent: Record<string, unknown> };
+  change(j);
+  writeFileSync(file, JSON.stringify(j, null, 2));
+}
+
 describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the session header in Chromium', () => {
   beforeAll(async () => {
     await buildRenderer();
-    w = new WindowHarness('window-header', { width: 1366, height: 768 });
+    w = new WindowHarness('window-header');
+    // A restart's first delay long enough to read its countdown (4–6 s with the jitter), not 100 ms.
+    w.h.env['MORI_RESTART_BASE_MS'] = '5000';
     w.h.init('limity', 'direct');
     w.h.init('stopper', 'direct');
     w.h.init('asker', 'direct');
     w.h.init('crashy', 'direct');
     // Two crashes make a crash loop here (five by default): read when the daemon starts.
     writeFileSync(path.join(w.h.home, 'settings.json'), JSON.stringify({ restart: { crashLoopCount: 2 } }));
+    // A shell command approved at init, then changed in session.json: it waits for the person's trust.
+    expect(w.h.mori('init', w.h.project, '--name', 'trusty', '--agent', 'shell', '--command', 'sleep 600', '--backend', 'direct').code).toBe(0);
+    editSession('trusty', (j) => (j.agent['command'] = 'sleep 601'));
+    // Codex's program where nothing is: the agent is missing.
+    w.h.env['MORI_AGENT_BIN_CODEX'] = path.join(w.h.tmp, 'no-codex-here');
+    expect(w.h.mori('init', w.h.project, '--name', 'missing', '--agent', 'codex', '--backend', 'direct').code).toBe(0);
+    // An agent session id that is no claude id: session.json is invalid.
+    w.h.init('forged', 'direct');
+    editSession('forged', (j) => (j.agent['sessionId'] = 'x; touch nothing'));
     await w.start();
   }, 90_000);
   afterAll(async () => {
@@ -121,15 +143,19 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the session header
     await advice.waitFor({ state: 'detached', timeout: 25_000 });
   });
 
-  it('a crash loop shows the last output and Restart starts the agent again', async () => {
+  it('a crash counts down to its restart; a crash loop shows the last output and Restart starts the agent again', async () => {
     const { page } = w;
+    const advice = page.getByRole('region', { name: 'What needs you' });
     for (let i = 1; i <= 2; i++) {
       await until(`start ${i} of the agent`, () => startsOf('crashy') >= i);
       await waitingAt('crashy');
       await send('crashy', 'print:last words before crash ' + String(i));
       await send('crashy', 'crash');
+      if (i > 1) continue;
+      await advice.getByText(/^Restarting the agent in [1-6] s \(at \d\d:\d\d\)\.$/).waitFor({ timeout: 10_000 });
+      expect(await advice.getByRole('button').count()).toBe(0);
+      await w.shot('header-retry');
     }
-    const advice = page.getByRole('region', { name: 'What needs you' });
     await advice.getByText('The agent kept crashing, so Mori stopped restarting it. Its last output:').waitFor({ timeout: 25_000 });
     await expect.poll(() => advice.getByLabel('Last output').innerText()).toContain('last words before crash 2');
     await w.shot('header-crash-loop');
@@ -137,6 +163,46 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the session header
     await advice.getByRole('button', { name: 'Restart' }).click();
     await until('the restart', () => startsOf('crashy') > before);
     await advice.waitFor({ state: 'detached', timeout: 25_000 });
+  });
+
+  it('an unapproved agent command, a missing agent program and a forged session.json each say so, with the action that fixes it', async () => {
+    const { page } = w;
+    const list = page.getByRole('listbox', { name: 'Sessions' });
+    const advice = page.getByRole('region', { name: 'What needs you' });
+    const open = async (name: string): Promise<void> => {
+      await list.getByRole('option', { name: new RegExp(name) }).click();
+      await expect.poll(() => list.getByRole('option', { name: new RegExp(name) }).innerText(), { timeout: 25_000 }).toContain('attention');
+    };
+    // Each session's attention came before the page was open: Start (or Restart) says it again, as it happens.
+    await open('trusty');
+    await advice.getByText('The launch needs your trust for a command or address it names.').waitFor();
+    await page.locator('header.session-header').getByRole('button', { name: 'Start' }).click();
+    await advice.getByText(/sleep 601/).waitFor({ timeout: 25_000 });
+    expect(await advice.getByRole('button').allInnerTexts()).toEqual(['Review and trust…']);
+    await w.shot('header-needs-trust');
+    await advice.getByRole('button', { name: 'Review and trust…' }).click();
+    await expect.poll(() => page.getByRole('tab', { name: 'Checks' }).getAttribute('aria-selected')).toBe('true');
+    await page.getByRole('tab', { name: 'Terminal' }).click();
+
+    await open('missing');
+    await advice.getByText("The agent's program was not found. Install it, then Restart:").waitFor();
+    await advice.getByRole('button', { name: 'Restart' }).click();
+    const install = advice.getByText('npm install -g @openai/codex', { exact: true });
+    await install.waitFor({ timeout: 25_000 });
+    expect(await advice.getByRole('button').allInnerTexts()).toEqual(['Copy', 'Restart']);
+    await w.shot('header-agent-missing');
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(w.url).origin });
+    await advice.getByRole('button', { name: 'Copy' }).click();
+    await page.getByRole('status').getByText('Copied the install command').waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('npm install -g @openai/codex');
+
+    await open('forged');
+    await advice.getByText('A state file could not be read; fix it, then Restart.').waitFor();
+    await advice.getByRole('button', { name: 'Restart' }).click();
+    await advice.getByText(/session\.json: agent\.sessionId: "x; touch nothing" is not a claude session id/).waitFor({ timeout: 25_000 });
+    expect(await advice.getByRole('button').allInnerTexts()).toEqual(['Restart']);
+    await w.shot('header-state-invalid');
+    expect(startsOf('forged')).toBe(0);
   });
 
   it('the address follows the selection; an unknown session in it falls to the top of the list, also after a reload', async () => {
@@ -171,16 +237,18 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the session header
     const { page } = w;
     const list = page.getByRole('listbox', { name: 'Sessions' });
     const selectedName = (): Promise<string> => list.getByRole('option', { selected: true }).locator('.session-name').innerText();
-    await list.getByRole('option', { name: /asker/ }).click();
+    await list.getByRole('option', { name: /stopper/ }).click();
+    // The keys of two sessions whose agents run (the ones needing the person come first in the list).
     const names = await list.locator('.session-name').allInnerTexts();
-    await page.keyboard.press('Control+2');
-    await expect.poll(selectedName).toBe(names[1]);
+    const [askerKey, limityKey] = ['asker', 'limity'].map((n) => names.indexOf(n) + 1);
+    await page.keyboard.press(`Control+${String(askerKey)}`);
+    await expect.poll(selectedName).toBe('asker');
     // From inside a terminal too: the agent receives none of it.
     await page.getByRole('region', { name: 'Terminal' }).getByText('Fake Agent').filter({ visible: true }).first().waitFor({ timeout: 25_000 });
     await page.getByRole('region', { name: 'Terminal' }).click();
     const before = inputs().length;
-    await page.keyboard.press('Control+1');
-    await expect.poll(selectedName).toBe(names[0]);
+    await page.keyboard.press(`Control+${String(limityKey)}`);
+    await expect.poll(selectedName).toBe('limity');
     await page.keyboard.press('Control+f');
     const search = page.getByRole('searchbox', { name: 'Search the terminal' });
     await expect.poll(() => search.evaluate((el) => el === document.activeElement)).toBe(true);
@@ -188,6 +256,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the session header
     await page.keyboard.press('Enter');
     const none = page.getByRole('status').getByText('No match');
     await none.waitFor();
+    await w.shot('terminal-search-no-match');
     await search.fill('Fake Agent');
     await page.keyboard.press('Enter');
     expect(await none.count()).toBe(0);

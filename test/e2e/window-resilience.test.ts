@@ -11,7 +11,7 @@
 // - an unsaved edit of session_state.md survives a session switch and a reload, marks its tab as
 //   unsaved, makes closing the page ask first, is saved by Ctrl+S; a draft made before the file
 //   changed on disk raises the changed-on-disk banner after every reload, and Compare shows a merge view.
-// Screenshots (light and dark, 1366×768) of the banner, the tab marker and the compare view go to
+// Screenshots (light and dark, 1440×900) of the banner, the tab marker, the environment.md editor and the compare view go to
 // out/e2e-screenshots/.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -50,7 +50,7 @@ const visibleTerminal = () => w.page.locator('.terminal-host:not([hidden])');
 describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window keeps agents and work through hidden views, restarts and reloads', () => {
   beforeAll(async () => {
     await buildRenderer();
-    w = new WindowHarness('window-resilience', { width: 1366, height: 768 });
+    w = new WindowHarness('window-resilience');
     for (const name of ['alpha', 'bravo', 'charlie', 'delta']) w.h.init(name, 'direct');
     // The one that lives through the daemon's restart with its screen: a tmux agent outlives its supervisor.
     w.h.init('keeper', 'tmux');
@@ -161,6 +161,9 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window keeps a
     // The checks pane, mounted afresh, lists the check added while the daemon was down.
     await page.getByRole('tab', { name: 'Checks' }).click();
     await checks.getByRole('listitem', { name: /localhost:2:/ }).waitFor({ timeout: 10_000 });
+    await page.getByRole('tab', { name: 'environment.md' }).click();
+    await page.getByRole('textbox', { name: 'environment.md text' }).getByText('Cache: localhost:2').waitFor();
+    await w.shot('environment');
   });
 
   it('an unsaved edit survives a session switch and a reload, marks its tab, asks before closing, saves on Ctrl+S; Compare shows a merge view', async () => {
@@ -226,7 +229,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window keeps a
     await compare.getByRole('textbox', { name: 'session_state.md: on disk' }).getByText('the agent wrote this').waitFor();
     await compare.getByRole('textbox', { name: 'session_state.md: your text' }).getByText('mine, not saved').waitFor();
     expect(await compare.locator('.cm-mergeView .cm-changedLine').count()).toBeGreaterThan(0);
-    await w.shot('compare-merge');
+    await w.shot('compare');
     await page.getByRole('button', { name: 'Save mine over it' }).click();
     await page.getByRole('status').getByText('Saved', { exact: true }).waitFor();
     expect(readFileSync(file, 'utf8')).toContain('- mine, not saved');

@@ -78,6 +78,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('renaming and remov
     await expect.poll(() => page.getByRole('option', { name: /alpha/ }).innerText(), { timeout: 25_000 }).toMatch(/stopped/);
     await header.getByRole('button', { name: 'Rename' }).click();
     await dialog.getByRole('textbox', { name: 'New name' }).fill('gamma');
+    await w.shot('sessions-rename-dialog');
     await dialog.getByRole('button', { name: 'Rename' }).click();
     await dialog.waitFor({ state: 'detached' });
     await page.getByRole('heading', { level: 1, name: 'gamma' }).waitFor();

@@ -154,6 +154,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window in Chro
     const saved = readFileSync(file, 'utf8');
     expect(saved).toContain('- external line from the agent');
     expect(saved).toContain('- typed in the window');
+    await w.shot('session_state');
 
     // An unsaved change, then the agent writes again: a banner; Save answers conflict and writes nothing.
     await editor.click();

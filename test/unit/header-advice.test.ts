@@ -24,11 +24,13 @@ describe('headerAdvice', () => {
     expect(headerAdvice(attention('crash-loop'), null, NOW)).toMatchObject({ actions: ['restart'], screen: 'last-output', tone: 'bad' });
   });
 
-  it('agent-missing carries the install command to copy; needs-trust opens the checks; state-invalid opens the file', () => {
+  it('agent-missing carries the install command to copy; needs-trust opens the checks; state-invalid opens the file the window edits', () => {
     const missing = headerAdvice(attention('agent-missing'), 'the agent\'s program "claude" was not found (not on PATH, nor set by MORI_AGENT_BIN_CLAUDE); install it: npm install -g @anthropic-ai/claude-code', NOW);
     expect(missing).toMatchObject({ actions: ['copy-install', 'restart'], detail: 'npm install -g @anthropic-ai/claude-code' });
     expect(headerAdvice(attention('needs-trust'), 'untrusted', NOW)?.actions).toEqual(['review-trust']);
     expect(headerAdvice(attention('state-invalid'), 'environment.md: bad', NOW)).toMatchObject({ actions: ['open-state-file', 'restart'], detail: 'environment.md: bad' });
+    // session.json is not a file the window edits: no button that would open another one.
+    expect(headerAdvice(attention('state-invalid'), '/p/.mori/s/session.json: agent.sessionId: bad', NOW)?.actions).toEqual(['restart']);
     expect(headerAdvice(attention('launch-failed'), 'spawn failed', NOW)).toMatchObject({ sentence: 'Needs attention: launch-failed.', actions: ['restart'], detail: 'spawn failed' });
   });
 
