@@ -47,6 +47,8 @@ export const SessionInfo = z.object({
   usageLimit: z.optional(z.nullable(UsageLimitPlan)),
   /** The branch of the session's own git worktree, when it has one. */
   branch: z.string().optional(),
+  /** While in `attention`: why, as last announced (`session.attention`), for a client that came after it. */
+  attention: z.optional(z.object({ reason: z.string(), message: z.string() })),
 });
 export type SessionInfo = z.infer<typeof SessionInfo>;
 

@@ -53,6 +53,7 @@ export function applyList(rows: Map<string, SessionRow>, list: readonly SessionI
     if (row) {
       row.info = info;
       if (info.state !== 'attention') row.attention = null;
-    } else rows.set(info.id, { info, attention: null, verify: null, interrupted: info.intent.kind === 'interrupted' ? info.intent.reason : null });
+      else row.attention ??= info.attention ?? null;
+    } else rows.set(info.id, { info, attention: info.attention ?? null, verify: null, interrupted: info.intent.kind === 'interrupted' ? info.intent.reason : null });
   }
 }

@@ -49,7 +49,7 @@ export function App(props: { api: MoriApi; pageNotifies: boolean }) {
               api={store.api}
               pool={store.pool}
               info={current}
-              message={store.attentionMessages.get(current.id) ?? null}
+              message={store.attentionMessages.get(current.id) ?? current.attention?.message ?? null}
               onOpen={store.setTab}
               onStatus={store.setActionStatus}
             />

@@ -173,10 +173,9 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the session header
       await list.getByRole('option', { name: new RegExp(name) }).click();
       await expect.poll(() => list.getByRole('option', { name: new RegExp(name) }).innerText(), { timeout: 25_000 }).toContain('attention');
     };
-    // Each session's attention came before the page was open: Start (or Restart) says it again, as it happens.
+    // Each session's attention came before the page was open: the list carries why, as the daemon last said it.
     await open('trusty');
     await advice.getByText('The launch needs your trust for a command or address it names.').waitFor();
-    await page.locator('header.session-header').getByRole('button', { name: 'Start' }).click();
     await advice.getByText(/sleep 601/).waitFor({ timeout: 25_000 });
     expect(await advice.getByRole('button').allInnerTexts()).toEqual(['Review and trust…']);
     await w.shot('header-needs-trust');
@@ -186,7 +185,6 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the session header
 
     await open('missing');
     await advice.getByText("The agent's program was not found. Install it, then Restart:").waitFor();
-    await advice.getByRole('button', { name: 'Restart' }).click();
     const install = advice.getByText('npm install -g @openai/codex', { exact: true });
     await install.waitFor({ timeout: 25_000 });
     expect(await advice.getByRole('button').allInnerTexts()).toEqual(['Copy', 'Restart']);
@@ -198,7 +196,6 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the session header
 
     await open('forged');
     await advice.getByText('A state file could not be read; fix it, then Restart.').waitFor();
-    await advice.getByRole('button', { name: 'Restart' }).click();
     await advice.getByText(/session\.json: agent\.sessionId: "x; touch nothing" is not a claude session id/).waitFor({ timeout: 25_000 });
     expect(await advice.getByRole('button').allInnerTexts()).toEqual(['Restart']);
     await w.shot('header-state-invalid');

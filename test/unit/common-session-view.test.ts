@@ -157,4 +157,18 @@ describe('the rows the app keeps', () => {
     foldEvent(rows, ev('session.resumed', { launch: 'resume' }));
     expect(rows.get('id-s')?.interrupted).toBeNull();
   });
+
+  it('take why a session waits for the person from the list, for a client that came after the event', () => {
+    const rows = new Map<string, SessionRow>();
+    const why = { reason: 'agent-missing', message: 'npm install -g @openai/codex' };
+    applyList(rows, [row('m', { state: 'attention', attention: why }).info]);
+    expect(rows.get('id-m')?.attention).toEqual(why);
+    expect(reads(rows.get('id-m') as SessionRow)).toMatch(/attention$/);
+    // An event after it says it anew; a list no longer in attention clears it.
+    foldEvent(rows, { ...ev('session.attention', { reason: 'crash-loop', message: 'crashed 5 times' }), sessionId: 'id-m', name: 'm' } as DaemonEvent);
+    applyList(rows, [row('m', { state: 'attention', attention: why }).info]);
+    expect(rows.get('id-m')?.attention?.reason).toBe('crash-loop');
+    applyList(rows, [row('m').info]);
+    expect(rows.get('id-m')?.attention).toBeNull();
+  });
 });

@@ -19,5 +19,6 @@ export function sessionInfo(rt: SessionRuntime): SessionInfo {
     failingChecks: (rt.session.lastVerification?.results ?? []).filter((r) => r.status === 'fail' || r.status === 'timeout').length,
     usageLimit: rt.session.usageLimit,
     ...(rt.session.worktree ? { branch: rt.session.worktree.branch } : {}),
+    ...(rt.state === 'attention' && rt.attentionMessage ? { attention: rt.attentionMessage } : {}),
   };
 }

@@ -207,9 +207,16 @@ export class SessionRuntime {
     return ++this.taken;
   }
 
+  /**
+   * Why the session waits for the person, as last announced (its install command, the file and field
+   * at fault), while it is in `attention`: a window opened after the announcement still shows it.
+   */
+  attentionMessage: { reason: string; message: string } | null = null;
+
   /** The lifecycle moved (SessionTransitions alone calls this). */
   enter(state: RuntimeState): void {
     this.current = state;
+    if (state !== 'attention') this.attentionMessage = null;
   }
 
   /** session.json as last read or written (the store), or a part of it another reader refreshed. */

@@ -34,6 +34,7 @@ export class SessionTransitions {
     rt.enter('attention');
     this.store.write(rt, (s) => ({ ...s, intent: { kind: 'attention', reason: 'internal' } }));
     this.store.log(rt, `SESSION NEEDS ATTENTION - internal: ${message}`);
+    rt.attentionMessage = { reason: 'internal', message };
     this.emit({ type: 'session.attention', ...this.base(rt), reason: 'internal', message });
     return false;
   }
@@ -42,7 +43,9 @@ export class SessionTransitions {
   attention(rt: SessionRuntime, reason: string, message: string): void {
     this.store.write(rt, (s) => ({ ...s, intent: { kind: 'attention', reason } }));
     this.store.log(rt, `SESSION NEEDS ATTENTION - ${reason}: ${message}`);
-    if (this.move(rt, 'attention')) this.emit({ type: 'session.attention', ...this.base(rt), reason, message });
+    if (!this.move(rt, 'attention')) return;
+    rt.attentionMessage = { reason, message };
+    this.emit({ type: 'session.attention', ...this.base(rt), reason, message });
   }
 
   /**
@@ -54,6 +57,7 @@ export class SessionTransitions {
     // A running agent runs on and keeps its state (sleep and exits still apply); the event, the
     // record in the Mori home and `mori ls` say what is wrong.
     if (rt.terminal === null && !this.move(rt, 'attention')) return;
+    if (rt.state === 'attention') rt.attentionMessage = { reason, message };
     this.emit({ type: 'session.attention', ...this.base(rt), reason, message });
   }
 
