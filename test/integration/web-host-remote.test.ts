@@ -11,6 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { PROTOCOL_VERSION } from '../../common/ipc.js';
+import { WS_UNAUTHORIZED } from '../../common/web-session.js';
 import { MORI_BIN, moriIn, tempDir } from '../helpers/mori-cli.js';
 import { UpHarness } from '../helpers/mori-up.js';
 import { shq, SKIP_REASON, SKIP_WITHOUT_SSHD, SshServer } from '../helpers/sshd.js';
@@ -142,6 +143,28 @@ describe.skipIf(SKIP_WITHOUT_SSHD)('the window API for a session on another host
     expect((await remotes({ method: 'POST', headers: { origin }, body: 'not-the-secret' })).status).toBe(401);
     expect((await remotes({ method: 'POST', headers: { origin: 'http://evil.example' }, body: secret })).status).toBe(403);
     expect((await remotes({ method: 'GET', headers: { origin } })).status).toBe(405);
+  });
+
+  it('asks the same of a WebSocket to a remote as of its own: no secret, no relay; a foreign origin, no socket', { timeout: 60_000 }, async () => {
+    for (const first of [JSON.stringify({ kind: 'auth', secret: 'x'.repeat(43) }), JSON.stringify({ id: 1, method: 'list', params: {} }), 'not json']) {
+      const got = await new Promise<{ code: number; reason: string; messages: string[] }>((resolve, reject) => {
+        const messages: string[] = [];
+        const ws = new WebSocket(`${origin.replace('http', 'ws')}/api?host=box`, { headers: { origin } });
+        ws.on('open', () => ws.send(first));
+        ws.on('message', (d) => messages.push(d.toString()));
+        ws.on('close', (code, reason) => resolve({ code, reason: reason.toString(), messages }));
+        ws.on('error', reject);
+      });
+      expect(got.code, first).toBe(WS_UNAUTHORIZED);
+      expect(got.messages).toEqual([]);
+    }
+    const foreign = await new Promise<number>((resolve) => {
+      const ws = new WebSocket(`${origin.replace('http', 'ws')}/api?host=box`, { headers: { origin: 'http://evil.example' } });
+      ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+      ws.on('open', () => resolve(101));
+      ws.on('error', () => undefined);
+    });
+    expect(foreign).toBe(403);
   });
 
   it('closes a WebSocket for a host remotes.json does not hold, saying so, and serves this host beside it', { timeout: 60_000 }, async () => {
