@@ -1,6 +1,6 @@
 // How the `mori` command prints checkpoints and a change listing (DESIGN.md §9), for this host's
 // sessions and a remote's alike. Runs in the CLI process.
-import type { ChangesListing, CheckpointInfo } from '../../common/checkpoints.js';
+import type { ChangesListing, CheckpointInfo, RollbackAction } from '../../common/checkpoints.js';
 
 export function checkpointRow(c: CheckpointInfo): string {
   return `#${c.seq}  ${c.id}  ${c.at}  ${c.files} file${c.files === 1 ? '' : 's'}  ${c.reason}${c.message ? ` "${c.message}"` : ''}\n      ${c.logLine}`;
@@ -9,4 +9,8 @@ export function checkpointRow(c: CheckpointInfo): string {
 export function statLines(l: ChangesListing): string[] {
   const lines = l.files.map((f) => `  ${f.kind.padEnd(12)} ${f.binary ? 'binary' : `+${f.added ?? 0} -${f.deleted ?? 0}`.padEnd(12)} ${f.path}`);
   return [`Since checkpoint ${l.since.id} (#${l.since.seq}, ${l.since.at}): ${l.files.length} file${l.files.length === 1 ? '' : 's'} changed, +${l.added} -${l.deleted}`, ...lines];
+}
+
+export function actionLines(actions: readonly RollbackAction[]): string[] {
+  return actions.map((a) => `  ${a.action.padEnd(8)} ${a.path}${a.why ? ` (${a.why})` : ''}`);
 }

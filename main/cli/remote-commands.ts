@@ -1,5 +1,6 @@
 // The `mori` commands that read or add to a remote session's files, for `host:session` (DESIGN.md §12,
-// sessions on other hosts): `log`, `checks`, `verify`, `checkpoint`, `checkpoints` and `changes` go to
+// sessions on other hosts): `log`, `checks`, `verify`, `checkpoint`, `checkpoints`, `changes` and
+// `rollback` go to
 // that host's daemon over ssh and its `mori bridge`, which resolves the session as typed there and
 // works on that host's files; the text printed is the local command's. Approvals (`trust`, a
 // confirmed rollback) are the person's on that host, and the bridge refuses them. Runs in the CLI
@@ -11,7 +12,7 @@ import { CheckResultRecord } from '../../common/session.js';
 import { fail, ok, type Result } from '../../common/result.js';
 import { RemoteClient } from '../remote/remote-client.js';
 import type { Remote } from '../remote/remotes-store.js';
-import { checkpointRow, statLines } from './checkpoint-text.js';
+import { actionLines, checkpointRow, statLines } from './checkpoint-text.js';
 
 /** What a remote command prints: its value for --json, its text otherwise, and whether it succeeded (verify). */
 export interface RemoteOutcome {
@@ -91,4 +92,20 @@ export async function remoteChanges(remote: Remote, session: string, since: stri
   if (diff && !diff.ok) return diff;
   const patch = diff ? diff.value.files.map((f) => f.patch).join('') : '';
   return ok({ value: { ok: true, remote: remote.name, ...l, patch }, text: [...statLines(l), '', patch].join('\n') });
+}
+
+/**
+ * Files put back as a checkpoint on `remote` holds them, after the daemon there checkpoints the
+ * current state; the files it will change are listed first. While the agent there works the daemon
+ * answers `busy`; going ahead anyway (`--yes`) is an approval, which box's bridge refuses.
+ */
+export async function remoteRollback(remote: Remote, session: string, to: string, files: string[], dryRun: boolean, yes: boolean): Promise<Result<RemoteOutcome>> {
+  const r = await ask(remote, 'rollback', { session, to, files, dryRun, confirm: yes });
+  if (!r.ok) return r;
+  const v = r.value;
+  const changing = v.actions.filter((a) => a.action !== 'skip').length;
+  const head = `Rollback to checkpoint ${v.to.id} (#${v.to.seq}, ${v.to.at}) on ${remote.name}: ${changing} file${changing === 1 ? '' : 's'}`;
+  const undo = v.before ? ` Undo: mori rollback ${on(remote, session)} ${v.before.id}` : '';
+  const text = v.dryRun ? [`${head} would change:`, ...actionLines(v.actions)].join('\n') : [`${head} changed:`, ...actionLines(v.actions), `Rolled back ${changing} file(s) to ${v.to.id}.${undo}`].join('\n');
+  return ok({ value: { ok: true, remote: remote.name, ...v }, text });
 }

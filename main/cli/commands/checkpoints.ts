@@ -1,17 +1,16 @@
 // `mori checkpoint S [-m text]`, `mori checkpoints S`, `mori changes S [--since X] [--stat]` and
 // `mori rollback S <checkpoint> [--files PATH...] [--dry-run] [--yes]` (DESIGN.md §4, §9): take a
 // snapshot now, list them, show what changed since one, and put files back as one recorded them.
-// Thin over main/supervisor/checkpoints/; a remote session's (all but rollback) through its host's
-// daemon (remote-commands.ts). Runs in the CLI process.
+// Thin over main/supervisor/checkpoints/; a remote session's through its host's daemon
+// (remote-commands.ts). Runs in the CLI process.
 import type { Command } from 'commander';
-import type { RollbackAction } from '../../../common/checkpoints.js';
 import { BUSY_MESSAGE, rollbackNeedsConfirm } from '../../../common/rollback-confirm.js';
 import { fail } from '../../../common/result.js';
 import { projectDirOf } from '../../state/project-dir.js';
 import { openSession } from '../../state/resolve-session.js';
 import { NOT_A_REPOSITORY } from '../../state/snapshot.js';
 import { sessionChanges, sessionCheckpoints, sessionPatch } from '../../supervisor/checkpoints/changes.js';
-import { checkpointRow, statLines } from '../checkpoint-text.js';
+import { actionLines, checkpointRow, statLines } from '../checkpoint-text.js';
 import { reportFailure, reportSuccess, type OutputOptions } from '../output.js';
 import { remoteOf } from '../remote-of.js';
 // Taking a checkpoint and rolling back load their modules (the work log, the daemon's client) when
@@ -28,10 +27,6 @@ interface RollbackCliOptions extends OutputOptions {
   files?: string[];
   yes?: boolean;
   dryRun?: boolean;
-}
-
-function actionLines(actions: readonly RollbackAction[]): string[] {
-  return actions.map((a) => `  ${a.action.padEnd(8)} ${a.path}${a.why ? ` (${a.why})` : ''}`);
 }
 
 export function registerCheckpoints(program: Command): void {
@@ -115,6 +110,13 @@ export function registerCheckpoints(program: Command): void {
     .option('--yes', 'go ahead even while the agent is working')
     .option('--json', 'print JSON')
     .action(async (spec: string, to: string, opts: RollbackCliOptions) => {
+      const target = await remoteOf(spec);
+      if (!target.ok) return reportFailure(target, opts);
+      if (target.value) {
+        const { remoteRollback } = await import('../remote-commands.js');
+        const r = await remoteRollback(target.value.remote, target.value.session, to, opts.files ?? [], opts.dryRun ?? false, opts.yes ?? false);
+        return r.ok ? reportSuccess(r.value.value, r.value.text, opts) : reportFailure(r, opts);
+      }
       const opened = openSession(spec);
       if (!opened.ok) return reportFailure(opened, opts);
       const stateDir = opened.value.stateDir;
