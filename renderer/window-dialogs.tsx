@@ -27,7 +27,7 @@ function paletteItems(store: WindowStore): PaletteItem[] {
   }
   items.push({ id: 'font-larger', label: 'Larger terminal text', keys: keysWords('Mod+=', mac), run: () => stepTerminalFontSize(1) });
   items.push({ id: 'font-smaller', label: 'Smaller terminal text', keys: keysWords('Mod+−', mac), run: () => stepTerminalFontSize(-1) });
-  items.push({ id: 'new', label: 'New session', run: () => store.openDialog('new') });
+  items.push({ id: 'new', label: 'New session', keys: keysWords('Mod+N', mac), run: () => store.openDialog('new') });
   items.push({ id: 'settings', label: 'Settings', run: () => store.openDialog('settings') });
   items.push({ id: 'shortcuts', label: 'Keyboard shortcuts', keys: '?', run: () => store.openDialog('shortcuts') });
   return items;

@@ -162,6 +162,7 @@ export class WindowStore {
     if (action.kind === 'leave-terminal') document.querySelector<HTMLElement>('[role="listbox"].session-list')?.focus();
     else if (action.kind === 'help') this.openDialog('shortcuts');
     else if (action.kind === 'palette') this.openDialog('palette');
+    else if (action.kind === 'new-session') this.openDialog('new');
     else if (action.kind === 'search') this.searchTerminal();
     else if (action.kind === 'font-size') stepTerminalFontSize(action.step);
     else {

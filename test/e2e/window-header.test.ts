@@ -6,7 +6,7 @@
 // Restart starts it again. The address follows the selection, and an unknown session in it falls to
 // the top of the list (never the welcome page while sessions exist). Ctrl+1…9 select sessions, even
 // from a terminal, which receives nothing; Ctrl+F searches the terminal and says when nothing matches;
-// `?` lists the shortcuts, except in a terminal, where it is the agent's. Ctrl+K opens a palette of
+// Ctrl+N opens the New session dialog; `?` lists the shortcuts, except in a terminal, where it is the agent's. Ctrl+K opens a palette of
 // the sessions and actions with their shortcuts: typing filters, Enter runs the chosen one. Screenshots, light and dark at 1366×768, go to out/e2e-screenshots/.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -167,7 +167,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the session header
     }
   });
 
-  it('shortcuts: Ctrl+1…9 select sessions, Ctrl+F searches the terminal with "No match", Ctrl+= / Ctrl+- size its text, ? lists them', async () => {
+  it('shortcuts: Ctrl+1…9 select sessions, Ctrl+N opens New session, Ctrl+F searches the terminal with "No match", Ctrl+= / Ctrl+- size its text, ? lists them', async () => {
     const { page } = w;
     const list = page.getByRole('listbox', { name: 'Sessions' });
     const selectedName = (): Promise<string> => list.getByRole('option', { selected: true }).locator('.session-name').innerText();
@@ -202,12 +202,20 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the session header
     expect(await page.evaluate(() => localStorage.getItem('mori.terminalFontSize'))).toBe(String(parseInt(start, 10) + 1));
     await page.keyboard.press('Control+-');
     await expect.poll(fontSize).toBe(start);
+    // Ctrl+N from the terminal opens the New session dialog, its first field taking the keyboard.
+    await page.getByRole('region', { name: 'Terminal' }).click();
+    await page.keyboard.press('Control+n');
+    const newSession = page.getByRole('dialog', { name: 'New session' });
+    await expect.poll(() => newSession.getByRole('textbox', { name: 'Project folder' }).evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.press('Escape');
+    await newSession.waitFor({ state: 'detached' });
     expect(inputs().length).toBe(before);
     // `?` in the list opens the shortcuts; in a terminal it is the agent's.
     await list.focus();
     await page.keyboard.press('?');
     const dialog = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
     await dialog.getByText('Leave the terminal for the sessions list').waitFor();
+    expect(await dialog.getByRole('row', { name: /New session/ }).innerText()).toMatch(/^Ctrl\+N\s+New session$/);
     await w.shot('shortcuts');
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
@@ -228,7 +236,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the session header
     const box = palette.getByRole('combobox', { name: 'Go to a session or run an action' });
     await expect.poll(() => box.evaluate((el) => el === document.activeElement)).toBe(true);
     const options = palette.getByRole('listbox', { name: 'Sessions and actions' }).getByRole('option');
-    expect(await options.allInnerTexts()).toEqual(expect.arrayContaining([expect.stringMatching(/^Go to asker\s*Ctrl\+\d$/), 'Verify asker', 'New session', 'Settings', expect.stringMatching(/^Search the terminal\s*Ctrl\+F$/)]));
+    expect(await options.allInnerTexts()).toEqual(expect.arrayContaining([expect.stringMatching(/^Go to asker\s*Ctrl\+\d$/), 'Verify asker', expect.stringMatching(/^New session\s*Ctrl\+N$/), 'Settings', expect.stringMatching(/^Search the terminal\s*Ctrl\+F$/)]));
     await page.keyboard.type('stop');
     await expect.poll(() => options.allInnerTexts()).toEqual([expect.stringMatching(/^Go to stopper\s*Ctrl\+\d$/), 'Stop asker']);
     await w.shot('palette');
