@@ -129,6 +129,8 @@ export class WindowStore {
   // ---- actions ----
 
   select = (id: string): void => this.set({ selected: id });
+  /** A notification about a session was clicked (the page's, the app's through the address, or a notice in the list): its terminal. */
+  openSession = (id: string): void => this.set({ selected: id, tab: 'terminal' });
   setTab = (tab: Tab): void => this.set({ tab });
   openDialog = (dialog: Dialog): void => this.set({ dialog });
   closeDialog = (): void => this.set({ dialog: null });
@@ -184,13 +186,13 @@ export class WindowStore {
   }
 
   /**
-   * `#session=<id>` opens that session: the app sets it when a notification or the tray is clicked,
-   * and it makes a session's view linkable in the browser.
+   * `#session=<id>` opens that session on its terminal: the app sets it when a notification or the
+   * tray is clicked, and it makes a session's view linkable in the browser.
    */
   private followHash(): () => void {
     const follow = (): void => {
       const id = /^#session=([\w-]+)$/.exec(location.hash)?.[1];
-      if (id) this.select(id);
+      if (id) this.openSession(id);
     };
     follow();
     window.addEventListener('hashchange', follow);
@@ -298,7 +300,7 @@ export class WindowStore {
     const note = new Notification(n.title, { body: n.body, tag: `${n.sessionId ?? 'mori'}:${n.kind}` });
     note.onclick = () => {
       window.focus();
-      if (n.sessionId) this.select(n.sessionId);
+      if (n.sessionId) this.openSession(n.sessionId);
     };
   }
 }

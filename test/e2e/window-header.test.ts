@@ -152,6 +152,17 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the session header
     // A reload opens the session in the address.
     await page.reload();
     await expect.poll(() => list.getByRole('option', { name: /stopper/ }).getAttribute('aria-selected')).toBe('true');
+    // The app opens a session from its notification or the tray by setting the address as
+    // main/electron/main-window.ts does: that session's terminal shows, also when it is shown already.
+    const terminalTab = page.getByRole('tab', { name: 'Terminal' });
+    await page.getByRole('tab', { name: 'work_log.md' }).click();
+    await expect.poll(() => terminalTab.getAttribute('aria-selected')).toBe('false');
+    await page.evaluate((id) => {
+      history.replaceState(null, '', '#');
+      location.hash = `#session=${id}`;
+    }, ids.get('stopper') ?? 'missing');
+    await expect.poll(() => terminalTab.getAttribute('aria-selected')).toBe('true');
+    expect(await list.getByRole('option', { name: /stopper/ }).getAttribute('aria-selected')).toBe('true');
 
     const welcome = page.getByText('Keeps coding agents working through crashes');
     for (const open of [(): Promise<unknown> => page.evaluate(() => (location.hash = '#session=no-such-session')), async (): Promise<unknown> => {

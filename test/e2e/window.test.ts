@@ -286,7 +286,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window in Chro
     await w.shot('crash-loop');
   });
 
-  it('sleep and wake: the sessions show interrupted, then resumed in the notices', async () => {
+  it('sleep and wake: the sessions show interrupted, then resumed in the notices; a click on the notification opens its terminal', async () => {
     const { page } = w;
     const { c } = await client(w.h.home);
     try {
@@ -300,6 +300,12 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window in Chro
       expect(await w.notifications()).toContain('echo resumed');
       await expect.poll(() => page.getByRole('option', { name: /echo/ }).innerText(), { timeout: 25_000 }).toMatch(/waiting|working|running|needs input/);
       await w.shot('resumed');
+      // A click on that notification opens echo on its terminal, whichever session and tab were shown.
+      await page.getByRole('option', { name: /crashy/ }).click();
+      await page.getByRole('tab', { name: 'work_log.md' }).click();
+      await w.clickNotification('echo resumed');
+      await expect.poll(() => page.getByRole('option', { name: /echo/ }).getAttribute('aria-selected')).toBe('true');
+      await expect.poll(() => page.getByRole('tab', { name: 'Terminal' }).getAttribute('aria-selected')).toBe('true');
     } finally {
       c.close();
     }

@@ -93,7 +93,7 @@ describe('the desktop app', () => {
     n?.emit('click');
     const win = fake.windows.at(-1) as BrowserWindow;
     expect(win.isVisible()).toBe(true);
-    expect(win.webContents.executed.at(-1)).toBe(`location.hash = ${JSON.stringify(`#session=${sessionId('alpha')}`)}`);
+    expect(win.webContents.executed.at(-1)).toBe(`history.replaceState(null, '', '#'); location.hash = ${JSON.stringify(`#session=${sessionId('alpha')}`)}`);
 
     const answered = h.mori('send', 'alpha', 'y');
     expect(answered.code, answered.stderr).toBe(0);
