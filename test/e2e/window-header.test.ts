@@ -13,6 +13,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, client } from '../helpers/daemon.js';
 import { until } from '../helpers/until.js';
+import { axeAudit } from './axe-audit.js';
 import { buildRenderer, CHROMIUM, WindowHarness } from './window-harness.js';
 
 let w: WindowHarness;
@@ -228,6 +229,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the session header
     await dialog.getByText('Leave the terminal for the sessions list').waitFor();
     expect(await dialog.getByRole('row', { name: /New session/ }).innerText()).toMatch(/^Ctrl\+N\s+New session$/);
     await w.shot('shortcuts');
+    expect(await axeAudit(page, 'shortcuts', { within: 'dialog[open]' })).toEqual([]);
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
     await page.getByRole('region', { name: 'Terminal' }).click();
@@ -251,6 +253,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the session header
     await page.keyboard.type('stop');
     await expect.poll(() => options.allInnerTexts()).toEqual([expect.stringMatching(/^Go to stopper\s*Ctrl\+\d$/), 'Stop asker']);
     await w.shot('palette');
+    expect(await axeAudit(page, 'palette', { within: 'dialog[open]' })).toEqual([]);
     // ↓ moves to Stop, ↓ again wraps to the first; Enter goes to stopper and the palette closes.
     await page.keyboard.press('ArrowDown');
     expect(await palette.getByRole('option', { selected: true }).innerText()).toBe('Stop asker');

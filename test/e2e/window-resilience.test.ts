@@ -18,6 +18,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { until } from '../helpers/until.js';
+import { axeAudit } from './axe-audit.js';
 import { buildRenderer, CHROMIUM, WindowHarness } from './window-harness.js';
 
 /** The renderer's pool size (renderer/terminal-pool.ts POOL_SIZE): the window has no Node import of it. */
@@ -158,6 +159,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window keeps a
     await page.getByRole('status').getByText(/Not sent: you typed while this terminal was not connected/).waitFor();
     await page.getByText(/^Not attached:/).filter({ visible: true }).waitFor();
     await w.shot('reconnecting-banner');
+    expect(await axeAudit(page, 'reconnecting-banner', { within: '.banner-reconnect' })).toEqual([]);
 
     // The daemon back: within LIVE_AGAIN_MS the banner is gone and the terminal is attached again,
     // with its screen, and takes what is typed into it to the agent.

@@ -18,6 +18,7 @@ import { pathToFileURL } from 'node:url';
 import WebSocket from 'ws';
 import { SECRET_STORAGE_KEY, WS_UNAUTHORIZED } from '../../common/web-session.js';
 import { MORI_BIN, REPO } from '../helpers/mori-cli.js';
+import { axeAudit } from './axe-audit.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, call } from '../helpers/daemon.js';
 import { until } from '../helpers/until.js';
@@ -208,6 +209,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window in Chro
     expect(items).toContain(`touch ${marker}`);
     expect(items).toContain(`0.0.0.0:${closedPort}`);
     await w.shot('trust-dialog');
+    expect(await axeAudit(page, 'trust-dialog', { within: 'dialog[open]' })).toEqual([]);
     await dialog.getByRole('button', { name: 'Trust', exact: true }).click();
     await page.getByRole('button', { name: 'Verify', exact: true }).first().click();
     await until('the trusted test command to run', () => existsSync(marker));
