@@ -65,6 +65,8 @@ export interface MoriApi {
   onHosts?(listener: (hosts: readonly HostStatus[]) => void): () => void;
   /** In the app: opens a link in the default browser through the main process (http and https only). A browser page opens links itself. */
   openLink?(url: string): Promise<Result<unknown>>;
+  /** In the app: opens a session's state folder in the file manager (the folder the daemon knows for it). A browser page cannot. */
+  openStateDir?(session: string): Promise<Result<unknown>>;
   close(): void;
 }
 

@@ -149,6 +149,15 @@ export class WindowStore {
     this.set({ actionStatus: r.ok ? '' : `${words} failed: ${r.message}` });
   };
 
+  /** The selected session's state folder in the file manager, where the API can open one (the app); its failure is said in the action line. */
+  openStateDir = async (): Promise<void> => {
+    const current = this.current;
+    const open = this.api.openStateDir;
+    if (!current || !open) return;
+    const r = await open(current.id);
+    this.set({ actionStatus: r.ok ? '' : `Open state folder failed: ${r.message}` });
+  };
+
   /** A session the new-session dialog created: shown at once, before the list is re-read. */
   created = (s: SessionInfo): void => {
     const sessions = this.state.sessions.some((x) => x.id === s.id) ? this.state.sessions : [...this.state.sessions, s];
@@ -318,6 +327,7 @@ export function withTimeoutNotices(api: MoriApi, onTimeout: (message: string) =>
     ...(api.onHosts ? { onHosts: api.onHosts.bind(api) } : {}),
     attach: (session, size, view) => api.attach(session, size, view),
     ...(api.openLink ? { openLink: (url: string) => (api.openLink as (u: string) => Promise<Result<unknown>>)(url) } : {}),
+    ...(api.openStateDir ? { openStateDir: (session: string) => (api.openStateDir as (s: string) => Promise<Result<unknown>>)(session) } : {}),
     close: () => api.close(),
   };
 }
