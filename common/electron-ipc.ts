@@ -28,6 +28,8 @@ export const IPC = {
   attachAck: 'mori:attach-ack',
   /** invoke(url) → Result: a link the person clicked, to open in the default browser (http and https only). */
   openLink: 'mori:open-link',
+  /** invoke(sessionId) → Result: opens that session's state folder (the daemon's path for it) in the file manager. */
+  openStateDir: 'mori:open-state-dir',
   /** main → window: (id, frame) a snapshot or output; (id, reason) the attachment ended. */
   frame: 'mori:frame',
   ended: 'mori:ended',
@@ -42,6 +44,7 @@ export interface InvokeChannels {
   [IPC.attachDetach]: { args: [id: number]; reply: Result<unknown> };
   [IPC.attachAck]: { args: [id: number, chars: number]; reply: Result<unknown> };
   [IPC.openLink]: { args: [url: string]; reply: Result<unknown> };
+  [IPC.openStateDir]: { args: [session: string]; reply: Result<unknown> };
 }
 export type InvokeChannel = keyof InvokeChannels;
 

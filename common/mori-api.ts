@@ -65,6 +65,8 @@ export interface MoriApi {
   onHosts?(listener: (hosts: readonly HostStatus[]) => void): () => void;
   /** In the app: opens a link in the default browser through the main process (http and https only). A browser page opens links itself. */
   openLink?(url: string): Promise<Result<unknown>>;
+  /** In the app: opens a session's state folder in the file manager (the folder the daemon knows for it). A browser page cannot. */
+  openStateDir?(session: string): Promise<Result<unknown>>;
   close(): void;
 }
 
@@ -80,8 +82,10 @@ export interface WebSocketLike {
 export interface WebSocketApiOptions {
   url: string;
   open: (url: string) => WebSocketLike;
-  /** First reconnect delay; doubles up to protocol-client.ts's RECONNECT_MAX_MS. */
+  /** First reconnect delay; doubles up to `reconnectMaxMs`. */
   reconnectMs?: number;
+  /** Longest wait between reconnect attempts (protocol-client.ts's RECONNECT_MAX_MS by default). */
+  reconnectMaxMs?: number;
   client?: string;
   /** A request's time limit (protocol-client.ts's REQUEST_TIMEOUT_MS by default). */
   requestTimeoutMs?: number;
@@ -176,7 +180,7 @@ export function createWebSocketApi(options: WebSocketApiOptions): MoriApi {
   const stateListeners = new Set<(state: ConnectionState, detail: string) => void>();
   const attachments = new Set<Channel>();
   let closed = false;
-  const reconnect = new Reconnect(() => settle(main.open()), options.reconnectMs);
+  const reconnect = new Reconnect(() => settle(main.open()), options.reconnectMs, options.reconnectMaxMs);
   const cursor = new EventCursor();
   // After the last event handed on: the missed ones arrive before the reply. A page reads the whole
   // state again on every reconnect (its connection listeners), which also covers a resync.

@@ -210,8 +210,14 @@ const secondsWords = (ms: number): string => (ms % 1000 === 0 ? `${ms / 1000} s`
 export const RECONNECT_FIRST_MS = 250;
 /** Longest wait between attempts: a daemon started by hand, or back after a restart, is found (and the UI's gap ends) within this. */
 export const RECONNECT_MAX_MS = 5_000;
+/**
+ * Longest wait between attempts at a daemon on this machine (its socket, or `mori ui` in front of it):
+ * an attempt costs a refused connect, and a window is live again within a second of the daemon's
+ * return rather than up to RECONNECT_MAX_MS later. A remote's attempts (ssh) keep RECONNECT_MAX_MS.
+ */
+export const LOCAL_RECONNECT_MAX_MS = 1_000;
 
-/** The one reconnect backoff: each scheduled attempt waits twice the last, from `firstMs` up to RECONNECT_MAX_MS. */
+/** The one reconnect backoff: each scheduled attempt waits twice the last, from `firstMs` up to `maxMs` (RECONNECT_MAX_MS). */
 export class Reconnect {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private delay: number;
@@ -220,6 +226,7 @@ export class Reconnect {
   constructor(
     private readonly attempt: () => void,
     private readonly firstMs = RECONNECT_FIRST_MS,
+    private readonly maxMs = RECONNECT_MAX_MS,
   ) {
     this.delay = firstMs;
   }
@@ -231,7 +238,7 @@ export class Reconnect {
       this.timer = null;
       this.attempt();
     }, this.delay);
-    this.delay = Math.min(this.delay * 2, RECONNECT_MAX_MS);
+    this.delay = Math.min(this.delay * 2, this.maxMs);
   }
 
   /** Connected: the next loss starts again from the first wait. */

@@ -116,6 +116,7 @@ const api: MoriApi = {
     return { ok: true, value: terminal };
   },
   openLink: (url) => invoke(IPC.openLink, url),
+  openStateDir: (session) => invoke(IPC.openStateDir, session),
   close() {
     eventListeners.clear();
     connectionListeners.clear();

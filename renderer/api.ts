@@ -7,6 +7,7 @@
 // API (common/hosts-api.ts). Runs in the renderer.
 import { createHostsApi } from '../common/hosts-api.js';
 import { createWebSocketApi, type MoriApi, type WebSocketLike } from '../common/mori-api.js';
+import { LOCAL_RECONNECT_MAX_MS } from '../common/protocol-client.js';
 import { REMOTES_PATH, SECRET_STORAGE_KEY, SESSION_PATH, TOKEN_PARAM, WebRemotesReply, WebSessionReply } from '../common/web-session.js';
 
 declare global {
@@ -70,7 +71,9 @@ async function remoteNames(secret: string | null): Promise<string[]> {
 export async function connectApi(): Promise<MoriApi> {
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
   const secret = sessionSecret();
-  const socket = (query: string): MoriApi => createWebSocketApi({ url: `${scheme}://${location.host}/api${query}`, open: openBrowserSocket, client: 'mori window', secret: () => secret });
+  const socket = (query: string, reconnectMaxMs?: number): MoriApi =>
+    createWebSocketApi({ url: `${scheme}://${location.host}/api${query}`, open: openBrowserSocket, client: 'mori window', secret: () => secret, ...(reconnectMaxMs !== undefined ? { reconnectMaxMs } : {}) });
   const names = await remoteNames(await secret);
-  return createHostsApi(socket(''), names.map((name) => ({ name, api: socket(`?host=${encodeURIComponent(name)}`) })));
+  // This host's daemon is tried again every second at most while it is away; a remote (ssh) less often.
+  return createHostsApi(socket('', LOCAL_RECONNECT_MAX_MS), names.map((name) => ({ name, api: socket(`?host=${encodeURIComponent(name)}`) })));
 }

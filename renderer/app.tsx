@@ -36,7 +36,7 @@ export function App(props: { api: MoriApi; pageNotifies: boolean }) {
             Settings
           </button>
         </div>
-        <NoticesPanel notices={state.notices} permission={state.permission} onSelect={store.select} onAskBrowser={store.askBrowser} />
+        <NoticesPanel notices={state.notices} permission={state.permission} onSelect={store.openSession} onAskBrowser={store.askBrowser} />
         <SidebarSplitter />
       </aside>
       <main class="main">

@@ -1,5 +1,5 @@
 // The notices of what happened (DESIGN.md §13), newest first, in a live region so each is read out
-// as it arrives; a notice's title selects its session. Offers the browser's notifications where the
+// as it arrives; a notice's title opens its session on its terminal. Offers the browser's notifications where the
 // page may ask for them. Runs in the renderer.
 import type { Notice } from './notices.js';
 import type { BrowserPermission } from './window-store.js';

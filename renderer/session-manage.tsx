@@ -9,7 +9,7 @@
 import { useState } from 'preact/hooks';
 import type { IpcResult, SessionInfo } from '../common/ipc.js';
 import type { MoriApi } from '../common/mori-api.js';
-import { SESSION_NAME_PATTERN } from '../common/session.js';
+import { SESSION_NAME_PATTERN } from '../common/session-names.js';
 import { Modal } from './modal.js';
 
 const RENAME_ERROR_ID = 'rename-session-error';

@@ -3,11 +3,12 @@
 // these few (Tab, Escape and the rest reach the agent); `?` only where it would type nothing.
 // Pure: runs in the renderer and in unit tests.
 
-export type ShortcutAction = { kind: 'select'; index: number } | { kind: 'search' } | { kind: 'help' } | { kind: 'leave-terminal' } | { kind: 'palette' } | { kind: 'font-size'; step: 1 | -1 };
+export type ShortcutAction = { kind: 'select'; index: number } | { kind: 'search' } | { kind: 'help' } | { kind: 'leave-terminal' } | { kind: 'palette' } | { kind: 'new-session' } | { kind: 'font-size'; step: 1 | -1 };
 
 /** The shortcuts list, in the order shown. `Mod` is Ctrl, or ⌘ on a Mac. */
 export const SHORTCUTS: readonly { keys: string; does: string }[] = [
   { keys: 'Mod+K', does: 'Command palette: sessions and actions' },
+  { keys: 'Mod+N', does: 'New session' },
   { keys: 'Mod+1 … Mod+9', does: 'Select the first … ninth session in the list' },
   { keys: '↑ / ↓', does: 'Move through the sessions list (never typed into a terminal)' },
   { keys: 'Enter', does: 'In the list or on the Terminal tab: type into the terminal' },
@@ -38,6 +39,7 @@ export function shortcutOf(e: KeyPress, where: { typing: boolean; inTerminal: bo
     if (/^[1-9]$/.test(e.key)) return { kind: 'select', index: Number(e.key) - 1 };
     if (e.key.toLowerCase() === 'f') return { kind: 'search' };
     if (e.key.toLowerCase() === 'k') return { kind: 'palette' };
+    if (e.key.toLowerCase() === 'n') return { kind: 'new-session' };
     return null;
   }
   if (e.key === 'F6' && !e.ctrlKey && !e.metaKey && !e.altKey && where.inTerminal) return { kind: 'leave-terminal' };

@@ -1,5 +1,6 @@
 // The window's one open dialog (DESIGN.md §13): a new session, the command palette (the sessions in
-// the list's order, the first nine with their Mod+digit, and the actions, each with its shortcut),
+// the list's order, the first nine with their Mod+digit, and the actions, each with its shortcut; in
+// the app also the selected session's state folder, which only its main process can open),
 // the keyboard shortcuts, or the settings. Runs in the renderer.
 import { inListOrder } from './shown-order.js';
 import { NewSessionDialog } from './new-session-dialog.js';
@@ -23,11 +24,13 @@ function paletteItems(store: WindowStore): PaletteItem[] {
     items.push({ id: 'verify', label: `Verify ${current.name}`, run: () => void store.act('checks.verify', 'Verify') });
     const resume = current.intent.kind === 'interrupted' ? 'Resume' : 'Start';
     items.push(store.running ? { id: 'stop', label: `Stop ${current.name}`, run: () => void store.act('stop', 'Stop') } : { id: 'start', label: `${resume} ${current.name}`, run: () => void store.act('start', resume) });
+    // Only where the API can open a folder (the app); a browser page cannot.
+    if (store.api.openStateDir) items.push({ id: 'open-state-dir', label: `Open state folder of ${current.name}`, run: () => void store.openStateDir() });
     items.push({ id: 'search', label: 'Search the terminal', keys: keysWords('Mod+F', mac), run: store.searchTerminal });
   }
   items.push({ id: 'font-larger', label: 'Larger terminal text', keys: keysWords('Mod+=', mac), run: () => stepTerminalFontSize(1) });
   items.push({ id: 'font-smaller', label: 'Smaller terminal text', keys: keysWords('Mod+−', mac), run: () => stepTerminalFontSize(-1) });
-  items.push({ id: 'new', label: 'New session', run: () => store.openDialog('new') });
+  items.push({ id: 'new', label: 'New session', keys: keysWords('Mod+N', mac), run: () => store.openDialog('new') });
   items.push({ id: 'settings', label: 'Settings', run: () => store.openDialog('settings') });
   items.push({ id: 'shortcuts', label: 'Keyboard shortcuts', keys: '?', run: () => store.openDialog('shortcuts') });
   return items;

@@ -129,6 +129,8 @@ export class WindowStore {
   // ---- actions ----
 
   select = (id: string): void => this.set({ selected: id });
+  /** A notification about a session was clicked (the page's, the app's through the address, or a notice in the list): its terminal. */
+  openSession = (id: string): void => this.set({ selected: id, tab: 'terminal' });
   setTab = (tab: Tab): void => this.set({ tab });
   openDialog = (dialog: Dialog): void => this.set({ dialog });
   closeDialog = (): void => this.set({ dialog: null });
@@ -147,6 +149,15 @@ export class WindowStore {
     this.set({ actionStatus: r.ok ? '' : `${words} failed: ${r.message}` });
   };
 
+  /** The selected session's state folder in the file manager, where the API can open one (the app); its failure is said in the action line. */
+  openStateDir = async (): Promise<void> => {
+    const current = this.current;
+    const open = this.api.openStateDir;
+    if (!current || !open) return;
+    const r = await open(current.id);
+    this.set({ actionStatus: r.ok ? '' : `Open state folder failed: ${r.message}` });
+  };
+
   /** A session the new-session dialog created: shown at once, before the list is re-read. */
   created = (s: SessionInfo): void => {
     const sessions = this.state.sessions.some((x) => x.id === s.id) ? this.state.sessions : [...this.state.sessions, s];
@@ -162,6 +173,7 @@ export class WindowStore {
     if (action.kind === 'leave-terminal') document.querySelector<HTMLElement>('[role="listbox"].session-list')?.focus();
     else if (action.kind === 'help') this.openDialog('shortcuts');
     else if (action.kind === 'palette') this.openDialog('palette');
+    else if (action.kind === 'new-session') this.openDialog('new');
     else if (action.kind === 'search') this.searchTerminal();
     else if (action.kind === 'font-size') stepTerminalFontSize(action.step);
     else {
@@ -183,13 +195,13 @@ export class WindowStore {
   }
 
   /**
-   * `#session=<id>` opens that session: the app sets it when a notification or the tray is clicked,
-   * and it makes a session's view linkable in the browser.
+   * `#session=<id>` opens that session on its terminal: the app sets it when a notification or the
+   * tray is clicked, and it makes a session's view linkable in the browser.
    */
   private followHash(): () => void {
     const follow = (): void => {
       const id = /^#session=([\w-]+)$/.exec(location.hash)?.[1];
-      if (id) this.select(id);
+      if (id) this.openSession(id);
     };
     follow();
     window.addEventListener('hashchange', follow);
@@ -297,7 +309,7 @@ export class WindowStore {
     const note = new Notification(n.title, { body: n.body, tag: `${n.sessionId ?? 'mori'}:${n.kind}` });
     note.onclick = () => {
       window.focus();
-      if (n.sessionId) this.select(n.sessionId);
+      if (n.sessionId) this.openSession(n.sessionId);
     };
   }
 }
@@ -315,6 +327,7 @@ export function withTimeoutNotices(api: MoriApi, onTimeout: (message: string) =>
     ...(api.onHosts ? { onHosts: api.onHosts.bind(api) } : {}),
     attach: (session, size, view) => api.attach(session, size, view),
     ...(api.openLink ? { openLink: (url: string) => (api.openLink as (u: string) => Promise<Result<unknown>>)(url) } : {}),
+    ...(api.openStateDir ? { openStateDir: (session: string) => (api.openStateDir as (s: string) => Promise<Result<unknown>>)(session) } : {}),
     close: () => api.close(),
   };
 }

@@ -9,7 +9,7 @@
 import { background } from '../background.js';
 import { EventCursor } from '../../common/event-cursor.js';
 import type { DaemonEvent, EventResync, IpcMethod, IpcParams, IpcResult } from '../../common/ipc.js';
-import { Reconnect } from '../../common/protocol-client.js';
+import { LOCAL_RECONNECT_MAX_MS, Reconnect } from '../../common/protocol-client.js';
 import { fail, type Result } from '../../common/result.js';
 import { ControlClient, type DaemonHello } from './control-client.js';
 
@@ -33,7 +33,8 @@ export class DaemonConnection {
   daemon: DaemonHello | null = null;
 
   constructor(private readonly home: string, private readonly options: DaemonConnectionOptions = {}) {
-    this.reconnect = new Reconnect(() => this.connectReporting(), options.reconnectMs);
+    // Its daemon is on this machine: tried again every second at most while it is away.
+    this.reconnect = new Reconnect(() => this.connectReporting(), options.reconnectMs, LOCAL_RECONNECT_MAX_MS);
   }
 
   /** Connects now and keeps reconnecting until close(). */

@@ -96,7 +96,16 @@ export async function startApp(o: AppOptions): Promise<MoriApp | null> {
     quitting: () => quitting || !host.shown,
     onVisibility: (visible) => dock.window(visible),
   });
-  const router = new IpcRouter({ ipcMain: ipcMain as unknown as IpcMainLike, connection, home: o.home, isAppUrl: (url) => isAppUrl(o.page, url), log, openLink: (url, from) => links.open(url, from), remotes: new WindowRemotes(remotes, o.home) });
+  const router = new IpcRouter({
+    ipcMain: ipcMain as unknown as IpcMainLike,
+    connection,
+    home: o.home,
+    isAppUrl: (url) => isAppUrl(o.page, url),
+    log,
+    openLink: (url, from) => links.open(url, from),
+    openPath: (dir) => shell.openPath(dir),
+    remotes: new WindowRemotes(remotes, o.home),
+  });
 
   const muted = (): Set<string> => new Set(settings.get('mutedSessions'));
   // The daemon's notification settings, which `mori ui` shares: read on each connection, then followed.

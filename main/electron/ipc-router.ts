@@ -7,7 +7,8 @@
 // of its own for a remote one); their frames go back to the
 // window that asked, which acknowledges them itself once taken in (so a window that falls behind
 // slows its agent instead of queueing without bound), and only that window may type into, resize,
-// acknowledge or detach them.
+// acknowledge or detach them. A session's state folder opens in the file manager by its id: the
+// folder the daemon lists for it, never a path from the page.
 // When that window's page reloads, navigates, crashes or is destroyed, its attachments end (their
 // daemon connections close): a page that is gone holds nothing. Electron main process.
 import type { IpcMainEvent, IpcMainInvokeEvent, WebContents } from 'electron';
@@ -38,6 +39,8 @@ export interface RouterOptions {
   openLink: (url: unknown, from: string) => Result<unknown>;
   /** The remote hosts' sessions; absent: this host's only. */
   remotes?: WindowRemotes;
+  /** Opens a folder in the file manager (Electron's shell.openPath): '' when it did, else why not. */
+  openPath: (dir: string) => Promise<string>;
 }
 
 /** What an attachment talks to: its own connection to this host's daemon or to a remote's. */
@@ -55,6 +58,7 @@ export function senderAllowed(event: SenderEvent, isAppUrl: (url: string) => boo
 const Size = z.object({ cols: z.number().int().min(1).max(TERMINAL_MAX_COLS), rows: z.number().int().min(1).max(TERMINAL_MAX_ROWS) });
 const AttachArgs = z.tuple([z.string().min(1).max(4096), Size]);
 const AttachId = z.number().int().nonnegative();
+const SessionId = z.string().min(1).max(4096);
 const refused = (why: string): Result<never> => fail('usage', why);
 
 /** One message to a window on a push channel, typed as common/electron-ipc.ts says. */
@@ -85,6 +89,7 @@ export class IpcRouter {
     this.handle(IPC.attachDetach, (e, id) => this.detach(e.sender, id));
     this.handle(IPC.attachAck, (e, id, chars) => this.toAttachment(e.sender, id, 'ack', { chars }));
     this.handle(IPC.openLink, async (_e, url) => o.openLink(url, 'the window'));
+    this.handle(IPC.openStateDir, (_e, session) => this.openStateDir(session));
     o.ipcMain.on(IPC.subscribe, (e) => {
       if (!senderAllowed(e, o.isAppUrl)) return o.log(`refused ${IPC.subscribe} from ${e.senderFrame?.url ?? 'an unknown frame'}`);
       this.subscribers.add(e.sender);
@@ -94,7 +99,7 @@ export class IpcRouter {
   }
 
   dispose(): void {
-    for (const ch of [IPC.call, IPC.attach, IPC.attachInput, IPC.attachResize, IPC.attachDetach, IPC.attachAck, IPC.openLink]) this.o.ipcMain.removeHandler(ch);
+    for (const ch of [IPC.call, IPC.attach, IPC.attachInput, IPC.attachResize, IPC.attachDetach, IPC.attachAck, IPC.openLink, IPC.openStateDir]) this.o.ipcMain.removeHandler(ch);
     for (const a of this.attachments.values()) a.client.close();
     this.attachments.clear();
   }
@@ -134,6 +139,22 @@ export class IpcRouter {
     }
     const c = await ControlClient.connect(this.o.home, { client: 'Mori window terminal' });
     return c.ok ? ok({ client: c.value, session, host: null }) : c;
+  }
+
+  /**
+   * A session's state folder in the file manager: the folder the daemon lists for that session id,
+   * never a path the page (or a file under the project) names.
+   */
+  private async openStateDir(session: unknown): Promise<Result<unknown>> {
+    const id = SessionId.safeParse(session);
+    if (!id.success) return refused('open state folder: a session id is expected');
+    const sessions = await this.o.connection.request('list', {});
+    if (!sessions.ok) return sessions;
+    const info = sessions.value.find((s) => s.id === id.data);
+    if (!info) return fail('not-found', `no session ${id.data}`);
+    const why = await this.o.openPath(info.stateDir);
+    if (why !== '') this.o.log(`opening ${info.stateDir} failed: ${why}`);
+    return why === '' ? ok({}) : fail('failed', `${info.stateDir} could not be opened: ${why}`);
   }
 
   private async attach(owner: WebContents, args: unknown[]): Promise<InvokeChannels[typeof IPC.attach]['reply']> {

@@ -3,7 +3,7 @@
 // goes to the default browser, http and https only), every permission denied (notifications too: the
 // app notifies natively, the page does not) — loads the built renderer, hides to the tray when closed (the app keeps
 // running), and remembers its bounds. Opening it on a session sets the page's hash
-// (`#session=<id>`). Electron main process; Electron's classes come in through `WindowDeps`.
+// (`#session=<id>`), which shows that session's terminal. Electron main process; Electron's classes come in through `WindowDeps`.
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { BrowserWindow, BrowserWindowConstructorOptions, Rectangle, Session } from 'electron';
@@ -77,7 +77,9 @@ export class MainWindow {
     if (sessionId) {
       this.shownSession = sessionId;
       const hash = JSON.stringify(`#${sessionHash(sessionId)}`);
-      win.webContents.executeJavaScript(`location.hash = ${hash}`).then(undefined, () => undefined);
+      // The hash cleared first (without an event), so that setting it fires `hashchange` even when the
+      // page shows that session already: the page then shows its terminal.
+      win.webContents.executeJavaScript(`history.replaceState(null, '', '#'); location.hash = ${hash}`).then(undefined, () => undefined);
     }
     if (win.isMinimized()) win.restore();
     win.show();

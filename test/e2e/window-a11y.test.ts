@@ -7,12 +7,12 @@
 // by arrows, Home and End; dialogs give focus back to their opener and link a field's error to it;
 // new notices are in a live region; the terminals' screen reader mode is a setting kept across
 // reloads. Screenshots of each view go to out/e2e-screenshots/a11y-*.png.
-import { AxeBuilder } from '@axe-core/playwright';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildRenderer, CHROMIUM, SHOTS, WindowHarness } from './window-harness.js';
+import { axeAudit } from './axe-audit.js';
+import { buildRenderer, CHROMIUM, WindowHarness } from './window-harness.js';
 import { contrastOf, type Pair } from './contrast.js';
 
 let w: WindowHarness;
@@ -26,24 +26,7 @@ const UI_MIN = 3;
 const frames = (page: Page): Promise<unknown> => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 
 /** Serious and critical axe violations on the page as it is, in both themes; a screenshot of each. */
-async function audit(view: string): Promise<string[]> {
-  const found: string[] = [];
-  for (const scheme of SCHEMES) {
-    await w.page.emulateMedia({ colorScheme: scheme });
-    await frames(w.page);
-    await w.page.screenshot({ path: path.join(SHOTS, `a11y-${view}-${scheme}.png`) });
-    const result = await new AxeBuilder({ page: w.page }).analyze();
-    for (const v of result.violations) {
-      if (v.impact !== 'serious' && v.impact !== 'critical') {
-        process.stdout.write(`axe, ${v.impact ?? 'no impact'}: ${view} (${scheme}): ${v.id} × ${v.nodes.length}\n`);
-        continue;
-      }
-      for (const n of v.nodes) found.push(`${view} (${scheme}): ${v.id}: ${n.target.join(' ')}: ${n.failureSummary ?? ''}`);
-    }
-  }
-  await w.page.emulateMedia({ colorScheme: 'light' });
-  return found;
-}
+const audit = (view: string): Promise<string[]> => axeAudit(w.page, view, { shots: true });
 
 describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window, accessible in both themes', () => {
   beforeAll(async () => {

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ControlClient } from '../../main/daemon-client/control-client.js';
 import { call, client } from '../helpers/daemon.js';
 import { until } from '../helpers/until.js';
+import { axeAudit } from './axe-audit.js';
 import { buildRenderer, CHROMIUM, WindowHarness } from './window-harness.js';
 
 let w: WindowHarness;
@@ -96,6 +97,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the Changes tab', 
     const timeline = page.getByRole('region', { name: 'Checkpoints' });
     await timeline.getByRole('listitem', { name: 'Checkpoint #2' }).getByText('after the edits', { exact: false }).waitFor();
     await w.shot('changes');
+    expect(await axeAudit(page, 'changes', { within: '#panel-changes' })).toEqual([]);
   });
 
   it('says the agent is working, holds Restore until the person confirms, then restores while it works', async () => {

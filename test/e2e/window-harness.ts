@@ -95,15 +95,17 @@ export class WindowHarness {
     this.url = (JSON.parse(out.split('\n')[0] ?? '') as { url: string }).url;
     this.browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
     const context = await this.browser.newContext({ viewport: this.viewport });
-    // The browser's notifications allowed, and each one the page raises recorded in `window.shownNotifications`.
+    // The browser's notifications allowed, and each one the page raises recorded in `window.shownNotifications` (its title) and `window.shownNotificationObjects`.
     await context.grantPermissions(['notifications']);
     await context.addInitScript(`{
       const Real = window.Notification;
       window.shownNotifications = [];
+      window.shownNotificationObjects = [];
       window.Notification = class extends Real {
         constructor(title, options) {
           super(title, options);
           window.shownNotifications.push(title);
+          window.shownNotificationObjects.push(this);
         }
       };
     }`);
@@ -121,6 +123,16 @@ export class WindowHarness {
   /** The titles of the browser notifications the page raised so far. */
   notifications(): Promise<string[]> {
     return this.page.evaluate<string[]>('window.shownNotifications');
+  }
+
+  /** Clicks the latest browser notification the page raised with this title, as the person would on the desktop. */
+  async clickNotification(title: string): Promise<void> {
+    const clicked = await this.page.evaluate((t) => {
+      const shown = (window as unknown as { shownNotificationObjects: Notification[] }).shownNotificationObjects.filter((n) => n.title === t).at(-1);
+      shown?.onclick?.call(shown, new Event('click'));
+      return shown !== undefined;
+    }, title);
+    if (!clicked) throw new Error(`no browser notification titled ${title}`);
   }
 
   async shot(name: string): Promise<void> {

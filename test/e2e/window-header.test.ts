@@ -6,7 +6,7 @@
 // Restart starts it again. The address follows the selection, and an unknown session in it falls to
 // the top of the list (never the welcome page while sessions exist). Ctrl+1…9 select sessions, even
 // from a terminal, which receives nothing; Ctrl+F searches the terminal and says when nothing matches;
-// `?` lists the shortcuts, except in a terminal, where it is the agent's. Ctrl+K opens a palette of
+// Ctrl+N opens the New session dialog; `?` lists the shortcuts, except in a terminal, where it is the agent's. Ctrl+K opens a palette of
 // the sessions and actions with their shortcuts: typing filters, Enter runs the chosen one. A restart's
 // countdown shows while the agent waits for it; an agent command nobody approved offers Review and
 // trust…, a missing agent program its install command with Copy, a forged session.json the file's
@@ -16,6 +16,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, client } from '../helpers/daemon.js';
 import { until } from '../helpers/until.js';
+import { axeAudit } from './axe-audit.js';
 import { buildRenderer, CHROMIUM, WindowHarness } from './window-harness.js';
 
 let w: WindowHarness;
@@ -215,6 +216,17 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the session header
     // A reload opens the session in the address.
     await page.reload();
     await expect.poll(() => list.getByRole('option', { name: /stopper/ }).getAttribute('aria-selected')).toBe('true');
+    // The app opens a session from its notification or the tray by setting the address as
+    // main/electron/main-window.ts does: that session's terminal shows, also when it is shown already.
+    const terminalTab = page.getByRole('tab', { name: 'Terminal' });
+    await page.getByRole('tab', { name: 'work_log.md' }).click();
+    await expect.poll(() => terminalTab.getAttribute('aria-selected')).toBe('false');
+    await page.evaluate((id) => {
+      history.replaceState(null, '', '#');
+      location.hash = `#session=${id}`;
+    }, ids.get('stopper') ?? 'missing');
+    await expect.poll(() => terminalTab.getAttribute('aria-selected')).toBe('true');
+    expect(await list.getByRole('option', { name: /stopper/ }).getAttribute('aria-selected')).toBe('true');
 
     const welcome = page.getByText('Keeps coding agents working through crashes');
     for (const open of [(): Promise<unknown> => page.evaluate(() => (location.hash = '#session=no-such-session')), async (): Promise<unknown> => {
@@ -230,7 +242,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the session header
     }
   });
 
-  it('shortcuts: Ctrl+1…9 select sessions, Ctrl+F searches the terminal with "No match", Ctrl+= / Ctrl+- size its text, ? lists them', async () => {
+  it('shortcuts: Ctrl+1…9 select sessions, Ctrl+N opens New session, Ctrl+F searches the terminal with "No match", Ctrl+= / Ctrl+- size its text, ? lists them', async () => {
     const { page } = w;
     const list = page.getByRole('listbox', { name: 'Sessions' });
     const selectedName = (): Promise<string> => list.getByRole('option', { selected: true }).locator('.session-name').innerText();
@@ -268,13 +280,22 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the session header
     expect(await page.evaluate(() => localStorage.getItem('mori.terminalFontSize'))).toBe(String(parseInt(start, 10) + 1));
     await page.keyboard.press('Control+-');
     await expect.poll(fontSize).toBe(start);
+    // Ctrl+N from the terminal opens the New session dialog, its first field taking the keyboard.
+    await page.getByRole('region', { name: 'Terminal' }).click();
+    await page.keyboard.press('Control+n');
+    const newSession = page.getByRole('dialog', { name: 'New session' });
+    await expect.poll(() => newSession.getByRole('textbox', { name: 'Project folder' }).evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.press('Escape');
+    await newSession.waitFor({ state: 'detached' });
     expect(inputs().length).toBe(before);
     // `?` in the list opens the shortcuts; in a terminal it is the agent's.
     await list.focus();
     await page.keyboard.press('?');
     const dialog = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
     await dialog.getByText('Leave the terminal for the sessions list').waitFor();
+    expect(await dialog.getByRole('row', { name: /New session/ }).innerText()).toMatch(/^Ctrl\+N\s+New session$/);
     await w.shot('shortcuts');
+    expect(await axeAudit(page, 'shortcuts', { within: 'dialog[open]' })).toEqual([]);
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
     await page.getByRole('region', { name: 'Terminal' }).click();
@@ -294,10 +315,13 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the session header
     const box = palette.getByRole('combobox', { name: 'Go to a session or run an action' });
     await expect.poll(() => box.evaluate((el) => el === document.activeElement)).toBe(true);
     const options = palette.getByRole('listbox', { name: 'Sessions and actions' }).getByRole('option');
-    expect(await options.allInnerTexts()).toEqual(expect.arrayContaining([expect.stringMatching(/^Go to asker\s*Ctrl\+\d$/), 'Verify asker', 'New session', 'Settings', expect.stringMatching(/^Search the terminal\s*Ctrl\+F$/)]));
+    expect(await options.allInnerTexts()).toEqual(expect.arrayContaining([expect.stringMatching(/^Go to asker\s*Ctrl\+\d$/), 'Verify asker', expect.stringMatching(/^New session\s*Ctrl\+N$/), 'Settings', expect.stringMatching(/^Search the terminal\s*Ctrl\+F$/)]));
+    // Opening a state folder is the app's (its main process opens it); a browser page has no such action.
+    expect((await options.allInnerTexts()).filter((t) => /state folder/i.test(t))).toEqual([]);
     await page.keyboard.type('stop');
     await expect.poll(() => options.allInnerTexts()).toEqual([expect.stringMatching(/^Go to stopper\s*Ctrl\+\d$/), 'Stop asker']);
     await w.shot('palette');
+    expect(await axeAudit(page, 'palette', { within: 'dialog[open]' })).toEqual([]);
     // ↓ moves to Stop, ↓ again wraps to the first; Enter goes to stopper and the palette closes.
     await page.keyboard.press('ArrowDown');
     expect(await palette.getByRole('option', { selected: true }).innerText()).toBe('Stop asker');

@@ -18,6 +18,7 @@ import { pathToFileURL } from 'node:url';
 import WebSocket from 'ws';
 import { SECRET_STORAGE_KEY, WS_UNAUTHORIZED } from '../../common/web-session.js';
 import { MORI_BIN, REPO } from '../helpers/mori-cli.js';
+import { axeAudit } from './axe-audit.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, call } from '../helpers/daemon.js';
 import { until } from '../helpers/until.js';
@@ -209,6 +210,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window in Chro
     expect(items).toContain(`touch ${marker}`);
     expect(items).toContain(`0.0.0.0:${closedPort}`);
     await w.shot('trust-dialog');
+    expect(await axeAudit(page, 'trust-dialog', { within: 'dialog[open]' })).toEqual([]);
     await dialog.getByRole('button', { name: 'Trust', exact: true }).click();
     await page.getByRole('button', { name: 'Verify', exact: true }).first().click();
     await until('the trusted test command to run', () => existsSync(marker));
@@ -287,7 +289,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window in Chro
     await w.shot('crash-loop');
   });
 
-  it('sleep and wake: the sessions show interrupted, then resumed in the notices', async () => {
+  it('sleep and wake: the sessions show interrupted, then resumed in the notices; a click on the notification opens its terminal', async () => {
     const { page } = w;
     const { c } = await client(w.h.home);
     try {
@@ -301,6 +303,12 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window in Chro
       expect(await w.notifications()).toContain('echo resumed');
       await expect.poll(() => page.getByRole('option', { name: /echo/ }).innerText(), { timeout: 25_000 }).toMatch(/waiting|working|running|needs input/);
       await w.shot('resumed');
+      // A click on that notification opens echo on its terminal, whichever session and tab were shown.
+      await page.getByRole('option', { name: /crashy/ }).click();
+      await page.getByRole('tab', { name: 'work_log.md' }).click();
+      await w.clickNotification('echo resumed');
+      await expect.poll(() => page.getByRole('option', { name: /echo/ }).getAttribute('aria-selected')).toBe('true');
+      await expect.poll(() => page.getByRole('tab', { name: 'Terminal' }).getAttribute('aria-selected')).toBe('true');
     } finally {
       c.close();
     }

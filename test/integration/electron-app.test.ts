@@ -93,7 +93,7 @@ describe('the desktop app', () => {
     n?.emit('click');
     const win = fake.windows.at(-1) as BrowserWindow;
     expect(win.isVisible()).toBe(true);
-    expect(win.webContents.executed.at(-1)).toBe(`location.hash = ${JSON.stringify(`#session=${sessionId('alpha')}`)}`);
+    expect(win.webContents.executed.at(-1)).toBe(`history.replaceState(null, '', '#'); location.hash = ${JSON.stringify(`#session=${sessionId('alpha')}`)}`);
 
     const answered = h.mori('send', 'alpha', 'y');
     expect(answered.code, answered.stderr).toBe(0);
@@ -280,9 +280,19 @@ describe('the desktop app', () => {
     win.webContents.emit('will-navigate', nav, 'https://evil.example/');
     expect(nav.defaultPrevented).toBe(true);
     const own = pathToFileURL(APP_PAGE).href;
-    const listed = (await invokeFrom(win.webContents, `${own}#session=x`, IPC.call, 'list', {})) as { ok: boolean; value: { name: string }[] };
+    const listed = (await invokeFrom(win.webContents, `${own}#session=x`, IPC.call, 'list', {})) as { ok: boolean; value: { id: string; name: string; stateDir: string }[] };
     expect(listed, JSON.stringify(listed)).toMatchObject({ ok: true });
     expect(listed.value.map((s) => s.name)).toEqual(['ipc']);
+    // A session's state folder opens in the file manager: the folder the daemon lists for that id,
+    // never a path the page names; a foreign frame is refused.
+    const info = listed.value[0] as { id: string; stateDir: string };
+    expect(info.stateDir).toMatch(/[/\\]\.mori[/\\]ipc$/);
+    fake.opened.length = 0;
+    expect(await invokeFrom(win.webContents, own, IPC.openStateDir, info.id)).toMatchObject({ ok: true });
+    expect(await invokeFrom(win.webContents, own, IPC.openStateDir, h.home)).toMatchObject({ ok: false, code: 'not-found' });
+    expect(await invokeFrom(win.webContents, own, IPC.openStateDir, 42)).toMatchObject({ ok: false, code: 'usage' });
+    expect(await invokeFrom(win.webContents, 'https://evil.example/', IPC.openStateDir, info.id)).toMatchObject({ ok: false, message: expect.stringMatching(/refused/) });
+    expect(fake.opened).toEqual([info.stateDir]);
     expect(await invokeFrom(win.webContents, 'https://evil.example/', IPC.call, 'list', {})).toMatchObject({ ok: false, message: expect.stringMatching(/refused/) });
     expect(t.logs.join('\n')).toMatch(/refused mori:call from https:\/\/evil\.example\//);
     expect(await invokeFrom(win.webContents, own, IPC.call, 'send', { session: 'ipc', text: 42 })).toMatchObject({ ok: false, code: 'usage', message: expect.stringMatching(/^send: text/) });

@@ -5,7 +5,7 @@
 // wait), and the one reconnect backoff doubling to its bound.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PROTOCOL_VERSION } from '../../common/ipc.js';
-import { LONG_METHODS, ProtocolClient, Reconnect, RECONNECT_MAX_MS, REQUEST_TIMEOUT_MS, type StreamMessage, type Transport } from '../../common/protocol-client.js';
+import { LOCAL_RECONNECT_MAX_MS, LONG_METHODS, ProtocolClient, Reconnect, RECONNECT_MAX_MS, REQUEST_TIMEOUT_MS, type StreamMessage, type Transport } from '../../common/protocol-client.js';
 
 /** A transport whose sent requests are kept, and through which the test plays the daemon. */
 function fakeTransport(): { transport: Transport; sent: { id: number; method: string; params: unknown }[]; reply: (m: unknown) => void; close: (why: string) => void } {
@@ -134,5 +134,20 @@ describe('the protocol client core', () => {
     r.stop();
     vi.runOnlyPendingTimers();
     expect(attempts).toBe(5);
+  });
+
+  it("a daemon on this machine is tried again at least every LOCAL_RECONNECT_MAX_MS: a window is live within a second of its return", () => {
+    vi.useFakeTimers();
+    const r = new Reconnect(() => undefined, 250, LOCAL_RECONNECT_MAX_MS);
+    const waits: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const before = Date.now();
+      r.schedule();
+      vi.runOnlyPendingTimers();
+      waits.push(Date.now() - before);
+    }
+    expect(LOCAL_RECONNECT_MAX_MS).toBe(1_000);
+    expect(waits).toEqual([250, 500, 1_000, 1_000, 1_000, 1_000]);
+    r.stop();
   });
 });

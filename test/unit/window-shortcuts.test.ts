@@ -1,4 +1,4 @@
-// The window's shortcuts (renderer/shortcuts.ts): Mod+1…9 select, Mod+F searches, F6 leaves only a
+// The window's shortcuts (renderer/shortcuts.ts): Mod+1…9 select, Mod+F searches, Mod+N opens a new session, F6 leaves only a
 // terminal, `?` opens the list only where it would type nothing; ⌘ is the modifier on a Mac and Ctrl
 // elsewhere, and everything else (Tab, Escape, plain letters, Ctrl+C) is not the window's.
 import { describe, expect, it } from 'vitest';
@@ -14,6 +14,9 @@ describe('shortcutOf', () => {
     expect(shortcutOf(key('f', { ctrlKey: true }), pc)).toEqual({ kind: 'search' });
     expect(shortcutOf(key('k', { ctrlKey: true }), terminal)).toEqual({ kind: 'palette' });
     expect(shortcutOf(key('F', { metaKey: true }), { ...pc, mac: true })).toEqual({ kind: 'search' });
+    expect(shortcutOf(key('n', { ctrlKey: true }), terminal)).toEqual({ kind: 'new-session' });
+    expect(shortcutOf(key('n', { metaKey: true }), { ...pc, mac: true })).toEqual({ kind: 'new-session' });
+    expect(shortcutOf(key('n', { ctrlKey: true, shiftKey: true }), pc)).toBeNull();
     expect(shortcutOf(key('3', { ctrlKey: true }), { ...pc, mac: true })).toBeNull();
     expect(shortcutOf(key('0', { ctrlKey: true }), pc)).toBeNull();
     expect(shortcutOf(key('f', { ctrlKey: true, shiftKey: true }), pc)).toBeNull();
