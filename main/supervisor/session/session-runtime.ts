@@ -211,12 +211,20 @@ export class SessionRuntime {
    * Why the session waits for the person, as last announced (its install command, the file and field
    * at fault), while it is in `attention`: a window opened after the announcement still shows it.
    */
-  attentionMessage: { reason: string; message: string } | null = null;
+  get attentionMessage(): { reason: string; message: string } | null {
+    return this.attentionWhy;
+  }
+  private attentionWhy: { reason: string; message: string } | null = null;
+
+  /** What the latest `session.attention` said, kept while the session stays in `attention`. */
+  noteAttention(reason: string, message: string): void {
+    this.attentionWhy = { reason, message };
+  }
 
   /** The lifecycle moved (SessionTransitions alone calls this). */
   enter(state: RuntimeState): void {
     this.current = state;
-    if (state !== 'attention') this.attentionMessage = null;
+    if (state !== 'attention') this.attentionWhy = null;
   }
 
   /** session.json as last read or written (the store), or a part of it another reader refreshed. */

@@ -34,7 +34,7 @@ export class SessionTransitions {
     rt.enter('attention');
     this.store.write(rt, (s) => ({ ...s, intent: { kind: 'attention', reason: 'internal' } }));
     this.store.log(rt, `SESSION NEEDS ATTENTION - internal: ${message}`);
-    rt.attentionMessage = { reason: 'internal', message };
+    rt.noteAttention('internal', message);
     this.emit({ type: 'session.attention', ...this.base(rt), reason: 'internal', message });
     return false;
   }
@@ -44,7 +44,7 @@ export class SessionTransitions {
     this.store.write(rt, (s) => ({ ...s, intent: { kind: 'attention', reason } }));
     this.store.log(rt, `SESSION NEEDS ATTENTION - ${reason}: ${message}`);
     if (!this.move(rt, 'attention')) return;
-    rt.attentionMessage = { reason, message };
+    rt.noteAttention(reason, message);
     this.emit({ type: 'session.attention', ...this.base(rt), reason, message });
   }
 
@@ -57,7 +57,7 @@ export class SessionTransitions {
     // A running agent runs on and keeps its state (sleep and exits still apply); the event, the
     // record in the Mori home and `mori ls` say what is wrong.
     if (rt.terminal === null && !this.move(rt, 'attention')) return;
-    if (rt.state === 'attention') rt.attentionMessage = { reason, message };
+    if (rt.state === 'attention') rt.noteAttention(reason, message);
     this.emit({ type: 'session.attention', ...this.base(rt), reason, message });
   }
 
