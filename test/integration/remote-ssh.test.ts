@@ -82,12 +82,12 @@ describe.skipIf(SKIP_WITHOUT_SSHD)('sessions on another host through ssh', () =>
     expect(mori('send', 'box:nope', 'x').code).toBe(3);
   });
 
-  it("logs, lists and runs checks, checkpoints and shows changes of box:work on box's own files", { timeout: 120_000 }, async () => {
+  it("logs, lists and runs checks (a command once trusted on box), checkpoints, shows and rolls back changes of box:work on box's own files", { timeout: 120_000 }, async () => {
     const log = mori('log', 'box:work', 'written', 'from', 'afar');
     expect(log.code, log.err).toBe(0);
     expect(remote.workLog('work')).toMatch(/written from afar/);
 
-    writeFileSync(path.join(remote.stateDir('work'), 'environment.md'), `${readFileSync(path.join(remote.stateDir('work'), 'environment.md'), 'utf8')}\n## Checks\n- file: README.md\n`);
+    writeFileSync(path.join(remote.stateDir('work'), 'environment.md'), `${readFileSync(path.join(remote.stateDir('work'), 'environment.md'), 'utf8')}\n## Checks\n- file: README.md\n- command: \`test -f README.md\`\n`);
     const checks = mori('checks', 'box:work');
     expect(checks.code, checks.err).toBe(0);
     expect(checks.out).toMatch(/^Checks of "box:work":$/m);
@@ -99,8 +99,16 @@ describe.skipIf(SKIP_WITHOUT_SSHD)('sessions on another host through ssh', () =>
     expect(git('commit', '-qm', 'start').status).toBe(0);
     const passing = mori('verify', 'box:work', '--json');
     expect(passing.code, passing.out + passing.err).toBe(0);
-    const verified = passing.json() as { ok: boolean; remote: string; results: { status: string; target: string }[] };
-    expect([verified.ok, verified.remote, verified.results.find((r) => r.target === 'README.md')?.status]).toEqual([true, 'box', 'pass']);
+    type Verified = { ok: boolean; remote: string; results: { kind: string; status: string; target: string }[] };
+    const statuses = (v: Verified): string[] => v.results.map((r) => `${r.kind} ${r.status}`).sort();
+    const verified = passing.json() as Verified;
+    expect([verified.ok, verified.remote, statuses(verified)]).toEqual([true, 'box', ['command untrusted', 'file pass']]);
+    // Trust is approved on box by the person there (its own `mori trust`), and kept there: the command runs.
+    const trust = remote.mori('trust', 'work', '--yes');
+    expect(trust.code, trust.stderr).toBe(0);
+    const trusted = mori('verify', 'box:work', '--json');
+    expect(trusted.code, trusted.out + trusted.err).toBe(0);
+    expect(statuses(trusted.json() as Verified)).toEqual(['command pass', 'file pass']);
     const cp = mori('checkpoint', 'box:work', '-m', 'before the change');
     expect(cp.code, cp.err).toBe(0);
     const taken = /^Checkpoint ([0-9a-f]{7}) \(#\d+\) on box: /.exec(cp.out)?.[1];
