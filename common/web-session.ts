@@ -21,7 +21,18 @@ export const MAX_TOKEN_CHARS = 256;
 export const WebAuthMessage = z.strictObject({ kind: z.literal('auth'), secret: z.string().min(1).max(MAX_TOKEN_CHARS) });
 export type WebAuthMessage = z.infer<typeof WebAuthMessage>;
 
-export const WebSessionReply = z.object({ secret: z.string().min(1).max(MAX_TOKEN_CHARS) });
+export const WebSessionReply = z.object({
+  secret: z.string().min(1).max(MAX_TOKEN_CHARS),
+  /** The page's request time limit when `mori ui` was given one (WINDOW_REQUEST_TIMEOUT_ENV); else protocol-client.ts's. */
+  requestTimeoutMs: z.number().int().min(100).max(600_000).optional(),
+});
+/** Where the page keeps its request time limit beside its secret (sessionStorage: a reload finds both). */
+export const REQUEST_TIMEOUT_STORAGE_KEY = 'mori.requestTimeoutMs';
+/**
+ * The page's request time limit for `mori ui`, in ms (a test's knob: waiting out 30 s to see a
+ * request fail costs a test run half a minute). Unset: protocol-client.ts's REQUEST_TIMEOUT_MS.
+ */
+export const WINDOW_REQUEST_TIMEOUT_ENV = 'MORI_WINDOW_REQUEST_TIMEOUT_MS';
 
 /** The remotes the page may open `/api?host=NAME` to (names as remotes.json holds them; 64 chars at most there). */
 export const WebRemotesReply = z.object({ remotes: z.array(z.object({ name: z.string().min(1).max(64) })).max(1000) });

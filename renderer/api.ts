@@ -8,7 +8,7 @@
 import { createHostsApi } from '../common/hosts-api.js';
 import { createWebSocketApi, type MoriApi, type WebSocketLike } from '../common/mori-api.js';
 import { LOCAL_RECONNECT_MAX_MS } from '../common/protocol-client.js';
-import { REMOTES_PATH, SECRET_STORAGE_KEY, SESSION_PATH, TOKEN_PARAM, WebRemotesReply, WebSessionReply } from '../common/web-session.js';
+import { REMOTES_PATH, REQUEST_TIMEOUT_STORAGE_KEY, SECRET_STORAGE_KEY, SESSION_PATH, TOKEN_PARAM, WebRemotesReply, WebSessionReply } from '../common/web-session.js';
 
 declare global {
   interface Window {
@@ -44,6 +44,7 @@ async function sessionSecret(): Promise<string | null> {
       const reply = r.ok ? WebSessionReply.safeParse(await r.json()) : null;
       if (reply?.success) {
         sessionStorage.setItem(SECRET_STORAGE_KEY, reply.data.secret);
+        if (reply.data.requestTimeoutMs !== undefined) sessionStorage.setItem(REQUEST_TIMEOUT_STORAGE_KEY, String(reply.data.requestTimeoutMs));
         return reply.data.secret;
       }
       console.error(`mori: the link was refused: ${r.ok ? 'an unexpected answer' : await r.text()}`);
@@ -71,9 +72,12 @@ async function remoteNames(secret: string | null): Promise<string[]> {
 export async function connectApi(): Promise<MoriApi> {
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
   const secret = sessionSecret();
-  const socket = (query: string, reconnectMaxMs?: number): MoriApi =>
-    createWebSocketApi({ url: `${scheme}://${location.host}/api${query}`, open: openBrowserSocket, client: 'mori window', secret: () => secret, ...(reconnectMaxMs !== undefined ? { reconnectMaxMs } : {}) });
   const names = await remoteNames(await secret);
+  // The web host's request time limit, told with the secret (a test's knob); else the protocol's own.
+  const limit = Number(sessionStorage.getItem(REQUEST_TIMEOUT_STORAGE_KEY) ?? NaN);
+  const timeout = Number.isInteger(limit) && limit > 0 ? { requestTimeoutMs: limit } : {};
+  const socket = (query: string, reconnectMaxMs?: number): MoriApi =>
+    createWebSocketApi({ url: `${scheme}://${location.host}/api${query}`, open: openBrowserSocket, client: 'mori window', secret: () => secret, ...timeout, ...(reconnectMaxMs !== undefined ? { reconnectMaxMs } : {}) });
   // This host's daemon is tried again every second at most while it is away; a remote (ssh) less often.
   return createHostsApi(socket('', LOCAL_RECONNECT_MAX_MS), names.map((name) => ({ name, api: socket(`?host=${encodeURIComponent(name)}`) })));
 }

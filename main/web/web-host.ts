@@ -61,6 +61,8 @@ export interface WebHostOptions {
   connectRemote?: (name: string) => Promise<Result<Upstream>>;
   /** The remotes' names, for a page's REMOTES_PATH (none without it). */
   listRemotes?: () => Result<string[]>;
+  /** The page's request time limit, told with its secret (protocol-client.ts's when absent). */
+  requestTimeoutMs?: number;
 }
 
 export interface WebHost {
@@ -97,7 +99,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
         const r = auth.exchange(body.trim());
         if (auth.spent) options.onTokenSpent?.();
         if (!r.ok) return plain(401, r.message);
-        const json = JSON.stringify({ secret: r.value });
+        const json = JSON.stringify({ secret: r.value, ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}) });
         res.writeHead(200, { ...headers, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(json) });
         res.end(json);
       });

@@ -14,6 +14,13 @@ import { startWebHost } from '../../web/web-host.js';
 import { connectRemoteUpstream, remoteNames } from '../../remote/remote-upstream.js';
 import { startDaemon } from '../../daemon-client/daemon-process.js';
 import { reportFailure, type OutputOptions } from '../output.js';
+import { WINDOW_REQUEST_TIMEOUT_ENV } from '../../../common/web-session.js';
+
+/** The page's request time limit from WINDOW_REQUEST_TIMEOUT_ENV, when it holds a whole number of ms in range. */
+function requestTimeout(): { requestTimeoutMs?: number } {
+  const ms = Number(process.env[WINDOW_REQUEST_TIMEOUT_ENV] ?? NaN);
+  return Number.isInteger(ms) && ms >= 100 && ms <= 600_000 ? { requestTimeoutMs: ms } : {};
+}
 
 interface UiOptions extends OutputOptions {
   port?: string;
@@ -55,7 +62,7 @@ export function registerUi(program: Command): void {
       let launch: LaunchPage | null = null;
       let host;
       try {
-        host = await startWebHost({ home, host: opts.host, port, onTokenSpent: () => launch?.remove(), connectRemote: (name) => connectRemoteUpstream(home, name), listRemotes: () => remoteNames(home) });
+        host = await startWebHost({ home, host: opts.host, port, onTokenSpent: () => launch?.remove(), connectRemote: (name) => connectRemoteUpstream(home, name), listRemotes: () => remoteNames(home), ...requestTimeout() });
       } catch (err) {
         return reportFailure(fail('failed', `cannot listen on ${opts.host}:${port}: ${(err as Error).message}`), opts);
       }
