@@ -10,6 +10,8 @@ import type { TrayHost } from '../../main/electron/tray-host.js';
 import { MORI_BIN, REPO } from './mori-cli.js';
 import type { UpHarness } from './mori-up.js';
 import path from 'node:path';
+import { stopDaemon } from '../../main/daemon-client/daemon-process.js';
+import { fake, type Tray } from '../fakes/electron.js';
 
 export const APP_PAGE = path.join(REPO, 'out', 'renderer', 'index.html');
 
@@ -41,4 +43,30 @@ export async function startTestApp(h: UpHarness, over: { coalesceMs?: number; hi
   });
   if (!app) throw new Error('the app did not start (single-instance lock refused)');
   return { app, logs };
+}
+
+/** The fake's records emptied before a test: no tray, notification or window from the one before. */
+export function resetElectronFakes(): void {
+  fake.notifications.length = 0;
+  fake.trays.length = 0;
+  fake.windows.length = 0;
+  fake.singleInstance = true;
+}
+
+/** The tray the app made last. */
+export function lastTray(): Tray {
+  const last = fake.trays.at(-1);
+  if (!last) throw new Error('no tray');
+  return last;
+}
+
+/**
+ * Quits the app (when it started) and stops its daemon from this process: the daemon is this
+ * process's child here (the app's, in life), and a `mori down` run synchronously would wait on a
+ * zombie this process cannot reap meanwhile. Then the harness's files go.
+ */
+export async function endTestApp(t: TestApp | null, h: UpHarness): Promise<void> {
+  if (t) await t.app.act({ kind: 'quit' });
+  await stopDaemon(h.home, false);
+  h.cleanup();
 }

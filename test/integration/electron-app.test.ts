@@ -10,41 +10,26 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 vi.mock('electron', () => import('../fakes/electron.js'));
 import { readdirSync, readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { app as fakeApp, fake, FakeWebContents, invokeFrom, nativeTheme, powerMonitor, type BrowserWindow, type FakeNotification, type Tray } from '../fakes/electron.js';
+import { app as fakeApp, fake, FakeWebContents, invokeFrom, nativeTheme, powerMonitor, type BrowserWindow, type FakeNotification } from '../fakes/electron.js';
 import { IPC } from '../../common/electron-ipc.js';
 import { startApp, type AppOptions } from '../../main/electron/app-main.js';
 import { memorySettings } from '../../main/electron/settings.js';
 import { pidAlive } from '../../main/os/pid-alive.js';
-import { daemonAnswering, stopDaemon } from '../../main/daemon-client/daemon-process.js';
+import { daemonAnswering } from '../../main/daemon-client/daemon-process.js';
 import { call, client } from '../helpers/daemon.js';
-import { APP_PAGE, startTestApp, type TestApp } from '../helpers/electron-app.js';
+import { APP_PAGE, endTestApp, lastTray, resetElectronFakes, startTestApp, type TestApp } from '../helpers/electron-app.js';
 import { UpHarness } from '../helpers/mori-up.js';
 import { until, untilValue } from '../helpers/until.js';
 
 let h: UpHarness;
 let t: TestApp | null = null;
-beforeEach(() => {
-  fake.notifications.length = 0;
-  fake.trays.length = 0;
-  fake.windows.length = 0;
-  fake.singleInstance = true;
-});
+beforeEach(resetElectronFakes);
 afterEach(async () => {
-  if (t) {
-    await t.app.act({ kind: 'quit' });
-    t = null;
-  }
-  // Stopped from this process: the daemon is this process's child here (the app's, in life), and a
-  // `mori down` run synchronously would wait on a zombie this process cannot reap meanwhile.
-  await stopDaemon(h.home, false);
-  h.cleanup();
+  await endTestApp(t, h);
+  t = null;
 });
 
-const tray = (): Tray => {
-  const last = fake.trays.at(-1);
-  if (!last) throw new Error('no tray');
-  return last;
-};
+const tray = lastTray;
 const icon = (): string => (tray().image as unknown as { path: string }).path;
 const menuLabels = (): string[] => (tray().menu?.items ?? []).map((i) => String(i.label ?? ''));
 const titles = (): string[] => fake.notifications.map((n: FakeNotification) => n.options.title ?? '');

@@ -6,9 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 vi.mock('electron', () => import('../fakes/electron.js'));
 import { readFileSync } from 'node:fs';
-import { fake, type Tray } from '../fakes/electron.js';
-import { stopDaemon } from '../../main/daemon-client/daemon-process.js';
-import { startTestApp, type TestApp } from '../helpers/electron-app.js';
+import { endTestApp, lastTray, resetElectronFakes, startTestApp, type TestApp } from '../helpers/electron-app.js';
 import { runMoriAsync } from '../helpers/mori-cli.js';
 import { UpHarness } from '../helpers/mori-up.js';
 import { until } from '../helpers/until.js';
@@ -20,27 +18,13 @@ const LOOK_MS = 5;
 
 let h: UpHarness;
 let t: TestApp | null = null;
-beforeEach(() => {
-  fake.notifications.length = 0;
-  fake.trays.length = 0;
-  fake.windows.length = 0;
-  fake.singleInstance = true;
-});
+beforeEach(resetElectronFakes);
 afterEach(async () => {
-  if (t) {
-    await t.app.act({ kind: 'quit' });
-    t = null;
-  }
-  // Stopped from this process: the daemon is this process's child here (the app's, in life).
-  await stopDaemon(h.home, false);
-  h.cleanup();
+  await endTestApp(t, h);
+  t = null;
 });
 
-const tray = (): Tray => {
-  const last = fake.trays.at(-1);
-  if (!last) throw new Error('no tray');
-  return last;
-};
+const tray = lastTray;
 const menuLabels = (): string[] => (tray().menu?.items ?? []).map((i) => String(i.label ?? ''));
 const icon = (): string => (tray().image as unknown as { path: string }).path;
 
