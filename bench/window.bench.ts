@@ -1,5 +1,6 @@
 // The window's budgets (DESIGN.md §10, §13), in Debian's Chromium through a real `mori ui` and daemon
-// with 20 direct sessions (18 `cat`, 2 that printed 2,000 coloured lines first):
+// with 20 direct sessions (16 `cat`, 2 that printed 2,000 coloured lines first, one that runs `yes`
+// once told to, and the fake agent):
 //  - first paint: the sessions list shows all 20 within 1 s of navigation start (each of 5 loads);
 //  - switching between two sessions' terminals (both attached, parked when hidden) shows the other
 //    within 100 ms, click to painted frame (p95 of 20 switches);

@@ -1,7 +1,7 @@
 // Large inputs in the window, in Debian's Chromium through a real `mori ui` and daemon: a 5 MB
 // session_state.md opens in the editor, takes typing without lag (input delay, key press to the
-// next painted frame, printed; its 50 ms budget is bench/window-large.bench.ts's), marks its tab unsaved, and a save larger
-// than one request may carry is refused in words with nothing written; a
+// next painted frame, printed; its 50 ms budget is bench/window-large.bench.ts's), marks its tab
+// unsaved, and a save larger than one request may carry is refused in words with nothing written; a
 // work log of 10,000 entries pages in the view ("Older entries") and through `log.tail` on the
 // daemon's socket, each page a contiguous run of entries, all of them reached; a request the daemon
 // does not answer (the daemon stopped with SIGSTOP) ends, after the protocol's time limit, in an
