@@ -12,7 +12,7 @@ import { NOT_A_REPOSITORY } from '../../state/snapshot.js';
 import { sessionChanges, sessionCheckpoints, sessionPatch } from '../../supervisor/checkpoints/changes.js';
 import { actionLines, checkpointRow, statLines } from '../checkpoint-text.js';
 import { reportFailure, reportSuccess, type OutputOptions } from '../output.js';
-import { remoteOf } from '../remote-of.js';
+import { ranRemotely } from '../remote-of.js';
 // Taking a checkpoint and rolling back load their modules (the work log, the daemon's client) when
 // they run: `mori changes` starts as a fresh Node process, and its time is mostly loading code.
 
@@ -36,13 +36,7 @@ export function registerCheckpoints(program: Command): void {
     .option('-m, --message <text>', 'say what this checkpoint is')
     .option('--json', 'print JSON')
     .action(async (spec: string, opts: CheckpointCliOptions) => {
-      const target = await remoteOf(spec);
-      if (!target.ok) return reportFailure(target, opts);
-      if (target.value) {
-        const { remoteCheckpoint } = await import('../remote-commands.js');
-        const r = await remoteCheckpoint(target.value.remote, target.value.session, opts.message);
-        return r.ok ? reportSuccess(r.value.value, r.value.text, opts) : reportFailure(r, opts);
-      }
+      if (await ranRemotely(spec, opts, (m, remote, session) => m.remoteCheckpoint(remote, session, opts.message))) return;
       const opened = openSession(spec);
       if (!opened.ok) return reportFailure(opened, opts);
       const project = projectDirOf(opened.value.stateDir);
@@ -62,13 +56,7 @@ export function registerCheckpoints(program: Command): void {
     .description("list the session's checkpoints: the first and the most recent ones")
     .option('--json', 'print JSON')
     .action(async (spec: string, opts: OutputOptions) => {
-      const target = await remoteOf(spec);
-      if (!target.ok) return reportFailure(target, opts);
-      if (target.value) {
-        const { remoteCheckpoints } = await import('../remote-commands.js');
-        const r = await remoteCheckpoints(target.value.remote, target.value.session);
-        return r.ok ? reportSuccess(r.value.value, r.value.text, opts) : reportFailure(r, opts);
-      }
+      if (await ranRemotely(spec, opts, (m, remote, session) => m.remoteCheckpoints(remote, session))) return;
       const opened = openSession(spec);
       if (!opened.ok) return reportFailure(opened, opts);
       const r = await sessionCheckpoints(opened.value.stateDir);
@@ -83,13 +71,7 @@ export function registerCheckpoints(program: Command): void {
     .option('--stat', 'the file list and line counts only')
     .option('--json', 'print JSON')
     .action(async (spec: string, opts: ChangesCliOptions) => {
-      const target = await remoteOf(spec);
-      if (!target.ok) return reportFailure(target, opts);
-      if (target.value) {
-        const { remoteChanges } = await import('../remote-commands.js');
-        const r = await remoteChanges(target.value.remote, target.value.session, opts.since ?? 'start', opts.stat ?? false);
-        return r.ok ? reportSuccess(r.value.value, r.value.text, opts) : reportFailure(r, opts);
-      }
+      if (await ranRemotely(spec, opts, (m, remote, session) => m.remoteChanges(remote, session, opts.since ?? 'start', opts.stat ?? false))) return;
       const opened = openSession(spec);
       if (!opened.ok) return reportFailure(opened, opts);
       if (opts.stat) {
@@ -110,13 +92,7 @@ export function registerCheckpoints(program: Command): void {
     .option('--yes', 'go ahead even while the agent is working')
     .option('--json', 'print JSON')
     .action(async (spec: string, to: string, opts: RollbackCliOptions) => {
-      const target = await remoteOf(spec);
-      if (!target.ok) return reportFailure(target, opts);
-      if (target.value) {
-        const { remoteRollback } = await import('../remote-commands.js');
-        const r = await remoteRollback(target.value.remote, target.value.session, to, opts.files ?? [], opts.dryRun ?? false, opts.yes ?? false);
-        return r.ok ? reportSuccess(r.value.value, r.value.text, opts) : reportFailure(r, opts);
-      }
+      if (await ranRemotely(spec, opts, (m, remote, session) => m.remoteRollback(remote, session, to, opts.files ?? [], opts.dryRun ?? false, opts.yes ?? false))) return;
       const opened = openSession(spec);
       if (!opened.ok) return reportFailure(opened, opts);
       const stateDir = opened.value.stateDir;

@@ -16,7 +16,7 @@ import { readSessionFile, sessionFilePath } from '../../state/session-file.js';
 import { appendEntry } from '../../state/work-log.js';
 import { refusedInsideAgent } from '../approver-check.js';
 import { printJson, reportFailure, reportSuccess, type OutputOptions } from '../output.js';
-import { remoteOf } from '../remote-of.js';
+import { ranRemotely, remoteOf } from '../remote-of.js';
 
 /** Lines of a failing command's output shown under it in `mori verify`; the full 40 are in --json and session.json. */
 const SHOWN_TAIL_LINES = 10;
@@ -122,13 +122,7 @@ export function registerChecks(program: Command): void {
     .description('show the checks derived from environment.md and session_state.md, and where each came from')
     .option('--json', 'print JSON')
     .action(async (spec: string, opts: OutputOptions) => {
-      const target = await remoteOf(spec);
-      if (!target.ok) return reportFailure(target, opts);
-      if (target.value) {
-        const { remoteChecks } = await import('../remote-commands.js');
-        const r = await remoteChecks(target.value.remote, target.value.session);
-        return r.ok ? reportSuccess(r.value.value, r.value.text, opts) : reportFailure(r, opts);
-      }
+      if (await ranRemotely(spec, opts, (m, remote, session) => m.remoteChecks(remote, session))) return;
       const opened = openSession(spec);
       if (!opened.ok) return reportFailure(opened, opts);
       const { stateDir, session } = opened.value;

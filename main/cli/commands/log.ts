@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { fail } from '../../../common/result.js';
 import { resolveSession } from '../../state/resolve-session.js';
-import { remoteOf } from '../remote-of.js';
+import { ranRemotely } from '../remote-of.js';
 import { UnsafeStateFile } from '../../state/state-file-guard.js';
 import { appendEntry, WORK_LOG } from '../../state/work-log.js';
 import { reportFailure, reportSuccess, type OutputOptions } from '../output.js';
@@ -17,13 +17,7 @@ export function registerLog(program: Command): void {
     .action(async (spec: string, words: string[], opts: OutputOptions) => {
       const message = words.join(' ').trim();
       if (message.length === 0) return reportFailure(fail('usage', 'the message is empty'), opts);
-      const target = await remoteOf(spec);
-      if (!target.ok) return reportFailure(target, opts);
-      if (target.value) {
-        const { remoteLog } = await import('../remote-commands.js');
-        const r = await remoteLog(target.value.remote, target.value.session, message);
-        return r.ok ? reportSuccess(r.value.value, r.value.text, opts) : reportFailure(r, opts);
-      }
+      if (await ranRemotely(spec, opts, (m, remote, session) => m.remoteLog(remote, session, message))) return;
       const dir = resolveSession(spec);
       if (!dir.ok) return reportFailure(dir, opts);
       const at = new Date();
