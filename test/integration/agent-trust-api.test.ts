@@ -8,11 +8,11 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ControlClient } from '../../main/daemon-client/control-client.js';
-import type { ChecksListing, DaemonEvent } from '../../common/ipc.js';
+import type { ChecksListing, DaemonEvent, SessionInfo } from '../../common/ipc.js';
 import { APPROVALS_FROM_PERSON } from '../../main/daemon/approval-gate.js';
 import { call, client, waitEvent } from '../helpers/daemon.js';
 import { UpHarness } from '../helpers/mori-up.js';
-import { until } from '../helpers/until.js';
+import { until, untilValue } from '../helpers/until.js';
 
 let h: UpHarness;
 let c: ControlClient;
@@ -75,7 +75,8 @@ beforeAll(async () => {
   setCommand(command('changed'));
   const sock = path.join(h.home, 'mori.sock');
   const script = path.join(h.tmp, 'asker.sh');
-  writeFileSync(script, `'${process.execPath}' '${clientFile}' '${sock}' '${asked}' 2> '${asked}.err'\nexec sleep 600\n`);
+  // The agents may start before the daemon's socket listens: the client waits for it.
+  writeFileSync(script, `while [ ! -S '${sock}' ]; do sleep 0.1; done\n'${process.execPath}' '${clientFile}' '${sock}' '${asked}' 2> '${asked}.err'\nexec sleep 600\n`);
   const init = h.mori('init', h.project, '--name', 'asker', '--agent', 'shell', '--command', `sh ${script}`, '--backend', 'direct');
   expect(init.code, init.stderr).toBe(0);
   h.init('plain', 'direct');
@@ -103,7 +104,8 @@ describe('agent.trust', () => {
   });
 
   it('checks.list shows the changed command; a stale hash is a conflict; the current one approves it and the waiting session starts', async () => {
-    await until('trusty waiting for trust', () => c.request('list', {}).then((r) => r.ok && r.value.some((s) => s.name === 'trusty' && s.state === 'attention' && s.attention?.reason === 'needs-trust')));
+    const waiting = (sessions: SessionInfo[]): boolean => sessions.some((s) => s.name === 'trusty' && s.state === 'attention' && s.attention?.reason === 'needs-trust');
+    await untilValue('trusty waiting for trust', async () => ((await call(c, 'list', {})) as unknown as SessionInfo[]), waiting);
     const shown = (await listing('trusty')).agentCommand;
     expect(shown).toMatchObject({ profile: 'shell', command: command('changed'), trusted: false, changed: true, refused: null, where: expect.stringContaining('session.json') as unknown });
 
