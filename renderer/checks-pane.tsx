@@ -64,8 +64,9 @@ export function ChecksPane(props: {
 
   const trust = async (): Promise<void> => {
     if (!listing) return;
-    setTrusting(false);
+    // The dialog stays until the daemon answered: what the person does next finds the approval given.
     setStatus(await approveShown(props.api, props.sessionId, listing));
+    setTrusting(false);
     await load();
   };
 
