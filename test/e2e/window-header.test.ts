@@ -11,12 +11,14 @@
 // countdown shows while the agent waits for it; an agent command nobody approved offers Review and
 // trust…, which opens its Trust dialog with the exact command line, and Trust starts the agent; a
 // missing agent program its install command with Copy, a forged session.json the file's error and
-// Restart. The Trust dialog has no serious or critical axe violation in either theme. Screenshots,
-// light and dark at 1440×900, go to out/e2e-screenshots/.
+// Restart. The Trust dialog has no serious or critical axe violation in either theme. While the
+// daemon's settings pause notifications the page lists its news and raises no browser notification.
+// Screenshots, light and dark at 1440×900, go to out/e2e-screenshots/.
 import { AxeBuilder } from '@axe-core/playwright';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DaemonSettings } from '../../common/daemon-settings.js';
 import { call, client } from '../helpers/daemon.js';
 import { until } from '../helpers/until.js';
 import { buildRenderer, CHROMIUM, WindowHarness } from './window-harness.js';
@@ -220,7 +222,8 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the session header
     await install.waitFor({ timeout: 25_000 });
     expect(await advice.getByRole('button').allInnerTexts()).toEqual(['Copy', 'Restart']);
     await w.shot('header-agent-missing');
-    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(w.url).origin });
+    // A grant for the origin replaces the harness's: notifications stay allowed.
+    await page.context().grantPermissions(['notifications', 'clipboard-read', 'clipboard-write'], { origin: new URL(w.url).origin });
     await advice.getByRole('button', { name: 'Copy' }).click();
     await page.getByRole('status').getByText('Copied the install command').waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('npm install -g @openai/codex');
@@ -343,5 +346,32 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the session header
     await page.getByRole('dialog', { name: 'New session' }).waitFor();
     await page.keyboard.press('Escape');
     await page.getByRole('dialog', { name: 'New session' }).waitFor({ state: 'detached' });
+  });
+
+  it("while the daemon's settings pause notifications, a failing verification is in the page's list and raises no browser notification", async () => {
+    const { page } = w;
+    // Another session in front of the person: crashy's news is one to raise.
+    await page.getByRole('listbox', { name: 'Sessions' }).getByRole('option', { name: /asker/ }).click();
+    writeFileSync(path.join(w.h.stateDir('crashy'), 'environment.md'), '# environment.md\n## Setup\n- Database: localhost:1\n');
+    const failed = 'crashy: verification failed';
+    const listed = page.getByRole('region', { name: 'Notifications' }).getByText(failed);
+    const raised = async (): Promise<number> => (await w.notifications()).filter((t) => t === failed).length;
+    const { c } = await client(w.h.home);
+    try {
+      const settings = (await call(c, 'settings.get', {})) as unknown as DaemonSettings;
+      const pause = (paused: boolean): Promise<unknown> => call(c, 'settings.set', { settings: { ...settings, notifications: { ...settings.notifications, paused } } });
+      const [listedBefore, raisedBefore] = [await listed.count(), await raised()];
+      await pause(true);
+      await call(c, 'checks.verify', { session: 'crashy' });
+      await expect.poll(() => listed.count()).toBe(listedBefore + 1);
+      expect(await raised()).toBe(raisedBefore);
+      // Not paused: the same news is raised.
+      await pause(false);
+      await call(c, 'checks.verify', { session: 'crashy' });
+      await expect.poll(() => listed.count()).toBe(listedBefore + 2);
+      await expect.poll(raised).toBe(raisedBefore + 1);
+    } finally {
+      c.close();
+    }
   });
 });
