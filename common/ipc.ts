@@ -141,6 +141,22 @@ export const CheckRow = z.object({
 });
 export type CheckRow = z.infer<typeof CheckRow>;
 
+/** The agent's command line as `checks.list` shows it: what `agent.trust` approves, by its hash. */
+const AgentCommandTrust = z.object({
+  profile: z.string(),
+  /** Exactly what runs as the agent; null: the shell profile's login shell. */
+  command: z.string().nullable(),
+  /** Where it came from, in words: `session.json (agent.command)`. */
+  where: z.string(),
+  hash: z.string(),
+  trusted: z.boolean(),
+  /** Approved once, but the command line changed since. */
+  changed: z.boolean(),
+  approvedAt: z.string().nullable(),
+  /** Why no approval can make it run (a placeholder a shell would read as code), else null. */
+  refused: z.string().nullable(),
+});
+
 /** Built on first use, as the events are: only `checks.list` reads it. */
 export const ChecksListing = z.lazy(() => z.object({
   checks: z.array(CheckRow),
@@ -156,6 +172,8 @@ export const ChecksListing = z.lazy(() => z.object({
     items: z.array(z.object({ kind: z.enum(['command', 'start', 'http', 'tcp', 'dns']), value: z.string(), where: z.string() })),
   }),
   lastVerification: z.object({ at: z.string(), results: z.array(CheckResultRecord) }).nullable(),
+  /** The command line session.json gives the shell or custom profile's agent, and its approval; null for a profile that runs its own CLI. */
+  agentCommand: AgentCommandTrust.nullable().default(null),
 }));
 export type ChecksListing = z.infer<typeof ChecksListing>;
 
@@ -280,6 +298,11 @@ export const IpcMethods = lazyMethods({
   'checks.verify': () => ({ params: z.object({ session: SessionRef, restartServices: z.boolean().default(false) }), result: z.record(z.string(), z.unknown()) }),
   /** Approves exactly the list whose hash `checks.list` showed; a stale hash is refused (`conflict`). */
   'checks.trust': () => ({ params: z.object({ session: SessionRef, hash: z.string().min(1).max(200) }), result: z.object({ hash: z.string(), items: z.number().int() }) }),
+  /**
+   * Approves exactly the agent command whose hash `checks.list` showed (a stale hash is refused,
+   * `conflict`); a session that waited for this approval is started (`started`).
+   */
+  'agent.trust': () => ({ params: z.object({ session: SessionRef, hash: z.string().min(1).max(200) }), result: z.object({ hash: z.string(), command: z.string().nullable(), started: z.boolean() }) }),
   /** The session's checkpoints, oldest first: its first and its most recent (DESIGN.md §3). */
   'checkpoints.list': () => ({ params: z.object({ session: SessionRef }), result: z.object({ checkpoints: z.array(CheckpointInfo) }) }),
   /** Snapshots the work tree now; `created` false when it was the last checkpoint's (that one comes back). */

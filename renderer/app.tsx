@@ -51,6 +51,7 @@ export function App(props: { api: MoriApi; pageNotifies: boolean }) {
               info={current}
               message={store.attentionMessages.get(current.id) ?? current.attention?.message ?? null}
               onOpen={store.setTab}
+              onReviewTrust={() => store.reviewTrust(current.id)}
               onStatus={store.setActionStatus}
             />
             <SessionTabs store={store} state={state} current={current} />

@@ -1,24 +1,32 @@
 // The checks tab (DESIGN.md §7): every check derived from environment.md with its source line, its
 // last result, duration and the tail of failing output; Verify runs them now. Commands and network
-// checks off this machine need approval and show as untrusted until given it, and the Trust dialog
-// shows the exact list it approves (by its hash: a list changed meanwhile is refused, not approved).
+// checks off this machine need approval and show as untrusted until given it, as does a shell or
+// custom session's agent command; the Trust dialog (trust-dialog.tsx) shows exactly what it approves.
+// Asked to (Review and trust… in the header), it opens the dialog once the listing is read.
 // Runs in the renderer.
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { trustListNoun } from '../common/checks.js';
 import type { ChecksListing, DaemonEvent } from '../common/ipc.js';
 import type { MoriApi } from '../common/mori-api.js';
+import { agentCommandText, approveShown, pendingTrust, TrustDialog } from './trust-dialog.js';
 
 /** Lines of failing output shown under a check: the end is where the error is. */
 const OUTPUT_TAIL_LINES = 12;
 
 const tail = (text: string): string => text.trimEnd().split('\n').slice(-OUTPUT_TAIL_LINES).join('\n');
 
-export function ChecksPane(props: { api: MoriApi; sessionId: string; onEvent: (l: (e: DaemonEvent) => void) => () => void }) {
+export function ChecksPane(props: {
+  api: MoriApi;
+  sessionId: string;
+  onEvent: (l: (e: DaemonEvent) => void) => () => void;
+  /** Open the Trust dialog once the listing is read (Review and trust…); `onTrustAsked` says it was. */
+  askTrust?: boolean;
+  onTrustAsked?: () => void;
+}) {
   const [listing, setListing] = useState<ChecksListing | null>(null);
   const [running, setRunning] = useState(false);
   const [status, setStatus] = useState('');
   const [trusting, setTrusting] = useState(false);
-  const dialog = useRef<HTMLDialogElement>(null);
 
   const load = async (): Promise<void> => {
     const r = await props.api.call('checks.list', { session: props.sessionId });
@@ -30,7 +38,7 @@ export function ChecksPane(props: { api: MoriApi; sessionId: string; onEvent: (l
     setListing(null);
     void load();
     return props.onEvent((e) => {
-      if ('sessionId' in e && e.sessionId === props.sessionId && (e.type === 'verify.started' || e.type === 'verify.finished' || (e.type === 'state.changed' && e.file === 'environment.md'))) {
+      if ('sessionId' in e && e.sessionId === props.sessionId && (e.type === 'verify.started' || e.type === 'verify.finished' || (e.type === 'state.changed' && (e.file === 'environment.md' || e.file === 'session.json')))) {
         if (e.type === 'verify.started') setRunning(true);
         if (e.type === 'verify.finished') setRunning(false);
         void load();
@@ -39,9 +47,11 @@ export function ChecksPane(props: { api: MoriApi; sessionId: string; onEvent: (l
   }, [props.sessionId]);
 
   useEffect(() => {
-    if (trusting) dialog.current?.showModal();
-    else dialog.current?.close();
-  }, [trusting]);
+    if (!props.askTrust || listing === null) return;
+    const p = pendingTrust(listing);
+    if (p.checks || p.agent) setTrusting(true);
+    props.onTrustAsked?.();
+  }, [props.askTrust, listing]);
 
   const verify = async (): Promise<void> => {
     setRunning(true);
@@ -54,14 +64,16 @@ export function ChecksPane(props: { api: MoriApi; sessionId: string; onEvent: (l
 
   const trust = async (): Promise<void> => {
     if (!listing) return;
-    const r = await props.api.call('checks.trust', { session: props.sessionId, hash: listing.trust.hash });
+    // The dialog stays until the daemon answered: what the person does next finds the approval given.
+    setStatus(await approveShown(props.api, props.sessionId, listing));
     setTrusting(false);
-    setStatus(r.ok ? `Trusted ${r.value.items} item${r.value.items === 1 ? '' : 's'}` : `Not trusted: ${r.message}`);
     await load();
   };
 
   const results = new Map((listing?.lastVerification?.results ?? []).map((r) => [r.id, r]));
-  const needsTrust = listing !== null && !listing.trust.trusted && listing.trust.items.length > 0;
+  const pending = pendingTrust(listing);
+  const needsTrust = pending.checks || pending.agent !== null;
+  const agent = listing?.agentCommand ?? null;
   // `commands`, `addresses` or both: what the banner and the dialog ask about.
   const what = trustListNoun(listing?.trust.items ?? [], true);
   return (
@@ -80,7 +92,20 @@ export function ChecksPane(props: { api: MoriApi; sessionId: string; onEvent: (l
           {listing?.lastVerification ? ` Last verified ${new Date(listing.lastVerification.at).toLocaleString()}` : ''}
         </span>
       </div>
-      {needsTrust ? (
+      {pending.agent ? (
+        <p class="banner">
+          <span>
+            {pending.agent.changed ? 'The agent command changed since you approved it' : 'The agent command has not been approved yet'}: <code>{agentCommandText(pending.agent)}</code>.
+            The agent does not start until you trust it.
+          </span>
+        </p>
+      ) : null}
+      {agent?.refused ? (
+        <p class="banner banner-error">
+          <span>The agent command in session.json cannot run, whoever approves it: {agent.refused}. Fix agent.command in session.json.</span>
+        </p>
+      ) : null}
+      {pending.checks && listing ? (
         <p class="banner">
           {listing.trust.changed ? `The ${what} changed since you approved them.` : `These ${what} have not been approved yet.`} Untrusted checks do not run until you trust them.
         </p>
@@ -124,28 +149,7 @@ export function ChecksPane(props: { api: MoriApi; sessionId: string; onEvent: (l
           </ul>
         </section>
       ) : null}
-      <dialog ref={dialog} aria-labelledby="trust-title" onClose={() => setTrusting(false)}>
-        <h2 id="trust-title">Trust these {what}?</h2>
-        <p>
-          Mori will run or contact exactly these, from this session's environment.md, now and on every verification. An address off this machine is approved like a command:
-          a check to it could carry data away. A later change to the list asks again.
-        </p>
-        <ul class="trust-items" aria-label={`${what[0]?.toUpperCase() ?? ''}${what.slice(1)} to trust`}>
-          {listing?.trust.items.map((i, n) => (
-            <li key={n}>
-              <span class="tag">{i.kind}</span> <code>{i.value}</code> <span class="muted">{i.where}</span>
-            </li>
-          ))}
-        </ul>
-        <div class="dialog-actions">
-          <button type="button" onClick={() => setTrusting(false)}>
-            Cancel
-          </button>
-          <button type="button" class="primary" onClick={() => void trust()}>
-            Trust
-          </button>
-        </div>
-      </dialog>
+      {trusting && listing ? <TrustDialog listing={listing} onCancel={() => setTrusting(false)} onTrust={() => void trust()} /> : null}
     </div>
   );
 }

@@ -20,7 +20,9 @@ export function SessionAdvice(props: {
   info: SessionInfo;
   /** The last attention message the window saw for it. */
   message: string | null;
-  onOpen: (view: 'checks' | EditableStateFile) => void;
+  onOpen: (view: EditableStateFile) => void;
+  /** Review and trust…: the Checks tab with its Trust dialog open. */
+  onReviewTrust: () => void;
   onStatus: (words: string) => void;
 }) {
   const { api, info } = props;
@@ -49,7 +51,7 @@ export function SessionAdvice(props: {
     if (a === 'resume-now') void call('limit.resume-now', 'Resume now');
     else if (a === 'dont-resume') void call('limit.dont-resume', "Don't resume");
     else if (a === 'restart') void call('start', 'Restart');
-    else if (a === 'review-trust') props.onOpen('checks');
+    else if (a === 'review-trust') props.onReviewTrust();
     else if (a === 'open-state-file') props.onOpen(/environment\.md/.test(props.message ?? '') ? 'environment.md' : 'session_state.md');
     else if (a === 'copy-install' && advice.detail) {
       const text = advice.detail;

@@ -68,7 +68,9 @@ export function SessionTabs(props: { store: WindowStore; state: WindowState; cur
         <TerminalPane api={api} pool={store.pool} sessionId={current.id} visible={tab === 'terminal'} focusRequest={props.state.focusRequest} searchRequest={props.state.searchRequest} />
         {tab === 'session_state.md' || tab === 'environment.md' ? <StateEditor key={`${current.id}:${tab}:${epoch}`} api={api} sessionId={current.id} file={tab} drafts={store.drafts} onEvent={store.onEvent} /> : null}
         {tab === 'work_log.md' ? <WorkLog key={`${current.id}:${epoch}`} api={api} sessionId={current.id} onEvent={store.onEvent} /> : null}
-        {tab === 'checks' ? <ChecksPane key={`${current.id}:${epoch}`} api={api} sessionId={current.id} onEvent={store.onEvent} /> : null}
+        {tab === 'checks' ? (
+          <ChecksPane key={`${current.id}:${epoch}`} api={api} sessionId={current.id} onEvent={store.onEvent} askTrust={props.state.trustRequest === current.id} onTrustAsked={store.trustAsked} />
+        ) : null}
         {tab === 'changes' ? <LazyChangesTab key={`${current.id}:${epoch}`} api={api} session={current} onEvent={store.onEvent} /> : null}
       </div>
     </>

@@ -43,6 +43,8 @@ export interface WindowState {
   focusRequest: number;
   /** Bumped by Mod+F: the terminal's search box takes the keyboard. */
   searchRequest: number;
+  /** The session whose Trust dialog opens once its checks are read (Review and trust…), until it has. */
+  trustRequest: string | null;
   /** Bumped each time the connection comes back: the open pane is mounted afresh and reads again. */
   epoch: number;
   now: number;
@@ -89,6 +91,7 @@ export class WindowStore {
       actionStatus: '',
       focusRequest: 0,
       searchRequest: 0,
+      trustRequest: null,
       epoch: 0,
       now: Date.now(),
       permission,
@@ -139,6 +142,10 @@ export class WindowStore {
   enterTerminal = (): void => this.set({ tab: 'terminal', focusRequest: this.state.focusRequest + 1 });
 
   searchTerminal = (): void => this.set({ tab: 'terminal', searchRequest: this.state.searchRequest + 1 });
+
+  /** Review and trust…: the Checks tab, its Trust dialog open on what needs approval. */
+  reviewTrust = (id: string): void => this.set({ tab: 'checks', trustRequest: id });
+  trustAsked = (): void => this.set({ trustRequest: null });
 
   /** A header, palette or menu action on the selected session; its failure is said in the action line. */
   act = async (method: 'start' | 'stop' | 'checks.verify', words: string): Promise<void> => {

@@ -1,5 +1,5 @@
 // Approvals come only from the person (DESIGN.md §7, §11): which requests approve something (trust a
-// command list, create a session with its command approved, change the daemon's settings, stop the
+// command list or an agent command, create a session with its command approved, change the daemon's settings, stop the
 // daemon, remove or rename a session), and the decision for whoever asked. A caller inside a supervised agent's process tree is
 // refused with a message saying where approvals are given. The supervisor asks it about the process on
 // the other end of the control socket; the CLI about itself. Runs in the supervisor and the CLI.
@@ -17,6 +17,8 @@ export function approvingAction(method: IpcMethod, params: unknown): string | nu
   switch (method) {
     case 'checks.trust':
       return 'approving commands to run';
+    case 'agent.trust':
+      return "approving a session's agent command to run";
     case 'session.init': {
       // A session of an agent profile names no command; only shell/custom ones approve theirs.
       const p = parseParams('session.init', params);

@@ -9,17 +9,25 @@
 // Ctrl+N opens the New session dialog; `?` lists the shortcuts, except in a terminal, where it is the agent's. Ctrl+K opens a palette of
 // the sessions and actions with their shortcuts: typing filters, Enter runs the chosen one. A restart's
 // countdown shows while the agent waits for it; an agent command nobody approved offers Review and
-// trust…, a missing agent program its install command with Copy, a forged session.json the file's
-// error and Restart. Screenshots, light and dark at 1440×900, go to out/e2e-screenshots/.
+// trust…, which opens its Trust dialog with the exact command line, and Trust starts the agent; a
+// missing agent program its install command with Copy, a forged session.json the file's error and
+// Restart. The Trust dialog has no serious or critical axe violation in either theme. While the
+// daemon's settings pause notifications the page lists its news and raises no browser notification.
+// Screenshots, light and dark at 1440×900, go to out/e2e-screenshots/.
+import { AxeBuilder } from '@axe-core/playwright';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DaemonSettings } from '../../common/daemon-settings.js';
 import { call, client } from '../helpers/daemon.js';
 import { until } from '../helpers/until.js';
 import { axeAudit } from './axe-audit.js';
 import { buildRenderer, CHROMIUM, WindowHarness } from './window-harness.js';
 
 let w: WindowHarness;
+/** Written by trusty's changed agent command once the person trusted it. */
+let trustyMarker = '';
+let trustyCommand = '';
 
 /** What the fake agent was sent, in order (its `input` records). */
 const inputs = (): string[] =>
@@ -66,8 +74,10 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the session header
     // Two crashes make a crash loop here (five by default): read when the daemon starts.
     writeFileSync(path.join(w.h.home, 'settings.json'), JSON.stringify({ restart: { crashLoopCount: 2 } }));
     // A shell command approved at init, then changed in session.json: it waits for the person's trust.
+    trustyMarker = path.join(w.h.tmp, 'trusty-ran');
+    trustyCommand = `sh -c "echo trusted > '${trustyMarker}'; exec sleep 601"`;
     expect(w.h.mori('init', w.h.project, '--name', 'trusty', '--agent', 'shell', '--command', 'sleep 600', '--backend', 'direct').code).toBe(0);
-    editSession('trusty', (j) => (j.agent['command'] = 'sleep 601'));
+    editSession('trusty', (j) => (j.agent['command'] = trustyCommand));
     // Codex's program where nothing is: the agent is missing.
     w.h.env['MORI_AGENT_BIN_CODEX'] = path.join(w.h.tmp, 'no-codex-here');
     expect(w.h.mori('init', w.h.project, '--name', 'missing', '--agent', 'codex', '--backend', 'direct').code).toBe(0);
@@ -177,11 +187,34 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the session header
     // Each session's attention came before the page was open: the list carries why, as the daemon last said it.
     await open('trusty');
     await advice.getByText('The launch needs your trust for a command or address it names.').waitFor();
-    await advice.getByText(/sleep 601/).waitFor({ timeout: 25_000 });
+    await advice.getByText(/sleep 601/).first().waitFor({ timeout: 25_000 });
     expect(await advice.getByRole('button').allInnerTexts()).toEqual(['Review and trust…']);
     await w.shot('header-needs-trust');
+    const ran = (): boolean => existsSync(trustyMarker) && readFileSync(trustyMarker, 'utf8').includes('trusted');
+    expect(ran()).toBe(false);
     await advice.getByRole('button', { name: 'Review and trust…' }).click();
     await expect.poll(() => page.getByRole('tab', { name: 'Checks' }).getAttribute('aria-selected')).toBe('true');
+    // The Checks tab opens on its Trust dialog: the exact command line, where it came from, that it runs as the agent.
+    const dialog = page.getByRole('dialog', { name: 'Trust the agent command?' });
+    await dialog.waitFor();
+    expect(await dialog.getByLabel('Agent command line').innerText()).toBe(trustyCommand);
+    await dialog.getByRole('heading', { name: 'Runs as the agent' }).waitFor();
+    await dialog.getByText('The agent command changed since you approved it.', { exact: false }).waitFor();
+    await dialog.getByText("From session.json (agent.command, the shell profile's command line).").waitFor();
+    await w.shot('trust-dialog-agent-command');
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      const axe = await new AxeBuilder({ page }).include('dialog[open]').analyze();
+      expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${scheme}: ${v.id}`)).toEqual([]);
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+    await dialog.getByRole('button', { name: 'Trust', exact: true }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByRole('status').getByText('Trusted the agent command; starting the agent').waitFor();
+    // Approved exactly that line: the session starts and runs it.
+    await until('the approved command to run', ran);
+    await advice.waitFor({ state: 'detached', timeout: 25_000 });
+    await expect.poll(() => list.getByRole('option', { name: /trusty/ }).innerText(), { timeout: 25_000 }).toMatch(/running|working|waiting/);
     await page.getByRole('tab', { name: 'Terminal' }).click();
 
     await open('missing');
@@ -190,7 +223,8 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the session header
     await install.waitFor({ timeout: 25_000 });
     expect(await advice.getByRole('button').allInnerTexts()).toEqual(['Copy', 'Restart']);
     await w.shot('header-agent-missing');
-    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(w.url).origin });
+    // A grant for the origin replaces the harness's: notifications stay allowed.
+    await page.context().grantPermissions(['notifications', 'clipboard-read', 'clipboard-write'], { origin: new URL(w.url).origin });
     await advice.getByRole('button', { name: 'Copy' }).click();
     await page.getByRole('status').getByText('Copied the install command').waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('npm install -g @openai/codex');
@@ -336,5 +370,32 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the session header
     await page.getByRole('dialog', { name: 'New session' }).waitFor();
     await page.keyboard.press('Escape');
     await page.getByRole('dialog', { name: 'New session' }).waitFor({ state: 'detached' });
+  });
+
+  it("while the daemon's settings pause notifications, a failing verification is in the page's list and raises no browser notification", async () => {
+    const { page } = w;
+    // Another session in front of the person: crashy's news is one to raise.
+    await page.getByRole('listbox', { name: 'Sessions' }).getByRole('option', { name: /asker/ }).click();
+    writeFileSync(path.join(w.h.stateDir('crashy'), 'environment.md'), '# environment.md\n## Setup\n- Database: localhost:1\n');
+    const failed = 'crashy: verification failed';
+    const listed = page.getByRole('region', { name: 'Notifications' }).getByText(failed);
+    const raised = async (): Promise<number> => (await w.notifications()).filter((t) => t === failed).length;
+    const { c } = await client(w.h.home);
+    try {
+      const settings = (await call(c, 'settings.get', {})) as unknown as DaemonSettings;
+      const pause = (paused: boolean): Promise<unknown> => call(c, 'settings.set', { settings: { ...settings, notifications: { ...settings.notifications, paused } } });
+      const [listedBefore, raisedBefore] = [await listed.count(), await raised()];
+      await pause(true);
+      await call(c, 'checks.verify', { session: 'crashy' });
+      await expect.poll(() => listed.count()).toBe(listedBefore + 1);
+      expect(await raised()).toBe(raisedBefore);
+      // Not paused: the same news is raised.
+      await pause(false);
+      await call(c, 'checks.verify', { session: 'crashy' });
+      await expect.poll(() => listed.count()).toBe(listedBefore + 2);
+      await expect.poll(raised).toBe(raisedBefore + 1);
+    } finally {
+      c.close();
+    }
   });
 });

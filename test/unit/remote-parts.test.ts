@@ -30,6 +30,7 @@ describe('the bridge', () => {
   it('answers every approving request forbidden itself', () => {
     for (const [method, params] of [
       ['checks.trust', { session: 's', hash: 'h' }],
+      ['agent.trust', { session: 's', hash: 'h' }],
       ['settings.set', { settings: {} }],
       ['daemon.stop', {}],
       ['limit.resume-now', { session: 's' }],

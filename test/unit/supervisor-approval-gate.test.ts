@@ -35,8 +35,10 @@ describe('parsePeerPids', () => {
 });
 
 describe('approvingAction', () => {
-  it('names trust, session.init with a command, settings.set, daemon.stop, session.remove and session.rename; nothing else', () => {
+  it('names trust (checks and agent command), session.init with a command, settings.set, daemon.stop, session.remove and session.rename; nothing else', () => {
     expect(approvingAction('checks.trust', { session: 's', hash: 'h' })).toMatch(/approving/);
+    expect(approvingAction('agent.trust', { session: 's', hash: 'h' })).toMatch(/approving a session's agent command/);
+    expect(approvingAction('agent.trust', { bogus: true })).toMatch(/agent command/);
     expect(approvingAction('session.init', { projectDir: '/p', name: 'n', profile: 'shell', backend: 'direct', command: 'sh' })).toMatch(/command approved/);
     expect(approvingAction('session.init', { projectDir: '/p', name: 'n', profile: 'claude', backend: 'direct' })).toBeNull();
     // Confirming a rollback over a working agent is the person's; a plain or dry-run rollback approves nothing.

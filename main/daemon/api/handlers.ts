@@ -1,7 +1,7 @@
 // Every method of the control API (DESIGN.md §12) mapped to its handler, grouped by namespace in the
 // files beside this one. dispatch.ts is the one caller. Runs in the daemon.
 import { diffSessionChanges, listSessionChanges, listSessionCheckpoints, rollbackSessionFiles, takeSessionCheckpoint } from './checkpoints.js';
-import { listSessionChecks, trustSessionChecks, verifySessionChecks } from './checks.js';
+import { listSessionChecks, trustAgentCommand, trustSessionChecks, verifySessionChecks } from './checks.js';
 import { ack, attach, detach, eventsSince, hello, input, resize, subscribe } from './connection.js';
 import type { HandlerMap } from './context.js';
 import { stopDaemon } from './daemon.js';
@@ -42,6 +42,7 @@ export const HANDLERS: HandlerMap = {
   'checks.list': listSessionChecks,
   'checks.verify': verifySessionChecks,
   'checks.trust': trustSessionChecks,
+  'agent.trust': trustAgentCommand,
   'checkpoints.list': listSessionCheckpoints,
   'checkpoint.take': takeSessionCheckpoint,
   'changes.list': listSessionChanges,
