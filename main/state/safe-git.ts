@@ -166,15 +166,12 @@ export async function knownRepo(dir: string, left: () => number): Promise<KnownR
 }
 
 async function lookUpRepo(dir: string, left: () => number): Promise<KnownRepo | GitRun> {
-  // The paths and the config are read side by side: `config --local` finds the repository from
-  // `dir` itself, and its answer is used only once the paths say `dir` is in one.
-  const [paths, config] = await Promise.all([spawnGitAsync(dir, REPO_PATHS_ARGS, gitEnv(), left()), spawnGitAsync(dir, REPO_CONFIG_ARGS, gitEnv(), left())]);
+  const paths = await spawnGitAsync(dir, REPO_PATHS_ARGS, gitEnv(), left());
   const repo = repoOf(paths);
   if (repo === null) return paths.code === 0 ? NO_GIT : paths;
-  if (config.timedOut) return config;
-  // Stamped after the read: a config changed in between is kept until its next change, which the
-  // filter to SAFE_REPO_KEYS makes harmless (see KnownRepo).
   const stamp = await configStamp(repo);
+  const config = await spawnGitAsync(dir, REPO_CONFIG_ARGS, gitEnv(), left());
+  if (config.timedOut) return config;
   const known = { repo, safeConfig: safeRepoConfig(config.stdout), stamp: stamp ?? '' };
   if (stamp !== null && config.code === 0) repoCache.set(dir, known);
   return known;
