@@ -47,7 +47,7 @@ describe('npm run build:app', () => {
     };
     vm.runInNewContext(code, { require: req, module: { exports: {} }, exports: {}, console });
     expect([...exposed.keys()]).toEqual(['moriApi']);
-    expect(Object.keys(exposed.get('moriApi') ?? {}).sort()).toEqual(['attach', 'call', 'close', 'onConnection', 'onEvent', 'openLink', 'openStateDir']);
+    expect(Object.keys(exposed.get('moriApi') ?? {}).sort()).toEqual(['attach', 'call', 'close', 'onConnection', 'onEvent', 'onHosts', 'openLink', 'openStateDir']);
   });
 
   it('builds the daemon entry: the mori CLI, run by plain Node', () => {
