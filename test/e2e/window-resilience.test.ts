@@ -185,7 +185,8 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window keeps a
     await w.shot('environment');
   });
 
-  it('an unsaved edit survives a session switch and a reload, marks its tab, asks before closing, saves on Ctrl+S; Compare shows a merge view', async () => {
+  // Three reloads, two screenshots and a save: more than the 30 s default on a loaded runner.
+  it('an unsaved edit survives a session switch and a reload, marks its tab, asks before closing, saves on Ctrl+S; Compare shows a merge view', { timeout: 90_000 }, async () => {
     const { page } = w;
     const file = stateFile('charlie', 'session_state.md');
     await show('charlie');

@@ -293,7 +293,7 @@ rl.on('line', (l) => {
     expect(mori('remote', 'rm', 'bare').code).toBe(0);
   });
 
-  it('names a corrupt remotes.json, keeps listing local sessions, and never overwrites it', () => {
+  it('names a corrupt remotes.json, keeps listing local sessions, and never overwrites it', { timeout: 60_000 }, () => {
     const file = path.join(local, 'remotes.json');
     const before = readFileSync(file, 'utf8');
     writeFileSync(file, '{"schemaVersion":1,"remotes":[{"name":"x y","destination":"h"}]}');
