@@ -2,11 +2,9 @@
 // (renderer/session-terminal.ts), least recently shown first out. Showing a session makes its
 // terminal the newest (creating and attaching it, from the daemon's snapshot, when it is not in the
 // pool); past POOL_SIZE the oldest is disposed, and shown again later it is created afresh from the
-// snapshot. Only the terminal on screen, in a visible page, is attached and holds its agent back:
-// a terminal hidden behind another, or in a hidden or frozen page, lets its attachment go (keeping
-// what it showed) and attaches again from the snapshot when it is on screen again, so a view nobody
-// looks at never slows an agent, however late its page would acknowledge. After the daemon
-// connection comes back the terminal on screen attaches again. The terminal code (xterm and its addons, most of the
+// snapshot. Only the terminal on screen, in a visible page, holds its agent back; when the page is
+// hidden none does, and when it is frozen every attachment is let go. After the daemon connection
+// comes back every terminal attaches again. The terminal code (xterm and its addons, most of the
 // window's script) loads when the first terminal is shown, so the sessions list paints without it.
 // Runs in the renderer.
 import { openLink } from './links.js';
@@ -63,12 +61,11 @@ export class TerminalPool {
     media.addEventListener('change', onScheme);
     const resize = new ResizeObserver(() => this.current()?.fitNow());
     resize.observe(this.stage);
-    // Hidden, the terminal on screen lets go; visible again, it attaches again from the snapshot.
+    // Visible again: the terminal on screen holds again, and attaches again if it let go meanwhile.
     const onVisibility = (): void => {
       this.applyHolding();
       const t = this.current();
-      if (document.visibilityState !== 'visible') t?.letGo();
-      else if (t?.stale) t.resync();
+      if (document.visibilityState === 'visible' && t?.stale) t.resync();
     };
     document.addEventListener('visibilitychange', onVisibility);
     // A frozen page runs nothing, so acknowledges nothing: its attachments go, and come back on resume.
@@ -124,11 +121,7 @@ export class TerminalPool {
       }
       for (const old of this.lru.use(sessionId)) this.forget(old);
     }
-    for (const [id, t] of this.terminals) {
-      if (id === sessionId) continue;
-      t.show(false);
-      if (!t.stale) t.letGo();
-    }
+    for (const [id, t] of this.terminals) if (id !== sessionId) t.show(false);
     this.visible = sessionId;
     this.applyHolding();
     const t = this.current();
@@ -152,11 +145,9 @@ export class TerminalPool {
     if (t && !t.isAttached && !t.stale) void t.attach();
   }
 
-  /** The daemon connection is back: the terminal on screen attaches again (reset + snapshot); the others when shown. */
+  /** The daemon connection is back: every live terminal attaches again (reset + snapshot). */
   reconnected(): void {
-    for (const t of this.terminals.values()) if (t !== this.current() && !t.stale) t.letGo();
-    const t = this.current();
-    if (t && !t.isAttached && document.visibilityState === 'visible') t.resync();
+    for (const t of this.terminals.values()) if (!t.isAttached) t.resync();
   }
 
   private inputLost(sessionId: string): void {
