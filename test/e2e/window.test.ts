@@ -321,7 +321,9 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window in Chro
     await page.reload();
     await page.getByRole('listbox', { name: 'Sessions' }).getByRole('option', { name: /echo/ }).waitFor();
     await page.getByRole('option', { name: /echo/ }).click();
-    await page.getByRole('region', { name: 'Terminal' }).getByText('Fake Agent').filter({ visible: true }).first().waitFor({ timeout: 25_000 });
+    await page.getByRole('tab', { name: 'Terminal' }).click();
+    // The agent's screen as it is now (its banner has scrolled off by this test: any line of its prompt will do).
+    await page.getByRole('region', { name: 'Terminal' }).getByText(/for shortcuts|Fake Agent/).filter({ visible: true }).first().waitFor({ timeout: 25_000 });
     expect(await page.getByText(/Reconnecting…|Connecting to the Mori daemon/).count()).toBe(0);
   });
 
