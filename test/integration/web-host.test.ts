@@ -41,7 +41,8 @@ beforeAll(async () => {
   expect(url.search).toBe('');
   token = new URLSearchParams(url.hash.slice(1)).get('token') ?? '';
   expect(token.length).toBeGreaterThanOrEqual(43); // 256 bits in base64url
-  expect(err).toMatch(/started a daemon/);
+  // Said on stderr, a pipe of its own: it may come a moment after the URL on stdout.
+  await until('mori ui to say it started a daemon', () => /started a daemon/.test(err), () => err);
 }, 60_000);
 afterAll(() => {
   ui?.kill('SIGTERM');
