@@ -26,6 +26,8 @@ export const IPC = {
   attachDetach: 'mori:attach-detach',
   /** invoke(id, chars): the page took in (parsed) this much of the attachment's output; the daemon's flow control counts these. */
   attachAck: 'mori:attach-ack',
+  /** invoke(id, holding): the attachment's view was shown (holds its agent back) or hidden (does not). */
+  attachHold: 'mori:attach-hold',
   /** invoke(url) → Result: a link the person clicked, to open in the default browser (http and https only). */
   openLink: 'mori:open-link',
   /** invoke(sessionId) → Result: opens that session's state folder (the daemon's path for it) in the file manager. */
@@ -38,11 +40,12 @@ export const IPC = {
 /** window → main, invoke: the arguments each channel takes and what it answers (the router validates the arguments anyway). */
 export interface InvokeChannels {
   [IPC.call]: { args: [method: IpcMethod, params: unknown]; reply: Result<unknown> };
-  [IPC.attach]: { args: [session: string, size: TerminalSize]; reply: Result<{ id: number; info: SessionInfo }> };
+  [IPC.attach]: { args: [session: string, size: TerminalSize, holding: boolean]; reply: Result<{ id: number; info: SessionInfo }> };
   [IPC.attachInput]: { args: [id: number, data: string]; reply: Result<unknown> };
   [IPC.attachResize]: { args: [id: number, size: TerminalSize]; reply: Result<unknown> };
   [IPC.attachDetach]: { args: [id: number]; reply: Result<unknown> };
   [IPC.attachAck]: { args: [id: number, chars: number]; reply: Result<unknown> };
+  [IPC.attachHold]: { args: [id: number, holding: boolean]; reply: Result<unknown> };
   [IPC.openLink]: { args: [url: string]; reply: Result<unknown> };
   [IPC.openStateDir]: { args: [session: string]; reply: Result<unknown> };
 }
@@ -59,7 +62,7 @@ export interface PushChannels {
 export type PushChannel = keyof PushChannels;
 
 /** Control-API methods a window may not call: connection plumbing the router does for it, and stopping the daemon (the tray's Quit). */
-export const WINDOW_DENIED_METHODS: readonly string[] = ['hello', 'attach', 'input', 'resize', 'ack', 'detach', 'subscribe', 'daemon.stop'];
+export const WINDOW_DENIED_METHODS: readonly string[] = ['hello', 'attach', 'input', 'resize', 'ack', 'hold', 'detach', 'subscribe', 'daemon.stop'];
 
 /** The hash that opens the window on one session: `#session=<id>` (a notification's click, the tray's Open). */
 export const sessionHash = (id: string): string => `session=${encodeURIComponent(id)}`;

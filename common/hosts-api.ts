@@ -143,7 +143,7 @@ export function createHostsApi(local: MoriApi, remotes: readonly HostApi[], list
       if (!r.ok) return r;
       const t = r.value;
       const info = prefixedSession(to.host, t.info);
-      return ok({ info, input: (d) => t.input(d), resize: (c, rows) => t.resize(c, rows), ack: (n) => t.ack(n), detach: () => t.detach() });
+      return ok({ info, input: (d) => t.input(d), resize: (c, rows) => t.resize(c, rows), ack: (n) => t.ack(n), hold: (h) => t.hold(h), detach: () => t.detach() });
     },
     ...(local.openLink ? { openLink: local.openLink.bind(local) } : {}),
     close() {

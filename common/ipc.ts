@@ -222,11 +222,19 @@ export const IpcMethods = lazyMethods({
   'limit.dont-resume': () => ({ params: z.object({ session: SessionRef }), result: SessionInfo }),
   /** Types `text` into the agent's terminal; `enter` appends a carriage return. */
   send: () => ({ params: z.object({ session: SessionRef, text: z.string().max(IPC_MAX_LINE_CHARS / 2), enter: z.boolean().default(true) }), result: z.object({ chars: z.number().int() }) }),
-  /** Turns the connection into an attachment: frames follow, input/resize/ack/detach are accepted. */
-  attach: () => ({ params: z.object({ session: SessionRef, cols: Cols, rows: Rows }), result: SessionInfo }),
+  /**
+   * Turns the connection into an attachment: frames follow, input/resize/ack/hold/detach are
+   * accepted. `holding` false: a view the person does not see (see `hold`).
+   */
+  attach: () => ({ params: z.object({ session: SessionRef, cols: Cols, rows: Rows, holding: z.boolean().optional() }), result: SessionInfo }),
   input: () => ({ params: z.object({ data: z.string().max(IPC_MAX_LINE_CHARS / 2) }), result: z.object({}) }),
   resize: () => ({ params: z.object({ cols: Cols, rows: Rows }), result: z.object({}) }),
   ack: () => ({ params: z.object({ chars: z.number().int().nonnegative() }), result: z.object({}) }),
+  /**
+   * Whether this attachment holds its agent back (shown to the person) or not (hidden): one that does
+   * not is never waited for, is sent nothing once far behind, and gets a new snapshot when it holds again.
+   */
+  hold: () => ({ params: z.object({ holding: z.boolean() }), result: z.object({}) }),
   detach: () => ({ params: z.object({}), result: z.object({}) }),
   /**
    * Streams every daemon event on this connection from now on, each with its number. With `since`

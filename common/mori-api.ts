@@ -34,6 +34,11 @@ export interface TerminalView {
    * queueing without bound. Otherwise each frame is acknowledged as it arrives.
    */
   readonly acksOutput?: boolean;
+  /**
+   * False: the view starts hidden and does not hold its agent back (AttachedTerminal.hold); when
+   * left out it holds, as every view did before views could say.
+   */
+  readonly holding?: boolean;
   /** The attachment ended: the agent exited, the session stopped, the connection was lost. */
   ended(reason: string): void;
 }
@@ -44,6 +49,12 @@ export interface AttachedTerminal {
   resize(cols: number, rows: number): void;
   /** Output taken in, in chars, for a view that `acksOutput`. */
   ack(chars: number): void;
+  /**
+   * Shown (true) or hidden (false): only a view the person sees holds its agent back. A hidden one is
+   * never waited for; when it falls far behind the daemon stops sending it output and sends a fresh
+   * snapshot when it holds again. The attachment stays, so typing goes through at once.
+   */
+  hold(holding: boolean): void;
   detach(): void;
 }
 
@@ -254,7 +265,7 @@ export function createWebSocketApi(options: WebSocketApiOptions): MoriApi {
       const opened = await channel.open();
       if (!opened.ok) return opened;
       attachments.add(channel);
-      const r = await channel.request('attach', { session, cols: size.cols, rows: size.rows });
+      const r = await channel.request('attach', { session, cols: size.cols, rows: size.rows, ...(view.holding === false ? { holding: false } : {}) });
       if (!r.ok) {
         ended = true;
         attachments.delete(channel);
@@ -268,6 +279,9 @@ export function createWebSocketApi(options: WebSocketApiOptions): MoriApi {
         resize: (cols: number, rows: number) => void channel.request('resize', { cols, rows }),
         ack: (chars: number) => {
           if (chars > 0 && !ended) settle(channel.request('ack', { chars }));
+        },
+        hold: (holding: boolean) => {
+          if (!ended) settle(channel.request('hold', { holding }));
         },
         detach: () => {
           end('detached');

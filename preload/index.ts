@@ -87,7 +87,7 @@ const api: MoriApi = {
     return () => hostListeners.delete(listener);
   },
   async attach(session, size, view) {
-    const r = await invoke(IPC.attach, session, size);
+    const r = await invoke(IPC.attach, session, size, view.holding !== false);
     if (!r.ok) return r;
     const { id, info } = r.value;
     views.set(id, view);
@@ -107,6 +107,9 @@ const api: MoriApi = {
       // The page's acknowledgements are the ones the daemon's flow control counts (the router relays them).
       ack: (chars) => {
         if (views.has(id)) ack(id, chars);
+      },
+      hold: (holding) => {
+        if (views.has(id)) void invoke(IPC.attachHold, id, holding).then(undefined, () => undefined);
       },
       detach: () => {
         views.delete(id);

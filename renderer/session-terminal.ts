@@ -2,8 +2,10 @@
 // attachment. Each attach starts from a reset and the daemon's snapshot (the screen and the terminal
 // modes), then live output batched into one write per animation frame. Only a view the person can
 // see holds its agent back (acknowledging output once parsed); otherwise output is acknowledged as it
-// arrives, and a view whose unparsed backlog passes a bound lets go of its attachment and attaches
-// again (reset + snapshot) when next shown. Typing goes to the agent, or is reported as not sent.
+// arrives and the daemon is told, so it never waits for it and, once it is far behind, sends it
+// nothing until a snapshot when shown again; a view whose unparsed backlog passes a bound lets go of
+// its attachment and attaches again (reset + snapshot) when next shown. Typing goes to the agent
+// (keys typed while the terminal attaches go once it is attached), or is reported as not sent.
 // Runs in the renderer.
 import { FitAddon } from '@xterm/addon-fit';
 import { SearchAddon } from '@xterm/addon-search';
@@ -22,6 +24,11 @@ const SCROLLBACK_LINES = 5_000;
  * go and resyncs from the snapshot instead of queueing without bound.
  */
 export const UNHELD_BACKLOG_CHARS = 2_000_000;
+/**
+ * Typing kept while the terminal attaches (a click and keys right after showing a session): a few
+ * lines' worth goes out once attached; more than this is not a person typing and is reported unsent.
+ */
+const TYPED_WHILE_ATTACHING_CHARS = 4_096;
 
 
 export interface SessionTerminalHooks {
@@ -43,6 +50,8 @@ export class SessionTerminal {
   private attached: AttachedTerminal | null = null;
   private attaching = false;
   private pending: { data: string; receipt: Receipt }[] = [];
+  /** What the person typed while the attach was on its way: sent once attached. */
+  private typedEarly = '';
   private unparsed = 0;
   private owed = 0;
   private frame: number | null = null;
@@ -94,6 +103,7 @@ export class SessionTerminal {
       { dispose: offFontSize },
       this.term.onData((d) => {
         if (this.attached) this.attached.input(d);
+        else if (this.attaching && this.typedEarly.length + d.length <= TYPED_WHILE_ATTACHING_CHARS) this.typedEarly += d;
         else this.hooks.inputLost(this.sessionId);
       }),
       // Copy on select, as terminals on Linux do; the clipboard may refuse (no permission): no harm.
@@ -113,6 +123,8 @@ export class SessionTerminal {
     if (holding === this.ledger.isHolding) return;
     if (holding) this.ledger.hold();
     else this.ack(this.ledger.release());
+    // The daemon is told too: it never waits for a hidden view, and catches it up when shown again.
+    this.attached?.hold(holding);
   }
 
   /** Attaches when not attached (first view, a resync, the agent started again, the daemon is back). */
@@ -123,8 +135,10 @@ export class SessionTerminal {
     this.owed = 0;
     this.ledger.reset();
     this.fitNow();
+    const heldAtAttach = this.ledger.isHolding;
     const r = await this.api.attach(this.sessionId, { cols: this.term.cols, rows: this.term.rows }, {
       acksOutput: true,
+      holding: heldAtAttach,
       snapshot: (data) => {
         if (gen !== this.generation) return;
         // Output queued before this snapshot is in it: acknowledged, not written twice.
@@ -143,12 +157,16 @@ export class SessionTerminal {
       },
     });
     this.attaching = false;
+    const typed = this.typedEarly;
+    this.typedEarly = '';
     if (!r.ok) {
+      if (typed) this.hooks.inputLost(this.sessionId);
       this.ended = r.message;
       this.hooks.changed();
       return;
     }
     if (this.disposed || gen !== this.generation) {
+      if (typed) this.hooks.inputLost(this.sessionId);
       r.value.detach();
       // A resync asked for while this attach was on its way: it attaches now.
       if (!this.disposed && !this.stale) void this.attach();
@@ -156,6 +174,9 @@ export class SessionTerminal {
     }
     this.attached = r.value;
     this.ended = null;
+    // Shown or hidden while the attach was on its way: the daemon hears the view as it is now.
+    if (this.ledger.isHolding !== heldAtAttach) r.value.hold(this.ledger.isHolding);
+    if (typed) r.value.input(typed);
     if (this.owed > 0) r.value.ack(this.owed);
     this.owed = 0;
     this.hooks.changed();

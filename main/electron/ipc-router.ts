@@ -56,7 +56,8 @@ export function senderAllowed(event: SenderEvent, isAppUrl: (url: string) => boo
 }
 
 const Size = z.object({ cols: z.number().int().min(1).max(TERMINAL_MAX_COLS), rows: z.number().int().min(1).max(TERMINAL_MAX_ROWS) });
-const AttachArgs = z.tuple([z.string().min(1).max(4096), Size]);
+/** session, size, and whether the view starts shown (older pages leave it out: shown). */
+const AttachArgs = z.union([z.tuple([z.string().min(1).max(4096), Size]), z.tuple([z.string().min(1).max(4096), Size, z.boolean()])]);
 const AttachId = z.number().int().nonnegative();
 const SessionId = z.string().min(1).max(4096);
 const refused = (why: string): Result<never> => fail('usage', why);
@@ -88,6 +89,7 @@ export class IpcRouter {
     this.handle(IPC.attachResize, (e, id, size) => this.toAttachment(e.sender, id, 'resize', size));
     this.handle(IPC.attachDetach, (e, id) => this.detach(e.sender, id));
     this.handle(IPC.attachAck, (e, id, chars) => this.toAttachment(e.sender, id, 'ack', { chars }));
+    this.handle(IPC.attachHold, (e, id, holding) => this.toAttachment(e.sender, id, 'hold', { holding }));
     this.handle(IPC.openLink, async (_e, url) => o.openLink(url, 'the window'));
     this.handle(IPC.openStateDir, (_e, session) => this.openStateDir(session));
     o.ipcMain.on(IPC.subscribe, (e) => {
@@ -99,7 +101,7 @@ export class IpcRouter {
   }
 
   dispose(): void {
-    for (const ch of [IPC.call, IPC.attach, IPC.attachInput, IPC.attachResize, IPC.attachDetach, IPC.attachAck, IPC.openLink, IPC.openStateDir]) this.o.ipcMain.removeHandler(ch);
+    for (const ch of [IPC.call, IPC.attach, IPC.attachInput, IPC.attachResize, IPC.attachDetach, IPC.attachAck, IPC.attachHold, IPC.openLink, IPC.openStateDir]) this.o.ipcMain.removeHandler(ch);
     for (const a of this.attachments.values()) a.client.close();
     this.attachments.clear();
   }
@@ -160,7 +162,7 @@ export class IpcRouter {
   private async attach(owner: WebContents, args: unknown[]): Promise<InvokeChannels[typeof IPC.attach]['reply']> {
     const parsed = AttachArgs.safeParse(args);
     if (!parsed.success) return refused(`attach: ${parsed.error.issues[0]?.message ?? 'invalid arguments'}`);
-    const [named, size] = parsed.data;
+    const [named, size, holding = true] = parsed.data;
     const generation = this.watch(owner);
     const pageGone = (): boolean => owner.isDestroyed() || this.pageGenerations.get(owner) !== generation;
     const c = await this.attachClient(named);
@@ -178,7 +180,7 @@ export class IpcRouter {
     });
     client.onClose(() => this.end(id, host === null ? 'the connection to the Mori daemon closed' : `the connection to ${host} closed`));
     this.attachments.set(id, { client, owner });
-    const r = await client.request('attach', { session, cols: size.cols, rows: size.rows });
+    const r = await client.request('attach', { session, cols: size.cols, rows: size.rows, ...(holding ? {} : { holding: false }) });
     if (!r.ok) {
       this.attachments.delete(id);
       client.close();
@@ -208,7 +210,7 @@ export class IpcRouter {
     return 0;
   }
 
-  private async toAttachment(sender: WebContents, id: unknown, method: 'input' | 'resize' | 'ack', params: unknown): Promise<Result<unknown>> {
+  private async toAttachment(sender: WebContents, id: unknown, method: 'input' | 'resize' | 'ack' | 'hold', params: unknown): Promise<Result<unknown>> {
     const key = AttachId.safeParse(id);
     if (!key.success) return refused('no such terminal');
     const a = this.attachments.get(key.data);

@@ -296,10 +296,10 @@ export class Supervisor {
   }
 
   /** Connects a view to the session's terminal; `onEnd` is told when the terminal goes away. */
-  attach(ref: string, view: TerminalView, onEnd: (reason: string) => void): Result<{ attachment: Attachment; terminal: Terminal; info: SessionInfo }> {
+  attach(ref: string, view: TerminalView, onEnd: (reason: string) => void, holding = true): Result<{ attachment: Attachment; terminal: Terminal; info: SessionInfo }> {
     const found = this.sessions.find(ref);
     if (!found.ok) return found;
-    const r = attachView(found.value, view, onEnd);
+    const r = attachView(found.value, view, onEnd, holding);
     return r.ok ? ok({ ...r.value, info: sessionInfo(found.value) }) : r;
   }
 

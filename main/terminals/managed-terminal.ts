@@ -144,33 +144,51 @@ export class ManagedTerminal implements Terminal {
     return () => this.problemListeners.delete(listener);
   }
 
-  attach(view: TerminalView): Attachment {
+  attach(view: TerminalView, options: { holding?: boolean } = {}): Attachment {
     this.detach(view);
-    // Output read before this point goes to the views already attached and into the snapshot;
-    // output after it goes to the new view. The cut is exact because all of this is synchronous.
+    // Output read before this point goes to the views already attached and into the snapshot.
     this.batcher.flush();
-    const state: AttachmentState = { id: randomUUID(), view, backlog: [] };
+    const state: AttachmentState = { id: randomUUID(), view, backlog: null };
     this.attachments.set(state.id, state);
-    if (this.flow.attach(state.id) === 'resume') this.source.resume();
-    const size = this.size;
-    const ready = this.mirror
-      .snapshot()
-      .catch(() => '')
-      .then((data) => {
-        if (!this.attachments.has(state.id)) return;
-        view.frame({ kind: 'snapshot', data, size });
-        const backlog = state.backlog ?? [];
-        state.backlog = null;
-        for (const chunk of backlog) view.frame({ kind: 'output', data: chunk });
-      });
+    if (this.flow.attach(state.id, options.holding ?? true) === 'resume') this.source.resume();
+    const ready = this.sendSnapshot(state);
     return {
       id: state.id,
       ready,
       ack: (chars) => {
         if (this.flow.ack(state.id, chars) === 'resume') this.source.resume();
       },
+      hold: (holding) => {
+        // Output read so far is in the snapshot a view coming back gets: it goes out first, not to it.
+        if (holding) this.batcher.flush();
+        const { decision, caughtUp } = this.flow.hold(state.id, holding);
+        if (decision === 'pause') this.source.pause();
+        if (decision === 'resume') this.source.resume();
+        if (caughtUp) background(this.sendSnapshot(state), 'the snapshot for a view shown again');
+      },
       detach: () => this.detachId(state.id),
     };
+  }
+
+  /**
+   * The screen as the mirror has it, then what came meanwhile: on attach, and when a view that fell
+   * behind holds again. The caller flushed the batcher first, so output read before this point is in
+   * the snapshot and output after it reaches this view once the snapshot went; the cut is exact
+   * because this part is synchronous.
+   */
+  private sendSnapshot(state: AttachmentState): Promise<void> {
+    state.backlog = [];
+    const size = this.size;
+    return this.mirror
+      .snapshot()
+      .catch(() => '')
+      .then((data) => {
+        if (this.attachments.get(state.id) !== state) return;
+        state.view.frame({ kind: 'snapshot', data, size });
+        const backlog = state.backlog ?? [];
+        state.backlog = null;
+        for (const chunk of backlog) state.view.frame({ kind: 'output', data: chunk });
+      });
   }
 
   detach(view: TerminalView): void {
@@ -210,6 +228,7 @@ export class ManagedTerminal implements Terminal {
     for (const listener of this.dataListeners) listener(data);
     if (this.attachments.size === 0) return;
     for (const state of this.attachments.values()) {
+      if (!this.flow.sends(state.id)) continue;
       if (state.backlog) state.backlog.push(data);
       else state.view.frame({ kind: 'output', data });
     }

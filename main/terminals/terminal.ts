@@ -42,6 +42,11 @@ export interface Attachment {
   readonly ready: Promise<void>;
   /** The view rendered `chars` characters of output frames (not of the snapshot). */
   ack(chars: number): void;
+  /**
+   * Whether the view holds its agent back (the person sees it). A view that does not is never
+   * waited for: past the high watermark it is sent nothing more, and a snapshot when it holds again.
+   */
+  hold(holding: boolean): void;
   detach(): void;
 }
 
@@ -67,7 +72,8 @@ export interface Terminal {
   onExit(listener: (exit: TerminalExit) => void): () => void;
   /** Problems beside the program (see TerminalProblem). Returns an unsubscribe function. */
   onProblem(listener: (problem: TerminalProblem) => void): () => void;
-  attach(view: TerminalView): Attachment;
+  /** A new view, holding its agent back unless `holding` is false (see Attachment.hold). */
+  attach(view: TerminalView, options?: { holding?: boolean }): Attachment;
   detach(view: TerminalView): void;
   /** The serialized screen (with the mirror's scrollback), as a new view would start from. */
   snapshot(): Promise<string>;

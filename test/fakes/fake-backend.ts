@@ -87,7 +87,7 @@ export class FakeTerminal implements Terminal {
 
   attach(view: TerminalView): Attachment {
     view.frame({ kind: 'snapshot', data: this.screen, size: this.size });
-    return { id: `${this.id}-view`, ready: Promise.resolve(), ack: () => {}, detach: () => {} };
+    return { id: `${this.id}-view`, ready: Promise.resolve(), ack: () => {}, hold: () => {}, detach: () => {} };
   }
 
   detach(): void {}

@@ -313,6 +313,15 @@ describe('the desktop app', () => {
       },
       (done) => done,
     );
+    // Hidden, as the page tells the router: the same flood, never acknowledged, is not held back; shown
+    // again, the view gets a new snapshot instead of what it was not sent.
+    const floodsDone = (): number => readFileSync(h.record, 'utf8').split('"event":"flood-done"').length - 1;
+    expect(await invokeFrom(win.webContents, 'https://evil.example/', IPC.attachHold, id, false)).toMatchObject({ ok: false });
+    expect(await invokeFrom(win.webContents, own, IPC.attachHold, id, false)).toMatchObject({ ok: true });
+    expect(await invokeFrom(win.webContents, own, IPC.attachInput, id, 'flood:300000:0\r')).toMatchObject({ ok: true });
+    await until('the flood behind a hidden view to finish unacknowledged', () => floodsDone() === 2);
+    expect(await invokeFrom(win.webContents, own, IPC.attachHold, id, true)).toMatchObject({ ok: true });
+    await until('a new snapshot for the view shown again', () => frames().filter((f) => f.kind === 'snapshot').length === 2);
     expect(await invokeFrom(win.webContents, own, IPC.attachDetach, id)).toMatchObject({ ok: true });
     expect(win.webContents.sent.some((m) => m.channel === IPC.ended && m.args[0] === id)).toBe(true);
     expect(await invokeFrom(win.webContents, own, IPC.attachInput, id, 'x')).toMatchObject({ ok: false, message: 'no such terminal' });

@@ -45,7 +45,7 @@ class Daemon {
       this.states.add(l);
       return () => this.states.delete(l);
     },
-    attach: (session) => Promise.resolve(ok({ info: this.sessions.find((x) => x.id === session) as SessionInfo, input: () => undefined, resize: () => undefined, ack: () => undefined, detach: () => undefined })),
+    attach: (session) => Promise.resolve(ok({ info: this.sessions.find((x) => x.id === session) as SessionInfo, input: () => undefined, resize: () => undefined, ack: () => undefined, hold: () => undefined, detach: () => undefined })),
     close: () => undefined,
   };
 }

@@ -28,6 +28,27 @@ describe('flow control', () => {
     expect(f.isPaused).toBe(false);
     expect(f.ack('a', 10)).toBeNull();
   });
+  it('never pauses for a view that does not hold; one far behind is sent nothing until it holds again', () => {
+    const high = FlowControlConstants.HIGH_WATERMARK_CHARS;
+    const f = new FlowControl();
+    f.attach('shown');
+    f.attach('hidden', false);
+    expect(f.sent(high)).toBeNull();
+    expect(f.ack('shown', high)).toBeNull();
+    expect(f.sends('hidden')).toBe(true);
+    expect(f.sent(10)).toBeNull();
+    expect(f.sends('hidden')).toBe(false);
+    expect(f.sends('shown')).toBe(true);
+    // Shown again: caught up with a snapshot; its debt is still owed, so the program waits for its acks.
+    expect(f.hold('hidden', true)).toEqual({ decision: 'pause', caughtUp: true });
+    expect(f.sends('hidden')).toBe(true);
+    expect(f.ack('hidden', high + 10)).toBe('resume');
+    // Hidden again while holding a debt: the program goes on.
+    f.sent(high + 1);
+    expect(f.isPaused).toBe(true);
+    expect(f.hold('hidden', false).decision).toBeNull();
+    expect(f.hold('shown', false)).toEqual({ decision: 'resume', caughtUp: false });
+  });
 });
 
 describe('tmux control-mode parser', () => {

@@ -1,6 +1,6 @@
 // The methods that change the connection they arrive on (DESIGN.md §12): `hello` (protocol versions,
 // the event log's position), `subscribe` (events from now on, after those a reconnecting client
-// missed), `events.since` (what a client missed, as a read), and an attachment's `attach`, `input`, `resize`, `ack` and
+// missed), `events.since` (what a client missed, as a read), and an attachment's `attach`, `input`, `resize`, `ack`, `hold` and
 // `detach` (frames out, keystrokes in). Runs in the daemon.
 import { PROTOCOL_VERSION, type EventResync } from '../../../common/ipc.js';
 import { fail, ok } from '../../../common/result.js';
@@ -54,6 +54,7 @@ export const attach: Handler<'attach'> = (p, ctx) => {
       c.attached = null;
       c.send({ kind: 'detached', reason });
     },
+    p.holding ?? true,
   );
   if (!r.ok) return r;
   c.attached = { attachment: r.value.attachment, terminal: r.value.terminal };
@@ -77,6 +78,13 @@ export const resize: Handler<'resize'> = (p, ctx) => {
 
 export const ack: Handler<'ack'> = (p, ctx) => {
   ctx.connection.attached?.attachment.ack(p.chars);
+  return ok({});
+};
+
+export const hold: Handler<'hold'> = (p, ctx) => {
+  const a = ctx.connection.attached;
+  if (!a) return fail('usage', 'not attached');
+  a.attachment.hold(p.holding);
   return ok({});
 };
 

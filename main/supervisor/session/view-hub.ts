@@ -15,10 +15,10 @@ export function notRunning(rt: SessionRuntime): Failure {
 }
 
 /** Connects `view` to the session's terminal; `onEnd` is told when the terminal goes away. */
-export function attachView(rt: SessionRuntime, view: TerminalView, onEnd: (reason: string) => void): Result<{ attachment: Attachment; terminal: Terminal }> {
+export function attachView(rt: SessionRuntime, view: TerminalView, onEnd: (reason: string) => void, holding = true): Result<{ attachment: Attachment; terminal: Terminal }> {
   const t = rt.terminal;
   if (!t) return notRunning(rt);
-  const attachment = t.attach(view);
+  const attachment = t.attach(view, { holding });
   const ender = (reason: string): void => {
     attachment.detach();
     onEnd(reason);
@@ -28,6 +28,7 @@ export function attachView(rt: SessionRuntime, view: TerminalView, onEnd: (reaso
     id: attachment.id,
     ready: attachment.ready,
     ack: (chars) => attachment.ack(chars),
+    hold: (holding) => attachment.hold(holding),
     detach: () => {
       rt.viewEnders.delete(ender);
       attachment.detach();
