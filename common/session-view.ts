@@ -253,6 +253,11 @@ export function countdownWords(at: number, now: number): string {
 /** The command after "install it: " in an agent-missing message (missingProgramMessage), or null. */
 export const installCommandOf = (message: string): string | null => /install it: (.+)$/.exec(message)?.[1]?.trim() ?? null;
 
+/** The daemon's words for the terminal (`Approve it with \`mori trust S\``): the header has the button instead. */
+export function withoutCliHint(message: string): string {
+  return message.replace(/\s*Approve it with `mori trust [^`]*`\.?\s*$/, '');
+}
+
 /**
  * What the header says for a session that needs the person or waits (null when there is nothing to say):
  * `message` is the last `session.attention` message for it, when the window saw one.
@@ -285,7 +290,7 @@ export function headerAdvice(info: Pick<SessionInfo, 'state' | 'activity' | 'int
     case 'agent-missing':
       return advice("The agent's program was not found. Install it, then Restart:", ['copy-install', 'restart'], 'bad', { detail: message ? installCommandOf(message) : null });
     case 'needs-trust':
-      return advice('The launch needs your trust for a command or address it names.', ['review-trust'], 'warn', { detail: message });
+      return advice('The launch needs your trust for a command or address it names.', ['review-trust'], 'warn', { detail: message === null ? null : withoutCliHint(message) });
     case 'state-invalid':
       // The window opens only the files it edits; session.json (Mori's own) is fixed by hand, as the message says.
       return advice('A state file could not be read; fix it, then Restart.', /(session_state|environment)\.md/.test(message ?? '') ? ['open-state-file', 'restart'] : ['restart'], 'bad', { detail: message });

@@ -28,6 +28,9 @@ describe('headerAdvice', () => {
     const missing = headerAdvice(attention('agent-missing'), 'the agent\'s program "claude" was not found (not on PATH, nor set by MORI_AGENT_BIN_CLAUDE); install it: npm install -g @anthropic-ai/claude-code', NOW);
     expect(missing).toMatchObject({ actions: ['copy-install', 'restart'], detail: 'npm install -g @anthropic-ai/claude-code' });
     expect(headerAdvice(attention('needs-trust'), 'untrusted', NOW)?.actions).toEqual(['review-trust']);
+    // The terminal's hint gives way to the header's button; the rest of the daemon's words stay.
+    const words = 'the agent command `claude` is not approved; nothing was started. Approve it with `mori trust api`';
+    expect(headerAdvice(attention('needs-trust'), words, NOW)?.detail).toBe('the agent command `claude` is not approved; nothing was started.');
     expect(headerAdvice(attention('state-invalid'), 'environment.md: bad', NOW)).toMatchObject({ actions: ['open-state-file', 'restart'], detail: 'environment.md: bad' });
     // session.json is not a file the window edits: no button that would open another one.
     expect(headerAdvice(attention('state-invalid'), '/p/.mori/s/session.json: agent.sessionId: bad', NOW)?.actions).toEqual(['restart']);
