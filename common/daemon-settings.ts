@@ -19,8 +19,13 @@ export const DaemonSettings = z.object({
       /** Which transitions notify; every one by default (each notifies once per transition). */
       events: z.array(NotifyEvent).default([...NOTIFY_EVENTS]),
       paused: z.boolean().default(false),
+      /**
+       * Sessions whose notifications are muted (ids; a remote's as `host:<id>`), in the app and in
+       * `mori ui`'s page alike. Bounded: a list past a thousand is not a person's.
+       */
+      muted: z.array(z.string().min(1).max(300)).max(1000).default([]),
     })
-    .default({ events: [...NOTIFY_EVENTS], paused: false }),
+    .default({ events: [...NOTIFY_EVENTS], paused: false, muted: [] }),
   /** Restart limits (DESIGN.md §4); null keeps the built-in policy. Read when the daemon starts. */
   restart: z
     .object({

@@ -26,6 +26,8 @@ function paletteItems(store: WindowStore): PaletteItem[] {
     items.push(store.running ? { id: 'stop', label: `Stop ${current.name}`, run: () => void store.act('stop', 'Stop') } : { id: 'start', label: `${resume} ${current.name}`, run: () => void store.act('start', resume) });
     // Only where the API can open a folder (the app); a browser page cannot.
     if (store.api.openStateDir) items.push({ id: 'open-state-dir', label: `Open state folder of ${current.name}`, run: () => void store.openStateDir() });
+    const muted = store.isMuted(current.id);
+    items.push({ id: 'mute', label: `${muted ? 'Unmute' : 'Mute'} notifications of ${current.name}`, run: () => void store.toggleMute() });
     items.push({ id: 'search', label: 'Search the terminal', keys: keysWords('Mod+F', mac), run: store.searchTerminal });
   }
   items.push({ id: 'font-larger', label: 'Larger terminal text', keys: keysWords('Mod+=', mac), run: () => stepTerminalFontSize(1) });

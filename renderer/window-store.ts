@@ -156,6 +156,25 @@ export class WindowStore {
     this.set({ actionStatus: r.ok ? '' : `${words} failed: ${r.message}` });
   };
 
+  /** Whether a session's notifications are muted (the daemon's list, which the app's tray shares). */
+  isMuted(id: string): boolean {
+    return this.settings?.notifications.muted.includes(id) ?? false;
+  }
+
+  /** Mutes or unmutes the selected session's notifications in the daemon's settings; the app's tray follows. */
+  toggleMute = async (): Promise<void> => {
+    const current = this.current;
+    if (!current) return;
+    const got = await this.api.call('settings.get', {});
+    if (!got.ok) return this.set({ actionStatus: `Mute failed: ${got.message}` });
+    const n = got.value.notifications;
+    const mute = !n.muted.includes(current.id);
+    const muted = mute ? [...n.muted, current.id] : n.muted.filter((id) => id !== current.id);
+    const r = await this.api.call('settings.set', { settings: { ...got.value, notifications: { ...n, muted } } });
+    if (r.ok) this.settings = r.value;
+    this.set({ actionStatus: r.ok ? '' : `${mute ? 'Mute' : 'Unmute'} failed: ${r.message}` });
+  };
+
   /** The selected session's state folder in the file manager, where the API can open one (the app); its failure is said in the action line. */
   openStateDir = async (): Promise<void> => {
     const current = this.current;

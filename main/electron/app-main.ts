@@ -5,6 +5,7 @@
 // router, and the window hidden to the tray on close. Quit leaves the daemon and the agents running;
 // "Quit and stop agents" stops them first. Electron main process.
 import { app, BrowserWindow, ipcMain, Menu, nativeImage, nativeTheme, net, Notification, powerMonitor, session, shell, Tray } from 'electron';
+import type { DaemonSettings } from '../../common/daemon-settings.js';
 import { stopDaemon, type DaemonLaunch } from '../daemon-client/daemon-process.js';
 import { DaemonConnection } from '../daemon-client/daemon-connection.js';
 import { RemoteHub, type RemoteHubOptions } from '../remote/remote-hub.js';
@@ -107,21 +108,39 @@ export async function startApp(o: AppOptions): Promise<MoriApp | null> {
     remotes: new WindowRemotes(remotes, o.home),
   });
 
-  const muted = (): Set<string> => new Set(settings.get('mutedSessions'));
   // The daemon's notification settings, which `mori ui` shares: read on each connection, then followed.
-  let daemonNotifications: { paused: boolean; events: readonly string[] } | null = null;
+  let daemonNotifications: DaemonSettings['notifications'] | null = null;
+  // Muted sessions: the daemon's list (shared with `mori ui`'s page), and any the app kept itself
+  // (from before the daemon kept them, or muted while it was not reachable).
+  const muted = (): Set<string> => new Set([...settings.get('mutedSessions'), ...(daemonNotifications?.muted ?? [])]);
+  const daemonNotificationsAre = (n: DaemonSettings['notifications']): void => {
+    daemonNotifications = n;
+    syncMuted();
+    render();
+  };
   connection.onState((s) => {
     if (s !== 'open') return;
     connection.request('settings.get', {}).then(
       (r) => {
-        if (r.ok) daemonNotifications = r.value.notifications;
+        if (r.ok) daemonNotificationsAre(r.value.notifications);
       },
       (err: unknown) => log(`reading the daemon's settings failed: ${String(err)}`),
     );
   });
   connection.onEvent((e) => {
-    if (e.type === 'settings.changed') daemonNotifications = e.settings.notifications;
+    if (e.type === 'settings.changed') daemonNotificationsAre(e.settings.notifications);
   });
+  /** Mutes or unmutes a session in the daemon's settings; false when the daemon could not take it. */
+  async function setDaemonMute(session: string, mute: boolean): Promise<boolean> {
+    const current = await connection.request('settings.get', {});
+    if (!current.ok) return false;
+    const list = current.value.notifications.muted.filter((id) => id !== session);
+    const next = { ...current.value, notifications: { ...current.value.notifications, muted: mute ? [...list, session] : list } };
+    const r = await connection.request('settings.set', { settings: next });
+    if (!r.ok) log(`muting ${session} in the daemon's settings failed: ${r.message}`);
+    else daemonNotificationsAre(r.value.notifications);
+    return r.ok;
+  }
   const notifications = new NotificationController({
     create: (opts) => new Notification(opts),
     rows: () => [...state.sessions(), ...state.remoteSessions()],
@@ -132,7 +151,11 @@ export async function startApp(o: AppOptions): Promise<MoriApp | null> {
     openSession: (id) => window.open(id !== null && (state.rows.has(id) || state.remoteSessions().some((r) => r.info.id === id)) ? id : null),
     ...(o.coalesceMs !== undefined ? { coalesceMs: o.coalesceMs } : {}),
   });
-  for (const id of muted()) notifications.muted.add(id);
+  function syncMuted(): void {
+    notifications.muted.clear();
+    for (const id of muted()) notifications.muted.add(id);
+  }
+  syncMuted();
 
   const tray = new TrayController(
     {
@@ -242,12 +265,12 @@ export async function startApp(o: AppOptions): Promise<MoriApp | null> {
         return;
       }
       case 'toggle-mute': {
-        const set = muted();
-        if (set.has(a.session)) set.delete(a.session);
-        else set.add(a.session);
-        settings.set('mutedSessions', [...set]);
-        notifications.muted.clear();
-        for (const id of set) notifications.muted.add(id);
+        const mute = !muted().has(a.session);
+        const kept = settings.get('mutedSessions').filter((id) => id !== a.session);
+        // Kept by the daemon, so `mori ui`'s page mutes it too; by the app only while the daemon cannot be reached.
+        const told = await setDaemonMute(a.session, mute);
+        settings.set('mutedSessions', mute && !told ? [...kept, a.session] : kept);
+        syncMuted();
         return render();
       }
       case 'pause-notifications':

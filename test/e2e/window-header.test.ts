@@ -372,7 +372,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the session header
     await page.getByRole('dialog', { name: 'New session' }).waitFor({ state: 'detached' });
   });
 
-  it("while the daemon's settings pause notifications, a failing verification is in the page's list and raises no browser notification", async () => {
+  it("while the daemon's settings pause notifications, or the session is muted, a failing verification is in the page's list and raises no browser notification", async () => {
     const { page } = w;
     // Another session in front of the person: crashy's news is one to raise.
     await page.getByRole('listbox', { name: 'Sessions' }).getByRole('option', { name: /asker/ }).click();
@@ -394,6 +394,20 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the session header
       await call(c, 'checks.verify', { session: 'crashy' });
       await expect.poll(() => listed.count()).toBe(listedBefore + 2);
       await expect.poll(raised).toBe(raisedBefore + 1);
+      // Muted from the palette: kept in the daemon's settings (the app's tray reads the same list), and
+      // crashy's news is listed but not raised.
+      const sessions = page.getByRole('listbox', { name: 'Sessions' });
+      await sessions.getByRole('option', { name: /crashy/ }).click();
+      await page.keyboard.press('Control+k');
+      await page.keyboard.type('mute');
+      await page.getByRole('dialog', { name: 'Command palette' }).getByRole('option', { name: 'Mute notifications of crashy' }).click();
+      const crashyId = (JSON.parse(readFileSync(path.join(w.h.stateDir('crashy'), 'session.json'), 'utf8')) as { id: string }).id;
+      await expect.poll(async () => ((await call(c, 'settings.get', {})) as unknown as DaemonSettings).notifications.muted).toEqual([crashyId]);
+      await sessions.getByRole('option', { name: /asker/ }).click();
+      await call(c, 'checks.verify', { session: 'crashy' });
+      await expect.poll(() => listed.count()).toBe(listedBefore + 3);
+      expect(await raised()).toBe(raisedBefore + 1);
+      await call(c, 'settings.set', { settings });
     } finally {
       c.close();
     }

@@ -84,6 +84,28 @@ describe('the desktop app', () => {
     expect(answered.code, answered.stderr).toBe(0);
     await waiting();
 
+    // Muted from the tray: the daemon keeps it (so `mori ui`'s page mutes it too), and alpha's next
+    // question makes no notification (the window hidden: not because the person is looking at it).
+    win.hide();
+    const muteBox = (): { checked?: boolean } | undefined =>
+      (tray().menu?.items.find((i) => String(i.label ?? '').startsWith('alpha —'))?.submenu as { label?: string; checked?: boolean }[] | undefined)?.find((i) => i.label === 'Mute notifications');
+    await t.app.act({ kind: 'toggle-mute', session: sessionId('alpha') });
+    expect(muteBox()?.checked).toBe(true);
+    const { c: other } = await client(h.home);
+    const stored = (await call(other, 'settings.get', {})) as { notifications: { muted: string[] } };
+    expect(stored.notifications.muted).toEqual([sessionId('alpha')]);
+    const activity = (): string | undefined => t?.app.state.sessions().find((r) => r.info.name === 'alpha')?.info.activity;
+    expect(h.mori('send', 'alpha', 'ask').code).toBe(0);
+    await until('alpha to ask again', () => activity() === 'needs-input', () => String(activity()));
+    await otherChange('alpha');
+    expect(titles().filter((x) => x === 'alpha needs input')).toHaveLength(1);
+    expect(h.mori('send', 'alpha', 'y').code).toBe(0);
+    await waiting();
+    // Unmuted where the page would do it (the daemon's settings): the tray's box follows.
+    await call(other, 'settings.set', { settings: { ...stored, notifications: { ...stored.notifications, muted: [] } } as never });
+    await until('the tray to show alpha unmuted', () => muteBox()?.checked === false);
+    other.close();
+
     // A failing check, approved, then verified from the tray's "Verify now".
     const { c } = await client(h.home);
     const env = await call(c, 'state.read', { session: 'alpha', file: 'environment.md' });
@@ -97,6 +119,7 @@ describe('the desktop app', () => {
     expect(menuLabels()[0]).toBe('alpha — verification failed');
     await until('the verification notification', () => titles().includes('alpha: verification failed'), () => titles().join(' | '));
     expect(titles().filter((x) => x === 'alpha: verification failed')).toHaveLength(1);
+
   });
 
   it('starts a daemon for a fresh home with no sessions, which stays up', { timeout: 60_000 }, async () => {

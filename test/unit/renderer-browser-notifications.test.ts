@@ -1,6 +1,7 @@
 // Whether a notice of `mori ui`'s page becomes a browser notification: only with the permission
 // granted (never in the app's window, where it is 'unsupported'), never for a request's timeout; the
-// daemon's shared settings (DESIGN.md §12) hold it back while paused and for the kinds not chosen,
+// daemon's shared settings (DESIGN.md §12) hold it back while paused, for the kinds not chosen and for
+// a muted session,
 // attention always notifies unless paused, and before the settings are read nothing is held back; and
 // never for the session in front of the person (page focused and that session selected).
 import { describe, expect, it } from 'vitest';
@@ -10,7 +11,7 @@ import { browserNotificationWanted, type BrowserNotifyContext } from '../../rend
 import type { Notice } from '../../renderer/notices.js';
 
 const notice = (kind: Notice['kind'], sessionId: string | null = 'a'): Notice => ({ id: 1, at: 0, kind, sessionId, name: sessionId, title: `${sessionId ?? 'mori'} ${kind}`, body: '' });
-const settings = (notifications: Partial<DaemonSettings['notifications']> = {}): BrowserNotifyContext['settings'] => ({ notifications: { events: [...NOTIFY_EVENTS], paused: false, ...notifications } });
+const settings = (notifications: Partial<DaemonSettings['notifications']> = {}): BrowserNotifyContext['settings'] => ({ notifications: { events: [...NOTIFY_EVENTS], paused: false, muted: [], ...notifications } });
 /** The person is elsewhere: the page granted, in the background, looking at another session. */
 const away: BrowserNotifyContext = { permission: 'granted', settings: settings(), focused: false, selected: 'b' };
 const wanted = (n: Notice, c: Partial<BrowserNotifyContext> = {}): boolean => browserNotificationWanted(n, { ...away, ...c });
@@ -40,6 +41,14 @@ describe('browserNotificationWanted', () => {
     const paused = { settings: settings({ paused: true }) };
     for (const kind of [...NOTIFY_EVENTS, 'attention'] as const) expect(wanted(notice(kind), paused), kind).toBe(false);
     expect(wanted(notice('resumed', null), paused)).toBe(false);
+  });
+
+  it('nothing for a muted session (muted in the app or the page: the daemon keeps the list); others still notify', () => {
+    const muted = { settings: settings({ muted: ['a', 'box:c'] }) };
+    for (const kind of [...NOTIFY_EVENTS, 'attention'] as const) expect(wanted(notice(kind, 'a'), muted), kind).toBe(false);
+    expect(wanted(notice('needs-input', 'box:c'), muted)).toBe(false);
+    expect(wanted(notice('needs-input', 'b'), muted)).toBe(true);
+    expect(wanted(notice('resumed', null), muted)).toBe(true);
   });
 
   it('holds nothing back before the settings are read', () => {
