@@ -3,8 +3,9 @@
 // response.completed). Each reply names the turn (`stand-in reply N`) so a test can see it carried
 // into a later request. `limitUntil(epochMs)` makes it refuse every turn as a spent ChatGPT plan
 // does (HTTP 429, `usage_limit_reached` with `resets_at`). A script of tool calls answers the turns
-// after the first `after` with a `function_call` each (e.g. `exec_command`), in order. Loopback
-// only; started by the real-CLI tests.
+// after the first `after` with a `function_call` each (e.g. `exec_command`), in order, each only to a
+// request that offers that tool (Codex's side requests, such as a thread title, offer none).
+// Loopback only; started by the real-CLI tests.
 import type { ServerResponse } from 'node:http';
 import { startStandIn, type LoggedRequest, type StandIn } from './loopback-server.js';
 
@@ -44,6 +45,12 @@ export interface ResponsesToolCall {
   arguments: Record<string, unknown>;
 }
 
+/** Whether a request body offers the model a tool named `name`. */
+function offers(body: unknown, name: string | undefined): boolean {
+  const tools = (body as { tools?: unknown } | null)?.tools;
+  return name !== undefined && Array.isArray(tools) && tools.some((t) => (t as { name?: unknown } | null)?.name === name);
+}
+
 /** `calls`: replies for the model turns that follow the first `after` ones, in order; the rest say `stand-in reply N`. */
 export async function startResponsesApi(port = 0, script: { after: number; calls: ResponsesToolCall[] } = { after: 0, calls: [] }): Promise<LimitableStandIn> {
   let turn = 0;
@@ -55,7 +62,7 @@ export async function startResponsesApi(port = 0, script: { after: number; calls
       turn++;
       const id = `resp_${turn}`;
       const text = `stand-in reply ${turn}`;
-      const call = turn > script.after ? calls.shift() : undefined;
+      const call = turn > script.after && offers(req.body, calls[0]?.name) ? calls.shift() : undefined;
       const item =
         call !== undefined
           ? { type: 'function_call', id: `fc_${turn}`, call_id: `call_${turn}`, name: call.name, arguments: JSON.stringify(call.arguments) }
