@@ -8,8 +8,8 @@
 // hooks run beside the others'), and a hook of theirs Codex has not been told to trust stays
 // untrusted. The hash is Codex's own: sha256 of the hook's normalized identity as canonical JSON
 // (`event_name`, the matcher group with its one handler, keys sorted, absent fields left out),
-// checked against the 0.171.0 binary's `hooks/list` (test/agents/codex-hook-layer.test.ts and the
-// real-CLI test, where a hook only runs when its trust is right). Pure.
+// checked against the 0.171.0 binary's `hooks/list` (test/unit/hooks-spool.test.ts) and by
+// test/integration/hooks-real-codex.test.ts, where a hook runs only when its trust is right. Pure.
 import { createHash } from 'node:crypto';
 import { reportCommand } from './report-script.js';
 
