@@ -8,25 +8,24 @@
 // fails says error by StopFailure. Gemini CLI's BeforeAgent / Notification(ToolPermission) /
 // AfterAgent do the same, and its /clear the same, when Mori's home is one it takes a
 // system-defaults file from (root's, closed to others); from any other home Mori hands it no layer
-// and says so. Codex's notify says a finished turn. The CLIs come from
+// and says so. (Codex CLI's: hooks-real-codex.test.ts.) The CLIs come from
 // test/agent-clis/install.sh's cache; absent → skipped.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, type FSWatcher } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { hasEvent, UpHarness, type Up } from '../helpers/mori-up.js';
+import { UpHarness } from '../helpers/mori-up.js';
+import { activities, killPanes, spoolDir as spoolOf, started, timedLines, watchCalls as watchSpool } from '../helpers/hook-calls.js';
 import { until } from '../helpers/until.js';
 import { geminiDefaultsRefusal } from '../../main/agents/hooks/gemini-defaults-check.js';
-import { codexEnv, geminiEnv, installedCli, screen, sessionJson } from '../agent-clis/real-agents.js';
+import { geminiEnv, installedCli, screen, sessionJson } from '../agent-clis/real-agents.js';
 import { geminiTurns, startGeminiApi } from '../stand-ins/gemini-api.js';
 import { CLAUDE_CODE_PACKAGE, claudeEnv, claudePid, installedAgentCli, seedClaudeConfig } from '../helpers/real-claude.js';
 import { messageTexts, MessagesApiStandIn } from '../stand-ins/messages-api.js';
 import { bodyText, type StandIn } from '../stand-ins/loopback-server.js';
-import { startResponsesApi } from '../stand-ins/responses-api.js';
 
 const claudeBin = installedAgentCli(CLAUDE_CODE_PACKAGE, 'claude');
-const codex = installedCli('@openai/codex', '0.171.0', 'codex');
 const gemini = installedCli('@google/gemini-cli', '0.61.0', 'gemini');
 /** Gemini CLI takes ~15 s from launch to its first request on a busy 2-core machine. */
 const GEMINI_START_MS = 50_000;
@@ -62,54 +61,11 @@ afterEach(async () => {
   api = null;
 });
 
-/** Every agent on the test's tmux server killed with its process group (some CLIs outlive a SIGHUP). */
-function killPanes(harness: UpHarness): void {
-  const panes = spawnSync('tmux', ['-L', harness.socketName, 'list-panes', '-a', '-F', '#{pane_pid}'], { encoding: 'utf8' });
-  for (const pid of (panes.stdout ?? '').split('\n').filter(Boolean).map(Number)) {
-    try {
-      process.kill(-pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
-}
-
-/** `mori up --json`'s event lines with the time each reached this process. */
-function timedLines(u: Up): { at: number; e: Record<string, unknown> }[] {
-  const out: { at: number; e: Record<string, unknown> }[] = [];
-  let rest = '';
-  u.child.stdout?.on('data', (d: Buffer) => {
-    const at = Date.now();
-    rest += d.toString();
-    const lines = rest.split('\n');
-    rest = lines.pop() ?? '';
-    for (const l of lines) if (l.startsWith('{')) out.push({ at, e: JSON.parse(l) as Record<string, unknown> });
-  });
-  return out;
-}
-
-const started = (u: Up): Record<string, unknown>[] => u.lines().filter((e) => e['type'] === 'session.started');
-const activities = (u: Up): string[] => u.lines().filter((e) => e['type'] === 'session.activity').map((e) => String(e['to']));
-
-/** This launch's spool dir, from the nonce Mori keeps per session (`home`: Mori's home when not the harness's). */
-function spoolDir(harness: UpHarness, home = harness.home): string {
-  const id = sessionJson(harness, NAME).id;
-  const nonce = readFileSync(path.join(home, 'hooks', 'runs', id), 'utf8').trim();
-  return path.join(home, 'hooks', nonce);
-}
-
-/** The time each hook call's spool file appeared, by event, seen as the daemon sees it (the dir watched). */
+const spoolDir = (harness: UpHarness, home = harness.home): string => spoolOf(harness, NAME, home);
 function watchCalls(dir: string): Map<string, number[]> {
-  const seen = new Map<string, number[]>();
-  watcher = watch(dir, (_kind, name) => {
-    const m = /^[A-Za-z0-9]+\.([A-Za-z][A-Za-z0-9_-]*)$/.exec(String(name ?? ''));
-    if (m === null) return;
-    const list = seen.get(m[1]!) ?? [];
-    // Each call is one rename in; its removal by the daemon is a second event of the same name.
-    list.push(Date.now());
-    seen.set(m[1]!, list);
-  });
-  return seen;
+  const w = watchSpool(dir);
+  watcher = w.watcher;
+  return w.calls;
 }
 
 /**
@@ -353,30 +309,5 @@ describe.skipIf('skip' in gemini)(`Gemini CLI hooks under mori up${'skip' in gem
     expect(harness.workLog(NAME)).toMatch(/HOOKS OFF - Gemini CLI reads a system-defaults file [^\n]*only when it and every directory above it are owned by root and writable by no one else, and \/[^\n]* is (writable by group or others|not owned by root)/);
     expect(screen(harness, sessionJson(harness, NAME).id)).not.toContain('Skipping system defaults');
     expect(readdirSync(path.join(harness.home, 'hooks')).filter((n) => n.endsWith('.json'))).toEqual([]);
-  }, TEST_MS);
-});
-
-describe.skipIf('skip' in codex)(`Codex CLI hooks under mori up${'skip' in codex ? ` (skipped: ${codex.skip})` : ''}`, () => {
-  it('hooks alone: notify on a finished turn says waiting within a second of the call', async () => {
-    api = await startResponsesApi();
-    const harness = new UpHarness('hk-codex', { MORI_TEST_HOOKS_ONLY: '1' });
-    h = harness;
-    Object.assign(harness.env, codexEnv(api, harness.tmp, harness.project), { MORI_AGENT_BIN_CODEX: (codex as { bin: string }).bin });
-    const init = harness.mori('init', harness.project, '--name', NAME, '--agent', 'codex', '--backend', 'tmux', '--task', 'write the thing');
-    expect(init.code, init.stderr).toBe(0);
-    const u = harness.up();
-    const timed = timedLines(u);
-    const why = (): string => `${activities(u).join(' ')}\n${u.stderr()}\n${screen(harness, sessionJson(harness, NAME).id)}`;
-    await until('the spool dir', () => existsSync(path.join(harness.home, 'hooks', 'runs', sessionJson(harness, NAME).id)), why, STEP_MS);
-    const calls = watchCalls(spoolDir(harness));
-    await until('waiting after the turn', () => activities(u).includes('waiting'), why, STEP_MS);
-    const done = calls.get('notify')?.[0];
-    expect(done, `hook calls seen: ${[...calls.keys()].join(' ')}`).toBeDefined();
-    const event = timed.find((t) => t.e['type'] === 'session.activity' && t.e['to'] === 'waiting')!;
-    console.log(`codex: notify spool file → session.activity waiting: ${event.at - (done as number)} ms; activities: ${activities(u).join(' ')}`);
-    expect(event.at - (done as number)).toBeLessThanOrEqual(HOOK_TO_EVENT_MS);
-    expect(hasEvent(u, 'session.activity', { to: 'needs-input' })).toBe(false);
-    // Its config.toml is left as the test wrote it: the layer is a command-line override.
-    expect(readFileSync(path.join(harness.tmp, 'codex-home', 'config.toml'), 'utf8')).not.toContain('notify');
   }, TEST_MS);
 });

@@ -2,7 +2,10 @@
 // `stream: true`, answered as server-sent events (response.created, one assistant message,
 // response.completed). Each reply names the turn (`stand-in reply N`) so a test can see it carried
 // into a later request. `limitUntil(epochMs)` makes it refuse every turn as a spent ChatGPT plan
-// does (HTTP 429, `usage_limit_reached` with `resets_at`). Loopback only; started by the real-CLI tests.
+// does (HTTP 429, `usage_limit_reached` with `resets_at`). A script of tool calls answers the turns
+// after the first `after` with a `function_call` each (e.g. `exec_command`), in order, each only to a
+// request that offers that tool (Codex's side requests, such as a thread title, offer none).
+// Loopback only; started by the real-CLI tests.
 import type { ServerResponse } from 'node:http';
 import { startStandIn, type LoggedRequest, type StandIn } from './loopback-server.js';
 
@@ -36,21 +39,37 @@ function usageLimited(res: ServerResponse, untilMs: number): void {
   res.end(body);
 }
 
-export async function startResponsesApi(port = 0): Promise<LimitableStandIn> {
+/** A tool call the model makes: the tool's name and its arguments (sent as the JSON string the API sends). */
+export interface ResponsesToolCall {
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
+/** Whether a request body offers the model a tool named `name`. */
+function offers(body: unknown, name: string | undefined): boolean {
+  const tools = (body as { tools?: unknown } | null)?.tools;
+  return name !== undefined && Array.isArray(tools) && tools.some((t) => (t as { name?: unknown } | null)?.name === name);
+}
+
+/** `calls`: replies for the model turns that follow the first `after` ones, in order; the rest say `stand-in reply N`. */
+export async function startResponsesApi(port = 0, script: { after: number; calls: ResponsesToolCall[] } = { after: 0, calls: [] }): Promise<LimitableStandIn> {
   let turn = 0;
   let limitedUntilMs: number | null = null;
+  const calls = [...script.calls];
   const api = await startStandIn((req: LoggedRequest, res) => {
     if (req.method === 'POST' && req.path.startsWith('/v1/responses')) {
       if (limitedUntilMs !== null) return usageLimited(res, limitedUntilMs);
       turn++;
       const id = `resp_${turn}`;
       const text = `stand-in reply ${turn}`;
+      const call = turn > script.after && offers(req.body, calls[0]?.name) ? calls.shift() : undefined;
+      const item =
+        call !== undefined
+          ? { type: 'function_call', id: `fc_${turn}`, call_id: `call_${turn}`, name: call.name, arguments: JSON.stringify(call.arguments) }
+          : { type: 'message', role: 'assistant', id: `msg_${turn}`, content: [{ type: 'output_text', text }] };
       sse(res, [
         { type: 'response.created', response: { id } },
-        {
-          type: 'response.output_item.done',
-          item: { type: 'message', role: 'assistant', id: `msg_${turn}`, content: [{ type: 'output_text', text }] },
-        },
+        { type: 'response.output_item.done', item },
         {
           type: 'response.completed',
           response: {

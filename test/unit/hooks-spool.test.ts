@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AgentActivity } from '../../common/agent-activity.js';
 import { hookReport } from '../../main/agents/hooks/hook-events.js';
+import { codexHookHash } from '../../main/agents/hooks/codex-hook-layer.js';
 import { hookLayer } from '../../main/agents/hooks/hook-layers.js';
 import { geminiDefaultsRefusal } from '../../main/agents/hooks/gemini-defaults-check.js';
 import { ensureReportScript, REPORT_SCRIPT_TEXT } from '../../main/agents/hooks/report-script.js';
@@ -176,6 +177,15 @@ describe('what a hook call reports', () => {
     expect(hookReport('gemini', 'BeforeAgent', {})).toEqual({ activity: 'working' });
     expect(hookReport('gemini', 'Notification', { notification_type: 'ToolPermission' })).toEqual({ activity: 'needs-input' });
     expect(hookReport('gemini', 'AfterAgent', {})).toEqual({ activity: 'waiting' });
+    expect(hookReport('codex', 'UserPromptSubmit', {})).toEqual({ activity: 'working' });
+    expect(hookReport('codex', 'PreToolUse', {})).toEqual({ activity: 'working' });
+    expect(hookReport('codex', 'PermissionRequest', {})).toEqual({ activity: 'needs-input' });
+    expect(hookReport('codex', 'PostToolUse', {})).toEqual({ activity: 'working' });
+    expect(hookReport('codex', 'Stop', {})).toEqual({ activity: 'waiting' });
+    expect(hookReport('codex', 'Interrupt', {})).toEqual({ activity: 'waiting' });
+    // Codex runs SessionStart as a thread's first turn starts: its id, no activity.
+    expect(hookReport('codex', 'SessionStart', { session_id: id, source: 'startup' })).toEqual({ activity: null, agentSession: { id, source: 'startup' } });
+    expect(hookReport('codex', 'SessionStart', { session_id: '$(touch /tmp/x)', source: 'startup' })).toEqual({ activity: null });
     expect(hookReport('codex', 'notify', { type: 'agent-turn-complete' })).toEqual({ activity: 'waiting' });
     expect(hookReport('codex', 'notify', { type: 'something-else' })).toEqual({ activity: null });
     expect(hookReport('shell', 'Stop', {})).toEqual({ activity: null });
@@ -188,7 +198,14 @@ describe('what a hook call reports', () => {
     const settings = JSON.parse(claude?.files[0]?.text ?? '{}') as { hooks: Record<string, { hooks: { command: string }[] }[]> };
     expect(settings.hooks['Stop']?.[0]?.hooks[0]?.command).toBe(`sh '/h/hooks/report.sh' '/h/it'\\''s/n' Stop`);
     expect(hookLayer('gemini', ['--resume', 'x'], place)?.env).toEqual({ GEMINI_CLI_SYSTEM_DEFAULTS_PATH: '/h/hooks/n.json' });
-    expect(hookLayer('codex', ['resume', '--no-daemon', 'x'], place)?.args.slice(0, 3)).toEqual(['resume', '--config', `notify=["sh","/h/hooks/report.sh","/h/it's/n","notify"]`]);
+    const codex = hookLayer('codex', ['resume', '--no-daemon', 'x'], place)?.args ?? [];
+    expect(codex.slice(0, 3)).toEqual(['resume', '--config', `hooks.SessionStart=[{hooks=[{type="command",command="sh '/h/hooks/report.sh' '/h/it'\\\\''s/n' SessionStart",timeout=3}]}]`]);
+    expect(codex.slice(-2)).toEqual(['--no-daemon', 'x']);
+    expect(codex.filter((a) => a.startsWith('notify'))).toEqual([]);
+    expect(codex.at(-3)).toContain(`"/<session-flags>/config.toml:session_start:0:0"={trusted_hash="sha256:`);
+    // The hash Codex 0.171.0's own `hooks/list` gave this hook as its currentHash.
+    const handler = { type: 'command', command: 'sh /x/report.sh /x/spool SessionStart', timeout: 10, async: false } as const;
+    expect(codexHookHash('session_start', handler)).toBe('sha256:fd6be8f614e89fb32c17dc86d6fa8503e1ac6a99ee9a8112cb4c5c92e6a1f9cf');
     expect(hookLayer('shell', [], place)).toBeNull();
   });
 

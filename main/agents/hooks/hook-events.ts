@@ -80,10 +80,31 @@ function geminiReport(event: string, payload: unknown): HookReport {
   }
 }
 
-/** Codex 0.171.0's `notify` program: only a finished turn. */
+/** Codex CLI 0.171.0's hook events (and its `notify` program, which agents launched before its hooks call). */
 function codexReport(event: string, payload: unknown): HookReport {
-  if (event !== 'notify') return NONE;
-  return fields(payload).type === 'agent-turn-complete' ? { activity: 'waiting' } : NONE;
+  const p = fields(payload);
+  switch (event) {
+    case 'UserPromptSubmit':
+    case 'PreToolUse':
+    case 'PostToolUse':
+    case 'PreCompact':
+      return { activity: 'working' };
+    case 'PermissionRequest':
+      return { activity: 'needs-input' };
+    case 'Stop':
+    case 'Interrupt':
+      return { activity: 'waiting' };
+    case 'SessionStart': {
+      // Codex runs it as a thread's first turn starts (UserPromptSubmit follows at once), not when
+      // the composer opens: the id only, no activity of its own.
+      const started = sessionStart('codex', p);
+      return started.agentSession === undefined ? NONE : { activity: null, agentSession: started.agentSession };
+    }
+    case 'notify':
+      return p.type === 'agent-turn-complete' ? { activity: 'waiting' } : NONE;
+    default:
+      return NONE;
+  }
 }
 
 /** What a hook call of `event` with `payload` (null: unread, too big) reports for an agent of `profile`. */

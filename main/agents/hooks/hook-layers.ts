@@ -5,11 +5,12 @@
 //   - Gemini CLI 0.61.0: its system-defaults file, the lowest settings layer, named by
 //     GEMINI_CLI_SYSTEM_DEFAULTS_PATH (its `hooks` arrays concatenate with the other layers'); it
 //     reads that file only from a root-owned path closed to others (gemini-defaults-check.ts);
-//   - Codex 0.171.0: `--config notify=[…]`, the program it runs when a turn completes (the payload
-//     JSON as its last argument).
+//   - Codex 0.171.0: `--config` overrides holding its hooks and the trust for exactly those hooks
+//     (codex-hook-layer.ts); the person's own `notify` program is left alone.
 // Every hook runs report-script.ts's script into this launch's spool dir. Pure: the caller writes
 // `files` before spawning.
 import type { ProfileName } from '../../../common/session.js';
+import { codexHookOverrides } from './codex-hook-layer.js';
 import { reportCommand } from './report-script.js';
 
 /** Where this launch's hook calls go. */
@@ -75,11 +76,10 @@ export function hookLayer(profile: ProfileName, args: readonly string[], place: 
     return { args: [...args], env: { [GEMINI_DEFAULTS_VAR]: place.settingsFile }, files: [{ path: place.settingsFile, text }] };
   }
   if (profile === 'codex') {
-    // A TOML array of basic strings; JSON's string escapes are TOML's.
-    const notify = `notify=${JSON.stringify(['sh', place.script, place.spoolDir, 'notify'])}`;
+    const config = codexHookOverrides(place.script, place.spoolDir).flatMap((o) => ['--config', o]);
     // After `resume` when it is the subcommand: an option before it would belong to the top level.
     const at = args[0] === 'resume' ? 1 : 0;
-    return { args: [...args.slice(0, at), '--config', notify, ...args.slice(at)], env: {}, files: [] };
+    return { args: [...args.slice(0, at), ...config, ...args.slice(at)], env: {}, files: [] };
   }
   return null;
 }
