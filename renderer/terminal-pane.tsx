@@ -56,8 +56,12 @@ export function TerminalPane(props: { api: MoriApi; pool: TerminalPool; sessionI
         <button type="button" aria-pressed={history} onClick={() => setHistory((h) => !h)}>
           Earlier output
         </button>
-        <span class="muted terminal-keys">Enter in the list types here · F6 leaves the terminal · ? shortcuts</span>
-        {status && !status.attached && status.ended ? <span class="muted">Not attached: {status.ended}</span> : null}
+        {/* Not attached, the keys that type into the terminal say nothing: the reason takes their place. */}
+        {status && !status.attached && status.ended ? (
+          <span class="muted">Not attached: {status.ended}</span>
+        ) : (
+          <span class="muted terminal-keys">Enter in the list types here · F6 leaves the terminal · ? shortcuts</span>
+        )}
         {props.pool.inputWasLost(props.sessionId) ? (
           <span class="input-lost" role="status">
             Not sent: you typed while this terminal was not connected.{' '}
