@@ -76,8 +76,10 @@ export class WindowHarness {
   constructor(
     prefix: string,
     private readonly viewport = VIEWPORT,
+    /** The environment of the daemon `mori ui` starts, and of the test's `mori` commands. */
+    env: NodeJS.ProcessEnv = {},
   ) {
-    this.h = new UpHarness(prefix);
+    this.h = new UpHarness(prefix, env);
     mkdirSync(SHOTS, { recursive: true });
   }
 
