@@ -60,6 +60,25 @@ export async function findClaudeStatus(env: Env, sessionId: string): Promise<Cla
 }
 
 /**
+ * The status file of a claude process running under `root` (the terminal's process: claude itself, or
+ * a wrapper or shell above it), whatever conversation it is on now: after a `/clear` the file names
+ * the new one. `isUnder(pid, root)` says whether a process descends from root (the caller reads /proc).
+ */
+export async function findClaudeStatusUnder(env: Env, root: number, isUnder: (pid: number, root: number) => boolean): Promise<ClaudeSessionStatus | null> {
+  const dir = path.join(claudeConfigDir(env), 'sessions');
+  const names = await fs.readdir(dir).catch(() => [] as string[]);
+  for (const name of names) {
+    const pid = Number(/^(\d+)\.json$/.exec(name)?.[1]);
+    if (!(pid > 0) || !isUnder(pid, root)) continue;
+    const text = await fs.readFile(path.join(dir, name), 'utf8').catch(() => null);
+    const parsed = text === null ? null : parseStatusFile(text);
+    // The file's own pid must be the one it is named for: a file copied from another process says nothing.
+    if (parsed !== null && parsed.pid === pid) return parsed;
+  }
+  return null;
+}
+
+/**
  * Whether the claude running `sessionId` (in `cwd`) took a prompt since `sinceMs`: it is busy, its
  * status changed, or its transcript was written (a submitted prompt is appended at once; typing
  * writes nothing). A fast turn can go busy and idle between two looks without its status file

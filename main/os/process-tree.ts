@@ -35,6 +35,26 @@ export const hasProc = (() => {
   }
 })();
 
+/**
+ * Whether `pid` is `root` or runs under it (its chain of parents reaches root). Reads /proc, or one
+ * `ps` listing where there is none.
+ */
+export function descendsFrom(pid: number, root: number): boolean {
+  let parentOf: (p: number) => number | null;
+  if (hasProc) parentOf = (p) => procInfo(p)?.ppid ?? null;
+  else {
+    const parents = new Map(listProcesses().map((p) => [p.pid, p.ppid]));
+    parentOf = (p) => parents.get(p) ?? null;
+  }
+  let at: number | null = pid;
+  // A chain deeper than this is no terminal's tree; it also ends a loop in a listing taken mid-change.
+  for (let i = 0; i < 64 && at !== null && at > 1; i++) {
+    if (at === root) return true;
+    at = parentOf(at);
+  }
+  return false;
+}
+
 /** Parses one /proc/<pid>/stat line (the command name may hold spaces and parentheses). */
 export function parseProcStat(line: string): ProcInfo | null {
   const close = line.lastIndexOf(')');

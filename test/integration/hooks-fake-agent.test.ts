@@ -103,4 +103,25 @@ describe('hooks under mori up', () => {
     // The first run's spool dir went with it.
     await until('one spool dir left', () => readdirSync(path.join(h.home, 'hooks')).filter((n) => /^[0-9a-f]{32}$/.test(n)).length === 1);
   });
+
+  it("with the agent's hooks off, /clear still moves the recorded id: claude's status file names the new conversation", async () => {
+    h = new UpHarness('hooks-off-clear', { FAKE_AGENT_HOOKS_OFF: '1' });
+    h.init('off', 'direct');
+    const u = h.up();
+    await until('the agent to start', () => h.starts().length === 1);
+    const first = h.starts()[0]?.sessionId as string;
+    await until('waiting', () => hasEvent(u, 'session.activity', { to: 'waiting' }));
+    sent('off', 'clear');
+    await until('the new id in session.json', () => {
+      const id = sessionJson('off').agent.sessionId;
+      return id !== null && id !== first;
+    });
+    const cleared = sessionJson('off').agent.sessionId as string;
+    expect(h.workLog('off')).toMatch(new RegExp(`AGENT SESSION CHANGED - Claude Code session ${first} → ${cleared}: its status file names a new conversation`));
+    // No hook ran: the id came from the status file alone.
+    expect(readFileSync(h.record, 'utf8')).not.toMatch(/"event":"hook"/);
+    process.kill(h.starts()[0]?.pid as number, 'SIGKILL');
+    await until('the relaunch', () => h.starts().length === 2, () => u.stderr());
+    expect(h.starts()[1]?.resumeId).toBe(cleared);
+  });
 });

@@ -14,7 +14,8 @@ import {
   geminiChatExists,
   parseCodexExitId,
 } from '../../main/agents/agent-transcripts.js';
-import { findClaudeStatus, readClaudeStatusByPid } from '../../main/agents/claude-session-status.js';
+import { findClaudeStatus, findClaudeStatusUnder, readClaudeStatusByPid } from '../../main/agents/claude-session-status.js';
+import { descendsFrom } from '../../main/os/process-tree.js';
 import { firstPrompt, stateFilePaths } from '../../main/agents/first-prompt.js';
 import { PROFILES } from '../../main/agents/profiles.js';
 
@@ -62,6 +63,21 @@ describe('claude', () => {
     expect(await readClaudeStatusByPid(env, 4343)).toBeNull();
     expect((await findClaudeStatus(env, UUID))?.status).toBe('waiting');
     expect(await findClaudeStatus(env, '11111111-2222-4333-8444-555555555555')).toBeNull();
+  });
+
+  it("finds the status file of a claude under the terminal's process, whatever conversation it names; not another's, nor one naming another pid", async () => {
+    const dir = path.join(env.HOME as string, '.claude', 'sessions');
+    mkdirSync(dir, { recursive: true });
+    // This test process stands in for the claude under the terminal (its parent, the root).
+    const root = process.ppid;
+    const other = '11111111-2222-4333-8444-555555555555';
+    writeFileSync(path.join(dir, '1.json'), JSON.stringify({ pid: 1, sessionId: other, status: 'busy' })); // not under root
+    // Named for a process under root, but its content is another process's (copied there): ignored.
+    writeFileSync(path.join(dir, `${process.pid}.json`), JSON.stringify({ pid: 4242, sessionId: other, status: 'busy' }));
+    expect(await findClaudeStatusUnder(env, root, descendsFrom)).toBeNull();
+    writeFileSync(path.join(dir, `${process.pid}.json`), JSON.stringify({ pid: process.pid, sessionId: UUID, status: 'idle' }));
+    expect((await findClaudeStatusUnder(env, root, descendsFrom))?.sessionId).toBe(UUID);
+    expect(await findClaudeStatusUnder(env, process.pid + 1_000_000, descendsFrom)).toBeNull();
   });
 });
 

@@ -8,7 +8,9 @@ import type { LaunchKind } from '../../../common/events.js';
 import type { InterruptReason } from '../../../common/session.js';
 import type { TerminalExit } from '../../../common/terminal.js';
 import type { LaunchSpec } from '../../agents/profile.js';
-import { activityFromClaudeStatus, findClaudeStatus } from '../../agents/claude-session-status.js';
+import { activityFromClaudeStatus, findClaudeStatus, findClaudeStatusUnder } from '../../agents/claude-session-status.js';
+import { isAgentId } from '../../agents/agent-id.js';
+import { descendsFrom } from '../../os/process-tree.js';
 import { background } from '../../background.js';
 import { bootId } from '../../os/boot-id.js';
 import { TRANSCRIPT_DIR } from '../../state/state-dir.js';
@@ -185,6 +187,18 @@ export class AgentLauncher {
     if (signal !== null && rt.run === run && (signal.resetAtMs === null || signal.resetAtMs > ports.clock.wallMs())) ports.onUsageLimit(rt, signal);
   }
 
+  /**
+   * Claude's status file names another conversation than the one recorded (a `/clear` with hooks off,
+   * where no SessionStart tells): the next resume opens the one the person is in. The id is the
+   * agent's word, as a hook's is, so it is held to its profile's form before it is kept.
+   */
+  private followClaudeId(rt: SessionRuntime, id: string | null): void {
+    const before = rt.session.agent.sessionId;
+    if (id === null || id === before || !isAgentId('claude', id)) return;
+    this.ports.store.write(rt, (s) => ({ ...s, agent: { ...s.agent, sessionId: id } }));
+    this.ports.store.log(rt, `AGENT SESSION CHANGED - ${rt.profile.label} session ${before ?? '(none)'} → ${id}: its status file names a new conversation (a /clear); a relaunch resumes the new one`);
+  }
+
   /** Takes charge of a running terminal: activity, checkpoints, exit handling. */
   private adopt(rt: SessionRuntime, terminal: Terminal, launch: LaunchKind, spec: LaunchSpec | null, hooks: PreparedHooks | null): void {
     const { ports } = this;
@@ -203,7 +217,8 @@ export class AgentLauncher {
       ...(screen && rt.profile.name === 'claude' && agentId !== null
         ? {
             reported: async () => {
-              const s = await findClaudeStatus(ports.env, agentId);
+              const s = (await findClaudeStatus(ports.env, rt.session.agent.sessionId ?? agentId)) ?? (await findClaudeStatusUnder(ports.env, terminal.pid, descendsFrom));
+              if (s !== null && rt.run === run) this.followClaudeId(rt, s.sessionId);
               return s ? activityFromClaudeStatus(s.status) : null;
             },
           }
