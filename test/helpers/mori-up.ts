@@ -63,8 +63,11 @@ export class UpHarness {
 
   cleanup(): void {
     for (const c of this.children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-    // A daemon a test started (or a command started for it) goes with the test.
-    if (existsSync(path.join(this.home, 'mori.sock'))) this.mori('down');
+    // A daemon a test started (or a command started for it) goes with the test. A socket file that
+    // nothing listens on (left by the `mori up` killed above) needs no `mori down`, which would only
+    // find no daemon there: a Node start saved per test.
+    const socket = path.join(this.home, 'mori.sock');
+    if (existsSync(socket) && mayBeListening(socket)) this.mori('down');
     // The direct agents of a supervisor killed above, as the next daemon's orphan sweep would end
     // them: an agent that ignores its terminal's hangup (Gemini CLI does) would outlive the test.
     for (const record of readPidRecords(path.join(this.home, 'run'))) {
@@ -142,6 +145,24 @@ export class UpHarness {
     const r = this.mori('init', this.project, '--name', name, '--agent', 'claude', '--backend', backend, '--task', 'write the thing');
     if (r.code !== 0) throw new Error(`mori init failed: ${r.stderr}`);
   }
+}
+
+/**
+ * Whether a Unix socket may have a listener: false only when the kernel's table of Unix sockets
+ * (/proc/net/unix, Linux) holds no listening one bound to `file`; true where that table cannot be read.
+ */
+export function mayBeListening(file: string): boolean {
+  let table: string;
+  try {
+    table = readFileSync('/proc/net/unix', 'utf8');
+  } catch {
+    return true;
+  }
+  // Fields: Num RefCount Protocol Flags Type St Inode Path; Flags 00010000 is __SO_ACCEPTCON (listening).
+  return table.split('\n').some((line) => {
+    const f = line.trim().split(/\s+/);
+    return f[3] === '00010000' && f.slice(7).join(' ') === file;
+  });
 }
 
 /** The harness's waits are test/helpers/until.ts's. */

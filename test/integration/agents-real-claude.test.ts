@@ -1,12 +1,13 @@
 // The real Claude Code under `mori up` (tmux backend), talking to the Messages API stand-in on
 // loopback: a fresh start whose task reaches the first request; a SIGKILL and a resume of the same
 // conversation; an outage mid-turn ended by a nudge that is submitted; a frozen machine (agent and
-// supervisor SIGSTOPped 10 s) resumed; a 170+ character `mori send` submitted. Claude Code is taken
+// supervisor SIGSTOPped 10 s) resumed; a 170+ character `mori send` submitted (to the claude of the
+// fresh start: one launch for both). Claude Code is taken
 // from the cache test/agent-clis/install.sh fills (.ci/run installs it); absent, these skip and say so.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { hasEvent, UpHarness, type Up } from '../helpers/mori-up.js';
 import { until } from '../helpers/until.js';
 import { DEFAULT_SETTLE_MS } from '../../main/agents/activity-debouncer.js';
@@ -23,18 +24,23 @@ const NAME = 'rc';
 let api: MessagesApiStandIn | null = null;
 let h: UpHarness | null = null;
 afterEach(async () => {
-  const tmp = h?.tmp;
+  await endRig(h, api);
+  h = null;
+  api = null;
+});
+
+/** The harness's processes and files gone, then the stand-in. */
+async function endRig(harness: UpHarness | null, standIn: MessagesApiStandIn | null): Promise<void> {
+  const tmp = harness?.tmp;
   try {
-    h?.cleanup();
+    harness?.cleanup();
   } catch {
     // claude still writing its files on its way out: try again once it is gone
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     if (tmp) rmSync(tmp, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
   }
-  h = null;
-  await api?.stop();
-  api = null;
-});
+  await standIn?.stop();
+}
 
 interface Rig {
   api: MessagesApiStandIn;
@@ -43,19 +49,23 @@ interface Rig {
   configDir: string;
 }
 
-/** The stand-in, a harness whose claude talks to it, `mori up` started. `probe`: the network probe watches the stand-in. */
-async function rig(prefix: string, options: { turns?: ScriptedTurn[]; probe?: boolean } = {}): Promise<Rig> {
-  api = await MessagesApiStandIn.start({ defaultText: 'OK.' });
-  api.enqueue(...(options.turns ?? []));
-  h = new UpHarness(prefix);
-  Object.assign(h.env, claudeEnv(bin as string, api.url, path.join(h.tmp, 'user-home')));
+/**
+ * The stand-in, a harness whose claude talks to it, `mori up` started. `probe`: the network probe
+ * watches the stand-in. Ended after the test unless `shared` (then its describe block's afterAll ends it).
+ */
+async function rig(prefix: string, options: { turns?: ScriptedTurn[]; probe?: boolean; shared?: boolean } = {}): Promise<Rig> {
+  const a = await MessagesApiStandIn.start({ defaultText: 'OK.' });
+  a.enqueue(...(options.turns ?? []));
+  const harness = new UpHarness(prefix);
+  if (options.shared !== true) [api, h] = [a, harness];
+  Object.assign(harness.env, claudeEnv(bin as string, a.url, path.join(harness.tmp, 'user-home')));
   // A probe a second apart sees the outage and the return within a second or two.
-  if (options.probe) Object.assign(h.env, { MORI_PROBE: `127.0.0.1:${api.port}`, MORI_PROBE_INTERVAL_MS: '1000' });
-  const configDir = String(h.env['CLAUDE_CONFIG_DIR']);
-  seedClaudeConfig(configDir, h.project);
-  h.init(NAME, 'tmux');
-  const u = h.up();
-  return { api, h, u, configDir };
+  if (options.probe) Object.assign(harness.env, { MORI_PROBE: `127.0.0.1:${a.port}`, MORI_PROBE_INTERVAL_MS: '1000' });
+  const configDir = String(harness.env['CLAUDE_CONFIG_DIR']);
+  seedClaudeConfig(configDir, harness.project);
+  harness.init(NAME, 'tmux');
+  const u = harness.up();
+  return { api: a, h: harness, u, configDir };
 }
 
 const lastUserText = (r: LoggedRequest): string => messageTexts(r.body).filter((m) => m.role === 'user').at(-1)?.text ?? '';
@@ -99,18 +109,43 @@ const settledIdleAfter = async (r: Rig, replies: number): Promise<void> => {
 const turnWith = (r: Rig, text: string) => (): boolean => r.api.turns().some((t) => lastUserText(t).includes(text));
 
 describe.skipIf(bin === null)(`Claude Code ${CLAUDE_CODE_PACKAGE} under mori up${skipped}`, () => {
-  it('starts fresh with --session-id: the task reaches the first request, the transcript is where the profile looks', async () => {
-    const r = await rig('rc-fresh');
-    await until('the first request', () => r.api.turns().length >= 1, details(r), STEP_MS);
-    const first = lastUserText(r.api.turns()[0]!);
-    expect(first).toContain('Task: write the thing');
-    expect(first).toContain('session_state.md');
-    const id = agentSessionId(r);
-    expect(id).toMatch(/^[0-9a-f-]{36}$/);
-    const transcript = claudeTranscript(r.configDir, r.h.project, id as string);
-    await until('the transcript', () => existsSync(transcript), details(r), STEP_MS);
-    await until('idle', idleAfter(r, 1), details(r), STEP_MS);
-  }, 90_000);
+  describe('one claude for a fresh start and a long mori send (neither ends or disturbs it)', () => {
+    let one: Rig | null = null;
+    const shared = (): Rig => {
+      if (one === null) throw new Error('the shared rig did not start');
+      return one;
+    };
+    beforeAll(async () => {
+      one = await rig('rc-fresh', { shared: true });
+    });
+    afterAll(async () => {
+      await endRig(one?.h ?? null, one?.api ?? null);
+      one = null;
+    });
+
+    it('starts fresh with --session-id: the task reaches the first request, the transcript is where the profile looks', async () => {
+      const r = shared();
+      await until('the first request', () => r.api.turns().length >= 1, details(r), STEP_MS);
+      const first = lastUserText(r.api.turns()[0]!);
+      expect(first).toContain('Task: write the thing');
+      expect(first).toContain('session_state.md');
+      const id = agentSessionId(r);
+      expect(id).toMatch(/^[0-9a-f-]{36}$/);
+      const transcript = claudeTranscript(r.configDir, r.h.project, id as string);
+      await until('the transcript', () => existsSync(transcript), details(r), STEP_MS);
+      await until('idle', idleAfter(r, 1), details(r), STEP_MS);
+    }, 90_000);
+
+    it('mori send of a 170+ character text: submitted, and the text reaches the API whole', async () => {
+      const r = shared();
+      await until('idle after the first turn', idleAfter(r, 1), details(r), STEP_MS);
+      const text = `Please look at the build once more, ${'and then check every test file carefully, '.repeat(3)}then write down in the work log which one failed first and why.`;
+      expect(text.length).toBeGreaterThan(170);
+      const sent = r.h.mori('send', NAME, text);
+      expect(sent.code, sent.stderr).toBe(0);
+      await until('the text at the API', turnWith(r, text), details(r), STEP_MS);
+    }, 90_000);
+  });
 
   it('a SIGKILLed claude is resumed with --resume <same id>: the next request carries the earlier turns', async () => {
     const r = await rig('rc-kill', { turns: [{ text: 'Noted: the code word is PELICAN.' }] });
@@ -160,15 +195,5 @@ describe.skipIf(bin === null)(`Claude Code ${CLAUDE_CODE_PACKAGE} under mori up$
     await until('the nudge at the API', turnWith(r, 'You were interrupted'), details(r), STEP_MS);
     await until('the nudge logged', () => /SESSION RESUMED - system sleep[^\n]*agent still running, waiting: nudged to continue/.test(safeLog(r)), details(r), STEP_MS);
     expect(r.u.lines().filter((e) => e['type'] === 'session.started')).toHaveLength(1);
-  }, 90_000);
-
-  it('mori send of a 170+ character text: submitted, and the text reaches the API whole', async () => {
-    const r = await rig('rc-send');
-    await until('idle after the first turn', idleAfter(r, 1), details(r), STEP_MS);
-    const text = `Please look at the build once more, ${'and then check every test file carefully, '.repeat(3)}then write down in the work log which one failed first and why.`;
-    expect(text.length).toBeGreaterThan(170);
-    const sent = r.h.mori('send', NAME, text);
-    expect(sent.code, sent.stderr).toBe(0);
-    await until('the text at the API', turnWith(r, text), details(r), STEP_MS);
   }, 90_000);
 });

@@ -2,17 +2,24 @@
 import { spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { readLockOwner, tryLock } from '../../main/state/pid-lock.js';
 import { bootId } from '../../main/os/boot-id.js';
 import { processStartTime } from '../../main/os/process-start.js';
 import { appendEntry, compactWorkLog, parseEntries, readTailEntries, settleWorkLog, WORK_LOG, WORK_LOG_ARCHIVE } from '../../main/state/work-log.js';
 import { COMPACTION_JOURNAL } from '../../main/state/work-log-compaction.js';
-import { REPO, tempDir } from '../helpers/mori-cli.js';
+import { tempDir } from '../helpers/mori-cli.js';
+import { bundleFixtures } from '../helpers/bundled-fixtures.js';
 import { until as waitUntil } from '../helpers/until.js';
 
-const HOLDER = path.join(REPO, 'test', 'fixtures', 'lock-holder.mjs');
-const RACER = path.join(REPO, 'test', 'fixtures', 'lock-racer.mjs');
+/** The fixtures, bundled (test/helpers/bundled-fixtures.ts): these tests start a few hundred of them. */
+let HOLDER = '';
+let RACER = '';
+beforeAll(async () => {
+  const bundled = await bundleFixtures(['lock-holder.mjs', 'lock-racer.mjs']);
+  HOLDER = bundled['lock-holder.mjs']!;
+  RACER = bundled['lock-racer.mjs']!;
+}, 60_000);
 
 function run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<string> {
   return new Promise((resolve, reject) => {

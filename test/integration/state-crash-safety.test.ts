@@ -3,13 +3,18 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createSession } from '../../main/state/state-dir.js';
 import { readSessionFile } from '../../main/state/session-file.js';
 import { parseEntries, settleWorkLog, WORK_LOG, WORK_LOG_ARCHIVE } from '../../main/state/work-log.js';
-import { REPO, tempDir } from '../helpers/mori-cli.js';
+import { tempDir } from '../helpers/mori-cli.js';
+import { bundleFixtures } from '../helpers/bundled-fixtures.js';
 
-const WRITER = path.join(REPO, 'test', 'fixtures', 'state-writer.mjs');
+/** The writer, bundled (test/helpers/bundled-fixtures.ts): this test starts one per kill. */
+let writer = '';
+beforeAll(async () => {
+  writer = (await bundleFixtures(['state-writer.mjs']))['state-writer.mjs']!;
+}, 60_000);
 /**
  * Enough random kill points (each 0-40 ms into a writer making several full write cycles) to hit
  * every step of a write and of a compaction many times over, within about a minute on a busy runner.
@@ -18,7 +23,7 @@ const KILLS = 120;
 
 function runAndKill(stateDir: string, budget: number): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [WRITER, stateDir, String(budget)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [writer, stateDir, String(budget)], { stdio: ['ignore', 'pipe', 'pipe'] });
     let err = '';
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     child.stdout.once('data', () => {
