@@ -37,6 +37,14 @@ export const MIRROR_TAIL_KEEP_CHARS = 256_000;
  * pauses of its own, and parsing on each of them would put the mirror back in the hot path.)
  */
 export const MIRROR_FLOOD_WAIT_MS = 1000;
+/**
+ * Output goes to the parser in pieces no longer than this. xterm decodes each write into a buffer
+ * of its own that it keeps for good, grown to the write's length up to 128 K code units (512 KB): one
+ * large write after a pause left every idle session holding half a megabyte it never used again.
+ * 4,096 is that buffer's initial size, so it stays at 16 KB; the pieces are queued in one go and
+ * parsed in the same pass, so they cost no more than one write.
+ */
+export const MIRROR_WRITE_PIECE_CHARS = 4096;
 
 type Op =
   | { kind: 'data'; data: string }
@@ -182,6 +190,18 @@ export class HeadlessMirror {
     background(this.drain(), 'terminal mirror update');
   }
 
+  /** Parses `data` in pieces (MIRROR_WRITE_PIECE_CHARS); resolves once the last one is parsed. */
+  private write(data: string): Promise<void> {
+    return new Promise<void>((resolve) => {
+      // A piece may end inside a surrogate pair or an escape sequence: the parser keeps its state across writes.
+      for (let at = 0; at < data.length; at += MIRROR_WRITE_PIECE_CHARS) {
+        const end = at + MIRROR_WRITE_PIECE_CHARS;
+        if (end >= data.length) this.term.write(data.slice(at), resolve);
+        else this.term.write(data.slice(at, end));
+      }
+    });
+  }
+
   /** Applies what is queued now; output arriving meanwhile waits for the next tick. */
   private async drain(): Promise<void> {
     if (this.draining) return;
@@ -199,8 +219,7 @@ export class HeadlessMirror {
           // Merge consecutive output into one write: one parse call instead of hundreds.
           const parts = [op.data];
           while (batch[i + 1]?.kind === 'data') parts.push((batch[++i] as { data: string }).data);
-          const data = parts.join('');
-          await new Promise<void>((resolve) => this.term.write(data, resolve));
+          await this.write(parts.join(''));
         } else if (op.kind === 'resize') {
           this.term.resize(op.cols, op.rows);
         } else if (op.kind === 'reset') {
