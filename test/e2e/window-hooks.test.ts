@@ -3,11 +3,12 @@
 // report script) as Claude Code does, and Debian's Chromium. From the agent's PermissionRequest hook
 // call to the sessions list saying "needs input" on the page: within 1 s, timed in the page itself
 // (a MutationObserver on the list), so the figure is not the test's polling.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runMoriAsync } from '../helpers/mori-cli.js';
 import { until } from '../helpers/until.js';
 import { buildRenderer, CHROMIUM, VIEWPORT, WindowHarness } from './window-harness.js';
+import { fakeHookCalledAt } from '../helpers/hook-calls.js';
 
 /** The issue's promise: a hook's needs-input shows within a second of the hook call. */
 const HOOK_TO_WINDOW_MS = 1_000;
@@ -15,20 +16,7 @@ const HOOK_TO_WINDOW_MS = 1_000;
 let w: WindowHarness;
 
 /** When the fake agent called its hook `name` (epoch ms), once it has. */
-function hookCalledAt(name: string): number | null {
-  let text = '';
-  try {
-    text = readFileSync(w.h.record, 'utf8');
-  } catch {
-    return null;
-  }
-  const call = text
-    .split('\n')
-    .filter((l) => l.includes('"event":"hook"'))
-    .map((l) => JSON.parse(l) as { name: string; calledAt: number })
-    .find((r) => r.name === name);
-  return call?.calledAt ?? null;
-}
+const hookCalledAt = (name: string): number | null => fakeHookCalledAt(w.h.record, name);
 
 describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])("a hook's needs-input in the window", () => {
   beforeAll(async () => {

@@ -56,3 +56,19 @@ export function watchCalls(dir: string): { calls: Map<string, number[]>; watcher
   });
   return { calls, watcher };
 }
+
+/** When the fake agent (test/fixtures/fake-agent.mjs) called its hook `name`, from its record file (epoch ms), once it has. */
+export function fakeHookCalledAt(record: string, name: string): number | null {
+  let text = '';
+  try {
+    text = readFileSync(record, 'utf8');
+  } catch {
+    return null;
+  }
+  const call = text
+    .split('\n')
+    .filter((l) => l.includes('"event":"hook"'))
+    .map((l) => JSON.parse(l) as { name: string; calledAt: number })
+    .find((r) => r.name === name);
+  return call?.calledAt ?? null;
+}

@@ -5,11 +5,11 @@
 // the session's row saying needs input and the needs-you icon: within 1 s.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 vi.mock('electron', () => import('../fakes/electron.js'));
-import { readFileSync } from 'node:fs';
 import { endTestApp, lastTray, resetElectronFakes, startTestApp, type TestApp } from '../helpers/electron-app.js';
 import { runMoriAsync } from '../helpers/mori-cli.js';
 import { UpHarness } from '../helpers/mori-up.js';
 import { until } from '../helpers/until.js';
+import { fakeHookCalledAt } from '../helpers/hook-calls.js';
 
 /** The issue's promise: a hook's needs-input shows within a second of the hook call. */
 const HOOK_TO_TRAY_MS = 1_000;
@@ -29,20 +29,7 @@ const menuLabels = (): string[] => (tray().menu?.items ?? []).map((i) => String(
 const icon = (): string => (tray().image as unknown as { path: string }).path;
 
 /** When the fake agent called its hook `name` (epoch ms), once it has. */
-function hookCalledAt(name: string): number | null {
-  let text = '';
-  try {
-    text = readFileSync(h.record, 'utf8');
-  } catch {
-    return null;
-  }
-  const call = text
-    .split('\n')
-    .filter((l) => l.includes('"event":"hook"'))
-    .map((l) => JSON.parse(l) as { name: string; calledAt: number })
-    .find((r) => r.name === name);
-  return call?.calledAt ?? null;
-}
+const hookCalledAt = (name: string): number | null => fakeHookCalledAt(h.record, name);
 
 describe("a hook's needs-input in the tray", () => {
   it('shows in the tray within a second of the PermissionRequest hook call, with the screen not read', { timeout: 90_000 }, async () => {
