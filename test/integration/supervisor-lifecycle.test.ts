@@ -49,10 +49,11 @@ describe('Supervisor', () => {
     expect(file.ok && file.value.intent).toEqual({ kind: 'attention', reason: 'crash-loop' });
     expect(file.ok && file.value.restartHistory).toHaveLength(4);
     expect(file.ok && file.value.lastExit?.code).toBe(1);
-    // The wall time between spawns grows with the delays.
+    // Each spawn waited out its delay: the gap between spawns is at least the delay before it (a
+    // slow start on a busy machine can make an early gap longer than a later one, so gaps are not compared).
     const times = starts().map((r) => r.at);
     const gaps = times.slice(1).map((t, i) => t - (times[i] as number));
-    expect(gaps[3] as number).toBeGreaterThan(gaps[0] as number);
+    gaps.forEach((gap, i) => expect(gap, `gap ${i + 1}`).toBeGreaterThanOrEqual(delays[i] as number));
     expect(readTailEntries(dir, 1)[0]?.lines.join(' ')).toMatch(/SESSION NEEDS ATTENTION - crash-loop/);
   });
 
