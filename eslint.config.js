@@ -85,6 +85,12 @@ export default tseslint.config(
     },
   },
   {
+    // bin/ is CommonJS (bin/package.json): a `mori` command never starts Node's ES module loader.
+    files: ['bin/**/*.js'],
+    languageOptions: { sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     // A promise nobody awaits or handles loses its rejection: every async effect ends in a handler
     // that reports it. Needs type information, hence the project.
     files: ['**/*.ts'],

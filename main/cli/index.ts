@@ -67,4 +67,8 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+// Not awaited at the top level: the bundled CLI is CommonJS (scripts/bundle-cli.mjs), which has none.
+main().catch((err: unknown) => {
+  process.stderr.write(`mori: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exitCode = 1;
+});

@@ -4,7 +4,6 @@
 // listed with its error. Real CLI processes and a real daemon.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,9 +18,8 @@ import { untilValue } from '../helpers/until.js';
  * holds several, each opened by a `// out/cli/<path>` or `// node_modules/<path>` line.
  */
 function modulesLoaded(trace: string): string[] {
-  const urls = [...trace.matchAll(/^loaded (file:\S+)$/gm)].map((m) => m[1] ?? '');
-  return urls.flatMap((url) => {
-    const file = fileURLToPath(url);
+  const files = [...trace.matchAll(/^loaded (\/\S+)$/gm)].map((m) => m[1] ?? '');
+  return files.flatMap((file) => {
     if (!file.includes(`${path.sep}lean${path.sep}`)) return [file];
     return [...readFileSync(file, 'utf8').matchAll(/^\/\/ (?:out\/cli\/|node_modules\/)(\S+)$/gm)].map((m) => m[1] ?? '');
   });
@@ -81,11 +79,10 @@ describe('mori ls with a daemon running', () => {
     expect(printed.sessions.every((s) => (s['live'] as { state: string } | null)?.state === 'running')).toBe(true);
 
     // The CLI itself loaded no state-file reader or markdown parser: the daemon read the files.
-    const hooks = path.join(root, 'hooks.mjs');
-    writeFileSync(hooks, 'export async function load(url, context, next) { process.stderr.write(`loaded ${url}\\n`); return next(url, context); }\n');
-    const register = path.join(root, 'register.mjs');
-    writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify('file://' + hooks)});\n`);
-    const traced = spawnSync(process.execPath, ['--import', register, MORI_BIN, 'ls', '--json'], { env: { ...process.env, MORI_HOME: home, ...env }, encoding: 'utf8' });
+    // The CLI is CommonJS (bin/, the bundle): every file it loads passes Module.prototype.load.
+    const trace = path.join(root, 'trace.cjs');
+    writeFileSync(trace, "const M = require('node:module'); const load = M.prototype.load; M.prototype.load = function (f) { process.stderr.write(`loaded ${f}\\n`); return load.call(this, f); };\n");
+    const traced = spawnSync(process.execPath, ['--require', trace, MORI_BIN, 'ls', '--json'], { env: { ...process.env, MORI_HOME: home, ...env }, encoding: 'utf8' });
     expect(traced.status, traced.stderr).toBe(0);
     const modules = modulesLoaded(traced.stderr);
     expect(modules).toContain('main/daemon-client/control-client.js');
