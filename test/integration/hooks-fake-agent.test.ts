@@ -124,4 +124,31 @@ describe('hooks under mori up', () => {
     await until('the relaunch', () => h.starts().length === 2, () => u.stderr());
     expect(h.starts()[1]?.resumeId).toBe(cleared);
   });
+
+  it("with the agent's hooks off, an id in claude's status file that is not claude's form is never recorded or resumed", async () => {
+    h = new UpHarness('hooks-off-bad-id', { FAKE_AGENT_HOOKS_OFF: '1' });
+    h.init('bad', 'direct');
+    const u = h.up();
+    await until('the agent to start', () => h.starts().length === 1);
+    const first = h.starts()[0]?.sessionId as string;
+    await until('waiting', () => hasEvent(u, 'session.activity', { to: 'waiting' }));
+    // The agent's status file names a conversation a shell would read as code; its screen moves, so
+    // the status file is read again while it says so.
+    const hostile = 'not-a-uuid $(touch pwned) --dangerously-skip-permissions';
+    // Typed with its own carriage return: `mori send`'s Enter would wait for the recorded conversation
+    // to take the prompt, and the agent now writes another one.
+    for (const line of [`clear:${hostile}`, 'print:still here']) expect(h.mori('send', 'bad', '--no-enter', `${line}\r`).code).toBe(0);
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(sessionJson('bad').agent.sessionId).toBe(first);
+    // A well-formed id after it is taken: the status file was being read all along.
+    const next = '0b6c5d1e-7f2a-4c3b-9d8e-1a2b3c4d5e6f';
+    sent('bad', `clear:${next}`);
+    await until('the well-formed id in session.json', () => sessionJson('bad').agent.sessionId === next);
+    const log = h.workLog('bad');
+    expect(log.match(/AGENT SESSION CHANGED/g)).toHaveLength(1);
+    expect(log).not.toContain('not-a-uuid');
+    process.kill(h.starts()[0]?.pid as number, 'SIGKILL');
+    await until('the relaunch', () => h.starts().length === 2, () => u.stderr());
+    expect(h.starts()[1]?.resumeId).toBe(next);
+  });
 });
