@@ -96,10 +96,15 @@ describe('hooks under mori up', () => {
     });
     const cleared = sessionJson('cl').agent.sessionId as string;
     expect(h.workLog('cl')).toMatch(new RegExp(`AGENT SESSION CHANGED - Claude Code session ${first} → ${cleared}: the conversation was cleared`));
+    // A compaction whose SessionStart names another conversation moves the id too, said as such.
+    const compacted = '5d0f3a2b-8c1e-4f6a-9b7d-2e3c4a5b6c7d';
+    sent('cl', `compact:${compacted}`);
+    await until('the compacted id in session.json', () => sessionJson('cl').agent.sessionId === compacted);
+    expect(h.workLog('cl')).toContain(`AGENT SESSION CHANGED - Claude Code session ${cleared} → ${compacted}: the conversation was compacted`);
     const pid = h.starts()[0]?.pid as number;
     process.kill(pid, 'SIGKILL');
     await until('the relaunch', () => h.starts().length === 2, () => u.stderr());
-    expect(h.starts()[1]?.resumeId).toBe(cleared);
+    expect(h.starts()[1]?.resumeId).toBe(compacted);
     // The first run's spool dir went with it.
     await until('one spool dir left', () => readdirSync(path.join(h.home, 'hooks')).filter((n) => /^[0-9a-f]{32}$/.test(n)).length === 1);
   });
