@@ -45,7 +45,8 @@ export async function buildProgram(commandName?: string): Promise<Command> {
     .showHelpAfterError()
     .exitOverride();
   const only = commandName !== undefined ? COMMAND_MODULES[commandName] : undefined;
-  const loaders = only ? [only] : Object.values(COMMAND_MODULES);
+  // `mori --version` needs no command; anything else unknown (help, a typo) lists them all.
+  const loaders = only ? [only] : commandName === '--version' || commandName === '-V' ? [] : Object.values(COMMAND_MODULES);
   const registrars = new Set(await Promise.all(loaders.map((load) => load())));
   for (const register of registrars) register(program);
   return program;

@@ -3,7 +3,8 @@
 // is rejected and replaced without changing what the command does, code of files a rebuild replaced
 // is dropped, and a cache folder that cannot be made costs nothing but speed.
 import { createRequire } from 'node:module';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { cpSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO, runMori, tempDir } from '../helpers/mori-cli.js';
@@ -49,6 +50,21 @@ describe('the CLI code cache', () => {
     const after = mtimes(dir);
     ls();
     expect(mtimes(dir)).toEqual(after);
+  });
+
+  it('never runs the code of an earlier build of a file, even one of the same length', () => {
+    // A copy of the bundle: a rebuild here must not touch the one every other test runs.
+    const bundle = path.join(tempDir('code-cache-bundle'), 'lean');
+    cpSync(BUNDLE, bundle, { recursive: true });
+    const env = { XDG_CACHE_HOME: tempDir('code-cache') };
+    const entry = path.join(bundle, 'mori.cjs');
+    const run = () => spawnSync(process.execPath, ['-e', `require(${JSON.stringify(path.join(REPO, 'bin', 'code-cache.js'))}).requireWithCodeCache(${JSON.stringify(bundle)}, ${JSON.stringify(entry)})`, 'mori', '--version'], { env: { ...process.env, ...env }, encoding: 'utf8' });
+    expect(run().stdout.trim()).toBe('0.1.0');
+    // The same file with another version number of the same length: V8 alone would take the old code.
+    const text = readFileSync(entry, 'utf8');
+    expect(text).toContain(".version('0.1.0')".replace(/'/g, '"'));
+    writeFileSync(entry, text.replace('.version("0.1.0")', '.version("0.9.9")'));
+    expect(run().stdout.trim()).toBe('0.9.9');
   });
 
   it('runs the command all the same when the cache folder cannot be made', () => {
