@@ -27,7 +27,14 @@ export const MIRROR_MAX_WAIT_MS = 250;
  * drop all but the tail. 1 M chars is ~4 s of a fast agent, far more than any screen redraw.
  */
 export const MIRROR_BACKLOG_MAX_CHARS = 1_000_000;
-/** What a flood keeps: well over scrollback + screen of typical lines, so both come back whole. */
+/**
+ * What a flood keeps at most: well over scrollback + screen of typical lines. It keeps less when the
+ * last lines already fill the scrollback and the screen (MIRROR_SCROLLBACK_LINES + rows of them, each
+ * line at least one row): parsing is most of what a mirror costs during a flood (a parse of 256 K
+ * chars is ~100 ms of still-cold parser code, a fifth of the CPU of a 60 MB flood), and lines that
+ * would scroll out of the scrollback at once change nothing anyone can see. Output with few line
+ * ends (a full-screen program redrawing in place) keeps this much.
+ */
 export const MIRROR_TAIL_KEEP_CHARS = 256_000;
 /**
  * Output arriving faster than MIRROR_TAIL_KEEP_CHARS per this period is a flood too: parses come
@@ -68,7 +75,11 @@ export class HeadlessMirror {
   /** How many times a flood made the mirror drop output (for diagnostics and tests). */
   floods = 0;
 
-  constructor(cols: number, rows: number, scrollback = MIRROR_SCROLLBACK_LINES) {
+  constructor(
+    cols: number,
+    rows: number,
+    private readonly scrollback = MIRROR_SCROLLBACK_LINES,
+  ) {
     this.term = new Terminal({ cols, rows, scrollback, allowProposedApi: true });
     this.serializer = new SerializeAddon();
     this.term.loadAddon(this.serializer);
@@ -143,15 +154,20 @@ export class HeadlessMirror {
     this.queue.push(op);
   }
 
-  /** Drops queued output except the last MIRROR_TAIL_KEEP_CHARS (from a line start), resetting first. */
+  /** Drops queued output but its last lines (scrollback + screen, at most MIRROR_TAIL_KEEP_CHARS; from a line start), resetting first. */
   private keepTail(): void {
     this.floods += 1;
+    // One more line end than the lines wanted: the first kept piece is cut after its first line end.
+    const lineEnds = this.scrollback + this.term.rows + 1;
     let kept = 0;
+    let ends = 0;
     let cut = this.queue.length;
-    while (cut > 0 && kept < MIRROR_TAIL_KEEP_CHARS) {
+    while (cut > 0 && kept < MIRROR_TAIL_KEEP_CHARS && ends < lineEnds) {
       cut -= 1;
       const op = this.queue[cut];
-      if (op?.kind === 'data') kept += op.data.length;
+      if (op?.kind !== 'data') continue;
+      kept += op.data.length;
+      for (let at = op.data.indexOf('\n'); at >= 0 && ends < lineEnds; at = op.data.indexOf('\n', at + 1)) ends += 1;
     }
     const head = this.queue.slice(0, cut).filter((op) => op.kind !== 'data');
     const tail = this.queue.slice(cut);

@@ -96,4 +96,25 @@ describe('headless mirror', () => {
     // Both hold the screen and scrollback (~220 KB of cells); a 256 K-char write once made xterm keep a 512 KB buffer more.
     expect(atOnce).toBeLessThan(inBits + 100_000);
   });
+
+  it('after a flood shows and snapshots its last lines as a whole parse would, having parsed only them', async () => {
+    // Over MIRROR_BACKLOG_MAX_CHARS in 4 K reads, as a pty gives them: a flood.
+    const data = output(1_500_000);
+    const mirror = new HeadlessMirror(80, 24);
+    try {
+      for (let at = 0; at < data.length; at += 4096) mirror.push(data.slice(at, at + 4096));
+      const parsed: number[] = [];
+      const write = (mirror as unknown as { write: (d: string) => Promise<void> }).write.bind(mirror);
+      (mirror as unknown as { write: (d: string) => Promise<void> }).write = (d) => (parsed.push(d.length), write(d));
+      const [screen, snapshot] = await Promise.all([mirror.screenText(), mirror.snapshot()]);
+      expect(mirror.floods).toBeGreaterThan(0);
+      const whole = await parsedWhole(data);
+      expect(screen).toBe(whole.screen);
+      expect(snapshot).toBe(whole.snapshot);
+      // Scrollback and screen are 224 lines of ~60 chars here: a few reads' worth, not the 256 K cap.
+      expect(parsed.reduce((a, b) => a + b, 0)).toBeLessThan(30_000);
+    } finally {
+      mirror.dispose();
+    }
+  });
 });
