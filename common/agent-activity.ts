@@ -1,6 +1,7 @@
 // What a running agent is doing, as read from its screen or its own status file (DESIGN.md §4).
 // Pure TypeScript, shared by main (detection), the event stream and the renderer.
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import './zod-english.js';
 
 /**
  * - `working`: the agent is busy on a turn (spinner, "esc to interrupt").

@@ -1,7 +1,8 @@
 // The supervisor's typed events (DESIGN.md §9), as zod schemas so every consumer (the Electron
 // layer, `mori up --json`, a socket subscriber) can validate what it receives. Pure TypeScript,
 // shared by main, preload and renderer. Times are wall-clock epoch milliseconds.
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import './zod-english.js';
 import { AgentActivity } from './agent-activity.js';
 import { NetworkOfflineEvent, NetworkOnlineEvent, ResumeEvent, SuspendEvent } from './power.js';
 import { InterruptReason, UsageLimitPlan } from './session.js';
@@ -23,21 +24,21 @@ const sessionBase = { ...base, sessionId: z.string(), name: z.string() };
  * twenty-odd object schemas at its start.
  */
 export const SupervisorEvent = z.lazy(() => z.discriminatedUnion('type', [
-  z.object({ type: z.literal('supervisor.ready'), ...base, sessions: z.number().int(), pid: z.number().int() }),
+  z.object({ type: z.literal('supervisor.ready'), ...base, sessions: z.int(), pid: z.int() }),
   z.object({
     type: z.literal('session.started'),
     ...sessionBase,
     launch: LaunchKind,
     backend: z.enum(['tmux', 'direct']),
-    pid: z.number().int(),
-    agentSessionId: z.string().nullable(),
+    pid: z.int(),
+    agentSessionId: z.nullable(z.string()),
   }),
   z.object({ type: z.literal('session.activity'), ...sessionBase, from: AgentActivity, to: AgentActivity }),
   z.object({
     type: z.literal('session.exited'),
     ...sessionBase,
-    code: z.number().int().nullable(),
-    signal: z.string().nullable(),
+    code: z.nullable(z.int()),
+    signal: z.nullable(z.string()),
     /** What the supervisor made of the exit. */
     outcome: z.enum(['finished', 'crash', 'stopped', 'resume-failed', 'ignored']),
   }),
@@ -46,7 +47,7 @@ export const SupervisorEvent = z.lazy(() => z.discriminatedUnion('type', [
     ...sessionBase,
     reason: InterruptReason,
     /** When a restart is scheduled: how long until it (backoff), else null. */
-    retryInMs: z.number().nullable(),
+    retryInMs: z.nullable(z.number()),
   }),
   z.object({ type: z.literal('session.resuming'), ...sessionBase, launch: LaunchKind }),
   z.object({ type: z.literal('session.resumed'), ...sessionBase, launch: LaunchKind }),
@@ -71,8 +72,8 @@ export const SupervisorEvent = z.lazy(() => z.discriminatedUnion('type', [
   z.object({
     type: z.literal('checkpoint.written'),
     ...sessionBase,
-    gitHead: z.string().nullable(),
-    changedFiles: z.number().int(),
+    gitHead: z.nullable(z.string()),
+    changedFiles: z.int(),
     /** Whether anything differed from the previous checkpoint (a work-log entry was written). */
     changed: z.boolean(),
   }),

@@ -4,7 +4,8 @@
 // both ends validate what they receive. Every connection opens with `hello`. Pure TypeScript.
 import { ChangesListing, CheckpointInfo, CheckpointSpec, FileDiff, RollbackOutcome } from './checkpoints.js';
 import { IPC_MAX_LINE_CHARS, IPC_MAX_TEXT_CHARS } from './ipc-limits.js';
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import './zod-english.js';
 import { AgentActivity } from './agent-activity.js';
 import { DaemonSettings } from './daemon-settings.js';
 import { RuntimeState, SupervisorEvent } from './events.js';
@@ -22,10 +23,10 @@ export const PROTOCOL_VERSION = 1;
 export const REPLACE_DAEMON_HINT = 'mori down && mori up --daemon';
 
 /** A session as a request names it: its id (UUID) or its name, as the supervisor knows them. */
-const SessionRef = z.string().min(1).max(4096);
+const SessionRef = z.string().check(z.minLength(1), z.maxLength(4096));
 export { IPC_MAX_LINE_CHARS } from './ipc-limits.js';
-const Cols = z.number().int().min(1).max(TERMINAL_MAX_COLS);
-const Rows = z.number().int().min(1).max(TERMINAL_MAX_ROWS);
+const Cols = z.int().check(z.minimum(1), z.maximum(TERMINAL_MAX_COLS));
+const Rows = z.int().check(z.minimum(1), z.maximum(TERMINAL_MAX_ROWS));
 
 /** What the supervisor tells about one session. */
 export const SessionInfo = z.object({
@@ -35,18 +36,18 @@ export const SessionInfo = z.object({
   state: RuntimeState,
   activity: AgentActivity,
   backend: z.enum(['tmux', 'direct']),
-  pid: z.number().int().nullable(),
+  pid: z.nullable(z.int()),
   intent: Intent,
   /** When a restart is scheduled (backoff): epoch ms. */
-  nextAttemptAt: z.number().nullable(),
+  nextAttemptAt: z.nullable(z.number()),
   /** The project folder, the agent profile, and how many checks failed at the last verification (the window's list shows them). */
-  projectDir: z.string().optional(),
+  projectDir: z.optional(z.string()),
   profile: z.optional(ProfileName),
-  failingChecks: z.number().int().nonnegative().optional(),
+  failingChecks: z.optional(z.int().check(z.nonnegative())),
   /** The usage limit it waits out (`limited`) or was stopped at ("Don't resume"): resetAt, resumeAt… */
   usageLimit: z.optional(z.nullable(UsageLimitPlan)),
   /** The branch of the session's own git worktree, when it has one. */
-  branch: z.string().optional(),
+  branch: z.optional(z.string()),
   /** While in `attention`: why, as last announced (`session.attention`), for a client that came after it. */
   attention: z.optional(z.object({ reason: z.string(), message: z.string() })),
 });
@@ -72,7 +73,7 @@ const ListedLive = z.looseObject({
   id: z.string(),
   state: RuntimeState,
   activity: AgentActivity,
-  pid: z.number().int().nullable(),
+  pid: z.nullable(z.int()),
   usageLimit: z.optional(z.nullable(UsageLimitPlan)),
 });
 
@@ -80,14 +81,14 @@ const ListedLive = z.looseObject({
  * One session as `mori ls` lists it. The fields the CLI reads are checked; the rest (task, last
  * work-log entry, state problem) is printed as the daemon read it from the session's own files.
  */
-const SessionListingEntry = z.looseObject({ stateDir: z.string(), ok: z.boolean(), session: z.optional(ListedSession), live: ListedLive.nullable() });
+const SessionListingEntry = z.looseObject({ stateDir: z.string(), ok: z.boolean(), session: z.optional(ListedSession), live: z.nullable(ListedLive) });
 
 /** The state files a client may read and write; session.json is Mori's own. */
 export const EDITABLE_STATE_FILES = ['session_state.md', 'environment.md', 'work_log.md'] as const;
 export const EditableStateFile = z.enum(EDITABLE_STATE_FILES);
 export type EditableStateFile = z.infer<typeof EditableStateFile>;
 /** A state file's version: the hash of its bytes, so any change by anyone is a new version. */
-const Version = z.string().min(1).max(200);
+const Version = z.string().check(z.minLength(1), z.maxLength(200));
 /** Longest text a state file write or log entry carries: half a line, as `send` (a line holds JSON escapes). */
 const MAX_TEXT = IPC_MAX_TEXT_CHARS;
 /** A page of earlier terminal output is at most this many bytes: escaped in JSON it stays within a line. */
@@ -96,17 +97,17 @@ export const TRANSCRIPT_PAGE_MAX_BYTES = 128 * 1024;
 export const LOG_PAGE_MAX = 500;
 
 /** Where a client is in the daemon's event log: the daemon run (`epoch`) and the last event's number. */
-export const EventPosition = z.object({ epoch: z.string().min(1).max(100), seq: z.number().int().nonnegative() });
+export const EventPosition = z.object({ epoch: z.string().check(z.minLength(1), z.maxLength(100)), seq: z.int().check(z.nonnegative()) });
 export type EventPosition = z.infer<typeof EventPosition>;
 /** Why the events after a position cannot be given: another daemon run, older than the log keeps, or ahead of it. */
 export const EventResync = z.enum(['epoch', 'gap', 'ahead']);
 export type EventResync = z.infer<typeof EventResync>;
 /** A daemon from before the event log answers `{}`: read as no position (epoch ''), so its events flow unnumbered. */
 export const SubscribeResult = z.object({
-  epoch: z.string().default(''),
-  seq: z.number().int().default(0),
-  replayed: z.number().int().default(0),
-  resync: EventResync.nullable().default(null),
+  epoch: z._default(z.string(), ''),
+  seq: z._default(z.int(), 0),
+  replayed: z._default(z.int(), 0),
+  resync: z._default(z.nullable(EventResync), null),
 });
 export type SubscribeResult = z.infer<typeof SubscribeResult>;
 /** A page of `events.since` is at most this many events: each a few hundred bytes, a page stays well within a line. */
@@ -114,26 +115,26 @@ export const EVENTS_PAGE_MAX = 1000;
 
 /** One work-log entry; `index` counts from the oldest entry, archive included, and never changes. */
 export const LogEntry = z.object({
-  index: z.number().int().nonnegative(),
+  index: z.int().check(z.nonnegative()),
   heading: z.string(),
   /** The heading's time (ISO), when the heading is a timestamp. */
-  at: z.string().nullable(),
+  at: z.nullable(z.string()),
   lines: z.array(z.string()),
   /** Whether it now lives in work_log.archive.md. */
   archived: z.boolean(),
 });
 export type LogEntry = z.infer<typeof LogEntry>;
 
-const Source = z.object({ file: z.string(), line: z.number().int() });
+const Source = z.object({ file: z.string(), line: z.int() });
 
 /** One check as `checks.list` shows it: what, where it came from, and whether it may run. */
 export const CheckRow = z.object({
   id: z.string(),
   kind: z.string(),
   target: z.string(),
-  label: z.string().nullable(),
+  label: z.nullable(z.string()),
   source: Source,
-  service: z.string().nullable(),
+  service: z.nullable(z.string()),
   /** Running it needs the person's approval (a command, a start: command, an http check off this machine). */
   needsTrust: z.boolean(),
   /** It runs: it needs no approval, or the list it belongs to is approved. */
@@ -145,22 +146,22 @@ export type CheckRow = z.infer<typeof CheckRow>;
 const AgentCommandTrust = z.object({
   profile: z.string(),
   /** Exactly what runs as the agent; null: the shell profile's login shell. */
-  command: z.string().nullable(),
+  command: z.nullable(z.string()),
   /** Where it came from, in words: `session.json (agent.command)`. */
   where: z.string(),
   hash: z.string(),
   trusted: z.boolean(),
   /** Approved once, but the command line changed since. */
   changed: z.boolean(),
-  approvedAt: z.string().nullable(),
+  approvedAt: z.nullable(z.string()),
   /** Why no approval can make it run (a placeholder a shell would read as code), else null. */
-  refused: z.string().nullable(),
+  refused: z.nullable(z.string()),
 });
 
 /** Built on first use, as the events are: only `checks.list` reads it. */
 export const ChecksListing = z.lazy(() => z.object({
   checks: z.array(CheckRow),
-  services: z.array(z.object({ name: z.string(), start: z.string().nullable(), checkIds: z.array(z.string()), source: Source })),
+  services: z.array(z.object({ name: z.string(), start: z.nullable(z.string()), checkIds: z.array(z.string()), source: Source })),
   unparsed: z.array(z.object({ source: Source, text: z.string(), reason: z.string(), severity: z.enum(['malformed', 'no-check']) })),
   trust: z.object({
     /** The hash of exactly this list: what `checks.trust` approves. */
@@ -168,12 +169,12 @@ export const ChecksListing = z.lazy(() => z.object({
     trusted: z.boolean(),
     /** An approval exists, for another list. */
     changed: z.boolean(),
-    approvedAt: z.string().nullable(),
+    approvedAt: z.nullable(z.string()),
     items: z.array(z.object({ kind: z.enum(['command', 'start', 'http', 'tcp', 'dns']), value: z.string(), where: z.string() })),
   }),
-  lastVerification: z.object({ at: z.string(), results: z.array(CheckResultRecord) }).nullable(),
+  lastVerification: z.nullable(z.object({ at: z.string(), results: z.array(CheckResultRecord) })),
   /** The command line session.json gives the shell or custom profile's agent, and its approval; null for a profile that runs its own CLI. */
-  agentCommand: AgentCommandTrust.nullable().default(null),
+  agentCommand: z._default(z.nullable(AgentCommandTrust), null),
 }));
 export type ChecksListing = z.infer<typeof ChecksListing>;
 
@@ -201,12 +202,12 @@ function lazyMethods<T extends Record<string, () => { params: z.core.$ZodType; r
 export const IpcMethods = lazyMethods({
   /** First request of every connection: both ends name their protocol version. */
   hello: () => ({
-    params: z.object({ protocol: z.number().int(), client: z.string().max(200).optional() }),
+    params: z.object({ protocol: z.int(), client: z.optional(z.string().check(z.maxLength(200))) }),
     /** `epoch` and `seq`: this daemon run and its last event's number (the event log, `events.since`). */
-    result: z.object({ protocol: z.number().int(), pid: z.number().int(), home: z.string(), startedAt: z.number(), epoch: z.string(), seq: z.number().int() }),
+    result: z.object({ protocol: z.int(), pid: z.int(), home: z.string(), startedAt: z.number(), epoch: z.string(), seq: z.int() }),
   }),
   /** Stops the daemon: tmux agents keep running (re-attached by the next one); `stopAgents` stops every agent as the person would. */
-  'daemon.stop': () => ({ params: z.object({ stopAgents: z.boolean().default(false) }), result: z.object({ pid: z.number().int() }) }),
+  'daemon.stop': () => ({ params: z.object({ stopAgents: z._default(z.boolean(), false) }), result: z.object({ pid: z.int() }) }),
   list: () => ({ params: z.object({}), result: z.array(SessionInfo) }),
   /**
    * Every registered session as `mori ls` lists it (main/supervisor/session/session-listing.ts): its
@@ -221,15 +222,15 @@ export const IpcMethods = lazyMethods({
   /** A session at its usage limit is not resumed: stopped by the person, its limit kept for the words. */
   'limit.dont-resume': () => ({ params: z.object({ session: SessionRef }), result: SessionInfo }),
   /** Types `text` into the agent's terminal; `enter` appends a carriage return. */
-  send: () => ({ params: z.object({ session: SessionRef, text: z.string().max(IPC_MAX_LINE_CHARS / 2), enter: z.boolean().default(true) }), result: z.object({ chars: z.number().int() }) }),
+  send: () => ({ params: z.object({ session: SessionRef, text: z.string().check(z.maxLength(IPC_MAX_LINE_CHARS / 2)), enter: z._default(z.boolean(), true) }), result: z.object({ chars: z.int() }) }),
   /**
    * Turns the connection into an attachment: frames follow, input/resize/ack/hold/detach are
    * accepted. `holding` false: a view the person does not see (see `hold`).
    */
-  attach: () => ({ params: z.object({ session: SessionRef, cols: Cols, rows: Rows, holding: z.boolean().optional() }), result: SessionInfo }),
-  input: () => ({ params: z.object({ data: z.string().max(IPC_MAX_LINE_CHARS / 2) }), result: z.object({}) }),
+  attach: () => ({ params: z.object({ session: SessionRef, cols: Cols, rows: Rows, holding: z.optional(z.boolean()) }), result: SessionInfo }),
+  input: () => ({ params: z.object({ data: z.string().check(z.maxLength(IPC_MAX_LINE_CHARS / 2)) }), result: z.object({}) }),
   resize: () => ({ params: z.object({ cols: Cols, rows: Rows }), result: z.object({}) }),
-  ack: () => ({ params: z.object({ chars: z.number().int().nonnegative() }), result: z.object({}) }),
+  ack: () => ({ params: z.object({ chars: z.int().check(z.nonnegative()) }), result: z.object({}) }),
   /**
    * Whether this attachment holds its agent back (shown to the person) or not (hidden): one that does
    * not is never waited for, is sent nothing once far behind, and gets a new snapshot when it holds again.
@@ -242,48 +243,48 @@ export const IpcMethods = lazyMethods({
    * reply says `resync` (another daemon run, a gap older than the log, a number never given) and the
    * client reads the whole state again. `seq`: the last event sent before the live stream.
    */
-  subscribe: () => ({ params: z.object({ since: EventPosition.optional() }), result: SubscribeResult }),
+  subscribe: () => ({ params: z.object({ since: z.optional(EventPosition) }), result: SubscribeResult }),
   /** The events after `seq` of daemon run `epoch` (at most `limit`; `more` when others follow), or why not (`resync`). */
   'events.since': () => ({
-    params: EventPosition.extend({ limit: z.number().int().min(1).max(EVENTS_PAGE_MAX).default(EVENTS_PAGE_MAX) }),
-    result: z.object({ epoch: z.string(), seq: z.number().int(), resync: EventResync.nullable(), events: z.array(LoggedEvent), more: z.boolean() }),
+    params: z.extend(EventPosition, { limit: z._default(z.int().check(z.minimum(1), z.maximum(EVENTS_PAGE_MAX)), EVENTS_PAGE_MAX) }),
+    result: z.object({ epoch: z.string(), seq: z.int(), resync: z.nullable(EventResync), events: z.array(LoggedEvent), more: z.boolean() }),
   }),
   /** Creates a session (state dir, registry) and loads it, not started. `command` only for shell/custom. */
   'session.init': () => ({
     params: z.object({
-      projectDir: z.string().min(1).max(4096),
-      name: z.string().min(1).max(64),
+      projectDir: z.string().check(z.minLength(1), z.maxLength(4096)),
+      name: z.string().check(z.minLength(1), z.maxLength(64)),
       profile: ProfileName,
-      task: z.string().max(MAX_TEXT).optional(),
+      task: z.optional(z.string().check(z.maxLength(MAX_TEXT))),
       backend: BackendName,
-      command: z.string().min(1).max(10_000).optional(),
+      command: z.optional(z.string().check(z.minLength(1), z.maxLength(10_000))),
       /** Make a git worktree of projectDir's repository on a new branch (default `mori/<name>`) and work there. */
-      worktree: z.object({ branch: z.string().min(1).max(200).optional() }).optional(),
+      worktree: z.optional(z.object({ branch: z.optional(z.string().check(z.minLength(1), z.maxLength(200))) })),
     }),
     result: SessionInfo,
   }),
   /** Gives a session a new name (same id): its state dir moves to `.mori/<name>/`. Refused while its agent runs. */
-  'session.rename': () => ({ params: z.object({ session: SessionRef, name: z.string().min(1).max(64) }), result: SessionInfo }),
+  'session.rename': () => ({ params: z.object({ session: SessionRef, name: z.string().check(z.minLength(1), z.maxLength(64)) }), result: SessionInfo }),
   /**
    * Stops the agent and unregisters the session; its state dir is kept unless `deleteState`. Its own
    * worktree is kept unless `removeWorktree`: refused (`conflict`, nothing removed) with uncommitted
    * changes or commits no other branch holds unless `force`. The branch always stays.
    */
   'session.remove': () => ({
-    params: z.object({ session: SessionRef, deleteState: z.boolean().default(false), removeWorktree: z.boolean().default(false), force: z.boolean().default(false) }),
+    params: z.object({ session: SessionRef, deleteState: z._default(z.boolean(), false), removeWorktree: z._default(z.boolean(), false), force: z._default(z.boolean(), false) }),
     result: z.object({
       id: z.string(),
       name: z.string(),
       stateDir: z.string(),
       stateDeleted: z.boolean(),
       /** The session's own worktree, when it had one, and whether it was removed. */
-      worktree: z.object({ ...SessionWorktree.shape, removed: z.boolean() }).optional(),
+      worktree: z.optional(z.object({ ...SessionWorktree.shape, removed: z.boolean() })),
     }),
   }),
   'state.read': () => ({ params: z.object({ session: SessionRef, file: EditableStateFile }), result: z.object({ text: z.string(), version: Version }) }),
   /** Writes only over `baseVersion`; else the file is left untouched and its current text and version come back. */
   'state.write': () => ({
-    params: z.object({ session: SessionRef, file: EditableStateFile, text: z.string().max(MAX_TEXT), baseVersion: Version }),
+    params: z.object({ session: SessionRef, file: EditableStateFile, text: z.string().check(z.maxLength(MAX_TEXT)), baseVersion: Version }),
     result: z.discriminatedUnion('outcome', [
       z.object({ outcome: z.literal('written'), version: Version }),
       z.object({ outcome: z.literal('conflict'), text: z.string(), version: Version }),
@@ -291,47 +292,47 @@ export const IpcMethods = lazyMethods({
   }),
   /** A page of entries, newest last: those before `before` (an entry index), else the newest. */
   'log.tail': () => ({
-    params: z.object({ session: SessionRef, before: z.number().int().nonnegative().optional(), limit: z.number().int().min(1).max(LOG_PAGE_MAX).default(50) }),
-    result: z.object({ entries: z.array(LogEntry), more: z.boolean(), total: z.number().int() }),
+    params: z.object({ session: SessionRef, before: z.optional(z.int().check(z.nonnegative())), limit: z._default(z.int().check(z.minimum(1), z.maximum(LOG_PAGE_MAX)), 50) }),
+    result: z.object({ entries: z.array(LogEntry), more: z.boolean(), total: z.int() }),
   }),
   /** Earlier terminal output from the session's transcript: up to `maxBytes` ending `beforeEnd` bytes before its end. */
   'transcript.read': () => ({
-    params: z.object({ session: SessionRef, beforeEnd: z.number().int().nonnegative().default(0), maxBytes: z.number().int().min(1).max(TRANSCRIPT_PAGE_MAX_BYTES).default(TRANSCRIPT_PAGE_MAX_BYTES) }),
+    params: z.object({ session: SessionRef, beforeEnd: z._default(z.int().check(z.nonnegative()), 0), maxBytes: z._default(z.int().check(z.minimum(1), z.maximum(TRANSCRIPT_PAGE_MAX_BYTES)), TRANSCRIPT_PAGE_MAX_BYTES) }),
     /** `bytes` read (the next page's `beforeEnd` grows by it); `data` as UTF-8 text, possibly starting mid-line. */
-    result: z.object({ data: z.string(), bytes: z.number().int(), totalBytes: z.number().int() }),
+    result: z.object({ data: z.string(), bytes: z.int(), totalBytes: z.int() }),
   }),
-  'log.append': () => ({ params: z.object({ session: SessionRef, text: z.string().min(1).max(MAX_TEXT) }), result: LogEntry }),
+  'log.append': () => ({ params: z.object({ session: SessionRef, text: z.string().check(z.minLength(1), z.maxLength(MAX_TEXT)) }), result: LogEntry }),
   'checks.list': () => ({ params: z.object({ session: SessionRef }), result: ChecksListing }),
   /** Runs the checks now; the value is what `mori verify --json` prints. Emits verify.started/finished. */
-  'checks.verify': () => ({ params: z.object({ session: SessionRef, restartServices: z.boolean().default(false) }), result: z.record(z.string(), z.unknown()) }),
+  'checks.verify': () => ({ params: z.object({ session: SessionRef, restartServices: z._default(z.boolean(), false) }), result: z.record(z.string(), z.unknown()) }),
   /** Approves exactly the list whose hash `checks.list` showed; a stale hash is refused (`conflict`). */
-  'checks.trust': () => ({ params: z.object({ session: SessionRef, hash: z.string().min(1).max(200) }), result: z.object({ hash: z.string(), items: z.number().int() }) }),
+  'checks.trust': () => ({ params: z.object({ session: SessionRef, hash: z.string().check(z.minLength(1), z.maxLength(200)) }), result: z.object({ hash: z.string(), items: z.int() }) }),
   /**
    * Approves exactly the agent command whose hash `checks.list` showed (a stale hash is refused,
    * `conflict`); a session that waited for this approval is started (`started`).
    */
-  'agent.trust': () => ({ params: z.object({ session: SessionRef, hash: z.string().min(1).max(200) }), result: z.object({ hash: z.string(), command: z.string().nullable(), started: z.boolean() }) }),
+  'agent.trust': () => ({ params: z.object({ session: SessionRef, hash: z.string().check(z.minLength(1), z.maxLength(200)) }), result: z.object({ hash: z.string(), command: z.nullable(z.string()), started: z.boolean() }) }),
   /** The session's checkpoints, oldest first: its first and its most recent (DESIGN.md §3). */
   'checkpoints.list': () => ({ params: z.object({ session: SessionRef }), result: z.object({ checkpoints: z.array(CheckpointInfo) }) }),
   /** Snapshots the work tree now; `created` false when it was the last checkpoint's (that one comes back). */
-  'checkpoint.take': () => ({ params: z.object({ session: SessionRef, message: z.string().max(500).optional() }), result: z.object({ created: z.boolean(), checkpoint: CheckpointInfo }) }),
+  'checkpoint.take': () => ({ params: z.object({ session: SessionRef, message: z.optional(z.string().check(z.maxLength(500))) }), result: z.object({ created: z.boolean(), checkpoint: CheckpointInfo }) }),
   /** Files added, modified and deleted between checkpoint `since` and the work tree now. */
   'changes.list': () => ({ params: z.object({ session: SessionRef, since: z._default(CheckpointSpec, 'start') }), result: ChangesListing }),
   /** Per file (all changed, or `paths`, project-relative): the unified patch and, for text, both sides. Ask per file for big changes. */
   'changes.diff': () => ({
-    params: z.object({ session: SessionRef, since: z._default(CheckpointSpec, 'start'), paths: z.array(z.string().min(1).max(4096)).max(1000).default([]) }),
+    params: z.object({ session: SessionRef, since: z._default(CheckpointSpec, 'start'), paths: z._default(z.array(z.string().check(z.minLength(1), z.maxLength(4096))).check(z.maxLength(1000)), []) }),
     result: z.object({ since: CheckpointInfo, files: z.array(FileDiff) }),
   }),
   /** Restores files as checkpoint `to` holds them (all, or `files`), after checkpointing the current state; `busy` while the agent works unless `confirm`. */
   rollback: () => ({
-    params: z.object({ session: SessionRef, to: CheckpointSpec, files: z.array(z.string().min(1).max(4096)).max(10_000).default([]), dryRun: z.boolean().default(false), confirm: z.boolean().default(false) }),
+    params: z.object({ session: SessionRef, to: CheckpointSpec, files: z._default(z.array(z.string().check(z.minLength(1), z.maxLength(4096))).check(z.maxLength(10_000)), []), dryRun: z._default(z.boolean(), false), confirm: z._default(z.boolean(), false) }),
     result: RollbackOutcome,
   }),
   'settings.get': () => ({ params: z.object({}), result: DaemonSettings }),
   /** Replaces the settings (validated, written atomically); the value is what was stored. */
   'settings.set': () => ({ params: z.object({ settings: DaemonSettings }), result: DaemonSettings }),
   /** Electron's powerMonitor, forwarded: a suspend checkpoints and logs every running session before the reply. */
-  'hint.power': () => ({ params: z.object({ kind: z.enum(['suspend', 'resume', 'lock', 'unlock']) }), result: z.object({ interrupted: z.number().int() }) }),
+  'hint.power': () => ({ params: z.object({ kind: z.enum(['suspend', 'resume', 'lock', 'unlock']) }), result: z.object({ interrupted: z.int() }) }),
   /** The OS says the network changed: probe now. */
   'hint.network': () => ({ params: z.object({ state: z.enum(['online', 'offline']) }), result: z.object({}) }),
 });
@@ -344,9 +345,9 @@ export const IPC_METHODS = Object.keys(IpcMethods) as IpcMethod[];
 
 /** One request line: `{ id, method, params }`. The params are validated against the method's schema. */
 export const IpcRequestEnvelope = z.object({
-  id: z.number().int().nonnegative(),
+  id: z.int().check(z.nonnegative()),
   method: z.enum(IPC_METHODS as [IpcMethod, ...IpcMethod[]]),
-  params: z.unknown().default({}),
+  params: z._default(z.unknown(), {}),
 });
 export type IpcRequestEnvelope = z.infer<typeof IpcRequestEnvelope>;
 
@@ -363,15 +364,15 @@ export const DaemonOwnEvent = z.lazy(() => z.discriminatedUnion('type', [
 export const DaemonEvent = z.union([SupervisorEvent, DaemonOwnEvent]);
 export type DaemonEvent = z.infer<typeof DaemonEvent>;
 /** An event as the daemon's log keeps it: with its number in this daemon run. */
-export const LoggedEvent = z.object({ seq: z.number().int().positive(), event: DaemonEvent });
+export const LoggedEvent = z.object({ seq: z.int().check(z.positive()), event: DaemonEvent });
 export type LoggedEvent = z.infer<typeof LoggedEvent>;
 
 /** What the supervisor sends: replies to requests, and stream messages (events, frames, detach). */
 export const IpcServerMessage = z.union([
-  z.object({ kind: z.literal('reply'), id: z.number().int(), ok: z.literal(true), value: z.unknown() }),
-  z.object({ kind: z.literal('reply'), id: z.number().int(), ok: z.literal(false), code: ErrorCode, message: z.string() }),
+  z.object({ kind: z.literal('reply'), id: z.int(), ok: z.literal(true), value: z.unknown() }),
+  z.object({ kind: z.literal('reply'), id: z.int(), ok: z.literal(false), code: ErrorCode, message: z.string() }),
   /** `seq`: the event's number in this daemon run (an older daemon sends none). */
-  z.object({ kind: z.literal('event'), event: DaemonEvent, seq: z.number().int().positive().optional() }),
+  z.object({ kind: z.literal('event'), event: DaemonEvent, seq: z.optional(z.int().check(z.positive())) }),
   z.object({ kind: z.literal('frame'), frame: TerminalFrame }),
   /** The attachment ended: the agent exited, the session was stopped, or the supervisor is stopping. */
   z.object({ kind: z.literal('detached'), reason: z.string() }),

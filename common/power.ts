@@ -1,7 +1,8 @@
 // Payloads of the sleep/wake and network events (DESIGN.md §8, §9): `power.suspend`, `power.resume`,
 // `network.offline`, `network.online`. Pure TypeScript, shared by main (which produces them), the
 // Electron layer and the renderer (which show them). Times are wall-clock epoch milliseconds.
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import './zod-english.js';
 
 /** Who noticed: the drift detector (always runs), Electron's powerMonitor, or a test injecting events. */
 export const PowerSource = z.enum(['drift', 'powerMonitor', 'test']);
@@ -20,7 +21,7 @@ export type SuspendEvent = z.infer<typeof SuspendEvent>;
  */
 export const ResumeEvent = z.object({
   at: z.number(),
-  sleptMs: z.number().nonnegative(),
+  sleptMs: z.number().check(z.nonnegative()),
   source: PowerSource,
 });
 export type ResumeEvent = z.infer<typeof ResumeEvent>;
@@ -37,7 +38,7 @@ export type NetworkOfflineEvent = z.infer<typeof NetworkOfflineEvent>;
 /** A probe target is reachable again, steadily; `offlineMs` counts from the offline event's `since`. */
 export const NetworkOnlineEvent = z.object({
   at: z.number(),
-  offlineMs: z.number().nonnegative(),
+  offlineMs: z.number().check(z.nonnegative()),
 });
 export type NetworkOnlineEvent = z.infer<typeof NetworkOnlineEvent>;
 

@@ -2,7 +2,8 @@
 // availability and the frames a view receives (the one definition of a frame, with its zod schema:
 // the control API's stream, Electron's frame channel and the managed terminal all use it). Pure
 // TypeScript, no Node, runs in every process.
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import './zod-english.js';
 
 export type TerminalBackendKind = 'tmux' | 'direct';
 

@@ -5,7 +5,8 @@
 // Runs in the CLI process.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import '../../common/zod-english.js';
 import { fail, ok, type Result } from '../../common/result.js';
 import { writeAtomicSync } from '../state/atomic-write.js';
 import { withLock } from '../state/pid-lock.js';
@@ -19,16 +20,16 @@ export const DEFAULT_REMOTE_COMMAND = 'mori bridge';
  * A remote's name is the `host` of `host:session`: letters, digits, `.`, `_`, `-` (no `:` or `/`, which
  * would make a session reference ambiguous); 64 is longer than any host name one types.
  */
-export const RemoteName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'a remote name is 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit');
+export const RemoteName = z.string().check(z.regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'a remote name is 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit'));
 
 export const Remote = z.object({
   name: RemoteName,
   /** Given to `ssh` as its destination; a leading `-` would be read as an option, so none. */
-  destination: z.string().min(1).max(1024).regex(/^[^-\s]\S*$/, 'a destination is one word not starting with "-"'),
+  destination: z.string().check(z.minLength(1), z.maxLength(1024), z.regex(/^[^-\s]\S*$/, 'a destination is one word not starting with "-"')),
   /** Extra words for `ssh` before the destination (`-p 2222`, `-o UserKnownHostsFile=...`). */
-  sshOptions: z.array(z.string().max(4096)).max(64).default([]),
+  sshOptions: z._default(z.array(z.string().check(z.maxLength(4096))).check(z.maxLength(64)), []),
   /** Run by the remote's login shell; speaks the control protocol on its stdin and stdout. */
-  remoteCommand: z.string().min(1).max(4096).default(DEFAULT_REMOTE_COMMAND),
+  remoteCommand: z._default(z.string().check(z.minLength(1), z.maxLength(4096)), DEFAULT_REMOTE_COMMAND),
 });
 export type Remote = z.infer<typeof Remote>;
 

@@ -3,7 +3,8 @@
 // `mori init`s never lose an entry. A corrupt registry is reported and left in place. Any Node process.
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import '../../common/zod-english.js';
 import { fail, ok, type Result } from '../../common/result.js';
 import { writeAtomicSync } from './atomic-write.js';
 import { moriHome } from './mori-home.js';

@@ -4,7 +4,8 @@
 // supervisor honours the pending intent; a later successful write clears the record. Any Node process.
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import '../../../common/zod-english.js';
 import { Intent } from '../../../common/session.js';
 import { writeAtomicSync } from '../../state/atomic-write.js';
 
@@ -21,7 +22,7 @@ export const StateProblem = z.object({
   /** What failed, as the OS said it: the path and the error. */
   message: z.string(),
   /** Absent in records written by older versions: unwritable. */
-  reason: StateProblemReason.optional(),
+  reason: z.optional(StateProblemReason),
   at: z.string(),
   /** The intent that could not be stored, when the failed write changed it. */
   pendingIntent: z.nullable(Intent),
