@@ -4,7 +4,8 @@
 // survives a reload of that tab and nothing else), and every WebSocket's first message carries that
 // secret. No cookie, no header and no URL holds a credential another local port could see.
 // Pure TypeScript, shared by the web host and the renderer.
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import './zod-english.js';
 
 /** Where the page trades the launch token for its session secret (POST, the token as the body). */
 export const SESSION_PATH = '/session';
@@ -18,13 +19,13 @@ export const SECRET_STORAGE_KEY = 'mori.sessionSecret';
 export const MAX_TOKEN_CHARS = 256;
 
 /** A WebSocket's first message: the session secret. Nothing else is read before it. */
-export const WebAuthMessage = z.strictObject({ kind: z.literal('auth'), secret: z.string().min(1).max(MAX_TOKEN_CHARS) });
+export const WebAuthMessage = z.strictObject({ kind: z.literal('auth'), secret: z.string().check(z.minLength(1), z.maxLength(MAX_TOKEN_CHARS)) });
 export type WebAuthMessage = z.infer<typeof WebAuthMessage>;
 
 export const WebSessionReply = z.object({
-  secret: z.string().min(1).max(MAX_TOKEN_CHARS),
+  secret: z.string().check(z.minLength(1), z.maxLength(MAX_TOKEN_CHARS)),
   /** The page's request time limit when `mori ui` was given one (WINDOW_REQUEST_TIMEOUT_ENV); else protocol-client.ts's. */
-  requestTimeoutMs: z.number().int().min(100).max(600_000).optional(),
+  requestTimeoutMs: z.optional(z.int().check(z.minimum(100), z.maximum(600_000))),
 });
 /** Where the page keeps its request time limit beside its secret (sessionStorage: a reload finds both). */
 export const REQUEST_TIMEOUT_STORAGE_KEY = 'mori.requestTimeoutMs';
@@ -35,7 +36,7 @@ export const REQUEST_TIMEOUT_STORAGE_KEY = 'mori.requestTimeoutMs';
 export const WINDOW_REQUEST_TIMEOUT_ENV = 'MORI_WINDOW_REQUEST_TIMEOUT_MS';
 
 /** The remotes the page may open `/api?host=NAME` to (names as remotes.json holds them; 64 chars at most there). */
-export const WebRemotesReply = z.object({ remotes: z.array(z.object({ name: z.string().min(1).max(64) })).max(1000) });
+export const WebRemotesReply = z.object({ remotes: z.array(z.object({ name: z.string().check(z.minLength(1), z.maxLength(64)) })).check(z.maxLength(1000)) });
 export type WebRemotesReply = z.infer<typeof WebRemotesReply>;
 
 /** The close code of a WebSocket whose first message carried no valid secret: reconnecting will not help. */

@@ -6,7 +6,8 @@
 // file grants nothing and is never overwritten. Any Node process.
 import { readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import '../../common/zod-english.js';
 import { fail, ok, type Result } from '../../common/result.js';
 import { writeAtomicSync } from '../state/atomic-write.js';
 import { withLock } from '../state/pid-lock.js';

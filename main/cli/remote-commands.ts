@@ -5,7 +5,8 @@
 // works on that host's files; the text printed is the local command's. Approvals (`trust`, a
 // confirmed rollback) are the person's on that host, and the bridge refuses them. Runs in the CLI
 // process, loaded only for a remote reference.
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import '../../common/zod-english.js';
 import type { CheckpointInfo, ChangesListing } from '../../common/checkpoints.js';
 import type { ChecksListing, IpcMethod, IpcParams, IpcResult, LogEntry } from '../../common/ipc.js';
 import { CheckResultRecord } from '../../common/session.js';

@@ -4,7 +4,8 @@
 // with a capped backoff, resuming the events where it left off (a resync re-lists). It never blocks
 // its caller: every step runs in the background and shows as the remote's status. Runs in the
 // Electron main process (plain Node).
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import '../../common/zod-english.js';
 import { background } from '../background.js';
 import { EventCursor } from '../../common/event-cursor.js';
 import { PROTOCOL_VERSION, SessionInfo, type DaemonEvent, type IpcMethod, type IpcParams, type IpcResult } from '../../common/ipc.js';

@@ -7,7 +7,8 @@
 // (session_id, transcript_path, cwd). `error_details` is the typed kind, `usage_limit_reached`
 // for the account's own limit; other `rate_limit` refusals (throttles, a 429 on an API key) never
 // carry it, so those count only when the message itself is a limit message.
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import '../../../common/zod-english.js';
 import { isLimitLine } from './limit-detect.js';
 import { parseResetTime } from './reset-time.js';
 import type { UsageLimitSignal } from './usage-limit-signal.js';
@@ -19,13 +20,13 @@ const MAX_MESSAGE = 4096;
 /** Longest text a signal carries (the contract's one line). */
 const MAX_TEXT = 200;
 
-const capped = (n: number) => z.string().transform((s) => s.slice(0, n));
+const capped = (n: number) => z.pipe(z.string(), z.transform((s: string) => s.slice(0, n)));
 
 const StopFailurePayload = z.object({
-  hook_event_name: z.literal(STOP_FAILURE).optional(),
+  hook_event_name: z.optional(z.literal(STOP_FAILURE)),
   error: capped(64),
-  error_details: capped(64).optional(),
-  last_assistant_message: capped(MAX_MESSAGE).optional(),
+  error_details: z.optional(capped(64)),
+  last_assistant_message: z.optional(capped(MAX_MESSAGE)),
 });
 
 /** The usage limit a hook event reports, or null when it is another event or another failure. */

@@ -13,7 +13,8 @@
 // 0.50 wrote `resets_in_seconds`), and `error` with the screen's message.
 // Gemini CLI 0.61.0 shows its limit in a dialog and does not record it in the chat file, so there
 // is no Gemini reader.
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import '../../../common/zod-english.js';
 import { isLimitLine } from './limit-detect.js';
 import { parseResetTime } from './reset-time.js';
 import type { UsageLimitSignal } from './usage-limit-signal.js';
@@ -25,15 +26,15 @@ const MAX_TEXT = 200;
 
 const ClaudeEntry = z.object({
   type: z.string(),
-  timestamp: z.string().max(64).optional(),
-  isApiErrorMessage: z.boolean().optional(),
-  error: z.string().max(64).optional(),
-  apiError: z.string().max(64).optional(),
-  apiErrorStatus: z.number().optional(),
-  apiErrorParams: z.object({
-    rate_limit_info: z.object({ status: z.string().max(32).optional(), resetsAt: z.number().int().positive().optional() }).optional(),
-  }).optional(),
-  message: z.object({ content: z.union([z.string(), z.array(z.object({ type: z.string(), text: z.string().optional() }))]) }).optional(),
+  timestamp: z.optional(z.string().check(z.maxLength(64))),
+  isApiErrorMessage: z.optional(z.boolean()),
+  error: z.optional(z.string().check(z.maxLength(64))),
+  apiError: z.optional(z.string().check(z.maxLength(64))),
+  apiErrorStatus: z.optional(z.number()),
+  apiErrorParams: z.optional(z.object({
+    rate_limit_info: z.optional(z.object({ status: z.optional(z.string().check(z.maxLength(32))), resetsAt: z.optional(z.int().check(z.positive())) })),
+  })),
+  message: z.optional(z.object({ content: z.union([z.string(), z.array(z.object({ type: z.string(), text: z.optional(z.string()) }))]) })),
 });
 
 /** The entry's time in ms, else the fallback (a reset printed as a clock time is the next one after it). */
@@ -85,19 +86,19 @@ export function claudeTranscriptUsageLimit(jsonl: string, nowMs: number, localZo
   return null;
 }
 
-const Window = z.object({
+const Window = z.optional(z.nullable(z.object({
   used_percent: z.number(),
-  resets_at: z.number().positive().nullable().optional(),
-  resets_in_seconds: z.number().nonnegative().nullable().optional(),
-}).nullable().optional();
+  resets_at: z.optional(z.nullable(z.number().check(z.positive()))),
+  resets_in_seconds: z.optional(z.nullable(z.number().check(z.nonnegative()))),
+})));
 
 const CodexEntry = z.object({
-  timestamp: z.string().max(64).optional(),
+  timestamp: z.optional(z.string().check(z.maxLength(64))),
   type: z.literal('event_msg'),
   payload: z.object({
     type: z.string(),
-    message: z.string().optional(),
-    rate_limits: z.object({ primary: Window, secondary: Window, rate_limit_reached_type: z.string().max(64).nullable().optional() }).nullable().optional(),
+    message: z.optional(z.string()),
+    rate_limits: z.optional(z.nullable(z.object({ primary: Window, secondary: Window, rate_limit_reached_type: z.optional(z.nullable(z.string().check(z.maxLength(64)))) }))),
   }),
 });
 
