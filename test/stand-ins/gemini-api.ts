@@ -4,8 +4,8 @@
 // names the turn (`stand-in reply N`). `limitUntil(epochMs)` makes it refuse every model request with
 // HTTP 429 RESOURCE_EXHAUSTED (a google.rpc.Status with RetryInfo until then; with `{ daily: true }` also
 // a QuotaFailure naming a per-day quota, as an API key over its daily quota is; with `{ plan: true }` an
-// ErrorInfo QUOTA_EXHAUSTED from Code Assist, as a Google sign-in over its plan's quota gets). Loopback
-// only; started by the real-CLI tests.
+// ErrorInfo QUOTA_EXHAUSTED from Code Assist, as a Google sign-in over its plan's quota gets, on the
+// streamed turns only). Loopback only; started by the real-CLI tests.
 import type { ServerResponse } from 'node:http';
 import { startStandIn, type LoggedRequest, type StandIn } from './loopback-server.js';
 import type { LimitableStandIn } from './responses-api.js';
