@@ -36,8 +36,9 @@ export const geminiProfile: AgentProfile = {
   discoverSessionId: () => Promise.resolve(null), // pre-assigned
   nudge: (s) => nudgeText(s.projectDir, s.name),
   patterns: {
-    // The echo ` > text`; the empty composer (` >   Type your message…`) is not a turn.
-    turnStart: /^ > (?!\s)\S/,
+    // The echo ` > text`, `> text` without colours (NO_COLOR: no message background, so no padding);
+    // the empty composer (` >   Type your message…`) is not a turn.
+    turnStart: /^ ?> (?!\s)\S/,
     needsInput: [
       /Do you trust the files in this folder\?/,
       /How would you like to authenticate/,
@@ -51,6 +52,8 @@ export const geminiProfile: AgentProfile = {
     error: [/✕ \[API Error/, /\bAPI Error:/, /This request failed\./],
     working: [/esc to cancel/i, /Attempt \d+ failed\. Retrying/],
     waiting: [/Type your message or @path\/to\/file/, /\? for shortcuts/],
+    // Its limit dialog's last choice, "│   2. Stop   │" ("● " before the highlighted one), always boxed.
+    limitDialogStop: /^\s*│\s*(?:●\s*)?(\d)\. Stop\s*│\s*$/,
   },
   typing: GEMINI_TYPING,
   // API-key accounts use the Generative Language API, Google sign-ins Code Assist: either one is enough.

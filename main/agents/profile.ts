@@ -89,6 +89,11 @@ export interface ScreenPatterns {
   error: RegExp[];
   working: RegExp[];
   waiting: RegExp[];
+  /**
+   * The Stop choice of a usage-limit dialog that holds the agent until a person answers (one line;
+   * group 1 is the digit that picks it). Absent: the agent shows its limit without a dialog.
+   */
+  limitDialogStop?: RegExp;
 }
 
 /** A host the agent must reach to work; network probes (DESIGN.md §8) try these. */

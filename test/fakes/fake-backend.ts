@@ -39,6 +39,13 @@ export class FakeTerminal implements Terminal {
     for (const l of [...this.dataListeners]) l(data);
   }
 
+  /** The program repaints its whole screen (a dialog closes): the screen shows `data` alone. */
+  redraw(data: string): void {
+    if (this.exit) throw new Error(`terminal ${this.id} already exited`);
+    this.screen = data;
+    for (const l of [...this.dataListeners]) l(data);
+  }
+
   /** The program ends on its own (or by a signal): exit listeners are told, once. */
   end(exit: TerminalExit): void {
     if (this.exit) return;

@@ -3,8 +3,9 @@
 // `:generateContent` (titles, routing) and `:countTokens` answered as JSON. Each streamed reply
 // names the turn (`stand-in reply N`). `limitUntil(epochMs)` makes it refuse every model request with
 // HTTP 429 RESOURCE_EXHAUSTED (a google.rpc.Status with RetryInfo until then; with `{ daily: true }` also
-// a QuotaFailure naming a per-day quota, as an API key over its daily quota is). Loopback only; started
-// by the real-CLI tests.
+// a QuotaFailure naming a per-day quota, as an API key over its daily quota is; with `{ plan: true }` an
+// ErrorInfo QUOTA_EXHAUSTED from Code Assist, as a Google sign-in over its plan's quota gets, on the
+// streamed turns only). Loopback only; started by the real-CLI tests.
 import type { ServerResponse } from 'node:http';
 import { startStandIn, type LoggedRequest, type StandIn } from './loopback-server.js';
 import type { LimitableStandIn } from './responses-api.js';
@@ -26,6 +27,13 @@ export interface GeminiLimit {
   untilMs: number;
   /** Name a per-day quota in a QuotaFailure: Gemini CLI then stops at once and prints no reset time. */
   daily: boolean;
+  /**
+   * Say QUOTA_EXHAUSTED in Code Assist's ErrorInfo (a plan's quota): Gemini CLI then stops at once
+   * whatever the delay, and its dialog names the reset. Only the streamed turns (the Pro model's quota)
+   * are refused: the model router's small requests go on (refused, Gemini CLI 0.61.0 repeats them
+   * without pause and never shows its dialog).
+   */
+  plan: boolean;
 }
 
 /**
@@ -47,19 +55,31 @@ function quotaExhausted(res: ServerResponse, limit: GeminiLimit): void {
       },
     ],
   };
+  const errorInfo = {
+    '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+    reason: 'QUOTA_EXHAUSTED',
+    domain: 'cloudcode-pa.googleapis.com',
+    metadata: { model: 'gemini-stand-in', quotaResetDelay: `${seconds}s`, quotaResetTimeStamp: new Date(limit.untilMs).toISOString() },
+  };
   json(res, 429, {
     error: {
       code: 429,
-      message: `You exceeded your current quota, please check your plan and billing details. Please retry in ${seconds}s.`,
+      message: limit.plan
+        ? `You have exhausted your quota on this model. Your quota will reset after ${seconds}s.`
+        : `You exceeded your current quota, please check your plan and billing details. Please retry in ${seconds}s.`,
       status: 'RESOURCE_EXHAUSTED',
-      details: [...(limit.daily ? [quotaFailure] : []), { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: `${seconds}s` }],
+      details: [
+        ...(limit.daily ? [quotaFailure] : []),
+        ...(limit.plan ? [errorInfo] : []),
+        { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: `${seconds}s` },
+      ],
     },
   });
 }
 
-/** The Gemini stand-in: its limit also takes whether the quota is a daily one. */
+/** The Gemini stand-in: its limit also takes whether the quota is a daily one or a plan's. */
 export interface GeminiStandIn extends LimitableStandIn {
-  limitUntil(epochMs: number | null, options?: { daily?: boolean }): void;
+  limitUntil(epochMs: number | null, options?: { daily?: boolean; plan?: boolean }): void;
 }
 
 /** A streamed reply that asks for one tool call (a shell command makes Gemini CLI ask the person first). */
@@ -79,7 +99,7 @@ export async function startGeminiApi(port = 0, script: { after: number; calls: G
   const calls = [...script.calls];
   let limit: GeminiLimit | null = null;
   const api = await startStandIn((req: LoggedRequest, res) => {
-    if (req.method === 'POST' && limit !== null && /:(?:stream)?[gG]enerateContent/.test(req.path)) return quotaExhausted(res, limit);
+    if (req.method === 'POST' && limit !== null && (limit.plan ? /:streamGenerateContent/ : /:(?:stream)?[gG]enerateContent/).test(req.path)) return quotaExhausted(res, limit);
     if (req.method === 'POST' && req.path.includes(':streamGenerateContent')) {
       turn++;
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
@@ -100,7 +120,8 @@ export async function startGeminiApi(port = 0, script: { after: number; calls: G
     json(res, 404, { error: { code: 404, message: `stand-in: no ${req.method} ${req.path}`, status: 'NOT_FOUND' } });
   }, port);
   return Object.assign(api, {
-    limitUntil: (epochMs: number | null, options: { daily?: boolean } = {}) => void (limit = epochMs === null ? null : { untilMs: epochMs, daily: options.daily === true }),
+    limitUntil: (epochMs: number | null, options: { daily?: boolean; plan?: boolean } = {}) =>
+      void (limit = epochMs === null ? null : { untilMs: epochMs, daily: options.daily === true, plan: options.plan === true }),
   });
 }
 

@@ -51,6 +51,8 @@ const CASES: [file: string, profile: keyof typeof PROFILES, expected: AgentActiv
   ['gemini-idle-after-answer.txt', 'gemini', 'waiting'],
   ['gemini-network-error.txt', 'gemini', 'error'],
   ['gemini-after-key.txt', 'gemini', 'error'],
+  // Without colours its echo is `> text` at the margin: the refused turn's error above the nudge's answer no longer counts.
+  ['gemini-resumed-after-limit.txt', 'gemini', 'waiting'],
 ];
 
 describe('detectActivity over real CLI screens', () => {

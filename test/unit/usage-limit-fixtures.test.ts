@@ -18,6 +18,8 @@ describe('usage-limit screens of the real CLIs', () => {
     ['codex', 'codex-usage-limit', 'You’ve hit your usage limit. Try again at 5:20 AM.', '2026-12-01T05:20:00.000Z'],
     ['gemini', 'gemini-usage-limit', 'Usage limit reached for gemini-3.5-flash-lite.', '2026-12-01T05:30:00.000Z'],
     ['gemini', 'gemini-usage-limit-daily', 'Usage limit reached for gemini-3.5-flash-lite.', null],
+    // A plan's quota (Code Assist's QUOTA_EXHAUSTED): the dialog names the reset however near it is.
+    ['gemini', 'gemini-usage-limit-plan', 'Usage limit reached for all Pro models.', '2026-12-01T06:07:00.000Z'],
   ] as const)('%s: %s', (profile, fixture, text, resetAt) => {
     const s = screenUsageLimit(profile, currentTurnText(PROFILES[profile].patterns, screen(fixture)), CAPTURED, 'UTC');
     expect(s?.text).toBe(text);

@@ -21,6 +21,7 @@ import type { Typist } from '../typing/typed-input.js';
 import type { Env } from '../../agents/profile.js';
 import type { PowerClock, Scheduler } from '../../power/clock.js';
 import { decideResumeAction, planResume, STUCK_AFTER_WAKE_MS } from './resume-plan.js';
+import { closeLimitDialog } from '../limits/limit-dialog-close.js';
 
 /** An agent left to retry by itself is looked at again this often, to nudge it once its retries ran out. */
 const RETRY_RECHECK_MS = 5_000;
@@ -80,6 +81,12 @@ export class ResumeController {
     const resumed: ResumeContext = { awayMs: context?.awayMs ?? null, checks };
     const run = rt.run;
     if (run === null) return this.relaunch(rt, reason, resumed, gen);
+    if (reason === 'usage-limit') {
+      // An agent still showing its limit dialog takes no nudge: closed first, then looked at again.
+      const live = (): boolean => gen === rt.generation && rt.run === run && !ports.machine.shuttingDown;
+      await closeLimitDialog(rt, { scheduler: ports.scheduler, store: ports.store }, live);
+      if (!live()) return;
+    }
     const sinceWake = ports.machine.lastWakeAt === null ? 0 : ports.clock.monoMs() - ports.machine.lastWakeAt;
     const stuckAfter = ports.stuckAfterWakeMs ?? STUCK_AFTER_WAKE_MS;
     const action = decideResumeAction(
