@@ -24,14 +24,17 @@ const SPEC = pathToFileURL(PLUGIN).href;
 
 describe("opencode's layer", () => {
   it("names Mori's plugin in OPENCODE_CONFIG_CONTENT, adding it to the person's own content and keeping the rest", () => {
-    expect(JSON.parse((opencodeConfigContent(PLUGIN, undefined) as { value: string }).value)).toEqual({ plugin: [SPEC] });
+    expect(JSON.parse((opencodeConfigContent(PLUGIN, {}) as { value: string }).value)).toEqual({ plugin: [SPEC] });
     expect(SPEC).toBe('file:///h/it\'s%20hooks/n.mjs');
     const theirs = JSON.stringify({ plugin: ['opencode-wakatime'], permission: { bash: 'ask' }, model: 'x/y' });
-    expect(JSON.parse((opencodeConfigContent(PLUGIN, theirs) as { value: string }).value)).toEqual({ plugin: ['opencode-wakatime', SPEC], permission: { bash: 'ask' }, model: 'x/y' });
-    expect(JSON.parse((opencodeConfigContent(PLUGIN, '{"model":"x/y"}') as { value: string }).value)).toEqual({ model: 'x/y', plugin: [SPEC] });
-    expect(opencodeConfigContent(PLUGIN, '{ // theirs\n }')).toEqual({ off: expect.stringContaining('is not a JSON object') as string });
-    expect(opencodeConfigContent(PLUGIN, '[1]')).toEqual({ off: expect.stringContaining('is not a JSON object') as string });
-    expect(opencodeConfigContent(PLUGIN, '{"plugin":"one"}')).toEqual({ off: expect.stringContaining('"plugin" that is not a list') as string });
+    expect(JSON.parse((opencodeConfigContent(PLUGIN, { OPENCODE_CONFIG_CONTENT: theirs }) as { value: string }).value)).toEqual({ plugin: ['opencode-wakatime', SPEC], permission: { bash: 'ask' }, model: 'x/y' });
+    expect(JSON.parse((opencodeConfigContent(PLUGIN, { OPENCODE_CONFIG_CONTENT: '{"model":"x/y"}' }) as { value: string }).value)).toEqual({ model: 'x/y', plugin: [SPEC] });
+    expect(opencodeConfigContent(PLUGIN, { OPENCODE_CONFIG_CONTENT: '{ // theirs\n }' })).toEqual({ off: expect.stringContaining('is not a JSON object') as string });
+    expect(opencodeConfigContent(PLUGIN, { OPENCODE_CONFIG_CONTENT: '[1]' })).toEqual({ off: expect.stringContaining('is not a JSON object') as string });
+    expect(opencodeConfigContent(PLUGIN, { OPENCODE_CONFIG_CONTENT: '{"plugin":"one"}' })).toEqual({ off: expect.stringContaining('"plugin" that is not a list') as string });
+    // The person runs opencode without external plugins: Mori's would not load either.
+    expect(opencodeConfigContent(PLUGIN, { OPENCODE_PURE: 'true' })).toEqual({ off: expect.stringContaining('OPENCODE_PURE is set') as string });
+    expect(opencodeConfigContent(PLUGIN, { OPENCODE_PURE: '0' })).toEqual({ value: JSON.stringify({ plugin: [SPEC] }) });
   });
 
   it('is a plugin file and one variable; args untouched; off (nothing written) when their content cannot take it', () => {

@@ -93,7 +93,7 @@ export function hookLayer(profile: ProfileName, args: readonly string[], place: 
     return { args: [...args.slice(0, at), ...config, ...args.slice(at)], env: {}, files: [] };
   }
   if (profile === 'opencode') {
-    const content = opencodeConfigContent(place.pluginFile, env[OPENCODE_CONFIG_VAR]);
+    const content = opencodeConfigContent(place.pluginFile, env);
     if ('off' in content) return { args: [...args], env: {}, files: [], off: content.off };
     return { args: [...args], env: { [OPENCODE_CONFIG_VAR]: content.value }, files: [{ path: place.pluginFile, text: opencodePluginText(place.spoolDir) }] };
   }

@@ -7,7 +7,8 @@
 // or opencode.json, and their own plugins and settings stay in force. When the person's environment
 // already holds OPENCODE_CONFIG_CONTENT, Mori's spec is added to its `plugin` list and everything
 // else in it is kept; content that is not a JSON object (or whose `plugin` is not a list) is left as
-// it is and no layer is given (the screen reads the activity then).
+// it is and no layer is given (the screen reads the activity then), as when the person runs opencode
+// without external plugins (OPENCODE_PURE).
 // The plugin writes each call into the launch's spool dir in the report script's own form (a temp
 // file renamed to `<name>.<Event>`), in-process: a child process per call would cost more than the
 // write. It reports only a few events, each only when it changes what was last said:
@@ -22,6 +23,11 @@ import { SPOOL_TEMP_PREFIX } from './report-script.js';
 
 /** The variable opencode reads inline config from, merged over every other layer. */
 export const OPENCODE_CONFIG_VAR = 'OPENCODE_CONFIG_CONTENT';
+
+/** The variable that makes opencode load no plugin but its own (what its `--pure` sets). */
+export const OPENCODE_PURE_VAR = 'OPENCODE_PURE';
+/** What opencode reads as true there (its config library's boolean words). */
+const TRUE_WORDS = /^(true|yes|on|1|y)$/i;
 
 /** The events Mori's plugin writes, as the spool files' event names. */
 export const OPENCODE_HOOK_EVENTS = ['Busy', 'Idle', 'PermissionAsked', 'QuestionAsked', 'Answered'] as const;
@@ -87,8 +93,10 @@ export const MoriActivity = async () => ({
 `;
 }
 
-/** The OPENCODE_CONFIG_CONTENT that adds the plugin at `pluginFile` to `theirs` (the person's own, or undefined); or why it cannot. */
-export function opencodeConfigContent(pluginFile: string, theirs: string | undefined): { value: string } | { off: string } {
+/** The OPENCODE_CONFIG_CONTENT that adds the plugin at `pluginFile` to the person's own in `env`, if any; or why it cannot. */
+export function opencodeConfigContent(pluginFile: string, env: Readonly<Record<string, string | undefined>>): { value: string } | { off: string } {
+  if (TRUE_WORDS.test(env[OPENCODE_PURE_VAR] ?? '')) return { off: `${OPENCODE_PURE_VAR} is set, so opencode loads no plugin but its own` };
+  const theirs = env[OPENCODE_CONFIG_VAR];
   const spec = pathToFileURL(pluginFile).href;
   if (theirs === undefined || theirs.trim() === '') return { value: JSON.stringify({ plugin: [spec] }) };
   let parsed: unknown;
