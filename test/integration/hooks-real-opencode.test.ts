@@ -105,8 +105,12 @@ describe.skipIf('skip' in opencode)(`opencode hooks under mori up${'skip' in ope
     expect(existsSync(marker)).toBe(true);
     expect(readFileSync(path.join(configDir, 'opencode.json'), 'utf8')).toBe(theirs);
     expect(readdirSync(harness.project).filter((n) => n === '.opencode' || n.startsWith('opencode.'))).toEqual([]);
-    const argv = readFileSync(`/proc/${u.lines().find((e) => e['type'] === 'session.started')?.['pid'] as number}/environ`, 'utf8').split('\0');
-    expect(argv.find((v) => v.startsWith('OPENCODE_CONFIG_CONTENT='))).toContain(path.join(harness.home, 'hooks'));
+    // opencode installs its plugin package into config dirs it finds: Mori's hooks dir is not one.
+    const hooksDir = readdirSync(path.join(harness.home, 'hooks')).sort();
+    expect(hooksDir.filter((n) => !/^(report\.sh|runs|[0-9a-f]{32}(\.mjs)?)$/.test(n))).toEqual([]);
+    expect(hooksDir.filter((n) => n.endsWith('.mjs'))).toHaveLength(1);
+    const environ = readFileSync(`/proc/${u.lines().find((e) => e['type'] === 'session.started')?.['pid'] as number}/environ`, 'utf8').split('\0');
+    expect(environ.find((v) => v.startsWith('OPENCODE_CONFIG_CONTENT='))).toContain(path.join(harness.home, 'hooks'));
     console.log(`opencode: launch → needs-input ${firstStartS} s; PermissionAsked spool file → session.activity needs-input: ${latency} ms; whole test ${Math.round((Date.now() - t0) / 1000)} s`);
   }, TEST_MS);
 });
