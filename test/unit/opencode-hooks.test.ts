@@ -66,7 +66,7 @@ describe("Mori's opencode plugin", () => {
   let spool: HookSpool | null = null;
   afterEach(() => spool?.close());
 
-  it('spools Busy, PermissionAsked, Answered and Idle in order, once each change, idle only when every busy session is; the reader takes them', async () => {
+  it("spools Busy, PermissionAsked, Answered and Idle in order, once each change, no Idle for a subagent's session; the reader takes them", async () => {
     const dir = path.join(home, 'hooks', 'n');
     mkdirSync(dir, { recursive: true });
     const file = path.join(home, 'hooks', 'n.mjs');
@@ -79,8 +79,10 @@ describe("Mori's opencode plugin", () => {
     await send('plugin.added', { id: 'x' });
     await status('ses_a', 'busy');
     await status('ses_a', 'busy');
-    await status('ses_child', 'busy'); // a subagent's session
-    await status('ses_child', 'idle'); // the parent still runs: not idle
+    await send('session.created', { sessionID: 'ses_child', info: { id: 'ses_child', parentID: 'ses_a' } }); // a subagent's session
+    await status('ses_child', 'busy');
+    await status('ses_child', 'idle'); // the parent's turn goes on: not idle
+    await send('session.idle', { sessionID: 'ses_child' });
     await send('permission.asked', { id: 'per_1', sessionID: 'ses_a', permission: 'bash' });
     await send('permission.replied', { sessionID: 'ses_a', requestID: 'per_1', reply: 'once' });
     await status('ses_a', 'retry');

@@ -13,7 +13,8 @@
 // file renamed to `<name>.<Event>`), in-process: a child process per call would cost more than the
 // write. It reports only a few events, each only when it changes what was last said:
 //   - Busy: a session's status is busy or retry (a turn runs, or waits to retry its request);
-//   - Idle: every session it saw busy is idle again (subagents run as child sessions of their own);
+//   - Idle: a session is idle again, unless it is a subagent's (a child session, its parent named
+//     when it is created): the parent's turn goes on;
 //   - PermissionAsked / QuestionAsked: a permission or a question waits for the person;
 //   - Answered: the person replied to one (the turn goes on, or ends with Idle).
 // Event names and payloads checked against the 1.18.33 binary (test/integration/hooks-real-opencode.test.ts).
@@ -39,7 +40,7 @@ export function opencodePluginText(spoolDir: string): string {
 import { renameSync, writeFileSync } from 'node:fs';
 
 const dir = ${JSON.stringify(spoolDir)};
-const busy = new Set();
+const children = new Set();
 let last = '';
 let n = 0;
 
@@ -61,20 +62,19 @@ export const MoriActivity = async () => ({
   event: async ({ event }) => {
     const p = (event && event.properties) || {};
     switch (event && event.type) {
+      case 'session.created':
+      case 'session.updated':
+        // A subagent's session names its parent: its idle is not the end of the person's turn.
+        if (p.info && p.info.parentID) children.add(p.info.id);
+        return;
       case 'session.status': {
         const type = p.status && p.status.type;
-        if (type === 'busy' || type === 'retry') {
-          busy.add(p.sessionID);
-          report('Busy', p.sessionID);
-        } else if (type === 'idle') {
-          busy.delete(p.sessionID);
-          if (busy.size === 0) report('Idle', p.sessionID);
-        }
+        if (type === 'busy' || type === 'retry') report('Busy', p.sessionID);
+        else if (type === 'idle' && !children.has(p.sessionID)) report('Idle', p.sessionID);
         return;
       }
       case 'session.idle':
-        busy.delete(p.sessionID);
-        if (busy.size === 0) report('Idle', p.sessionID);
+        if (!children.has(p.sessionID)) report('Idle', p.sessionID);
         return;
       case 'permission.asked':
         report('PermissionAsked', p.sessionID);
