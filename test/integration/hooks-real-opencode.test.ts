@@ -4,8 +4,8 @@
 // starts), needs-input within a second of the plugin's call when opencode asks to run a bash command
 // (the person's own config says `bash: ask`), working again once the person allows it, and waiting
 // when the turn ends. The person's own plugin (in their global plugins dir) runs beside Mori's, their
-// opencode.json is left as it was, and nothing is written into the project. One opencode start: its
-// first start is slow. The CLI comes from test/agent-clis/install.sh's cache; absent → skipped.
+// opencode.json is left as it was, and nothing is written into the project. One opencode start (its
+// first start is the slow part). The CLI comes from test/agent-clis/install.sh's cache; absent → skipped.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -17,7 +17,10 @@ import { installedCli, opencodeEnv, screen, sessionJson } from '../agent-clis/re
 import { MessagesApiStandIn } from '../stand-ins/messages-api.js';
 
 const opencode = installedCli('opencode-ai', '1.18.33', 'opencode');
-/** opencode's first start in a fresh data dir takes a minute or more on a 2-core machine before its first request (agents-real-opencode.test.ts). */
+/**
+ * opencode's first start in a fresh data dir: 17-35 s to the permission asked on a 2-core machine
+ * (its npm registry on loopback: opencodeEnv), a busy machine several times that.
+ */
 const FIRST_START_MS = DEADLINE_MS * 6;
 /** Each later step: opencode answers in seconds once started. */
 const STEP_MS = 40_000;
