@@ -133,6 +133,9 @@ export const proxiedTargets = (api: StandIn): string[] => api.proxied;
  * An isolated opencode (HOME and the XDG dirs in `root`) whose model is the Messages API stand-in,
  * through opencode's built-in anthropic provider (bundled, nothing downloaded) with `baseURL` at the
  * stand-in; the model catalogue fetch, updates, sharing, LSP downloads and Claude Code's files off.
+ * Its npm registry is the stand-in too: at start opencode installs its plugin package into each config
+ * dir and waits for that before its first request; through the proxy the install took ~70 s to fail,
+ * from the stand-in (a 404 on loopback) it fails in under a second.
  */
 export function opencodeEnv(apiUrl: string, root: string): Record<string, string | undefined> {
   const home = path.join(root, 'opencode-home');
@@ -167,6 +170,7 @@ export function opencodeEnv(apiUrl: string, root: string): Record<string, string
     XDG_DATA_HOME: path.join(home, '.local', 'share'),
     XDG_STATE_HOME: path.join(home, '.local', 'state'),
     XDG_CACHE_HOME: path.join(home, '.cache'),
+    npm_config_registry: `${apiUrl}/npm/`,
     OPENCODE_DISABLE_MODELS_FETCH: '1',
     OPENCODE_DISABLE_AUTOUPDATE: '1',
     OPENCODE_DISABLE_SHARE: '1',

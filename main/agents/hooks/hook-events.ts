@@ -107,10 +107,27 @@ function codexReport(event: string, payload: unknown): HookReport {
   }
 }
 
+/** opencode 1.18.33's events, as Mori's own plugin names them (opencode-hook-layer.ts). */
+function opencodeReport(event: string): HookReport {
+  switch (event) {
+    case 'Busy':
+    case 'Answered':
+      return { activity: 'working' };
+    case 'PermissionAsked':
+    case 'QuestionAsked':
+      return { activity: 'needs-input' };
+    case 'Idle':
+      return { activity: 'waiting' };
+    default:
+      return NONE;
+  }
+}
+
 /** What a hook call of `event` with `payload` (null: unread, too big) reports for an agent of `profile`. */
 export function hookReport(profile: ProfileName, event: string, payload: unknown): HookReport {
   if (profile === 'claude') return claudeReport(event, payload);
   if (profile === 'gemini') return geminiReport(event, payload);
   if (profile === 'codex') return codexReport(event, payload);
+  if (profile === 'opencode') return opencodeReport(event);
   return NONE;
 }

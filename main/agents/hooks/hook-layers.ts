@@ -6,11 +6,15 @@
 //     GEMINI_CLI_SYSTEM_DEFAULTS_PATH (its `hooks` arrays concatenate with the other layers'); it
 //     reads that file only from a root-owned path closed to others (gemini-defaults-check.ts);
 //   - Codex 0.171.0: `--config` overrides holding its hooks and the trust for exactly those hooks
-//     (codex-hook-layer.ts); the person's own `notify` program is left alone.
+//     (codex-hook-layer.ts); the person's own `notify` program is left alone;
+//   - opencode 1.18.33: a plugin file named in OPENCODE_CONFIG_CONTENT, its last config layer, whose
+//     plugin list adds to the others' (opencode-hook-layer.ts); the plugin writes the spool itself.
 // Every hook runs report-script.ts's script into this launch's spool dir. Pure: the caller writes
 // `files` before spawning.
 import type { ProfileName } from '../../../common/session.js';
+import type { Env } from '../profile.js';
 import { codexHookOverrides } from './codex-hook-layer.js';
+import { opencodeConfigContent, opencodePluginText, OPENCODE_CONFIG_VAR } from './opencode-hook-layer.js';
 import { reportCommand } from './report-script.js';
 
 /** Where this launch's hook calls go. */
@@ -21,6 +25,8 @@ export interface HookPlace {
   spoolDir: string;
   /** Where this launch's settings layer is written, for agents that take one. */
   settingsFile: string;
+  /** Where this launch's plugin is written, for agents that take one (`$MORI_HOME/hooks/<nonce>.mjs`). */
+  pluginFile: string;
 }
 
 export interface HookLayer {
@@ -30,6 +36,8 @@ export interface HookLayer {
   env: Record<string, string>;
   /** Files to write (mode 0600) before the agent starts. */
   files: { path: string; text: string }[];
+  /** Set when the layer cannot be given (the person's own setting in the way): why. */
+  off?: string;
 }
 
 /** Claude Code's events Mori registers (names and payloads checked in its 2.1.332 binary). */
@@ -65,8 +73,11 @@ function hooksSetting(events: readonly string[], place: HookPlace, timeout: numb
   return hooks;
 }
 
-/** The layer for a launch of `profile` with `args`; null for agents without hooks (shell, aider, custom). */
-export function hookLayer(profile: ProfileName, args: readonly string[], place: HookPlace): HookLayer | null {
+/**
+ * The layer for a launch of `profile` with `args` in environment `env` (only read: the person's own
+ * setting a layer joins); null for agents without hooks (shell, aider, custom).
+ */
+export function hookLayer(profile: ProfileName, args: readonly string[], place: HookPlace, env: Env = {}): HookLayer | null {
   if (profile === 'claude') {
     const text = `${JSON.stringify({ hooks: hooksSetting(CLAUDE_HOOK_EVENTS, place, HOOK_TIMEOUT_S) }, null, 2)}\n`;
     return { args: ['--settings', place.settingsFile, ...args], env: {}, files: [{ path: place.settingsFile, text }] };
@@ -80,6 +91,11 @@ export function hookLayer(profile: ProfileName, args: readonly string[], place: 
     // After `resume` when it is the subcommand: an option before it would belong to the top level.
     const at = args[0] === 'resume' ? 1 : 0;
     return { args: [...args.slice(0, at), ...config, ...args.slice(at)], env: {}, files: [] };
+  }
+  if (profile === 'opencode') {
+    const content = opencodeConfigContent(place.pluginFile, env);
+    if ('off' in content) return { args: [...args], env: {}, files: [], off: content.off };
+    return { args: [...args], env: { [OPENCODE_CONFIG_VAR]: content.value }, files: [{ path: place.pluginFile, text: opencodePluginText(place.spoolDir) }] };
   }
   return null;
 }

@@ -104,7 +104,7 @@ export class AgentLauncher {
     const { backend, note } = await this.backendFor(rt.session.backend);
     const size = this.ports.size ?? DEFAULT_SIZE;
     const launchedAt = this.ports.clock.wallMs();
-    const hooks = this.ports.hooks?.prepare(rt, spec) ?? null;
+    const hooks = this.ports.hooks?.prepare(rt, spec, this.ports.env) ?? null;
     const spawned = await backend.spawn({
       id: rt.id,
       command: spec.file,

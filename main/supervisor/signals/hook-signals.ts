@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { LaunchSpec } from '../../agents/profile.js';
+import type { Env, LaunchSpec } from '../../agents/profile.js';
 import { hookLayer } from '../../agents/hooks/hook-layers.js';
 import { hookReport } from '../../agents/hooks/hook-events.js';
 import { geminiDefaultsRefusal } from '../../agents/hooks/gemini-defaults-check.js';
@@ -56,13 +56,17 @@ export class HookSignals {
 
   constructor(private readonly ports: HookSignalsPorts) {}
 
-  /** Writes the script, the spool dir and the settings layer for a launch of `rt`; null for agents without hooks or an unwritable home. */
-  prepare(rt: SessionRuntime, spec: LaunchSpec): PreparedHooks | null {
+  /** Writes the script, the spool dir and the settings layer for a launch of `rt` in `env`; null for agents without hooks or an unwritable home. */
+  prepare(rt: SessionRuntime, spec: LaunchSpec, env: Env = {}): PreparedHooks | null {
     const nonce = randomBytes(NONCE_BYTES).toString('hex');
     const dir = hooksDir(this.ports.home);
-    const place = { script: path.join(dir, 'report.sh'), spoolDir: path.join(dir, nonce), settingsFile: path.join(dir, `${nonce}.json`) };
-    const layer = hookLayer(rt.profile.name, spec.args, place);
+    const place = { script: path.join(dir, 'report.sh'), spoolDir: path.join(dir, nonce), settingsFile: path.join(dir, `${nonce}.json`), pluginFile: path.join(dir, `${nonce}.mjs`) };
+    const layer = hookLayer(rt.profile.name, spec.args, place, env);
     if (layer === null) return null;
+    if (layer.off !== undefined) {
+      this.ports.store.log(rt, `HOOKS OFF - ${layer.off}; activity is read from the screen alone`);
+      return null;
+    }
     try {
       place.script = ensureReportScript(this.ports.home);
       mkdirSync(place.spoolDir, { recursive: true, mode: 0o700 });
@@ -125,6 +129,7 @@ export class HookSignals {
     const dir = hooksDir(this.ports.home);
     rmSync(path.join(dir, nonce), { recursive: true, force: true });
     rmSync(path.join(dir, `${nonce}.json`), { force: true });
+    rmSync(path.join(dir, `${nonce}.mjs`), { force: true });
   }
 
   private currentNonce(sessionId: string): string | null {
