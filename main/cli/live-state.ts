@@ -2,7 +2,7 @@
 // and `mori status`; null when none answers, so they say the states are as last recorded. Never
 // starts a daemon, and loads the protocol only when a socket file exists. Runs in the CLI process.
 import { existsSync } from 'node:fs';
-import type { IpcMethod, IpcParams, IpcResult, SessionInfo } from '../../common/ipc.js';
+import type { SessionInfo } from '../../common/ipc.js';
 import { lifecycleWords } from '../../common/session-view.js';
 import { moriHome } from '../state/mori-home.js';
 import { controlSocketPath } from '../daemon/control-socket-path.js';
@@ -63,22 +63,6 @@ export async function listingFromDaemon(home = moriHome()): Promise<{ live: Live
       return { ...summary, live: now, ...(stateProblem ? { stateProblem } : {}) };
     });
     return { live: { pid: c.daemon.pid, sessions: live }, sessions };
-  } finally {
-    c.close();
-  }
-}
-
-/**
- * One request to the running supervisor, answered by its warm modules and caches (`mori changes
- * --stat`: its repository known, no git lookup of its own); null when none answers or it refuses,
- * so the caller does the work itself and says what went wrong as it would have.
- */
-export async function askDaemon<M extends IpcMethod>(method: M, params: IpcParams<M>, home = moriHome()): Promise<IpcResult<M> | null> {
-  const c = await connect(home);
-  if (!c) return null;
-  try {
-    const r = await c.request(method, params);
-    return r.ok ? r.value : null;
   } finally {
     c.close();
   }

@@ -5,10 +5,11 @@
 // (remote-commands.ts). Runs in the CLI process.
 import type { Command } from 'commander';
 import { BUSY_MESSAGE, rollbackNeedsConfirm } from '../../../common/rollback-confirm.js';
-import { fail, ok } from '../../../common/result.js';
+import { fail } from '../../../common/result.js';
 import { projectDirOf } from '../../state/project-dir.js';
 import { openSession } from '../../state/resolve-session.js';
 import { NOT_A_REPOSITORY } from '../../state/snapshot.js';
+import { sessionChanges, sessionCheckpoints, sessionPatch } from '../../supervisor/checkpoints/changes.js';
 import { actionLines, checkpointRow, statLines } from '../checkpoint-text.js';
 import { reportFailure, reportSuccess, type OutputOptions } from '../output.js';
 import { ranRemotely } from '../remote-of.js';
@@ -58,7 +59,6 @@ export function registerCheckpoints(program: Command): void {
       if (await ranRemotely(spec, opts, (m, remote, session) => m.remoteCheckpoints(remote, session))) return;
       const opened = openSession(spec);
       if (!opened.ok) return reportFailure(opened, opts);
-      const { sessionCheckpoints } = await import('../../supervisor/checkpoints/changes.js');
       const r = await sessionCheckpoints(opened.value.stateDir);
       if (!r.ok) return reportFailure(r, opts);
       reportSuccess({ ok: true, checkpoints: r.value }, r.value.length === 0 ? 'No checkpoints yet.' : r.value.map(checkpointRow).join('\n'), opts);
@@ -75,15 +75,10 @@ export function registerCheckpoints(program: Command): void {
       const opened = openSession(spec);
       if (!opened.ok) return reportFailure(opened, opts);
       if (opts.stat) {
-        // The running supervisor answers from the same function with the repository already known
-        // (no git lookup); one that does not know the session, or none, and it is done here.
-        const { askDaemon } = await import('../live-state.js');
-        const listed = await askDaemon('changes.list', { session: opened.value.session.id, since: opts.since ?? 'start' });
-        const r = listed !== null ? ok(listed) : await (await import('../../supervisor/checkpoints/changes.js')).sessionChanges(opened.value.stateDir, opts.since);
+        const r = await sessionChanges(opened.value.stateDir, opts.since);
         if (!r.ok) return reportFailure(r, opts);
         return reportSuccess({ ok: true, ...r.value }, statLines(r.value).join('\n'), opts);
       }
-      const { sessionPatch } = await import('../../supervisor/checkpoints/changes.js');
       const r = await sessionPatch(opened.value.stateDir, opts.since);
       if (!r.ok) return reportFailure(r, opts);
       reportSuccess({ ok: true, ...r.value.listing, patch: r.value.patch }, [...statLines(r.value.listing), '', r.value.patch].join('\n'), opts);
