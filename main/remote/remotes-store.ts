@@ -1,16 +1,13 @@
 // The remotes, $MORI_HOME/remotes.json (DESIGN.md §12, sessions on other hosts): each a name the
 // person picked, the destination `ssh` is given (user@host, a ~/.ssh/config alias), extra ssh options,
-// and the command run there (`mori bridge` by default). Mode 0600, written atomically under a short
-// lock, validated with zod on every read; a corrupt file is reported by name and never overwritten.
-// Runs in the CLI process.
+// and the command run there (`mori bridge` by default), validated with zod on every read; a corrupt
+// file is reported by name and never overwritten. Reading only: `mori ls` reads it on every run, so
+// the writing (remotes-update.ts) and what it loads stay out of that command. Runs in the CLI process.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import * as z from 'zod/mini';
 import '../../common/zod-english.js';
 import { fail, ok, type Result } from '../../common/result.js';
-import { writeAtomicSync } from '../state/atomic-write.js';
-import { withLock } from '../state/pid-lock.js';
-import { ensureHome } from '../state/registry.js';
 
 export const REMOTES_FILE = 'remotes.json';
 /** What runs on the remote unless the person says otherwise: its `mori`, found on the login's PATH. */
@@ -66,29 +63,4 @@ export function readRemotes(home: string): Result<Remote[]> {
     names.add(r.name);
   }
   return ok(parsed.data.remotes);
-}
-
-/** Applies `change` under the file's lock; a corrupt file stops it before anything is written. */
-async function updateRemotes(home: string, change: (remotes: Remote[]) => Result<Remote[]>): Promise<Result<Remote[]>> {
-  ensureHome(home);
-  return withLock(path.join(home, 'remotes.lock'), 'remotes update', () => {
-    const current = readRemotes(home);
-    if (!current.ok) return current;
-    const next = change(current.value);
-    if (!next.ok) return next;
-    writeAtomicSync(remotesPath(home), JSON.stringify({ schemaVersion: 1, remotes: next.value }, null, 2) + '\n', 0o600);
-    return next;
-  });
-}
-
-export function addRemote(home: string, remote: Remote): Promise<Result<Remote[]>> {
-  return updateRemotes(home, (remotes) =>
-    remotes.some((r) => r.name === remote.name) ? fail('conflict', `a remote named "${remote.name}" exists already (\`mori remote rm ${remote.name}\` first)`) : ok([...remotes, remote]),
-  );
-}
-
-export function removeRemote(home: string, name: string): Promise<Result<Remote[]>> {
-  return updateRemotes(home, (remotes) =>
-    remotes.some((r) => r.name === name) ? ok(remotes.filter((r) => r.name !== name)) : fail('not-found', `no remote named "${name}" (\`mori remote ls\` lists them)`),
-  );
 }

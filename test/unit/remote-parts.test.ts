@@ -8,7 +8,8 @@ import { answerHere } from '../../main/remote/bridge.js';
 import { sshArgs } from '../../main/remote/remote-client.js';
 import { splitRemoteRef } from '../../main/remote/remote-ref.js';
 import { listTimeoutMs } from '../../main/remote/remote-sessions.js';
-import { addRemote, readRemotes, Remote, removeRemote } from '../../main/remote/remotes-store.js';
+import { readRemotes, Remote } from '../../main/remote/remotes-store.js';
+import { addRemote, removeRemote } from '../../main/remote/remotes-update.js';
 import { tempDir } from '../helpers/mori-cli.js';
 
 const box = Remote.parse({ name: 'box', destination: 'me@box', sshOptions: ['-p', '2222'] });

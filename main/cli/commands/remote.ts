@@ -5,7 +5,8 @@
 import type { Command } from 'commander';
 import { fail } from '../../../common/result.js';
 import { runBridge } from '../../remote/bridge.js';
-import { addRemote, DEFAULT_REMOTE_COMMAND, readRemotes, Remote, removeRemote } from '../../remote/remotes-store.js';
+import { DEFAULT_REMOTE_COMMAND, readRemotes, Remote } from '../../remote/remotes-store.js';
+import { addRemote, removeRemote } from '../../remote/remotes-update.js';
 import { moriHome } from '../../state/mori-home.js';
 import { refusedInsideAgent } from '../approver-check.js';
 import { reportFailure, reportSuccess, type OutputOptions } from '../output.js';
