@@ -162,6 +162,25 @@ describe('a session at its usage limit', () => {
     expect(t.written).toHaveLength(writes);
   });
 
+  it('keeps the reset a relative line named first while the line is redrawn: no drift, one log line', async () => {
+    const { s, t } = await running('rel');
+    const at = time.wallMs();
+    // opencode's retry line ("It will reset in 2 minutes … [retrying in 58s attempt #1]") is redrawn each second.
+    const line = (left: number): string => `You've hit your session limit · resets in 5 minutes [retrying in ${left}s attempt #1]`;
+    // Read one activity read after it was shown.
+    const first = at + READ_MS + 5 * 60_000;
+    expect((await limited(s, 'rel', t, line(300))).usageLimit?.resetAt).toBe(first);
+    for (const left of [290, 280, 270]) {
+      time.advance(10_000 - READ_MS);
+      showLimit(t, line(left));
+      time.advance(READ_MS);
+      await drain();
+    }
+    expect(info(s, 'rel').usageLimit?.resetAt).toBe(first);
+    expect(count(h.workLog('rel'), 'SESSION LIMITED')).toBe(1);
+    expect(h.events.filter((e) => e.type === 'session.limited')).toHaveLength(1);
+  });
+
   it('types nothing into an agent that went on by itself (busy at the reset) and clears the limit', async () => {
     const { s, t } = await running('busy');
     const plan = (await limited(s, 'busy', t)).usageLimit;
