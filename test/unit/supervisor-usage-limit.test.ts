@@ -199,6 +199,20 @@ describe('a session at its usage limit', () => {
     expect(h.workLog('busy')).toContain('SESSION RESUMED - after usage limit; agent still running (working)');
   });
 
+  it('types nothing into an agent back at its prompt without its limit line at the reset (it went on by itself)', async () => {
+    const { s, t } = await running('self');
+    const plan = (await limited(s, 'self', t)).usageLimit;
+    if (!plan) throw new Error('no plan');
+    // opencode retries at the reset by itself; its answer came before Mori's time.
+    t.output(`❯ go on\n  Done.\n${'─'.repeat(40)}\n❯ \n${'─'.repeat(40)}\n  ? for shortcuts\n`);
+    time.advance(plan.resumeAt - time.wallMs());
+    await until(() => resumedEntries('self') === 1, 'the resume');
+    expect(typed(t)).toBe('');
+    expect(info(s, 'self').state).toBe('running');
+    expect(info(s, 'self').usageLimit).toBeNull();
+    expect(h.workLog('self')).toContain('the agent went on by itself past its limit');
+  });
+
   it('relaunches an agent that is not running by its resume command and id, at the planned time and not before', async () => {
     const { s, dir, t } = await running('dead');
     const plan = (await limited(s, 'dead', t)).usageLimit;
