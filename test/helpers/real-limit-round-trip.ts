@@ -146,7 +146,8 @@ export async function limitRoundTrip(harness: UpHarness, profile: string, rig: L
     // It waited for the reset by itself, and Mori's resume at its time finds it gone on: one entry, nothing typed.
     expect(refusedMeanwhile).toBe(0);
     await until('the one resume', () => count(safeLog(harness), '- SESSION RESUMED') === 1, why, RESUME_MS + slackMs);
-    expect(safeLog(harness)).toContain('the agent went on by itself past its limit');
+    // Back at its prompt by then (the usual case), or its retry's answer still streaming: either way left to it.
+    expect(safeLog(harness)).toMatch(/the agent went on by itself past its limit|agent still running \(working\)/);
     expect(firstNudge).toBeUndefined();
   }
 
