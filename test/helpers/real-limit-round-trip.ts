@@ -4,7 +4,9 @@
 // session `limited` with that reset; at the reset the stand-in accepts again and Mori must resume the
 // agent exactly once, its next request carrying the conversation from before the limit. `again`
 // keeps the API refusing at the reset with a later one: the resume meets a second limit and the
-// session must be `limited` again with the new reset, not crashed or restarted. Used by the
+// session must be `limited` again with the new reset, not crashed or restarted. `retriesItself` is
+// for a CLI that waits for the reset and sends the refused turn again on its own (opencode): that retry
+// is the resumed request, and Mori's resume finds it gone on and types nothing. Used by the
 // agents-real-limit-*.test.ts files, one CLI per file so vitest runs them side by side.
 import { rmSync } from 'node:fs';
 import { expect } from 'vitest';
@@ -41,6 +43,19 @@ export interface LimitRig {
   replyWords: string;
 }
 
+export interface LimitOptions {
+  /** The stand-in refuses again at the reset with a reset a minute later. */
+  again?: boolean;
+  /** The CLI's start and first answer (default CLI_START_MS). */
+  startMs?: number;
+  /** How much later than the API's reset the CLI's words may put it (a relative duration rounded up to minutes); 0: exactly it. */
+  resetSlackMs?: number;
+  /** The reset this far ahead (whole seconds) rather than on a whole minute: for a CLI that prints a duration, not a clock time. */
+  resetInMs?: number;
+  /** The CLI waits for the reset and retries the refused turn by itself (opencode): that retry is the resumed request, and Mori types nothing. */
+  retriesItself?: boolean;
+}
+
 export interface RoundTrip {
   /** Seconds from the refused message to `limited` in `mori ls --json`. */
   detectedAfterS: number;
@@ -66,7 +81,10 @@ const count = (text: string, needle: string): number => text.split(needle).lengt
  * Runs the round trip on `harness` (its environment already set for the CLI) with session `s` of
  * `profile`; asserts every step and returns the timings.
  */
-export async function limitRoundTrip(harness: UpHarness, profile: string, rig: LimitRig, options: { again?: boolean } = {}): Promise<RoundTrip> {
+export async function limitRoundTrip(harness: UpHarness, profile: string, rig: LimitRig, options: LimitOptions = {}): Promise<RoundTrip> {
+  const startMs = options.startMs ?? CLI_START_MS;
+  const slackMs = options.resetSlackMs ?? 0;
+
   const turnTexts = (): string[] => rig.turns().map((t) => t.text);
   harness.env['MORI_LIMIT_JITTER_MS'] = '0';
   const init = harness.mori('init', harness.project, '--name', 's', '--agent', profile, '--backend', 'tmux', '--task', TASK);
@@ -80,12 +98,14 @@ export async function limitRoundTrip(harness: UpHarness, profile: string, rig: L
     }
   };
   const why = (): string => `${u.stderr()}\n--- screen ---\n${shown()}\n--- work log ---\n${safeLog(harness)}`;
-  await until('the task answered', () => turnTexts().some((t) => t.includes(TASK_WORD)), why, CLI_START_MS);
-  await until('the agent at its prompt after the answer', () => hasEvent(u, 'session.activity', { to: 'waiting' }), why, CLI_START_MS);
+  await until('the task answered', () => turnTexts().some((t) => t.includes(TASK_WORD)), why, startMs);
+  await until('the agent at its prompt after the answer', () => hasEvent(u, 'session.activity', { to: 'waiting' }), why, startMs);
 
   // On a whole minute (every CLI prints minutes), 40–100 s ahead.
-  const resetMs = Math.ceil((Date.now() + LEAD_MS) / MINUTE_MS) * MINUTE_MS;
+  const resetMs = options.resetInMs !== undefined ? Math.ceil((Date.now() + options.resetInMs) / 1000) * 1000 : Math.ceil((Date.now() + LEAD_MS) / MINUTE_MS) * MINUTE_MS;
   rig.limitUntil(resetMs);
+  // Never before the reset; later only by what the CLI's words cannot say (a duration in whole minutes).
+  const resetRead = (at: number | null | undefined): boolean => at !== null && at !== undefined && at >= resetMs && at <= resetMs + slackMs;
   const sentAt = Date.now();
   const sent = harness.mori('send', 's', SECOND);
   expect(sent.code, sent.stderr).toBe(0);
@@ -93,11 +113,12 @@ export async function limitRoundTrip(harness: UpHarness, profile: string, rig: L
   const detectedAfterS = (Date.now() - sentAt) / 1000;
   // A first source may name no reset (Claude Code's retry banner "5-hour limit reached · retrying…"):
   // the CLI's final limit line or its record refines it.
-  await until('the reset the API sent', () => liveSession(harness, 's')?.usageLimit?.resetAt === resetMs, why, resetMs - Date.now() - 5_000);
+  await until('the reset the API sent', () => resetRead(liveSession(harness, 's')?.usageLimit?.resetAt), why, resetMs - Date.now() - 5_000);
   const resetSeenAfterS = (Date.now() - sentAt) / 1000;
   const limited = liveSession(harness, 's');
   expect(limited?.state).toBe('limited');
-  expect(limited?.usageLimit?.resumeAt).toBe(resetMs);
+  const resetSeen = limited?.usageLimit?.resetAt ?? 0;
+  expect(limited?.usageLimit?.resumeAt).toBe(resetSeen);
   const startsBefore = u.lines().filter((e) => e['type'] === 'session.started').length;
 
   // Nothing resumes it before the reset.
@@ -112,14 +133,23 @@ export async function limitRoundTrip(harness: UpHarness, profile: string, rig: L
   await new Promise((r) => setTimeout(r, Math.max(0, resetMs - Date.now())));
   rig.limitUntil(options.again === true ? resetAgainMs : null);
   const turnsAtReset = turnTexts().length;
-  // The resumed turn: the nudge, with the conversation from before the limit.
-  const carries = (t: string): boolean => t.includes(NUDGE) && t.includes(TASK_WORD) && t.includes(rig.replyWords);
+  // The resumed turn: the nudge, with the conversation from before the limit; or the CLI's own retry of the refused turn.
+  const itself = options.retriesItself === true;
+  const carries = (t: string): boolean => t.includes(itself ? SECOND : NUDGE) && t.includes(TASK_WORD) && t.includes(rig.replyWords);
   const resumed = (): string | undefined => turnTexts().slice(turnsAtReset).find(carries);
-  await until('the resumed request with the earlier turns', () => resumed() !== undefined, why, RESUME_MS);
+  await until('the resumed request with the earlier turns', () => resumed() !== undefined, why, RESUME_MS + slackMs);
   // Never before the reset: the first request holding the nudge came after it.
   const firstNudge = rig.turns().find((t) => t.text.includes(NUDGE));
-  expect(firstNudge?.at ?? 0).toBeGreaterThanOrEqual(resetMs);
+  if (!itself) expect(firstNudge?.at ?? 0).toBeGreaterThanOrEqual(resetMs);
   const resumedAfterS = (Date.now() - resetMs) / 1000;
+  if (itself) {
+    // It waited for the reset by itself, and Mori's resume at its time finds it gone on: one entry, nothing typed.
+    expect(refusedMeanwhile).toBe(0);
+    await until('the one resume', () => count(safeLog(harness), '- SESSION RESUMED') === 1, why, RESUME_MS + slackMs);
+    // Back at its prompt by then (the usual case), or its retry's answer still streaming: either way left to it.
+    expect(safeLog(harness)).toMatch(/the agent went on by itself past its limit|agent still running \(working\)/);
+    expect(firstNudge).toBeUndefined();
+  }
 
   if (options.again === true) {
     await until('limited again with the new reset', () => liveSession(harness, 's')?.usageLimit?.resetAt === resetAgainMs, why, RESUME_MS);
@@ -137,9 +167,9 @@ export async function limitRoundTrip(harness: UpHarness, profile: string, rig: L
   expect(count(log, '- SESSION RESUMED'), log).toBe(1);
   expect(u.lines().filter((e) => e['type'] === 'session.started').length).toBe(startsBefore);
   expect(log).not.toMatch(/SESSION (CRASHED|RESTARTED)/);
-  // One resumed turn: the conversation the agent sends last holds the nudge once, and nothing before the reset held it.
+  // One resumed turn: the conversation the agent sends last holds the nudge once (none when it went on by itself), and nothing before the reset held it.
   const last = turnTexts().at(-1) ?? '';
-  expect(count(last, NUDGE), last).toBe(1);
+  expect(count(last, NUDGE), last).toBe(itself ? 0 : 1);
   expect(turnTexts().slice(0, turnsAtReset).some((t) => t.includes(NUDGE))).toBe(false);
   return { detectedAfterS, resetSeenAfterS, resumedAfterS, refusedWhileLimited: refusedMeanwhile };
 }

@@ -39,6 +39,13 @@ export interface MessagesApiOptions {
   port?: number;
   /** The reply of a turn when the script is empty. */
   defaultText?: string;
+  /**
+   * How `limitUntil` refuses: `anthropic` (default) as the Messages API does a spent subscription;
+   * `opencode-go` as OpenCode's Go gateway does (the same 429 with a `GoUsageLimitError` body and
+   * `retry-after` in seconds to the reset), the one refusal opencode words as "Usage limit reached. It
+   * will reset in …".
+   */
+  limitStyle?: 'anthropic' | 'opencode-go';
 }
 
 /** One message of a request's conversation, as text (tool results and blocks flattened). */
@@ -63,10 +70,12 @@ export class MessagesApiStandIn {
   private nextId = 1;
   private readonly defaultText: string;
   private limitedUntilMs: number | null = null;
+  private readonly limitStyle: 'anthropic' | 'opencode-go';
 
   private constructor(options: MessagesApiOptions) {
     this.port_ = options.port ?? 0;
     this.defaultText = options.defaultText ?? 'OK.';
+    this.limitStyle = options.limitStyle ?? 'anthropic';
   }
 
   static async start(options: MessagesApiOptions = {}): Promise<MessagesApiStandIn> {
@@ -160,7 +169,7 @@ export class MessagesApiStandIn {
     if (!isMessages) {
       return json(res, 404, { type: 'error', error: { type: 'not_found_error', message: `no route ${req.method} ${url.pathname}` } });
     }
-    if (this.limitedUntilMs !== null) return usageLimited(res, this.limitedUntilMs);
+    if (this.limitedUntilMs !== null) return usageLimited(res, this.limitedUntilMs, this.limitStyle);
     const turn: ScriptedTurn = kind === 'turn' ? (this.script.shift() ?? { text: this.defaultText }) : { text: 'OK' };
     const model = typeof body?.['model'] === 'string' ? body['model'] : 'claude-stand-in';
     const id = `msg_standin_${this.nextId++}`;
@@ -201,10 +210,16 @@ export class MessagesApiStandIn {
  * its reset in epoch seconds). Claude Code builds "You've hit your … limit · resets …" from
  * `anthropic-ratelimit-unified-representative-claim` and `-reset` (2.1.332's 429 handler).
  */
-function usageLimited(res: http.ServerResponse, untilMs: number): void {
+function usageLimited(res: http.ServerResponse, untilMs: number, style: 'anthropic' | 'opencode-go'): void {
   const reset = String(Math.floor(untilMs / 1000));
-  const body = JSON.stringify({ type: 'error', error: { type: 'rate_limit_error', message: 'This request would exceed your account\'s rate limit. Please try again later.' } });
+  const go = style === 'opencode-go';
+  // opencode 1.18.33 words a refusal as a Go limit when its body holds "GoUsageLimitError" (its
+  // SessionRetry.retryable), the reset from `retry-after` in seconds.
+  const body = JSON.stringify(go
+    ? { type: 'error', error: { type: 'GoUsageLimitError', message: 'Usage limit reached.' }, metadata: { workspace: 'wrk_standin' } }
+    : { type: 'error', error: { type: 'rate_limit_error', message: 'This request would exceed your account\'s rate limit. Please try again later.' } });
   res.writeHead(429, {
+    ...(go ? { 'retry-after': String(Math.max(0, Math.ceil((untilMs - Date.now()) / 1000))) } : {}),
     'content-type': 'application/json',
     'content-length': Buffer.byteLength(body),
     'anthropic-ratelimit-unified-status': 'rejected',

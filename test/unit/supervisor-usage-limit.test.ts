@@ -162,6 +162,25 @@ describe('a session at its usage limit', () => {
     expect(t.written).toHaveLength(writes);
   });
 
+  it('keeps the reset a relative line named first while the line is redrawn: no drift, one log line', async () => {
+    const { s, t } = await running('rel');
+    const at = time.wallMs();
+    // opencode's retry line ("It will reset in 2 minutes … [retrying in 58s attempt #1]") is redrawn each second.
+    const line = (left: number): string => `You've hit your session limit · resets in 5 minutes [retrying in ${left}s attempt #1]`;
+    // Read one activity read after it was shown.
+    const first = at + READ_MS + 5 * 60_000;
+    expect((await limited(s, 'rel', t, line(300))).usageLimit?.resetAt).toBe(first);
+    for (const left of [290, 280, 270]) {
+      time.advance(10_000 - READ_MS);
+      showLimit(t, line(left));
+      time.advance(READ_MS);
+      await drain();
+    }
+    expect(info(s, 'rel').usageLimit?.resetAt).toBe(first);
+    expect(count(h.workLog('rel'), 'SESSION LIMITED')).toBe(1);
+    expect(h.events.filter((e) => e.type === 'session.limited')).toHaveLength(1);
+  });
+
   it('types nothing into an agent that went on by itself (busy at the reset) and clears the limit', async () => {
     const { s, t } = await running('busy');
     const plan = (await limited(s, 'busy', t)).usageLimit;
@@ -178,6 +197,20 @@ describe('a session at its usage limit', () => {
     expect(info(s, 'busy').state).toBe('running');
     expect(info(s, 'busy').usageLimit).toBeNull();
     expect(h.workLog('busy')).toContain('SESSION RESUMED - after usage limit; agent still running (working)');
+  });
+
+  it('types nothing into an agent back at its prompt without its limit line at the reset (it went on by itself)', async () => {
+    const { s, t } = await running('self');
+    const plan = (await limited(s, 'self', t)).usageLimit;
+    if (!plan) throw new Error('no plan');
+    // opencode retries at the reset by itself; its answer came before Mori's time.
+    t.output(`❯ go on\n  Done.\n${'─'.repeat(40)}\n❯ \n${'─'.repeat(40)}\n  ? for shortcuts\n`);
+    time.advance(plan.resumeAt - time.wallMs());
+    await until(() => resumedEntries('self') === 1, 'the resume');
+    expect(typed(t)).toBe('');
+    expect(info(s, 'self').state).toBe('running');
+    expect(info(s, 'self').usageLimit).toBeNull();
+    expect(h.workLog('self')).toContain('the agent went on by itself past its limit');
   });
 
   it('relaunches an agent that is not running by its resume command and id, at the planned time and not before', async () => {

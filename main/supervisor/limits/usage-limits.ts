@@ -61,6 +61,10 @@ export class UsageLimits {
     if (state === 'limited' && current !== null) {
       // The first source wins; a later one only refines the reset time.
       if (signal.resetAtMs === null || signal.resetAtMs === current.resetAt) return 'same-limit';
+      // The same source read again never puts the reset later: a relative reset ("It will reset in 2
+      // minutes", opencode's retry line, redrawn every second with its countdown) re-read as the
+      // clock moves would push the resume on for as long as it stays on screen.
+      if (signal.source === current.source && current.resetAt !== null && signal.resetAtMs > current.resetAt) return 'same-limit';
       const refined = planLimit({ signal, now, retries: current.retries, jitterMs: this.jitterMs, others: this.othersPlanned(rt), random: ports.random });
       this.record(rt, { ...refined, detectedAt: current.detectedAt, source: current.source, text: current.text }, 'reset time refined', 'refined');
       return 'refined';

@@ -22,6 +22,7 @@ import type { Env } from '../../agents/profile.js';
 import type { PowerClock, Scheduler } from '../../power/clock.js';
 import { decideResumeAction, planResume, STUCK_AFTER_WAKE_MS } from './resume-plan.js';
 import { closeLimitDialog } from '../limits/limit-dialog-close.js';
+import { showsLimit } from '../limits/screen-limit-watch.js';
 
 /** An agent left to retry by itself is looked at again this often, to nudge it once its retries ran out. */
 const RETRY_RECHECK_MS = 5_000;
@@ -82,8 +83,17 @@ export class ResumeController {
     const run = rt.run;
     if (run === null) return this.relaunch(rt, reason, resumed, gen);
     if (reason === 'usage-limit') {
-      // An agent still showing its limit dialog takes no nudge: closed first, then looked at again.
       const live = (): boolean => gen === rt.generation && rt.run === run && !ports.machine.shuttingDown;
+      // At its prompt with its limit line gone, the agent went on by itself (opencode retries at the
+      // reset on its own and answers): a nudge would only cost a turn.
+      const screen = rt.activity === 'waiting' ? await run.terminal.screenText().catch(() => null) : null;
+      if (!live()) return;
+      if (screen !== null && rt.activity === 'waiting' && !showsLimit(rt.profile.name, rt.profile.patterns, screen)) {
+        if (!ports.moves.move(rt, 'resume')) return;
+        this.ports.journal.resuming(rt, run.launch);
+        return this.resumed(rt, reason, resumed, 'the agent went on by itself past its limit (at its prompt, its limit line gone): nothing typed');
+      }
+      // An agent still showing its limit dialog takes no nudge: closed first, then looked at again.
       await closeLimitDialog(rt, { scheduler: ports.scheduler, store: ports.store }, live);
       if (!live()) return;
     }
