@@ -1,6 +1,7 @@
 // Vitest configuration: unit, integration and lint tests run in Node; the CLI is compiled once
 // first (test/global-setup.ts) so tests exercise the same JavaScript that `mori` runs.
 import { defineConfig } from 'vitest/config';
+import { LongestFirst } from './test/longest-first.js';
 
 export default defineConfig({
   test: {
@@ -14,5 +15,6 @@ export default defineConfig({
     // Three files at once on two cores: most integration tests wait on real processes, timers and
     // sockets rather than compute, and two at a time put the suite at 20 minutes.
     maxWorkers: 3,
+    sequence: { sequencer: LongestFirst },
   },
 });
