@@ -76,7 +76,9 @@ describe('hooks under mori up', () => {
   });
 
   it('the screen still wins after a later change, and /clear moves the recorded id the resume uses', async () => {
-    h = new UpHarness('hooks-clear');
+    // No status file: the SessionStart hook alone names each new conversation (with it, claude's status
+    // file can name the id first, in its own words; hooks-off tests below cover that path).
+    h = new UpHarness('hooks-clear', { FAKE_AGENT_NO_STATUS: '1' });
     h.init('cl', 'tmux');
     const u = h.up();
     await until('the agent to start', () => h.starts().length === 1);
