@@ -1,7 +1,7 @@
 // Interruptions end to end (DESIGN.md §4, §8): a real `mori up` and its agent frozen with SIGSTOP
 // (as a laptop sleep freezes them), a probe target that goes away and comes back, a reboot faked by
 // a new boot id, and injected power events for the odd orders real machines produce.
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -105,7 +105,13 @@ describe('reboot', () => {
     // Each agent waiting (each, not two waits of one): it has written its transcript, so each can be
     // resumed by id.
     const waiting = (name: string): boolean => first.lines().some((e) => e['type'] === 'session.activity' && e['to'] === 'waiting' && e['name'] === name);
-    await until('both agents', () => h!.starts().length === 2 && waiting('r1') && waiting('r2'), first.stderr);
+    // And each transcript on disk: a waiting said by the SessionStart hook can come while the agent
+    // is still about to write it, and an agent killed then has nothing to resume.
+    const transcripts = (): string[] => {
+      const dir = path.join(h!.tmp, 'claude', 'projects');
+      return existsSync(dir) ? (readdirSync(dir, { recursive: true }) as string[]).map((f) => path.basename(f)) : [];
+    };
+    await until('both agents', () => h!.starts().length === 2 && waiting('r1') && waiting('r2') && h!.starts().every((s) => transcripts().includes(`${s.sessionId}.jsonl`)), first.stderr);
     first.child.kill('SIGKILL');
     await first.exited;
 
