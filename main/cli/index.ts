@@ -53,6 +53,11 @@ export async function buildProgram(commandName?: string): Promise<Command> {
 }
 
 async function main(): Promise<void> {
+  // `mori ls | head`: the reader went away. What it wanted was printed; end quietly, not with a stack.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err;
+    process.exit(process.exitCode ?? 0);
+  });
   const program = await buildProgram(process.argv[2]);
   program.commands.forEach((c) => c.exitOverride());
   try {

@@ -4,12 +4,12 @@
 // file is reported by name and never overwritten. Reading only: `mori ls` reads it on every run, so
 // the writing (remotes-update.ts) and what it loads stay out of that command. Runs in the CLI process.
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import * as z from 'zod/mini';
 import '../../common/zod-english.js';
 import { fail, ok, type Result } from '../../common/result.js';
+import { remotesPath } from './remotes-path.js';
 
-export const REMOTES_FILE = 'remotes.json';
+export { REMOTES_FILE, remotesPath } from './remotes-path.js';
 /** What runs on the remote unless the person says otherwise: its `mori`, found on the login's PATH. */
 export const DEFAULT_REMOTE_COMMAND = 'mori bridge';
 
@@ -31,10 +31,6 @@ export const Remote = z.object({
 export type Remote = z.infer<typeof Remote>;
 
 const RemotesFile = z.object({ schemaVersion: z.literal(1), remotes: z.array(Remote) });
-
-export function remotesPath(home: string): string {
-  return path.join(home, REMOTES_FILE);
-}
 
 /** Every remote; none when the file does not exist. A file that cannot be read or parsed is named, and left as it is. */
 export function readRemotes(home: string): Result<Remote[]> {

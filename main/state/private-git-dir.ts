@@ -38,12 +38,26 @@ function quote(value: string): string {
   return `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n').replace(/\t/g, '\\t')}"`;
 }
 
+function recordKey(record: string): string {
+  const nl = record.indexOf('\n');
+  return nl < 0 ? record : record.slice(0, nl);
+}
+
+/** The records of `git config --local --null --list` output whose keys are in SAFE_REPO_KEYS, in the same form. */
+export function safeConfigRecords(listOutput: string): string {
+  return listOutput
+    .split('\0')
+    .filter((record) => SAFE_REPO_KEYS.test(recordKey(record)))
+    .map((record) => `${record}\0`)
+    .join('');
+}
+
 /** The private config: the SAFE_REPO_KEYS entries of `git config --local --null --list` output, core.bare false. */
 export function safeRepoConfig(listOutput: string): string {
   const sections = new Map<string, string[]>([['core', ['\tbare = false']]]);
   for (const record of listOutput.split('\0')) {
     const nl = record.indexOf('\n');
-    const key = nl < 0 ? record : record.slice(0, nl);
+    const key = recordKey(record);
     if (!SAFE_REPO_KEYS.test(key)) continue;
     const dot = key.indexOf('.');
     const section = key.slice(0, dot);

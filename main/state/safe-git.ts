@@ -4,12 +4,14 @@
 // from git-policy.ts, which says which subcommands run and why each is safe. Runs that read file
 // contents go through a private git dir (private-git-dir.ts). Synchronous runs for one-shot callers,
 // asynchronous ones (spawns one per loop turn, a whole-run timeout) for periodic work, and the
-// per-directory cache of a repository's paths and safe config. Any Node process.
+// per-directory cache of a repository's paths and safe config (in memory; on disk too in a process
+// that opts in, remembered-repos.ts). Any Node process.
 import { spawn, spawnSync } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { gitArgs, gitEnv, READS_CONTENTS } from './git-policy.js';
-import { makePrivateGitDir, parseRepoPaths, REPO_CONFIG_ARGS, REPO_PATHS_ARGS, safeRepoConfig, type RepoPaths } from './private-git-dir.js';
+import { makePrivateGitDir, parseRepoPaths, REPO_CONFIG_ARGS, REPO_PATHS_ARGS, safeConfigRecords, safeRepoConfig, type RepoPaths } from './private-git-dir.js';
+import { lookupStamp, rememberedRepo, rememberRepo, remembering } from './remembered-repos.js';
 
 /** Git is given this long per run: a status on a huge repo must not stall a resume. */
 export const GIT_TIMEOUT_MS = 5_000;
@@ -166,14 +168,19 @@ export async function knownRepo(dir: string, left: () => number): Promise<KnownR
 }
 
 async function lookUpRepo(dir: string, left: () => number): Promise<KnownRepo | GitRun> {
+  const remembered = rememberedRepo(dir);
+  if (remembered !== null) return { repo: remembered.repo, safeConfig: safeRepoConfig(remembered.configRecords), stamp: '' };
   const paths = await spawnGitAsync(dir, REPO_PATHS_ARGS, gitEnv(), left());
   const repo = repoOf(paths);
   if (repo === null) return paths.code === 0 ? NO_GIT : paths;
   const stamp = await configStamp(repo);
+  const lookup = remembering() ? lookupStamp(dir, repo) : null;
   const config = await spawnGitAsync(dir, REPO_CONFIG_ARGS, gitEnv(), left());
   if (config.timedOut) return config;
-  const known = { repo, safeConfig: safeRepoConfig(config.stdout), stamp: stamp ?? '' };
+  const records = safeConfigRecords(config.stdout);
+  const known = { repo, safeConfig: safeRepoConfig(records), stamp: stamp ?? '' };
   if (stamp !== null && config.code === 0) repoCache.set(dir, known);
+  if (config.code === 0) rememberRepo(dir, paths.stdout, records, lookup);
   return known;
 }
 

@@ -78,6 +78,11 @@ export async function readHead(git: RepoGit): Promise<string | null> {
  * the person's, then add -A. One scan of the work tree; the changed files' blobs are written, no tree.
  */
 export async function stageWorkTree(git: RepoGit, projectDir: string): Promise<string> {
+  return addWorkTree(git, projectDir, await copyPersonsIndex(git));
+}
+
+/** A copy of the person's index in the private dir (its path; no file before the first commit), as stageWorkTree starts. */
+export async function copyPersonsIndex(git: RepoGit): Promise<string> {
   const index = path.join(git.scratch, 'snapshot-index');
   try {
     const source = path.join(git.gitDir, 'index');
@@ -89,6 +94,11 @@ export async function stageWorkTree(git: RepoGit, projectDir: string): Promise<s
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err; // no index yet: a repository without commits
   }
+  return index;
+}
+
+/** The work tree added to the index copy `index` (copyPersonsIndex), as stageWorkTree ends. */
+export async function addWorkTree(git: RepoGit, projectDir: string, index: string): Promise<string> {
   // Exit 1: a file could not be read (left as it was) or the state dir is ignored already (named by
   // the exclusion); the rest is added either way. 128 is a failure.
   const added = await git.run(['add', '-A', '--ignore-errors', '--', '.', stateDirsExcluded(git, projectDir)], { index });

@@ -81,12 +81,22 @@ describe('mori ls with a daemon running', () => {
     // The CLI itself loaded no state-file reader or markdown parser: the daemon read the files.
     // The CLI is CommonJS (bin/, the bundle): every file it loads passes Module.prototype.load.
     const trace = path.join(root, 'trace.cjs');
-    writeFileSync(trace, "const M = require('node:module'); const load = M.prototype.load; M.prototype.load = function (f) { process.stderr.write(`loaded ${f}\\n`); return load.call(this, f); };\n");
+    writeFileSync(
+      trace,
+      "const M = require('node:module'); const load = M.prototype.load; M.prototype.load = function (f) { process.stderr.write(`loaded ${f}\\n`); return load.call(this, f); };\n" +
+        "process.on('exit', () => process.stderr.write(`builtins ${process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13)).join(' ')}\\n`));\n",
+    );
     const traced = spawnSync(process.execPath, ['--require', trace, MORI_BIN, 'ls', '--json'], { env: { ...process.env, MORI_HOME: home, ...env }, encoding: 'utf8' });
     expect(traced.status, traced.stderr).toBe(0);
     const modules = modulesLoaded(traced.stderr);
     expect(modules).toContain('main/daemon-client/control-client.js');
     expect(modules.filter((m) => /session-summary\.js|markdown-doc\.js|micromark/.test(m))).toEqual([]);
+    // No remotes.json: the remotes' schemas are not loaded. Nothing starts a process: commander's
+    // child_process (for subcommands that are programs) is loaded only when it spawns one.
+    expect(modules).not.toContain('main/remote/remotes-store.js');
+    const builtins = (/^builtins (.*)$/m.exec(traced.stderr)?.[1] ?? '').split(' ');
+    expect(builtins).toContain('net');
+    expect(builtins).not.toContain('child_process');
 
     const text = moriIn(home, ['ls'], env);
     expect(text.code, text.err).toBe(0);

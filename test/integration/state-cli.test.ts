@@ -1,8 +1,9 @@
 // `mori init | ls | status | log | prompt` as a person runs them: real processes, real files.
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { gitRepo, runMori, tempDir } from '../helpers/mori-cli.js';
+import { gitRepo, MORI_BIN, runMori, tempDir } from '../helpers/mori-cli.js';
 
 let home: string;
 let project: string;
@@ -75,6 +76,18 @@ describe('mori ls, status, log, prompt', () => {
     const ls = JSON.parse(runMori(['ls', '--json'], { home }).stdout) as { sessions: { session: { name: string } }[] };
     expect(ls.sessions.map((s) => s.session.name)).toEqual(['auth']);
     expect(runMori(['status', 'nobody'], { home }).code).toBe(3);
+  });
+
+  it('ends quietly when the reader of its output goes away (`mori status S --json | head`)', () => {
+    init();
+    const state = path.join(project, '.mori', 'auth', 'session_state.md');
+    // More than a pipe holds: the reader is gone before the last of it is written.
+    writeFileSync(state, readFileSync(state, 'utf8').replace('- Implement auth middleware', `- ${'y'.repeat(200_000)}`));
+    const r = spawnSync('bash', ['-c', `"${process.execPath}" "${MORI_BIN}" status auth --json 2>"$ERR" | head -c 100 >/dev/null; exit \${PIPESTATUS[0]}`], {
+      env: { ...process.env, MORI_HOME: home, ERR: path.join(home, 'stderr') },
+    });
+    expect(readFileSync(path.join(home, 'stderr'), 'utf8')).toBe('');
+    expect(r.status).toBe(0);
   });
 
   it('builds the resume prompt from the files', () => {

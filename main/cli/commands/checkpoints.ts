@@ -7,6 +7,7 @@ import type { Command } from 'commander';
 import { BUSY_MESSAGE, rollbackNeedsConfirm } from '../../../common/rollback-confirm.js';
 import { fail } from '../../../common/result.js';
 import { projectDirOf } from '../../state/project-dir.js';
+import { moriCacheDir, rememberReposIn } from '../../state/remembered-repos.js';
 import { openSession } from '../../state/resolve-session.js';
 import { NOT_A_REPOSITORY } from '../../state/snapshot.js';
 import { sessionChanges, sessionCheckpoints, sessionPatch } from '../../supervisor/checkpoints/changes.js';
@@ -30,6 +31,8 @@ interface RollbackCliOptions extends OutputOptions {
 }
 
 export function registerCheckpoints(program: Command): void {
+  // Each of these is a fresh process: it remembers which repository a project is in between runs.
+  rememberReposIn(moriCacheDir());
   program
     .command('checkpoint <session>')
     .description('snapshot the work tree now (nothing new when it is unchanged)')

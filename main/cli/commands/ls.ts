@@ -5,6 +5,7 @@
 // when none answers. Every remote's sessions follow as `host:session` rows, each remote asked at
 // once and given up on after a short deadline (an unreachable one is marked, never waited for).
 // Runs in the CLI process.
+import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { SessionSummary } from '../../state/session-summary.js';
 import type { StateProblem } from '../../supervisor/session/state-problems.js';
@@ -12,12 +13,15 @@ import type { SessionListingEntry } from '../../supervisor/session/session-listi
 import { moriHome } from '../../state/mori-home.js';
 import { reportFailure, reportSuccess, type OutputOptions } from '../output.js';
 import { listingFromDaemon, liveLine, liveState, noLiveNote, type LiveState } from '../live-state.js';
-import { readRemotes } from '../../remote/remotes-store.js';
+import { remotesPath } from '../../remote/remotes-path.js';
 import type { RemoteListing } from '../../remote/remote-sessions.js';
 import type { Failure } from '../../../common/result.js';
 
 /** Every remote's listing (none without remotes.json: nothing of ssh is loaded then), or why remotes.json cannot be read. */
 async function remoteListings(): Promise<{ listings: RemoteListing[]; problem: Failure | null }> {
+  // No remotes.json (most people): the remotes' schemas are not even loaded.
+  if (!existsSync(remotesPath(moriHome()))) return { listings: [], problem: null };
+  const { readRemotes } = await import('../../remote/remotes-store.js');
   const remotes = readRemotes(moriHome());
   if (!remotes.ok) return { listings: [], problem: remotes };
   if (remotes.value.length === 0) return { listings: [], problem: null };

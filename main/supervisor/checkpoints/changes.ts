@@ -10,7 +10,7 @@ import { projectDirOf } from '../../state/project-dir.js';
 import { openRepoGit, type RepoGit } from '../../state/repo-git.js';
 import { readSessionFile } from '../../state/session-file.js';
 import { diffTreeToIndex, diffTrees, isText, patchOf, readBlobs, type FileChange } from '../../state/snapshot-diff.js';
-import { listCheckpoints, NOT_A_REPOSITORY, shortId, stageWorkTree, writeIndexTree, type CheckpointEntry } from '../../state/snapshot.js';
+import { addWorkTree, copyPersonsIndex, listCheckpoints, NOT_A_REPOSITORY, shortId, writeIndexTree, type CheckpointEntry } from '../../state/snapshot.js';
 
 /**
  * Text larger than this is given as a patch only, not as its two sides: both sides and the patch of
@@ -86,8 +86,11 @@ interface Compared {
 
 /** The checkpoint `since` names and the work tree staged in a temporary index now (no tree written yet). */
 async function staged({ git, sessionId, projectDir }: SessionRepo, since: string): Promise<Result<{ since: CheckpointEntry; index: string }>> {
-  // The listing and the work tree's scan run side by side: each is one git process.
-  const [entries, index] = await Promise.all([listCheckpoints(git, sessionId), stageWorkTree(git, projectDir)]);
+  // The listing and the work tree's scan run side by side, each one git process. The scan starts
+  // first: it is the longer, and starting a process holds this one up a few ms (safe-git.ts).
+  const copied = copyPersonsIndex(git);
+  const scanned = copied.then((index) => addWorkTree(git, projectDir, index));
+  const [entries, index] = await Promise.all([copied.then(() => listCheckpoints(git, sessionId)), scanned]);
   const from = resolveCheckpoint(entries, since);
   return from.ok ? ok({ since: from.value, index }) : from;
 }
