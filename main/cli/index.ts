@@ -52,6 +52,18 @@ export async function buildProgram(commandName?: string): Promise<Command> {
   return program;
 }
 
+/**
+ * Commands whose action returns when their work is done (nothing runs on after it): once it has
+ * and their output is written, the process ends at once rather than after Node takes its heap down
+ * piece by piece, several ms of a command that takes a couple of hundred (DESIGN.md §10).
+ */
+const DONE_WITH_ACTION = new Set(['ls', 'status', 'log', 'prompt', 'checkpoint', 'checkpoints', 'changes', 'rollback']);
+
+/** Exits once stdout and stderr have taken everything written to them (a pipe on macOS is written asynchronously). */
+function exitWhenWritten(): void {
+  process.stdout.write('', () => process.stderr.write('', () => process.exit()));
+}
+
 async function main(): Promise<void> {
   // `mori ls | head`: the reader went away. What it wanted was printed; end quietly, not with a stack.
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
@@ -62,6 +74,7 @@ async function main(): Promise<void> {
   program.commands.forEach((c) => c.exitOverride());
   try {
     await program.parseAsync(process.argv);
+    if (DONE_WITH_ACTION.has(process.argv[2] ?? '')) exitWhenWritten();
   } catch (err) {
     if (err instanceof CommanderError) {
       // help and --version exit 0; any other parse error is a usage error (exit 2)

@@ -18,8 +18,9 @@ export function reportFailure(f: Failure, opts: OutputOptions): void {
   process.exitCode = exitCodeFor(f.code);
 }
 
-/** Prints a success: the JSON value with --json, else the text. */
-export function reportSuccess(value: unknown, text: string, opts: OutputOptions): void {
-  if (opts.json) printJson(value);
-  else if (text.length > 0) process.stdout.write(text.endsWith('\n') ? text : text + '\n');
+/** Prints a success: the JSON value with --json, else the text (made only then, when given as a function). */
+export function reportSuccess(value: unknown, text: string | (() => string), opts: OutputOptions): void {
+  if (opts.json) return printJson(value);
+  const said = typeof text === 'function' ? text() : text;
+  if (said.length > 0) process.stdout.write(said.endsWith('\n') ? said : said + '\n');
 }

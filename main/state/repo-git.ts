@@ -21,6 +21,8 @@ export interface RunOptions {
   input?: string | Buffer;
   /** Added to git's environment (a commit's identity and date). */
   env?: Readonly<Record<string, string>>;
+  /** Called once git has been started (or failed to start). */
+  started?: () => void;
 }
 
 /** One repository opened for a sequence of runs on one private git dir; close() removes it. */
@@ -52,7 +54,7 @@ export async function openRepoGit(dir: string, timeoutMs = GIT_TIMEOUT_MS): Prom
       if (!READS_CONTENTS.has(args[0] ?? '') && args[0] !== 'rev-parse') throw new Error(`git ${args[0] ?? ''}: not a private-dir subcommand (repo-git.ts)`);
       if (opts.index !== undefined && path.dirname(opts.index) !== scratch) throw new Error('git: a temporary index lives in the private dir');
       const env = gitEnv({ ...opts.env, ...priv.env, ...(opts.index !== undefined ? { GIT_INDEX_FILE: opts.index } : {}) });
-      return spawnGitAsync(known.repo.topLevel, args, env, timeoutMs, opts.input);
+      return spawnGitAsync(known.repo.topLevel, args, env, timeoutMs, opts.input, opts.started);
     },
     updateMoriRefs: (ops) => {
       const input = ops.map((o) => {

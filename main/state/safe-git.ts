@@ -74,8 +74,11 @@ function nextSpawnTurn(): Promise<void> {
   return turn;
 }
 
-/** One asynchronous git run with the environment given (a private git dir's for the runs that read contents). */
-export async function spawnGitAsync(dir: string, args: readonly string[], env: NodeJS.ProcessEnv, timeoutMs: number, input?: string | Buffer): Promise<GitRun> {
+/**
+ * One asynchronous git run with the environment given (a private git dir's for the runs that read
+ * contents). `started` is called once git has been started, or has failed to start.
+ */
+export async function spawnGitAsync(dir: string, args: readonly string[], env: NodeJS.ProcessEnv, timeoutMs: number, input?: string | Buffer, started?: () => void): Promise<GitRun> {
   const argv = gitArgs(dir, args);
   await nextSpawnTurn();
   return new Promise((resolve) => {
@@ -86,6 +89,8 @@ export async function spawnGitAsync(dir: string, args: readonly string[], env: N
     } catch {
       resolve(NO_GIT);
       return;
+    } finally {
+      started?.();
     }
     if (input !== undefined) {
       child.stdin?.on('error', () => undefined); // git exited before reading it all: its exit code says why

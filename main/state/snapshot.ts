@@ -97,11 +97,11 @@ export async function copyPersonsIndex(git: RepoGit): Promise<string> {
   return index;
 }
 
-/** The work tree added to the index copy `index` (copyPersonsIndex), as stageWorkTree ends. */
-export async function addWorkTree(git: RepoGit, projectDir: string, index: string): Promise<string> {
+/** The work tree added to the index copy `index` (copyPersonsIndex), as stageWorkTree ends; `started` is called once git runs. */
+export async function addWorkTree(git: RepoGit, projectDir: string, index: string, started?: () => void): Promise<string> {
   // Exit 1: a file could not be read (left as it was) or the state dir is ignored already (named by
   // the exclusion); the rest is added either way. 128 is a failure.
-  const added = await git.run(['add', '-A', '--ignore-errors', '--', '.', stateDirsExcluded(git, projectDir)], { index });
+  const added = await git.run(['add', '-A', '--ignore-errors', '--', '.', stateDirsExcluded(git, projectDir)], { index, started });
   if (added.code !== 0 && added.code !== 1) throw new GitFailed('add', added);
   return index;
 }

@@ -1,9 +1,11 @@
-// A repository lookup remembered between processes (main/state/remembered-repos.ts): a `mori changes`
-// after the first runs git for its work only, and the remembered answer is used only while what it
-// came from is unchanged — the config, a `.git` appearing between the folder and the top level, an
-// entry that is not one Mori wrote — and never hands git a config key that names a program, whatever
-// the entry holds. Real git (each run's subcommand logged by a PATH shim that hands it on to the real
-// git), real files, the real CLI in processes of its own.
+// `mori changes` runs git for its work only: the repository lookup is remembered between processes
+// (main/state/remembered-repos.ts) and used only while what it came from is unchanged — the config,
+// a `.git` appearing between the folder and the top level, an entry that is not one Mori wrote — and
+// never hands git a config key that names a program, whatever the entry holds; and a session given
+// by its state dir's path has its work tree scanned while the command loads (scan-ahead.ts), with the
+// same answer as by name, a corrupt session file still refused, and no private git dir left behind.
+// Real git (each run's subcommand logged by a PATH shim that hands it on to the real git), real
+// files, the real CLI in processes of its own.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -159,5 +161,51 @@ describe('a remembered lookup read in this process', () => {
     } finally {
       process.env.PATH = saved;
     }
+  });
+});
+
+describe('a session given by its state dir path is scanned while the command loads', () => {
+  /** `mori changes S [--stat] --json` with S as given, in its own TMPDIR (where private git dirs are made). */
+  function changesOf(f: Fixture, spec: string, ...extra: string[]): { code: number | null; out: string; tmp: string } {
+    const tmp = tempDir('changes-tmp');
+    const r = spawnSync(process.execPath, [MORI_BIN, 'changes', spec, ...extra, '--json'], { env: { ...f.env, TMPDIR: tmp }, encoding: 'utf8' });
+    return { code: r.status, out: r.stdout, tmp };
+  }
+
+  it('gives the same listing and patch as by name, leaving no private git dir', () => {
+    const f = fixture();
+    writeFileSync(path.join(f.project, 'a.txt'), 'a\nchanged\n');
+    writeFileSync(path.join(f.project, 'b.txt'), 'new\n');
+    for (const extra of [['--stat'], []]) {
+      const byPath = changesOf(f, stateDir(f), ...extra);
+      const byName = changesOf(f, 's', ...extra);
+      expect(byPath.code, byPath.out).toBe(0);
+      expect(byPath.out).toBe(byName.out);
+      expect(JSON.parse(byPath.out)).toMatchObject({ files: [{ path: 'a.txt', added: 1 }, { path: 'b.txt', kind: 'added' }] });
+      for (const run of [byPath, byName]) expect(readdirSync(run.tmp)).toEqual([]);
+    }
+  });
+
+  it('still refuses a corrupt session file, naming it, and leaves no private git dir', () => {
+    const f = fixture();
+    writeFileSync(path.join(stateDir(f), 'session.json'), '{"id": ');
+    const before = runs(f).length;
+    const r = changesOf(f, stateDir(f), '--stat');
+    // The scan began before the session file was read, and was dropped when it was refused.
+    expect(runs(f).slice(before)).toEqual(['add']);
+    expect(r.code).toBe(3);
+    expect(r.out).toContain(path.join(stateDir(f), 'session.json'));
+    expect(readdirSync(r.tmp)).toEqual([]);
+  });
+
+  it('says a project that is not a git repository has no checkpoints', () => {
+    const project = tempDir('not-a-repo');
+    const f: Fixture = { repo: project, project, cache: tempDir('remembered-xdg'), log: path.join(tempDir('git-log'), 'runs'), env: {} };
+    f.env = { ...process.env, MORI_HOME: tempDir('remembered-home'), XDG_CACHE_HOME: f.cache, PATH: `${gitShim(f.log)}${path.delimiter}${process.env.PATH ?? ''}` };
+    expect(mori(f, 'init', project, '--name', 's', '--agent', 'shell', '--command', 'cat', '--backend', 'direct').status).toBe(0);
+    const r = changesOf(f, stateDir(f), '--stat');
+    expect(r.code).not.toBe(0);
+    expect(r.out).toContain('no checkpoints: not a git repository');
+    expect(readdirSync(r.tmp)).toEqual([]);
   });
 });

@@ -1,71 +1,31 @@
 // `mori checkpoint S [-m text]`, `mori checkpoints S`, `mori changes S [--since X] [--stat]` and
-// `mori rollback S <checkpoint> [--files PATH...] [--dry-run] [--yes]` (DESIGN.md §4, §9): take a
-// snapshot now, list them, show what changed since one, and put files back as one recorded them.
-// Thin over main/supervisor/checkpoints/; a remote session's through its host's daemon
-// (remote-commands.ts). Runs in the CLI process.
+// `mori rollback S <checkpoint> [--files PATH...] [--dry-run] [--yes]` (DESIGN.md §4, §9): their
+// options; what each does is checkpoint-actions.ts, loaded when one runs. `mori changes` on a state
+// dir's path begins the work tree's scan before loading it (scan-ahead.ts): git scans on one core
+// while this process loads the session's schemas on the other. Runs in the CLI process.
 import type { Command } from 'commander';
-import { BUSY_MESSAGE, rollbackNeedsConfirm } from '../../../common/rollback-confirm.js';
-import { fail } from '../../../common/result.js';
-import { projectDirOf } from '../../state/project-dir.js';
 import { moriCacheDir, rememberReposIn } from '../../state/remembered-repos.js';
-import { openSession } from '../../state/resolve-session.js';
-import { NOT_A_REPOSITORY } from '../../state/snapshot.js';
-import { sessionChanges, sessionCheckpoints, sessionPatch } from '../../supervisor/checkpoints/changes.js';
-import { actionLines, checkpointRow, statLines } from '../checkpoint-text.js';
-import { reportFailure, reportSuccess, type OutputOptions } from '../output.js';
-import { ranRemotely } from '../remote-of.js';
-// Taking a checkpoint and rolling back load their modules (the work log, the daemon's client) when
-// they run: `mori changes` starts as a fresh Node process, and its time is mostly loading code.
+import type { ChangesCliOptions, CheckpointCliOptions, RollbackCliOptions } from './checkpoint-actions.js';
+import type { OutputOptions } from '../output.js';
 
-interface CheckpointCliOptions extends OutputOptions {
-  message?: string;
-}
-interface ChangesCliOptions extends OutputOptions {
-  since?: string;
-  stat?: boolean;
-}
-interface RollbackCliOptions extends OutputOptions {
-  files?: string[];
-  yes?: boolean;
-  dryRun?: boolean;
-}
+const actions = () => import('./checkpoint-actions.js');
 
 export function registerCheckpoints(program: Command): void {
   // Each of these is a fresh process: it remembers which repository a project is in between runs.
   rememberReposIn(moriCacheDir());
+
   program
     .command('checkpoint <session>')
     .description('snapshot the work tree now (nothing new when it is unchanged)')
     .option('-m, --message <text>', 'say what this checkpoint is')
     .option('--json', 'print JSON')
-    .action(async (spec: string, opts: CheckpointCliOptions) => {
-      if (await ranRemotely(spec, opts, (m, remote, session) => m.remoteCheckpoint(remote, session, opts.message))) return;
-      const opened = openSession(spec);
-      if (!opened.ok) return reportFailure(opened, opts);
-      const project = projectDirOf(opened.value.stateDir);
-      if (!project.ok) return reportFailure(project, opts);
-      const { writeCheckpoint } = await import('../../supervisor/checkpoints/checkpoint.js');
-      const r = await writeCheckpoint(opened.value.stateDir, project.value, new Date(), { reason: 'on demand', message: opts.message });
-      if (!r.ok) return reportFailure(r, opts);
-      const snap = r.value.checkpoint.snapshot;
-      if (snap === null) return reportFailure(fail('failed', `${project.value}: ${NOT_A_REPOSITORY}`), opts);
-      const id = snap.commit.slice(0, 7);
-      const text = r.value.changed ? `Checkpoint ${id} (#${snap.seq}): ${r.value.checkpoint.changedFiles.length} file(s) changed against HEAD.` : `Unchanged since checkpoint ${id} (#${snap.seq}): nothing new recorded.`;
-      reportSuccess({ ok: true, created: r.value.changed, id, ...snap, changedFiles: r.value.checkpoint.changedFiles }, text, opts);
-    });
+    .action(async (spec: string, opts: CheckpointCliOptions) => (await actions()).checkpointNow(spec, opts));
 
   program
     .command('checkpoints <session>')
     .description("list the session's checkpoints: the first and the most recent ones")
     .option('--json', 'print JSON')
-    .action(async (spec: string, opts: OutputOptions) => {
-      if (await ranRemotely(spec, opts, (m, remote, session) => m.remoteCheckpoints(remote, session))) return;
-      const opened = openSession(spec);
-      if (!opened.ok) return reportFailure(opened, opts);
-      const r = await sessionCheckpoints(opened.value.stateDir);
-      if (!r.ok) return reportFailure(r, opts);
-      reportSuccess({ ok: true, checkpoints: r.value }, r.value.length === 0 ? 'No checkpoints yet.' : r.value.map(checkpointRow).join('\n'), opts);
-    });
+    .action(async (spec: string, opts: OutputOptions) => (await actions()).listCheckpointsOf(spec, opts));
 
   program
     .command('changes <session>')
@@ -74,17 +34,13 @@ export function registerCheckpoints(program: Command): void {
     .option('--stat', 'the file list and line counts only')
     .option('--json', 'print JSON')
     .action(async (spec: string, opts: ChangesCliOptions) => {
-      if (await ranRemotely(spec, opts, (m, remote, session) => m.remoteChanges(remote, session, opts.since ?? 'start', opts.stat ?? false))) return;
-      const opened = openSession(spec);
-      if (!opened.ok) return reportFailure(opened, opts);
-      if (opts.stat) {
-        const r = await sessionChanges(opened.value.stateDir, opts.since);
-        if (!r.ok) return reportFailure(r, opts);
-        return reportSuccess({ ok: true, ...r.value }, statLines(r.value).join('\n'), opts);
-      }
-      const r = await sessionPatch(opened.value.stateDir, opts.since);
-      if (!r.ok) return reportFailure(r, opts);
-      reportSuccess({ ok: true, ...r.value.listing, patch: r.value.patch }, [...statLines(r.value.listing), '', r.value.patch].join('\n'), opts);
+      // A remote's session (`host:session`) has no `/`; a local state dir's path is scanned ahead.
+      const ahead = spec.includes(':') ? null : (await import('../../supervisor/checkpoints/scan-ahead.js')).scanAhead(spec);
+      // Loading is synchronous: begun before git starts, it would hold the scan's start back.
+      await ahead?.started;
+      const run = await actions();
+      if (ahead === null && (await run.changesOfRemote(spec, opts))) return;
+      await run.showChanges(spec, opts, ahead);
     });
 
   program
@@ -94,32 +50,5 @@ export function registerCheckpoints(program: Command): void {
     .option('--dry-run', 'list what would change, change nothing')
     .option('--yes', 'go ahead even while the agent is working')
     .option('--json', 'print JSON')
-    .action(async (spec: string, to: string, opts: RollbackCliOptions) => {
-      if (await ranRemotely(spec, opts, (m, remote, session) => m.remoteRollback(remote, session, to, opts.files ?? [], opts.dryRun ?? false, opts.yes ?? false))) return;
-      const opened = openSession(spec);
-      if (!opened.ok) return reportFailure(opened, opts);
-      const stateDir = opened.value.stateDir;
-      const [{ rollbackSession }, { liveState }, { refusedInsideAgent }, { moriHome }] = await Promise.all([
-        import('../../supervisor/checkpoints/rollback.js'),
-        import('../live-state.js'),
-        import('../approver-check.js'),
-        import('../../state/mori-home.js'),
-      ]);
-      const preview = await rollbackSession({ stateDir, to, files: opts.files ?? [], dryRun: true });
-      if (!preview.ok) return reportFailure(preview, opts);
-      const changing = preview.value.actions.filter((a) => a.action !== 'skip');
-      const head = `Rollback to checkpoint ${preview.value.to.id} (#${preview.value.to.seq}, ${preview.value.to.at}): ${changing.length} file${changing.length === 1 ? '' : 's'}`;
-      if (opts.dryRun) return reportSuccess({ ok: true, ...preview.value }, [`${head} would change:`, ...actionLines(preview.value.actions)].join('\n'), opts);
-      const live = await liveState();
-      if (rollbackNeedsConfirm(live?.sessions.get(opened.value.session.id))) {
-        if (!opts.yes) return reportFailure(fail('busy', BUSY_MESSAGE), opts);
-        const refused = await refusedInsideAgent(moriHome(), `\`mori rollback ${spec} --yes\` (confirming a rollback while the agent works)`);
-        if (refused) return reportFailure(refused, opts);
-      }
-      if (!opts.json) process.stdout.write([`${head} will change:`, ...actionLines(preview.value.actions), ''].join('\n'));
-      const r = await rollbackSession({ stateDir, to, files: opts.files ?? [] });
-      if (!r.ok) return reportFailure(r, opts);
-      const undo = r.value.before ? ` Undo: mori rollback ${spec} ${r.value.before.id}` : '';
-      reportSuccess({ ok: true, ...r.value }, `Rolled back ${r.value.actions.filter((a) => a.action !== 'skip').length} file(s) to ${r.value.to.id}.${undo}`, opts);
-    });
+    .action(async (spec: string, to: string, opts: RollbackCliOptions) => (await actions()).rollBack(spec, to, opts));
 }

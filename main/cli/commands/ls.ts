@@ -49,8 +49,10 @@ export function line(s: SessionSummary, live: LiveState | null, problem?: StateP
 async function printListing(sessions: SessionListingEntry[], live: LiveState | null, remote: ReturnType<typeof remoteListings>, opts: OutputOptions): Promise<void> {
   const { listings, problem } = await remote;
   const { remoteRows } = listings.length > 0 ? await import('../remote-rows.js') : { remoteRows: () => [] };
-  const local = sessions.length === 0 ? 'No sessions yet: `mori init --name N --agent PROFILE`.' : sessions.map((s) => line(s, live, s.stateProblem)).join('\n');
-  const text = [live ? local : `${local}\n${noLiveNote()}`, ...listings.flatMap(remoteRows)].join('\n');
+  const text = (): string => {
+    const local = sessions.length === 0 ? 'No sessions yet: `mori init --name N --agent PROFILE`.' : sessions.map((s) => line(s, live, s.stateProblem)).join('\n');
+    return [live ? local : `${local}\n${noLiveNote()}`, ...listings.flatMap(remoteRows)].join('\n');
+  };
   reportSuccess({ ok: true, supervisor: live ? { pid: live.pid } : null, sessions, remotes: listings, ...(problem ? { remotesProblem: problem.message } : {}) }, text, opts);
   // The local list is shown all the same; the file that keeps the remotes from it is named.
   if (problem) {

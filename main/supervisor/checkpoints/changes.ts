@@ -10,7 +10,8 @@ import { projectDirOf } from '../../state/project-dir.js';
 import { openRepoGit, type RepoGit } from '../../state/repo-git.js';
 import { readSessionFile } from '../../state/session-file.js';
 import { diffTreeToIndex, diffTrees, isText, patchOf, readBlobs, type FileChange } from '../../state/snapshot-diff.js';
-import { addWorkTree, copyPersonsIndex, listCheckpoints, NOT_A_REPOSITORY, shortId, writeIndexTree, type CheckpointEntry } from '../../state/snapshot.js';
+import { addWorkTree, copyPersonsIndex, listCheckpoints, NOT_A_REPOSITORY, shortId, stageWorkTree, writeIndexTree, type CheckpointEntry } from '../../state/snapshot.js';
+import type { ScanAhead } from './scan-ahead.js';
 
 /**
  * Text larger than this is given as a patch only, not as its two sides: both sides and the patch of
@@ -22,29 +23,37 @@ export interface SessionRepo {
   git: RepoGit;
   sessionId: string;
   projectDir: string;
+  /** The work tree staged already by a scan begun ahead (scan-ahead.ts), when one was given and is of this project. */
+  staged?: Promise<string | null>;
 }
 
-/** Opens the session's project repository; the caller closes it. */
-export async function openSessionRepo(stateDir: string): Promise<Result<SessionRepo>> {
+/** Opens the session's project repository (the one a scan ahead opened, when it is of this project); the caller closes it. */
+export async function openSessionRepo(stateDir: string, ahead: ScanAhead | null = null): Promise<Result<SessionRepo>> {
   const session = readSessionFile(stateDir);
   if (!session.ok) return session;
   const project = projectDirOf(stateDir);
   if (!project.ok) return project;
+  const aheadGit = ahead !== null && ahead.projectDir === project.value ? await ahead.git : null;
+  if (aheadGit !== null) return ok({ git: aheadGit, sessionId: session.value.id, projectDir: project.value, staged: ahead?.index });
   const opened = await openRepoGit(project.value);
   if (!opened.ok) return fail('failed', opened.timedOut ? `${project.value}: git did not answer in time` : `${project.value}: ${NOT_A_REPOSITORY}`);
   return ok({ git: opened.git, sessionId: session.value.id, projectDir: project.value });
 }
 
-/** Runs `work` on the session's repository, closing it after; git failures become values. */
-export async function withSessionRepo<T>(stateDir: string, work: (r: SessionRepo) => Promise<Result<T>>): Promise<Result<T>> {
-  const repo = await openSessionRepo(stateDir);
-  if (!repo.ok) return repo;
+/** Runs `work` on the session's repository, closing it (and any scan ahead) after; git failures become values. */
+export async function withSessionRepo<T>(stateDir: string, work: (r: SessionRepo) => Promise<Result<T>>, ahead: ScanAhead | null = null): Promise<Result<T>> {
   try {
-    return await work(repo.value);
-  } catch (err) {
-    return fail('failed', `${repo.value.projectDir}: ${(err as Error).message}`);
+    const repo = await openSessionRepo(stateDir, ahead);
+    if (!repo.ok) return repo;
+    try {
+      return await work(repo.value);
+    } catch (err) {
+      return fail('failed', `${repo.value.projectDir}: ${(err as Error).message}`);
+    } finally {
+      repo.value.git.close();
+    }
   } finally {
-    repo.value.git.close();
+    await ahead?.close();
   }
 }
 
@@ -85,12 +94,22 @@ interface Compared {
 }
 
 /** The checkpoint `since` names and the work tree staged in a temporary index now (no tree written yet). */
-async function staged({ git, sessionId, projectDir }: SessionRepo, since: string): Promise<Result<{ since: CheckpointEntry; index: string }>> {
+async function staged(repo: SessionRepo, since: string): Promise<Result<{ since: CheckpointEntry; index: string }>> {
+  const { git, sessionId, projectDir } = repo;
   // The listing and the work tree's scan run side by side, each one git process. The scan starts
   // first: it is the longer, and starting a process holds this one up a few ms (safe-git.ts).
-  const copied = copyPersonsIndex(git);
-  const scanned = copied.then((index) => addWorkTree(git, projectDir, index));
-  const [entries, index] = await Promise.all([copied.then(() => listCheckpoints(git, sessionId)), scanned]);
+  let scanned: Promise<string>;
+  let listed: Promise<CheckpointEntry[]>;
+  if (repo.staged !== undefined) {
+    // Begun ahead, it is taken as it is, unless it failed: then the work tree is scanned again.
+    scanned = repo.staged.then((index) => index ?? stageWorkTree(git, projectDir));
+    listed = listCheckpoints(git, sessionId);
+  } else {
+    const copied = copyPersonsIndex(git);
+    scanned = copied.then((index) => addWorkTree(git, projectDir, index));
+    listed = copied.then(() => listCheckpoints(git, sessionId));
+  }
+  const [entries, index] = await Promise.all([listed, scanned]);
   const from = resolveCheckpoint(entries, since);
   return from.ok ? ok({ since: from.value, index }) : from;
 }
@@ -112,21 +131,29 @@ function listing(since: CheckpointEntry, changes: readonly FileChange[]): Change
  * The files that differ between checkpoint `since` and the work tree now: the checkpoint's tree
  * against the work tree staged in a temporary index, with no tree, commit or ref written.
  */
-export async function sessionChanges(stateDir: string, since = 'start'): Promise<Result<ChangesListing>> {
-  return withSessionRepo(stateDir, async (repo) => {
-    const s = await staged(repo, since);
-    if (!s.ok) return s;
-    return ok(listing(s.value.since, await diffTreeToIndex(repo.git, s.value.since.tree, s.value.index)));
-  });
+export async function sessionChanges(stateDir: string, since = 'start', ahead: ScanAhead | null = null): Promise<Result<ChangesListing>> {
+  return withSessionRepo(
+    stateDir,
+    async (repo) => {
+      const s = await staged(repo, since);
+      if (!s.ok) return s;
+      return ok(listing(s.value.since, await diffTreeToIndex(repo.git, s.value.since.tree, s.value.index)));
+    },
+    ahead,
+  );
 }
 
 /** The whole unified patch between checkpoint `since` and the work tree now, and its file list. */
-export async function sessionPatch(stateDir: string, since = 'start'): Promise<Result<{ listing: ChangesListing; patch: string }>> {
-  return withSessionRepo(stateDir, async (repo) => {
-    const c = await compare(repo, since);
-    if (!c.ok) return c;
-    return ok({ listing: listing(c.value.since, c.value.changes), patch: c.value.changes.length === 0 ? '' : await patchOf(repo.git, c.value.since.tree, c.value.now) });
-  });
+export async function sessionPatch(stateDir: string, since = 'start', ahead: ScanAhead | null = null): Promise<Result<{ listing: ChangesListing; patch: string }>> {
+  return withSessionRepo(
+    stateDir,
+    async (repo) => {
+      const c = await compare(repo, since);
+      if (!c.ok) return c;
+      return ok({ listing: listing(c.value.since, c.value.changes), patch: c.value.changes.length === 0 ? '' : await patchOf(repo.git, c.value.since.tree, c.value.now) });
+    },
+    ahead,
+  );
 }
 
 /** Per file (all changed files, or those in `paths`): the patch and, for text, the two sides. */

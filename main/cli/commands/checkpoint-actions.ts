@@ -1,0 +1,104 @@
+// What `mori checkpoint|checkpoints|changes|rollback` do (DESIGN.md §4, §9), loaded by checkpoints.ts
+// when one of them runs: take a snapshot now, list them, show what changed since one, and put files
+// back as one recorded them. Thin over main/supervisor/checkpoints/; a remote session's through its
+// host's daemon (remote-commands.ts). Runs in the CLI process.
+import { BUSY_MESSAGE, rollbackNeedsConfirm } from '../../../common/rollback-confirm.js';
+import { fail } from '../../../common/result.js';
+import { projectDirOf } from '../../state/project-dir.js';
+import { openSession } from '../../state/resolve-session.js';
+import { NOT_A_REPOSITORY } from '../../state/snapshot.js';
+import { sessionChanges, sessionCheckpoints, sessionPatch } from '../../supervisor/checkpoints/changes.js';
+import type { ScanAhead } from '../../supervisor/checkpoints/scan-ahead.js';
+import { actionLines, checkpointRow, statLines } from '../checkpoint-text.js';
+import { reportFailure, reportSuccess, type OutputOptions } from '../output.js';
+import { ranRemotely } from '../remote-of.js';
+// Taking a checkpoint and rolling back load their modules (the work log, the daemon's client) when
+// they run: `mori changes` starts as a fresh Node process, and its time is mostly loading code.
+
+export interface CheckpointCliOptions extends OutputOptions {
+  message?: string;
+}
+export interface ChangesCliOptions extends OutputOptions {
+  since?: string;
+  stat?: boolean;
+}
+export interface RollbackCliOptions extends OutputOptions {
+  files?: string[];
+  yes?: boolean;
+  dryRun?: boolean;
+}
+
+export async function checkpointNow(spec: string, opts: CheckpointCliOptions): Promise<void> {
+  if (await ranRemotely(spec, opts, (m, remote, session) => m.remoteCheckpoint(remote, session, opts.message))) return;
+  const opened = openSession(spec);
+  if (!opened.ok) return reportFailure(opened, opts);
+  const project = projectDirOf(opened.value.stateDir);
+  if (!project.ok) return reportFailure(project, opts);
+  const { writeCheckpoint } = await import('../../supervisor/checkpoints/checkpoint.js');
+  const r = await writeCheckpoint(opened.value.stateDir, project.value, new Date(), { reason: 'on demand', message: opts.message });
+  if (!r.ok) return reportFailure(r, opts);
+  const snap = r.value.checkpoint.snapshot;
+  if (snap === null) return reportFailure(fail('failed', `${project.value}: ${NOT_A_REPOSITORY}`), opts);
+  const id = snap.commit.slice(0, 7);
+  const text = r.value.changed ? `Checkpoint ${id} (#${snap.seq}): ${r.value.checkpoint.changedFiles.length} file(s) changed against HEAD.` : `Unchanged since checkpoint ${id} (#${snap.seq}): nothing new recorded.`;
+  reportSuccess({ ok: true, created: r.value.changed, id, ...snap, changedFiles: r.value.checkpoint.changedFiles }, text, opts);
+}
+
+export async function listCheckpointsOf(spec: string, opts: OutputOptions): Promise<void> {
+  if (await ranRemotely(spec, opts, (m, remote, session) => m.remoteCheckpoints(remote, session))) return;
+  const opened = openSession(spec);
+  if (!opened.ok) return reportFailure(opened, opts);
+  const r = await sessionCheckpoints(opened.value.stateDir);
+  if (!r.ok) return reportFailure(r, opts);
+  reportSuccess({ ok: true, checkpoints: r.value }, r.value.length === 0 ? 'No checkpoints yet.' : r.value.map(checkpointRow).join('\n'), opts);
+}
+
+/** `ahead`: the work tree's scan begun before this module loaded (scan-ahead.ts); closed here, used or not. */
+export async function showChanges(spec: string, opts: ChangesCliOptions, ahead: ScanAhead | null): Promise<void> {
+  const opened = openSession(spec);
+  if (!opened.ok) {
+    await ahead?.close();
+    return reportFailure(opened, opts);
+  }
+  if (opts.stat) {
+    const r = await sessionChanges(opened.value.stateDir, opts.since, ahead);
+    if (!r.ok) return reportFailure(r, opts);
+    return reportSuccess({ ok: true, ...r.value }, statLines(r.value).join('\n'), opts);
+  }
+  const r = await sessionPatch(opened.value.stateDir, opts.since, ahead);
+  if (!r.ok) return reportFailure(r, opts);
+  reportSuccess({ ok: true, ...r.value.listing, patch: r.value.patch }, [...statLines(r.value.listing), '', r.value.patch].join('\n'), opts);
+}
+
+export async function changesOfRemote(spec: string, opts: ChangesCliOptions): Promise<boolean> {
+  return ranRemotely(spec, opts, (m, remote, session) => m.remoteChanges(remote, session, opts.since ?? 'start', opts.stat ?? false));
+}
+
+export async function rollBack(spec: string, to: string, opts: RollbackCliOptions): Promise<void> {
+  if (await ranRemotely(spec, opts, (m, remote, session) => m.remoteRollback(remote, session, to, opts.files ?? [], opts.dryRun ?? false, opts.yes ?? false))) return;
+  const opened = openSession(spec);
+  if (!opened.ok) return reportFailure(opened, opts);
+  const stateDir = opened.value.stateDir;
+  const [{ rollbackSession }, { liveState }, { refusedInsideAgent }, { moriHome }] = await Promise.all([
+    import('../../supervisor/checkpoints/rollback.js'),
+    import('../live-state.js'),
+    import('../approver-check.js'),
+    import('../../state/mori-home.js'),
+  ]);
+  const preview = await rollbackSession({ stateDir, to, files: opts.files ?? [], dryRun: true });
+  if (!preview.ok) return reportFailure(preview, opts);
+  const changing = preview.value.actions.filter((a) => a.action !== 'skip');
+  const head = `Rollback to checkpoint ${preview.value.to.id} (#${preview.value.to.seq}, ${preview.value.to.at}): ${changing.length} file${changing.length === 1 ? '' : 's'}`;
+  if (opts.dryRun) return reportSuccess({ ok: true, ...preview.value }, [`${head} would change:`, ...actionLines(preview.value.actions)].join('\n'), opts);
+  const live = await liveState();
+  if (rollbackNeedsConfirm(live?.sessions.get(opened.value.session.id))) {
+    if (!opts.yes) return reportFailure(fail('busy', BUSY_MESSAGE), opts);
+    const refused = await refusedInsideAgent(moriHome(), `\`mori rollback ${spec} --yes\` (confirming a rollback while the agent works)`);
+    if (refused) return reportFailure(refused, opts);
+  }
+  if (!opts.json) process.stdout.write([`${head} will change:`, ...actionLines(preview.value.actions), ''].join('\n'));
+  const r = await rollbackSession({ stateDir, to, files: opts.files ?? [] });
+  if (!r.ok) return reportFailure(r, opts);
+  const undo = r.value.before ? ` Undo: mori rollback ${spec} ${r.value.before.id}` : '';
+  reportSuccess({ ok: true, ...r.value }, `Rolled back ${r.value.actions.filter((a) => a.action !== 'skip').length} file(s) to ${r.value.to.id}.${undo}`, opts);
+}
