@@ -109,6 +109,9 @@ describe.skipIf('skip' in codex)(`Codex CLI hooks under mori up${'skip' in codex
     expect(harness.mori('ls', '--json').stdout).toContain('"needs-input"');
 
     // The person allows it once at the terminal: the command runs (PostToolUse), the turn ends (Stop).
+    // The hook says needs-input as codex asks, before its dialog takes keys: the person answers what
+    // they see (a key sent earlier was lost under load).
+    await until('the approval dialog', () => screen(harness, sessionJson(harness, NAME).id).includes('Yes, proceed'), why, STEP_MS);
     spawnSync('tmux', ['-L', harness.socketName, 'send-keys', '-t', pane(), 'y']);
     await until('the tool ran', () => existsSync(path.join(harness.project, 'made-by-tool.txt')), why, STEP_MS);
     await until('waiting after the answer', () => activities(u).at(-1) === 'waiting' && activities(u).length > activities(u).indexOf('needs-input') + 1, why, STEP_MS);
