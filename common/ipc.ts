@@ -13,12 +13,8 @@ import { ERROR_CODES } from './result.js';
 import { BackendName, CheckResultRecord, Intent, ProfileName, SessionWorktree, UsageLimitPlan } from './session.js';
 import { TERMINAL_MAX_COLS, TERMINAL_MAX_ROWS, TerminalFrame } from './terminal.js';
 
-/**
- * The protocol's version, sent in `hello` by both ends. Bumped on any change a peer of the previous
- * version would misread; a client meeting a daemon of another version says so instead of failing on
- * a schema (the daemon outlives app updates, DESIGN.md §12).
- */
-export const PROTOCOL_VERSION = 1;
+/** The protocol's version, sent in `hello` by both ends (protocol-frames.ts, where requests are framed). */
+export { PROTOCOL_VERSION } from './protocol-frames.js';
 /** What to do when the versions differ: the daemon is replaced, its tmux agents are re-attached. */
 export const REPLACE_DAEMON_HINT = 'mori down && mori up --daemon';
 

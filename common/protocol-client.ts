@@ -8,6 +8,7 @@
 // and the wait, and a late reply to it is dropped. `Reconnect` holds the one backoff every
 // reconnecting client uses. Pure TypeScript: the transport is passed in.
 import { IpcMethods, IpcServerMessage, PROTOCOL_VERSION, REPLACE_DAEMON_HINT, type IpcMethod, type IpcParams, type IpcResult } from './ipc.js';
+import { helloParams, requestFrame } from './protocol-frames.js';
 import { fail, ok, type Result } from './result.js';
 import { safeParse } from 'zod/mini';
 
@@ -117,8 +118,21 @@ export class ProtocolClient {
 
   /** Says hello; fails, as a `protocol` error naming what to do, when the daemon does not answer it or speaks another version. */
   async hello(o: HelloOptions): Promise<Result<DaemonHello>> {
-    // Read field by field: a daemon of another version may answer in another shape, and is still named.
-    const r = await this.send('hello', null, { protocol: PROTOCOL_VERSION, client: o.client });
+    return this.heard(await this.send('hello', null, helloParams(o.client)), o);
+  }
+
+  /**
+   * The `hello` its transport's owner sent before this core existed, as id 1 (early-request.ts), then
+   * `requests` sent after it as ids 2, 3, …: each awaited and checked as if sent here. Called before
+   * the transport hands this core any message.
+   */
+  sentAhead<M extends IpcMethod>(o: HelloOptions, ...requests: M[]): { hello: Promise<Result<DaemonHello>>; results: Promise<Result<IpcResult<M>>>[] } {
+    const hello = this.expect('hello', null).then((r) => this.heard(r, o));
+    return { hello, results: requests.map((m) => this.expect(m, m) as Promise<Result<IpcResult<M>>>) };
+  }
+
+  /** What the daemon answered to `hello`: read field by field (a daemon of another version may answer in another shape, and is still named). */
+  private heard(r: Result<unknown>, o: HelloOptions): Result<DaemonHello> {
     if (!r.ok) return fail('protocol', `${o.daemonName} did not answer hello (${r.message}); replace it with \`${REPLACE_DAEMON_HINT}\``);
     const v = (r.value ?? {}) as Partial<DaemonHello>;
     this.daemon = {
@@ -162,8 +176,15 @@ export class ProtocolClient {
     return new Promise((resolve) => this.post(method, schema, params, resolve));
   }
 
-  /** One request on the wire, its reply awaited by `resolve`, or its time running out first. */
-  private post(method: IpcMethod, schema: IpcMethod | null, params: unknown, resolve: (r: Result<unknown>) => void): void {
+  /** A request already on the wire under the next id (sentAhead): awaited as one of this core's own. */
+  private expect(method: IpcMethod, schema: IpcMethod | null): Promise<Result<unknown>> {
+    const closed = this.closedWhy;
+    if (closed !== null) return Promise.resolve(fail('disconnected', closed));
+    return new Promise((resolve) => this.post(method, schema, undefined, resolve, false));
+  }
+
+  /** One request on the wire (unless it is there already), its reply awaited by `resolve`, or its time running out first. */
+  private post(method: IpcMethod, schema: IpcMethod | null, params: unknown, resolve: (r: Result<unknown>) => void, send = true): void {
     const id = this.nextId++;
     const timer = LONG_METHODS.includes(method)
       ? null
@@ -173,7 +194,7 @@ export class ProtocolClient {
           resolve(fail('timeout', `${method}: no answer from the Mori supervisor within ${secondsWords(this.timeoutMs)}; it may be stuck (\`mori status\`; \`mori down\` and \`mori up\` restart it)`));
         }, this.timeoutMs);
     this.waiting.set(id, { method: schema, resolve, timer });
-    this.transport.send(JSON.stringify({ id, method, params }));
+    if (send) this.transport.send(requestFrame(id, method, params));
   }
 
   private receive(frame: string): void {

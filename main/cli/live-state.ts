@@ -7,6 +7,7 @@ import { lifecycleWords } from '../../common/session-view.js';
 import { moriHome } from '../state/mori-home.js';
 import { controlSocketPath } from '../daemon/control-socket-path.js';
 import type { ControlClient } from '../daemon-client/control-client.js';
+import { requestEarly } from '../daemon-client/early-request.js';
 import type { SessionListingEntry } from '../supervisor/session/session-listing.js';
 
 export interface LiveState {
@@ -51,10 +52,25 @@ export async function liveState(home = moriHome()): Promise<LiveState | null> {
  * the CLI then reads the files itself, and says what went wrong as it always did.
  */
 export async function listingFromDaemon(home = moriHome()): Promise<{ live: LiveState; sessions: SessionListingEntry[] } | null> {
-  const c = await connect(home);
-  if (!c) return null;
+  const file = controlSocketPath(home);
+  if (!existsSync(file)) return null;
+  // The request goes out before the protocol's schemas load: the daemon lists while this process loads.
+  const client = `mori ls (pid ${process.pid})`;
+  const early = await requestEarly(file, client, 'sessions.listing', {});
+  if ('error' in early) {
+    lastNote = NO_SUPERVISOR_NOTE;
+    return null;
+  }
+  const { ControlClient } = await import('../daemon-client/control-client.js');
+  const adopted = await ControlClient.adopt(early, 'sessions.listing', home, { client });
+  if (!adopted.ok) {
+    // A daemon of another version answers but cannot be read: say so rather than "none runs".
+    lastNote = adopted.code === 'protocol' ? `${adopted.message}; states are as last recorded.` : NO_SUPERVISOR_NOTE;
+    return null;
+  }
+  const c = adopted.value.client;
   try {
-    const r = await c.request('sessions.listing', {});
+    const r = adopted.value.result;
     if (!r.ok) return null;
     const live = new Map<string, SessionInfo>();
     // In the order a local listing has them: the summary's fields, then `live`, then a state problem.

@@ -5,10 +5,11 @@
 // listener. Runs in any Node client process: the CLI, the web host, the Electron main process.
 import net from 'node:net';
 import type { IpcMethod, IpcParams, IpcResult, IpcServerMessage } from '../../common/ipc.js';
-import { ProtocolClient, type DaemonHello, type StreamMessage, type Transport } from '../../common/protocol-client.js';
+import { ProtocolClient, type DaemonHello, type HelloOptions, type StreamMessage, type Transport } from '../../common/protocol-client.js';
 import { fail, ok, type Result } from '../../common/result.js';
 import { moriHome } from '../state/mori-home.js';
 import { controlSocketPath } from '../daemon/control-socket-path.js';
+import type { EarlyConnection } from './early-request.js';
 
 export type { DaemonHello, StreamMessage } from '../../common/protocol-client.js';
 
@@ -22,13 +23,13 @@ export interface ConnectOptions {
 /** The message when nothing answers. */
 export const noDaemonMessage = (home: string): string => `no Mori supervisor is running for ${home} (start one with \`mori up --daemon\`)`;
 
-/** The socket as the core's transport: one message per line. */
-function lineTransport(socket: net.Socket): Transport {
+/** The socket as the core's transport: one message per line; `early`'s text first when the connection was opened by early-request.ts. */
+function lineTransport(socket: net.Socket, early?: EarlyConnection): Transport & { start(): void } {
   let buffer = '';
   let onFrame: (frame: string) => void = () => undefined;
   let onClose: (why: string) => void = () => undefined;
   socket.setEncoding('utf8');
-  socket.on('data', (chunk: string) => {
+  const onChunk = (chunk: string): void => {
     buffer += chunk;
     let nl: number;
     while ((nl = buffer.indexOf('\n')) >= 0) {
@@ -36,21 +37,56 @@ function lineTransport(socket: net.Socket): Transport {
       buffer = buffer.slice(nl + 1);
       onFrame(line);
     }
-  });
+  };
+  if (!early) socket.on('data', onChunk);
   socket.on('close', () => onClose('the supervisor closed the connection'));
   socket.on('error', () => undefined);
   return {
     send: (frame) => void socket.write(frame.endsWith('\n') ? frame : frame + '\n'),
     onFrame: (l) => (onFrame = l),
     onClose: (l) => (onClose = l),
+    // The early connection's messages are handed over once the core awaits its replies.
+    start: () => early?.handOver(onChunk),
+  };
+}
+
+function helloOptions(home: string, opts: ConnectOptions): HelloOptions {
+  return {
+    client: opts.client ?? `mori cli (pid ${process.pid})`,
+    allowOtherVersion: opts.allowOtherVersion,
+    daemonName: `the Mori supervisor on ${controlSocketPath(home)}`,
+    selfName: 'this mori',
   };
 }
 
 export class ControlClient {
   private readonly core: ProtocolClient;
 
-  private constructor(private readonly socket: net.Socket) {
-    this.core = new ProtocolClient(lineTransport(socket));
+  private readonly transport: ReturnType<typeof lineTransport>;
+
+  private constructor(
+    private readonly socket: net.Socket,
+    early?: EarlyConnection,
+  ) {
+    this.transport = lineTransport(socket, early);
+    this.core = new ProtocolClient(this.transport);
+  }
+
+  /**
+   * The connection early-request.ts opened, with `hello` and one `method` request written on it before
+   * this module loaded: both replies awaited and checked as connect() and request() check theirs. The
+   * request's result is null when hello failed (no supervisor of this version answered).
+   */
+  static async adopt<M extends IpcMethod>(early: EarlyConnection, method: M, home = moriHome(), opts: ConnectOptions = {}): Promise<Result<{ client: ControlClient; result: Result<IpcResult<M>> }>> {
+    const client = new ControlClient(early.socket, early);
+    const ahead = client.core.sentAhead(helloOptions(home, opts), method);
+    client.transport.start();
+    const hello = await ahead.hello;
+    if (!hello.ok) {
+      client.close();
+      return hello;
+    }
+    return ok({ client, result: await (ahead.results[0] as Promise<Result<IpcResult<M>>>) });
   }
 
   /** Connects to the running supervisor of this Mori home and says hello; fails clearly when none runs. */
@@ -66,12 +102,7 @@ export class ControlClient {
     });
     if (!connected.ok) return connected;
     const client = connected.value;
-    const hello = await client.core.hello({
-      client: opts.client ?? `mori cli (pid ${process.pid})`,
-      allowOtherVersion: opts.allowOtherVersion,
-      daemonName: `the Mori supervisor on ${file}`,
-      selfName: 'this mori',
-    });
+    const hello = await client.core.hello(helloOptions(home, opts));
     if (!hello.ok) {
       client.close();
       return hello;

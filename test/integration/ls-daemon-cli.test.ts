@@ -84,7 +84,8 @@ describe('mori ls with a daemon running', () => {
     writeFileSync(
       trace,
       "const M = require('node:module'); const load = M.prototype.load; M.prototype.load = function (f) { process.stderr.write(`loaded ${f}\\n`); return load.call(this, f); };\n" +
-        "process.on('exit', () => process.stderr.write(`builtins ${process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13)).join(' ')}\\n`));\n",
+        "process.on('exit', () => process.stderr.write(`builtins ${process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13)).join(' ')}\\n`));\n" +
+        "const net = require('node:net'); const write = net.Socket.prototype.write; net.Socket.prototype.write = function (d, ...rest) { if (typeof d === 'string' && d.includes('sessions.listing')) process.stderr.write('wrote the listing request\\n'); return write.call(this, d, ...rest); };\n",
     );
     const traced = spawnSync(process.execPath, ['--require', trace, MORI_BIN, 'ls', '--json'], { env: { ...process.env, MORI_HOME: home, ...env }, encoding: 'utf8' });
     expect(traced.status, traced.stderr).toBe(0);
@@ -97,6 +98,12 @@ describe('mori ls with a daemon running', () => {
     const builtins = (/^builtins (.*)$/m.exec(traced.stderr)?.[1] ?? '').split(' ');
     expect(builtins).toContain('net');
     expect(builtins).not.toContain('child_process');
+    // The listing is asked for before the protocol's schemas load: the daemon lists while they do.
+    const lines = traced.stderr.split('\n');
+    const asked = lines.indexOf('wrote the listing request');
+    const schemas = lines.findIndex((l) => l.startsWith('loaded ') && modulesLoaded(l).includes('common/ipc.js'));
+    expect(asked).toBeGreaterThan(0);
+    expect(schemas).toBeGreaterThan(asked);
 
     const text = moriIn(home, ['ls'], env);
     expect(text.code, text.err).toBe(0);

@@ -49,6 +49,32 @@ describe('the protocol client core', () => {
     expect(await r).toMatchObject({ ok: false, code: 'protocol' });
   });
 
+  it('awaits a hello and a request its transport sent ahead (ids 1 and 2) as its own, sending nothing, and numbers its next request 3', async () => {
+    const t = fakeTransport();
+    const c = new ProtocolClient(t.transport);
+    const ahead = c.sentAhead({ client: 'test', daemonName: 'the daemon', selfName: 'this test' }, 'hint.power');
+    expect(t.sent).toEqual([]);
+    t.reply({ kind: 'reply', id: 2, ok: true, value: { interrupted: 3 } });
+    t.reply({ kind: 'reply', id: 1, ok: true, value: { protocol: PROTOCOL_VERSION, pid: 7, home: '/h', startedAt: 1 } });
+    expect(await ahead.hello).toMatchObject({ ok: true, value: { pid: 7 } });
+    expect(await ahead.results[0]).toEqual({ ok: true, value: { interrupted: 3 } });
+    const next = c.request('hint.power', { kind: 'lock' });
+    expect(t.sent.map((f) => f.id)).toEqual([3]);
+    t.reply({ kind: 'reply', id: 3, ok: true, value: { interrupted: 0 } });
+    expect(await next).toEqual({ ok: true, value: { interrupted: 0 } });
+  });
+
+  it('checks what was sent ahead as it checks its own: another version named, a result off its schema refused', async () => {
+    const t = fakeTransport();
+    const c = new ProtocolClient(t.transport);
+    const ahead = c.sentAhead({ client: 'test', daemonName: 'the daemon', selfName: 'this test' }, 'hint.power');
+    t.reply({ kind: 'reply', id: 1, ok: true, value: { protocol: 99, pid: 4242, home: '/h', startedAt: 1 } });
+    t.reply({ kind: 'reply', id: 2, ok: true, value: { interrupted: 'many' } });
+    const hello = await ahead.hello;
+    expect(hello.ok ? '' : hello.message).toMatch(/pid 4242\) speaks protocol 99, this test speaks 1/);
+    expect(await ahead.results[0]).toMatchObject({ ok: false, code: 'protocol' });
+  });
+
   it('says hello with its version and names a daemon of another version', async () => {
     const t = fakeTransport();
     const c = new ProtocolClient(t.transport);
