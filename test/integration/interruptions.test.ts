@@ -1,7 +1,7 @@
 // Interruptions end to end (DESIGN.md §4, §8): a real `mori up` and its agent frozen with SIGSTOP
 // (as a laptop sleep freezes them), a probe target that goes away and comes back, a reboot faked by
 // a new boot id, and injected power events for the odd orders real machines produce.
-import { appendFileSync, existsSync, readdirSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -35,7 +35,16 @@ describe('sleep', () => {
     h = new UpHarness('sleep');
     h.init('sl', 'direct');
     const u = h.up();
-    await until('the agent to wait', () => hasEvent(u, 'session.activity', { to: 'waiting' }), u.stderr);
+    // At its prompt after its first turn, its answer written: a waiting said as it starts (the
+    // SessionStart hook) can come before that turn, and a freeze during it finds the agent working.
+    const activities = (): unknown[] => u.lines().filter((e) => e['type'] === 'session.activity').map((e) => e['to']);
+    // The fake agent writes its answer to its transcript as the turn ends.
+    const transcribed = (): boolean => {
+      const dir = path.join(h!.tmp, 'claude', 'projects');
+      const files = existsSync(dir) ? (readdirSync(dir, { recursive: true }) as string[]).filter((f) => f.endsWith('.jsonl')) : [];
+      return files.some((f) => readFileSync(path.join(dir, f), 'utf8').includes('"type":"assistant"'));
+    };
+    await until('the agent at its prompt after its first turn', () => transcribed() && activities().at(-1) === 'waiting', u.stderr);
     const agent = h.starts()[0]!.pid;
     const upPid = u.child.pid!;
     // Freeze the agent's whole process group and the supervisor, as a suspend freezes every process.
