@@ -2,6 +2,7 @@
 // (as a laptop sleep freezes them), a probe target that goes away and comes back, a reboot faked by
 // a new boot id, and injected power events for the odd orders real machines produce.
 import { appendFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { DEFAULT_SETTLE_MS } from '../../main/agents/activity-debouncer.js';
 import net from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -45,6 +46,10 @@ describe('sleep', () => {
       return files.some((f) => readFileSync(path.join(dir, f), 'utf8').includes('"type":"assistant"'));
     };
     await until('the agent at its prompt after its first turn', () => transcribed() && activities().at(-1) === 'waiting', u.stderr);
+    // And its screen read since: a screen reading still settling when the supervisor is frozen is taken
+    // as settled at the wake (the clock moved on meanwhile), as a spinner seen just before the freeze.
+    await new Promise((r) => setTimeout(r, 2 * DEFAULT_SETTLE_MS));
+    expect(activities().at(-1)).toBe('waiting');
     const agent = h.starts()[0]!.pid;
     const upPid = u.child.pid!;
     // Freeze the agent's whole process group and the supervisor, as a suspend freezes every process.
