@@ -107,12 +107,15 @@ export async function runDaemonHost(o: DaemonHostOptions): Promise<void> {
   const settings = readSettings(home);
   if (!settings.ok) process.stderr.write(`mori: ${settings.message}; using the defaults\n`);
   const stagger = envMs('MORI_START_STAGGER_MS');
+  // Benchmarks shorten the periodic checkpoints' interval so a measuring window holds several.
+  const checkpointEvery = envMs('MORI_CHECKPOINT_INTERVAL_MS');
   // Tests shorten the jitter after a usage limit's reset (limit-plan.ts) so they wait seconds, not a minute.
   const limitJitter = envMs('MORI_LIMIT_JITTER_MS');
   const options: SupervisorOptions = {
     home,
     policy: restartPolicy(settings.ok ? settings.value : null),
     ...(stagger !== undefined ? { startStaggerMs: stagger } : {}),
+    ...(checkpointEvery !== undefined ? { checkpointIntervalMs: checkpointEvery } : {}),
     // Tests only: activity from the agents' hooks alone, the screen not read (proves the hooks by themselves).
     ...(process.env['MORI_TEST_HOOKS_ONLY'] === '1' ? { activity: { hooksOnly: true } } : {}),
     ...(limitJitter !== undefined ? { usageLimit: { jitterMs: limitJitter } } : {}),

@@ -2,7 +2,7 @@
 // real git. Covers the crash loop (growing delays, attention after 5, never a 6th spawn), a user
 // stop never followed by a restart, exit 0 → finished, activity events from the screen, and a
 // relaunch with the resume command and the same agent session id.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SupervisorEvent } from '../../common/events.js';
@@ -113,16 +113,25 @@ describe('Supervisor', () => {
     expect(events.find((e) => e.type === 'session.resumed')).toMatchObject({ launch: 'resume' });
   });
 
-  it('writes a checkpoint on its interval with git HEAD and changed files, logging only changes', async () => {
+  it('writes a checkpoint on its interval while the agent prints, with git HEAD and changed files, logging only changes', async () => {
     const dir = await session('cp');
     const s = supervisor({ env: agentEnv(), verify: false, checkpointIntervalMs: 300 });
     await s.start();
     const checkpoints = () => events.flatMap((e) => (e.type === 'checkpoint.written' ? [e] : []));
     await until('a first checkpoint', () => checkpoints().length >= 1);
-    await until('an unchanged checkpoint', () => checkpoints().some((c) => !c.changed));
-    writeFileSync(path.join(h.project, 'new-file.txt'), 'x');
+    await until('the agent to wait', () => events.some((e) => e.type === 'session.activity' && e.to === 'waiting'));
+    // The agent waits and prints nothing: once the interval that saw its prompt drawn has passed,
+    // five more go by without a checkpoint (each would cost three gits for nothing).
+    await new Promise((r) => setTimeout(r, 700));
+    const quiet = checkpoints().length;
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(checkpoints()).toHaveLength(quiet);
+    // The agent edits a file (and says so): the next interval's checkpoint has it.
+    await s.send('cp', 'edit:new-file.txt=x');
     await until('a changed checkpoint', () => checkpoints().some((c) => c.changed && c.changedFiles === 1));
-    await until('two more checkpoints', () => checkpoints().filter((c) => c.changedFiles === 1).length >= 3);
+    // It prints again without changing anything: a checkpoint is taken, unchanged, and not logged.
+    await s.send('cp', 'print:nothing new');
+    await until('an unchanged checkpoint', () => checkpoints().slice(quiet).some((c) => !c.changed && c.changedFiles === 1));
     const file = readSessionFile(dir);
     expect(file.ok && file.value.lastCheckpoint?.changedFiles).toEqual(['new-file.txt']);
     expect(file.ok && file.value.lastCheckpoint?.gitHead).toMatch(/^[0-9a-f]{40}$/);
