@@ -22,8 +22,8 @@ import { TmuxBackend } from '../main/terminals/tmux/tmux-backend.js';
 import { tmuxClientEnv } from '../main/terminals/tmux/tmux-server.js';
 
 const FILE_MB = Number(process.env.MORI_BENCH_MB ?? 100);
-/** Direct pairs: five runs a side (~2 s each) keep this part near 25 s. */
-const DIRECT_PAIRS = 5;
+/** Direct pairs: seven runs a side (~1.5 s each) keep this part near 25 s. */
+const DIRECT_PAIRS = 7;
 /** tmux pairs: control mode reads ~15 MB/s here, so three pairs of the half-size file take ~25 s. */
 const TMUX_PAIRS = 3;
 /** A warm-up run each side reads this much first: native modules, JIT, the server's first session. */
