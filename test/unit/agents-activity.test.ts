@@ -127,6 +127,19 @@ describe('ActivityDebouncer', () => {
     expect(d.observe('error')).toEqual({ from: 'unknown', to: 'error', at: 10_800 });
   });
 
+  it('settles on its own clock and reports the wall time the reading was first seen', () => {
+    let awake = 0;
+    let wall = 1_000_000;
+    const d = new ActivityDebouncer({ settleMs: 1000, clock: () => awake, wallClock: () => wall });
+    d.observe('working');
+    wall += 60_000; // a sleep: the wall clock moves, awake time does not
+    expect(d.observe('working')).toBeNull();
+    expect(d.nextDeadline()).toBe(1000);
+    awake += 1000;
+    wall += 1000;
+    expect(d.flush()).toEqual({ from: 'unknown', to: 'working', at: 1_000_000 });
+  });
+
   it('per-activity settle times, and reset() forgets without emitting', () => {
     let now = 0;
     const d = new ActivityDebouncer({ settleMs: 5000, settleMsFor: { 'needs-input': 100 }, clock: () => now });

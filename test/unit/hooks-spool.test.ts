@@ -270,6 +270,31 @@ describe('the activity rule', () => {
     expect(m.current).toBe('needs-input');
   });
 
+  it('counts awake time only toward the settle: a spinner seen just before a sleep is not made current by it', async () => {
+    const { m, t, time, seen } = monitor();
+    t.redraw('? for shortcuts\n');
+    time.advance(300);
+    await flush();
+    time.advance(2_000);
+    expect(m.current).toBe('waiting');
+    t.redraw('✻ Working… (esc to interrupt)\n');
+    time.advance(300);
+    await flush(); // read: "working" is pending
+    time.sleep(10_000);
+    // At the wake the agent repaints its spinner once: still only 0.4 s of awake time seen.
+    t.redraw('✻ Working… (esc to interrupt)\n');
+    time.advance(300);
+    await flush();
+    expect(m.current).toBe('waiting');
+    // It was done: its prompt comes back, and "working" never became current.
+    t.redraw('? for shortcuts\n');
+    time.advance(300);
+    await flush();
+    time.advance(2_000);
+    expect(m.current).toBe('waiting');
+    expect(seen).toEqual(['waiting']);
+  });
+
   it('keeps the hook word when the later screen says nothing', async () => {
     const { m, t, time } = monitor();
     m.report('needs-input');

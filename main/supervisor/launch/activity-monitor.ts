@@ -58,7 +58,9 @@ export class ActivityMonitor {
     private readonly options: ActivityMonitorOptions,
   ) {
     this.debouncer = new ActivityDebouncer({
-      clock: () => options.clock.wallMs(),
+      // Settled on awake time: a sleep does not make a reading seen just before it current.
+      clock: () => options.clock.monoMs(),
+      wallClock: () => options.clock.wallMs(),
       ...(options.settleMs !== undefined ? { settleMs: options.settleMs } : {}),
     });
     this.unsubscribe = terminal.onData(() => this.onOutput());
@@ -146,7 +148,7 @@ export class ActivityMonitor {
     this.flushTimer = null;
     const deadline = this.debouncer.nextDeadline();
     if (deadline === null) return;
-    this.flushTimer = this.options.scheduler.after(Math.max(0, deadline - this.options.clock.wallMs()), () => {
+    this.flushTimer = this.options.scheduler.after(Math.max(0, deadline - this.options.clock.monoMs()), () => {
       this.flushTimer = null;
       if (this.disposed) return;
       this.emit(this.debouncer.flush());
