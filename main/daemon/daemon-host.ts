@@ -15,6 +15,7 @@ import { background } from '../background.js';
 import { createPowerWatch, type PowerWatch } from '../power/power-watch.js';
 import { parseProbeTargets } from '../power/probe-targets.js';
 import { readSessionFile } from '../state/session-file.js';
+import { sweepPrivateGitDirs } from '../state/private-git-sweep.js';
 import { Supervisor, type SupervisorOptions } from '../supervisor/supervisor.js';
 import { startControlServer, type ControlServer } from './control-server.js';
 import { DAEMON_LOG, logDir, RotatingLog } from './daemon-log.js';
@@ -157,6 +158,8 @@ export async function runDaemonHost(o: DaemonHostOptions): Promise<void> {
     return o.onFailure(serverStarted);
   }
   server = serverStarted.value;
+  // Private git dirs left by a supervisor or command killed while git ran.
+  background(sweepPrivateGitDirs(), 'removing abandoned private git dirs');
   background(stopRequested.then(() => stop(false, true)), 'stopping the supervisor');
   await stopped.catch((err: unknown) => o.onFailure(fail('failed', String(err))));
   // Nothing of the supervisor is left to wait for; do not linger on stray handles.

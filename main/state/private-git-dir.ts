@@ -7,6 +7,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { PRIVATE_GIT_PREFIX } from './private-git-sweep.js';
 
 /**
  * Config keys copied from the repository (lower-case, as `git config --list` prints them): layout,
@@ -82,7 +83,8 @@ export function makePrivateGitDir(repo: RepoPaths, config: string): PrivateGitDi
   } catch {
     return null;
   }
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'mori-git-'));
+  // The pid in the name lets a later sweep find the dirs of a process killed mid-run (private-git-sweep.ts).
+  const dir = mkdtempSync(path.join(os.tmpdir(), `${PRIVATE_GIT_PREFIX}${process.pid}-`));
   const remove = (): void => rmSync(dir, { recursive: true, force: true }); // symlinks are removed, never followed
   try {
     writeFileSync(path.join(dir, 'config'), config, { mode: 0o600 });
