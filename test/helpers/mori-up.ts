@@ -1,7 +1,7 @@
 // Test harness for `mori up` as a real process: a temp home and git project, the fake agent behind
 // the claude profile, its own tmux socket, JSON event lines, and the fake agent's start records.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gitRepo, MORI_BIN, runMori, tempDir, type MoriRun } from './mori-cli.js';
@@ -91,6 +91,15 @@ export class UpHarness {
       }
     }
     spawnSync('tmux', ['-L', this.socketName, 'kill-server'], { stdio: 'ignore' });
+    // A server kill-server cannot reach (its socket file gone) lives on with its sessions: ended by
+    // pid, found by the socket name it was started with (a tmux server keeps its first client's argv).
+    for (const pid of processesWithArgs(['-L', this.socketName])) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
     // An agent may still be writing its files as it dies: retry instead of failing on ENOTEMPTY.
     rmSync(this.tmp, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   }
@@ -145,6 +154,24 @@ export class UpHarness {
     const r = this.mori('init', this.project, '--name', name, '--agent', 'claude', '--backend', backend, '--task', 'write the thing');
     if (r.code !== 0) throw new Error(`mori init failed: ${r.stderr}`);
   }
+}
+
+/** Processes whose argv holds `args` one after another (Linux: /proc; elsewhere none found). */
+function processesWithArgs(args: string[]): number[] {
+  const needle = `\0${args.join('\0')}\0`;
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  } catch {
+    return [];
+  }
+  return pids.flatMap((d) => {
+    try {
+      return `\0${readFileSync(`/proc/${d}/cmdline`, 'latin1')}`.includes(needle) ? [Number(d)] : [];
+    } catch {
+      return [];
+    }
+  });
 }
 
 /**
