@@ -30,6 +30,8 @@ const TMUX_PAIRS = 3;
 const WARM_UP_MB = 10;
 const DIRECT_MIN_RATIO = 0.85;
 const TMUX_MIN_RATIO = 0.9;
+/** A tmux run reads 50 MB in ~4 s here: one still going after this has stalled. */
+const STALL_MS = 120_000;
 /** Printed after the file by the tmux runs: the end of the stream (the program then waits, so tmux never drops it). */
 const END_MARKER = '__MORI_BENCH_END__';
 
@@ -105,16 +107,22 @@ async function bareControlClient(backend: TmuxBackend, file: string, dir: string
   let started = 0;
   let tail = '';
   let attached = false;
-  const done = new Promise<number>((resolve) => {
+  const done = new Promise<number>((resolve, reject) => {
+    // A stall is reported, never waited out: the whole bench must end.
+    const stalled = setTimeout(() => reject(new Error(`the bare tmux -C reader stalled (attached: ${attached}, ${bytes} bytes read)`)), STALL_MS);
     child.stdout.on('data', (chunk: string) => {
-      if (!attached && chunk.includes('%session-changed')) {
+      // The notification may arrive split across two reads: looked for with the previous read's tail.
+      if (!attached && (tail + chunk).includes('%session-changed')) {
         attached = true;
         started = performance.now();
         child.stdin.write(`send-keys -t =${name}: Enter\n`);
       }
       bytes += chunk.length;
       const window = tail + chunk;
-      if (started > 0 && window.includes(END_MARKER)) resolve(performance.now());
+      if (started > 0 && window.includes(END_MARKER)) {
+        clearTimeout(stalled);
+        resolve(performance.now());
+      }
       tail = window.slice(-64);
     });
   });
