@@ -97,13 +97,21 @@ describe('mori up --daemon', () => {
     expect(h.starts()).toHaveLength(1);
   });
 
-  it('a control command starts the daemon when none answers, and says so', { timeout: 60_000 }, async () => {
+  it('a control command starts the daemon when none answers, and says so; the daemon removes private git dirs a killed process left', { timeout: 60_000 }, async () => {
     h.init('auto', 'direct');
+    // The temp dir the daemon will use, holding a private git dir of a process that is gone and one of a live one.
+    const tmp = path.join(h.tmp, 'tmp');
+    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
+    mkdirSync(path.join(tmp, `mori-git-${gone}-aB3dE9`, 'refs'), { recursive: true });
+    mkdirSync(path.join(tmp, `mori-git-${process.pid}-Zz9Yy8`), { recursive: true });
+    h.env['TMPDIR'] = tmp;
     const send = h.mori('send', 'auto', 'print:autostarted');
     expect(send.code, send.stderr).toBe(0);
     expect(send.stderr).toMatch(/no Mori supervisor is running; started a daemon \(pid \d+/);
     await until('the text to reach the agent', () => recorded().includes('"line":"print:autostarted"'));
     expect(h.mori('send', 'auto', 'print:again').stderr).toBe('');
+    await until('the abandoned private git dir to be removed', () => !existsSync(path.join(tmp, `mori-git-${gone}-aB3dE9`)));
+    expect(existsSync(path.join(tmp, `mori-git-${process.pid}-Zz9Yy8`))).toBe(true);
   });
 
   it("a SIGKILLed daemon's socket clients notice, reconnect after mori up --daemon, and re-subscribe", { timeout: 90_000 }, async () => {
