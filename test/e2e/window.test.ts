@@ -378,7 +378,9 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window in Chro
     const bin = path.join(w.h.tmp, 'opener-bin');
     const argvFile = path.join(w.h.tmp, 'opener-argv.json');
     mkdirSync(bin, { recursive: true });
-    writeFileSync(path.join(bin, 'xdg-open'), `#!${process.execPath}\nrequire('node:fs').writeFileSync(${JSON.stringify(argvFile)}, JSON.stringify(process.argv.slice(2)));\n`, { mode: 0o755 });
+    // Written aside, then renamed: the test, polling for the file, never reads it half-written.
+    const opener = `const fs = require('node:fs'); fs.writeFileSync(${JSON.stringify(`${argvFile}.part`)}, JSON.stringify(process.argv.slice(2))); fs.renameSync(${JSON.stringify(`${argvFile}.part`)}, ${JSON.stringify(argvFile)});`;
+    writeFileSync(path.join(bin, 'xdg-open'), `#!${process.execPath}\n${opener}\n`, { mode: 0o755 });
     const ui = spawn(process.execPath, [MORI_BIN, 'ui', '--json'], { cwd: w.h.project, env: { ...process.env, MORI_HOME: w.h.home, ...w.h.env, PATH: `${bin}:${process.env['PATH'] ?? ''}` }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
