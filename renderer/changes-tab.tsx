@@ -112,7 +112,7 @@ export function ChangesTab(props: { api: MoriApi; session: SessionInfo; onEvent:
       <div class="changes-body">
         <div class="changes-side">
           <section aria-label="Changed files" class="changes-files">
-            <h3>Changed files</h3>
+            <h2>Changed files</h2>
             {listing && listing.files.length === 0 ? <p class="empty">No file changed since {sinceLabel}.</p> : null}
             <ul>
               {listing?.files.map((f) => (
@@ -137,7 +137,7 @@ export function ChangesTab(props: { api: MoriApi; session: SessionInfo; onEvent:
             </ul>
           </section>
           <section aria-label="Checkpoints" class="changes-timeline">
-            <h3>Checkpoints</h3>
+            <h2>Checkpoints</h2>
             {timeline.length === 0 ? <p class="empty">No checkpoints yet.</p> : null}
             <ol>
               {timeline.map(({ checkpoint: c, lines }) => (

@@ -83,6 +83,9 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the Changes tab', 
     await files.getByRole('button', { name: 'app.txt, modified, +2 −1' }).waitFor();
     await files.getByRole('button', { name: 'notes/new.txt, added, +1 −0' }).waitFor();
     await page.getByRole('status').getByText('2 files changed since checkpoint #1, +3 −1').waitFor();
+    // The tab's sections are headed one level below the session's title (a screen reader's outline).
+    await page.getByRole('heading', { name: 'Changed files', level: 2 }).waitFor();
+    await page.getByRole('heading', { name: 'Checkpoints', level: 2 }).waitFor();
 
     await files.getByRole('button', { name: /^app\.txt/ }).click();
     const diff = page.getByRole('region', { name: 'app.txt changes since checkpoint #1' });
