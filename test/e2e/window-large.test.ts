@@ -22,11 +22,13 @@ let w: WindowHarness;
 const BIG_BYTES = 5 * 1024 * 1024;
 const LOG_ENTRIES = 10_000;
 /**
- * Input delay at the 95th percentile that fails the test: an editor that re-reads the whole 5 MB
- * document per key costs hundreds of ms. The 50 ms budget (below what a person perceives as lag)
- * is checked by bench/window-large.bench.ts, run alone: a runner busy with other tests exceeds it.
+ * Median input delay that fails the test: an editor that re-reads the whole 5 MB document per key
+ * costs hundreds of ms on every key, so the median shows it. The median, not the 95th percentile:
+ * on a runner busy with other test files a few keys land behind another process's burst (CI saw a
+ * p95 of 162 ms once while its p95 is ~27 ms alone). The 50 ms p95 budget (below what a person
+ * perceives as lag) is checked by bench/window-large.bench.ts, run alone.
  */
-const P95_REGRESSION_MS = 150;
+const MEDIAN_REGRESSION_MS = 150;
 
 /** A markdown session_state.md of about `bytes`: the usual headings, then many sections of notes. */
 function bigState(bytes: number): string {
@@ -100,10 +102,10 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window with la
     await page.keyboard.type(typed, { delay: 30 });
     await page.waitForTimeout(200);
     const delays = await page.evaluate(() => (window as unknown as { inputDelays: number[] }).inputDelays);
-    const p95 = percentile(delays, 95);
-    process.stdout.write(`5 MB session_state.md: opened in ${openMs} ms; input delay over ${delays.length} keys: p50 ${percentile(delays, 50).toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, max ${Math.max(...delays).toFixed(1)} ms\n`);
+    const p50 = percentile(delays, 50);
+    process.stdout.write(`5 MB session_state.md: opened in ${openMs} ms; input delay over ${delays.length} keys: p50 ${p50.toFixed(1)} ms, p95 ${percentile(delays, 95).toFixed(1)} ms, max ${Math.max(...delays).toFixed(1)} ms\n`);
     expect(delays.length).toBe(typed.length);
-    expect(p95).toBeLessThanOrEqual(P95_REGRESSION_MS);
+    expect(p50).toBeLessThanOrEqual(MEDIAN_REGRESSION_MS);
     await page.getByRole('tab', { name: /session_state\.md.*unsaved/ }).waitFor();
     // One request carries at most IPC_MAX_TEXT_CHARS: the save is refused in words, the file left as it was, the edit still unsaved.
     const file = path.join(w.h.stateDir('big'), 'session_state.md');
