@@ -10,7 +10,7 @@
 // its exited processes). The best of each side and their ratio are printed too.
 // MORI_BENCH_MB sets the direct runs' file size (default 100 MB, as in the budget); the tmux runs
 // read half of it (control mode is ~5× slower, so the same number of pairs would take minutes).
-import { spawn as spawnChild } from 'node:child_process';
+import { spawn as spawnChild, spawnSync } from 'node:child_process';
 import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -207,6 +207,11 @@ async function main(): Promise<void> {
     await writeTextFile(file, FILE_MB);
     await writeTextFile(half, FILE_MB / 2);
     await writeTextFile(warm, WARM_UP_MB);
+    // Everything written so far goes to disk now, these files and what the benches before this one
+    // left: the kernel writes dirty pages back ~30 s after they were written, which would land in the
+    // middle of the pairs (a flusher copying 160 MB to disk on one of the two cores). The first pair
+    // was the slowest pair in every whole run before this (0.58, 0.59 ×).
+    spawnSync('sync');
     const fileBytes = statSync(file).size;
     const halfBytes = statSync(half).size;
     let complete = true;
