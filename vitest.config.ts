@@ -7,6 +7,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
+    // Removes the temp dirs each test file made, once its tests are done.
+    setupFiles: ['test/setup/remove-temp-dirs.ts'],
     // Integration tests spawn real processes, ptys and tmux servers; on a 2-core machine they need
     // more than the 5 s default, and running too many files at once starves them.
     testTimeout: 30_000,
