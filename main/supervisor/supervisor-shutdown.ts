@@ -1,7 +1,8 @@
 // What stopping the supervisor does to each session (DESIGN.md §4, §6): its running agents are
 // checkpointed and logged; tmux sessions are let go and keep running (the next supervisor re-attaches
 // them); direct ones, children of this process, are ended with their process group and marked
-// interrupted(supervisor-stopped). Runs in the supervisor's process.
+// interrupted(supervisor-stopped). It ends once every checkpoint begun before it is written too (an
+// exit's, a periodic one): the process may exit right after. Runs in the supervisor's process.
 import type { Checkpointer } from './checkpoints/checkpoint.js';
 import type { ExitHandler } from './exits/exit-handler.js';
 import type { SessionRuntime } from './session/session-runtime.js';
@@ -15,7 +16,7 @@ export interface ShutdownPorts {
   moves: Pick<SessionTransitions, 'base'>;
   emit(e: SupervisorEvent): void;
   exits: Pick<ExitHandler, 'detach'>;
-  checkpoints: Pick<Checkpointer, 'take'>;
+  checkpoints: Pick<Checkpointer, 'take' | 'settled'>;
 }
 
 export async function shutdownSessions(ports: ShutdownPorts, sessions: readonly SessionRuntime[]): Promise<void> {
@@ -39,4 +40,7 @@ export async function shutdownSessions(ports: ShutdownPorts, sessions: readonly 
     ports.emit({ type: 'session.stopped', ...moves.base(rt), by: 'supervisor' });
   }
   await Promise.all(waits);
+  // A checkpoint of a session that had already ended (its exit's) or a periodic one still running:
+  // each is bounded by git's time limit, and one cut off by the exit would be lost.
+  await checkpoints.settled();
 }

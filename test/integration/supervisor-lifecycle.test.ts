@@ -2,7 +2,8 @@
 // real git. Covers the crash loop (growing delays, attention after 5, never a 6th spawn), a user
 // stop never followed by a restart, exit 0 → finished, activity events from the screen, and a
 // relaunch with the resume command and the same agent session id.
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SupervisorEvent } from '../../common/events.js';
@@ -12,6 +13,8 @@ import { Supervisor, type SupervisorOptions } from '../../main/supervisor/superv
 import { FAKE_AGENT, SupervisorHarness } from '../helpers/supervisor-harness.js';
 import { until as waitUntil } from '../helpers/until.js';
 
+/** The git on PATH, for a slow stand-in to hand over to. */
+const REAL_GIT = spawnSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).stdout.trim();
 /** Generous: two cores shared with other test runs. */
 const DEADLINE_MS = 20_000;
 
@@ -142,6 +145,34 @@ describe('Supervisor', () => {
     expect(checkpoints().length).toBeGreaterThan(changed);
     expect(log.match(/CHECKPOINT [0-9a-f]{7,} - /g)).toHaveLength(changed);
     expect(log).toMatch(/CHECKPOINT [0-9a-f]{7,} - 1 file changed: new-file.txt/);
+  });
+
+  it('shuts down only once a checkpoint begun before it is written (an exit checkpoint behind a slow git)', async () => {
+    const dir = await session('late');
+    const s = supervisor({ env: agentEnv(), verify: false });
+    await s.start();
+    await until('waiting', () => events.some((e) => e.type === 'session.activity' && e.to === 'waiting'));
+    const before = events.filter((e) => e.type === 'checkpoint.written').length;
+    const earlier = readSessionFile(dir);
+    const earlierAt = earlier.ok ? earlier.value.lastCheckpoint?.at : undefined;
+    // From here on every git this process runs waits 0.3 s first: a slow repository.
+    const calls = path.join(h.tmp, 'slow-git-calls');
+    const bin = path.join(h.tmp, 'slow-git-bin');
+    mkdirSync(bin);
+    writeFileSync(path.join(bin, 'git'), `#!/bin/sh\necho "$1" >> '${calls}'\nsleep 0.3\nexec '${REAL_GIT}' "$@"\n`, { mode: 0o755 });
+    const savedPath = process.env['PATH'];
+    process.env['PATH'] = `${bin}${path.delimiter}${savedPath ?? ''}`;
+    try {
+      await s.send('late', 'exit:0');
+      await until('the exit checkpoint to begin', () => existsSync(calls));
+      await s.shutdown();
+      // The session had ended, so shutting down took no checkpoint of its own: the exit's was waited for.
+      expect(events.filter((e) => e.type === 'checkpoint.written').length).toBe(before + 1);
+      const file = readSessionFile(dir);
+      expect(file.ok && file.value.lastCheckpoint?.at).not.toBe(earlierAt);
+    } finally {
+      process.env['PATH'] = savedPath;
+    }
   });
 
   it('interrupts and resumes a live agent through the entry points the power layer calls: waiting → nudged', async () => {
