@@ -1,11 +1,12 @@
 // Reads a state dir's environment.md and session_state.md and derives its checks (derive-checks.ts).
-// A missing file gives no checks (with a note); an unreadable one is an error naming the file.
+// A missing file gives no checks (with a note), as does what lies past the part of a very large one
+// that is parsed (markdown-doc.ts); an unreadable one is an error naming the file.
 // Runs in the supervisor and the CLI.
 import path from 'node:path';
 import type { DerivedChecks } from '../../common/checks.js';
 import { fail, ok, type Result } from '../../common/result.js';
 import { ENVIRONMENT_HEADINGS, type EnvironmentFile, type EnvironmentLine } from '../state/environment-file.js';
-import { MarkdownDoc, type Section } from '../state/markdown-doc.js';
+import { MARKDOWN_PARSE_MAX_BYTES, MarkdownDoc, type Section } from '../state/markdown-doc.js';
 import { parseSessionState, SESSION_STATE_HEADINGS, splitFileList } from '../state/session-state.js';
 import { deriveChecks, ENVIRONMENT_FILE, SESSION_STATE_FILE, type TouchedFile } from './derive-checks.js';
 import { readRegularFileSync } from '../state/state-file-guard.js';
@@ -23,6 +24,9 @@ export function loadChecks(stateDir: string): Result<LoadedChecks> {
   if (!state.ok) return state;
   if (env.value === null) notes.push(`${ENVIRONMENT_FILE}: no such file; no checks from it`);
   if (state.value === null) notes.push(`${SESSION_STATE_FILE}: no such file; no file checks from it`);
+  for (const [name, doc] of [[ENVIRONMENT_FILE, env.value], [SESSION_STATE_FILE, state.value]] as const) {
+    if (doc?.truncated) notes.push(`${name}: ${doc.bytes.length.toLocaleString('en-US')} bytes; only its first ${MARKDOWN_PARSE_MAX_BYTES.toLocaleString('en-US')} are read`);
+  }
   const environment = env.value ? environmentLines(env.value) : { setup: [], services: [], checks: [] };
   const touched = state.value ? touchedFiles(state.value) : [];
   return ok({ ...deriveChecks(environment, touched), notes });

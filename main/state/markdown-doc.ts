@@ -3,9 +3,19 @@
 // The file is kept as its original bytes split into lines (each with its own terminator), so an edit
 // replaces whole lines of one section and every other byte — odd encodings, CRLF, trailing spaces,
 // unknown sections — is written back exactly as it was. Headings come from a real markdown parser
-// (mdast-util-from-markdown), so a `## ` inside a code fence is not a heading.
+// (mdast-util-from-markdown), so a `## ` inside a code fence is not a heading. Only the file's first
+// MARKDOWN_PARSE_MAX_BYTES are parsed: an agent can write a state file of any size.
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import type { Heading, List, ListItem, Root, RootContent } from 'mdast';
+
+/**
+ * The most of a file the markdown parser reads. A state file is a page or two of notes (1–10 KB), but
+ * an agent can write one of any size, and the parser reads ~100–200 KB/s here and is quadratic in the
+ * number of lists: 400 KB of short sections, each with a list, took 43 s and 5 MB never finished, on
+ * the event loop of whoever reads the file (the daemon, at every resume's verification). Past this,
+ * only the lines that end within the first 64 KB are parsed (that worst shape: ~0.7 s at 64 KB).
+ */
+export const MARKDOWN_PARSE_MAX_BYTES = 64 * 1024;
 
 export interface Section {
   /** Heading text as written, trimmed, without the `#` marks. */
@@ -38,13 +48,32 @@ export class MarkdownDoc {
   /** The UTF-8 decoding of the file (invalid bytes become U+FFFD; line structure is unchanged). */
   readonly text: string;
   readonly sections: readonly Section[];
+  /**
+   * Lines parsed: all of them, or those that end within MARKDOWN_PARSE_MAX_BYTES. Sections and items
+   * come from these only; the last section found ends where they end.
+   */
+  readonly parsedLines: number;
   private readonly tree: Root;
 
   constructor(readonly bytes: Buffer) {
     this.lines = splitLines(bytes);
     this.text = bytes.toString('utf8');
-    this.tree = fromMarkdown(this.text);
-    this.sections = findSections(this.tree, this.lines.length);
+    let parsedBytes = 0;
+    let parsedLines = 0;
+    for (const line of this.lines) {
+      if (parsedBytes + line.length > MARKDOWN_PARSE_MAX_BYTES) break;
+      parsedBytes += line.length;
+      parsedLines++;
+    }
+    this.parsedLines = parsedLines;
+    // Cut at a line end, so the decoded head is exactly the start of `text` (offsets hold for both).
+    this.tree = fromMarkdown(parsedLines === this.lines.length ? this.text : bytes.subarray(0, parsedBytes).toString('utf8'));
+    this.sections = findSections(this.tree, parsedLines);
+  }
+
+  /** Whether only the head of the file was parsed (it is larger than MARKDOWN_PARSE_MAX_BYTES). */
+  get truncated(): boolean {
+    return this.parsedLines < this.lines.length;
   }
 
   static fromString(text: string): MarkdownDoc {

@@ -129,9 +129,19 @@ describe('lossless edits on odd files', () => {
 
   it('keeps a huge line in another section', () => {
     const huge = '- ' + 'z'.repeat(1_000_000) + '\n';
-    const bytes = Buffer.from('## Context\n' + huge + '## Next Steps\n1. a\n');
+    const bytes = Buffer.from('## Next Steps\n1. a\n\n## Context\n' + huge + '## After\nx\n');
     const edited = editKeepsTheRest(bytes, 'next steps', ['1. b']);
     expect(edited.bytes.length).toBe(bytes.length);
+  });
+
+  it('does not parse past its head: a section after a huge line is not seen, every byte is kept', () => {
+    const huge = '- ' + 'z'.repeat(1_000_000) + '\n';
+    const bytes = Buffer.from('## Context\n' + huge + '## Next Steps\n1. a\n');
+    const doc = new MarkdownDoc(bytes);
+    expect(doc.truncated).toBe(true);
+    expect(doc.find(['next steps'])).toBeUndefined();
+    expect(doc.find(['context'])?.bodyEnd).toBe(1);
+    expect(doc.bytes.equals(bytes)).toBe(true);
   });
 
   it('edits the last section of a file that does not end with a newline', () => {
