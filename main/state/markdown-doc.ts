@@ -10,10 +10,11 @@ import type { Heading, List, ListItem, Root, RootContent } from 'mdast';
 
 /**
  * The most of a file the markdown parser reads. A state file is a page or two of notes (1–10 KB), but
- * an agent can write one of any size, and the parser reads ~100–200 KB/s here and is quadratic in the
- * number of lists: 400 KB of short sections, each with a list, took 43 s and 5 MB never finished, on
- * the event loop of whoever reads the file (the daemon, at every resume's verification). Past this,
- * only the lines that end within the first 64 KB are parsed (that worst shape: ~0.7 s at 64 KB).
+ * an agent can write one of any size, and the parser is slow (~100–200 KB/s here) and quadratic in
+ * the number of lists: a 5 MB file never finished, on the event loop of whoever reads it (the daemon,
+ * at every resume's verification). 64 KB keeps a 1,000-line environment.md (~45 KB, a few long
+ * lists) whole; its worst shape found (short sections, each a heading and a two-item list) still
+ * takes 0.2–0.4 s at 16 KB, 0.6–0.9 s at 32 KB and ~4.3 s at 64 KB.
  */
 export const MARKDOWN_PARSE_MAX_BYTES = 64 * 1024;
 
