@@ -130,43 +130,45 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the sessions sideb
   it('resizes by mouse and by keyboard, and keeps the width and the order toggle after a reload', async () => {
     const { page } = w;
     const splitter = page.getByRole('separator', { name: 'Resize the sessions sidebar' });
+    // Read until they settle: the width is applied in a later frame than the attribute (CI once read
+    // the new aria-valuenow beside the previous width).
     const sidebarWidth = async (): Promise<number> => Math.round((await page.locator('aside.sidebar').boundingBox())?.width ?? 0);
-    expect(await splitter.getAttribute('aria-valuenow')).toBe('300');
-    expect(await sidebarWidth()).toBe(300);
+    await expect.poll(() => splitter.getAttribute('aria-valuenow')).toBe('300');
+    await expect.poll(sidebarWidth).toBe(300);
     const box = await splitter.boundingBox();
     if (!box) throw new Error('the splitter is not on screen');
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     await page.mouse.down();
     await page.mouse.move(box.x + box.width / 2 + 60, box.y + box.height / 2, { steps: 5 });
     await page.mouse.up();
-    expect(await splitter.getAttribute('aria-valuenow')).toBe('360');
-    expect(await sidebarWidth()).toBe(360);
+    await expect.poll(() => splitter.getAttribute('aria-valuenow')).toBe('360');
+    await expect.poll(sidebarWidth).toBe(360);
     await splitter.focus();
     await page.keyboard.press('ArrowLeft');
     await page.keyboard.press('ArrowLeft');
     await page.keyboard.press('Shift+ArrowRight');
     // 360 − 2 × 16 + 64.
-    expect(await splitter.getAttribute('aria-valuenow')).toBe('392');
-    expect(await sidebarWidth()).toBe(392);
+    await expect.poll(() => splitter.getAttribute('aria-valuenow')).toBe('392');
+    await expect.poll(sidebarWidth).toBe(392);
     await page.keyboard.press('Home');
-    expect(await splitter.getAttribute('aria-valuenow')).toBe('200');
+    await expect.poll(() => splitter.getAttribute('aria-valuenow')).toBe('200');
     for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowRight');
-    expect(await splitter.getAttribute('aria-valuenow')).toBe('280');
+    await expect.poll(() => splitter.getAttribute('aria-valuenow')).toBe('280');
     const toggle = page.getByRole('button', { name: 'Recent first' });
     await toggle.click();
     expect(await toggle.getAttribute('aria-pressed')).toBe('true');
 
     await page.reload();
     await option('api').waitFor({ timeout: 25_000 });
-    expect(await splitter.getAttribute('aria-valuenow')).toBe('280');
-    expect(await sidebarWidth()).toBe(280);
+    await expect.poll(() => splitter.getAttribute('aria-valuenow')).toBe('280');
+    await expect.poll(sidebarWidth).toBe(280);
     expect(await page.getByRole('button', { name: 'Recent first' }).getAttribute('aria-pressed')).toBe('true');
     await page.getByRole('button', { name: 'Recent first' }).click();
     await splitter.focus();
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('ArrowRight');
-    expect(await splitter.getAttribute('aria-valuenow')).toBe('328');
+    await expect.poll(() => splitter.getAttribute('aria-valuenow')).toBe('328');
   }, 60_000);
 
   it('moves a session that comes to need the person to the top, its project group with it', async () => {
