@@ -18,6 +18,20 @@ export const TRANSCRIPT_SEGMENTS = 4;
 export const TRANSCRIPT_FLUSH_MS = 200;
 /** ...or as soon as this much is buffered: large writes, memory bounded during a flood. */
 export const TRANSCRIPT_FLUSH_BYTES = 256 * 1024;
+/**
+ * Output is copied into write buffers of TRANSCRIPT_FLUSH_BYTES, and a written buffer is kept for the
+ * next batch, up to this many for the whole process (1 MB): during a flood the same few buffers go
+ * round, already mapped and warm in the cache. Holding the pty's own chunks until they were written
+ * (4 KB each, 64 per batch) or copying them into a fresh buffer per batch cost twice as much of a
+ * flood's throughput (pages faulted in and freed again for every batch). A terminal holds a buffer
+ * only while it has output not yet written, so idle terminals hold none.
+ */
+export const TRANSCRIPT_SPARE_BUFFERS = 4;
+const spareBuffers: Buffer[] = [];
+const takeBuffer = (): Buffer => spareBuffers.pop() ?? Buffer.allocUnsafe(TRANSCRIPT_FLUSH_BYTES);
+const giveBack = (buffer: Buffer): void => {
+  if (spareBuffers.length < TRANSCRIPT_SPARE_BUFFERS) spareBuffers.push(buffer);
+};
 
 const SEGMENT = /^(\d{6})\.log$/;
 const segmentName = (n: number): string => `${String(n).padStart(6, '0')}.log`;
@@ -47,10 +61,9 @@ export interface TranscriptOptions {
 export class Transcript {
   readonly dir: string;
   private readonly segmentBytes: number;
-  /** Output as the terminal gave it: the program's bytes, or text (encoded as UTF-8 when written). */
-  private pending: (string | Buffer)[] = [];
-  /** Bytes, or characters of text, buffered (a lower bound of the UTF-8 bytes; cheap to keep on the hot path). */
-  private pendingChars = 0;
+  /** The write buffer being filled (text is encoded as UTF-8 into it), and how much of it is. */
+  private buffer: Buffer | null = null;
+  private filled = 0;
   private timer: NodeJS.Timeout | null = null;
   private writing: Promise<void> = Promise.resolve();
   private handle: FileHandle | null = null;
@@ -83,22 +96,29 @@ export class Transcript {
 
   append(data: string | Buffer): void {
     if (this.closed || data.length === 0) return;
-    this.pending.push(data);
-    this.pendingChars += data.length;
-    if (this.pendingChars >= TRANSCRIPT_FLUSH_BYTES) background(this.flush(), `writing the transcript in ${this.dir}`);
-    else this.timer ??= setTimeout(() => void this.flush(), TRANSCRIPT_FLUSH_MS);
+    const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+    for (let at = 0; at < bytes.length; ) {
+      this.buffer ??= takeBuffer();
+      const copied = bytes.copy(this.buffer, this.filled, at);
+      this.filled += copied;
+      at += copied;
+      if (this.filled === this.buffer.length) background(this.flush(), `writing the transcript in ${this.dir}`);
+    }
+    if (this.filled > 0) this.timer ??= setTimeout(() => void this.flush(), TRANSCRIPT_FLUSH_MS);
   }
 
   /** Starts writing what is buffered; resolves once everything appended so far is on disk. */
   flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    if (this.pendingChars > 0) {
-      const batch = this.pending;
-      this.pending = [];
-      this.pendingChars = 0;
+    if (this.buffer && this.filled > 0) {
+      const buffer = this.buffer;
+      const batch = buffer.subarray(0, this.filled);
+      this.buffer = null;
+      this.filled = 0;
       this.writing = this.writing
         .then(() => this.writeBatch(batch))
+        .finally(() => giveBack(buffer))
         .then(
           () => {
             this.failing = false;
@@ -125,31 +145,20 @@ export class Transcript {
     this.handle = null;
   }
 
-  /** Writes the batch as it came, one gathered write per segment it reaches (no copy into one buffer). */
-  private async writeBatch(batch: (string | Buffer)[]): Promise<void> {
-    const left = batch.map((d) => (typeof d === 'string' ? Buffer.from(d, 'utf8') : d));
-    while (left.length > 0) {
+  /** Writes the batch in order, split where a segment fills up. */
+  private async writeBatch(batch: Buffer): Promise<void> {
+    let at = 0;
+    while (at < batch.length) {
       if (this.segmentSize >= this.segmentBytes) await this.rotate();
       const handle = await this.open();
-      let room = this.segmentBytes - this.segmentSize;
-      const parts: Buffer[] = [];
-      while (room > 0 && left.length > 0) {
-        const next = left[0] as Buffer;
-        const part = next.length <= room ? next : next.subarray(0, room);
-        if (part.length === next.length) left.shift();
-        else left[0] = next.subarray(part.length);
-        parts.push(part);
-        room -= part.length;
-      }
-      const bytes = parts.reduce((n, b) => n + b.length, 0);
-      // writev may write less than asked (a full disk, a signal): the rest goes again, in order.
-      let written = 0;
-      while (written < bytes) {
-        const r = await handle.writev(written === 0 ? parts : sliceFrom(parts, written));
+      const end = Math.min(batch.length, at + this.segmentBytes - this.segmentSize);
+      // A write may write less than asked (a full disk, a signal): the rest goes again, in order.
+      while (at < end) {
+        const r = await handle.write(batch, at, end - at);
         if (r.bytesWritten <= 0) throw new Error(`${this.dir}: a transcript write made no progress`);
-        written += r.bytesWritten;
+        at += r.bytesWritten;
+        this.segmentSize += r.bytesWritten;
       }
-      this.segmentSize += bytes;
     }
   }
 
@@ -168,21 +177,6 @@ export class Transcript {
       if (old <= this.segment - TRANSCRIPT_SEGMENTS) unlinkSync(path.join(this.dir, segmentName(old)));
     }
   }
-}
-
-/** The buffers' bytes from `offset` on, as views into them. */
-function sliceFrom(parts: readonly Buffer[], offset: number): Buffer[] {
-  const out: Buffer[] = [];
-  let skip = offset;
-  for (const b of parts) {
-    if (skip >= b.length) {
-      skip -= b.length;
-      continue;
-    }
-    out.push(skip > 0 ? b.subarray(skip) : b);
-    skip = 0;
-  }
-  return out;
 }
 
 /**
