@@ -52,20 +52,22 @@ export type SessionInfo = z.infer<typeof SessionInfo>;
 /**
  * The fields of session.json that `mori ls` reads from a listing; the rest passes as the daemon sent
  * it (it read the file through the whole schema). Checking every field of a hundred sessions again
- * was most of the command's own time.
+ * was most of the command's own time. These schemas check; the method's result is the value as sent
+ * (`resultAsSent`), so they are plain objects: a loose one copies every field it does not check,
+ * which cost the command ~10 ms and a garbage collection at a hundred sessions.
  */
-const ListedSession = z.looseObject({
+const ListedSession = z.object({
   id: z.string(),
   name: z.string(),
   projectDir: z.string(),
   backend: z.string(),
-  agent: z.looseObject({ profile: z.string() }),
+  agent: z.object({ profile: z.string() }),
   intent: Intent,
-  worktree: z.optional(z.looseObject({ branch: z.string() })),
+  worktree: z.optional(z.object({ branch: z.string() })),
 });
 
 /** What `mori ls` reads of a session's live state (its words: lifecycle, activity, pid, usage limit); the rest passes as sent. */
-const ListedLive = z.looseObject({
+const ListedLive = z.object({
   id: z.string(),
   state: RuntimeState,
   activity: AgentActivity,
@@ -77,7 +79,7 @@ const ListedLive = z.looseObject({
  * One session as `mori ls` lists it. The fields the CLI reads are checked; the rest (task, last
  * work-log entry, state problem) is printed as the daemon read it from the session's own files.
  */
-const SessionListingEntry = z.looseObject({ stateDir: z.string(), ok: z.boolean(), session: z.optional(ListedSession), live: z.nullable(ListedLive) });
+const SessionListingEntry = z.object({ stateDir: z.string(), ok: z.boolean(), session: z.optional(ListedSession), live: z.nullable(ListedLive) });
 
 /** The state files a client may read and write; session.json is Mori's own. */
 export const EDITABLE_STATE_FILES = ['session_state.md', 'environment.md', 'work_log.md'] as const;
@@ -178,7 +180,7 @@ export type ChecksListing = z.infer<typeof ChecksListing>;
  * Methods whose schemas are built on first use: a process uses a few of them (a `mori` command one or
  * two), and building every schema costs a short-lived CLI more than its own work.
  */
-function lazyMethods<T extends Record<string, () => { params: z.core.$ZodType; result: z.core.$ZodType }>>(build: T): { readonly [K in keyof T]: ReturnType<T[K]> } {
+function lazyMethods<T extends Record<string, () => { params: z.core.$ZodType; result: z.core.$ZodType; resultAsSent?: true }>>(build: T): { readonly [K in keyof T]: ReturnType<T[K]> } {
   const methods = {} as { [K in keyof T]: ReturnType<T[K]> };
   for (const name of Object.keys(build) as (keyof T & string)[]) {
     Object.defineProperty(methods, name, {
@@ -210,7 +212,7 @@ export const IpcMethods = lazyMethods({
    * state files' summary, a recorded state problem, and `live`. The daemon answers it from warm
    * parsers, so the CLI need not load and parse every session's files itself.
    */
-  'sessions.listing': () => ({ params: z.object({}), result: z.array(SessionListingEntry) }),
+  'sessions.listing': () => ({ params: z.object({}), result: z.array(SessionListingEntry), resultAsSent: true as const }),
   start: () => ({ params: z.object({ session: SessionRef }), result: SessionInfo }),
   stop: () => ({ params: z.object({ session: SessionRef }), result: SessionInfo }),
   /** A session at its usage limit resumes now instead of at its planned time. */

@@ -10,7 +10,7 @@
 import { IpcMethods, IpcServerMessage, PROTOCOL_VERSION, REPLACE_DAEMON_HINT, type IpcMethod, type IpcParams, type IpcResult } from './ipc.js';
 import { helloParams, requestFrame } from './protocol-frames.js';
 import { fail, ok, type Result } from './result.js';
-import { safeParse } from 'zod/mini';
+import { safeParse, type z } from 'zod/mini';
 
 export type StreamMessage = Exclude<IpcServerMessage, { kind: 'reply' }>;
 
@@ -220,8 +220,11 @@ export class ProtocolClient {
     if (w.timer !== null) clearTimeout(w.timer);
     if (!m.ok) return w.resolve(fail(m.code, m.message));
     if (w.method === null) return w.resolve(ok(m.value));
-    const result = safeParse(IpcMethods[w.method].result, m.value);
-    w.resolve(result.success ? ok(result.data) : fail('protocol', `${w.method}: the daemon's answer does not match this client's protocol`));
+    const method: { result: z.core.$ZodType; resultAsSent?: true } = IpcMethods[w.method];
+    const result = safeParse(method.result, m.value);
+    if (!result.success) return w.resolve(fail('protocol', `${w.method}: the daemon's answer does not match this client's protocol`));
+    // A method whose schema checks only the fields clients read hands on the value as sent, unchecked fields included.
+    w.resolve(ok(method.resultAsSent ? m.value : result.data));
   }
 }
 

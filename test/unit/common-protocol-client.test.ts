@@ -49,6 +49,25 @@ describe('the protocol client core', () => {
     expect(await r).toMatchObject({ ok: false, code: 'protocol' });
   });
 
+  it("hands on a listing as sent, fields its schema does not check included, and refuses one whose checked fields are off", async () => {
+    const t = fakeTransport();
+    const c = new ProtocolClient(t.transport);
+    const entry = {
+      stateDir: '/p/.mori/a',
+      ok: true,
+      session: { id: 'a', name: 'a', projectDir: '/p', backend: 'direct', agent: { profile: 'shell', command: 'sh' }, intent: { kind: 'running' }, createdAt: 'then' },
+      task: 'the task',
+      lastLog: { heading: 'h', lines: ['l'] },
+      live: null,
+    };
+    const good = c.request('sessions.listing', {});
+    t.reply({ kind: 'reply', id: t.sent[0]?.id, ok: true, value: [entry] });
+    expect(await good).toEqual({ ok: true, value: [entry] });
+    const bad = c.request('sessions.listing', {});
+    t.reply({ kind: 'reply', id: t.sent[1]?.id, ok: true, value: [{ ...entry, session: { ...entry.session, intent: { kind: 'flying' } } }] });
+    expect(await bad).toMatchObject({ ok: false, code: 'protocol' });
+  });
+
   it('awaits a hello and a request its transport sent ahead (ids 1 and 2) as its own, sending nothing, and numbers its next request 3', async () => {
     const t = fakeTransport();
     const c = new ProtocolClient(t.transport);
