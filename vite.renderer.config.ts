@@ -3,13 +3,33 @@
 // into calls of Preact's automatic JSX runtime by Vite's own transform: no plugin. Output in
 // out/renderer/, where the web host and the Electron window load it from.
 import { fileURLToPath } from 'node:url';
-import type { UserConfig } from 'vite';
+import type { Plugin, UserConfig } from 'vite';
+import { BROWSER_API_COMMENT } from './main/web/browser-api-preload.js';
 
 const root = fileURLToPath(new URL('./renderer', import.meta.url));
 const outDir = fileURLToPath(new URL('./out/renderer', import.meta.url));
 
+/**
+ * In a browser (`mori ui`) the window's first request waits for the API's chunk (renderer/api.ts),
+ * which the entry asks for only once it has run. The page names that chunk in a comment, which the
+ * web host turns into a modulepreload link (main/web/static-files.ts), so a browser fetches and
+ * compiles it alongside the entry; the app (file://) reads the page as built and never loads it.
+ */
+const nameApiChunk: Plugin = {
+  name: 'mori-name-api-chunk',
+  apply: 'build',
+  transformIndexHtml: {
+    order: 'post',
+    handler(html, ctx) {
+      const chunk = Object.values(ctx.bundle ?? {}).find((c) => c.type === 'chunk' && c.facadeModuleId?.endsWith('/renderer/api.ts'));
+      return chunk ? html.replace('</head>', `  ${BROWSER_API_COMMENT(`./${chunk.fileName}`)}\n  </head>`) : html;
+    },
+  },
+};
+
 export const rendererConfig: UserConfig = {
   root,
+  plugins: [nameApiChunk],
   // Relative asset URLs: the same files load from the web host's / and from Electron's file:// window.
   base: './',
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },

@@ -2,6 +2,7 @@
 // placeholder page while there is none, each with a strict Content-Security-Policy. Paths are
 // confined to the renderer's folder. Runs in the web host.
 import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { withBrowserApiPreload } from './browser-api-preload.js';
 import type { ServerResponse } from 'node:http';
 import path from 'node:path';
 
@@ -76,7 +77,10 @@ export function serveStatic(root: string | null, urlPath: string, res: ServerRes
     const real = realpathSync(file);
     const inside = path.relative(root, real);
     if (inside.startsWith('..') || path.isAbsolute(inside) || !statSync(real).isFile()) throw new Error('outside');
-    return send(200, TYPES[path.extname(real)] ?? 'application/octet-stream', readFileSync(real));
+    const body = readFileSync(real);
+    // The page a browser gets fetches the API's chunk alongside the entry (browser-api-preload.ts).
+    if (rel === '/index.html') return send(200, TYPES['.html'] as string, withBrowserApiPreload(body.toString('utf8')));
+    return send(200, TYPES[path.extname(real)] ?? 'application/octet-stream', body);
   } catch {
     return send(404, 'text/plain; charset=utf-8', 'not found\n');
   }

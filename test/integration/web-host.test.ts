@@ -6,7 +6,9 @@
 // SIGKILLed daemon's WebSocket clients reconnect and re-subscribe once `mori up --daemon` brings it
 // back.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createWebSocketApi, type ConnectionState, type MoriApi } from '../../common/mori-api.js';
@@ -14,7 +16,7 @@ import { PROTOCOL_VERSION, type DaemonEvent, type SessionInfo } from '../../comm
 import { WS_UNAUTHORIZED } from '../../common/web-session.js';
 import { daemonAnswering } from '../../main/daemon-client/daemon-process.js';
 import { wsOpener } from '../helpers/daemon.js';
-import { MORI_BIN } from '../helpers/mori-cli.js';
+import { MORI_BIN, REPO } from '../helpers/mori-cli.js';
 import { UpHarness } from '../helpers/mori-up.js';
 import { until } from '../helpers/until.js';
 
@@ -101,6 +103,19 @@ describe('mori ui', () => {
     const again = await exchange(token);
     expect(again.status).toBe(401);
     expect(await again.text()).toMatch(/already used/);
+  });
+
+  it("serves the page with the API's chunk fetched alongside the entry; the page as built, which the app reads, never loads it", async () => {
+    const html = await (await fetch(`${origin}/`)).text();
+    const href = /<link rel="modulepreload" crossorigin href="\.\/(assets\/api-[\w-]+\.js)">/.exec(html)?.[1];
+    expect(href, 'the page preloads the API chunk').toBeDefined();
+    const chunk = await fetch(`${origin}/${href}`);
+    expect(chunk.status).toBe(200);
+    expect(chunk.headers.get('content-type')).toMatch(/javascript/);
+    expect(await chunk.text()).toContain('WebSocket');
+    const built = readFileSync(path.join(REPO, 'out', 'renderer', 'index.html'), 'utf8');
+    expect(built).not.toContain('modulepreload');
+    expect(built).toContain(`<!-- mori:browser-api ./${href} -->`);
   });
 
   it('refuses a request naming another host (DNS rebinding)', async () => {
