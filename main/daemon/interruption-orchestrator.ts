@@ -10,9 +10,16 @@ import type { Result } from '../../common/result.js';
 import type { InterruptReason } from '../../common/session.js';
 import type { PowerWatch } from '../power/power-watch.js';
 import { getProfile } from '../agents/profiles.js';
+import { checkpointLimiter } from '../supervisor/checkpoints/checkpoint.js';
 import type { ResumeContext } from '../supervisor/supervisor-options.js';
 import { sessionsToInterrupt, sessionsToResume, WAKE_NETWORK_WAIT_MS, type SessionView } from '../supervisor/resume/resume-plan.js';
 
+/**
+ * Longest the checkpoints wait for a wake's resumes: long enough for the resumes of a typical wake
+ * (checks of a few hundred ms), short enough that a session whose checks run a test suite does not
+ * keep the others' checkpoints from being written for minutes.
+ */
+export const WAKE_CHECKPOINT_HOLD_MS = 3_000;
 
 /** What the orchestrator needs of the Supervisor. */
 export interface OrchestratedSupervisor {
@@ -124,7 +131,17 @@ export class InterruptionOrchestrator {
   private async resumeAll(ids: string[], reason: InterruptReason, awayMs: number, epoch: number): Promise<void> {
     const abort = new AbortController();
     this.inFlight = abort;
-    await Promise.all(ids.map((id) => this.resumeOne(id, reason, awayMs, epoch, abort.signal)));
+    // The suspend's checkpoints wait while the sessions are resumed: each starts git processes, and
+    // starting one holds the event loop ~10 ms here, so twenty of them made the resumes behind them
+    // late (p95 ~100 ms beyond the checks, bench/wake-resume.bench.ts). At most WAKE_CHECKPOINT_HOLD_MS.
+    const release = checkpointLimiter.hold();
+    const timer = setTimeout(release, WAKE_CHECKPOINT_HOLD_MS);
+    try {
+      await Promise.all(ids.map((id) => this.resumeOne(id, reason, awayMs, epoch, abort.signal)));
+    } finally {
+      clearTimeout(timer);
+      release();
+    }
     if (this.inFlight === abort) this.inFlight = null;
   }
 

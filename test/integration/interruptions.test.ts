@@ -3,12 +3,14 @@
 // a new boot id, and injected power events for the odd orders real machines produce.
 import { appendFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { DEFAULT_SETTLE_MS } from '../../main/agents/activity-debouncer.js';
+import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SupervisorEvent } from '../../common/events.js';
 import { createPowerWatch, type PowerWatch } from '../../main/power/power-watch.js';
 import { InterruptionOrchestrator } from '../../main/daemon/interruption-orchestrator.js';
+import { CHECKPOINT_CONCURRENCY, checkpointLimiter } from '../../main/supervisor/checkpoints/checkpoint.js';
 import { Supervisor } from '../../main/supervisor/supervisor.js';
 import { hasEvent, UpHarness } from '../helpers/mori-up.js';
 import { until } from '../helpers/until.js';
@@ -204,6 +206,42 @@ describe('injected power events', () => {
     expect(count(log, /SESSION INTERRUPTED - system sleep/)).toBe(2);
     expect(count(log, /SESSION RESUMED - system sleep/)).toBe(2);
     expect(h.starts(), log).toHaveLength(1);
+  }, 60_000);
+
+  it("starts no checkpoint waiting for its turn while a wake's resumes are under way; those running go on", async () => {
+    // The session's check answers after 1.5 s: its resume is under way that long after the wake.
+    const slow = http.createServer((_req, res) => void setTimeout(() => res.end('ok'), 1_500));
+    await new Promise<void>((r) => slow.listen(0, '127.0.0.1', () => r()));
+    h = new UpHarness('hold');
+    h.init('ho', 'direct');
+    appendFileSync(path.join(h.stateDir('ho'), 'environment.md'), `\n## Checks\n- url: http://127.0.0.1:${portOf(slow as unknown as net.Server)}/\n`);
+    const env = { ...process.env, ...h.env };
+    sup = new Supervisor({ home: h.home, env, tmux: null, startStaggerMs: 0 });
+    const events: { type: string; at: number }[] = [];
+    sup.on((e) => events.push({ type: e.type, at: Date.now() }));
+    expect((await sup.start()).ok).toBe(true);
+    await until('the agent to wait', () => events.some((e) => e.type === 'session.activity'));
+    power = createPowerWatch({ env: { MORI_PROBE: 'none' } });
+    orch = new InterruptionOrchestrator(sup, power, { env });
+    // Checkpoint work as the suspend leaves it: every slot taken, one more waiting its turn.
+    const running: (() => void)[] = [];
+    const busy = Array.from({ length: CHECKPOINT_CONCURRENCY }, () => checkpointLimiter.run(() => new Promise<void>((r) => running.push(r))));
+    let waitingStartedAt = 0;
+    const waiting = checkpointLimiter.run(async () => {
+      waitingStartedAt = Date.now();
+    });
+    power.feed({ type: 'suspend', source: 'test' });
+    power.feed({ type: 'resume', source: 'test', sleptMs: 1_000 });
+    await until('the verification to start', () => events.some((e) => e.type === 'verify.started'));
+    // The running ones end mid-resume: their slots are not given to the one waiting.
+    for (const end of running) end();
+    await Promise.all(busy);
+    await until('the resume action', () => events.some((e) => e.type === 'session.resuming'), undefined, 20_000);
+    await waiting;
+    const resumingAt = events.find((e) => e.type === 'session.resuming')?.at ?? NaN;
+    expect(waitingStartedAt).toBeGreaterThanOrEqual(resumingAt);
+    await orch.idle();
+    await new Promise<void>((r) => slow.close(() => r()));
   }, 60_000);
 
   it('an agent stuck on a connection error after the wake is nudged, then restarted with its resume command, logged once', async () => {
