@@ -197,6 +197,10 @@ async function main(): Promise<void> {
     if (lsFinal.ok) infos = lsFinal.value;
     c.close();
 
+    // What the sessions' histories and the benches before this one wrote goes to disk now: the kernel
+    // writes dirty pages back ~30 s after they were written, on one of the two cores, and would land
+    // in the middle of the timed runs below (as in terminals-throughput).
+    spawnSync('sync');
     const nodeStart: number[] = [];
     const ls: number[] = [];
     for (let i = 0; i < LS_RUNS; i++) {
