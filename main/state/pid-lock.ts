@@ -44,7 +44,11 @@ const MAX_TAKEOVER_DEPTH = 4;
 
 export function isStale(owner: LockOwner | null, currentBoot = bootId()): boolean {
   if (owner === null) return true;
-  if (owner.bootId !== currentBoot || !pidAlive(owner.pid)) return true;
+  if (owner.bootId !== currentBoot) return true;
+  // This process is alive: only a start time of another process with our pid makes the lock stale.
+  // (The daemon asks this of every session it holds each time `mori ls` lists them.)
+  if (owner.pid === process.pid) return owner.startTime !== undefined && owner.startTime !== processStartTime(process.pid);
+  if (!pidAlive(owner.pid)) return true;
   if (owner.startTime === undefined) return false;
   const now = processStartTime(owner.pid);
   // Unknown (no ps, no /proc): the pid alone decides, as it did before start times were kept.

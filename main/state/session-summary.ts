@@ -5,7 +5,7 @@ import { lstatSync } from 'node:fs';
 import path from 'node:path';
 import type { SessionFile } from '../../common/session.js';
 import { MarkdownDoc } from './markdown-doc.js';
-import { isStale, readLockOwner } from './pid-lock.js';
+import { isStale, readLockOwner, type LockOwner } from './pid-lock.js';
 import { readSessionFile } from './session-file.js';
 import { parseSessionState } from './session-state.js';
 import { SESSION_STATE } from './state-dir.js';
@@ -37,7 +37,8 @@ const summaries = new Map<string, { key: string; summary: SessionSummary }>();
 /**
  * summarize, for a process that lists the same sessions again and again (the daemon answering `mori
  * ls`): what the files say is read again only when one of them changed, by its stat (an atomic
- * write is a new inode; an append, a new size); who supervises it is read every time.
+ * write is a new inode; an append, a new size). The session lock likewise, by its own stat; whether
+ * its owner is alive is asked every time.
  */
 export function summarizeCached(stateDir: string): SessionSummary {
   const key = SUMMARY_FILES.map((f) => {
@@ -45,21 +46,47 @@ export function summarizeCached(stateDir: string): SessionSummary {
     return st ? `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}` : '-';
   }).join('|');
   const cached = summaries.get(stateDir);
-  if (cached?.key === key) return cached.summary.ok ? { ...cached.summary, supervisedBy: supervisor(stateDir) } : { ...cached.summary };
-  const summary = filesSummary(stateDir);
+  if (cached?.key === key) return cached.summary.ok ? { ...cached.summary, supervisedBy: supervisorCached(stateDir) } : { ...cached.summary };
+  const summary = filesSummary(stateDir, supervisorCached);
   summaries.set(stateDir, { key, summary });
   return summary;
+}
+
+/** Per state dir: the session lock's identity when it was read, and its owner then. */
+const lockOwners = new Map<string, { key: string; owner: LockOwner | null }>();
+
+/**
+ * Who supervises the session, with the lock file read again only when it changed (taking, releasing
+ * and taking over a lock each put a new file in place: a new inode). Whether its owner is still
+ * alive is asked every time; for the daemon's own sessions that costs no system call (isStale).
+ */
+function supervisorCached(stateDir: string): { pid: number; since: string } | null {
+  const file = path.join(stateDir, SESSION_LOCK);
+  const st = lstatSync(file, { bigint: true, throwIfNoEntry: false });
+  let owner: LockOwner | null;
+  if (!st) owner = null;
+  else {
+    const key = `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+    const seen = lockOwners.get(stateDir);
+    if (seen?.key === key) owner = seen.owner;
+    else {
+      owner = readLockOwner(file);
+      lockOwners.set(stateDir, { key, owner });
+    }
+  }
+  return owner === null || isStale(owner) ? null : { pid: owner.pid, since: owner.acquiredAt };
 }
 
 /** Forgets the cached summaries of state dirs no longer listed (removed sessions). */
 export function forgetSummariesExcept(stateDirs: ReadonlySet<string>): void {
   for (const dir of summaries.keys()) if (!stateDirs.has(dir)) summaries.delete(dir);
+  for (const dir of lockOwners.keys()) if (!stateDirs.has(dir)) lockOwners.delete(dir);
 }
 
-function filesSummary(stateDir: string): SessionSummary {
+function filesSummary(stateDir: string, supervisedBy = supervisor): SessionSummary {
   const file = readSessionFile(stateDir);
   if (!file.ok) return { stateDir, ok: false, error: file.message };
-  const summary: SessionSummary = { stateDir, ok: true, session: file.value, supervisedBy: supervisor(stateDir) };
+  const summary: SessionSummary = { stateDir, ok: true, session: file.value, supervisedBy: supervisedBy(stateDir) };
   try {
     summary.task = currentTask(stateDir);
   } catch (err) {

@@ -1,12 +1,16 @@
 // The daemon's cached session summaries (main/state/session-summary.ts, summarizeCached): the same
 // as reading the files every time, through every way they change — the task rewritten in place, a
 // work-log entry appended, session.json replaced atomically, a file deleted or made unreadable, a
-// session's lock taken — and a removed session's entry is forgotten.
+// session's lock taken, its holder gone while the file stays — and a removed session's entry is
+// forgotten.
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { tryLock } from '../../main/state/pid-lock.js';
+import { spawn } from 'node:child_process';
+import { currentOwner, tryLock } from '../../main/state/pid-lock.js';
+import { bootId } from '../../main/os/boot-id.js';
+import { processStartTime } from '../../main/os/process-start.js';
 import { SESSION_LOCK, summarize, summarizeCached } from '../../main/state/session-summary.js';
 import { writeAtomicSync } from '../../main/state/atomic-write.js';
 import { createSession } from '../../main/state/state-dir.js';
@@ -61,5 +65,37 @@ describe('cached session summaries', () => {
     writeFileSync(path.join(dir, 'session.json'), '{ not json');
     same();
     expect(summarizeCached(dir).ok).toBe(false);
+  });
+
+  it('asks whether the lock\'s holder is alive every time, though its file is read once', async () => {
+    const project = path.join(root, 'q');
+    mkdirSync(project);
+    const created = await createSession({ projectDir: project, name: 'held', profile: 'claude', backend: 'direct', home: path.join(root, 'home') });
+    if (!created.ok) throw new Error(created.message);
+    const dir = created.value.stateDir;
+    const lockFile = path.join(dir, SESSION_LOCK);
+    // Another process holds the lock; the file is never touched again.
+    const holder = spawn('sleep', ['60'], { stdio: 'ignore' });
+    const pid = holder.pid as number;
+    const start = processStartTime(pid);
+    writeFileSync(lockFile, JSON.stringify({ pid, bootId: bootId(), acquiredAt: 'then', purpose: 'supervising', ...(start ? { startTime: start } : {}), token: 't1' }));
+    expect(summarizeCached(dir).supervisedBy).toEqual({ pid, since: 'then' });
+    expect(summarizeCached(dir).supervisedBy).toEqual({ pid, since: 'then' });
+    const exited = new Promise((resolve) => holder.once('exit', resolve));
+    holder.kill('SIGKILL');
+    await exited;
+    expect(summarizeCached(dir).supervisedBy).toBeNull();
+    expect(summarize(dir).supervisedBy).toBeNull();
+    // This process's pid, written by an earlier process that had it (another start time): stale.
+    writeFileSync(lockFile, JSON.stringify({ ...currentOwner('supervising'), startTime: 'linux:1', acquiredAt: 'earlier' }));
+    expect(summarizeCached(dir).supervisedBy).toBeNull();
+    expect(summarize(dir).supervisedBy).toBeNull();
+    // Held by this very process: the new file is read.
+    unlinkSync(lockFile);
+    const lock = tryLock(lockFile, 'supervising');
+    if (!lock.ok) throw new Error('no lock');
+    expect(summarizeCached(dir).supervisedBy?.pid).toBe(process.pid);
+    lock.release();
+    expect(summarizeCached(dir).supervisedBy).toBeNull();
   });
 });
