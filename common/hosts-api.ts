@@ -129,6 +129,7 @@ export function createHostsApi(local: MoriApi, remotes: readonly HostApi[], list
     },
     onConnection(listener) {
       stateListeners.add(listener);
+      listener(local_.state, local_.detail);
       return () => stateListeners.delete(listener);
     },
     onHosts(listener) {

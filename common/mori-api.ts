@@ -69,6 +69,11 @@ export interface MoriApi {
   call<M extends IpcMethod>(method: M, params: IpcParams<M>): Promise<Result<IpcResult<M>>>;
   /** Every daemon event; subscribes on the first listener and again after each reconnect. */
   onEvent(listener: (e: DaemonEvent) => void): () => void;
+  /**
+   * The connection's state: told at once, then on each change (as the app's preload does). A listener
+   * that comes after the connection opened (the window's store subscribes after its first render)
+   * must still learn that it is open.
+   */
   onConnection(listener: (state: ConnectionState, detail: string) => void): () => void;
   /** Attaches a terminal on a connection of its own (the protocol allows one attachment per connection). */
   attach(session: string, size: { cols: number; rows: number }, view: TerminalView): Promise<Result<AttachedTerminal>>;
@@ -115,6 +120,8 @@ class Channel {
   state: ConnectionState = 'closed';
   /** How the last WebSocket closed: WS_UNAUTHORIZED ends reconnecting. */
   lastCloseCode = 0;
+  /** Why, as the close listeners were told. */
+  lastCloseReason = '';
 
   constructor(
     private readonly options: WebSocketApiOptions,
@@ -148,6 +155,7 @@ class Channel {
       this.state = 'closed';
       this.lastCloseCode = code;
       const why = reason || `connection closed (${code})`;
+      this.lastCloseReason = why;
       closeClient(why);
       this.settleOpen(fail('disconnected', why), false);
       this.onState('closed', why);
@@ -234,6 +242,7 @@ export function createWebSocketApi(options: WebSocketApiOptions): MoriApi {
     },
     onConnection(listener) {
       stateListeners.add(listener);
+      listener(main.state, main.state === 'closed' ? main.lastCloseReason : '');
       return () => stateListeners.delete(listener);
     },
     async attach(session, size, view) {

@@ -7,16 +7,9 @@
 import * as z from 'zod/mini';
 import './zod-english.js';
 
-/** Where the page trades the launch token for its session secret (POST, the token as the body). */
-export const SESSION_PATH = '/session';
-/** Where the page asks which remotes this host reaches (POST, the session secret as the body). */
-export const REMOTES_PATH = '/remotes';
-/** The fragment parameter of the printed link that holds the launch token. */
-export const TOKEN_PARAM = 'token';
-/** The sessionStorage key of the session secret. */
-export const SECRET_STORAGE_KEY = 'mori.sessionSecret';
-/** Bounds what the web host reads of an exchange's body: a token is 43 chars. */
-export const MAX_TOKEN_CHARS = 256;
+import { MAX_TOKEN_CHARS } from './web-session-names.js';
+
+export { MAX_TOKEN_CHARS, REMOTES_PATH, SECRET_STORAGE_KEY, SESSION_PATH, TOKEN_PARAM } from './web-session-names.js';
 
 /** A WebSocket's first message: the session secret. Nothing else is read before it. */
 export const WebAuthMessage = z.strictObject({ kind: z.literal('auth'), secret: z.string().check(z.minLength(1), z.maxLength(MAX_TOKEN_CHARS)) });

@@ -17,11 +17,11 @@ import { fileURLToPath } from 'node:url';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { IPC_MAX_LINE_CHARS, IpcRequestEnvelope, type IpcServerMessage } from '../../common/ipc.js';
 import { MAX_TOKEN_CHARS, REMOTES_PATH, SESSION_PATH, TOKEN_PARAM, WebAuthMessage, WS_UNAUTHORIZED, WS_UNAUTHORIZED_REASON, type WebRemotesReply } from '../../common/web-session.js';
+import { API_PATH } from '../../common/web-session-names.js';
 import { ControlClient } from '../daemon-client/control-client.js';
 import { hostAllowed, newToken, originAllowed, WebAuth } from './web-auth.js';
 import { rendererRoot, securityHeaders, serveStatic } from './static-files.js';
 
-export const API_PATH = '/api';
 /** Unsent output per page beyond which it is dropped, as the daemon does per connection (16 MiB). */
 export const MAX_WS_BUFFERED_BYTES = 16 * 1024 * 1024;
 /**

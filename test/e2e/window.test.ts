@@ -8,7 +8,8 @@
 // link's token leaves the address bar and works once; a reload keeps the window; another port on
 // 127.0.0.1 receives no credential from the browser, and nothing it saw opens /api; `mori ui` opens
 // the browser on a 0600 redirect file that carries no token in its path, and the built page carries
-// its CSP in a meta tag. Screenshots of each view, light and dark, go to out/e2e-screenshots/.
+// its CSP in a meta tag. A fresh tab exchanges its link and opens its socket before the API's code has
+// loaded, and speaks on that socket once it has. Screenshots of each view, light and dark, go to out/e2e-screenshots/.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -318,6 +319,8 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window in Chro
     const { page } = w;
     expect(readFileSync(path.join(REPO, 'out', 'renderer', 'index.html'), 'utf8')).toMatch(/<meta http-equiv="Content-Security-Policy" content="default-src 'self'; script-src 'self';[^"]*object-src 'none'; base-uri 'none'/);
     expect(page.url()).not.toContain('token');
+    // Connected (the link exchanged for the tab's secret), then reloaded.
+    await page.getByRole('listbox', { name: 'Sessions' }).getByRole('option', { name: /echo/ }).waitFor();
     await page.reload();
     await page.getByRole('listbox', { name: 'Sessions' }).getByRole('option', { name: /echo/ }).waitFor();
     await page.getByRole('option', { name: /echo/ }).click();
@@ -372,6 +375,50 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window in Chro
       server.close();
     }
   });
+
+  it("a fresh tab exchanges its link and opens its socket while the API's code still loads, then speaks on that socket", async () => {
+    const ui = spawn(process.execPath, [MORI_BIN, 'ui', '--no-open', '--json'], { cwd: w.h.project, env: { ...process.env, MORI_HOME: w.h.home, ...w.h.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    ui.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+    const context = await w.browser?.newContext();
+    try {
+      await until('the URL of another mori ui', () => out.includes('\n'));
+      const link = (JSON.parse(out.split('\n')[0] ?? '') as { url: string }).url;
+      const page = await context?.newPage();
+      if (!page) throw new Error('no browser');
+      const seen: string[] = [];
+      const firstSocketSent: string[] = [];
+      // The API's chunk (zod, the protocol core) is held back until the test lets it go.
+      let release: () => void = () => undefined;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route(/\/assets\/api-[\w-]+\.js$/, async (route) => {
+        await held;
+        seen.push('api served');
+        await route.continue();
+      });
+      page.on('request', (r) => {
+        if (new URL(r.url()).pathname === '/session') seen.push('exchange');
+      });
+      page.on('websocket', (ws) => {
+        if (seen.includes('socket')) return;
+        seen.push('socket');
+        ws.on('framesent', (f) => firstSocketSent.push(String(f.payload)));
+      });
+      await page.goto(link);
+      await until('the exchange and the socket, with the API held back', () => seen.includes('exchange') && seen.includes('socket'));
+      expect(seen).not.toContain('api served');
+      expect(page.url()).not.toContain('token');
+      release();
+      await page.getByRole('listbox', { name: 'Sessions' }).getByRole('option', { name: /echo/ }).waitFor();
+      // The socket opened before the API loaded is the one it authenticated and said hello on.
+      expect(firstSocketSent[0]).toContain('"kind":"auth"');
+      expect(firstSocketSent.some((f) => f.includes('"method":"hello"'))).toBe(true);
+      expect(await page.getByText(/Reconnecting…|Connecting to the Mori daemon/).count()).toBe(0);
+    } finally {
+      await context?.close();
+      ui.kill('SIGTERM');
+    }
+  }, 60_000);
 
   // `mori ui` starts a web host (and a daemon when none answers) in a process of its own: a loaded machine needs more than the default.
   it("mori ui opens the browser on a 0600 redirect file whose path carries no token, and the redirect opens the window in Chromium", async () => {

@@ -183,6 +183,10 @@ describe('mori ui', () => {
     api.onEvent((e) => events.push(e));
     try {
       expect((await api.call('list', {})).ok).toBe(true);
+      // A listener that comes once the connection is open (the window's store does) is told so at once.
+      const late: ConnectionState[] = [];
+      api.onConnection((s) => late.push(s));
+      expect(late).toEqual(['open']);
       const before = await daemonAnswering(h.home);
       expect(before).not.toBeNull();
       process.kill(before?.pid ?? 0, 'SIGKILL');

@@ -113,10 +113,16 @@ describe('the window API over this host and its remotes', () => {
     const api = createHostsApi(here.api, [{ name: 'box', api: box.api }]);
     const states: string[] = [];
     api.onConnection((s) => states.push(s));
+    // Told at once: the connection is not open yet.
+    expect(states).toEqual(['connecting']);
     here.state('open');
     box.state('connecting');
     box.state('open');
-    expect(states).toEqual(['open', 'open']);
+    expect(states).toEqual(['connecting', 'open', 'open']);
+    // A listener that comes after it opened learns so at once.
+    const late: string[] = [];
+    api.onConnection((s) => late.push(s));
+    expect(late).toEqual(['open']);
   });
 
   it("tells each remote's connection, keeping why it closed while it tries again", () => {
