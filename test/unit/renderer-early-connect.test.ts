@@ -27,11 +27,22 @@ const page = (hash: string): void => {
   g['location'] = new URL(`${origin}/${hash}`);
   g['history'] = { replaceState: (_s: unknown, _t: string, url: string) => replaced.push(url) };
   g['sessionStorage'] = { getItem: (k: string) => storage.get(k) ?? null, setItem: (k: string, v: string) => storage.set(k, v), removeItem: (k: string) => storage.delete(k) };
-  g['WebSocket'] = WebSocket;
+  g['WebSocket'] = BrowserLikeWebSocket;
   // A page's fetch resolves its path against the page's address; Node's needs it whole.
   g['fetch'] = (url: string, init: RequestInit) => realFetch(new URL(url, origin), init);
 };
 const realFetch = globalThis.fetch;
+
+/**
+ * `ws` as a browser's WebSocket: a browser reports a socket closed while still connecting as an
+ * event nobody need listen to, where `ws` throws its 'error' when no listener takes it.
+ */
+class BrowserLikeWebSocket extends WebSocket {
+  constructor(url: string) {
+    super(url);
+    this.on('error', () => undefined);
+  }
+}
 
 beforeAll(async () => {
   server = http.createServer((req, res) => {
