@@ -69,6 +69,8 @@ export class WindowHarness {
   ui: ChildProcess | null = null;
   url = '';
   browser: Browser | null = null;
+  /** What the page logged as errors, with where from: a resource the web host did not serve, a script's error. */
+  readonly consoleErrors: string[] = [];
   page!: Page;
   /** What `mori ui` wrote to stderr (shown when a test cannot find what it waits for). */
   uiErr = '';
@@ -113,6 +115,9 @@ export class WindowHarness {
     }`);
     this.page = await context.newPage();
     this.page.on('pageerror', (e) => process.stderr.write(`page error: ${e.message}\n`));
+    this.page.on('console', (m) => {
+      if (m.type() === 'error') this.consoleErrors.push(`${m.text()} (${m.location().url})`);
+    });
     await this.page.goto(this.url);
   }
 

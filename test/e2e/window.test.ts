@@ -315,7 +315,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window in Chro
     }
   });
 
-  it("the link's token leaves the address bar, the built page carries its CSP, and a reload keeps the window working", async () => {
+  it("the link's token leaves the address bar, the built page carries its CSP, a reload keeps the window working, and it logged no error", async () => {
     const { page } = w;
     expect(readFileSync(path.join(REPO, 'out', 'renderer', 'index.html'), 'utf8')).toMatch(/<meta http-equiv="Content-Security-Policy" content="default-src 'self'; script-src 'self';[^"]*object-src 'none'; base-uri 'none'/);
     expect(page.url()).not.toContain('token');
@@ -328,6 +328,8 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window in Chro
     // The agent's screen as it is now (its banner has scrolled off by this test: any line of its prompt will do).
     await page.getByRole('region', { name: 'Terminal' }).getByText(/for shortcuts|Fake Agent/).filter({ visible: true }).first().waitFor({ timeout: 25_000 });
     expect(await page.getByText(/Reconnecting…|Connecting to the Mori daemon/).count()).toBe(0);
+    // Nothing the page asked for was missing (the tab's icon included), and no script logged an error, since the window opened.
+    expect(w.consoleErrors).toEqual([]);
   });
 
   it('no other local port receives a Mori credential from the browser, nothing it could see opens /api, and the link works once', async () => {
