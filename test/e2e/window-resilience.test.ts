@@ -51,6 +51,15 @@ async function show(name: string): Promise<void> {
   await expect.poll(() => option.getAttribute('aria-selected')).toBe('true');
 }
 
+/** Selects the session with the Terminal tab on, and waits until its terminal is the one on screen. */
+async function showTerminal(name: string): Promise<void> {
+  await show(name);
+  const option = w.page.getByRole('listbox', { name: 'Sessions' }).getByRole('option', { name: new RegExp(name) });
+  // The pool shows a terminal in an effect after the list's render: selected first, on screen a moment later.
+  const id = (await option.getAttribute('id'))?.replace(/^session-/, '');
+  await expect.poll(() => visibleTerminal().getAttribute('data-session'), { timeout: 15_000 }).toBe(id);
+}
+
 /** The terminal on screen (the pool hides the others). */
 const visibleTerminal = () => w.page.locator('.terminal-host:not([hidden])');
 
@@ -70,9 +79,9 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window keeps a
 
   it('a session not on screen, or any in a hidden page, never holds its agent back', async () => {
     const { page } = w;
-    await show('alpha');
+    await showTerminal('alpha');
     await visibleTerminal().getByText('Fake Agent').first().waitFor({ timeout: 25_000 });
-    await show('bravo');
+    await showTerminal('bravo');
     await visibleTerminal().getByText('Fake Agent').first().waitFor({ timeout: 25_000 });
 
     // alpha is live in the pool but hidden: its agent prints 1 MB, all of it, within the bound.
@@ -108,7 +117,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window keeps a
 
     // Shown again, each screen ends with its flood's last line.
     await expect.poll(() => visibleTerminal().innerText(), { timeout: 15_000 }).toContain(`flood done ${FLOOD_BYTES}`);
-    await show('alpha');
+    await showTerminal('alpha');
     await expect.poll(() => visibleTerminal().innerText(), { timeout: 15_000 }).toContain(`flood done ${FLOOD_BYTES}`);
   });
 
@@ -116,19 +125,19 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window keeps a
     const { page } = w;
     // Shown so far: bravo, alpha. Then keeper, charlie: four.
     for (const name of ['keeper', 'charlie']) {
-      await show(name);
+      await showTerminal(name);
       await visibleTerminal().getByText('Fake Agent').first().waitFor({ timeout: 25_000 });
     }
     expect(await page.locator('.terminal-host').count()).toBe(POOL_SIZE);
     // Every live terminal marked: a rebuilt one carries no mark.
     await page.evaluate(() => document.querySelectorAll<HTMLElement>('.terminal-host').forEach((e) => (e.dataset['probe'] = 'old')));
-    await show('delta');
+    await showTerminal('delta');
     await visibleTerminal().getByText('Fake Agent').first().waitFor({ timeout: 25_000 });
     expect(await page.locator('.terminal-host').count()).toBe(POOL_SIZE);
     // bravo, the least recently shown, is gone; alpha is still live.
-    await show('alpha');
+    await showTerminal('alpha');
     expect(await visibleTerminal().getAttribute('data-probe')).toBe('old');
-    await show('bravo');
+    await showTerminal('bravo');
     expect(await page.locator('.terminal-host').count()).toBe(POOL_SIZE);
     expect(await visibleTerminal().getAttribute('data-probe')).toBeNull();
     await expect.poll(() => visibleTerminal().innerText(), { timeout: 15_000 }).toContain(`flood done ${FLOOD_BYTES}`);
