@@ -3,7 +3,7 @@
 // permission prompt). A better source than the screen when present. Reading is I/O; the mapping
 // and the merge with the screen are pure. Runs in the supervisor's process.
 // Checked against Claude Code 2.1.332.
-import { promises as fs } from 'node:fs';
+import { constants, promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { AgentActivity } from '../../common/agent-activity.js';
 import type { Env } from './profile.js';
@@ -18,9 +18,14 @@ export interface ClaudeSessionStatus {
   status: ClaudeStatus;
   /** Epoch ms of the last status change (`statusUpdatedAt`, else `updatedAt`); typing does not change it. */
   statusUpdatedAt: number | null;
+  /**
+   * Epoch ms the file read was last written (its mtime, from the open file the text came from): what it
+   * says is no newer than this. A signal recorded after it (a hook) supersedes it.
+   */
+  writtenAtMs: number;
 }
 
-function parseStatusFile(text: string): ClaudeSessionStatus | null {
+function parseStatusFile(text: string, writtenAtMs: number): ClaudeSessionStatus | null {
   try {
     const j = JSON.parse(text) as Record<string, unknown>;
     const status = j['status'];
@@ -31,16 +36,37 @@ function parseStatusFile(text: string): ClaudeSessionStatus | null {
       cwd: typeof j['cwd'] === 'string' ? j['cwd'] : null,
       status,
       statusUpdatedAt: typeof j['statusUpdatedAt'] === 'number' ? j['statusUpdatedAt'] : typeof j['updatedAt'] === 'number' ? j['updatedAt'] : null,
+      writtenAtMs,
     };
   } catch {
     return null; // mid-write or another version's shape: the screen decides
   }
 }
 
+/**
+ * One status file, parsed, with the mtime of the very file its text came from (claude replaces the
+ * file as it writes it: a stat by name could see a newer file than the text read). Null when absent,
+ * unreadable or not a status.
+ */
+async function readStatusFile(file: string): Promise<ClaudeSessionStatus | null> {
+  let handle: fs.FileHandle | null = null;
+  try {
+    // Non-blocking: a FIFO planted there would otherwise hold the open until something writes to it.
+    handle = await fs.open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+    const st = await handle.stat();
+    // Only a plain file: a FIFO or a device says nothing about claude.
+    if (!st.isFile()) return null;
+    return parseStatusFile(await handle.readFile('utf8'), st.mtimeMs);
+  } catch {
+    return null;
+  } finally {
+    await handle?.close().catch(() => undefined);
+  }
+}
+
 /** `sessions/<pid>.json` of that claude process, or null when absent or unreadable. */
 export async function readClaudeStatusByPid(env: Env, pid: number): Promise<ClaudeSessionStatus | null> {
-  const text = await fs.readFile(path.join(claudeConfigDir(env), 'sessions', `${pid}.json`), 'utf8').catch(() => null);
-  return text === null ? null : parseStatusFile(text);
+  return readStatusFile(path.join(claudeConfigDir(env), 'sessions', `${pid}.json`));
 }
 
 /**
@@ -52,8 +78,7 @@ export async function findClaudeStatus(env: Env, sessionId: string): Promise<Cla
   const names = await fs.readdir(dir).catch(() => [] as string[]);
   for (const name of names) {
     if (!name.endsWith('.json')) continue;
-    const text = await fs.readFile(path.join(dir, name), 'utf8').catch(() => null);
-    const parsed = text === null ? null : parseStatusFile(text);
+    const parsed = await readStatusFile(path.join(dir, name));
     if (parsed !== null && parsed.sessionId === sessionId) return parsed;
   }
   return null;
@@ -70,8 +95,7 @@ export async function findClaudeStatusUnder(env: Env, root: number, isUnder: (pi
   for (const name of names) {
     const pid = Number(/^(\d+)\.json$/.exec(name)?.[1]);
     if (!(pid > 0) || !isUnder(pid, root)) continue;
-    const text = await fs.readFile(path.join(dir, name), 'utf8').catch(() => null);
-    const parsed = text === null ? null : parseStatusFile(text);
+    const parsed = await readStatusFile(path.join(dir, name));
     // The file's own pid must be the one it is named for: a file copied from another process says nothing.
     if (parsed !== null && parsed.pid === pid) return parsed;
   }

@@ -158,4 +158,32 @@ describe('hooks under mori up', () => {
     await until('the relaunch', () => h.starts().length === 2, () => u.stderr());
     expect(h.starts()[1]?.resumeId).toBe(next);
   });
+
+  it('a status file still naming the conversation a /clear left is older than the SessionStart hook: the recorded id is not moved back', async () => {
+    // Claude writes its status file on its own schedule: here it names the old conversation for a
+    // while after the SessionStart hook named the new one.
+    const lagMs = 3_000;
+    h = new UpHarness('hooks-status-lag', { FAKE_AGENT_STATUS_LAG_MS: String(lagMs) });
+    h.init('lag', 'direct');
+    const u = h.up();
+    await until('the agent to start', () => h.starts().length === 1);
+    const first = h.starts()[0]?.sessionId as string;
+    await until('waiting', () => hasEvent(u, 'session.activity', { to: 'waiting' }));
+    const cleared = '7e1d2c3b-4a5f-4e6d-8c7b-9a0f1e2d3c4b';
+    // Typed with their own carriage return: `mori send`'s Enter would wait for the new conversation's status.
+    const typed = (line: string): void => expect(h.mori('send', 'lag', '--no-enter', `${line}\r`).code).toBe(0);
+    const clearedAt = Date.now();
+    typed(`clear:${cleared}`);
+    await until('the new id in session.json', () => sessionJson('lag').agent.sessionId === cleared, () => u.stderr());
+    // The screen moves while the file still names the old conversation, and after it names the new
+    // one: each move is a read of the file.
+    for (let i = 0; Date.now() < clearedAt + lagMs + 1_500; i++) {
+      typed(`print:read ${i}`);
+      await new Promise((r) => setTimeout(r, 400));
+    }
+    expect(sessionJson('lag').agent.sessionId).toBe(cleared);
+    const log = h.workLog('lag');
+    expect(log.match(/AGENT SESSION CHANGED/g)).toHaveLength(1);
+    expect(log).toContain(`AGENT SESSION CHANGED - Claude Code session ${first} → ${cleared}: the conversation was cleared`);
+  });
 });

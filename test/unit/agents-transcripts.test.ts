@@ -1,6 +1,7 @@
 // Where agents keep their own sessions (DESIGN.md §5), exercised on real files laid out as each CLI
 // lays them out (observed with Claude Code 2.1.197, codex-cli 0.171.0, Gemini CLI 0.61.0), plus
 // the first prompt's instructions about the state files.
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -59,10 +60,29 @@ describe('claude', () => {
     mkdirSync(dir, { recursive: true });
     writeFileSync(path.join(dir, '4242.json'), JSON.stringify({ pid: 4242, sessionId: UUID, cwd: project, status: 'waiting' }));
     writeFileSync(path.join(dir, '4343.json'), '{"pid": 4343, "sta'); // mid-write: ignored
-    expect(await readClaudeStatusByPid(env, 4242)).toEqual({ pid: 4242, sessionId: UUID, cwd: project, status: 'waiting', statusUpdatedAt: null });
+    // When the file was written: what it says is no newer than that.
+    const written = new Date('2026-11-30T08:00:00.250Z');
+    utimesSync(path.join(dir, '4242.json'), written, written);
+    expect(await readClaudeStatusByPid(env, 4242)).toEqual({ pid: 4242, sessionId: UUID, cwd: project, status: 'waiting', statusUpdatedAt: null, writtenAtMs: written.getTime() });
     expect(await readClaudeStatusByPid(env, 4343)).toBeNull();
     expect((await findClaudeStatus(env, UUID))?.status).toBe('waiting');
     expect(await findClaudeStatus(env, '11111111-2222-4333-8444-555555555555')).toBeNull();
+  });
+
+  it('a FIFO or a directory planted among the status files is passed over at once, never waited on', async () => {
+    const dir = path.join(env.HOME as string, '.claude', 'sessions');
+    mkdirSync(dir, { recursive: true });
+    // Read in name order: the FIFO and the directory come before the real file.
+    execFileSync('mkfifo', [path.join(dir, '1000.json')]);
+    mkdirSync(path.join(dir, '1001.json'));
+    writeFileSync(path.join(dir, '4242.json'), JSON.stringify({ pid: 4242, sessionId: UUID, status: 'idle' }));
+    expect(await readClaudeStatusByPid(env, 1000)).toBeNull();
+    expect(await readClaudeStatusByPid(env, 1001)).toBeNull();
+    expect((await findClaudeStatus(env, UUID))?.pid).toBe(4242);
+    // Under this process (a FIFO named for it): nothing, at once.
+    rmSync(path.join(dir, '4242.json'));
+    execFileSync('mkfifo', [path.join(dir, `${process.pid}.json`)]);
+    expect(await findClaudeStatusUnder(env, process.ppid, descendsFrom)).toBeNull();
   });
 
   it("finds the status file of a claude under the terminal's process, whatever conversation it names; not another's, nor one naming another pid", async () => {

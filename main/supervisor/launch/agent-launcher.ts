@@ -8,7 +8,7 @@ import type { LaunchKind } from '../../../common/events.js';
 import type { InterruptReason } from '../../../common/session.js';
 import type { TerminalExit } from '../../../common/terminal.js';
 import type { LaunchSpec } from '../../agents/profile.js';
-import { activityFromClaudeStatus, findClaudeStatus, findClaudeStatusUnder } from '../../agents/claude-session-status.js';
+import { activityFromClaudeStatus, findClaudeStatus, findClaudeStatusUnder, type ClaudeSessionStatus } from '../../agents/claude-session-status.js';
 import { isAgentId } from '../../agents/agent-id.js';
 import { descendsFrom } from '../../os/process-tree.js';
 import { background } from '../../background.js';
@@ -190,12 +190,17 @@ export class AgentLauncher {
   /**
    * Claude's status file names another conversation than the one recorded (a `/clear` with hooks off,
    * where no SessionStart tells): the next resume opens the one the person is in. The id is the
-   * agent's word, as a hook's is, so it is held to its profile's form before it is kept.
+   * agent's word, as a hook's is, so it is held to its profile's form before it is kept. A file
+   * written before the recorded id last changed is older news (a SessionStart hook told first, and
+   * the file still names the conversation it left): it is not followed back.
    */
-  private followClaudeId(rt: SessionRuntime, id: string | null): void {
+  private followClaudeId(rt: SessionRuntime, status: ClaudeSessionStatus): void {
+    const id = status.sessionId;
     const before = rt.session.agent.sessionId;
     if (id === null || id === before || !isAgentId('claude', id)) return;
+    if (status.writtenAtMs <= rt.agentIdChangedAt) return;
     this.ports.store.write(rt, (s) => ({ ...s, agent: { ...s.agent, sessionId: id } }));
+    rt.agentIdChanged(this.ports.clock.wallMs());
     this.ports.store.log(rt, `AGENT SESSION CHANGED - ${rt.profile.label} session ${before ?? '(none)'} → ${id}: its status file names a new conversation (a /clear); a relaunch resumes the new one`);
   }
 
@@ -218,7 +223,7 @@ export class AgentLauncher {
         ? {
             reported: async () => {
               const s = (await findClaudeStatus(ports.env, rt.session.agent.sessionId ?? agentId)) ?? (await findClaudeStatusUnder(ports.env, terminal.pid, descendsFrom));
-              if (s !== null && rt.run === run) this.followClaudeId(rt, s.sessionId);
+              if (s !== null && rt.run === run) this.followClaudeId(rt, s);
               return s ? activityFromClaudeStatus(s.status) : null;
             },
           }

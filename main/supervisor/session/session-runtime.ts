@@ -110,6 +110,7 @@ export class SessionRuntime {
   private failed: FailedResume | null;
   private stopAsked = false;
   private learningSince: number | null = null;
+  private agentIdNotedAt = 0;
   private retryAt: number | null = null;
   private taken = 0;
   private file: SessionFile;
@@ -185,6 +186,19 @@ export class SessionRuntime {
   /** Wall ms of the latest launch of an agent that picks its own id (codex) while that id is not known yet. */
   get idSince(): number | null {
     return this.learningSince;
+  }
+
+  /**
+   * Wall ms when a signal of the running agent (a hook, its status file) last changed its recorded
+   * conversation id in this process; 0 when none did. A status file written before it is older news.
+   */
+  get agentIdChangedAt(): number {
+    return this.agentIdNotedAt;
+  }
+
+  /** A signal of the agent's changed its recorded conversation id at `wallMs`. */
+  agentIdChanged(wallMs: number): void {
+    this.agentIdNotedAt = wallMs;
   }
 
   /** Epoch ms of the scheduled restart while in backoff. */

@@ -148,6 +148,7 @@ export class HookSignals {
     const before = rt.session.agent.sessionId;
     if (next !== undefined && next.id !== before) {
       this.ports.store.write(rt, (s) => ({ ...s, agent: { ...s.agent, sessionId: next.id } }));
+      rt.agentIdChanged(this.ports.now());
       // The source is the agent's word: only a known one is quoted.
       const why = SESSION_SOURCES[next.source] ?? 'its SessionStart gave no known reason';
       this.ports.store.log(rt, `AGENT SESSION CHANGED - ${rt.profile.label} session ${before ?? '(none)'} → ${next.id}: ${why}; a relaunch resumes the new one`);
