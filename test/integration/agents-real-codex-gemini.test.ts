@@ -157,7 +157,9 @@ for (const cli of CLIS) {
       killAgents(t.h);
       const afterReboot = t.api.requests.length;
       const u2 = t.h.up([], { MORI_BOOT_ID: 'boot-b' });
-      await until('the relaunch after the reboot', () => started(u2).length === 1, u2.stderr);
+      // What the new supervisor did instead, should it not relaunch: its events and the work log's end.
+      const after = (): string => `${u2.stderr()}\nevents: ${u2.lines().map((e) => `${String(e['type'])}${e['to'] ? `→${String(e['to'])}` : ''}`).join(' ')}\nwork log: ${t.h.workLog(t.name).slice(-1500)}`;
+      await until('the relaunch after the reboot', () => started(u2).length === 1, after);
       expect(started(u2)[0]?.['launch']).toBe('resume');
       await until('the turn after the reboot carrying the earlier ones', () => requestWith(t.api, [TASK_WORD, REPLY], afterReboot), () => `${requestsSummary(t.api, [TASK_WORD, REPLY], 0)}\n${screen(t.h, sessionJson(t.h, t.name).id)}`, CLI_START_MS);
       expect(sessionJson(t.h, t.name).agent.sessionId).toBe(id);
