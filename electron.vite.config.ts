@@ -12,8 +12,9 @@ export default defineConfig({
       outDir: 'out/main',
       rollupOptions: {
         input: { index: 'main/electron/index.ts', daemon: 'main/electron/daemon-entry.ts' },
-        // A native addon, loaded from disk (unpacked from the asar in a package).
-        external: ['node-pty'],
+        // Native addons, loaded from disk (unpacked from the asar in a package): node-pty, and koffi
+        // (the C library's calls, main/os/libc.ts).
+        external: ['node-pty', 'koffi'],
       },
     },
   },
