@@ -21,6 +21,8 @@ import { pauseUntil } from './notification-decider.js';
 import { forwardPowerHints } from './power-hints.js';
 import type { SettingsStore } from './settings.js';
 import { background } from '../background.js';
+import { systemClock, systemScheduler, type Cancel } from '../power/clock.js';
+import { atWallTime } from '../power/long-timer.js';
 import { DockController } from './dock.js';
 import { TrayController } from './tray-controller.js';
 import { trayHost, type TrayHost } from './tray-host.js';
@@ -177,7 +179,7 @@ export async function startApp(o: AppOptions): Promise<MoriApp | null> {
   );
   // The menu says "paused until …": one render when the pause ends takes that back. A single timer
   // for a known moment, not a periodic rebuild (which reshuffles the macOS menu bar).
-  let pauseEnd: NodeJS.Timeout | null = null;
+  let pauseEnd: Cancel | null = null;
   const render = (): void => {
     const pausedUntil = settings.get('notificationsPausedUntil');
     tray.render({
@@ -189,9 +191,9 @@ export async function startApp(o: AppOptions): Promise<MoriApp | null> {
       muted: muted(),
       now: Date.now(),
     });
-    if (pauseEnd) clearTimeout(pauseEnd);
-    pauseEnd = pausedUntil !== null && pausedUntil > Date.now() && !quitting ? setTimeout(render, pausedUntil - Date.now() + 1) : null;
-    pauseEnd?.unref();
+    pauseEnd?.();
+    // At the pause's end on the wall clock, however far (a settings file may name any time).
+    pauseEnd = pausedUntil !== null && pausedUntil > Date.now() && !quitting ? atWallTime(systemClock, systemScheduler, pausedUntil + 1, render) : null;
   };
   state.onChange((events, quiet) => {
     render();
@@ -219,7 +221,7 @@ export async function startApp(o: AppOptions): Promise<MoriApp | null> {
         if (!r.ok) log(`stopping the agents failed: ${r.message}`);
       }
       stopHints();
-      if (pauseEnd) clearTimeout(pauseEnd);
+      pauseEnd?.();
       notifications.dispose();
       remotes.stop();
       router.dispose();

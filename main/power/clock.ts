@@ -1,6 +1,7 @@
 // The clocks and timers main/power/ runs on, behind two small interfaces so the detectors are
 // tested with fake time and run for real with the system's. Main process (and the `mori` CLI).
 import { performance } from 'node:perf_hooks';
+import { afterAnyDelay } from './long-timer.js';
 
 /** Both clocks the drift detector compares: wall (may jump, counts sleep) and monotonic (never jumps). */
 export interface PowerClock {
@@ -29,11 +30,19 @@ export const systemClock: PowerClock = {
 /**
  * setTimeout, unref'd unless asked: watching for sleep and network is background work, so it must
  * not be the reason a process stays up (the supervisor's sockets and terminals keep `mori up` alive).
+ * A delay past setTimeout's limit is armed in steps (long-timer.ts), never fired at once.
  */
 export const systemScheduler: Scheduler = {
   after(ms, fn, keepAlive = false) {
-    const timer = setTimeout(fn, ms);
-    if (!keepAlive) timer.unref();
-    return () => clearTimeout(timer);
+    return afterAnyDelay(
+      (step, stepFn, keep) => {
+        const timer = setTimeout(stepFn, step);
+        if (keep !== true) timer.unref();
+        return () => clearTimeout(timer);
+      },
+      ms,
+      fn,
+      keepAlive,
+    );
   },
 };

@@ -1,7 +1,9 @@
 // A hand-driven clock and scheduler for tests of anything built on main/power/: time moves only
 // when `advance` is called, and the wall and monotonic clocks can be moved apart to act out a
-// sleep (wall only), a frozen process (both) or a wall-clock change (wall only, either way).
+// sleep (wall only), a frozen process (both) or a wall-clock change (wall only, either way). Like
+// setTimeout, a delay past 2^31−1 ms fires at once.
 import type { Cancel, PowerClock, Scheduler } from '../../main/power/clock.js';
+import { MAX_TIMER_MS } from '../../main/power/long-timer.js';
 
 interface Pending {
   dueMono: number;
@@ -28,7 +30,9 @@ export class ManualTime implements PowerClock, Scheduler {
   }
 
   after(ms: number, fn: () => void): Cancel {
-    const entry: Pending = { dueMono: this.mono + Math.max(0, ms), seq: this.seq++, fn };
+    // As setTimeout does: a delay past its int32 limit (2^31−1 ms, 24.8 days) fires at once.
+    const delay = ms > MAX_TIMER_MS ? 1 : Math.max(0, ms);
+    const entry: Pending = { dueMono: this.mono + delay, seq: this.seq++, fn };
     this.pending.push(entry);
     return () => {
       this.pending = this.pending.filter((p) => p !== entry);

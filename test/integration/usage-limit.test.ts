@@ -141,4 +141,17 @@ describe('a usage limit read from the screen', () => {
     expect(log).toMatch(/SESSION RESUMED - after usage limit \(away \d+s\)[^\n]*nudged to continue/);
     expect(harness.starts()).toHaveLength(1);
   }, 90_000);
+
+  it('a reset named in another year (`resets Jul 31, 2027`) is implausible: limited with the retry rule, not resumed within seconds', async () => {
+    const { harness, u } = await waiting('far');
+    const info = await hitLimit(harness, u, 'far', "You've hit your weekly limit · resets Jul 31, 2027, 2am (UTC)");
+    expect(info.state).toBe('limited');
+    expect(info.usageLimit?.resetAt).toBeNull();
+    expect(harness.workLog('far')).toMatch(/SESSION LIMITED - usage limit, no reset time given; retrying \S+ \(screen; its reset 2027-07-31T02:00:00\.000Z is implausible, over 8 days away\)/);
+    // The overflowed timer fired within a second; give it five.
+    await new Promise((r) => setTimeout(r, 5_000));
+    expect(live(harness, 'far')?.state).toBe('limited');
+    expect(count(harness.workLog('far'), '- SESSION RESUMED -')).toBe(0);
+    expect(harness.starts()).toHaveLength(1);
+  }, 60_000);
 });

@@ -12,6 +12,12 @@ export const LIMIT_MIN_GAP_MS = 1_000;
 export const LIMIT_RETRY_FIRST_MS = 15 * 60_000;
 /** …and retries double up to this: never more than two hours between tries. */
 export const LIMIT_RETRY_MAX_MS = 2 * 60 * 60_000;
+/**
+ * A reset further ahead than this is not believed: the longest window any CLI has is a week (the
+ * weekly limits), so a week and a day leaves room for zones and jitter. Beyond it the limit is
+ * treated as naming no reset time (the retry rule).
+ */
+export const LIMIT_MAX_RESET_AHEAD_MS = 8 * 24 * 60 * 60_000;
 /** A limit met again this soon after its resume continues the streak (the retry backoff), instead of starting over. */
 export const LIMIT_AGAIN_WINDOW_MS = 10 * 60_000;
 
@@ -37,6 +43,11 @@ export function jitteredResumeAt(base: number, jitterMs: number, others: readonl
   for (let k = 0; k < slots; k++) if (others.every((o) => Math.abs(o - at(k)) >= LIMIT_MIN_GAP_MS)) free.push(k);
   const pool = free.length > 0 ? free : Array.from({ length: slots }, (_, k) => k);
   return at(pool[Math.min(pool.length - 1, Math.floor(random() * pool.length))] ?? 0);
+}
+
+/** The reset a signal names, when it is believable from `now`; else null (no reset time given). */
+export function plausibleReset(resetAtMs: number | null, now: number): number | null {
+  return resetAtMs !== null && resetAtMs - now > LIMIT_MAX_RESET_AHEAD_MS ? null : resetAtMs;
 }
 
 export interface PlanInput {

@@ -12,13 +12,14 @@ import { clockWords } from '../../../common/session-view.js';
 import type { UsageLimitSignal } from '../../agents/usage-limit/usage-limit-signal.js';
 import { background } from '../../background.js';
 import type { PowerClock, Scheduler } from '../../power/clock.js';
+import { atWallTime } from '../../power/long-timer.js';
 import type { ResumeOptions } from '../resume/resume-controller.js';
 import type { StartAction } from '../session/lifecycle.js';
 import type { SessionRuntime } from '../session/session-runtime.js';
 import type { SessionStore } from '../session/session-store.js';
 import type { SessionTransitions } from '../session/transitions.js';
 import type { MachineState, ResumeContext } from '../supervisor-options.js';
-import { LIMIT_AGAIN_WINDOW_MS, LIMIT_JITTER_MS, planLimit } from './limit-plan.js';
+import { LIMIT_AGAIN_WINDOW_MS, LIMIT_JITTER_MS, LIMIT_MAX_RESET_AHEAD_MS, planLimit, plausibleReset } from './limit-plan.js';
 
 /** What waiting out usage limits uses. */
 export interface UsageLimitsPorts {
@@ -52,11 +53,15 @@ export class UsageLimits {
   constructor(private readonly ports: UsageLimitsPorts) {}
 
   /** A source says the session's agent hit its usage limit. */
-  report(rt: SessionRuntime, signal: UsageLimitSignal): LimitReport {
+  report(rt: SessionRuntime, named: UsageLimitSignal): LimitReport {
     const { ports } = this;
     const state = rt.state;
     if (ports.machine.shuttingDown || state === 'idle' || state === 'stopped' || state === 'finished' || state === 'attention') return 'not-running';
     const now = ports.clock.wallMs();
+    // A reset further than any CLI's window (a forged or misread line) counts as none given.
+    const resetAtMs = plausibleReset(named.resetAtMs, now);
+    const signal = resetAtMs === named.resetAtMs ? named : { ...named, resetAtMs };
+    const implausible = signal === named ? '' : `; its reset ${new Date(named.resetAtMs ?? 0).toISOString()} is implausible, over ${LIMIT_MAX_RESET_AHEAD_MS / 86_400_000} days away`;
     const current = rt.session.usageLimit;
     if (state === 'limited' && current !== null) {
       // The first source wins; a later one only refines the reset time.
@@ -78,7 +83,7 @@ export class UsageLimits {
     const plan = planLimit({ signal, now, retries, jitterMs: this.jitterMs, others: this.othersPlanned(rt), random: ports.random });
     ports.store.write(rt, (s) => ({ ...s, intent: { kind: 'interrupted', reason: 'usage-limit' } }));
     if (!ports.moves.move(rt, 'limit')) return 'not-running';
-    this.record(rt, plan, plan.source, 'new');
+    this.record(rt, plan, `${plan.source}${implausible}`, 'new');
     return 'limited';
   }
 
@@ -169,15 +174,17 @@ export class UsageLimits {
     this.ports.emit({ type: 'session.limited', ...this.ports.moves.base(rt), plan, news });
   }
 
-  /** The resume's timer, on the wall clock's distance to the plan's time. */
+  /** The resume's timer, at the plan's time on the wall clock (however far: long-timer.ts). */
   private arm(rt: SessionRuntime): void {
     const { ports } = this;
     const plan = rt.session.usageLimit;
     if (plan === null) return;
     rt.timers.set(
       'limit',
-      ports.scheduler.after(
-        Math.max(0, plan.resumeAt - ports.clock.wallMs()),
+      atWallTime(
+        ports.clock,
+        ports.scheduler,
+        plan.resumeAt,
         () => {
           rt.timers.fired('limit');
           // Replaced, resumed, stopped meanwhile, or asleep (the wake decides): not this timer's resume.
