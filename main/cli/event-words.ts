@@ -2,9 +2,14 @@
 // come, `mori attach host:session` lists those it missed while its connection was down. Runs in the CLI
 // process.
 import type { DaemonEvent } from '../../common/ipc.js';
+import { visibleText } from '../../common/visible-text.js';
 
-/** One line per event for a person watching `mori up`, or catching up on a host after a reconnect. */
+/** One line per event for a person watching `mori up`, or catching up on a host after a reconnect; what an agent wrote in it (a message, a summary) is shown by `visibleText`, so the line stays one line. */
 export function describeEvent(e: DaemonEvent): string {
+  return visibleText(eventWords(e));
+}
+
+function eventWords(e: DaemonEvent): string {
   const time = new Date(e.at).toTimeString().slice(0, 8);
   const who = 'name' in e ? `${e.name}: ` : '';
   switch (e.type) {

@@ -10,15 +10,16 @@ import type { RemoteListing } from '../remote/remote-sessions.js';
 import type { Remote } from '../remote/remotes-store.js';
 import { MarkdownDoc } from '../state/markdown-doc.js';
 import { parseSessionState } from '../state/session-state.js';
+import { visibleText } from '../../common/visible-text.js';
 
 function sessionRow(host: string, s: SessionInfo): string {
-  return `${host}:${s.name}  ${lifecycleWords(s)}${s.pid !== null ? `, pid ${s.pid}` : ''}  ${s.profile ?? '?'}/${s.backend}  ${s.projectDir ?? s.stateDir}`;
+  return `${host}:${s.name}  ${lifecycleWords(s)}${s.pid !== null ? `, pid ${s.pid}` : ''}  ${s.profile ?? '?'}/${s.backend}  ${visibleText(s.projectDir ?? s.stateDir)}`;
 }
 
 /** The rows of one remote: its sessions, or why there are none to show. */
 export function remoteRows(l: RemoteListing): string[] {
-  if (l.status === 'unreachable') return [`${l.name}:  unreachable  ${l.destination}\n   ${l.message ?? ''}`];
-  if (l.status === 'other-version') return [`${l.name}:  other protocol version (${l.protocol ?? '?'}, this mori ${PROTOCOL_VERSION})  ${l.destination}\n   ${l.message ?? ''}`];
+  if (l.status === 'unreachable') return [`${l.name}:  unreachable  ${l.destination}\n   ${visibleText(l.message ?? '')}`];
+  if (l.status === 'other-version') return [`${l.name}:  other protocol version (${l.protocol ?? '?'}, this mori ${PROTOCOL_VERSION})  ${l.destination}\n   ${visibleText(l.message ?? '')}`];
   if (l.sessions.length === 0) return [`${l.name}:  no sessions  ${l.destination}`];
   return l.sessions.map((s) => sessionRow(l.name, s));
 }
@@ -41,13 +42,13 @@ export async function remoteStatus(remote: Remote, ref: string): Promise<Result<
     const read = await c.value.request('state.read', { session: s.id, file: 'session_state.md' });
     const state = read.ok ? parseSessionState(new MarkdownDoc(Buffer.from(read.value.text, 'utf8'))) : null;
     const leftOff = state ? { task: state.task.join(' ') || null, nextSteps: state.nextSteps, filesTouched: state.filesTouched, lastWorkingState: state.lastWorkingState } : null;
-    const lines = [sessionRow(remote.name, s), `id: ${s.id}`, `state dir on ${remote.name}: ${s.stateDir}`];
+    const lines = [sessionRow(remote.name, s), `id: ${s.id}`, `state dir on ${remote.name}: ${visibleText(s.stateDir)}`];
     if (leftOff) {
-      if (leftOff.task) lines.push(`task: ${leftOff.task}`);
-      if (leftOff.lastWorkingState) lines.push(`last working state: ${leftOff.lastWorkingState}`);
-      lines.push(leftOff.nextSteps.length > 0 ? 'next steps:' : 'next steps: -', ...leftOff.nextSteps.map((step, i) => `  ${i + 1}. ${step}`));
-      lines.push(`files touched: ${leftOff.filesTouched.length > 0 ? leftOff.filesTouched.join(', ') : '-'}`);
-    } else if (!read.ok) lines.push(`warning: session_state.md on ${remote.name}: ${read.message}`);
+      if (leftOff.task) lines.push(`task: ${visibleText(leftOff.task)}`);
+      if (leftOff.lastWorkingState) lines.push(`last working state: ${visibleText(leftOff.lastWorkingState)}`);
+      lines.push(leftOff.nextSteps.length > 0 ? 'next steps:' : 'next steps: -', ...leftOff.nextSteps.map((step, i) => `  ${i + 1}. ${visibleText(step)}`));
+      lines.push(`files touched: ${leftOff.filesTouched.length > 0 ? leftOff.filesTouched.map(visibleText).join(', ') : '-'}`);
+    } else if (!read.ok) lines.push(`warning: session_state.md on ${remote.name}: ${visibleText(read.message)}`);
     return ok({ value: { remote: remote.name, session: s, leftOff }, text: lines.join('\n') });
   } finally {
     c.value.close();

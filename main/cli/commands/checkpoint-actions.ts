@@ -12,6 +12,7 @@ import type { ScanAhead } from '../../supervisor/checkpoints/scan-ahead.js';
 import { actionLines, checkpointRow, statLines } from '../checkpoint-text.js';
 import { reportFailure, reportSuccess, type OutputOptions } from '../output.js';
 import { ranRemotely } from '../remote-of.js';
+import { visibleLines } from '../../../common/visible-text.js';
 // Taking a checkpoint and rolling back load their modules (the work log, the daemon's client) when
 // they run: `mori changes` starts as a fresh Node process, and its time is mostly loading code.
 
@@ -96,7 +97,7 @@ export async function rollBack(spec: string, to: string, opts: RollbackCliOption
     const refused = await refusedInsideAgent(moriHome(), `\`mori rollback ${spec} --yes\` (confirming a rollback while the agent works)`);
     if (refused) return reportFailure(refused, opts);
   }
-  if (!opts.json) process.stdout.write([`${head} will change:`, ...actionLines(preview.value.actions), ''].join('\n'));
+  if (!opts.json) process.stdout.write(visibleLines([`${head} will change:`, ...actionLines(preview.value.actions), ''].join('\n')));
   const r = await rollbackSession({ stateDir, to, files: opts.files ?? [] });
   if (!r.ok) return reportFailure(r, opts);
   const undo = r.value.before ? ` Undo: mori rollback ${spec} ${r.value.before.id}` : '';

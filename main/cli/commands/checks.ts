@@ -6,6 +6,7 @@ import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
 import { allPassed, checkName, sourceText, type CheckResult, type CheckSpec, type UnparsedLine } from '../../../common/checks.js';
 import { fail } from '../../../common/result.js';
+import { hasHiddenText, visibleLines, visibleText } from '../../../common/visible-text.js';
 import { loadChecks } from '../../checks/load-checks.js';
 import { formatMs } from '../../checks/run-command.js';
 import { agentCommandTrust, approveAgentCommand, approveChecks, checksTrust, needsTrust, type AgentCommandTrust, type TrustItem, type TrustState } from '../../checks/trust.js';
@@ -52,11 +53,11 @@ function unparsedLines(unparsed: readonly UnparsedLine[]): string[] {
   const other = unparsed.filter((u) => u.severity === 'no-check');
   if (malformed.length > 0) {
     out.push('', 'Malformed check lines (fix them; they are not checked):');
-    for (const u of malformed) out.push(`  ${sourceText(u.source)}  ${u.text}`, `      ${u.reason}`);
+    for (const u of malformed) out.push(`  ${visibleText(sourceText(u.source))}  ${visibleText(u.text)}`, `      ${visibleText(u.reason)}`);
   }
   if (other.length > 0) {
     out.push('', 'Lines not understood as checks:');
-    for (const u of other) out.push(`  ${sourceText(u.source)}  ${u.text}`, `      ${u.reason}`);
+    for (const u of other) out.push(`  ${visibleText(sourceText(u.source))}  ${visibleText(u.text)}`, `      ${visibleText(u.reason)}`);
   }
   return out;
 }
@@ -68,8 +69,8 @@ function checksText(name: string, checks: readonly CheckSpec[], derived: { servi
     out.push(`Checks of "${name}":`);
     const rows = checks.map((c) => [
       c.kind,
-      c.target,
-      `${sourceText(c.source)}${c.label ? ` (${c.label})` : ''}`,
+      visibleText(c.target),
+      visibleText(`${sourceText(c.source)}${c.label ? ` (${c.label})` : ''}`),
       `timeout ${formatMs(c.timeoutMs)}`,
       needsTrust(c) ? (t.trusted ? 'trusted' : 'needs trust') : '',
     ]);
@@ -78,32 +79,38 @@ function checksText(name: string, checks: readonly CheckSpec[], derived: { servi
   if (derived.services.length > 0) {
     out.push('', 'Services:');
     for (const s of derived.services) {
-      out.push(`  ${s.name} (${sourceText(s.source)}): ${s.start ? `start: \`${s.start}\`` : 'no start: command (Mori cannot restart it)'}; checks: ${s.checkIds.join(', ') || 'none'}`);
+      out.push(`  ${visibleText(s.name)} (${visibleText(sourceText(s.source))}): ${s.start ? `start: \`${visibleText(s.start)}\`` : 'no start: command (Mori cannot restart it)'}; checks: ${visibleText(s.checkIds.join(', ')) || 'none'}`);
     }
   }
   out.push('', trustLine(t, name));
   out.push(...unparsedLines(derived.unparsed));
-  for (const n of derived.notes) out.push(`note: ${n}`);
+  for (const n of derived.notes) out.push(`note: ${visibleText(n)}`);
   return out.join('\n');
 }
 
 function resultsText(results: readonly CheckResult[]): string[] {
-  const rows = results.map((r) => [r.status.toUpperCase(), r.kind, r.target, `${r.durationMs}ms`, r.detail.split('\n')[0] ?? '']);
+  const rows = results.map((r) => [r.status.toUpperCase(), r.kind, visibleText(r.target), `${r.durationMs}ms`, visibleText(r.detail.split('\n')[0] ?? '')]);
   const out = table(rows).map((l) => `  ${l}`);
   for (const r of results) {
     if (r.status === 'pass' || !r.outputTail) continue;
     const tail = r.outputTail.split('\n').slice(-SHOWN_TAIL_LINES);
-    out.push('', `  output of ${checkName(r)} (last ${tail.length} lines):`, ...tail.map((l) => `    | ${l}`));
+    out.push('', `  output of ${visibleText(checkName(r))} (last ${tail.length} lines):`, ...tail.map((l) => `    | ${visibleText(l)}`));
   }
   return out;
 }
 
+/** Said under a list that holds characters shown as escapes: what is approved is exactly those characters. */
+const HIDDEN_NOTE =
+  '  WARNING: the list holds control or invisible characters, shown above as escapes (\\e is ESC, \\xHH and \\uHHHH a character by its code, \\\\ one backslash); approving approves exactly those characters.';
+
 function trustItemsText(items: readonly TrustItem[]): string[] {
-  return items.map((i) => `  ${pad(i.kind, 7)}  ${i.value}\n           from ${i.where}`);
+  const lines = items.map((i) => `  ${pad(i.kind, 7)}  ${visibleText(i.value)}\n           from ${visibleText(i.where)}`);
+  return items.some((i) => hasHiddenText(i.value) || hasHiddenText(i.where)) ? [...lines, HIDDEN_NOTE] : lines;
 }
 
 function agentCommandText(a: AgentCommandTrust): string[] {
-  return [`  agent    ${a.command ?? '(none: the login shell)'}\n           from session.json (the ${a.profile} profile's command line)`];
+  const line = `  agent    ${a.command === null ? '(none: the login shell)' : visibleText(a.command)}\n           from session.json (the ${a.profile} profile's command line)`;
+  return a.command !== null && hasHiddenText(a.command) ? [line, HIDDEN_NOTE] : [line];
 }
 
 async function ask(question: string): Promise<boolean> {
@@ -182,12 +189,12 @@ export function registerChecks(program: Command): void {
       if (opts.json) {
         printJson({ ok: passed, ...(passed ? {} : { code: 'failed' }), message: v.value.summary.text, stateDir: dir.value, ...v.value });
       } else {
-        const out = [`${sessionName}: ${v.value.summary.text}`, ...resultsText(v.value.results)];
-        for (const s of v.value.services) if (s.action !== 'not-needed') out.push('', `service ${s.service}: ${s.action} — ${s.detail}`);
+        const out = [`${sessionName}: ${visibleText(v.value.summary.text)}`, ...resultsText(v.value.results)];
+        for (const s of v.value.services) if (s.action !== 'not-needed') out.push('', `service ${visibleText(s.service)}: ${s.action} — ${visibleText(s.detail)}`);
         if (!v.value.trust.trusted) out.push('', trustLine(v.value.trust, sessionName));
         const malformed = v.value.unparsed.filter((u) => u.severity === 'malformed');
         if (malformed.length > 0) out.push('', `${malformed.length} malformed check line${malformed.length === 1 ? '' : 's'} not checked (see \`mori checks ${sessionName}\`).`);
-        process.stdout.write(out.join('\n') + '\n');
+        process.stdout.write(visibleLines(out.join('\n')) + '\n');
       }
       process.exitCode = passed ? 0 : 1;
     });
@@ -232,13 +239,13 @@ export function registerChecks(program: Command): void {
         if (!process.stdin.isTTY) {
           if (opts.json) printJson({ ok: false, code: 'failed', message: 'not approved: no terminal to ask on; pass --yes to approve', approved: false, trusted: false, ...listing });
           else {
-            process.stdout.write(`${text}\n`);
+            process.stdout.write(`${visibleLines(text)}\n`);
             process.stderr.write('mori: not approved: no terminal to ask on; pass --yes to approve\n');
           }
           process.exitCode = 1;
           return;
         }
-        process.stderr.write(`${text}\n`);
+        process.stderr.write(`${visibleLines(text)}\n`);
         approve = await ask(`Approve these ${count} item${count === 1 ? '' : 's'}? [y/N] `);
         if (!approve) return reportFailure(fail('failed', 'not approved; nothing changed'), opts);
       }
@@ -252,7 +259,7 @@ export function registerChecks(program: Command): void {
       if (pendingAgent) {
         const res = await approveAgentCommand(home, stateDir, session, at);
         if (!res.ok) return reportFailure(res, opts);
-        entries.push(`TRUST APPROVED - agent command \`${agent.command ?? ''}\``);
+        entries.push(`TRUST APPROVED - agent command \`${visibleText(agent.command ?? '')}\``);
       }
       appendEntry(stateDir, entries, at);
       reportSuccess({ ok: true, approved: true, trusted: true, ...listing }, `${opts.yes ? text + '\n' : ''}Approved ${count} item${count === 1 ? '' : 's'} for "${name}".`, opts);

@@ -16,6 +16,7 @@ import { listingFromDaemon, liveLine, liveState, noLiveNote, type LiveState } fr
 import { remotesPath } from '../../remote/remotes-path.js';
 import type { RemoteListing } from '../../remote/remote-sessions.js';
 import type { Failure } from '../../../common/result.js';
+import { visibleLines, visibleText } from '../../../common/visible-text.js';
 
 /** Every remote's listing (none without remotes.json: nothing of ssh is loaded then), or why remotes.json cannot be read. */
 async function remoteListings(): Promise<{ listings: RemoteListing[]; problem: Failure | null }> {
@@ -38,12 +39,12 @@ function intentText(s: SessionSummary): string {
 
 export function line(s: SessionSummary, live: LiveState | null, problem?: StateProblem): string {
   // A state file the supervisor could not write: session.json may not say what the supervisor meant.
-  const unwritable = problem ? `\n   attention (${problem.reason ?? 'state-unwritable'}): ${problem.message}` : '';
-  if (!s.ok || !s.session) return `?  ${s.stateDir}\n   error: ${s.error}${unwritable}`;
+  const unwritable = problem ? `\n   attention (${problem.reason ?? 'state-unwritable'}): ${visibleText(problem.message)}` : '';
+  if (!s.ok || !s.session) return `?  ${visibleText(s.stateDir)}\n   error: ${visibleText(s.error ?? '')}${unwritable}`;
   const x = s.session;
   const now = live ? liveLine(live, x.id) : null;
-  const branch = x.worktree ? `  ⎇ ${x.worktree.branch}` : '';
-  return `${x.name}  ${now ?? intentText(s)}  ${x.agent.profile}/${x.backend}  ${x.projectDir}${branch}\n   task: ${s.task ?? '-'}${s.error ? `\n   warning: ${s.error}` : ''}${unwritable}`;
+  const branch = x.worktree ? `  ⎇ ${visibleText(x.worktree.branch)}` : '';
+  return `${x.name}  ${now ?? intentText(s)}  ${x.agent.profile}/${x.backend}  ${visibleText(x.projectDir)}${branch}\n   task: ${visibleText(s.task ?? '-')}${s.error ? `\n   warning: ${visibleText(s.error)}` : ''}${unwritable}`;
 }
 
 async function printListing(sessions: SessionListingEntry[], live: LiveState | null, remote: ReturnType<typeof remoteListings>, opts: OutputOptions): Promise<void> {
@@ -56,7 +57,7 @@ async function printListing(sessions: SessionListingEntry[], live: LiveState | n
   reportSuccess({ ok: true, supervisor: live ? { pid: live.pid } : null, sessions, remotes: listings, ...(problem ? { remotesProblem: problem.message } : {}) }, text, opts);
   // The local list is shown all the same; the file that keeps the remotes from it is named.
   if (problem) {
-    if (!opts.json) process.stderr.write(`mori: ${problem.message}\n`);
+    if (!opts.json) process.stderr.write(`mori: ${visibleLines(problem.message)}\n`);
     process.exitCode = 3;
   }
 }

@@ -14,6 +14,7 @@ import { reportFailure, reportSuccess, type OutputOptions } from '../output.js';
 import { liveState, noLiveNote } from '../live-state.js';
 import { line } from './ls.js';
 import { remoteTarget } from '../remote-target.js';
+import { visibleText } from '../../../common/visible-text.js';
 
 /** Where the agent left off, per session_state.md; null when the file is absent or unreadable. */
 export interface LeftOff {
@@ -36,10 +37,10 @@ export function leftOff(stateDir: string): { value: LeftOff | null; error: strin
 function leftOffText(l: LeftOff | null): string[] {
   if (l === null) return [];
   const out: string[] = [];
-  if (l.lastWorkingState) out.push(`last working state: ${l.lastWorkingState}`);
+  if (l.lastWorkingState) out.push(`last working state: ${visibleText(l.lastWorkingState)}`);
   out.push(l.nextSteps.length > 0 ? 'next steps:' : 'next steps: -');
-  out.push(...l.nextSteps.map((step, i) => `  ${i + 1}. ${step}`));
-  out.push(`files touched: ${l.filesTouched.length > 0 ? l.filesTouched.join(', ') : '-'}`);
+  out.push(...l.nextSteps.map((step, i) => `  ${i + 1}. ${visibleText(step)}`));
+  out.push(`files touched: ${l.filesTouched.length > 0 ? l.filesTouched.map(visibleText).join(', ') : '-'}`);
   return out;
 }
 
@@ -63,11 +64,11 @@ export function registerStatus(program: Command): void {
       if (!s.ok || !s.session) return reportFailure({ ok: false, code: 'unreadable', message: s.error ?? `${dir.value}: unreadable` }, opts);
       const live = await liveState();
       const progress = leftOff(dir.value);
-      const last = s.lastLog ? [`last log entry (${s.lastLog.heading}):`, ...s.lastLog.lines.map((l) => `  - ${l}`)] : [];
-      const warning = progress.error ? [`warning: ${progress.error}`] : [];
+      const last = s.lastLog ? [`last log entry (${visibleText(s.lastLog.heading)}):`, ...s.lastLog.lines.map((l) => `  - ${visibleText(l)}`)] : [];
+      const warning = progress.error ? [`warning: ${visibleText(progress.error)}`] : [];
       reportSuccess(
         { ...s, leftOff: progress.value, live: live?.sessions.get(s.session.id) ?? null, supervisor: live ? { pid: live.pid } : null },
-        [line(s, live), `id: ${s.session.id}`, `state dir: ${s.stateDir}`, ...leftOffText(progress.value), ...last, ...warning, ...(live ? [] : [noLiveNote()])].join('\n'),
+        [line(s, live), `id: ${s.session.id}`, `state dir: ${visibleText(s.stateDir)}`, ...leftOffText(progress.value), ...last, ...warning, ...(live ? [] : [noLiveNote()])].join('\n'),
         opts,
       );
     });
