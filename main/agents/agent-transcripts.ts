@@ -1,15 +1,20 @@
 // Where each agent keeps its own record of a session, and whether it is there (DESIGN.md §5):
 // claude's transcript jsonl, codex's rollout files, gemini's chats dir, aider's history file.
-// Path rules are pure; the lookups read the disk. Runs in the supervisor's process.
+// Path rules are pure; the lookups read the disk, every file through main/os/agent-file.ts (these
+// dirs are the agents' own: a FIFO, symlink or huge file there is skipped, never waited on). Runs in
+// the supervisor's process.
 // Checked against Claude Code 2.1.332, Codex CLI 0.171.0 and Gemini CLI 0.61.0.
 import { createHash } from 'node:crypto';
-import { createReadStream, promises as fs } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
+import { forEachAgentFileLine, isAgentFileError, listAgentDir, readAgentFile, readAgentFileRange, statAgentFile } from '../os/agent-file.js';
 import type { Env } from './profile.js';
 import { configDir, homeDir } from './launch-helpers.js';
 
 // ---- claude -----------------------------------------------------------------------------------
+
+/** Entries listed per dir of an agent's: far above what a CLI writes there, so a flooded dir is not listed whole. */
+const MAX_DIR_ENTRIES = 10_000;
 
 /** Claude Code caps a project dir name at this many characters, then appends a hash (its own constant). */
 const CLAUDE_DIR_NAME_MAX = 200;
@@ -65,7 +70,7 @@ export async function claudeTranscriptExists(env: Env, cwd: string, sessionId: s
       // Builds of claude that hash differently still share the prefix; it searches them the same way.
       const prefix = `${name.slice(0, CLAUDE_DIR_NAME_MAX)}-`;
       const projects = path.join(claudeConfigDir(env), 'projects');
-      const dirs = await fs.readdir(projects).catch(() => [] as string[]);
+      const dirs = (await listAgentDir(projects, MAX_DIR_ENTRIES)).map((e) => e.name);
       for (const dir of dirs) {
         if (dir.startsWith(prefix) && (await exists(path.join(projects, dir, `${sessionId}.jsonl`)))) return true;
       }
@@ -112,13 +117,12 @@ async function listRollouts(env: Env, fromMs: number, nowMs: number): Promise<Ro
   const found: Rollout[] = [];
   for (const day of days) {
     const dir = path.join(root, day);
-    const names = await fs.readdir(dir).catch(() => [] as string[]);
-    for (const name of names) {
+    for (const { name } of await listAgentDir(dir, MAX_DIR_ENTRIES)) {
       const m = ROLLOUT_NAME.exec(name);
       if (m === null) continue;
       const file = path.join(dir, name);
-      const st = await fs.stat(file).catch(() => null);
-      if (st === null) continue;
+      const st = await statAgentFile(file);
+      if (isAgentFileError(st)) continue;
       found.push({ file, id: (m[1] as string).toLowerCase(), mtimeMs: st.mtimeMs });
     }
   }
@@ -134,13 +138,10 @@ export interface RolloutMeta {
 
 /** The cwd and start time recorded in a rollout's first line (`session_meta`), or null. */
 export async function readRolloutMeta(file: string): Promise<RolloutMeta | null> {
-  let handle: fs.FileHandle | undefined;
+  const head = await readAgentFileRange(file, 0, ROLLOUT_HEAD_BYTES);
+  if (isAgentFileError(head)) return null;
   try {
-    handle = await fs.open(file, 'r');
-    const buf = Buffer.alloc(ROLLOUT_HEAD_BYTES);
-    const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
-    const text = buf.subarray(0, bytesRead).toString('utf8');
-    const firstLine = text.split('\n', 1)[0] ?? '';
+    const firstLine = head.bytes.toString('utf8').split('\n', 1)[0] ?? '';
     if (!firstLine.includes('"session_meta"')) return null;
     // Inside a JSON string a quote is escaped, so this only matches the key itself.
     const m = /"cwd":("(?:[^"\\]|\\.)*")/.exec(firstLine);
@@ -151,8 +152,6 @@ export async function readRolloutMeta(file: string): Promise<RolloutMeta | null>
     return { cwd: JSON.parse(m[1] as string) as string, startedAtMs: Number.isNaN(at) ? null : at };
   } catch {
     return null;
-  } finally {
-    await handle?.close();
   }
 }
 
@@ -187,8 +186,7 @@ export async function codexRolloutPath(env: Env, sessionId: string): Promise<str
   const root = path.join(codexHome(env), 'sessions');
   const suffix = `-${sessionId.toLowerCase()}.jsonl`;
   const walk = async (dir: string, depth: number): Promise<string | null> => {
-    const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
-    for (const e of entries) {
+    for (const e of await listAgentDir(dir, MAX_DIR_ENTRIES)) {
       if (depth < 3 && e.isDirectory()) {
         const found = await walk(path.join(dir, e.name), depth + 1);
         if (found !== null) return found;
@@ -208,7 +206,8 @@ export async function codexRolloutExists(env: Env, sessionId: string): Promise<b
 /** Modified at or after `sinceMs` (an agent appends the person's prompt to its record when it takes it). */
 export async function writtenSince(file: string | null, sinceMs: number): Promise<boolean> {
   if (file === null) return false;
-  return fs.stat(file).then((st) => st.mtimeMs >= sinceMs, () => false);
+  const st = await statAgentFile(file);
+  return !isAgentFileError(st) && st.mtimeMs >= sinceMs;
 }
 
 /** The id codex prints when it exits: "To continue this session, run: codex resume <id>" (or "To reconnect"). */
@@ -226,13 +225,17 @@ export function geminiDir(env: Env): string {
   return path.join(home !== undefined && home !== '' ? home : homeDir(env), '.gemini');
 }
 
+/** projects.json maps each project dir to a short slug: a few KiB for hundreds of projects. */
+const GEMINI_PROJECTS_MAX_BYTES = 1024 * 1024;
+
 /** The project's chats dirs: `tmp/<slug from projects.json>/chats`, and the older `tmp/<sha256(cwd)>/chats`. */
 export async function geminiChatsDirs(env: Env, cwd: string): Promise<string[]> {
   const base = geminiDir(env);
   const dirs: string[] = [];
   let projects: Record<string, unknown> = {};
   try {
-    const parsed = JSON.parse(await fs.readFile(path.join(base, 'projects.json'), 'utf8')) as { projects?: Record<string, unknown> };
+    const text = await readAgentFile(path.join(base, 'projects.json'), GEMINI_PROJECTS_MAX_BYTES);
+    const parsed = isAgentFileError(text) ? {} : (JSON.parse(text.toString('utf8')) as { projects?: Record<string, unknown> });
     projects = parsed.projects ?? {};
   } catch {
     // no registry yet: only the hashed dir can exist
@@ -249,6 +252,8 @@ export async function geminiChatsDirs(env: Env, cwd: string): Promise<string[]> 
 const GEMINI_HEAD_BYTES = 4096;
 /** A message line names its type near its start (`{"id":…,"timestamp":…,"type":"user",…`). */
 const GEMINI_LINE_HEAD_CHARS = 200;
+/** A chat's first turn is within its first lines; a chat is searched no further than this for one. */
+const GEMINI_CHAT_SCAN_BYTES = 64 * 1024 * 1024;
 
 /**
  * Whether a `.jsonl` chat holds a turn: a message line (not the header, not a `$set` such as the
@@ -258,20 +263,12 @@ const GEMINI_LINE_HEAD_CHARS = 200;
  * any older than 30 days) when it next starts. So a chat killed before its first turn is not resumable.
  */
 async function geminiChatHasTurn(file: string): Promise<boolean> {
-  const stream = createReadStream(file, { encoding: 'utf8' });
-  const lines = createInterface({ input: stream, crlfDelay: Infinity });
-  try {
-    for await (const line of lines) {
-      if (!line.startsWith('{"id":')) continue;
-      if (/"type":"(?:user|gemini)"/.test(line.slice(0, GEMINI_LINE_HEAD_CHARS))) return true;
-    }
-    return false;
-  } catch {
-    return false;
-  } finally {
-    lines.close();
-    stream.destroy();
-  }
+  const found = await forEachAgentFileLine(
+    file,
+    (line) => line.startsWith('{"id":') && /"type":"(?:user|gemini)"/.test(line.slice(0, GEMINI_LINE_HEAD_CHARS)),
+    GEMINI_CHAT_SCAN_BYTES,
+  );
+  return found === true;
 }
 
 /**
@@ -287,21 +284,13 @@ export async function geminiChatPath(env: Env, cwd: string, sessionId: string, n
   const short = sessionId.slice(0, 8);
   const idPattern = new RegExp(`"sessionId"\\s*:\\s*"${sessionId.replace(/[^0-9a-zA-Z-]/g, '')}"`);
   for (const dir of await geminiChatsDirs(env, cwd)) {
-    const names = await fs.readdir(dir).catch(() => [] as string[]);
-    for (const name of names) {
+    for (const { name } of await listAgentDir(dir, MAX_DIR_ENTRIES)) {
       if (!name.startsWith('session-') || !(name.endsWith(`-${short}.json`) || name.endsWith(`-${short}.jsonl`))) continue;
-      let handle: fs.FileHandle | undefined;
-      try {
-        handle = await fs.open(path.join(dir, name), 'r');
-        const buf = Buffer.alloc(GEMINI_HEAD_BYTES);
-        const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
-        const file = path.join(dir, name);
-        if (idPattern.test(buf.subarray(0, bytesRead).toString('utf8')) && (!needTurn || !name.endsWith('.jsonl') || (await geminiChatHasTurn(file)))) return file;
-      } catch {
-        // unreadable chat: not a resumable one
-      } finally {
-        await handle?.close();
-      }
+      const file = path.join(dir, name);
+      const head = await readAgentFileRange(file, 0, GEMINI_HEAD_BYTES);
+      // A FIFO, symlink or unreadable chat is not a resumable one.
+      if (isAgentFileError(head)) continue;
+      if (idPattern.test(head.bytes.toString('utf8')) && (!needTurn || !name.endsWith('.jsonl') || (await geminiChatHasTurn(file)))) return file;
     }
   }
   return null;

@@ -1,13 +1,19 @@
 // Claude Code's own activity file (DESIGN.md §5): while it runs it keeps
 // `$CLAUDE_CONFIG_DIR/sessions/<pid>.json` with `status` idle | busy | waiting (waiting = a
 // permission prompt). A better source than the screen when present. Reading is I/O; the mapping
-// and the merge with the screen are pure. Runs in the supervisor's process.
+// and the merge with the screen are pure; the files are read through main/os/agent-file.ts (a FIFO,
+// symlink or oversized file there is no status). Runs in the supervisor's process.
 // Checked against Claude Code 2.1.332.
-import { constants, promises as fs } from 'node:fs';
 import path from 'node:path';
+import { isAgentFileError, listAgentDir, statAgentFile, withAgentFile } from '../os/agent-file.js';
 import type { AgentActivity } from '../../common/agent-activity.js';
 import type { Env } from './profile.js';
 import { claudeConfigDir, claudeTranscriptPath } from './agent-transcripts.js';
+
+/** A status file is a few hundred bytes; a bigger one is not claude's and is not read. */
+const STATUS_MAX_BYTES = 64 * 1024;
+/** One status file per running claude: a listing is cut here so a flooded dir is not listed whole. */
+const MAX_STATUS_FILES = 10_000;
 
 export type ClaudeStatus = 'idle' | 'busy' | 'waiting';
 
@@ -49,19 +55,12 @@ function parseStatusFile(text: string, writtenAtMs: number): ClaudeSessionStatus
  * unreadable or not a status.
  */
 async function readStatusFile(file: string): Promise<ClaudeSessionStatus | null> {
-  let handle: fs.FileHandle | null = null;
-  try {
-    // Non-blocking: a FIFO planted there would otherwise hold the open until something writes to it.
-    handle = await fs.open(file, constants.O_RDONLY | constants.O_NONBLOCK);
-    const st = await handle.stat();
-    // Only a plain file: a FIFO or a device says nothing about claude.
-    if (!st.isFile()) return null;
-    return parseStatusFile(await handle.readFile('utf8'), st.mtimeMs);
-  } catch {
-    return null;
-  } finally {
-    await handle?.close().catch(() => undefined);
-  }
+  // Only a plain file, opened without waiting: a FIFO or a device says nothing about claude.
+  const read = await withAgentFile(file, async (f) => {
+    if (f.info.size > STATUS_MAX_BYTES) return null;
+    return parseStatusFile((await f.read(0, STATUS_MAX_BYTES)).toString('utf8'), f.info.mtimeMs);
+  });
+  return isAgentFileError(read) ? null : read;
 }
 
 /** `sessions/<pid>.json` of that claude process, or null when absent or unreadable. */
@@ -75,8 +74,7 @@ export async function readClaudeStatusByPid(env: Env, pid: number): Promise<Clau
  */
 export async function findClaudeStatus(env: Env, sessionId: string): Promise<ClaudeSessionStatus | null> {
   const dir = path.join(claudeConfigDir(env), 'sessions');
-  const names = await fs.readdir(dir).catch(() => [] as string[]);
-  for (const name of names) {
+  for (const { name } of await listAgentDir(dir, MAX_STATUS_FILES)) {
     if (!name.endsWith('.json')) continue;
     const parsed = await readStatusFile(path.join(dir, name));
     if (parsed !== null && parsed.sessionId === sessionId) return parsed;
@@ -91,8 +89,7 @@ export async function findClaudeStatus(env: Env, sessionId: string): Promise<Cla
  */
 export async function findClaudeStatusUnder(env: Env, root: number, isUnder: (pid: number, root: number) => boolean): Promise<ClaudeSessionStatus | null> {
   const dir = path.join(claudeConfigDir(env), 'sessions');
-  const names = await fs.readdir(dir).catch(() => [] as string[]);
-  for (const name of names) {
+  for (const { name } of await listAgentDir(dir, MAX_STATUS_FILES)) {
     const pid = Number(/^(\d+)\.json$/.exec(name)?.[1]);
     if (!(pid > 0) || !isUnder(pid, root)) continue;
     const parsed = await readStatusFile(path.join(dir, name));
@@ -111,8 +108,8 @@ export async function findClaudeStatusUnder(env: Env, root: number, isUnder: (pi
 export async function claudeBusySince(env: Env, sessionId: string, cwd: string, sinceMs: number): Promise<boolean> {
   const s = await findClaudeStatus(env, sessionId);
   if (s !== null && (s.status === 'busy' || (s.statusUpdatedAt !== null && s.statusUpdatedAt >= sinceMs))) return true;
-  const written = await fs.stat(claudeTranscriptPath(env, cwd, sessionId)).then((st) => st.mtimeMs, () => 0);
-  return written >= sinceMs;
+  const written = await statAgentFile(claudeTranscriptPath(env, cwd, sessionId));
+  return !isAgentFileError(written) && written.mtimeMs >= sinceMs;
 }
 
 /** busy → working, idle → waiting, waiting (a permission prompt) → needs-input. */

@@ -4,10 +4,12 @@
 // `timestamp=<ISO> level=INFO … message=created id=ses_<26> … directory=<cwd> …`, which is how its id
 // is learnt; a session is on disk when its id is in the database's bytes (SQLite stores text as is).
 // The prompt history `$XDG_STATE_HOME/opencode/prompt-history.jsonl` is appended when a prompt is
-// submitted. Every file here is agent-written: only an id of the exact form is ever taken from them.
+// submitted. Every file here is agent-written: only an id of the exact form is ever taken from them,
+// and each is read through main/os/agent-file.ts (a FIFO or symlink is skipped, reads are capped).
 // Checked against opencode 1.18.33. Runs in the supervisor's process.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { agentFileContains, isAgentFileError, listAgentDir, readAgentFileTail } from '../os/agent-file.js';
 import type { Env } from './profile.js';
 import { homeDir } from './launch-helpers.js';
 
@@ -20,8 +22,14 @@ const CREATED_LINE = /^timestamp=(\S+) .*?\bmessage=created id=(ses_[0-9A-Za-z]{
 /** Logs are read from their end: a session created by this launch is in the last lines, and a log can grow large. */
 const LOG_TAIL_BYTES = 4 * 1024 * 1024;
 
-/** Database files are searched in chunks of this size, so a large one never sits in memory whole. */
-const SEARCH_CHUNK_BYTES = 1024 * 1024;
+/**
+ * Database files are searched up to this size (in 1 MiB chunks, off the event loop): far above any
+ * opencode.db seen (a few MiB after months), while a sparse multi-terabyte file planted there is not read to its end.
+ */
+const DB_MAX_BYTES = 4 * 1024 * 1024 * 1024;
+
+/** One log per opencode run: a dir listing is cut here so a dir flooded with names is not listed whole. */
+const MAX_LOGS = 10_000;
 
 /** opencode stamps a session on creation, a moment after its launch: allow for clocks read in two processes. */
 const CREATED_SLACK_MS = 1_000;
@@ -36,17 +44,10 @@ export const opencodeStateDir = (env: Env): string => path.join(xdg(env, 'XDG_ST
 /** Appended when a prompt is submitted in the TUI (all sessions share it). */
 export const opencodePromptHistory = (env: Env): string => path.join(opencodeStateDir(env), 'prompt-history.jsonl');
 
+/** The last `bytes` of a log, or '' when it is not a regular file. */
 async function tail(file: string, bytes: number): Promise<string> {
-  const handle = await fs.open(file, 'r');
-  try {
-    const { size } = await handle.stat();
-    const start = Math.max(0, size - bytes);
-    const buf = Buffer.alloc(size - start);
-    await handle.read(buf, 0, buf.length, start);
-    return buf.toString('utf8');
-  } finally {
-    await handle.close();
-  }
+  const read = await readAgentFileTail(file, bytes);
+  return isAgentFileError(read) ? '' : read.bytes.toString('utf8');
 }
 
 export interface CreatedSession {
@@ -72,11 +73,11 @@ export function parseCreatedSessions(text: string): CreatedSession[] {
 /** The first session created in `cwd` since `startedAtMs` that no other Mori session holds, from opencode's logs; null if none yet. */
 export async function findOpencodeSession(env: Env, cwd: string, startedAtMs: number, taken: readonly string[] = []): Promise<string | null> {
   const dir = path.join(opencodeDataDir(env), 'log');
-  const names = await fs.readdir(dir).catch(() => [] as string[]);
+  const names = (await listAgentDir(dir, MAX_LOGS)).map((e) => e.name);
   const wanted = new Set([path.resolve(cwd), await fs.realpath(cwd).catch(() => path.resolve(cwd))]);
   let best: CreatedSession | null = null;
   for (const name of names.filter((n) => n.endsWith('.log'))) {
-    const text = await tail(path.join(dir, name), LOG_TAIL_BYTES).catch(() => '');
+    const text = await tail(path.join(dir, name), LOG_TAIL_BYTES);
     for (const s of parseCreatedSessions(text)) {
       if (s.atMs < startedAtMs - CREATED_SLACK_MS || taken.includes(s.id) || !wanted.has(path.resolve(s.directory))) continue;
       if (best === null || s.atMs < best.atMs) best = s;
@@ -85,31 +86,9 @@ export async function findOpencodeSession(env: Env, cwd: string, startedAtMs: nu
   return best?.id ?? null;
 }
 
-/** Whether `needle` occurs in `file`, read a chunk at a time (a match across two chunks counts). */
+/** Whether `needle` occurs in `file` (a regular file only, read a chunk at a time up to DB_MAX_BYTES). */
 async function fileContains(file: string, needle: string): Promise<boolean> {
-  const want = Buffer.from(needle, 'utf8');
-  let handle: fs.FileHandle;
-  try {
-    handle = await fs.open(file, 'r');
-  } catch {
-    return false;
-  }
-  try {
-    const buf = Buffer.alloc(SEARCH_CHUNK_BYTES + want.length);
-    let carry = 0;
-    let position = 0;
-    for (;;) {
-      const { bytesRead } = await handle.read(buf, carry, SEARCH_CHUNK_BYTES, position);
-      if (bytesRead === 0) return false;
-      const filled = carry + bytesRead;
-      if (buf.subarray(0, filled).includes(want)) return true;
-      carry = Math.min(want.length - 1, filled);
-      buf.copy(buf, 0, filled - carry, filled);
-      position += bytesRead;
-    }
-  } finally {
-    await handle.close();
-  }
+  return (await agentFileContains(file, needle, DB_MAX_BYTES)) === true;
 }
 
 /** Whether opencode's database (or its write-ahead log, not yet checkpointed) holds session `id`. */

@@ -5,8 +5,9 @@
 // exits 0 — at once, always: no network, no waiting on the daemon, nothing when the dir is gone. A
 // shell because starting Node (~130 ms) or Python (~80 ms) here would not meet the 50 ms budget per
 // call. Writes only under Mori's home; any Node process.
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { isAgentFileError, readAgentFileSync } from '../../os/agent-file.js';
 
 /** Mori's hooks dir: the script, each launch's settings layer and spool dir. */
 export const HOOKS_DIR = 'hooks';
@@ -42,12 +43,9 @@ export const hooksDir = (home: string): string => path.join(home, HOOKS_DIR);
 export function ensureReportScript(home: string): string {
   const dir = hooksDir(home);
   const file = path.join(dir, REPORT_SCRIPT);
-  let current: string | null = null;
-  try {
-    current = readFileSync(file, 'utf8');
-  } catch {
-    current = null; // absent (or unreadable): written below
-  }
+  // Absent, unreadable or not a plain file (a FIFO there is never waited on): written below.
+  const read = readAgentFileSync(file, Buffer.byteLength(REPORT_SCRIPT_TEXT));
+  const current = isAgentFileError(read) ? null : read.toString('utf8');
   if (current !== REPORT_SCRIPT_TEXT) {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const tmp = `${file}.${process.pid}.tmp`;

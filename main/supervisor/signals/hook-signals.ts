@@ -7,7 +7,7 @@
 // never a command, an approval or another write. The run's files are removed when it ends.
 // Runs in the supervisor's process.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Env, LaunchSpec } from '../../agents/profile.js';
 import { hookLayer } from '../../agents/hooks/hook-layers.js';
@@ -16,6 +16,7 @@ import { geminiDefaultsRefusal } from '../../agents/hooks/gemini-defaults-check.
 import { ensureReportScript, hooksDir } from '../../agents/hooks/report-script.js';
 import { hookUsageLimit } from '../../agents/usage-limit/limit-hook.js';
 import type { UsageLimitSignal } from '../../agents/usage-limit/usage-limit-signal.js';
+import { isAgentFileError, readAgentFileSync } from '../../os/agent-file.js';
 import type { ActivityMonitor } from '../launch/activity-monitor.js';
 import { localZone } from '../limits/screen-limit-watch.js';
 import type { AgentRun, SessionRuntime } from '../session/session-runtime.js';
@@ -27,6 +28,8 @@ const NONCE_BYTES = 16;
 const NONCE_PATTERN = /^[0-9a-f]{32}$/;
 /** Where each session's current nonce is kept, for a re-attach. */
 const RUNS_DIR = 'runs';
+/** A run file holds one nonce (32 hex digits and a newline at most); anything longer is not ours. */
+const RUN_FILE_MAX_BYTES = 64;
 
 export interface HookSignalsPorts {
   home: string;
@@ -134,7 +137,9 @@ export class HookSignals {
 
   private currentNonce(sessionId: string): string | null {
     try {
-      const text = readFileSync(path.join(hooksDir(this.ports.home), RUNS_DIR, sessionId), 'utf8').trim();
+      const read = readAgentFileSync(path.join(hooksDir(this.ports.home), RUNS_DIR, sessionId), RUN_FILE_MAX_BYTES);
+      if (isAgentFileError(read)) return null;
+      const text = read.toString('utf8').trim();
       return NONCE_PATTERN.test(text) ? text : null;
     } catch {
       return null;

@@ -1,7 +1,7 @@
 // Reads one launch's hook spool dir (DESIGN.md §4 "Hooks"): the report script renames each hook call
 // into `<pid>.<event>`; this watches the dir (fs.watch, plus a read at start for calls made while
-// no supervisor ran), takes each file oldest first and deletes it. Every file is hostile: it is opened
-// O_NOFOLLOW | O_NONBLOCK (state-file-guard's flags) and used only when it is a regular file, at most
+// no supervisor ran), takes each file oldest first and deletes it. Every file is hostile: it is read
+// through main/os/agent-file.ts (O_NOFOLLOW | O_NONBLOCK, used only when the opened handle is a regular file), at most
 // SPOOL_MAX_BYTES of it is read (a bigger call keeps only its event name), at most SPOOL_MAX_PER_PASS
 // files are taken before the loop gets a turn, and refusals are said once per pass, counted. All I/O
 // is async. Runs in the supervisor's process.
@@ -10,7 +10,7 @@ import { promises as fsp, type BigIntStats } from 'node:fs';
 import path from 'node:path';
 import { EVENT_NAME_PATTERN, SPOOL_TEMP_PREFIX } from '../../agents/hooks/report-script.js';
 import { background } from '../../background.js';
-import { READ_FLAGS } from '../../state/state-file-guard.js';
+import { isAgentFileError, withAgentFile } from '../../os/agent-file.js';
 
 /** Hook payloads are a few KiB (claude's largest carry a tool's input); a bigger one is not read. */
 export const SPOOL_MAX_BYTES = 64 * 1024;
@@ -131,31 +131,15 @@ export class HookSpool {
   }
 
   private async read(file: string, event: string): Promise<Taken> {
-    let handle: fsp.FileHandle;
-    try {
-      handle = await fsp.open(file, READ_FLAGS);
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'ELOOP' || code === 'EMLINK') return { refused: `${file}: is a symbolic link; not followed, removed` };
-      return { refused: `${file}: ${code ?? String(err)}; removed` };
-    }
-    try {
-      const st = await handle.stat();
-      if (!st.isFile()) return { refused: `${file}: not a regular file; removed` };
-      const limit = this.o.maxBytes ?? SPOOL_MAX_BYTES;
-      if (st.size > limit) return { call: { event, at: st.mtimeMs, payload: null } };
-      const buf = Buffer.alloc(limit + 1);
-      let got = 0;
-      while (got <= limit && got < st.size) {
-        const { bytesRead } = await handle.read(buf, got, limit + 1 - got, got);
-        if (bytesRead === 0) break;
-        got += bytesRead;
-      }
-      if (got > limit) return { call: { event, at: st.mtimeMs, payload: null } }; // it grew while read
-      return { call: { event, at: st.mtimeMs, payload: parse(buf.subarray(0, got).toString('utf8')) } };
-    } finally {
-      await handle.close().catch(() => undefined);
-    }
+    const limit = this.o.maxBytes ?? SPOOL_MAX_BYTES;
+    const read = await withAgentFile(file, async (f): Promise<Taken> => {
+      if (f.info.size > limit) return { call: { event, at: f.info.mtimeMs, payload: null } };
+      // One byte past the limit: a call that grew while read keeps only its event too.
+      const bytes = await f.read(0, limit + 1);
+      const payload = bytes.length > limit ? null : parse(bytes.toString('utf8'));
+      return { call: { event, at: f.info.mtimeMs, payload } };
+    });
+    return isAgentFileError(read) ? { refused: `${read.message}; removed` } : read;
   }
 }
 
