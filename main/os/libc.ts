@@ -1,11 +1,12 @@
 // The few system calls Node does not offer, asked of the C library itself through koffi (an FFI
 // whose npm package carries its prebuilt binaries): whose process is on the other end of a unix
 // socket (the kernel's SO_PEERCRED on Linux, LOCAL_PEERPID on macOS), and the *at family of file
-// calls (openat, mkdirat, unlinkat, renameat), which act inside a directory held open rather than
+// calls (openat, mkdirat, unlinkat, renameat, symlinkat) and a descriptor's path, which act inside a directory held open rather than
 // through a path that can be swapped between a check and its use (DESIGN.md §11). Loaded on first
 // use only, so a command that never asks pays nothing. When the library cannot be loaded every call
 // says so: callers refuse what they would have allowed, never fall back to parsing text.
 // Any Node process.
+import { readlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { constants as osConstants } from 'node:os';
 
@@ -33,6 +34,8 @@ interface Calls {
   mkdirat: Fn;
   unlinkat: Fn;
   renameat: Fn;
+  symlinkat: Fn;
+  fcntl: Fn;
   errno(): number;
 }
 
@@ -65,6 +68,9 @@ function load(): Calls | { error: string } {
         mkdirat: lib.func('int mkdirat(int, const char *, uint32_t)'),
         unlinkat: lib.func('int unlinkat(int, const char *, int)'),
         renameat: lib.func('int renameat(int, const char *, int, const char *)'),
+        symlinkat: lib.func('int symlinkat(const char *, int, const char *)'),
+        // Variadic in C: the third argument's type is given with it ('uint8_t *', buffer).
+        fcntl: lib.func('int fcntl(int, int, ...)'),
         errno: () => koffi.errno(),
       };
       return loaded;
@@ -135,6 +141,29 @@ export function unlinkAt(dirFd: number, name: string, opts: { dir?: boolean } = 
 /** renameat(2): both names relative to their own directory descriptors. */
 export function renameAt(fromDirFd: number, from: string, toDirFd: number, to: string): void {
   check(calls().renameat(fromDirFd, from, toDirFd, to), 'renameat', to);
+}
+
+/** symlinkat(2): a symbolic link `name` inside `dirFd` holding `target` (never resolved here). */
+export function symlinkAt(target: string, dirFd: number, name: string): void {
+  check(calls().symlinkat(target, dirFd, name), 'symlinkat', name);
+}
+
+/** macOS's fcntl command that writes a descriptor's path into a MAXPATHLEN (1024) byte buffer. */
+const F_GETPATH = 50;
+const MAXPATHLEN = 1024;
+
+/**
+ * The path the kernel knows an open descriptor by now (it follows renames of what was opened):
+ * Linux's /proc/self/fd/N link, macOS's fcntl(F_GETPATH). A deleted directory reads as such on Linux
+ * ("… (deleted)"), so it never equals a live path.
+ */
+export function descriptorPath(fd: number): string {
+  if (process.platform === 'linux') return readlinkSync(`/proc/self/fd/${fd}`);
+  if (process.platform !== 'darwin') throw new Error(`no descriptor paths on ${process.platform}`);
+  const buf = Buffer.alloc(MAXPATHLEN);
+  check(calls().fcntl(fd, F_GETPATH, 'uint8_t *', buf), 'fcntl(F_GETPATH)');
+  const end = buf.indexOf(0);
+  return buf.toString('utf8', 0, end < 0 ? buf.length : end);
 }
 
 /** getsockopt's level and option for the peer's pid, and the answer's size, per platform. */

@@ -1,12 +1,12 @@
 // The C library's calls through koffi: a socket's peer as the kernel knows it (a real child process
 // connecting), and the *at file calls on real directories, refusing a symlink where O_NOFOLLOW says so.
 import { spawn } from 'node:child_process';
-import { closeSync, constants, mkdtempSync, readFileSync, symlinkSync, writeFileSync, writeSync, existsSync, readlinkSync } from 'node:fs';
+import { closeSync, constants, mkdtempSync, readFileSync, renameSync, symlinkSync, writeFileSync, writeSync, existsSync, readlinkSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { libcAvailable, mkdirAt, openAt, renameAt, socketPeerPid, SyscallError, unlinkAt } from '../../main/os/libc.js';
+import { descriptorPath, libcAvailable, mkdirAt, openAt, renameAt, socketPeerPid, symlinkAt, SyscallError, unlinkAt } from '../../main/os/libc.js';
 
 const dir = (): string => mkdtempSync(path.join(tmpdir(), 'mori-libc-'));
 
@@ -81,6 +81,21 @@ describe.runIf(process.platform === 'linux')('libc', () => {
       expect(() => unlinkAt(root, 'missing')).toThrow(/unlinkat "missing" failed: ENOENT/);
     } finally {
       closeSync(root);
+    }
+  });
+
+  it("symlinkat makes a link holding its target as given, and a descriptor's path follows its directory's rename", () => {
+    const d = dir();
+    const fd = openAt(-100, d, constants.O_RDONLY | constants.O_DIRECTORY);
+    try {
+      symlinkAt('../nowhere', fd, 'l');
+      expect(readlinkSync(path.join(d, 'l'))).toBe('../nowhere');
+      expect(() => symlinkAt('x', fd, 'l')).toThrow(/symlinkat "l" failed: EEXIST/);
+      expect(descriptorPath(fd)).toBe(d);
+      renameSync(d, `${d}-moved`);
+      expect(descriptorPath(fd)).toBe(`${d}-moved`);
+    } finally {
+      closeSync(fd);
     }
   });
 });
