@@ -3,15 +3,17 @@
 // rolling back to that one. The plan (rollbackPlan) is exactly what is then done: files restored from
 // the checkpoint's blobs (as stored: no smudge filter runs, Node writes them), files added since and
 // not ignored deleted. It never writes outside the project, never through a symbolic link (a path
-// with a symlink among its parents refuses the whole rollback), never deletes or overwrites an
-// ignored file, never touches a state dir or a submodule. Logs `ROLLBACK to 3f2a9c1 - 5 files` and
+// with a symlink among its parents refuses the whole rollback when it is planned; every file is then
+// written or deleted inside a directory held open from the project down, so a directory swapped for
+// a link after the plan stops the rollback there, never followed: project-dir-handle.ts), never
+// deletes or overwrites an ignored file, never touches a state dir or a submodule. Logs `ROLLBACK to 3f2a9c1 - 5 files` and
 // leaves a notice that the agent's next prompt carries. Whether the agent is working is the caller's
 // to check. Any Node process.
-import { randomBytes } from 'node:crypto';
-import { lstat, mkdir, rename, rm, rmdir, symlink, unlink, writeFile } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import type { RollbackAction, RollbackOutcome } from '../../../common/checkpoints.js';
 import { fail, ok, type Result } from '../../../common/result.js';
+import { ProjectDirHandle, PathRefused } from '../../state/project-dir-handle.js';
 import { projectDirOf } from '../../state/project-dir.js';
 import { updateSessionFileAsync } from '../../state/session-file.js';
 import { diffTrees, readBlobs, type FileChange } from '../../state/snapshot-diff.js';
@@ -103,36 +105,59 @@ async function plan(repo: SessionRepo, now: string, target: CheckpointEntry, fil
   return ok(out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)));
 }
 
-/** Writes one file as the checkpoint holds it, replacing (never following) whatever is at its path. */
-async function restore(root: string, c: FileChange, blob: Buffer): Promise<void> {
-  const file = path.join(root, c.path);
-  await mkdir(path.dirname(file), { recursive: true });
-  const link = await symlinkParent(root, c.path);
-  if (link !== null) throw new Error(`${c.path}: ${link} became a symbolic link`);
-  const temp = path.join(path.dirname(file), `.${path.basename(file)}.mori-rollback-${randomBytes(4).toString('hex')}`);
+/** `rel`'s directory and last component. */
+function split(rel: string): { dir: string; name: string } {
+  const cut = rel.lastIndexOf('/');
+  return cut < 0 ? { dir: '', name: rel } : { dir: rel.slice(0, cut), name: rel.slice(cut + 1) };
+}
+
+/** Writes one file as the checkpoint holds it, replacing (never following) whatever is at its path; `rel` is project-relative. */
+async function restore(project: ProjectDirHandle, rel: string, c: FileChange, blob: Buffer): Promise<void> {
+  const { dir, name } = split(rel);
+  const held = project.dir(dir, true)!;
   try {
-    if (c.newMode === '120000') await symlink(blob.toString('utf8'), temp);
-    else await writeFile(temp, blob, { mode: c.newMode === '100755' ? 0o755 : 0o644, flag: 'wx' });
-    const there = await lstat(file).catch(() => null);
-    if (there?.isDirectory()) await rmdir(file); // empty once the files under it were deleted; else this throws
-    await rename(temp, file);
-  } catch (err) {
-    await rm(temp, { force: true });
-    throw err;
+    if (c.newMode === '120000') held.writeLink(name, blob.toString('utf8'));
+    else await held.writeFile(name, blob, c.newMode === '100755' ? 0o755 : 0o644);
+  } finally {
+    held.close();
   }
 }
 
 /** Removes `rel` (a file or a link, never what a link points at), then its parent dirs left empty. */
-async function remove(root: string, rel: string): Promise<void> {
-  await unlink(path.join(root, rel)).catch((err: NodeJS.ErrnoException) => {
-    if (err.code !== 'ENOENT') throw err;
-  });
-  for (let dir = path.posix.dirname(rel); dir !== '.'; dir = path.posix.dirname(dir)) {
-    try {
-      await rmdir(path.join(root, dir));
-    } catch {
-      return; // not empty (an ignored file stays), or gone
+function remove(project: ProjectDirHandle, rel: string): void {
+  const { dir, name } = split(rel);
+  const held = project.dir(dir, false);
+  if (held === null) return; // its directory is gone, and it with it
+  try {
+    held.remove(name);
+    held.removeEmptyParents();
+  } finally {
+    held.close();
+  }
+}
+
+/**
+ * Does the plan's deletions, then its restores, each inside a project directory held open
+ * (project-dir-handle.ts). A directory that became a link since the plan stops it there, with what
+ * was done before kept and the undo named.
+ */
+async function act(projectDir: string, acting: readonly Planned[], blobs: ReadonlyMap<string, Buffer>, prefix: string, undo: string): Promise<Result<true>> {
+  const project = ProjectDirHandle.open(projectDir);
+  const stopped = (why: string): Result<true> => fail('forbidden', `${why}, so the rollback stopped there: the files before it were rolled back, the rest were not (undo: roll back to ${undo})`);
+  try {
+    for (const p of acting) if (p.action === 'delete') remove(project, shown(p, prefix).path);
+    for (const p of acting) {
+      if (p.action !== 'restore' || p.change === null) continue;
+      const blob = blobs.get(p.change.newBlob);
+      if (blob === undefined) return fail('failed', `${p.path}: its contents are missing from the repository; the rest may be rolled back (undo: roll back to ${undo})`);
+      await restore(project, shown(p, prefix).path, p.change, blob);
     }
+    return ok(true);
+  } catch (err) {
+    if (err instanceof PathRefused) return stopped(`${err.message} (it changed after the rollback was planned)`);
+    return fail('failed', `${(err as Error).message}; the rollback stopped there: the files before it were rolled back, the rest were not (undo: roll back to ${undo})`);
+  } finally {
+    project.close();
   }
 }
 
@@ -166,13 +191,8 @@ export async function rollbackSession(req: RollbackRequest): Promise<Result<Roll
     if (req.dryRun) return ok(outcome());
     const acting = planned.value.filter((p) => p.action !== 'skip');
     const blobs = await readBlobs(repo.git, acting.flatMap((p) => (p.action === 'restore' && p.change ? [p.change.newBlob] : [])));
-    for (const p of acting) if (p.action === 'delete') await remove(repo.git.topLevel, p.path);
-    for (const p of acting) {
-      if (p.action !== 'restore' || p.change === null) continue;
-      const blob = blobs.get(p.change.newBlob);
-      if (blob === undefined) return fail('failed', `${p.path}: its contents are missing from the repository; the rest may be rolled back (undo: roll back to ${before ? shortId(before.commit) : 'the previous checkpoint'})`);
-      await restore(repo.git.topLevel, p.change, blob);
-    }
+    const acted = await act(repo.projectDir, acting, blobs, prefix, before ? shortId(before.commit) : 'the previous checkpoint');
+    if (!acted.ok) return acted;
     const to = shortId(target.value.commit);
     const files = acting.map((p) => shown(p, prefix).path);
     await appendEntryAsync(req.stateDir, [`ROLLBACK to ${to} - ${files.length} file${files.length === 1 ? '' : 's'}${before ? ` (undo: roll back to ${shortId(before.commit)})` : ''}`], now);
