@@ -1,8 +1,10 @@
 // Approvals come only from the person (DESIGN.md §7, §11): which requests approve something (trust a
-// command list or an agent command, create a session with its command approved, change the daemon's settings, stop the
-// daemon, remove or rename a session), and the decision for whoever asked. A caller inside a supervised agent's process tree is
-// refused with a message saying where approvals are given. The supervisor asks it about the process on
-// the other end of the control socket; the CLI about itself. Runs in the supervisor and the CLI.
+// command list or an agent command, create a session with its command approved, change the daemon's
+// settings, stop the daemon, remove or rename a session), which launch an agent (create or start a
+// session: an agent does not start agents), and the decision for whoever asked. A caller inside a
+// supervised agent's process tree is refused either with a message saying where approvals are given.
+// The supervisor asks it about the process on the other end of the control socket; the CLI about
+// itself. Runs in the supervisor and the CLI.
 import { parseParams, type IpcMethod, type SessionInfo } from '../../common/ipc.js';
 import { fail, type Failure } from '../../common/result.js';
 import { pidAlive } from '../os/pid-alive.js';
@@ -47,6 +49,30 @@ export function approvingAction(method: IpcMethod, params: unknown): string | nu
   }
 }
 
+/**
+ * What a request that launches an agent does, in words for the refusal; null when it launches none.
+ * Refused from inside an agent like an approval (an agent would start another, outside its project
+ * and its own sandbox, on a task of its choosing), but relayed by `mori bridge`: starting one's
+ * sessions on another host is the person's everyday use, and a login over ssh is outside every
+ * agent's tree as the daemon sees it, as the CLI run over ssh is. An agent still logs, reads its
+ * status and checks, types into and stops its own session: none of that starts a process.
+ */
+export function launchingAction(method: IpcMethod, _params: unknown): string | null {
+  switch (method) {
+    case 'session.init':
+      return 'creating a session (it starts an agent on the task it is given)';
+    case 'start':
+      return 'starting a session (it launches its agent)';
+    default:
+      return null;
+  }
+}
+
+/** Every request refused from inside an agent: an approval, or the launch of an agent. */
+export function agentRefusedAction(method: IpcMethod, params: unknown): string | null {
+  return approvingAction(method, params) ?? launchingAction(method, params);
+}
+
 /** The agents whose trees approvals are refused from: every session with a live program. */
 export function runningAgents(sessions: readonly SessionInfo[]): AgentProcess[] {
   return sessions.filter((s) => s.pid !== null && s.pid > 0 && pidAlive(s.pid)).map((s) => ({ name: s.name, pid: s.pid as number, stateDir: s.stateDir }));
@@ -69,16 +95,11 @@ export function refuseFromAgents(pids: readonly number[], agents: readonly Agent
 
 /**
  * The decision for a request that arrived on the control socket. With no agent running there is no
- * one to refuse, and nothing is looked up. On Linux a peer that cannot be named is refused (the way to
- * name it exists, so a failure is either a missing `ss` or a client that is gone: the person is told
- * which). Where the platform gives no way (macOS, until LOCAL_PEERPID is read), the request is allowed:
- * the CLI still checks its own ancestry there, a raw socket client is not seen.
+ * one to refuse, and nothing is looked up. While agents run, a peer the kernel did not name (no way to
+ * ask it here, or the process that connected is gone) is refused, and the person is told why.
  */
 export function judgePeer(lookup: PeerLookup, agents: readonly AgentProcess[], action: string): Refusal | null {
   if (agents.length === 0) return null;
-  if (!lookup.known) {
-    if (lookup.why === 'unsupported') return null;
-    return { failure: fail('forbidden', `${action} is refused: the process asking could not be identified (${lookup.reason}), and agents are running; ${APPROVALS_FROM_PERSON}`), agent: null };
-  }
-  return refuseFromAgents(lookup.pids, agents, action);
+  if (!lookup.known) return { failure: fail('forbidden', `${action} is refused: the process asking could not be identified (${lookup.reason}), and agents are running; ${APPROVALS_FROM_PERSON}`), agent: null };
+  return refuseFromAgents([lookup.pid], agents, action);
 }

@@ -14,7 +14,7 @@ import { fail, ok, type Result } from '../../common/result.js';
 import { dispatch, type Connection, type DaemonContext, type DaemonHooks, type RequestContext } from './api/index.js';
 import { DaemonEvents } from './daemon-events.js';
 import { controlSocketPath, socketAnswers } from './control-socket-path.js';
-import { peerProcesses } from './peer-process.js';
+import { peerAtAccept } from './peer-process.js';
 import type { Supervisor } from '../supervisor/supervisor.js';
 
 export { CONTROL_SOCKET, controlSocketPath } from './control-socket-path.js';
@@ -93,6 +93,7 @@ export async function startControlServer(supervisor: Supervisor, home: string, h
 
 /** One connection: requests in (answered by the one dispatch, api/dispatch.ts), replies and stream messages out. */
 function serve(ctx: DaemonContext, socket: net.Socket): void {
+  const peer = peerAtAccept(socket);
   let buffer = '';
   let dropped = false;
   const drop = (reason: string): void => {
@@ -123,7 +124,7 @@ function serve(ctx: DaemonContext, socket: net.Socket): void {
       connection.attached?.attachment.detach();
       connection.attached = null;
     },
-    peer: () => peerProcesses(socket),
+    peer: () => peer.lookup(),
   };
   const request: RequestContext = { ...ctx, connection };
   const send = connection.send;

@@ -2,10 +2,14 @@
 // from a later process that got the same pid. Linux: field 22 of /proc/<pid>/stat (clock ticks after
 // boot; the boot id is compared separately). macOS and other Unixes: `ps -o lstart=`. Null when the
 // process does not exist or its start cannot be read. Any Node process.
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
 let own: string | null | undefined;
+
+/** `ps` answers in milliseconds; two seconds covers a loaded machine. */
+const PS_TIMEOUT_MS = 2_000;
+const PS_ARGS = (pid: number): string[] => ['-o', 'lstart=', '-p', String(pid)];
 
 export function processStartTime(pid: number): string | null {
   if (!Number.isInteger(pid) || pid <= 0) return null;
@@ -29,10 +33,21 @@ function linuxStart(pid: number): string | null {
   return ticks !== undefined && /^\d+$/.test(ticks) ? `linux:${ticks}` : null;
 }
 
+/** The same answer without holding the event loop while `ps` runs (Linux reads /proc at once). */
+export function processStartTimeAsync(pid: number): Promise<string | null> {
+  if (process.platform === 'linux' || process.platform === 'win32' || !Number.isInteger(pid) || pid <= 0) return Promise.resolve(processStartTime(pid));
+  return new Promise((resolve) => {
+    execFile('ps', PS_ARGS(pid), { encoding: 'utf8', timeout: PS_TIMEOUT_MS, env: { ...process.env, LC_ALL: 'C' } }, (err, stdout) => {
+      const out = err ? '' : stdout.trim();
+      resolve(out.length > 0 ? `ps:${out}` : null);
+    });
+  });
+}
+
 function psStart(pid: number): string | null {
   if (process.platform === 'win32') return null;
   // A second's resolution: a pid reused within the same second of a crash is not told apart.
-  const r = spawnSync('ps', ['-o', 'lstart=', '-p', String(pid)], { encoding: 'utf8', timeout: 2_000, env: { ...process.env, LC_ALL: 'C' } });
+  const r = spawnSync('ps', PS_ARGS(pid), { encoding: 'utf8', timeout: PS_TIMEOUT_MS, env: { ...process.env, LC_ALL: 'C' } });
   const out = r.status === 0 ? r.stdout.trim() : '';
   return out.length > 0 ? `ps:${out}` : null;
 }

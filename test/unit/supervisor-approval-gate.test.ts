@@ -1,38 +1,13 @@
-// The approval gate's parts: reading the peer's pids out of `ss -xpn` (paths with spaces, process
-// names that try to inject or break lines), which requests approve, the decision when the peer cannot
-// be named, and the ancestry verdict on real processes (a child, an orphan still in the agent's session).
+// The approval gate's parts: which requests approve or launch an agent, the decision when the peer
+// cannot be named, and the ancestry verdict on real processes (a child, an orphan still in the agent's
+// session). The peer of a real socket is in supervisor-peer-process.test.ts.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { insideAgent } from '../../main/daemon/agent-ancestry.js';
-import { APPROVALS_FROM_PERSON, approvingAction, judgePeer } from '../../main/daemon/approval-gate.js';
-import { parsePeerPids } from '../../main/daemon/peer-process.js';
-
-const SS = [
-  'Netid State Recv-Q Send-Q Local Address:Port Peer Address:PortProcess',
-  'u_str ESTAB 0      0                  * 1073            * 1072       ',
-  'u_str ESTAB 0      0                           * 10452            * 10453 users:(("node",pid=7982,fd=20),("sh",pid=7990,fd=20))',
-  'u_str ESTAB 0      0      /tmp/a 5 b dir/mori.sock 10453            * 10452 users:(("node",pid=7000,fd=21))',
-].join('\n');
-
-describe('parsePeerPids', () => {
-  it('names every process holding the peer socket, with spaces in the socket path', () => {
-    expect(parsePeerPids(SS, 10453)).toEqual([7982, 7990]);
-  });
-  it('is unknown when the peer is not listed (it exited) or holds no process', () => {
-    expect(parsePeerPids(SS.split('\n').slice(0, 2).concat(SS.split('\n')[3] ?? '').join('\n'), 10453)).toBeNull();
-    expect(parsePeerPids(SS, 1072)).toBeNull();
-    expect(parsePeerPids('', 10453)).toBeNull();
-  });
-  it('never loses the real pid to a process name holding `pid=`, and a name with a newline leaves it unknown', () => {
-    const injected = SS.replace('("node",pid=7982', '("x),pid=1,(",pid=7982');
-    expect(parsePeerPids(injected, 10453)).toContain(7982);
-    const broken = SS.replace('("node",pid=7982', '("no\nde",pid=7982');
-    expect(parsePeerPids(broken, 10453)).toBeNull();
-  });
-});
+import { agentRefusedAction, APPROVALS_FROM_PERSON, approvingAction, judgePeer, launchingAction } from '../../main/daemon/approval-gate.js';
 
 describe('approvingAction', () => {
   it('names trust (checks and agent command), session.init with a command, settings.set, daemon.stop, session.remove and session.rename; nothing else', () => {
@@ -57,22 +32,33 @@ describe('approvingAction', () => {
   });
 });
 
+describe('launchingAction', () => {
+  it('names creating and starting a session whatever the params; the rest an agent may do (log, status, checks, typing into and stopping its session) is not refused', () => {
+    expect(launchingAction('session.init', { projectDir: '/p', name: 'n', profile: 'claude', backend: 'direct', task: 'anything' })).toMatch(/creating a session/);
+    expect(launchingAction('start', { session: 's' })).toMatch(/starting a session/);
+    // An agent-profile session is refused as a launch; one with a command as the approval it also is.
+    expect(agentRefusedAction('session.init', { projectDir: '/p', name: 'n', profile: 'claude', backend: 'direct' })).toMatch(/creating a session \(/);
+    expect(agentRefusedAction('session.init', { projectDir: '/p', name: 'n', profile: 'shell', backend: 'direct', command: 'sh' })).toMatch(/command approved/);
+    expect(agentRefusedAction('limit.resume-now', { session: 's' })).toMatch(/usage limit/);
+    for (const m of ['list', 'send', 'stop', 'log.append', 'log.tail', 'checks.list', 'checks.verify', 'state.read', 'state.write', 'sessions.listing'] as const) expect(agentRefusedAction(m, { session: 's' }), m).toBeNull();
+  });
+});
+
 describe('judgePeer', () => {
   const agents = [{ name: 'a', pid: 999_999_999 }];
   it('allows without looking when no agent runs', () => {
-    expect(judgePeer({ known: false, why: 'failed', reason: 'x' }, [], 'doing it')).toBeNull();
+    expect(judgePeer({ known: false, reason: 'x' }, [], 'doing it')).toBeNull();
   });
-  it('refuses a peer that could not be named on a platform that can name it, and says why', () => {
-    const r = judgePeer({ known: false, why: 'failed', reason: '`ss` (iproute2) is not installed' }, agents, 'doing it');
-    expect(r?.failure.code).toBe('forbidden');
-    expect(r?.failure.message).toContain('iproute2');
-    expect(r?.failure.message).toContain(APPROVALS_FROM_PERSON);
-  });
-  it('allows where the platform gives no way to name the peer', () => {
-    expect(judgePeer({ known: false, why: 'unsupported', reason: 'darwin' }, agents, 'doing it')).toBeNull();
+  it('refuses a peer the kernel did not name (no way to ask, or it is gone) while agents run, and says why', () => {
+    for (const reason of ['the koffi module could not be loaded: nope', 'the kernel cannot be asked for a socket\'s peer on aix', 'the process that connected (pid 5) has exited']) {
+      const r = judgePeer({ known: false, reason }, agents, 'doing it');
+      expect(r?.failure.code).toBe('forbidden');
+      expect(r?.failure.message).toContain(reason);
+      expect(r?.failure.message).toContain(APPROVALS_FROM_PERSON);
+    }
   });
   it('allows a peer outside every agent', () => {
-    expect(judgePeer({ known: true, pids: [process.pid] }, agents, 'doing it')).toBeNull();
+    expect(judgePeer({ known: true, pid: process.pid }, agents, 'doing it')).toBeNull();
   });
 });
 

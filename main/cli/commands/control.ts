@@ -12,6 +12,7 @@ import { connectOrStart, type Started } from '../../daemon-client/daemon-process
 import { moriHome } from '../../state/mori-home.js';
 import { RemoteClient } from '../../remote/remote-client.js';
 import type { Remote } from '../../remote/remotes-store.js';
+import { refusedInsideAgent } from '../approver-check.js';
 import { reportFailure, reportSuccess, type OutputOptions } from '../output.js';
 import { remoteTarget, type DaemonLink } from '../remote-target.js';
 
@@ -91,6 +92,11 @@ export function registerControl(program: Command): void {
       .description(action === 'start' ? 'start (or restart) a session in the running supervisor' : 'stop a session; it is not resumed until started again')
       .option('--json', 'print JSON')
       .action(async (spec: string, opts: OutputOptions) => {
+        // Starting launches an agent: the person's, never an agent's (the daemon refuses it too).
+        if (action === 'start') {
+          const refused = await refusedInsideAgent(moriHome(), `\`mori start ${spec}\` (starting a session launches its agent)`);
+          if (refused) return reportFailure(refused, opts);
+        }
         const r = await withClient(spec, (c, session) => c.request(action, { session }));
         if (!r.ok) return reportFailure(r, opts);
         reportSuccess({ ok: true, session: r.value }, infoText(r.value), opts);

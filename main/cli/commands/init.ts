@@ -58,11 +58,13 @@ export function registerInit(program: Command): void {
         const placeholders = checkTemplatePlaceholders(opts.command);
         if (!placeholders.ok) return reportFailure(fail('usage', `--command: ${placeholders.message}`), opts);
       }
-      // The command is approved below: only the person may, so nothing is created when an agent asks.
-      if (opts.command) {
-        const refused = await refusedInsideAgent(moriHome(), '`mori init --command` (creating a session with its command approved)');
-        if (refused) return reportFailure(refused, opts);
-      }
+      // A session is an agent the person starts, and a command is approved below: only the person may,
+      // so nothing is created when an agent asks (an agent does not start agents).
+      const refused = await refusedInsideAgent(
+        moriHome(),
+        opts.command ? '`mori init --command` (creating a session with its command approved)' : '`mori init` (creating a session: it starts an agent on the task it is given)',
+      );
+      if (refused) return reportFailure(refused, opts);
 
       let worktree: SessionWorktree | undefined;
       if (opts.worktree) {

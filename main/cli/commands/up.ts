@@ -12,6 +12,7 @@ import { DAEMON_CHILD_ENV, daemonAnswering, startDaemon } from '../../daemon-cli
 import { moriHome } from '../../state/mori-home.js';
 import { ensureHome } from '../../state/registry.js';
 import { describeEvent } from '../event-words.js';
+import { refusedInsideAgent } from '../approver-check.js';
 import { reportFailure, type OutputOptions } from '../output.js';
 
 interface UpOptions extends OutputOptions {
@@ -41,6 +42,12 @@ export function registerUp(program: Command): void {
       // Refuse before any agent starts: the socket would be reachable by others (DESIGN.md §11).
       const unsafe = homeUnsafeReason(home);
       if (unsafe) return reportFailure(fail('failed', `refusing to start: ${unsafe}`), opts);
+      // Naming sessions starts them: the person's, never an agent's. The daemon's own process (started
+      // detached by a client that checked) and a plain `mori up` (what the person left running) are not asked.
+      if (refs.length > 0 && process.env[DAEMON_CHILD_ENV] !== '1') {
+        const refused = await refusedInsideAgent(home, `\`mori up ${refs.join(' ')}\` (starting sessions launches their agents)`);
+        if (refused) return reportFailure(refused, opts);
+      }
       if (opts.daemon) return upDaemon(home, refs, opts);
       const running = await daemonAnswering(home);
       if (running) return reportFailure(fail('failed', `another Mori supervisor is running (pid ${running.pid}); \`mori down\` stops it`), opts);

@@ -1,11 +1,11 @@
 // The one dispatch of the control API (DESIGN.md §11, §12): a connection says `hello` first; an
-// approving request from inside a supervised agent's process tree is refused (approval-gate.ts) and
+// approving or launching request from inside a supervised agent's process tree is refused (approval-gate.ts) and
 // recorded for the person; a client of another protocol version may only stop the daemon; then the
 // params are validated with the method's schema and its handler (handlers.ts) runs. Runs in the daemon.
 import { parseParams, PROTOCOL_VERSION, REPLACE_DAEMON_HINT, type IpcMethod } from '../../../common/ipc.js';
 import { fail, type Failure, type Result } from '../../../common/result.js';
 import { appendEntry } from '../../state/work-log.js';
-import { approvingAction, judgePeer, runningAgents } from '../approval-gate.js';
+import { agentRefusedAction, judgePeer, runningAgents } from '../approval-gate.js';
 import type { Handler, RequestContext } from './context.js';
 import { HANDLERS } from './handlers.js';
 
@@ -21,7 +21,7 @@ const refusalRecorded = new Map<string, number>();
 export function dispatch(ctx: RequestContext, method: IpcMethod, raw: unknown): Result<unknown> | Promise<Result<unknown>> {
   if (method === 'hello') return handle(ctx, method, raw);
   if (ctx.connection.hello === 'none') return fail('usage', `${method}: say hello first ({"method":"hello","params":{"protocol":${PROTOCOL_VERSION}}})`);
-  const action = approvingAction(method, raw);
+  const action = agentRefusedAction(method, raw);
   if (action === null) return handle(ctx, method, raw);
   return refusedApproval(ctx, method, action).then((refused) => refused ?? handle(ctx, method, raw));
 }
