@@ -107,3 +107,31 @@ export function unshowText(shown: string): string {
     return String.fromCodePoint(parseInt((x ?? braced ?? u) as string, 16));
   });
 }
+
+/** A piece of shown text: plain characters, or one escape standing for a hidden character. */
+export interface ShownPart {
+  text: string;
+  escape: boolean;
+}
+
+/** `visibleText(s)` cut into plain runs and escapes, for a page that marks the escapes (`\\` stays plain: it is one backslash). */
+export function visibleParts(s: string): ShownPart[] {
+  const shown = visibleText(s);
+  const parts: ShownPart[] = [];
+  let plain = '';
+  let at = 0;
+  for (const m of shown.matchAll(/\\(?:\\|e|n|r|t|x[0-9a-f]{2}|u\{[0-9a-f]{1,6}\}|u[0-9a-f]{4})/g)) {
+    plain += shown.slice(at, m.index);
+    at = m.index + m[0].length;
+    if (m[0] === '\\\\') {
+      plain += m[0];
+      continue;
+    }
+    if (plain) parts.push({ text: plain, escape: false });
+    plain = '';
+    parts.push({ text: m[0], escape: true });
+  }
+  plain += shown.slice(at);
+  if (plain) parts.push({ text: plain, escape: false });
+  return parts;
+}

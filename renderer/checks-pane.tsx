@@ -9,6 +9,7 @@ import { trustListNoun } from '../common/checks.js';
 import type { ChecksListing, DaemonEvent } from '../common/ipc.js';
 import type { MoriApi } from '../common/mori-api.js';
 import { agentCommandText, approveShown, pendingTrust, TrustDialog } from './trust-dialog.js';
+import { Shown, ShownLines, shown } from './shown-text.js';
 
 /** Lines of failing output shown under a check: the end is where the error is. */
 const OUTPUT_TAIL_LINES = 12;
@@ -88,21 +89,22 @@ export function ChecksPane(props: {
           </button>
         ) : null}
         <span class="muted" role="status">
-          {running ? 'Verifying…' : status}
+          {running ? 'Verifying…' : shown(status)}
           {listing?.lastVerification ? ` Last verified ${new Date(listing.lastVerification.at).toLocaleString()}` : ''}
         </span>
       </div>
       {pending.agent ? (
         <p class="banner">
           <span>
-            {pending.agent.changed ? 'The agent command changed since you approved it' : 'The agent command has not been approved yet'}: <code>{agentCommandText(pending.agent)}</code>.
+            {pending.agent.changed ? 'The agent command changed since you approved it' : 'The agent command has not been approved yet'}:{' '}
+            <code>{pending.agent.command === null ? agentCommandText(pending.agent) : <Shown text={pending.agent.command} />}</code>.
             The agent does not start until you trust it.
           </span>
         </p>
       ) : null}
       {agent?.refused ? (
         <p class="banner banner-error">
-          <span>The agent command in session.json cannot run, whoever approves it: {agent.refused}. Fix agent.command in session.json.</span>
+          <span>The agent command in session.json cannot run, whoever approves it: {shown(agent.refused)}. Fix agent.command in session.json.</span>
         </p>
       ) : null}
       {pending.checks && listing ? (
@@ -116,18 +118,26 @@ export function ChecksPane(props: {
           const r = results.get(c.id);
           const st = !c.trusted ? 'untrusted' : (r?.status ?? 'not run');
           return (
-            <li key={c.id} class={`check status-${st.replace(' ', '-')}`} aria-label={`${c.label ?? c.kind} ${c.target}: ${st}`}>
+            <li key={c.id} class={`check status-${st.replace(' ', '-')}`} aria-label={shown(`${c.label ?? c.kind} ${c.target}: ${st}`)}>
               <div class="check-head">
                 <span class="check-status">{st}</span>
-                <strong>{c.label ?? c.kind}</strong>
-                <code>{c.target}</code>
+                <strong>
+                  <Shown text={c.label ?? c.kind} />
+                </strong>
+                <code>
+                  <Shown text={c.target} />
+                </code>
                 <span class="muted check-source">
-                  {c.source.file}:{c.source.line}
+                  {shown(c.source.file)}:{c.source.line}
                 </span>
                 {r && c.trusted ? <span class="muted">{(r.durationMs / 1000).toFixed(1)} s</span> : null}
               </div>
-              {r && c.trusted && r.status !== 'pass' && r.detail ? <div class="check-detail">{r.detail}</div> : null}
-              {r && c.trusted && (r.status === 'fail' || r.status === 'timeout') && r.outputTail ? <pre class="check-output">{tail(r.outputTail)}</pre> : null}
+              {r && c.trusted && r.status !== 'pass' && r.detail ? <div class="check-detail">
+                  <ShownLines text={r.detail} />
+                </div> : null}
+              {r && c.trusted && (r.status === 'fail' || r.status === 'timeout') && r.outputTail ? <pre class="check-output">
+                  <ShownLines text={tail(r.outputTail)} />
+                </pre> : null}
             </li>
           );
         })}
@@ -141,9 +151,9 @@ export function ChecksPane(props: {
               .map((u) => (
                 <li key={`${u.source.line}`}>
                   <code>
-                    {u.source.file}:{u.source.line}
+                    {shown(u.source.file)}:{u.source.line}
                   </code>{' '}
-                  {u.text} — {u.reason}
+                  <Shown text={u.text} /> — {shown(u.reason)}
                 </li>
               ))}
           </ul>

@@ -2,6 +2,7 @@
 // as it arrives; a notice's title opens its session on its terminal. Offers the browser's notifications where the
 // page may ask for them. Runs in the renderer.
 import type { Notice } from './notices.js';
+import { Shown, ShownLines } from './shown-text.js';
 import type { BrowserPermission } from './window-store.js';
 
 export function NoticesPanel(props: { notices: Notice[]; permission: BrowserPermission; onSelect: (id: string) => void; onAskBrowser: () => void }) {
@@ -15,10 +16,12 @@ export function NoticesPanel(props: { notices: Notice[]; permission: BrowserPerm
         {notices.map((n) => (
           <li key={n.id} class={`notice notice-${n.kind}`}>
             <button type="button" class="link" onClick={() => n.sessionId && props.onSelect(n.sessionId)}>
-              {n.title}
+              <Shown text={n.title} />
             </button>
             <span class="muted">{new Date(n.at).toLocaleTimeString()}</span>
-            <div>{n.body}</div>
+            <div>
+              <ShownLines text={n.body} />
+            </div>
           </li>
         ))}
       </ul>

@@ -8,6 +8,7 @@ import type { EditableStateFile, SessionInfo } from '../common/ipc.js';
 import type { MoriApi } from '../common/mori-api.js';
 import { HEADER_ACTION_WORDS, headerAdvice, menuChoices, type HeaderAction } from '../common/session-view.js';
 import type { TerminalPool } from './terminal-pool.js';
+import { Shown, ShownLines, shown } from './shown-text.js';
 
 /** Lines of the screen shown with a question or a crash: a prompt and its menu fit, a screenful does not. */
 const SCREEN_LINES = 8;
@@ -69,14 +70,18 @@ export function SessionAdvice(props: {
       <p class="advice-sentence">{advice.sentence}</p>
       {screen.length > 0 ? (
         <pre class="advice-screen" aria-label={advice.screen === 'prompt' ? "The agent's question" : 'Last output'}>
-          {screen.join('\n')}
+          <ShownLines text={screen.join('\n')} />
         </pre>
       ) : null}
-      {advice.detail ? <code class="advice-detail">{advice.detail}</code> : null}
+      {advice.detail ? (
+        <code class="advice-detail">
+          <Shown text={advice.detail} />
+        </code>
+      ) : null}
       <div class="advice-actions">
         {choices.map((c) => (
           <button type="button" key={c.key} onClick={() => void send(c.key)}>
-            {c.key}. {c.label}
+            {shown(c.key)}. {shown(c.label)}
           </button>
         ))}
         {advice.actions.includes('reply') ? (

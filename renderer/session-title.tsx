@@ -2,6 +2,7 @@
 // the branch of the session's own git worktree when it has one. Runs in the window.
 import type { SessionInfo } from '../common/ipc.js';
 import { stateWord } from '../common/session-view.js';
+import { Shown, shown } from './shown-text.js';
 
 export function SessionTitle({ info }: { info: SessionInfo }) {
   const word = stateWord(info);
@@ -10,12 +11,12 @@ export function SessionTitle({ info }: { info: SessionInfo }) {
       <h1>{info.name}</h1>
       <span class={`badge state-${word.replace(' ', '-')}`}>{word}</span>
       {info.branch ? (
-        <span class="session-branch" title={`git worktree on branch ${info.branch}`}>
-          ⎇ {info.branch}
+        <span class="session-branch" title={`git worktree on branch ${shown(info.branch)}`}>
+          ⎇ {shown(info.branch)}
         </span>
       ) : null}
       <span class="muted">
-        {info.profile ?? ''} · {info.backend} · {info.projectDir ?? info.stateDir}
+        {info.profile ?? ''} · {info.backend} · <Shown text={info.projectDir ?? info.stateDir} />
       </span>
     </div>
   );

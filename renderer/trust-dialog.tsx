@@ -7,6 +7,8 @@ import { trustListNoun } from '../common/checks.js';
 import type { ChecksListing } from '../common/ipc.js';
 import type { MoriApi } from '../common/mori-api.js';
 import { Modal } from './modal.js';
+import { hasHiddenText } from '../common/visible-text.js';
+import { Shown, shown } from './shown-text.js';
 
 /** What a listing asks the person to approve: the checks' list, the agent command, both or neither. */
 export interface PendingTrust {
@@ -48,6 +50,18 @@ export async function approveShown(api: MoriApi, sessionId: string, listing: Che
   return `Trusted ${done.join(' and ')}`;
 }
 
+/** Said under what holds hidden characters: the approval is for exactly the characters the escapes name. */
+function HiddenNote() {
+  return (
+    <p class="banner banner-error">
+      <span>
+        This holds control or invisible characters, shown marked as escapes (<code>\e</code> is ESC, <code>\xHH</code> and <code>\uHHHH</code> a character by its code,{' '}
+        <code>\\</code> one backslash). Trust approves exactly these characters.
+      </span>
+    </p>
+  );
+}
+
 export function TrustDialog(props: { listing: ChecksListing; onCancel: () => void; onTrust: () => void }) {
   const { listing } = props;
   const p = pendingTrust(listing);
@@ -62,9 +76,10 @@ export function TrustDialog(props: { listing: ChecksListing; onCancel: () => voi
             and with your permissions, now and on every restart:
           </p>
           <pre class="trust-command" aria-label="Agent command line">
-            {agentCommandText(p.agent)}
+            {p.agent.command === null ? agentCommandText(p.agent) : <Shown text={p.agent.command} />}
           </pre>
-          <p class="muted">From {p.agent.where}.</p>
+          {hasHiddenText(p.agent.command ?? '') ? <HiddenNote /> : null}
+          <p class="muted">From {shown(p.agent.where)}.</p>
         </section>
       ) : null}
       {p.checks ? (
@@ -77,10 +92,15 @@ export function TrustDialog(props: { listing: ChecksListing; onCancel: () => voi
           <ul class="trust-items" aria-label={`${what[0]?.toUpperCase() ?? ''}${what.slice(1)} to trust`}>
             {listing.trust.items.map((i, n) => (
               <li key={n}>
-                <span class="tag">{i.kind}</span> <code>{i.value}</code> <span class="muted">{i.where}</span>
+                <span class="tag">{i.kind}</span>{' '}
+                <code>
+                  <Shown text={i.value} />
+                </code>{' '}
+                <span class="muted">{shown(i.where)}</span>
               </li>
             ))}
           </ul>
+          {listing.trust.items.some((i) => hasHiddenText(i.value) || hasHiddenText(i.where)) ? <HiddenNote /> : null}
         </section>
       ) : null}
       <p>A later change {p.agent && p.checks ? 'to either' : p.agent ? 'to the command' : 'to the list'} asks again.</p>

@@ -3,6 +3,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { DaemonEvent, LogEntry } from '../common/ipc.js';
 import type { MoriApi } from '../common/mori-api.js';
+import { Shown, ShownLines } from './shown-text.js';
 
 /** Entries per page: a few screens; older ones page in on request. */
 const PAGE = 50;
@@ -77,10 +78,12 @@ export function WorkLog(props: { api: MoriApi; sessionId: string; onEvent: (l: (
         {[...entries].reverse().map((e) => (
           <li key={e.index} class={e.archived ? 'archived' : ''}>
             <h2>
-              {e.heading}
+              <Shown text={e.heading} />
               {e.archived ? <span class="tag">archive</span> : null}
             </h2>
-            <pre>{e.lines.join('\n').trim()}</pre>
+            <pre>
+              <ShownLines text={e.lines.join('\n').trim()} />
+            </pre>
           </li>
         ))}
       </ol>

@@ -5,6 +5,7 @@
 // app's settings by the caller). Electron main process.
 import type { NotificationConstructorOptions } from 'electron';
 import type { DaemonEvent } from '../../common/ipc.js';
+import { visibleLines, visibleText } from '../../common/visible-text.js';
 import { decideNotifications, emptyMemory, type DeciderMemory, type Notice } from './notification-decider.js';
 import type { SessionRow } from '../../common/session-view.js';
 
@@ -89,7 +90,8 @@ export class NotificationController {
   }
 
   private show(n: Notice): void {
-    const notification = this.o.create({ title: n.title, body: n.body, silent: false });
+    // A session's task, a screen line or a check's summary may be in the words: shown, never interpreted.
+    const notification = this.o.create({ title: visibleText(n.title), body: visibleLines(n.body), silent: false });
     notification.on('click', () => this.o.openSession(n.session));
     notification.show();
   }

@@ -4,6 +4,7 @@
 // macOS menu bar). Electron objects come from a factory so tests pass stand-ins. Electron main process.
 import path from 'node:path';
 import type { MenuItemConstructorOptions, NativeImage } from 'electron';
+import { visibleLines, visibleText } from '../../common/visible-text.js';
 import { trayModel, type TrayAction, type TrayIcon, type TrayItem, type TraySnapshot, type TrayView } from './tray-model.js';
 
 export interface TrayLike {
@@ -48,7 +49,7 @@ export class TrayController {
       this.tray.setImage(this.factory.image(file, template));
     }
     this.lastIcon = view.icon;
-    this.tray.setToolTip(view.tooltip);
+    this.tray.setToolTip(visibleLines(view.tooltip));
     this.tray.setContextMenu(this.factory.menu(view.menu.map((i) => this.toElectron(i))));
   }
 
@@ -59,7 +60,8 @@ export class TrayController {
 
   private toElectron(item: TrayItem): MenuItemConstructorOptions {
     const out: MenuItemConstructorOptions = {};
-    if (item.label !== undefined) out.label = item.label;
+    // Labels carry session names, remote messages and status words: any control or bidi character in them is shown.
+    if (item.label !== undefined) out.label = visibleText(item.label);
     if (item.type) out.type = item.type;
     if (item.enabled !== undefined) out.enabled = item.enabled;
     if (item.checked !== undefined) out.checked = item.checked;

@@ -3,7 +3,7 @@
 // printable ASCII; ordinary text (letters of any script, emoji, a regex's backslashes) passes as it
 // is; and the shown text reads back to exactly the characters it came from.
 import { describe, expect, it } from 'vitest';
-import { hasHiddenText, unshowText, visibleLines, visibleText } from '../../common/visible-text.js';
+import { hasHiddenText, unshowText, visibleLines, visibleParts, visibleText } from '../../common/visible-text.js';
 
 /** Code points that must be shown, per the module's header. */
 const MUST_SHOW: [number, number][] = [
@@ -110,5 +110,22 @@ describe('visibleLines', () => {
   it('leaves text already shown by visibleText unchanged', () => {
     const shown = visibleText('a\\e\x1b\u202e\\');
     expect(visibleLines(`x: ${shown}\ny`)).toBe(`x: ${shown}\ny`);
+  });
+});
+
+describe('visibleParts', () => {
+  it('cuts the shown text into plain runs and escapes, which join back to it', () => {
+    const s = 'a\\e\x1b[2K\u202eb\\d';
+    const parts = visibleParts(s);
+    expect(parts.map((p) => p.text).join('')).toBe(visibleText(s));
+    expect(parts).toEqual([
+      { text: 'a\\\\e', escape: false },
+      { text: '\\e', escape: true },
+      { text: '[2K', escape: false },
+      { text: '\\u202e', escape: true },
+      { text: 'b\\d', escape: false },
+    ]);
+    expect(visibleParts('plain')).toEqual([{ text: 'plain', escape: false }]);
+    expect(visibleParts('')).toEqual([]);
   });
 });
