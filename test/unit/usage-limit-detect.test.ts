@@ -39,7 +39,7 @@ const fires: Row[] = [
   {
     cli: 'claude 2.1.332', profile: 'claude', zone: 'UTC', want: '2026-07-31T02:00:00.000Z',
     text: "You've hit your weekly limit · resets Jul 31, 2am (UTC)",
-    screen: "  ⎿  You've hit your weekly limit · resets Jul 31, 2am (UTC)",
+    screen: "❯ go on\n  ⎿  You've hit your weekly limit · resets Jul 31, 2am (UTC)",
   },
   {
     cli: 'claude 1.0.24', profile: 'claude', zone: 'UTC', want: '2025-06-14T18:00:00.000Z',
@@ -49,7 +49,7 @@ const fires: Row[] = [
   {
     cli: 'claude 1.0.58 (wrapped)', profile: 'claude', zone: 'UTC', want: '2026-07-15T20:00:00.000Z',
     text: 'Claude usage limit reached. Your limit will reset',
-    screen: '  ⎿  Claude usage limit reached. Your limit will reset\n     at 3pm (America/Chicago).\n',
+    screen: '> go on\n  ⎿  Claude usage limit reached. Your limit will reset\n     at 3pm (America/Chicago).\n',
   },
   {
     cli: 'claude 2.1.332 (no reset given)', profile: 'claude', zone: 'UTC', want: null,

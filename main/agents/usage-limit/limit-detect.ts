@@ -4,9 +4,11 @@
 // Each shape is anchored to the start of a line after the CLI's own glyphs (Claude's `⎿`/`⏺`,
 // Codex's `■`/`🖐`, Gemini's `✕`/`⚡`, box borders), so the person's own prompt echoed back
 // (`❯ why did I hit my usage limit?`, Codex's `› …`, Gemini's `> …`) never counts: those lines
-// start with a prompt glyph none of the shapes allow.
+// start with a prompt glyph none of the shapes allow. A line inside a tool's output (a file the
+// agent printed) never counts either: tool-output.ts knows each CLI's frame.
 import type { ProfileName } from '../../../common/session.js';
 import { parseResetTime } from './reset-time.js';
+import { inToolOutput } from './tool-output.js';
 import type { UsageLimitSignal } from './usage-limit-signal.js';
 
 /** The profiles whose limit screens are known (every one: a profile without a shape never matches). */
@@ -77,7 +79,7 @@ export function screenUsageLimit(profile: LimitProfile, screen: string, nowMs: n
     const line = headOf(screen, start, end);
     const lineEnd = end;
     end = start - 1;
-    if (line === '' || !isLimitLine(profile, line)) continue;
+    if (line === '' || !isLimitLine(profile, line) || inToolOutput(profile, screen, start)) continue;
     // A wrapped message ("… try again in 5 days 22 hours 11" / "minutes.") or a two-line one
     // (Gemini's "Access resets at …") goes on below; the matched line's own words come first, so
     // the lines after it only add to what it says.
