@@ -7,9 +7,10 @@
 // commit), never the previous snapshot: a dropped ref leaves its commit to `git gc`. The session's
 // first checkpoint and the last CHECKPOINTS_KEPT are kept. Any Node process; never blocks the loop.
 import { realpathSync } from 'node:fs';
-import { copyFile, stat, utimes } from 'node:fs/promises';
+import { open, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import type { SnapshotRef } from '../../common/session.js';
+import { isAgentFileError, withAgentFile } from '../os/agent-file.js';
 import type { RepoGit } from './repo-git.js';
 import type { GitRun } from './safe-git.js';
 
@@ -81,19 +82,38 @@ export async function stageWorkTree(git: RepoGit, projectDir: string): Promise<s
   return addWorkTree(git, projectDir, await copyPersonsIndex(git));
 }
 
-/** A copy of the person's index in the private dir (its path; no file before the first commit), as stageWorkTree starts. */
+/**
+ * The person's index is copied when it is bigger than this: about a million paths (an entry is ~100
+ * bytes), far beyond any work tree a checkpoint is taken of; a bigger file is the agent's, not git's.
+ */
+const INDEX_MAX_BYTES = 512 * 1024 * 1024;
+/** The copy is made in pieces of this size, so a big index never sits whole in memory. */
+const INDEX_COPY_CHUNK = 1024 * 1024;
+
+/**
+ * A copy of the person's index in the private dir (its path; no file before the first commit), as
+ * stageWorkTree starts. The index lies in the agent's project: it is opened without following a
+ * link or waiting on a FIFO and copied only as the regular file that was opened (os/agent-file.ts).
+ */
 export async function copyPersonsIndex(git: RepoGit): Promise<string> {
   const index = path.join(git.scratch, 'snapshot-index');
-  try {
-    const source = path.join(git.gitDir, 'index');
-    const { atime, mtime } = await stat(source);
-    await copyFile(source, index);
+  const source = path.join(git.gitDir, 'index');
+  const copied = await withAgentFile(source, async (f) => {
+    if (f.info.size > INDEX_MAX_BYTES) return `${source}: ${f.info.size} bytes, more than an index holds; Mori does not read it`;
+    const out = await open(index, 'w', 0o600);
+    try {
+      for (let at = 0; at < f.info.size; at += INDEX_COPY_CHUNK) await out.write(await f.read(at, INDEX_COPY_CHUNK));
+    } finally {
+      await out.close();
+    }
     // Git tells a file changed within the index's own second only by comparing the index file's
     // mtime ("racily clean" entries): the copy keeps the original's, or such a change goes unseen.
-    await utimes(index, atime, mtime);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err; // no index yet: a repository without commits
-  }
+    const mtime = new Date(f.info.mtimeMs);
+    await utimes(index, mtime, mtime);
+    return null;
+  });
+  if (typeof copied === 'string') throw new Error(copied);
+  if (isAgentFileError(copied) && copied.problem !== 'absent') throw new Error(copied.message); // absent: a repository without commits
   return index;
 }
 

@@ -2,7 +2,8 @@
 // refs/mori/<session id>/cp/<n> with nothing of the person's repository touched, unchanged trees
 // recording nothing, the first and last N kept, odd repositories handled, and what changed since a
 // checkpoint read back. Real git, real files.
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createSession } from '../../main/state/state-dir.js';
@@ -140,6 +141,25 @@ describe('a checkpoint snapshot', () => {
     const files = treeOf(p.project, cp.checkpoint.snapshot!.commit);
     expect(files.get('lib')).toBe('160000');
     expect([...files.keys()].filter((f) => f.startsWith('lib/'))).toEqual([]);
+  });
+
+  it("reads the person's index only as the regular file it opened: a FIFO or a link out there is refused by name, at once", async () => {
+    const p = await projectWithSession('index');
+    const outside = tempDir('index-outside');
+    writeFileSync(path.join(outside, 'secret'), 'not an index\n');
+    const index = path.join(p.project, '.git', 'index');
+    rmSync(index);
+    execFileSync('mkfifo', [index]);
+    const fifo = await writeCheckpoint(p.stateDir, p.project);
+    expect(fifo.ok ? 'ok' : fifo.message).toMatch(/\.git\/index: is a named pipe, not a regular file; Mori does not read it/);
+    rmSync(index);
+    symlinkSync(path.join(outside, 'secret'), index);
+    const link = await writeCheckpoint(p.stateDir, p.project);
+    expect(link.ok ? 'ok' : link.message).toMatch(/\.git\/index: is a symbolic link, not followed; Mori does not read it/);
+    expect(readFileSync(path.join(outside, 'secret'), 'utf8')).toBe('not an index\n');
+    rmSync(index);
+    git(p.project, 'reset', '-q'); // the index back as git writes it
+    expect((await writeCheckpoint(p.stateDir, p.project)).ok).toBe(true);
   });
 
   it('outside a git repository records no snapshot and says so when asked for checkpoints', async () => {
