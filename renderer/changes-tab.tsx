@@ -12,6 +12,7 @@ import { checkpointTimeline, lineCounts } from './checkpoint-timeline.js';
 import { FileDiffView } from './file-diff-view.js';
 import { RestoreDialog } from './restore-dialog.js';
 import './changes-tab.css';
+import { Shown, shown } from './shown-text.js';
 
 /** Work-log entries read for the timeline: the newest ones, as many as one page holds. */
 const LOG_ENTRIES = 500;
@@ -117,11 +118,13 @@ export function ChangesTab(props: { api: MoriApi; session: SessionInfo; onEvent:
             <ul>
               {listing?.files.map((f) => (
                 <li key={f.path}>
-                  <button type="button" class="changes-file" aria-pressed={selected === f.path} aria-label={`${f.path}, ${f.kind}, ${lineCounts(f)}`} onClick={() => choose(f.path)}>
+                  <button type="button" class="changes-file" aria-pressed={selected === f.path} aria-label={shown(`${f.path}, ${f.kind}, ${lineCounts(f)}`)} onClick={() => choose(f.path)}>
                     <span class={`changes-kind kind-${f.kind}`} aria-hidden="true">
                       {f.kind === 'added' ? 'A' : f.kind === 'deleted' ? 'D' : f.kind === 'modified' ? 'M' : 'T'}
                     </span>
-                    <span class="changes-path">{f.path}</span>
+                    <span class="changes-path">
+                      <Shown text={f.path} />
+                    </span>
                     <span class="changes-counts">
                       {f.binary ? (
                         'binary'
@@ -146,7 +149,7 @@ export function ChangesTab(props: { api: MoriApi; session: SessionInfo; onEvent:
                     <strong>#{c.seq}</strong> <code>{c.id}</code> <span class="muted">{new Date(c.at).toLocaleString()}</span>
                   </div>
                   <div class="cp-reason">
-                    {c.reason} · {c.files} file{c.files === 1 ? '' : 's'} against HEAD{c.message ? ` · “${c.message}”` : ''}
+                    {shown(c.reason)} · {c.files} file{c.files === 1 ? '' : 's'} against HEAD{c.message ? ` · “${shown(c.message)}”` : ''}
                   </div>
                   <ul class="cp-log" aria-label={`Work log at checkpoint #${c.seq}`}>
                     {lines.map((l) => (

@@ -9,6 +9,7 @@ import { minimalSetup } from 'codemirror';
 import { useEffect, useRef } from 'preact/hooks';
 import type { FileDiff } from '../common/checkpoints.js';
 import { lineCounts } from './checkpoint-timeline.js';
+import { Shown, ShownLines, shown } from './shown-text.js';
 
 /** Unchanged lines kept around each change before the rest folds: enough to see where it is. */
 const CONTEXT_LINES = 3;
@@ -40,9 +41,11 @@ export function FileDiffView(props: { diff: FileDiff; checkpointLabel: string })
   }, [diff, props.checkpointLabel]);
 
   return (
-    <section class="merge changes-diff" aria-label={`${diff.path} changes since ${props.checkpointLabel}`}>
+    <section class="merge changes-diff" aria-label={shown(`${diff.path} changes since ${props.checkpointLabel}`)}>
       <div class="changes-diff-title">
-        <strong>{diff.path}</strong> <span class="tag">{diff.kind}</span> <span class="muted">{lineCounts(diff)}</span>
+        <strong>
+          <Shown text={diff.path} />
+        </strong> <span class="tag">{diff.kind}</span> <span class="muted">{lineCounts(diff)}</span>
         {diff.oldMode !== diff.newMode && diff.oldMode !== '000000' && diff.newMode !== '000000' ? (
           <span class="muted">
             {' '}
@@ -61,8 +64,8 @@ export function FileDiffView(props: { diff: FileDiff; checkpointLabel: string })
       ) : diff.binary ? (
         <p class="empty">A binary file: no text to compare.</p>
       ) : (
-        <pre class="changes-patch" aria-label={`${diff.path} patch`}>
-          {diff.patch || 'Too big to show here: `mori changes` prints its patch.'}
+        <pre class="changes-patch" aria-label={shown(`${diff.path} patch`)}>
+          {diff.patch ? <ShownLines text={diff.patch} /> : 'Too big to show here: `mori changes` prints its patch.'}
         </pre>
       )}
     </section>

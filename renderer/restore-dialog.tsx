@@ -7,6 +7,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { CheckpointInfo, RollbackAction, RollbackOutcome } from '../common/checkpoints.js';
 import type { MoriApi } from '../common/mori-api.js';
 import { Modal } from './modal.js';
+import { Shown, shown } from './shown-text.js';
 
 const VERB: Record<RollbackAction['action'], string> = { restore: 'restore', delete: 'delete', skip: 'leave alone' };
 
@@ -61,8 +62,11 @@ export function RestoreDialog(props: { api: MoriApi; sessionId: string; to: Chec
         <ul class="restore-plan" aria-label="Files the restore changes">
           {plan.map((a) => (
             <li key={a.path} class={`restore-${a.action}`}>
-              <span class="tag">{VERB[a.action]}</span> <code>{a.path}</code>
-              {a.why ? <span class="muted"> — {a.why}</span> : null}
+              <span class="tag">{VERB[a.action]}</span>{' '}
+              <code>
+                <Shown text={a.path} />
+              </code>
+              {a.why ? <span class="muted"> — {shown(a.why)}</span> : null}
             </li>
           ))}
         </ul>

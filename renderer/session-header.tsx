@@ -5,6 +5,7 @@ import type { SessionInfo } from '../common/ipc.js';
 import { SessionManage } from './session-manage.js';
 import { SessionTitle } from './session-title.js';
 import type { WindowStore } from './window-store.js';
+import { shown } from './shown-text.js';
 
 export function SessionHeader(props: { store: WindowStore; current: SessionInfo; running: boolean; actionStatus: string }) {
   const { store, current } = props;
@@ -31,7 +32,7 @@ export function SessionHeader(props: { store: WindowStore; current: SessionInfo;
       </header>
       {props.actionStatus ? (
         <div class="muted action-status" role="status">
-          {props.actionStatus}
+          {shown(props.actionStatus)}
         </div>
       ) : null}
     </>

@@ -16,6 +16,7 @@ import { noticeFor, timeoutNotice, type Notice } from './notices.js';
 import type { ShortcutAction } from './shortcuts.js';
 import { TerminalPool } from './terminal-pool.js';
 import { stepTerminalFontSize } from './window-prefs.js';
+import { visibleLines, visibleText } from '../common/visible-text.js';
 
 export type Tab = 'terminal' | EditableStateFile | 'checks' | 'changes';
 export type Dialog = 'new' | 'settings' | 'shortcuts' | 'palette';
@@ -353,7 +354,7 @@ export class WindowStore {
   private notifyBrowser(n: Notice): void {
     const permission = this.pageNotifies && typeof Notification !== 'undefined' ? Notification.permission : 'unsupported';
     if (!browserNotificationWanted(n, { permission, settings: this.settings, focused: document.hasFocus(), selected: this.state.selected })) return;
-    const note = new Notification(n.title, { body: n.body, tag: `${n.sessionId ?? 'mori'}:${n.kind}` });
+    const note = new Notification(visibleText(n.title), { body: visibleLines(n.body), tag: `${n.sessionId ?? 'mori'}:${n.kind}` });
     note.onclick = () => {
       window.focus();
       if (n.sessionId) this.openSession(n.sessionId);
