@@ -136,7 +136,7 @@ export class Supervisor {
       typist: this.typist,
       hooks,
       onExit: (rt, t, exit) => exits.onExit(rt, t, exit),
-      onUsageLimit: (rt, signal) => void this.limits.report(rt, signal),
+      limits: { report: (rt, signal) => void this.limits.report(rt, signal), working: (rt) => this.limits.agentWorking(rt) },
     });
     this.resumer = new ResumeController({
       home,

@@ -75,8 +75,8 @@ export interface AgentLauncherPorts {
   hooks?: HookSignals;
   /** The agent's terminal exited (exit-handler.ts). */
   onExit(rt: SessionRuntime, terminal: Terminal, exit: TerminalExit): void;
-  /** Its screen shows a usage limit (limits/usage-limits.ts). */
-  onUsageLimit(rt: SessionRuntime, signal: UsageLimitSignal): void;
+  /** Usage limits (limits/usage-limits.ts): its screen shows one; its agent went to work (it may have continued past one by itself). */
+  limits: { report(rt: SessionRuntime, signal: UsageLimitSignal): void; working(rt: SessionRuntime): void };
 }
 
 export class AgentLauncher {
@@ -184,7 +184,7 @@ export class AgentLauncher {
     const agent = rt.session.agent;
     const signal = await transcriptUsageLimit({ profile: rt.profile.name, env: ports.env, agentSessionId: agent.sessionId, cwd: agent.cwd ?? rt.projectDir, nowMs: ports.clock.wallMs() });
     // A limit whose reset has passed is history (the agent went on after it), not a new one.
-    if (signal !== null && rt.run === run && (signal.resetAtMs === null || signal.resetAtMs > ports.clock.wallMs())) ports.onUsageLimit(rt, signal);
+    if (signal !== null && rt.run === run && (signal.resetAtMs === null || signal.resetAtMs > ports.clock.wallMs())) ports.limits.report(rt, signal);
   }
 
   /**
@@ -230,12 +230,13 @@ export class AgentLauncher {
         : {}),
       onScreen: (screen) => {
         const signal = rt.run === run ? limits.observe(screen, ports.clock.wallMs()) : null;
-        if (signal !== null) ports.onUsageLimit(rt, signal);
+        if (signal !== null) ports.limits.report(rt, signal);
       },
       onTransition: (t) => {
         if (rt.run !== run) return;
         rt.setActivity(t.to);
         ports.emit({ type: 'session.activity', ...ports.moves.base(rt), from: t.from, to: t.to });
+        if (t.to === 'working') ports.limits.working(rt);
         if (turnEnded(t.from, t.to)) background(this.transcriptLimit(rt, run), `reading the transcript of ${rt.name} for a usage limit`);
         const prompt = t.to === 'waiting' ? run.takePendingPrompt() : null;
         if (prompt !== null) {

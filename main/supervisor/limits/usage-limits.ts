@@ -145,14 +145,27 @@ export class UsageLimits {
     return ok(undefined);
   }
 
+  /**
+   * The agent went to work while limited. Past its reset it continued by itself (Claude Code 2.1.332
+   * sends the refused turn again on its own at the reset, with no new prompt, so its limit line stays
+   * on screen): that is its one resume, with nothing typed, now rather than at the planned time.
+   * Before the reset (or with none named) it is the limited turn's own end, and changes nothing.
+   */
+  agentWorking(rt: SessionRuntime): void {
+    const plan = rt.session.usageLimit;
+    if (rt.state !== 'limited' || plan === null || plan.resetAt === null || rt.run === null) return;
+    if (this.ports.clock.wallMs() < plan.resetAt || this.ports.machine.asleep || this.ports.machine.shuttingDown) return;
+    background(this.resumeFromLimit(rt, null, false, true), `noting that ${rt.name} continued by itself after its usage limit`);
+  }
+
   /** The one resume after a limit: the plan is cleared first, so nothing resumes it a second time. */
-  async resumeFromLimit(rt: SessionRuntime, context: ResumeContext | null, asked: boolean): Promise<void> {
+  async resumeFromLimit(rt: SessionRuntime, context: ResumeContext | null, asked: boolean, continuedByItself = false): Promise<void> {
     const plan = rt.session.usageLimit;
     if (plan === null) return;
     rt.timers.clear('limit');
     this.lastResume.set(rt.id, { at: this.ports.clock.wallMs(), retries: plan.retries });
     this.ports.store.write(rt, (s) => ({ ...s, usageLimit: null }));
-    await this.ports.resume(rt, 'usage-limit', context, { asked });
+    await this.ports.resume(rt, 'usage-limit', context, { asked, continuedByItself });
   }
 
   private get jitterMs(): number {

@@ -30,6 +30,8 @@ const RETRY_RECHECK_MS = 5_000;
 export interface ResumeOptions {
   /** The person asked (mori start, the UI): a session they stopped resumes too. */
   asked?: boolean;
+  /** A limited agent was seen at work past its reset: it continued by itself, so nothing is typed. */
+  continuedByItself?: boolean;
 }
 
 /** What the resume path uses. */
@@ -84,6 +86,11 @@ export class ResumeController {
     if (run === null) return this.relaunch(rt, reason, resumed, gen);
     if (reason === 'usage-limit') {
       const live = (): boolean => gen === rt.generation && rt.run === run && !ports.machine.shuttingDown;
+      if (options.continuedByItself === true) {
+        if (!ports.moves.move(rt, 'resume')) return;
+        this.ports.journal.resuming(rt, run.launch);
+        return this.resumed(rt, reason, resumed, 'the agent continued by itself after its reset: nothing typed');
+      }
       // At its prompt with its limit line gone, the agent went on by itself (opencode retries at the
       // reset on its own and answers): a nudge would only cost a turn.
       const screen = rt.activity === 'waiting' ? await run.terminal.screenText().catch(() => null) : null;

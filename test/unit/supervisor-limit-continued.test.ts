@@ -1,0 +1,108 @@
+// An agent that continues by itself after its usage limit's reset (Claude Code 2.1.332 sends the
+// refused turn again at the reset on its own, with no new prompt, so its limit line stays on screen),
+// on the real Supervisor with the in-memory backend and the manual clock: seen at work after the
+// reset, the session leaves `limited` then, with one SESSION RESUMED saying the agent continued by
+// itself, and nothing is ever typed, not at the planned time either. At work before the reset (the
+// limited turn's own end) it stays limited.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { SessionInfo } from '../../common/ipc.js';
+import type { Supervisor } from '../../main/supervisor/supervisor.js';
+import { FakeBackend, type FakeTerminal } from '../fakes/fake-backend.js';
+import { ManualTime } from '../fakes/manual-time.js';
+import { SupervisorHarness } from '../helpers/supervisor-harness.js';
+
+/** The manual clock starts at 15:00 UTC; the limit resets at 15:05 UTC. */
+const RESET_AT = Date.UTC(2026, 10, 30, 15, 5, 0);
+const LIMIT_LINE = "You've hit your session limit · resets 3:05pm (UTC)";
+/** A long jitter and the last slot: the planned resume lies minutes after the reset, as when the agent goes first. */
+const JITTER_MS = 300_000;
+const READ_MS = 50;
+const SETTLE_MS = 400;
+const DAY_MS = 24 * 60 * 60_000;
+
+let h: SupervisorHarness;
+let time: ManualTime;
+let backend: FakeBackend;
+let made: Supervisor[] = [];
+
+beforeEach(() => {
+  h = new SupervisorHarness('sup-limit-continued');
+  time = new ManualTime();
+  backend = new FakeBackend();
+  made = [];
+});
+afterEach(async () => {
+  for (const s of made) await s.checkpointsSettled();
+  await h.cleanup();
+});
+
+async function until(ok: () => boolean, what: string): Promise<void> {
+  const end = Date.now() + 3_000;
+  while (!ok()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+const drain = (): Promise<void> => new Promise((r) => setTimeout(r, 50));
+const info = (s: Supervisor, name: string): SessionInfo => {
+  const i = s.list().find((x) => x.name === name);
+  if (!i) throw new Error(`no session ${name}`);
+  return i;
+};
+const count = (text: string, needle: string): number => text.split(needle).length - 1;
+
+async function limited(name: string): Promise<{ s: Supervisor; t: FakeTerminal }> {
+  await h.session(name);
+  const s = h.supervisor({ env: h.env(), direct: backend, clock: time, scheduler: time, random: () => 0.999, verify: false, checkpointIntervalMs: DAY_MS, usageLimit: { jitterMs: JITTER_MS } });
+  made.push(s);
+  expect((await s.start()).ok).toBe(true);
+  await until(() => backend.launches.length === 1 && info(s, name).state === 'running', 'the first launch');
+  const t = backend.last;
+  t.output(`❯ go on with the task\n  ⎿  ${LIMIT_LINE}\n${'─'.repeat(40)}\n❯ \n${'─'.repeat(40)}\n  ? for shortcuts\n`);
+  time.advance(READ_MS);
+  await until(() => info(s, name).state === 'limited', 'limited');
+  time.advance(SETTLE_MS);
+  await drain();
+  return { s, t };
+}
+
+/** The agent's spinner under the same turn (no new prompt line): it works. */
+async function works(t: FakeTerminal): Promise<void> {
+  t.output('\n✻ Working… (esc to interrupt)\n');
+  time.advance(READ_MS);
+  await drain();
+  time.advance(SETTLE_MS);
+  await drain();
+}
+
+describe('an agent that continues by itself after its usage limit', () => {
+  it('at work after the reset, before the planned resume: leaves limited then, one SESSION RESUMED "continued by itself", nothing typed ever', async () => {
+    const { s, t } = await limited('first');
+    const plan = info(s, 'first').usageLimit;
+    expect(plan?.resetAt).toBe(RESET_AT);
+    expect(plan?.resumeAt ?? 0).toBeGreaterThan(RESET_AT + 4 * 60_000);
+    // Claude Code's own tick: 30 s after the reset plus its 30–90 s.
+    time.advance(RESET_AT + 75_000 - time.wallMs());
+    await works(t);
+    await until(() => info(s, 'first').state === 'running', 'running, not limited');
+    expect(info(s, 'first').usageLimit).toBeNull();
+    const log = h.workLog('first');
+    expect(count(log, '- SESSION RESUMED -')).toBe(1);
+    expect(log).toContain('SESSION RESUMED - after usage limit');
+    expect(log).toContain('the agent continued by itself after its reset: nothing typed');
+    // Its turn ends (back at its prompt, the old limit line still above) and the planned time passes: nothing more.
+    t.output(`● Done.\n${'─'.repeat(40)}\n❯ \n${'─'.repeat(40)}\n`);
+    time.advance(DAY_MS);
+    await drain();
+    expect(t.written.join('')).toBe('');
+    expect(count(h.workLog('first'), '- SESSION RESUMED -')).toBe(1);
+    expect(backend.launches).toHaveLength(1);
+  });
+
+  it('at work before the reset (the limited turn still ending): stays limited', async () => {
+    const { s, t } = await limited('early');
+    await works(t);
+    expect(info(s, 'early').state).toBe('limited');
+    expect(count(h.workLog('early'), '- SESSION RESUMED -')).toBe(0);
+  });
+});
