@@ -11,7 +11,7 @@ import { PROFILE_NAMES, SESSION_NAME_PATTERN } from './session-names.js';
 /** Bumped whenever session.json changes shape; readers refuse versions they do not know. */
 export const SESSION_SCHEMA_VERSION = 1;
 
-export { PROFILE_NAMES, SESSION_NAME_PATTERN } from './session-names.js';
+export { PROFILE_NAMES, SESSION_NAME_PATTERN, sessionNameProblem } from './session-names.js';
 export const ProfileName = z.enum(PROFILE_NAMES);
 export type ProfileName = z.infer<typeof ProfileName>;
 

@@ -106,7 +106,7 @@ export async function startApp(o: AppOptions): Promise<MoriApp | null> {
     isAppUrl: (url) => isAppUrl(o.page, url),
     log,
     openLink: (url, from) => links.open(url, from),
-    openPath: (dir) => shell.openPath(dir),
+    showInFolder: (dir) => shell.showItemInFolder(dir),
     remotes: new WindowRemotes(remotes, o.home),
   });
 
@@ -263,7 +263,8 @@ export async function startApp(o: AppOptions): Promise<MoriApp | null> {
         return state.refresh();
       case 'open-state-dir': {
         const row = state.rows.get(a.session);
-        if (row) report('open state folder', { ok: (await shell.openPath(row.info.stateDir)) === '' });
+        // Shown in its parent, never opened: a state dir macOS takes for an app bundle is not launched.
+        if (row) shell.showItemInFolder(row.info.stateDir);
         return;
       }
       case 'toggle-mute': {

@@ -39,8 +39,11 @@ export interface RouterOptions {
   openLink: (url: unknown, from: string) => Result<unknown>;
   /** The remote hosts' sessions; absent: this host's only. */
   remotes?: WindowRemotes;
-  /** Opens a folder in the file manager (Electron's shell.openPath): '' when it did, else why not. */
-  openPath: (dir: string) => Promise<string>;
+  /**
+   * Shows a folder in the file manager, selected in its parent (Electron's shell.showItemInFolder):
+   * never opened, so a folder macOS takes for an app or package (`x.app`) is not launched.
+   */
+  showInFolder: (dir: string) => void;
 }
 
 /** What an attachment talks to: its own connection to this host's daemon or to a remote's. */
@@ -154,9 +157,8 @@ export class IpcRouter {
     if (!sessions.ok) return sessions;
     const info = sessions.value.find((s) => s.id === id.data);
     if (!info) return fail('not-found', `no session ${id.data}`);
-    const why = await this.o.openPath(info.stateDir);
-    if (why !== '') this.o.log(`opening ${info.stateDir} failed: ${why}`);
-    return why === '' ? ok({}) : fail('failed', `${info.stateDir} could not be opened: ${why}`);
+    this.o.showInFolder(info.stateDir);
+    return ok({});
   }
 
   private async attach(owner: WebContents, args: unknown[]): Promise<InvokeChannels[typeof IPC.attach]['reply']> {

@@ -6,7 +6,7 @@
 // has let go of the session first: nothing here stops an agent. Any Node process.
 import { lstatSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { SESSION_NAME_PATTERN } from '../../common/session.js';
+import { sessionNameProblem } from '../../common/session.js';
 import { fail, ok, type Result } from '../../common/result.js';
 import { fsyncDir } from './atomic-write.js';
 import { projectDirOf } from './project-dir.js';
@@ -14,9 +14,6 @@ import { readRegistry, removeFromRegistry, updateRegistry } from './registry.js'
 import { readSessionFile, updateSessionFile } from './session-file.js';
 import { confinedStateDir, stateDirFor, STATE_ROOT } from './state-dir.js';
 import { appendEntry } from './work-log.js';
-
-/** What every refusal of a bad name says: the rule, as `mori init` states it. */
-export const NAME_RULE = 'use 1-64 lowercase letters, digits, ".", "_" or "-", starting with a letter or digit';
 
 /** The state dir, checked: a real directory (not a symlink) directly in a real `.mori` of its project. */
 function checkedStateDir(stateDir: string): Result<{ projectDir: string; stateDir: string }> {
@@ -64,7 +61,8 @@ export interface Renamed {
  * or the registry cannot be written), the move is undone and nothing is left half-renamed.
  */
 export async function renameStateDir(stateDir: string, name: string, home?: string): Promise<Result<Renamed>> {
-  if (!SESSION_NAME_PATTERN.test(name)) return fail('usage', `"${name}" is not a valid session name: ${NAME_RULE}`);
+  const nameProblem = sessionNameProblem(name);
+  if (nameProblem !== null) return fail('usage', `"${name}" is not a valid session name: ${nameProblem}`);
   const checked = checkedStateDir(stateDir);
   if (!checked.ok) return checked;
   const { projectDir } = checked.value;

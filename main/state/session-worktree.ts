@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { lstatSync, mkdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import { SESSION_NAME_PATTERN, type SessionFile, type SessionWorktree } from '../../common/session.js';
+import { sessionNameProblem, type SessionFile, type SessionWorktree } from '../../common/session.js';
 import { fail, ok, type Result } from '../../common/result.js';
 import { parseRepoPaths, REPO_PATHS_ARGS } from './private-git-dir.js';
 import { projectDirOf } from './project-dir.js';
@@ -57,7 +57,8 @@ function occupied(p: string): boolean {
 
 /** Makes the worktree of `dir`'s repository for session `name` on a new branch, its files checked out without filters. */
 export async function createSessionWorktree(dir: string, name: string, branchOpt: string | undefined, home: string): Promise<Result<SessionWorktree>> {
-  if (!SESSION_NAME_PATTERN.test(name)) return fail('usage', `"${name}" is not a valid session name: use 1-64 lowercase letters, digits, ".", "_" or "-", starting with a letter or digit`);
+  const nameProblem = sessionNameProblem(name);
+  if (nameProblem !== null) return fail('usage', `"${name}" is not a valid session name: ${nameProblem}`);
   const paths = await gitAsync(dir, REPO_PATHS_ARGS);
   const repo = paths.code === 0 ? parseRepoPaths(paths.stdout) : null;
   if (repo === null) return fail('usage', `${dir}: not in a git repository; a session's own worktree needs one`);

@@ -3,7 +3,7 @@
 import { existsSync, lstatSync, mkdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { SESSION_NAME_PATTERN, type BackendName, type ProfileName, type SessionFile, type SessionWorktree } from '../../common/session.js';
+import { sessionNameProblem, type BackendName, type ProfileName, type SessionFile, type SessionWorktree } from '../../common/session.js';
 import { fail, ok, type Result } from '../../common/result.js';
 import { fsyncDir } from './atomic-write.js';
 import { excludeStateDirs, type ExcludeOutcome } from './git-exclude.js';
@@ -58,9 +58,8 @@ function makeRealDir(dir: string): Result<true> {
 }
 
 export async function createSession(opts: CreateOptions): Promise<Result<Created>> {
-  if (!SESSION_NAME_PATTERN.test(opts.name)) {
-    return fail('usage', `"${opts.name}" is not a valid session name: use 1-64 lowercase letters, digits, ".", "_" or "-", starting with a letter or digit`);
-  }
+  const nameProblem = sessionNameProblem(opts.name);
+  if (nameProblem !== null) return fail('usage', `"${opts.name}" is not a valid session name: ${nameProblem}`);
   let projectDir: string;
   try {
     projectDir = realpathSync(opts.projectDir);

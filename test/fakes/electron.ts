@@ -19,6 +19,8 @@ export const fake = {
   permissionCheck: null as Parameters<E.Session['setPermissionCheckHandler']>[0],
   headersHandler: null as ((details: { responseHeaders?: Record<string, string[]> }, cb: (r: { responseHeaders?: Record<string, string[]> }) => void) => void) | null,
   opened: [] as string[],
+  /** Paths shown in the file manager (shell.showItemInFolder). */
+  shown: [] as string[],
   /** URLs handed to the default browser (shell.openExternal). */
   external: [] as string[],
   online: true,
@@ -168,7 +170,10 @@ export const shell = {
   openExternal: async (url: string): Promise<void> => {
     fake.external.push(url);
   },
-} satisfies Pick<typeof E.shell, 'openPath' | 'openExternal'>;
+  showItemInFolder: (p: string): void => {
+    fake.shown.push(p);
+  },
+} satisfies Pick<typeof E.shell, 'openPath' | 'openExternal' | 'showItemInFolder'>;
 
 // ---- sessions, web contents, windows ----
 const fakeSession = {

@@ -291,16 +291,19 @@ describe('the desktop app', () => {
     const listed = (await invokeFrom(win.webContents, `${own}#session=x`, IPC.call, 'list', {})) as { ok: boolean; value: { id: string; name: string; stateDir: string }[] };
     expect(listed, JSON.stringify(listed)).toMatchObject({ ok: true });
     expect(listed.value.map((s) => s.name)).toEqual(['ipc']);
-    // A session's state folder opens in the file manager: the folder the daemon lists for that id,
-    // never a path the page names; a foreign frame is refused.
+    // A session's state folder is shown in the file manager, selected in its parent and never opened
+    // (a folder macOS takes for an app would run): the folder the daemon lists for that id, never a
+    // path the page names; a foreign frame is refused.
     const info = listed.value[0] as { id: string; stateDir: string };
     expect(info.stateDir).toMatch(/[/\\]\.mori[/\\]ipc$/);
     fake.opened.length = 0;
+    fake.shown.length = 0;
     expect(await invokeFrom(win.webContents, own, IPC.openStateDir, info.id)).toMatchObject({ ok: true });
     expect(await invokeFrom(win.webContents, own, IPC.openStateDir, h.home)).toMatchObject({ ok: false, code: 'not-found' });
     expect(await invokeFrom(win.webContents, own, IPC.openStateDir, 42)).toMatchObject({ ok: false, code: 'usage' });
     expect(await invokeFrom(win.webContents, 'https://evil.example/', IPC.openStateDir, info.id)).toMatchObject({ ok: false, message: expect.stringMatching(/refused/) });
-    expect(fake.opened).toEqual([info.stateDir]);
+    expect(fake.shown).toEqual([info.stateDir]);
+    expect(fake.opened).toEqual([]);
     expect(await invokeFrom(win.webContents, 'https://evil.example/', IPC.call, 'list', {})).toMatchObject({ ok: false, message: expect.stringMatching(/refused/) });
     expect(t.logs.join('\n')).toMatch(/refused mori:call from https:\/\/evil\.example\//);
     expect(await invokeFrom(win.webContents, own, IPC.call, 'send', { session: 'ipc', text: 42 })).toMatchObject({ ok: false, code: 'usage', message: expect.stringMatching(/^send: text/) });

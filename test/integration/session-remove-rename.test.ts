@@ -126,6 +126,8 @@ describe('mori rename', () => {
       ['../escape', /not a valid session name/],
       ['-rf', /not a valid session name|unknown option/],
       ['Upper', /not a valid session name/],
+      // A state dir macOS would open as an app or package instead of showing a folder.
+      ['tool.prefpane', /not a valid session name: it may not end in "\.prefpane"/],
       ['taken', /already exists/],
     ] as const) {
       const r = h.mori('rename', 'old', bad);

@@ -53,6 +53,11 @@ describe('mori init', () => {
     const bad = runMori(['init', project, '--name', 'Bad Name', '--agent', 'claude'], { home });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/not a valid session name/);
+    // A state dir `.mori/x.app/` would be an app bundle to macOS, launched when opened.
+    const bundle = runMori(['init', project, '--name', 'x.app', '--agent', 'claude'], { home });
+    expect(bundle.code).toBe(2);
+    expect(bundle.stderr).toMatch(/"x\.app" is not a valid session name: it may not end in "\.app"/);
+    expect(existsSync(path.join(project, '.mori', 'x.app'))).toBe(false);
     const missing = runMori(['init', path.join(project, 'nope'), '--name', 'x', '--agent', 'claude', '--json'], { home });
     expect(missing.code).toBe(3);
     expect(JSON.parse(missing.stdout)).toMatchObject({ ok: false, code: 'not-found' });

@@ -84,7 +84,7 @@ describe('links out of the window', () => {
       isAppUrl: (url) => isAppUrl(PAGE, url),
       log: (line) => logs.push(line),
       openLink: (url, from) => l.links.open(url, from),
-      openPath: async () => 'not asked for here',
+      showInFolder: () => undefined,
     });
     const wc = new BrowserWindow({}).webContents;
     const own = pathToFileURL(PAGE.file).href;
