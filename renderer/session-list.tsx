@@ -8,6 +8,7 @@ import type { SessionInfo } from '../common/ipc.js';
 import { needsPerson, stateWord } from '../common/session-view.js';
 import type { ProjectGroup } from './session-groups.js';
 import { ago } from './time-ago.js';
+import { shown } from './shown-text.js';
 
 const baseName = (p: string | undefined): string => (p ? (p.replace(/\/+$/, '').split('/').pop() ?? p) : '');
 
@@ -60,7 +61,7 @@ export function SessionList(props: SessionListProps) {
         <span class="session-name">{s.name}</span>
         <span class="session-state">{state}</span>
         {/* Under a project heading the folder's name would only repeat it. */}
-        <span class="session-meta">{[props.grouped ? '' : baseName(s.projectDir), s.profile ?? '', last !== undefined ? ago(last, props.now) : ''].filter(Boolean).join(' · ')}</span>
+        <span class="session-meta">{shown([props.grouped ? '' : baseName(s.projectDir), s.profile ?? '', last !== undefined ? ago(last, props.now) : ''].filter(Boolean).join(' · '))}</span>
         {failing > 0 ? <span class="failing">{failing} failing</span> : null}
       </div>
     );
@@ -69,9 +70,9 @@ export function SessionList(props: SessionListProps) {
     <div role="listbox" aria-label="Sessions" class="session-list" tabIndex={0} onKeyDown={move} aria-activedescendant={shownSelected ? `session-${shownSelected}` : undefined}>
       {props.grouped
         ? props.groups.map((g) => (
-            <div key={`${g.host}\n${g.dir}`} role="group" aria-label={g.label} class="session-group">
-              <div class="session-group-heading" aria-hidden="true" title={g.dir ? (g.host ? `${g.host}: ${g.dir}` : g.dir) : undefined}>
-                {g.label}
+            <div key={`${g.host}\n${g.dir}`} role="group" aria-label={shown(g.label)} class="session-group">
+              <div class="session-group-heading" aria-hidden="true" title={g.dir ? shown(g.host ? `${g.host}: ${g.dir}` : g.dir) : undefined}>
+                {shown(g.label)}
               </div>
               {g.sessions.map(option)}
             </div>

@@ -164,7 +164,7 @@ export function registerChecks(program: Command): void {
         const r = await remoteVerify(target.value.remote, target.value.session, opts.restartServices ?? false);
         if (!r.ok) return reportFailure(r, opts);
         if (opts.json) printJson(r.value.value);
-        else process.stdout.write(r.value.text + '\n');
+        else process.stdout.write(visibleLines(r.value.text) + '\n');
         process.exitCode = r.value.passed ? 0 : 1;
         return;
       }
