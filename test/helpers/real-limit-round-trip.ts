@@ -54,6 +54,14 @@ export interface LimitOptions {
   resetInMs?: number;
   /** The CLI waits for the reset and retries the refused turn by itself (opencode): that retry is the resumed request, and Mori types nothing. */
   retriesItself?: boolean;
+  /**
+   * The jitter after the reset (MORI_LIMIT_JITTER_MS; default 0, Mori first). With one longer than the
+   * CLI's own wait, the CLI may go on first (Claude Code: at its first 30 s tick after the reset plus
+   * 30–90 s): either one resume happens, the nudge or the CLI's own request, never both.
+   */
+  jitterMs?: number;
+  /** The CLI's own continuation comes within this after the reset: the follow-up requests are counted once it has passed. */
+  continuesItselfWithinMs?: number;
 }
 
 export interface RoundTrip {
@@ -86,7 +94,8 @@ export async function limitRoundTrip(harness: UpHarness, profile: string, rig: L
   const slackMs = options.resetSlackMs ?? 0;
 
   const turnTexts = (): string[] => rig.turns().map((t) => t.text);
-  harness.env['MORI_LIMIT_JITTER_MS'] = '0';
+  const jitterMs = options.jitterMs ?? 0;
+  harness.env['MORI_LIMIT_JITTER_MS'] = String(jitterMs);
   const init = harness.mori('init', harness.project, '--name', 's', '--agent', profile, '--backend', 'tmux', '--task', TASK);
   expect(init.code, init.stderr).toBe(0);
   const u = harness.up();
@@ -118,7 +127,9 @@ export async function limitRoundTrip(harness: UpHarness, profile: string, rig: L
   const limited = liveSession(harness, 's');
   expect(limited?.state).toBe('limited');
   const resetSeen = limited?.usageLimit?.resetAt ?? 0;
-  expect(limited?.usageLimit?.resumeAt).toBe(resetSeen);
+  const resumeAt = limited?.usageLimit?.resumeAt ?? 0;
+  expect(resumeAt).toBeGreaterThanOrEqual(resetSeen);
+  expect(resumeAt).toBeLessThanOrEqual(resetSeen + jitterMs);
   const startsBefore = u.lines().filter((e) => e['type'] === 'session.started').length;
 
   // Nothing resumes it before the reset.
@@ -135,9 +146,14 @@ export async function limitRoundTrip(harness: UpHarness, profile: string, rig: L
   const turnsAtReset = turnTexts().length;
   // The resumed turn: the nudge, with the conversation from before the limit; or the CLI's own retry of the refused turn.
   const itself = options.retriesItself === true;
-  const carries = (t: string): boolean => t.includes(itself ? SECOND : NUDGE) && t.includes(TASK_WORD) && t.includes(rig.replyWords);
+  const either = options.continuesItselfWithinMs !== undefined;
+  const carries = (t: string): boolean => (either ? t.includes(NUDGE) || t.includes(SECOND) : t.includes(itself ? SECOND : NUDGE)) && t.includes(TASK_WORD) && t.includes(rig.replyWords);
   const resumed = (): string | undefined => turnTexts().slice(turnsAtReset).find(carries);
-  await until('the resumed request with the earlier turns', () => resumed() !== undefined, why, RESUME_MS + slackMs);
+  await until('the resumed request with the earlier turns', () => resumed() !== undefined, why, RESUME_MS + slackMs + jitterMs);
+  if (either) {
+    const timings = { detectedAfterS, resetSeenAfterS, refusedWhileLimited: refusedMeanwhile };
+    return continuedOnce(harness, rig, { resetMs, resumeAt, turnsAtReset, within: options.continuesItselfWithinMs ?? 0, why, startsBefore, u, timings });
+  }
   // Never before the reset: the first request holding the nudge came after it.
   const firstNudge = rig.turns().find((t) => t.text.includes(NUDGE));
   if (!itself) expect(firstNudge?.at ?? 0).toBeGreaterThanOrEqual(resetMs);
@@ -172,6 +188,33 @@ export async function limitRoundTrip(harness: UpHarness, profile: string, rig: L
   expect(count(last, NUDGE), last).toBe(itself ? 0 : 1);
   expect(turnTexts().slice(0, turnsAtReset).some((t) => t.includes(NUDGE))).toBe(false);
   return { detectedAfterS, resetSeenAfterS, resumedAfterS, refusedWhileLimited: refusedMeanwhile };
+}
+
+/**
+ * The CLI's own continuation and Mori's resume raced: once both have had their time, exactly one
+ * follow-up request reached the API; when it was the CLI's own, nothing was typed and the one
+ * SESSION RESUMED says it continued by itself.
+ */
+async function continuedOnce(
+  harness: UpHarness,
+  rig: LimitRig,
+  o: { resetMs: number; resumeAt: number; turnsAtReset: number; within: number; why: () => string; startsBefore: number; u: ReturnType<UpHarness['up']>; timings: Omit<RoundTrip, 'resumedAfterS'> },
+): Promise<RoundTrip> {
+  const end = Math.max(o.resetMs + o.within, o.resumeAt) + RESUME_MS;
+  await new Promise((r) => setTimeout(r, Math.max(0, end - Date.now())));
+  const after = rig.turns().slice(o.turnsAtReset);
+  const followUps = after.filter((t) => t.text.includes(TASK_WORD));
+  const log = safeLog(harness);
+  const nudged = followUps.some((t) => t.text.includes(NUDGE));
+  console.log(`claude first: ${!nudged}; follow-up requests after the reset: ${followUps.length} at +${followUps.map((t) => ((t.at - o.resetMs) / 1000).toFixed(0)).join(', +')} s; Mori's plan +${((o.resumeAt - o.resetMs) / 1000).toFixed(0)} s`);
+  expect(followUps, o.why()).toHaveLength(1);
+  expect(count(log, '- SESSION RESUMED'), log).toBe(1);
+  expect(count(log, 'SESSION RESUMED - after usage limit'), log).toBe(1);
+  if (!nudged) expect(log).toContain('the agent continued by itself after its reset: nothing typed');
+  expect(o.u.lines().filter((e) => e['type'] === 'session.started').length).toBe(o.startsBefore);
+  expect(liveSession(harness, 's')?.usageLimit ?? null).toBeNull();
+  const first = followUps[0];
+  return { ...o.timings, resumedAfterS: ((first?.at ?? 0) - o.resetMs) / 1000 };
 }
 
 /** Ends the harness; an agent still writing its files on its way out gets a second to go first. */
