@@ -4,9 +4,10 @@
 // the repository's own, read in place. Git pointed at it (GIT_DIR, GIT_WORK_TREE, GIT_INDEX_FILE,
 // GIT_OBJECT_DIRECTORY) sees the same commits, index and ignore rules, and never the config an
 // attacker could change between two reads. Used by safe-git.ts only. Any Node process.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { isAgentFileError, readAgentFileSync } from '../os/agent-file.js';
 import { PRIVATE_GIT_PREFIX } from './private-git-sweep.js';
 
 /**
@@ -75,14 +76,17 @@ export interface PrivateGitDir {
   remove: () => void;
 }
 
-/** Lays out the private dir; null when the repository's HEAD cannot be read. */
+/** HEAD holds a ref name or an object id: far below this. */
+const HEAD_MAX_BYTES = 64 * 1024;
+
+/**
+ * Lays out the private dir; null when the repository's HEAD cannot be read. HEAD is the agent's to
+ * write (it is in the project): read only as a plain file, so a FIFO there never holds the loop.
+ */
 export function makePrivateGitDir(repo: RepoPaths, config: string): PrivateGitDir | null {
-  let head: string;
-  try {
-    head = readFileSync(path.join(repo.gitDir, 'HEAD'), 'utf8');
-  } catch {
-    return null;
-  }
+  const read = readAgentFileSync(path.join(repo.gitDir, 'HEAD'), HEAD_MAX_BYTES);
+  if (isAgentFileError(read)) return null;
+  const head = read.toString('utf8');
   // The pid in the name lets a later sweep find the dirs of a process killed mid-run (private-git-sweep.ts).
   const dir = mkdtempSync(path.join(os.tmpdir(), `${PRIVATE_GIT_PREFIX}${process.pid}-`));
   const remove = (): void => rmSync(dir, { recursive: true, force: true }); // symlinks are removed, never followed
