@@ -8,7 +8,15 @@ import { describe, expect, it } from 'vitest';
 import { REPO } from '../helpers/mori-cli.js';
 
 /** The folders (and files) that read what an agent writes. A new reader there must use the module. */
-const AGENT_READERS = ['main/agents', 'main/supervisor/limits', 'main/supervisor/signals', 'main/supervisor/launch', 'main/supervisor/typing'];
+const AGENT_READERS = [
+  'main/agents',
+  'main/supervisor/limits',
+  'main/supervisor/signals',
+  'main/supervisor/launch',
+  'main/supervisor/typing',
+  // It copies the project's .git/HEAD.
+  'main/state/private-git-dir.ts',
+];
 
 /** node:fs calls that open, read or stat a file by name; each has its counterpart in agent-file.ts. */
 const FORBIDDEN = ['open', 'openSync', 'readFile', 'readFileSync', 'createReadStream', 'readSync', 'readv', 'readvSync', 'stat', 'statSync', 'fstat', 'fstatSync'];
@@ -20,6 +28,7 @@ const ALLOWED: Record<string, { calls: string[]; why: string }> = {
 };
 
 function tsFiles(dir: string): string[] {
+  if (dir.endsWith('.ts')) return [dir];
   return readdirSync(dir).flatMap((e) => {
     const p = path.join(dir, e);
     return statSync(p).isDirectory() ? tsFiles(p) : p.endsWith('.ts') ? [p] : [];
