@@ -1,7 +1,8 @@
 // A usage limit whose reset is far off, on the real Supervisor with the in-memory backend and the
 // manual clock (which, as setTimeout does, fires a delay past 2^31−1 ms at once): a screen naming a
 // reset over eight days away is limited with the retry rule and logged as implausible; a plan kept
-// in session.json whose time is weeks ahead waits for it, and neither resumes within seconds.
+// in session.json whose time is weeks ahead waits for it, and neither resumes within seconds. A far
+// reset named while the session is limited already changes nothing and is noted once in the work log.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SessionInfo } from '../../common/ipc.js';
 import { clockWords } from '../../common/session-view.js';
@@ -86,6 +87,25 @@ describe('a usage limit far off', () => {
     await drain();
     expect(info(s, 'far').state).toBe('limited');
     expect(resumes('far')).toBe(0);
+  });
+
+  it('a far reset named while already limited is ignored, and the work log says so once for that limit', async () => {
+    const { s, t } = await limited('again', "You've hit your session limit · resets 3:05pm (UTC)");
+    const plan = info(s, 'again').usageLimit;
+    // The far line on a new turn, twice (gone in between, so the screen reports it each time).
+    for (let k = 0; k < 2; k++) {
+      t.output(`\n❯ go on\n  ⎿  ${FAR_LINE}\n${'─'.repeat(40)}\n❯ \n`);
+      time.advance(READ_MS + SETTLE_MS);
+      await drain();
+      t.output(`\n❯ and on\n● Done.\n${'─'.repeat(40)}\n❯ \n`);
+      time.advance(READ_MS + SETTLE_MS);
+      await drain();
+    }
+    expect(info(s, 'again')).toMatchObject({ state: 'limited', usageLimit: plan });
+    const log = h.workLog('again');
+    const note = `SESSION NOTE - a reset 2027-07-31T02:00:00.000Z from the screen ignored: implausible, over 8 days away (usage limit, resumes ${clockWords(plan?.resumeAt ?? 0)})`;
+    expect(log.split(note).length - 1, log).toBe(1);
+    expect(log.split('SESSION LIMITED').length - 1).toBe(1);
   });
 
   it('a plan kept in session.json whose time is 30 days ahead waits for it after a restart of Mori', async () => {

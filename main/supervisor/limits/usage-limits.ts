@@ -49,6 +49,8 @@ export function limitLogWords(plan: UsageLimitPlan): string {
 export class UsageLimits {
   /** Per session id: when it last resumed from a limit, and that limit's retries (the backoff streak). */
   private readonly lastResume = new Map<string, { at: number; retries: number }>();
+  /** Per session id: the limit (its detectedAt) whose implausible reset was noted, so a line redrawn is noted once. */
+  private readonly notedImplausible = new Map<string, number>();
 
   constructor(private readonly ports: UsageLimitsPorts) {}
 
@@ -64,6 +66,7 @@ export class UsageLimits {
     const implausible = signal === named ? '' : `; its reset ${new Date(named.resetAtMs ?? 0).toISOString()} is implausible, over ${LIMIT_MAX_RESET_AHEAD_MS / 86_400_000} days away`;
     const current = rt.session.usageLimit;
     if (state === 'limited' && current !== null) {
+      if (implausible !== '') this.noteImplausible(rt, current, named);
       // The first source wins; a later one only refines the reset time.
       if (signal.resetAtMs === null || signal.resetAtMs === current.resetAt) return 'same-limit';
       // The same source read again never puts the reset later: a relative reset ("It will reset in 2
@@ -166,6 +169,14 @@ export class UsageLimits {
     this.lastResume.set(rt.id, { at: this.ports.clock.wallMs(), retries: plan.retries });
     this.ports.store.write(rt, (s) => ({ ...s, usageLimit: null }));
     await this.ports.resume(rt, 'usage-limit', context, { asked, continuedByItself });
+  }
+
+  /** A reset too far ahead, named for a session already limited, is ignored: the work log says so once per limit. */
+  private noteImplausible(rt: SessionRuntime, current: UsageLimitPlan, named: UsageLimitSignal): void {
+    if (this.notedImplausible.get(rt.id) === current.detectedAt) return;
+    this.notedImplausible.set(rt.id, current.detectedAt);
+    const days = LIMIT_MAX_RESET_AHEAD_MS / 86_400_000;
+    this.ports.store.log(rt, `SESSION NOTE - a reset ${new Date(named.resetAtMs ?? 0).toISOString()} from the ${named.source} ignored: implausible, over ${days} days away (${limitLogWords(current)})`);
   }
 
   private get jitterMs(): number {
