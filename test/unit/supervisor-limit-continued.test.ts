@@ -3,9 +3,16 @@
 // on the real Supervisor with the in-memory backend and the manual clock: seen at work after the
 // reset, the session leaves `limited` then, with one SESSION RESUMED saying the agent continued by
 // itself, and nothing is ever typed, not at the planned time either. At work before the reset (the
-// limited turn's own end) it stays limited.
+// limited turn's own end) it stays limited. Its activity unseen (hooks only, a redraw missed), its
+// transcript is read once at the planned time: an answer there stamped after the reset is the same
+// sign, and nothing is typed; a refusal, an answer from before the reset, or one stamped in the future
+// is not, and the nudge is typed as planned.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SessionInfo } from '../../common/ipc.js';
+import { claudeTranscriptPath } from '../../main/agents/agent-transcripts.js';
+import { readSessionFile } from '../../main/state/session-file.js';
 import type { Supervisor } from '../../main/supervisor/supervisor.js';
 import { FakeBackend, type FakeTerminal } from '../fakes/fake-backend.js';
 import { ManualTime } from '../fakes/manual-time.js';
@@ -51,8 +58,8 @@ const info = (s: Supervisor, name: string): SessionInfo => {
 };
 const count = (text: string, needle: string): number => text.split(needle).length - 1;
 
-async function limited(name: string): Promise<{ s: Supervisor; t: FakeTerminal }> {
-  await h.session(name);
+async function limited(name: string): Promise<{ s: Supervisor; t: FakeTerminal; dir: string }> {
+  const dir = await h.session(name);
   const s = h.supervisor({ env: h.env(), direct: backend, clock: time, scheduler: time, random: () => 0.999, verify: false, checkpointIntervalMs: DAY_MS, usageLimit: { jitterMs: JITTER_MS } });
   made.push(s);
   expect((await s.start()).ok).toBe(true);
@@ -63,7 +70,25 @@ async function limited(name: string): Promise<{ s: Supervisor; t: FakeTerminal }
   await until(() => info(s, name).state === 'limited', 'limited');
   time.advance(SETTLE_MS);
   await drain();
-  return { s, t };
+  return { s, t, dir };
+}
+
+/** Appends an entry to the session's Claude Code transcript, as the agent writes it. */
+function transcript(dir: string, entry: Record<string, unknown>): void {
+  const file = readSessionFile(dir);
+  if (!file.ok || file.value.agent.sessionId === null) throw new Error('no agent session id');
+  const at = claudeTranscriptPath(h.env(), file.value.agent.cwd ?? h.project, file.value.agent.sessionId);
+  mkdirSync(path.dirname(at), { recursive: true });
+  writeFileSync(at, `${JSON.stringify({ sessionId: file.value.agent.sessionId, ...entry })}\n`, { flag: 'a' });
+}
+const answer = (at: number): Record<string, unknown> => ({ type: 'assistant', timestamp: new Date(at).toISOString(), message: { role: 'assistant', content: [{ type: 'text', text: 'Wrote heron.' }] } });
+const refusal = (at: number): Record<string, unknown> => ({ type: 'assistant', timestamp: new Date(at).toISOString(), isApiErrorMessage: true, error: 'rate_limit', apiErrorStatus: 429, message: { role: 'assistant', content: [{ type: 'text', text: LIMIT_LINE }] } });
+
+/** Past the planned resume, the agent's activity never seen to change. */
+async function pastPlan(s: Supervisor, name: string): Promise<void> {
+  time.advance((info(s, name).usageLimit?.resumeAt ?? 0) + 1_000 - time.wallMs());
+  await until(() => info(s, name).usageLimit === null, 'the plan taken');
+  await drain();
 }
 
 /** The agent's spinner under the same turn (no new prompt line): it works. */
@@ -104,5 +129,30 @@ describe('an agent that continues by itself after its usage limit', () => {
     await works(t);
     expect(info(s, 'early').state).toBe('limited');
     expect(count(h.workLog('early'), '- SESSION RESUMED -')).toBe(0);
+  });
+
+  it('its activity unseen, its transcript holding an answer stamped after the reset: at the planned time, one SESSION RESUMED "continued by itself", nothing typed', async () => {
+    const { s, t, dir } = await limited('record');
+    transcript(dir, refusal(RESET_AT - 60_000));
+    transcript(dir, answer(RESET_AT + 75_000));
+    await pastPlan(s, 'record');
+    await until(() => info(s, 'record').state === 'running', 'running, not limited');
+    const log = h.workLog('record');
+    expect(count(log, '- SESSION RESUMED -')).toBe(1);
+    expect(log).toContain('the agent continued by itself after its reset: nothing typed');
+    expect(t.written.join('')).toBe('');
+    expect(backend.launches).toHaveLength(1);
+  });
+
+  it.each([
+    ['ending on the refusal', [answer(RESET_AT - 120_000), refusal(RESET_AT + 75_000)]],
+    ['holding an answer from before the reset', [answer(RESET_AT - 1_000)]],
+    ['holding an answer stamped in the future', [answer(RESET_AT + 30 * DAY_MS)]],
+  ])('its transcript %s: the nudge is typed at the planned time', async (_, entries) => {
+    const { s, t, dir } = await limited('nudged');
+    for (const e of entries) transcript(dir, e);
+    await pastPlan(s, 'nudged');
+    await until(() => t.written.join('').includes('You were interrupted'), 'the nudge typed');
+    expect(h.workLog('nudged')).not.toContain('continued by itself');
   });
 });

@@ -11,6 +11,7 @@
 // Codex 0.171.0 writes `event_msg` entries: `token_count` with `rate_limits {primary, secondary:
 // {used_percent, window_minutes, resets_at (epoch s)}, rate_limit_reached_type}` (releases before
 // 0.50 wrote `resets_in_seconds`), and `error` with the screen's message.
+// The same transcript says whether the agent went on after a reset by itself: an answer stamped after it.
 // Gemini CLI 0.61.0 shows its limit in a dialog and does not record it in the chat file, so there
 // is no Gemini reader.
 import * as z from 'zod/mini';
@@ -84,6 +85,25 @@ export function claudeTranscriptUsageLimit(jsonl: string, nowMs: number, localZo
     return { profile: 'claude', source: 'transcript', resetAtMs, text: firstLine(text) };
   }
   return null;
+}
+
+/**
+ * Whether a Claude Code transcript holds an answer of the model stamped after `sinceMs` (and not
+ * after `nowMs`: a stamp from the future is not believed): the agent went on after a reset by
+ * itself. A refusal entry (`isApiErrorMessage`) is no answer; the newest entries are read first and
+ * the first one stamped at or before `sinceMs` ends the search.
+ */
+export function claudeAnsweredSince(jsonl: string, sinceMs: number, nowMs: number): boolean {
+  for (const line of newestLines(jsonl)) {
+    if (!line.includes('"assistant"')) continue;
+    const parsed = ClaudeEntry.safeParse(parseJson(line));
+    if (!parsed.success || parsed.data.type !== 'assistant') continue;
+    const at = parsed.data.timestamp === undefined ? Number.NaN : Date.parse(parsed.data.timestamp);
+    if (!Number.isFinite(at) || at > nowMs) continue;
+    if (at <= sinceMs) return false;
+    if (parsed.data.isApiErrorMessage !== true) return true;
+  }
+  return false;
 }
 
 const Window = z.optional(z.nullable(z.object({

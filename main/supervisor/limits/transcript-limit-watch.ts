@@ -2,12 +2,13 @@
 // leaves working), the tail of Claude Code's transcript or Codex's rollout is read for a refused
 // request (limit-transcript.ts). The file is the agent's, so hostile: read through
 // main/os/agent-file.ts (no symlink followed, no FIFO waited on, only a regular file, and only its
-// last bytes). Runs in the supervisor's process.
+// last bytes). At a limit's planned resume, the same tail is read once for an answer after the reset
+// (the agent continued by itself). Runs in the supervisor's process.
 import type { AgentActivity } from '../../../common/agent-activity.js';
 import type { ProfileName } from '../../../common/session.js';
 import { claudeTranscriptPath, codexRolloutPath } from '../../agents/agent-transcripts.js';
 import type { Env } from '../../agents/profile.js';
-import { claudeTranscriptUsageLimit, codexRolloutUsageLimit } from '../../agents/usage-limit/limit-transcript.js';
+import { claudeAnsweredSince, claudeTranscriptUsageLimit, codexRolloutUsageLimit } from '../../agents/usage-limit/limit-transcript.js';
 import type { UsageLimitSignal } from '../../agents/usage-limit/usage-limit-signal.js';
 import { isAgentFileError, readAgentFileTail } from '../../os/agent-file.js';
 import { localZone } from './screen-limit-watch.js';
@@ -44,6 +45,13 @@ export async function transcriptUsageLimit(input: TranscriptLimitInput, zone = l
     return tail === null ? null : codexRolloutUsageLimit(tail, input.nowMs, zone);
   }
   return null;
+}
+
+/** Whether the agent's record holds an answer after `sinceMs` (Claude Code's transcript; other CLIs: false). */
+export async function transcriptAnsweredSince(input: TranscriptLimitInput, sinceMs: number): Promise<boolean> {
+  if (input.agentSessionId === null || input.profile !== 'claude') return false;
+  const tail = await readTail(claudeTranscriptPath(input.env, input.cwd, input.agentSessionId));
+  return tail !== null && claudeAnsweredSince(tail, sinceMs, input.nowMs);
 }
 
 /** A turn just ended: the moment the record holds its outcome. */

@@ -9,6 +9,7 @@ import type { SupervisorEvent } from '../../../common/events.js';
 import { fail, ok, type Result } from '../../../common/result.js';
 import type { InterruptReason, UsageLimitPlan } from '../../../common/session.js';
 import { clockWords } from '../../../common/session-view.js';
+import type { Env } from '../../agents/profile.js';
 import type { UsageLimitSignal } from '../../agents/usage-limit/usage-limit-signal.js';
 import { background } from '../../background.js';
 import type { PowerClock, Scheduler } from '../../power/clock.js';
@@ -20,6 +21,7 @@ import type { SessionStore } from '../session/session-store.js';
 import type { SessionTransitions } from '../session/transitions.js';
 import type { MachineState, ResumeContext } from '../supervisor-options.js';
 import { LIMIT_AGAIN_WINDOW_MS, LIMIT_JITTER_MS, LIMIT_MAX_RESET_AHEAD_MS, planLimit, plausibleReset } from './limit-plan.js';
+import { transcriptAnsweredSince } from './transcript-limit-watch.js';
 
 /** What waiting out usage limits uses. */
 export interface UsageLimitsPorts {
@@ -29,6 +31,8 @@ export interface UsageLimitsPorts {
   /** The longest jitter after a reset (default LIMIT_JITTER_MS). */
   jitterMs?: number | undefined;
   machine: Readonly<MachineState>;
+  /** The agents' environment, where their records are (read once at a planned resume); none: not read. */
+  env?: Env | undefined;
   store: Pick<SessionStore, 'write' | 'log'>;
   moves: Pick<SessionTransitions, 'move' | 'base'>;
   emit(e: SupervisorEvent): void;
@@ -171,6 +175,26 @@ export class UsageLimits {
     await this.ports.resume(rt, 'usage-limit', context, { asked, continuedByItself });
   }
 
+  /** Replaced, resumed, stopped meanwhile, or asleep (the wake decides): not this plan's resume. */
+  private stillPlanned(rt: SessionRuntime, plan: UsageLimitPlan): boolean {
+    const now = rt.session.usageLimit;
+    return rt.state === 'limited' && now?.resumeAt === plan.resumeAt && now.detectedAt === plan.detectedAt && !this.ports.machine.asleep && !this.ports.machine.shuttingDown;
+  }
+
+  /**
+   * The planned time came. The agent's own record is read once: an answer in it stamped after the
+   * reset means it continued by itself (its activity may not have shown it: hooks only, a redraw
+   * missed), so that is the one resume, with nothing typed. Else the resume as planned.
+   */
+  private async resumeAtItsTime(rt: SessionRuntime, plan: UsageLimitPlan): Promise<void> {
+    const agent = rt.session.agent;
+    const env = this.ports.env;
+    const input = { profile: rt.profile.name, env: env ?? {}, agentSessionId: agent.sessionId, cwd: agent.cwd ?? rt.projectDir, nowMs: this.ports.clock.wallMs() };
+    const continued = env !== undefined && plan.resetAt !== null && rt.run !== null && (await transcriptAnsweredSince(input, plan.resetAt));
+    if (!this.stillPlanned(rt, plan)) return;
+    await this.resumeFromLimit(rt, null, false, continued);
+  }
+
   /** A reset too far ahead, named for a session already limited, is ignored: the work log says so once per limit. */
   private noteImplausible(rt: SessionRuntime, current: UsageLimitPlan, named: UsageLimitSignal): void {
     if (this.notedImplausible.get(rt.id) === current.detectedAt) return;
@@ -211,10 +235,7 @@ export class UsageLimits {
         plan.resumeAt,
         () => {
           rt.timers.fired('limit');
-          // Replaced, resumed, stopped meanwhile, or asleep (the wake decides): not this timer's resume.
-          const now = rt.session.usageLimit;
-          if (rt.state !== 'limited' || now?.resumeAt !== plan.resumeAt || now.detectedAt !== plan.detectedAt || ports.machine.asleep || ports.machine.shuttingDown) return;
-          background(this.resumeFromLimit(rt, null, false), `resuming ${rt.name} after its usage limit`);
+          if (this.stillPlanned(rt, plan)) background(this.resumeAtItsTime(rt, plan), `resuming ${rt.name} after its usage limit`);
         },
         true,
       ),
