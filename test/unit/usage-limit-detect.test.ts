@@ -138,6 +138,7 @@ const quiet: Quiet[] = [
   { cli: 'claude 2.1.332 agent prose', profile: 'claude', screen: "⏺ When you see that you've hit your session limit, Claude Code waits for the reset." },
   { cli: 'claude 2.1.332 fast mode (not a usage limit)', profile: 'claude', screen: "  ⎿  You've hit your fast limit · resets in 5m" },
   { cli: 'claude 2.1.332 context limit', profile: 'claude', screen: '  ⎿  Context limit reached · /compact or /clear to continue' },
+  { cli: 'claude 2.1.332 notice of its own continuation', profile: 'claude', screen: '  ⎿  Usage limit reached · set to continue automatically at 2:29am' },
   { cli: 'claude 2.1.332 near the limit', profile: 'claude', screen: "  ⎿  You're close to your usage limit" },
   { cli: 'codex 0.171.0 user line', profile: 'codex', screen: "› You've hit your usage limit. try again at 3:42 PM — why?\n\n• Working (3s • esc to interrupt)\n" },
   { cli: 'codex 0.40.0 user line', profile: 'codex', screen: "▌ why did I hit my usage limit?\n" },
