@@ -4,8 +4,9 @@
 // checkpoint, log, leave tmux sessions running, end direct ones, exit 0. `mori up` (main/cli) parses
 // the options and calls it. Runs as its own process.
 // MORI_RESTART_BASE_MS, MORI_START_STAGGER_MS, MORI_PROBE_INTERVAL_MS and MORI_LIMIT_JITTER_MS shorten the first restart
-// delay, the gap between launches, the network probe interval and the jitter after a usage limit (tests;
-// a person has no reason to).
+// delay, the gap between launches, the network probe interval and the jitter after a usage limit, and
+// MORI_LIMIT_JITTER_SLOT (first|last) places a limit's resume at that end of its jitter instead of at
+// random (tests; a person has no reason to).
 import path from 'node:path';
 import type { DaemonSettings } from '../../common/daemon-settings.js';
 import type { RuntimeState, SupervisorEvent } from '../../common/events.js';
@@ -28,6 +29,10 @@ function envMs(name: string): number | undefined {
   if (v === undefined || v === '') return undefined;
   const n = Number(v);
   return Number.isFinite(n) && n >= 0 ? n : undefined;
+}
+
+function jitterSlot(v: string | undefined): 'first' | 'last' | undefined {
+  return v === 'first' || v === 'last' ? v : undefined;
 }
 
 /**
@@ -112,6 +117,8 @@ export async function runDaemonHost(o: DaemonHostOptions): Promise<void> {
   const checkpointEvery = envMs('MORI_CHECKPOINT_INTERVAL_MS');
   // Tests shorten the jitter after a usage limit's reset (limit-plan.ts) so they wait seconds, not a minute.
   const limitJitter = envMs('MORI_LIMIT_JITTER_MS');
+  // Tests also place the resume before or after an agent's own continuation (limit-plan.ts).
+  const limitSlot = jitterSlot(process.env['MORI_LIMIT_JITTER_SLOT']);
   const options: SupervisorOptions = {
     home,
     policy: restartPolicy(settings.ok ? settings.value : null),
@@ -119,7 +126,7 @@ export async function runDaemonHost(o: DaemonHostOptions): Promise<void> {
     ...(checkpointEvery !== undefined ? { checkpointIntervalMs: checkpointEvery } : {}),
     // Tests only: activity from the agents' hooks alone, the screen not read (proves the hooks by themselves).
     ...(process.env['MORI_TEST_HOOKS_ONLY'] === '1' ? { activity: { hooksOnly: true } } : {}),
-    ...(limitJitter !== undefined ? { usageLimit: { jitterMs: limitJitter } } : {}),
+    ...(limitJitter !== undefined || limitSlot !== undefined ? { usageLimit: { ...(limitJitter !== undefined ? { jitterMs: limitJitter } : {}), ...(limitSlot !== undefined ? { jitterSlot: limitSlot } : {}) } } : {}),
   };
   const supervisor = new Supervisor(options);
   if (o.events === 'log-file') {

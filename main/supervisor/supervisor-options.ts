@@ -9,6 +9,7 @@ import type { PowerClock, Scheduler } from '../power/clock.js';
 import type { DirectBackend } from '../terminals/direct/direct-backend.js';
 import type { TmuxBackend } from '../terminals/tmux/tmux-backend.js';
 import type { RestartPolicyConfig } from './exits/restart-policy.js';
+import type { JitterSlot } from './limits/limit-plan.js';
 
 export interface SupervisorOptions {
   home?: string;
@@ -33,8 +34,8 @@ export interface SupervisorOptions {
   /** A nudged agent still in error this long after is restarted (default STUCK_AFTER_WAKE_MS). */
   stuckAfterWakeMs?: number;
   size?: TerminalSize;
-  /** The longest jitter after a usage limit's reset (default LIMIT_JITTER_MS; tests shorten it). */
-  usageLimit?: { jitterMs?: number };
+  /** The longest jitter after a usage limit's reset (default LIMIT_JITTER_MS; tests shorten it), and (tests only) its first or last slot instead of a random one. */
+  usageLimit?: { jitterMs?: number; jitterSlot?: JitterSlot };
 }
 
 /** What an interruption that a resume ends looked like, for the log entry and the resume prompt. */

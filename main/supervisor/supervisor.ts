@@ -154,7 +154,7 @@ export class Supervisor {
       typist: this.typist,
     });
     const [sessions, resume] = [() => this.sessions.all(), this.resumer.resume.bind(this.resumer)];
-    this.limits = new UsageLimits({ clock, scheduler, random, jitterMs: options.usageLimit?.jitterMs, machine, env, store, moves, emit, sessions, resume });
+    this.limits = new UsageLimits({ clock, scheduler, random, jitterMs: options.usageLimit?.jitterMs, jitterSlot: options.usageLimit?.jitterSlot, machine, env, store, moves, emit, sessions, resume });
     this.admin = new SessionAdmin({ home, sessions: this.sessions, tmux: this.tmux, stop: (ref) => this.stopSession(ref), emit, now: () => clock.wallMs(), checkpointsSettled: () => checkpoints.settled() });
     this.startup = new SessionStartup({ home, env, machine, tmux: this.tmux, queue: this.queue, launcher, resumer: this.resumer, exits });
   }

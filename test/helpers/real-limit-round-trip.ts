@@ -30,6 +30,10 @@ const LEAD_MS = 40_000;
 const CLI_START_MS = DEADLINE_MS * 2;
 /** After the reset (no jitter here): the resume's timer, the typing and the CLI's request. */
 const RESUME_MS = DEADLINE_MS;
+/** A request typed or sent at the later of the two resumes reaches the stand-in within this (the typing, a busy machine). */
+const SETTLED_MS = 10_000;
+/** Claude Code's own continuation comes no sooner than this after the reset (its 30–90 s wait, then its 30 s tick). */
+const CLI_OWN_EARLIEST_MS = 30_000;
 /** The whole round trip: start, up to 100 s to the reset, the resume and its answer. */
 export const ROUND_TRIP_TIMEOUT_MS = 170_000;
 
@@ -60,8 +64,12 @@ export interface LimitOptions {
    * 30–90 s): either one resume happens, the nudge or the CLI's own request, never both.
    */
   jitterMs?: number;
+  /** Mori's resume at the first or the last slot of the jitter (MORI_LIMIT_JITTER_SLOT), not at random. */
+  jitterSlot?: 'first' | 'last';
   /** The CLI's own continuation comes within this after the reset: the follow-up requests are counted once it has passed. */
   continuesItselfWithinMs?: number;
+  /** Which one must go on first, the CLI by itself or Mori's nudge (with continuesItselfWithinMs): asserted. */
+  first?: 'agent' | 'mori';
 }
 
 export interface RoundTrip {
@@ -96,6 +104,7 @@ export async function limitRoundTrip(harness: UpHarness, profile: string, rig: L
   const turnTexts = (): string[] => rig.turns().map((t) => t.text);
   const jitterMs = options.jitterMs ?? 0;
   harness.env['MORI_LIMIT_JITTER_MS'] = String(jitterMs);
+  if (options.jitterSlot !== undefined) harness.env['MORI_LIMIT_JITTER_SLOT'] = options.jitterSlot;
   const init = harness.mori('init', harness.project, '--name', 's', '--agent', profile, '--backend', 'tmux', '--task', TASK);
   expect(init.code, init.stderr).toBe(0);
   const u = harness.up();
@@ -152,7 +161,7 @@ export async function limitRoundTrip(harness: UpHarness, profile: string, rig: L
   await until('the resumed request with the earlier turns', () => resumed() !== undefined, why, RESUME_MS + slackMs + jitterMs);
   if (either) {
     const timings = { detectedAfterS, resetSeenAfterS, refusedWhileLimited: refusedMeanwhile };
-    return continuedOnce(harness, rig, { resetMs, resumeAt, turnsAtReset, within: options.continuesItselfWithinMs ?? 0, why, startsBefore, u, timings });
+    return continuedOnce(harness, rig, { resetMs, resumeAt, turnsAtReset, within: options.continuesItselfWithinMs ?? 0, first: options.first, why, startsBefore, u, timings });
   }
   // Never before the reset: the first request holding the nudge came after it.
   const firstNudge = rig.turns().find((t) => t.text.includes(NUDGE));
@@ -193,14 +202,14 @@ export async function limitRoundTrip(harness: UpHarness, profile: string, rig: L
 /**
  * The CLI's own continuation and Mori's resume raced: once both have had their time, exactly one
  * follow-up request reached the API; when it was the CLI's own, nothing was typed and the one
- * SESSION RESUMED says it continued by itself.
+ * SESSION RESUMED says it continued by itself. With `first` named, that order must be the one seen.
  */
 async function continuedOnce(
   harness: UpHarness,
   rig: LimitRig,
-  o: { resetMs: number; resumeAt: number; turnsAtReset: number; within: number; why: () => string; startsBefore: number; u: ReturnType<UpHarness['up']>; timings: Omit<RoundTrip, 'resumedAfterS'> },
+  o: { resetMs: number; resumeAt: number; turnsAtReset: number; within: number; first: 'agent' | 'mori' | undefined; why: () => string; startsBefore: number; u: ReturnType<UpHarness['up']>; timings: Omit<RoundTrip, 'resumedAfterS'> },
 ): Promise<RoundTrip> {
-  const end = Math.max(o.resetMs + o.within, o.resumeAt) + RESUME_MS;
+  const end = Math.max(o.resetMs + o.within, o.resumeAt) + SETTLED_MS;
   await new Promise((r) => setTimeout(r, Math.max(0, end - Date.now())));
   const after = rig.turns().slice(o.turnsAtReset);
   const followUps = after.filter((t) => t.text.includes(TASK_WORD));
@@ -212,8 +221,23 @@ async function continuedOnce(
   expect(count(log, 'SESSION RESUMED - after usage limit'), log).toBe(1);
   if (!nudged) expect(log).toContain('the agent continued by itself after its reset: nothing typed');
   expect(o.u.lines().filter((e) => e['type'] === 'session.started').length).toBe(o.startsBefore);
+  expect(log).not.toMatch(/SESSION (CRASHED|RESTARTED)/);
   expect(liveSession(harness, 's')?.usageLimit ?? null).toBeNull();
   const first = followUps[0];
+  const text = first?.text ?? '';
+  if (o.first === 'agent') {
+    // Its own resend of the refused turn, before Mori's planned time; nothing was ever typed.
+    expect(nudged, o.why()).toBe(false);
+    expect(text).toContain(SECOND);
+    expect(first?.at ?? Infinity).toBeLessThan(o.resumeAt);
+    expect(rig.turns().some((t) => t.text.includes(NUDGE))).toBe(false);
+  } else if (o.first === 'mori') {
+    // The nudge, typed once at the reset, before the CLI's own tick; its own continuation never came.
+    expect(nudged, o.why()).toBe(true);
+    expect(count(text, NUDGE), text).toBe(1);
+    expect(first?.at ?? Infinity).toBeLessThan(o.resetMs + CLI_OWN_EARLIEST_MS);
+    expect(log).not.toContain('continued by itself');
+  }
   return { ...o.timings, resumedAfterS: ((first?.at ?? 0) - o.resetMs) / 1000 };
 }
 

@@ -83,6 +83,15 @@ describe('when a limited session resumes', () => {
     }
   });
 
+  it('a named slot (tests: MORI_LIMIT_JITTER_SLOT) puts the resume at the start of the first or last free slot, whatever the draw', () => {
+    for (const draw of [0, 0.5, 0.999]) {
+      expect(jitteredResumeAt(RESET, 130_000, [], () => draw, 'first')).toBe(RESET);
+      expect(jitteredResumeAt(RESET, 130_000, [], () => draw, 'last')).toBe(RESET + 128_000);
+      expect(jitteredResumeAt(RESET, 130_000, [RESET + 128_000], () => draw, 'last')).toBe(RESET + 126_000);
+      expect(jitteredResumeAt(RESET, 0, [], () => draw, 'last')).toBe(RESET);
+    }
+  });
+
   it('is left alone by a suspend or a network loss; a wake hands it to the supervisor (which resumes it only when its time passed)', () => {
     const base = { alive: true, activity: 'waiting' as const, needsNetwork: true, userStopped: false };
     const views = [

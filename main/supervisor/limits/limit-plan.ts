@@ -21,6 +21,9 @@ export const LIMIT_MAX_RESET_AHEAD_MS = 8 * 24 * 60 * 60_000;
 /** A limit met again this soon after its resume continues the streak (the retry backoff), instead of starting over. */
 export const LIMIT_AGAIN_WINDOW_MS = 10 * 60_000;
 
+/** Which jitter slot a resume takes when it is not left to chance (tests only). */
+export type JitterSlot = 'first' | 'last';
+
 /** The retry interval of the `retries`-th try in a row: 15 min, 30 min, 1 h, 2 h, 2 h… */
 export function limitRetryDelay(retries: number): number {
   return Math.min(LIMIT_RETRY_FIRST_MS * 2 ** Math.min(retries, 30), LIMIT_RETRY_MAX_MS);
@@ -32,17 +35,20 @@ export function limitRetryDelay(retries: number): number {
  * LIMIT_MIN_GAP_MS apart), in a slot picked at random among those whose time is at least
  * LIMIT_MIN_GAP_MS from every other planned resume. With no slot free (more sessions than slots), any
  * slot. 60 s make 30 slots.
+ * A `slot` named (tests only: MORI_LIMIT_JITTER_SLOT) takes the first or last free slot at its start
+ * instead of a random one, so a test can place the resume before or after an agent's own timing.
  */
-export function jitteredResumeAt(base: number, jitterMs: number, others: readonly number[], random: () => number): number {
+export function jitteredResumeAt(base: number, jitterMs: number, others: readonly number[], random: () => number, slot?: JitterSlot): number {
   const slotMs = 2 * LIMIT_MIN_GAP_MS;
   const slots = Math.max(1, Math.floor((jitterMs + LIMIT_MIN_GAP_MS) / slotMs));
   const within = Math.min(LIMIT_MIN_GAP_MS, jitterMs + 1);
-  const offset = Math.floor(random() * within);
+  const offset = slot === undefined ? Math.floor(random() * within) : 0;
   const at = (k: number): number => base + k * slotMs + offset;
   const free: number[] = [];
   for (let k = 0; k < slots; k++) if (others.every((o) => Math.abs(o - at(k)) >= LIMIT_MIN_GAP_MS)) free.push(k);
   const pool = free.length > 0 ? free : Array.from({ length: slots }, (_, k) => k);
-  return at(pool[Math.min(pool.length - 1, Math.floor(random() * pool.length))] ?? 0);
+  const pick = slot === 'first' ? 0 : slot === 'last' ? pool.length - 1 : Math.min(pool.length - 1, Math.floor(random() * pool.length));
+  return at(pool[pick] ?? 0);
 }
 
 /** The reset a signal names, when it is believable from `now`; else null (no reset time given). */
@@ -59,6 +65,8 @@ export interface PlanInput {
   /** The resume times other sessions have planned. */
   others: readonly number[];
   random: () => number;
+  /** The slot taken, when not a random one (tests only). */
+  slot?: JitterSlot | undefined;
 }
 
 /** The plan for a limit: resume at its reset plus jitter, or after the retry interval plus jitter. */
@@ -69,7 +77,7 @@ export function planLimit(input: PlanInput): UsageLimitPlan {
   return {
     detectedAt: now,
     resetAt: signal.resetAtMs,
-    resumeAt: jitteredResumeAt(base, input.jitterMs, input.others, input.random),
+    resumeAt: jitteredResumeAt(base, input.jitterMs, input.others, input.random, input.slot),
     source: signal.source,
     text: signal.text,
     retries: input.retries,

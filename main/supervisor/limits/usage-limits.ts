@@ -20,7 +20,7 @@ import type { SessionRuntime } from '../session/session-runtime.js';
 import type { SessionStore } from '../session/session-store.js';
 import type { SessionTransitions } from '../session/transitions.js';
 import type { MachineState, ResumeContext } from '../supervisor-options.js';
-import { LIMIT_AGAIN_WINDOW_MS, LIMIT_JITTER_MS, LIMIT_MAX_RESET_AHEAD_MS, planLimit, plausibleReset } from './limit-plan.js';
+import { type JitterSlot, LIMIT_AGAIN_WINDOW_MS, LIMIT_JITTER_MS, LIMIT_MAX_RESET_AHEAD_MS, planLimit, plausibleReset } from './limit-plan.js';
 import { transcriptAnsweredSince } from './transcript-limit-watch.js';
 
 /** What waiting out usage limits uses. */
@@ -30,6 +30,8 @@ export interface UsageLimitsPorts {
   random: () => number;
   /** The longest jitter after a reset (default LIMIT_JITTER_MS). */
   jitterMs?: number | undefined;
+  /** The jitter slot taken, first or last, instead of a random one (tests only: MORI_LIMIT_JITTER_SLOT). */
+  jitterSlot?: JitterSlot | undefined;
   machine: Readonly<MachineState>;
   /** The agents' environment, where their records are (read once at a planned resume); none: not read. */
   env?: Env | undefined;
@@ -77,7 +79,7 @@ export class UsageLimits {
       // minutes", opencode's retry line, redrawn every second with its countdown) re-read as the
       // clock moves would push the resume on for as long as it stays on screen.
       if (signal.source === current.source && current.resetAt !== null && signal.resetAtMs > current.resetAt) return 'same-limit';
-      const refined = planLimit({ signal, now, retries: current.retries, jitterMs: this.jitterMs, others: this.othersPlanned(rt), random: ports.random });
+      const refined = planLimit({ signal, now, retries: current.retries, jitterMs: this.jitterMs, others: this.othersPlanned(rt), random: ports.random, slot: ports.jitterSlot });
       this.record(rt, { ...refined, detectedAt: current.detectedAt, source: current.source, text: current.text }, 'reset time refined', 'refined');
       return 'refined';
     }
@@ -87,7 +89,7 @@ export class UsageLimits {
     rt.run?.clearNudge();
     const last = this.lastResume.get(rt.id);
     const retries = last !== undefined && now - last.at < LIMIT_AGAIN_WINDOW_MS ? last.retries + 1 : 0;
-    const plan = planLimit({ signal, now, retries, jitterMs: this.jitterMs, others: this.othersPlanned(rt), random: ports.random });
+    const plan = planLimit({ signal, now, retries, jitterMs: this.jitterMs, others: this.othersPlanned(rt), random: ports.random, slot: ports.jitterSlot });
     ports.store.write(rt, (s) => ({ ...s, intent: { kind: 'interrupted', reason: 'usage-limit' } }));
     if (!ports.moves.move(rt, 'limit')) return 'not-running';
     this.record(rt, plan, `${plan.source}${implausible}`, 'new');
