@@ -5,7 +5,7 @@
 import { fail, ok, type Result } from '../../common/result.js';
 import type { ProfileName } from '../../common/session.js';
 import { UUID_PATTERN } from './launch-helpers.js';
-import { OPENCODE_ID_PATTERN } from './opencode-sessions.js';
+import { OPENCODE_ID_PATTERN } from './opencode/sessions.js';
 
 /**
  * Ids of the shell, custom and other profiles: letters, digits, `.`, `_`, `-` — no shell or tmux

@@ -4,12 +4,12 @@
 import { fail, ok, type Result } from '../../common/result.js';
 import type { ProfileName } from '../../common/session.js';
 import type { AgentProfile, Env, LaunchSpec } from './profile.js';
-import { aiderProfile } from './aider.js';
-import { claudeProfile } from './claude.js';
-import { codexProfile } from './codex.js';
-import { geminiProfile } from './gemini.js';
-import { opencodeProfile } from './opencode.js';
-import { customProfile, shellProfile } from './shell.js';
+import { aiderProfile } from './aider/profile.js';
+import { claudeProfile } from './claude/profile.js';
+import { codexProfile } from './codex/profile.js';
+import { geminiProfile } from './gemini/profile.js';
+import { opencodeProfile } from './opencode/profile.js';
+import { customProfile, shellProfile } from './shell/profile.js';
 
 export const PROFILES: Readonly<Record<ProfileName, AgentProfile>> = {
   claude: claudeProfile,

@@ -11,7 +11,7 @@ import xtermHeadless from '@xterm/headless';
 import { spawn, type IPty } from 'node-pty';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AgentActivity } from '../../common/agent-activity.js';
-import { findClaudeStatus } from '../../main/agents/claude-session-status.js';
+import { findClaudeStatus } from '../../main/agents/claude/session-status.js';
 import { PROFILES } from '../../main/agents/profiles.js';
 import type { LaunchSpec } from '../../main/agents/profile.js';
 import { detectActivity } from '../../main/agents/screen-activity.js';

@@ -18,7 +18,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { UpHarness } from '../helpers/mori-up.js';
 import { activities, killPanes, spoolDir as spoolOf, started, timedLines, watchCalls as watchSpool } from '../helpers/hook-calls.js';
 import { until } from '../helpers/until.js';
-import { geminiDefaultsRefusal } from '../../main/agents/hooks/gemini-defaults-check.js';
+import { geminiDefaultsRefusal } from '../../main/agents/gemini/defaults-check.js';
 import { geminiEnv, installedCli, screen, sessionJson } from '../agent-clis/real-agents.js';
 import { geminiTurns, startGeminiApi } from '../stand-ins/gemini-api.js';
 import { CLAUDE_CODE_PACKAGE, claudeEnv, claudePid, installedAgentCli, seedClaudeConfig } from '../helpers/real-claude.js';

@@ -13,7 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { UpHarness } from '../helpers/mori-up.js';
 import { activities, killPanes, spoolDir, started, timedLines, watchCalls } from '../helpers/hook-calls.js';
 import { until } from '../helpers/until.js';
-import { codexHookHash } from '../../main/agents/hooks/codex-hook-layer.js';
+import { codexHookHash } from '../../main/agents/codex/hooks.js';
 import { allRequestText, codexEnv, installedCli, screen, sessionJson } from '../agent-clis/real-agents.js';
 import { bodyText, type StandIn } from '../stand-ins/loopback-server.js';
 import { responseTurns, startResponsesApi } from '../stand-ins/responses-api.js';

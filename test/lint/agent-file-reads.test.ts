@@ -24,7 +24,7 @@ const FORBIDDEN = ['open', 'openSync', 'readFile', 'readFileSync', 'createReadSt
 /** Calls allowed in one file, each with why it reads nothing an agent wrote. */
 const ALLOWED: Record<string, { calls: string[]; why: string }> = {
   'main/agents/agent-program.ts': { calls: ['statSync'], why: 'whether a program on PATH is a file; nothing is opened or read' },
-  'main/agents/hooks/gemini-defaults-check.ts': { calls: ['statSync'], why: 'the owner and mode of root-owned system files; nothing is opened or read' },
+  'main/agents/gemini/defaults-check.ts': { calls: ['statSync'], why: 'the owner and mode of root-owned system files; nothing is opened or read' },
   'main/state/private-git-dir.ts': { calls: ['statSync'], why: 'whether a repository path it links to is a directory; nothing is opened or read' },
 };
 

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { AgentActivity } from '../../common/agent-activity.js';
 import { ActivityDebouncer } from '../../main/agents/activity-debouncer.js';
-import { activityFromClaudeStatus, combineActivity } from '../../main/agents/claude-session-status.js';
+import { activityFromClaudeStatus, combineActivity } from '../../main/agents/claude/session-status.js';
 import { PROFILES } from '../../main/agents/profiles.js';
 import { detectActivity } from '../../main/agents/screen-activity.js';
 

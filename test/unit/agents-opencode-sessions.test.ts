@@ -1,4 +1,4 @@
-// opencode's sessions on disk (main/agents/opencode-sessions.ts): the session a launch created, read
+// opencode's sessions on disk (main/agents/opencode/sessions.ts): the session a launch created, read
 // from opencode's log lines as 1.18.33 writes them (its directory, its time, ids other sessions hold
 // skipped, forged lines of another form ignored), and whether a session is in its database's bytes,
 // the WAL included and a match across two read chunks found.
@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { findOpencodeSession, opencodeSessionExists, parseCreatedSessions } from '../../main/agents/opencode-sessions.js';
+import { findOpencodeSession, opencodeSessionExists, parseCreatedSessions } from '../../main/agents/opencode/sessions.js';
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'mori-opencode-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -15,7 +15,7 @@ import {
   geminiChatExists,
   parseCodexExitId,
 } from '../../main/agents/agent-transcripts.js';
-import { findClaudeStatus, findClaudeStatusUnder, readClaudeStatusByPid } from '../../main/agents/claude-session-status.js';
+import { findClaudeStatus, findClaudeStatusUnder, readClaudeStatusByPid } from '../../main/agents/claude/session-status.js';
 import { descendsFrom } from '../../main/os/process-tree.js';
 import { firstPrompt, stateFilePaths } from '../../main/agents/first-prompt.js';
 import { PROFILES } from '../../main/agents/profiles.js';

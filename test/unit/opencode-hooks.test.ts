@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hookReport } from '../../main/agents/hooks/hook-events.js';
 import { hookLayer } from '../../main/agents/hooks/hook-layers.js';
-import { opencodeConfigContent, opencodePluginText } from '../../main/agents/hooks/opencode-hook-layer.js';
+import { opencodeConfigContent, opencodePluginText } from '../../main/agents/opencode/hooks.js';
 import { HookSpool, type HookCall } from '../../main/supervisor/signals/hook-spool.js';
 import { until } from '../helpers/until.js';
 

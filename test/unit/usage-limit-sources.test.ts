@@ -2,7 +2,7 @@
 // StopFailure hook payload (limit-hook.ts): the entries each CLI writes, the newest deciding, and
 // hostile payloads.
 import { describe, expect, it } from 'vitest';
-import { hookUsageLimit } from '../../main/agents/usage-limit/limit-hook.js';
+import { hookUsageLimit } from '../../main/agents/claude/limit-hook.js';
 import { claudeTranscriptUsageLimit, codexRolloutUsageLimit } from '../../main/agents/usage-limit/limit-transcript.js';
 
 /**

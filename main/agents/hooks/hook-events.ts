@@ -107,7 +107,7 @@ function codexReport(event: string, payload: unknown): HookReport {
   }
 }
 
-/** opencode 1.18.33's events, as Mori's own plugin names them (opencode-hook-layer.ts). */
+/** opencode 1.18.33's events, as Mori's own plugin names them (opencode/hooks.ts). */
 function opencodeReport(event: string): HookReport {
   switch (event) {
     case 'Busy':

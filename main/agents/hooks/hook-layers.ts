@@ -6,15 +6,15 @@
 //     GEMINI_CLI_SYSTEM_DEFAULTS_PATH (its `hooks` arrays concatenate with the other layers'); it
 //     reads that file only from a root-owned path closed to others (gemini-defaults-check.ts);
 //   - Codex 0.171.0: `--config` overrides holding its hooks and the trust for exactly those hooks
-//     (codex-hook-layer.ts); the person's own `notify` program is left alone;
+//     (codex/hooks.ts); the person's own `notify` program is left alone;
 //   - opencode 1.18.33: a plugin file named in OPENCODE_CONFIG_CONTENT, its last config layer, whose
-//     plugin list adds to the others' (opencode-hook-layer.ts); the plugin writes the spool itself.
+//     plugin list adds to the others' (opencode/hooks.ts); the plugin writes the spool itself.
 // Every hook runs report-script.ts's script into this launch's spool dir. Pure: the caller writes
 // `files` before spawning.
 import type { ProfileName } from '../../../common/session.js';
 import type { Env } from '../profile.js';
-import { codexHookOverrides } from './codex-hook-layer.js';
-import { opencodeConfigContent, opencodePluginText, OPENCODE_CONFIG_VAR } from './opencode-hook-layer.js';
+import { codexHookOverrides } from '../codex/hooks.js';
+import { opencodeConfigContent, opencodePluginText, OPENCODE_CONFIG_VAR } from '../opencode/hooks.js';
 import { reportCommand } from './report-script.js';
 
 /** Where this launch's hook calls go. */

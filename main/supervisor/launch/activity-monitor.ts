@@ -10,7 +10,7 @@ import type { ActivityTransition, AgentActivity } from '../../../common/agent-ac
 import { background } from '../../background.js';
 import type { Cancel, PowerClock, Scheduler } from '../../power/clock.js';
 import { ActivityDebouncer } from '../../agents/activity-debouncer.js';
-import { combineActivity } from '../../agents/claude-session-status.js';
+import { combineActivity } from '../../agents/claude/session-status.js';
 import type { ScreenPatterns } from '../../agents/profile.js';
 import { detectActivity } from '../../agents/screen-activity.js';
 import type { Terminal } from '../../terminals/terminal.js';

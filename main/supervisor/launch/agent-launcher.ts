@@ -8,7 +8,7 @@ import type { LaunchKind } from '../../../common/events.js';
 import type { InterruptReason } from '../../../common/session.js';
 import type { TerminalExit } from '../../../common/terminal.js';
 import type { LaunchSpec } from '../../agents/profile.js';
-import { activityFromClaudeStatus, findClaudeStatus, findClaudeStatusUnder, type ClaudeSessionStatus } from '../../agents/claude-session-status.js';
+import { activityFromClaudeStatus, findClaudeStatus, findClaudeStatusUnder, type ClaudeSessionStatus } from '../../agents/claude/session-status.js';
 import { isAgentId } from '../../agents/agent-id.js';
 import { descendsFrom } from '../../os/process-tree.js';
 import { background } from '../../background.js';

@@ -15,12 +15,12 @@
 // the API answers; only the `■` line it prints on giving up is an error.
 // Flags and screens checked against codex-cli 0.171.0 driven against a loopback Responses API
 // (screens: test/fixtures/agent-screens/codex-*.txt; test/integration/agents-real-codex.test.ts).
-import { fail, ok } from '../../common/result.js';
-import type { AgentProfile } from './profile.js';
-import { codexRolloutExists, codexRolloutPath, findCodexSession, parseCodexExitId, writtenSince } from './agent-transcripts.js';
-import { nudgeText } from './first-prompt.js';
-import { positionalPrompt, resolveBin, UUID_PATTERN } from './launch-helpers.js';
-import { CODEX_TYPING } from './typing.js';
+import { fail, ok } from '../../../common/result.js';
+import type { AgentProfile } from '../profile.js';
+import { codexRolloutExists, codexRolloutPath, findCodexSession, parseCodexExitId, writtenSince } from '../agent-transcripts.js';
+import { nudgeText } from '../first-prompt.js';
+import { positionalPrompt, resolveBin, UUID_PATTERN } from '../launch-helpers.js';
+import { CODEX_TYPING } from '../typing.js';
 
 /** Options every codex launch takes (see the header). */
 const CODEX_OPTIONS = ['--no-daemon', '--config', 'disable_paste_burst=true'];

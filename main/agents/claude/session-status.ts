@@ -5,10 +5,10 @@
 // symlink or oversized file there is no status). Runs in the supervisor's process.
 // Checked against Claude Code 2.1.332.
 import path from 'node:path';
-import { isAgentFileError, listAgentDir, statAgentFile, withAgentFile } from '../os/agent-file.js';
-import type { AgentActivity } from '../../common/agent-activity.js';
-import type { Env } from './profile.js';
-import { claudeConfigDir, claudeTranscriptPath } from './agent-transcripts.js';
+import { isAgentFileError, listAgentDir, statAgentFile, withAgentFile } from '../../os/agent-file.js';
+import type { AgentActivity } from '../../../common/agent-activity.js';
+import type { Env } from '../profile.js';
+import { claudeConfigDir, claudeTranscriptPath } from '../agent-transcripts.js';
 
 /** A status file is a few hundred bytes; a bigger one is not claude's and is not read. */
 const STATUS_MAX_BYTES = 64 * 1024;

@@ -9,9 +9,9 @@
 // Checked against opencode 1.18.33. Runs in the supervisor's process.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { agentFileContains, isAgentFileError, listAgentDir, readAgentFileTail } from '../os/agent-file.js';
-import type { Env } from './profile.js';
-import { homeDir } from './launch-helpers.js';
+import { agentFileContains, isAgentFileError, listAgentDir, readAgentFileTail } from '../../os/agent-file.js';
+import type { Env } from '../profile.js';
+import { homeDir } from '../launch-helpers.js';
 
 /** opencode's session ids: `ses_` and 26 letters and digits (12 hex of time, 14 random base62). */
 export const OPENCODE_ID_PATTERN = /^ses_[0-9A-Za-z]{26}$/;

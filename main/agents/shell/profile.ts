@@ -2,11 +2,11 @@
 // `{prompt}` and `{id}` placeholders (`mori init --command`). The same template starts and resumes;
 // a template that uses `{id}` gets a pre-assigned UUID that is passed again on resume. Mori has no
 // screen patterns for an unknown program and never types into it. Pure.
-import { fail, ok, type Result } from '../../common/result.js';
-import type { AgentProfile, Env, LaunchSpec } from './profile.js';
-import { PLAIN_ID_PATTERN } from './agent-id.js';
-import { expandTemplate, templateUsesId } from './command-template.js';
-import { PLAIN_TYPING } from './typing.js';
+import { fail, ok, type Result } from '../../../common/result.js';
+import type { AgentProfile, Env, LaunchSpec } from '../profile.js';
+import { PLAIN_ID_PATTERN } from '../agent-id.js';
+import { expandTemplate, templateUsesId } from '../command-template.js';
+import { PLAIN_TYPING } from '../typing.js';
 
 /** The user's login shell for the shell profile without a command. */
 const defaultShell = (env: Env): string => {

@@ -9,9 +9,9 @@
 // carry it, so those count only when the message itself is a limit message.
 import * as z from 'zod/mini';
 import '../../../common/zod-english.js';
-import { isLimitLine } from './limit-detect.js';
-import { parseResetTime } from './reset-time.js';
-import type { UsageLimitSignal } from './usage-limit-signal.js';
+import { isLimitLine } from '../usage-limit/limit-detect.js';
+import { parseResetTime } from '../usage-limit/reset-time.js';
+import type { UsageLimitSignal } from '../usage-limit/usage-limit-signal.js';
 
 /** The hook event that reports a turn ended by an API error. */
 export const STOP_FAILURE = 'StopFailure';

@@ -4,12 +4,12 @@
 // is typed into its input once it shows. Flags from aider's options reference (aider.chat
 // docs/config/options: `--restore-chat-history`, `--chat-history-file`); aider could not be
 // installed here, so its screen patterns follow its documented prompts, not captures.
-import { ok } from '../../common/result.js';
-import type { AgentProfile } from './profile.js';
-import { aiderHistoryExists } from './agent-transcripts.js';
-import { nudgeText } from './first-prompt.js';
-import { resolveBin } from './launch-helpers.js';
-import { AIDER_TYPING } from './typing.js';
+import { ok } from '../../../common/result.js';
+import type { AgentProfile } from '../profile.js';
+import { aiderHistoryExists } from '../agent-transcripts.js';
+import { nudgeText } from '../first-prompt.js';
+import { resolveBin } from '../launch-helpers.js';
+import { AIDER_TYPING } from '../typing.js';
 
 export const aiderProfile: AgentProfile = {
   name: 'aider',

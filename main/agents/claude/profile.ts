@@ -3,13 +3,13 @@
 // `$CLAUDE_CONFIG_DIR/projects/<cwd mangled>/<uuid>.jsonl`. Never --continue: with two sessions in one
 // directory it resumes the wrong one. Flags and screens checked against Claude Code 2.1.332
 // (`claude --help`; screens captured from the real CLI: test/fixtures/agent-screens/claude-*.txt).
-import { fail, ok } from '../../common/result.js';
-import type { AgentProfile, Env } from './profile.js';
-import { claudeTranscriptExists } from './agent-transcripts.js';
-import { claudeBusySince } from './claude-session-status.js';
-import { nudgeText } from './first-prompt.js';
-import { positionalPrompt, resolveBin, UUID_PATTERN } from './launch-helpers.js';
-import { CLAUDE_RETRYING, CLAUDE_TYPING } from './typing.js';
+import { fail, ok } from '../../../common/result.js';
+import type { AgentProfile, Env } from '../profile.js';
+import { claudeTranscriptExists } from '../agent-transcripts.js';
+import { claudeBusySince } from './session-status.js';
+import { nudgeText } from '../first-prompt.js';
+import { positionalPrompt, resolveBin, UUID_PATTERN } from '../launch-helpers.js';
+import { CLAUDE_RETRYING, CLAUDE_TYPING } from '../typing.js';
 
 /** The API host claude talks to: ANTHROPIC_BASE_URL's when set (a gateway), else Anthropic's. */
 function apiHosts(env: Env): { host: string; port: number }[] {
@@ -44,7 +44,7 @@ export const claudeProfile: AgentProfile = {
     return ok({ file: resolveBin('claude', 'claude', input.env), args, cwd: input.cwd, agentSessionId: input.agentSessionId, typePrompt: null });
   },
   transcriptExists: (ref, env) => (ref.agentSessionId === null ? Promise.resolve(false) : claudeTranscriptExists(env, ref.cwd, ref.agentSessionId)),
-  // Busy in its status file, the status changed, or the transcript written since (claude-session-status.ts).
+  // Busy in its status file, the status changed, or the transcript written since (session-status.ts).
   tookInputSince: (ref, env, sinceMs) => (ref.agentSessionId === null ? Promise.resolve(false) : claudeBusySince(env, ref.agentSessionId, ref.cwd, sinceMs)),
   discoverSessionId: () => Promise.resolve(null), // pre-assigned: the launch spec carries it
   nudge: (s) => nudgeText(s.projectDir, s.name),

@@ -11,7 +11,7 @@
 // checked against the 0.171.0 binary's `hooks/list` (test/unit/hooks-spool.test.ts) and by
 // test/integration/hooks-real-codex.test.ts, where a hook runs only when its trust is right. Pure.
 import { createHash } from 'node:crypto';
-import { reportCommand } from './report-script.js';
+import { reportCommand } from '../hooks/report-script.js';
 
 /** Codex's events Mori registers, with the label Codex keys its hook state by (0.171.0). */
 export const CODEX_HOOK_EVENTS = {

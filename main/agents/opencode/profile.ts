@@ -4,19 +4,19 @@
 // when it opens an existing session. opencode picks its own session id (`ses_` + 26 letters and
 // digits) and takes none from the caller: the supervisor polls discoverSessionId from the launch on,
 // which reads the id from the `message=created` line opencode logs for the new session in this
-// directory (opencode-sessions.ts); its sessions live in an SQLite database, searched for the id's
+// directory (sessions.ts); its sessions live in an SQLite database, searched for the id's
 // bytes to know whether a resume can work. Retrying is working: opencode retries a failed request by
 // itself under its prompt ("[retrying in 4s attempt #2]").
 // Flags and screens checked against opencode 1.18.33 driven against a loopback Messages API through
 // its built-in anthropic provider (screens: test/fixtures/agent-screens/opencode-*.txt;
 // test/integration/agents-real-opencode.test.ts).
-import { fail, ok } from '../../common/result.js';
-import type { AgentProfile, Env } from './profile.js';
-import { writtenSince } from './agent-transcripts.js';
-import { nudgeText } from './first-prompt.js';
-import { positionalPrompt, resolveBin } from './launch-helpers.js';
-import { findOpencodeSession, OPENCODE_ID_PATTERN, opencodePromptHistory, opencodeSessionExists } from './opencode-sessions.js';
-import { OPENCODE_RETRYING, OPENCODE_TYPING } from './typing.js';
+import { fail, ok } from '../../../common/result.js';
+import type { AgentProfile, Env } from '../profile.js';
+import { writtenSince } from '../agent-transcripts.js';
+import { nudgeText } from '../first-prompt.js';
+import { positionalPrompt, resolveBin } from '../launch-helpers.js';
+import { findOpencodeSession, OPENCODE_ID_PATTERN, opencodePromptHistory, opencodeSessionExists } from './sessions.js';
+import { OPENCODE_RETRYING, OPENCODE_TYPING } from '../typing.js';
 
 /** `--prompt <text>`, the text kept from being read as an option. */
 const promptArgs = (prompt: string | null): string[] => (prompt === null ? [] : ['--prompt', positionalPrompt(prompt)]);

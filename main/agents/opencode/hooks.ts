@@ -20,7 +20,7 @@
 // Event names and payloads checked against the 1.18.33 binary (test/integration/hooks-real-opencode.test.ts).
 // Pure.
 import { pathToFileURL } from 'node:url';
-import { SPOOL_TEMP_PREFIX } from './report-script.js';
+import { SPOOL_TEMP_PREFIX } from '../hooks/report-script.js';
 
 /** The variable opencode reads inline config from, merged over every other layer. */
 export const OPENCODE_CONFIG_VAR = 'OPENCODE_CONFIG_CONTENT';

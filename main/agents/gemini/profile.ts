@@ -4,12 +4,12 @@
 // for the project: `~/.gemini/tmp/<project slug>/chats/session-<time>-<uuid prefix>.jsonl`.
 // Flags and screens checked against Gemini CLI 0.61.0 driven against a loopback Gemini API (screens:
 // test/fixtures/agent-screens/gemini-*.txt; test/integration/agents-real-gemini.test.ts).
-import { fail, ok } from '../../common/result.js';
-import type { AgentProfile } from './profile.js';
-import { geminiChatExists, geminiChatPath, writtenSince } from './agent-transcripts.js';
-import { nudgeText } from './first-prompt.js';
-import { positionalPrompt, resolveBin, UUID_PATTERN } from './launch-helpers.js';
-import { GEMINI_TYPING } from './typing.js';
+import { fail, ok } from '../../../common/result.js';
+import type { AgentProfile } from '../profile.js';
+import { geminiChatExists, geminiChatPath, writtenSince } from '../agent-transcripts.js';
+import { nudgeText } from '../first-prompt.js';
+import { positionalPrompt, resolveBin, UUID_PATTERN } from '../launch-helpers.js';
+import { GEMINI_TYPING } from '../typing.js';
 
 export const geminiProfile: AgentProfile = {
   name: 'gemini',
