@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { claudeTranscriptPath } from '../../main/agents/agent-transcripts.js';
+import { claudeTranscriptPath } from '../../main/agents/claude/transcript.js';
 import { TmuxBackend } from '../../main/terminals/tmux/tmux-backend.js';
 import { collect, tempDir, testEnv, testSocketName, waitFor } from '../fixtures/terminals/harness.js';
 import { hasEvent, until, UpHarness } from '../helpers/mori-up.js';

@@ -7,14 +7,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  claudeProjectDirName,
-  claudeTranscriptPath,
-  codexRolloutExists,
-  findCodexSession,
-  geminiChatExists,
-  parseCodexExitId,
-} from '../../main/agents/agent-transcripts.js';
+import { claudeProjectDirName, claudeTranscriptPath } from '../../main/agents/claude/transcript.js';
+import { codexRolloutExists, findCodexSession, parseCodexExitId } from '../../main/agents/codex/rollouts.js';
+import { geminiChatExists } from '../../main/agents/gemini/chats.js';
 import { findClaudeStatus, findClaudeStatusUnder, readClaudeStatusByPid } from '../../main/agents/claude/session-status.js';
 import { descendsFrom } from '../../main/os/process-tree.js';
 import { firstPrompt, stateFilePaths } from '../../main/agents/first-prompt.js';

@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { claudeTranscriptPath } from '../../main/agents/agent-transcripts.js';
+import { claudeTranscriptPath } from '../../main/agents/claude/transcript.js';
 import { readTail, transcriptUsageLimit, turnEnded } from '../../main/supervisor/limits/transcript-limit-watch.js';
 
 const ID = '6f1c2b9e-0d3a-4e5f-8a7b-9c0d1e2f3a4b';

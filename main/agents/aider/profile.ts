@@ -6,10 +6,16 @@
 // installed here, so its screen patterns follow its documented prompts, not captures.
 import { ok } from '../../../common/result.js';
 import type { AgentProfile } from '../profile.js';
-import { aiderHistoryExists } from '../agent-transcripts.js';
+import path from 'node:path';
 import { nudgeText } from '../first-prompt.js';
 import { resolveBin } from '../launch-helpers.js';
+import { exists } from '../record-files.js';
 import { AIDER_TYPING } from '../typing.js';
+
+/** Aider's default `--chat-history-file`, in the directory it runs in. */
+export const AIDER_HISTORY_FILE = '.aider.chat.history.md';
+
+export const aiderHistoryExists = (cwd: string): Promise<boolean> => exists(path.join(cwd, AIDER_HISTORY_FILE));
 
 export const aiderProfile: AgentProfile = {
   name: 'aider',

@@ -5,7 +5,7 @@
 // (`claude --help`; screens captured from the real CLI: test/fixtures/agent-screens/claude-*.txt).
 import { fail, ok } from '../../../common/result.js';
 import type { AgentProfile, Env } from '../profile.js';
-import { claudeTranscriptExists } from '../agent-transcripts.js';
+import { claudeTranscriptExists } from './transcript.js';
 import { claudeBusySince } from './session-status.js';
 import { nudgeText } from '../first-prompt.js';
 import { positionalPrompt, resolveBin, UUID_PATTERN } from '../launch-helpers.js';

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { isAgentFileError, listAgentDir, statAgentFile, withAgentFile } from '../../os/agent-file.js';
 import type { AgentActivity } from '../../../common/agent-activity.js';
 import type { Env } from '../profile.js';
-import { claudeConfigDir, claudeTranscriptPath } from '../agent-transcripts.js';
+import { claudeConfigDir, claudeTranscriptPath } from './transcript.js';
 
 /** A status file is a few hundred bytes; a bigger one is not claude's and is not read. */
 const STATUS_MAX_BYTES = 64 * 1024;

@@ -17,7 +17,8 @@
 // (screens: test/fixtures/agent-screens/codex-*.txt; test/integration/agents-real-codex.test.ts).
 import { fail, ok } from '../../../common/result.js';
 import type { AgentProfile } from '../profile.js';
-import { codexRolloutExists, codexRolloutPath, findCodexSession, parseCodexExitId, writtenSince } from '../agent-transcripts.js';
+import { writtenSince } from '../record-files.js';
+import { codexRolloutExists, codexRolloutPath, findCodexSession, parseCodexExitId } from './rollouts.js';
 import { nudgeText } from '../first-prompt.js';
 import { positionalPrompt, resolveBin, UUID_PATTERN } from '../launch-helpers.js';
 import { CODEX_TYPING } from '../typing.js';

@@ -6,7 +6,8 @@
 // test/fixtures/agent-screens/gemini-*.txt; test/integration/agents-real-gemini.test.ts).
 import { fail, ok } from '../../../common/result.js';
 import type { AgentProfile } from '../profile.js';
-import { geminiChatExists, geminiChatPath, writtenSince } from '../agent-transcripts.js';
+import { writtenSince } from '../record-files.js';
+import { geminiChatExists, geminiChatPath } from './chats.js';
 import { nudgeText } from '../first-prompt.js';
 import { positionalPrompt, resolveBin, UUID_PATTERN } from '../launch-helpers.js';
 import { GEMINI_TYPING } from '../typing.js';

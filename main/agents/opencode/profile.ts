@@ -12,7 +12,7 @@
 // test/integration/agents-real-opencode.test.ts).
 import { fail, ok } from '../../../common/result.js';
 import type { AgentProfile, Env } from '../profile.js';
-import { writtenSince } from '../agent-transcripts.js';
+import { writtenSince } from '../record-files.js';
 import { nudgeText } from '../first-prompt.js';
 import { positionalPrompt, resolveBin } from '../launch-helpers.js';
 import { findOpencodeSession, OPENCODE_ID_PATTERN, opencodePromptHistory, opencodeSessionExists } from './sessions.js';

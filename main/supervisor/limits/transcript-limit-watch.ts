@@ -6,7 +6,8 @@
 // (the agent continued by itself). Runs in the supervisor's process.
 import type { AgentActivity } from '../../../common/agent-activity.js';
 import type { ProfileName } from '../../../common/session.js';
-import { claudeTranscriptPath, codexRolloutPath } from '../../agents/agent-transcripts.js';
+import { claudeTranscriptPath } from '../../agents/claude/transcript.js';
+import { codexRolloutPath } from '../../agents/codex/rollouts.js';
 import type { Env } from '../../agents/profile.js';
 import { claudeAnsweredSince, claudeTranscriptUsageLimit, codexRolloutUsageLimit } from '../../agents/usage-limit/limit-transcript.js';
 import type { UsageLimitSignal } from '../../agents/usage-limit/usage-limit-signal.js';
