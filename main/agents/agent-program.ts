@@ -2,30 +2,21 @@
 // before every launch (a missing program is said once, with how to install it, instead of a crash
 // loop of a pane that cannot start) and by `mori init`, which warns early. Looks the program up the
 // way the launch will: the `MORI_AGENT_BIN_<NAME>` override, else the profile's executable (or the
-// first word of the shell/custom command line) on the launch environment's PATH. Any Node process.
+// first word of the command line of a profile that takes one) on the launch environment's PATH; how
+// to install it is the profile's word. Any Node process.
 import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
 import type { ProfileName } from '../../common/session.js';
 import type { AgentProfile, Env } from './profile.js';
 import { splitCommandLine } from './command-template.js';
+import { PROFILES } from './profiles.js';
 import { resolveBin } from './launch-helpers.js';
 
 export type AgentProgram = { found: true; path: string } | { found: false; program: string; install: string };
 
-/** How each agent CLI is installed, per its own documentation. */
-export const INSTALL_HINTS: Readonly<Record<ProfileName, string>> = {
-  claude: 'npm install -g @anthropic-ai/claude-code',
-  codex: 'npm install -g @openai/codex',
-  gemini: 'npm install -g @google/gemini-cli',
-  opencode: 'npm install -g opencode-ai',
-  aider: 'python -m pip install aider-install && aider-install',
-  shell: 'check the command in session.json (`mori init --command`)',
-  custom: 'check the command in session.json (`mori init --command`)',
-};
-
 /** The program a launch would run: for shell/custom, the first word of `command` (else the login shell). */
-export function agentProgramName(profile: Pick<AgentProfile, 'name' | 'defaultBin'>, env: Env, command?: string): string {
-  if (profile.name === 'shell' || profile.name === 'custom') {
+export function agentProgramName(profile: Pick<AgentProfile, 'name' | 'defaultBin' | 'takesCommand'>, env: Env, command?: string): string {
+  if (profile.takesCommand === true) {
     const words = command !== undefined ? splitCommandLine(command) : null;
     if (words?.ok && words.value[0] !== undefined) return words.value[0];
     const shell = env['SHELL'];
@@ -49,17 +40,17 @@ export function resolveProgram(program: string, env: Env, cwd: string): string |
 }
 
 /** Finds the program `mori init` would have the session run (for its warning). */
-export function findAgentProgram(profile: Pick<AgentProfile, 'name' | 'defaultBin'>, env: Env, command?: string): AgentProgram {
+export function findAgentProgram(profile: Pick<AgentProfile, 'name' | 'defaultBin' | 'takesCommand' | 'install'>, env: Env, command?: string): AgentProgram {
   const program = agentProgramName(profile, env, command);
   const found = resolveProgram(program, env, process.cwd());
-  const install = profile.name === 'shell' || profile.name === 'custom' ? `install "${program}" or put its directory on PATH` : INSTALL_HINTS[profile.name];
+  const install = profile.takesCommand === true ? `install "${program}" or put its directory on PATH` : profile.install;
   return found !== null ? { found: true, path: found } : { found: false, program, install };
 }
 
 /** What to tell the person when the program is missing: which program, and how to install it. */
 export function missingProgramMessage(profile: ProfileName, program: string): string {
   const override = `MORI_AGENT_BIN_${profile.toUpperCase()}`;
-  return `the agent's program "${program}" was not found (not on PATH, nor set by ${override}); install it: ${INSTALL_HINTS[profile]}`;
+  return `the agent's program "${program}" was not found (not on PATH, nor set by ${override}); install it: ${PROFILES[profile].install}`;
 }
 
 export type ProgramCheck = { ok: true; path: string } | { ok: false; message: string };

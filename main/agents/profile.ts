@@ -1,9 +1,15 @@
 // The shape of an agent profile (DESIGN.md §5): how one agent CLI is started, resumed, nudged and
-// read. Profiles are data plus small functions; this file only declares the types. Runs in the
+// read, and the optional capabilities the supervisor asks it for (hooks, usage-limit sources, a
+// status file, its id form) instead of naming agents. Each profile lives in main/agents/<name>/.
+// Profiles are data plus small functions; this file only declares the types. Runs in the
 // supervisor's process (Electron main or `mori up`).
+import type { AgentActivity } from '../../common/agent-activity.js';
 import type { Result } from '../../common/result.js';
 import type { ProfileName } from '../../common/session.js';
+import type { HookReport } from './hooks/hook-events.js';
+import type { HookLayer, HookPlace } from './hooks/hook-layers.js';
 import type { TypingRules } from './typing.js';
+import type { UsageLimitSignal } from './usage-limit/usage-limit-signal.js';
 
 /** The environment a launch is computed from (bin overrides, config dirs, HOME). Never stored. */
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -102,6 +108,48 @@ export interface ApiHost {
   port: number;
 }
 
+/** The form of an agent's own session id (agent-id.ts checks ids against it before a command line holds one). */
+export interface AgentIdForm {
+  pattern: RegExp;
+  /** The form in words, for messages. */
+  words: string;
+}
+
+/** An agent's hooks (DESIGN.md §4 "Hooks"): the layer Mori gives a launch, and what each call reports. */
+export interface AgentHooks {
+  /** The layer for a launch with `args` in `env` (only read: the person's own setting a layer joins). */
+  layer(args: readonly string[], place: HookPlace, env: Env): HookLayer;
+  /** What a call of `event` with `payload` (null: unread, too big) reports. */
+  report(event: string, payload: unknown): HookReport;
+  /** Once the layer's files are written: why the agent would not read them (hooks are then off), else null. */
+  refusal?(place: HookPlace): string | null;
+  /** The usage limit a failed turn's payload (HookReport.stopFailure) reports, or null. */
+  usageLimit?(event: string, payload: unknown, nowMs: number, localZone: string): UsageLimitSignal | null;
+}
+
+/** Where an agent shows its usage limit (DESIGN.md §4): its own limit lines on screen, and its record. */
+export interface LimitSources {
+  /** Its limit messages, each anchored at a line's start after LIMIT_LEAD (usage-limit/limit-detect.ts). */
+  shapes: readonly RegExp[];
+  /** Whether the row starting at `start` lies inside a tool's output as this CLI frames it (usage-limit/tool-output.ts). */
+  inToolOutput(screen: string, start: number): boolean;
+  /** Its own record of a session read at a turn's end: the file whose tail holds the outcome, and how to read that tail. */
+  transcript?: {
+    file(env: Env, agentSessionId: string, cwd: string): Promise<string | null>;
+    usageLimit(tail: string, nowMs: number, localZone: string): UsageLimitSignal | null;
+    /** Whether the tail holds an answer stamped after `sinceMs` (and not after `nowMs`): the agent went on after a reset by itself. */
+    answeredSince?(tail: string, sinceMs: number, nowMs: number): boolean;
+  };
+}
+
+/** What a status file the agent keeps of itself says: its activity and the conversation it is in. */
+export interface AgentStatus {
+  activity: AgentActivity;
+  sessionId: string | null;
+  /** When the file was written (epoch ms): older than the recorded id's last change, its id is stale. */
+  writtenAtMs: number;
+}
+
 export interface AgentProfile {
   name: ProfileName;
   /** The name people know the agent by. */
@@ -129,4 +177,21 @@ export interface AgentProfile {
   typing: TypingRules;
   /** Hosts the agent needs; empty for agents that need no network (shell). */
   apiHosts(env: Env): ApiHost[];
+  /** The hosts the reachability probe tries while it runs (power/probe-targets.ts); empty: none. */
+  probeHosts: readonly ApiHost[];
+  /** How its program is installed, per its own documentation (said when the program is missing). */
+  install: string;
+  /**
+   * Runs a command the person gives (shell, custom): a session needs one, the program is its first
+   * word, and a check's approval covers it (checks/trust.ts).
+   */
+  takesCommand?: boolean;
+  /** The form of its own session ids; absent: plain ids (agent-id.ts). */
+  idForm?: AgentIdForm;
+  /** Its hooks; absent: activity is read from the screen alone. */
+  hooks?: AgentHooks;
+  /** Where it shows a usage limit; absent: it has none Mori can read. */
+  limits?: LimitSources;
+  /** Its own status file, read beside the screen; absent: none. */
+  status?: { find(env: Env, agentSessionId: string, pid: number): Promise<AgentStatus | null> };
 }

@@ -10,6 +10,7 @@ import { isLoopbackHost, type CheckSpec, type DerivedChecks } from '../../common
 import { fail, ok, type Result } from '../../common/result.js';
 import type { SessionFile } from '../../common/session.js';
 import { checkTemplatePlaceholders } from '../agents/command-template.js';
+import { PROFILES } from '../agents/profiles.js';
 import { findApproval, recordApproval, type Approval } from './trust-store.js';
 
 /** Versioned so a future change of what is hashed cannot collide with an old approval. */
@@ -119,9 +120,9 @@ export function approveChecks(home: string, stateDir: string, t: Pick<TrustState
 
 // ------------------------------------------------------------------ the agent command
 
-/** The shell and custom profiles run a command line from session.json; the other profiles run their own CLI. */
+/** Profiles that take a command (shell, custom) run a command line from session.json; the others run their own CLI. */
 export function agentCommandNeedsTrust(agent: Pick<SessionFile['agent'], 'profile'>): boolean {
-  return agent.profile === 'shell' || agent.profile === 'custom';
+  return PROFILES[agent.profile].takesCommand === true;
 }
 
 export function agentCommandHash(agent: Pick<SessionFile['agent'], 'profile' | 'command'>): string {

@@ -1,31 +1,12 @@
-// Which host:port pairs the reachability probe connects to: each active agent's API hosts, or the
-// HTTPS proxy the agents go through, or `MORI_PROBE=host:port[,host:port]` (tests; `none` turns the
-// probes off). Pure: the environment is passed in.
+// Which host:port pairs the reachability probe connects to: each active agent's API hosts (its
+// profile's probeHosts), or the HTTPS proxy the agents go through, or
+// `MORI_PROBE=host:port[,host:port]` (tests; `none` turns the probes off). Pure: the environment is
+// passed in.
 // Main process (and `mori up`).
 import type { ProbeTarget } from '../../common/power.js';
 import { fail, ok, type Result } from '../../common/result.js';
 import type { ProfileName } from '../../common/session.js';
-
-/** HTTPS is what every agent speaks to its API. */
-const HTTPS_PORT = 443;
-const https = (host: string): ProbeTarget => ({ host, port: HTTPS_PORT });
-
-/**
- * The API hosts each agent needs. shell/custom run commands Mori knows nothing about, so they add
- * none; aider talks to whichever model provider it is set up for, commonly one of these two.
- */
-export const PROFILE_API_HOSTS: Readonly<Record<ProfileName, readonly ProbeTarget[]>> = {
-  claude: [https('api.anthropic.com')],
-  // API-key sign-in talks to api.openai.com, ChatGPT sign-in to chatgpt.com.
-  codex: [https('api.openai.com'), https('chatgpt.com')],
-  // API-key sign-in talks to the Gemini API, Google sign-in to the Code Assist API.
-  gemini: [https('generativelanguage.googleapis.com'), https('cloudcode-pa.googleapis.com')],
-  // opencode talks to whichever provider it is set up for; these two and its own (opencode.ai) are the usual ones.
-  opencode: [https('api.anthropic.com'), https('api.openai.com'), https('opencode.ai')],
-  aider: [https('api.openai.com'), https('api.anthropic.com')],
-  shell: [],
-  custom: [],
-};
+import { PROFILES } from '../agents/profiles.js';
 
 /** Parses `host:port[,host:port]`; an IPv6 host is written in brackets, `[::1]:8080`. */
 export function parseProbeTargets(spec: string): Result<ProbeTarget[]> {
@@ -75,7 +56,7 @@ export function probeTargetsFor(
   // `none`: probe nothing, the network is taken as always there (no network interruptions).
   if (override === 'none') return ok([]);
   if (override) return parseProbeTargets(override);
-  const wanted = [...new Set(profiles)].flatMap((p) => PROFILE_API_HOSTS[p]);
+  const wanted = [...new Set(profiles)].flatMap((p) => PROFILES[p].probeHosts);
   if (wanted.length === 0) return ok([]);
   const proxy = proxyTarget(env);
   if (proxy) return ok([proxy]);

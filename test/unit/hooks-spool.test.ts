@@ -153,52 +153,52 @@ describe('the spool reader', () => {
 describe('what a hook call reports', () => {
   const id = '0b5f6b1e-4c1a-4d2e-9f3a-5a6b7c8d9e0f';
   it('maps claude events to activities, SessionStart to its id, StopFailure to its raw payload', () => {
-    expect(hookReport('claude', 'UserPromptSubmit', {})).toEqual({ activity: 'working' });
-    expect(hookReport('claude', 'PreToolUse', null)).toEqual({ activity: 'working' });
-    expect(hookReport('claude', 'PermissionRequest', {})).toEqual({ activity: 'needs-input' });
-    expect(hookReport('claude', 'Notification', { notification_type: 'permission_prompt' })).toEqual({ activity: 'needs-input' });
-    expect(hookReport('claude', 'Notification', { notification_type: 'elicitation_dialog' })).toEqual({ activity: 'needs-input' });
-    expect(hookReport('claude', 'Notification', { notification_type: 'idle_prompt' })).toEqual({ activity: 'waiting' });
-    expect(hookReport('claude', 'Notification', { notification_type: 'auth_success' })).toEqual({ activity: null });
-    expect(hookReport('claude', 'Stop', {})).toEqual({ activity: 'waiting' });
+    expect(hookReport(PROFILES.claude, 'UserPromptSubmit', {})).toEqual({ activity: 'working' });
+    expect(hookReport(PROFILES.claude, 'PreToolUse', null)).toEqual({ activity: 'working' });
+    expect(hookReport(PROFILES.claude, 'PermissionRequest', {})).toEqual({ activity: 'needs-input' });
+    expect(hookReport(PROFILES.claude, 'Notification', { notification_type: 'permission_prompt' })).toEqual({ activity: 'needs-input' });
+    expect(hookReport(PROFILES.claude, 'Notification', { notification_type: 'elicitation_dialog' })).toEqual({ activity: 'needs-input' });
+    expect(hookReport(PROFILES.claude, 'Notification', { notification_type: 'idle_prompt' })).toEqual({ activity: 'waiting' });
+    expect(hookReport(PROFILES.claude, 'Notification', { notification_type: 'auth_success' })).toEqual({ activity: null });
+    expect(hookReport(PROFILES.claude, 'Stop', {})).toEqual({ activity: 'waiting' });
     const failure = { hook_event_name: 'StopFailure', error: 'rate_limit' };
-    expect(hookReport('claude', 'StopFailure', failure)).toEqual({ activity: 'error', stopFailure: failure });
-    expect(hookReport('claude', 'SessionStart', { session_id: id, source: 'clear' })).toEqual({ activity: 'waiting', agentSession: { id, source: 'clear' } });
-    expect(hookReport('claude', 'SessionEnd', { reason: 'clear' })).toEqual({ activity: null });
+    expect(hookReport(PROFILES.claude, 'StopFailure', failure)).toEqual({ activity: 'error', stopFailure: failure });
+    expect(hookReport(PROFILES.claude, 'SessionStart', { session_id: id, source: 'clear' })).toEqual({ activity: 'waiting', agentSession: { id, source: 'clear' } });
+    expect(hookReport(PROFILES.claude, 'SessionEnd', { reason: 'clear' })).toEqual({ activity: null });
   });
 
   it('drops an agent session id that is not a UUID (it would reach a command line)', () => {
     for (const forged of ['--dangerously-skip-permissions', '$(touch /tmp/x)', 'a'.repeat(5000), 42]) {
-      expect(hookReport('claude', 'SessionStart', { session_id: forged, source: 'clear' })).toEqual({ activity: 'waiting' });
+      expect(hookReport(PROFILES.claude, 'SessionStart', { session_id: forged, source: 'clear' })).toEqual({ activity: 'waiting' });
     }
   });
 
   it('maps gemini and codex events', () => {
-    expect(hookReport('gemini', 'BeforeAgent', {})).toEqual({ activity: 'working' });
-    expect(hookReport('gemini', 'Notification', { notification_type: 'ToolPermission' })).toEqual({ activity: 'needs-input' });
-    expect(hookReport('gemini', 'AfterAgent', {})).toEqual({ activity: 'waiting' });
-    expect(hookReport('codex', 'UserPromptSubmit', {})).toEqual({ activity: 'working' });
-    expect(hookReport('codex', 'PreToolUse', {})).toEqual({ activity: 'working' });
-    expect(hookReport('codex', 'PermissionRequest', {})).toEqual({ activity: 'needs-input' });
-    expect(hookReport('codex', 'PostToolUse', {})).toEqual({ activity: 'working' });
-    expect(hookReport('codex', 'Stop', {})).toEqual({ activity: 'waiting' });
-    expect(hookReport('codex', 'Interrupt', {})).toEqual({ activity: 'waiting' });
+    expect(hookReport(PROFILES.gemini, 'BeforeAgent', {})).toEqual({ activity: 'working' });
+    expect(hookReport(PROFILES.gemini, 'Notification', { notification_type: 'ToolPermission' })).toEqual({ activity: 'needs-input' });
+    expect(hookReport(PROFILES.gemini, 'AfterAgent', {})).toEqual({ activity: 'waiting' });
+    expect(hookReport(PROFILES.codex, 'UserPromptSubmit', {})).toEqual({ activity: 'working' });
+    expect(hookReport(PROFILES.codex, 'PreToolUse', {})).toEqual({ activity: 'working' });
+    expect(hookReport(PROFILES.codex, 'PermissionRequest', {})).toEqual({ activity: 'needs-input' });
+    expect(hookReport(PROFILES.codex, 'PostToolUse', {})).toEqual({ activity: 'working' });
+    expect(hookReport(PROFILES.codex, 'Stop', {})).toEqual({ activity: 'waiting' });
+    expect(hookReport(PROFILES.codex, 'Interrupt', {})).toEqual({ activity: 'waiting' });
     // Codex runs SessionStart as a thread's first turn starts: its id, no activity.
-    expect(hookReport('codex', 'SessionStart', { session_id: id, source: 'startup' })).toEqual({ activity: null, agentSession: { id, source: 'startup' } });
-    expect(hookReport('codex', 'SessionStart', { session_id: '$(touch /tmp/x)', source: 'startup' })).toEqual({ activity: null });
-    expect(hookReport('codex', 'notify', { type: 'agent-turn-complete' })).toEqual({ activity: 'waiting' });
-    expect(hookReport('codex', 'notify', { type: 'something-else' })).toEqual({ activity: null });
-    expect(hookReport('shell', 'Stop', {})).toEqual({ activity: null });
+    expect(hookReport(PROFILES.codex, 'SessionStart', { session_id: id, source: 'startup' })).toEqual({ activity: null, agentSession: { id, source: 'startup' } });
+    expect(hookReport(PROFILES.codex, 'SessionStart', { session_id: '$(touch /tmp/x)', source: 'startup' })).toEqual({ activity: null });
+    expect(hookReport(PROFILES.codex, 'notify', { type: 'agent-turn-complete' })).toEqual({ activity: 'waiting' });
+    expect(hookReport(PROFILES.codex, 'notify', { type: 'something-else' })).toEqual({ activity: null });
+    expect(hookReport(PROFILES.shell, 'Stop', {})).toEqual({ activity: null });
   });
 
   it("gives each agent its layer without touching the person's settings", () => {
     const place = { script: '/h/hooks/report.sh', spoolDir: "/h/it's/n", settingsFile: '/h/hooks/n.json', pluginFile: "/h/hooks/it's n.mjs" };
-    const claude = hookLayer('claude', ['--resume', 'x'], place);
+    const claude = hookLayer(PROFILES.claude, ['--resume', 'x'], place);
     expect(claude?.args).toEqual(['--settings', '/h/hooks/n.json', '--resume', 'x']);
     const settings = JSON.parse(claude?.files[0]?.text ?? '{}') as { hooks: Record<string, { hooks: { command: string }[] }[]> };
     expect(settings.hooks['Stop']?.[0]?.hooks[0]?.command).toBe(`sh '/h/hooks/report.sh' '/h/it'\\''s/n' Stop`);
-    expect(hookLayer('gemini', ['--resume', 'x'], place)?.env).toEqual({ GEMINI_CLI_SYSTEM_DEFAULTS_PATH: '/h/hooks/n.json' });
-    const codex = hookLayer('codex', ['resume', '--no-daemon', 'x'], place)?.args ?? [];
+    expect(hookLayer(PROFILES.gemini, ['--resume', 'x'], place)?.env).toEqual({ GEMINI_CLI_SYSTEM_DEFAULTS_PATH: '/h/hooks/n.json' });
+    const codex = hookLayer(PROFILES.codex, ['resume', '--no-daemon', 'x'], place)?.args ?? [];
     expect(codex.slice(0, 3)).toEqual(['resume', '--config', `hooks.SessionStart=[{hooks=[{type="command",command="sh '/h/hooks/report.sh' '/h/it'\\\\''s/n' SessionStart",timeout=3}]}]`]);
     expect(codex.slice(-2)).toEqual(['--no-daemon', 'x']);
     expect(codex.filter((a) => a.startsWith('notify'))).toEqual([]);
@@ -206,7 +206,7 @@ describe('what a hook call reports', () => {
     // The hash Codex 0.171.0's own `hooks/list` gave this hook as its currentHash.
     const handler = { type: 'command', command: 'sh /x/report.sh /x/spool SessionStart', timeout: 10, async: false } as const;
     expect(codexHookHash('session_start', handler)).toBe('sha256:fd6be8f614e89fb32c17dc86d6fa8503e1ac6a99ee9a8112cb4c5c92e6a1f9cf');
-    expect(hookLayer('shell', [], place)).toBeNull();
+    expect(hookLayer(PROFILES.shell, [], place)).toBeNull();
   });
 
   it('says why Gemini CLI would skip a system-defaults file: the nearest directory above it not root-owned and closed to others', () => {

@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { PROFILES } from '../../main/agents/profiles.js';
 import { hookReport } from '../../main/agents/hooks/hook-events.js';
 import { hookLayer } from '../../main/agents/hooks/hook-layers.js';
 import { opencodeConfigContent, opencodePluginText } from '../../main/agents/opencode/hooks.js';
@@ -39,24 +40,24 @@ describe("opencode's layer", () => {
 
   it('is a plugin file and one variable; args untouched; off (nothing written) when their content cannot take it', () => {
     const place = { script: '/h/hooks/report.sh', spoolDir: '/h/hooks/n', settingsFile: '/h/hooks/n.json', pluginFile: PLUGIN };
-    const layer = hookLayer('opencode', ['--session', 'ses_x'], place, { HOME: '/h' });
+    const layer = hookLayer(PROFILES.opencode, ['--session', 'ses_x'], place, { HOME: '/h' });
     expect(layer?.args).toEqual(['--session', 'ses_x']);
     expect(layer?.env).toEqual({ OPENCODE_CONFIG_CONTENT: JSON.stringify({ plugin: [SPEC] }) });
     expect(layer?.files.map((f) => f.path)).toEqual([PLUGIN]);
     expect(layer?.files[0]?.text).toContain('const dir = "/h/hooks/n";');
-    const off = hookLayer('opencode', [], place, { OPENCODE_CONFIG_CONTENT: 'not json' });
+    const off = hookLayer(PROFILES.opencode, [], place, { OPENCODE_CONFIG_CONTENT: 'not json' });
     expect(off?.off).toContain('OPENCODE_CONFIG_CONTENT');
     expect(off?.files).toEqual([]);
     expect(off?.env).toEqual({});
   });
 
   it("reports its plugin's events: a turn or an answer is working, a permission or question needs input, idle is waiting", () => {
-    expect(hookReport('opencode', 'Busy', {})).toEqual({ activity: 'working' });
-    expect(hookReport('opencode', 'Answered', {})).toEqual({ activity: 'working' });
-    expect(hookReport('opencode', 'PermissionAsked', { session_id: 'ses_x' })).toEqual({ activity: 'needs-input' });
-    expect(hookReport('opencode', 'QuestionAsked', {})).toEqual({ activity: 'needs-input' });
-    expect(hookReport('opencode', 'Idle', null)).toEqual({ activity: 'waiting' });
-    expect(hookReport('opencode', 'Stop', {})).toEqual({ activity: null });
+    expect(hookReport(PROFILES.opencode, 'Busy', {})).toEqual({ activity: 'working' });
+    expect(hookReport(PROFILES.opencode, 'Answered', {})).toEqual({ activity: 'working' });
+    expect(hookReport(PROFILES.opencode, 'PermissionAsked', { session_id: 'ses_x' })).toEqual({ activity: 'needs-input' });
+    expect(hookReport(PROFILES.opencode, 'QuestionAsked', {})).toEqual({ activity: 'needs-input' });
+    expect(hookReport(PROFILES.opencode, 'Idle', null)).toEqual({ activity: 'waiting' });
+    expect(hookReport(PROFILES.opencode, 'Stop', {})).toEqual({ activity: null });
   });
 });
 

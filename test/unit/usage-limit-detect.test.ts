@@ -2,7 +2,9 @@
 // message shapes, the last one on screen, wrapped and two-line messages, and the person's own prompt
 // echo that must never count.
 import { describe, expect, it } from 'vitest';
-import { isLimitLine, screenUsageLimit, type LimitProfile } from '../../main/agents/usage-limit/limit-detect.js';
+import { PROFILES } from '../../main/agents/profiles.js';
+import type { ProfileName } from '../../common/session.js';
+import { isLimitLine, screenUsageLimit } from '../../main/agents/usage-limit/limit-detect.js';
 
 /**
  * The fastest of three runs, in ms: the machine is shared, so one run can be descheduled; a
@@ -21,7 +23,7 @@ function fastestMs(run: () => unknown): number {
 const NOW = Date.parse('2026-07-15T12:00:00Z');
 const iso = (ms: number | null | undefined): string | null => (ms == null ? null : new Date(ms).toISOString());
 
-interface Row { cli: string; profile: LimitProfile; screen: string; zone: string; want: string | null; text: string }
+interface Row { cli: string; profile: ProfileName; screen: string; zone: string; want: string | null; text: string }
 
 // Each row: the CLI and release the screen comes from, what the screen shows (newest line last),
 // the machine's zone, and the reset instant and message text the reader must give.
@@ -105,7 +107,7 @@ const fires: Row[] = [
 
 describe('screenUsageLimit finds each CLI’s own limit message', () => {
   it.each(fires)('$cli', ({ profile, screen, zone, want, text }) => {
-    const s = screenUsageLimit(profile, screen, NOW, zone);
+    const s = screenUsageLimit(PROFILES[profile], screen, NOW, zone);
     expect(s).not.toBeNull();
     expect(s?.source).toBe('screen');
     expect(s?.profile).toBe(profile);
@@ -119,16 +121,16 @@ describe('screenUsageLimit finds each CLI’s own limit message', () => {
       '❯ continue',
       "  ⎿  You've hit your weekly limit · resets Jul 20, 9am (UTC)",
     ].join('\n');
-    expect(iso(screenUsageLimit('claude', screen, NOW, 'UTC')?.resetAtMs)).toBe('2026-07-20T09:00:00.000Z');
+    expect(iso(screenUsageLimit(PROFILES.claude, screen, NOW, 'UTC')?.resetAtMs)).toBe('2026-07-20T09:00:00.000Z');
   });
 
   it('a signal’s text is one line of at most 200 characters', () => {
-    const s = screenUsageLimit('claude', `⎿ You've hit your session limit · resets 3pm ${'x'.repeat(500)}`, NOW, 'UTC');
+    const s = screenUsageLimit(PROFILES.claude, `⎿ You've hit your session limit · resets 3pm ${'x'.repeat(500)}`, NOW, 'UTC');
     expect(s?.text.length).toBe(200);
   });
 });
 
-interface Quiet { cli: string; profile: LimitProfile; screen: string }
+interface Quiet { cli: string; profile: ProfileName; screen: string }
 
 // The person's prompt echoed back, the agent talking about limits, and other CLIs' limits: none count.
 const quiet: Quiet[] = [
@@ -147,22 +149,22 @@ const quiet: Quiet[] = [
   { cli: 'gemini 0.61.0 capacity (not a usage limit)', profile: 'gemini', screen: 'We are currently experiencing high demand for gemini-2.5-pro.\nAccess resets at 3:45 PM PDT.\n' },
   { cli: 'opencode 1.18.33 prompt', profile: 'opencode', screen: '> Usage limit reached. It will reset in 2 hours. Explain this' },
   { cli: 'claude message on a codex screen', profile: 'codex', screen: "  ⎿  You've hit your session limit · resets 3pm (UTC)" },
-  { cli: 'an unknown profile', profile: 'shell' as LimitProfile, screen: "■ You've hit your usage limit." },
+  { cli: 'an unknown profile', profile: 'shell', screen: "■ You've hit your usage limit." },
 ];
 
 describe('screenUsageLimit ignores what is not the CLI’s own limit message', () => {
   it.each(quiet)('$cli', ({ profile, screen }) => {
-    expect(screenUsageLimit(profile, screen, NOW, 'UTC')).toBeNull();
+    expect(screenUsageLimit(PROFILES[profile], screen, NOW, 'UTC')).toBeNull();
   });
 
   it('a wrapped message never takes its reset from the person’s next prompt', () => {
-    const s = screenUsageLimit('claude', "⎿  You've hit your session limit\n❯ resets 3pm (UTC)", NOW, 'UTC');
+    const s = screenUsageLimit(PROFILES.claude, "⎿  You've hit your session limit\n❯ resets 3pm (UTC)", NOW, 'UTC');
     expect(s?.resetAtMs).toBeNull();
   });
 });
 
 describe('hostile screens', () => {
-  const huge: [string, LimitProfile, string][] = [
+  const huge: [string, ProfileName, string][] = [
     ['a 1 MB line of glyphs', 'claude', '⎿'.repeat(1_000_000)],
     ['a 1 MB line of spaces then the message', 'claude', ' '.repeat(1_000_000) + "You've hit your session limit · resets 3pm"],
     ['a 1 MB line repeating the message', 'codex', "■ You've hit your usage limit. or try again at 3:42 PM. ".repeat(20_000)],
@@ -175,17 +177,17 @@ describe('hostile screens', () => {
     expect(line.length).toBeGreaterThanOrEqual(1_000_000);
     const screen = `${line}\n${line}`;
     screen.indexOf('\n'); // Flattened before the clock starts: the caller's screen is one string.
-    expect(fastestMs(() => screenUsageLimit(profile, screen, NOW, 'UTC'))).toBeLessThan(50);
+    expect(fastestMs(() => screenUsageLimit(PROFILES[profile], screen, NOW, 'UTC'))).toBeLessThan(50);
   });
 
   it('only the last 2000 lines are read', () => {
     const old = "■ You've hit your usage limit. or try again at 3:42 PM.";
-    expect(screenUsageLimit('codex', `${old}\n${'› ok\n'.repeat(1998)}`, NOW, 'UTC')).not.toBeNull();
-    expect(screenUsageLimit('codex', `${old}\n${'› ok\n'.repeat(2000)}`, NOW, 'UTC')).toBeNull();
+    expect(screenUsageLimit(PROFILES.codex, `${old}\n${'› ok\n'.repeat(1998)}`, NOW, 'UTC')).not.toBeNull();
+    expect(screenUsageLimit(PROFILES.codex, `${old}\n${'› ok\n'.repeat(2000)}`, NOW, 'UTC')).toBeNull();
   });
 
   it('isLimitLine reads only the head of a line', () => {
-    expect(isLimitLine('codex', "■ You've hit your usage limit.")).toBe(true);
-    expect(isLimitLine('codex', `${' '.repeat(600)}■ You've hit your usage limit.`)).toBe(false);
+    expect(isLimitLine(PROFILES.codex, "■ You've hit your usage limit.")).toBe(true);
+    expect(isLimitLine(PROFILES.codex, `${' '.repeat(600)}■ You've hit your usage limit.`)).toBe(false);
   });
 });

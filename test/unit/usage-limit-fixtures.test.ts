@@ -21,7 +21,7 @@ describe('usage-limit screens of the real CLIs', () => {
     // A plan's quota (Code Assist's QUOTA_EXHAUSTED): the dialog names the reset however near it is.
     ['gemini', 'gemini-usage-limit-plan', 'Usage limit reached for all Pro models.', '2026-12-01T06:07:00.000Z'],
   ] as const)('%s: %s', (profile, fixture, text, resetAt) => {
-    const s = screenUsageLimit(profile, currentTurnText(PROFILES[profile].patterns, screen(fixture)), CAPTURED, 'UTC');
+    const s = screenUsageLimit(PROFILES[profile], currentTurnText(PROFILES[profile].patterns, screen(fixture)), CAPTURED, 'UTC');
     expect(s?.text).toBe(text);
     expect(s?.resetAtMs == null ? null : new Date(s.resetAtMs).toISOString()).toBe(resetAt);
   });
@@ -31,6 +31,6 @@ describe('usage-limit screens of the real CLIs', () => {
     // backoff until the API accepts: nothing for Mori to wait out, so nothing is read as a limit.
     const text = screen('opencode-usage-limit');
     expect(text).toContain("This request would exceed your account's rate limit. Please try again later. [retrying in");
-    expect(screenUsageLimit('opencode', currentTurnText(PROFILES.opencode.patterns, text), CAPTURED, 'UTC')).toBeNull();
+    expect(screenUsageLimit(PROFILES.opencode, currentTurnText(PROFILES.opencode.patterns, text), CAPTURED, 'UTC')).toBeNull();
   });
 });

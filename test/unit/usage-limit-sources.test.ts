@@ -1,9 +1,10 @@
-// Usage limits read from an agent's transcript (limit-transcript.ts) and from Claude Code's
+// Usage limits read from an agent's transcript (claude/limits.ts, codex/limits.ts) and from Claude Code's
 // StopFailure hook payload (limit-hook.ts): the entries each CLI writes, the newest deciding, and
 // hostile payloads.
 import { describe, expect, it } from 'vitest';
 import { hookUsageLimit } from '../../main/agents/claude/limit-hook.js';
-import { claudeTranscriptUsageLimit, codexRolloutUsageLimit } from '../../main/agents/usage-limit/limit-transcript.js';
+import { claudeTranscriptUsageLimit } from '../../main/agents/claude/limits.js';
+import { codexRolloutUsageLimit } from '../../main/agents/codex/limits.js';
 
 /**
  * The fastest of three runs, in ms: the machine is shared, so one run can be descheduled; a

@@ -40,4 +40,7 @@ export const aiderProfile: AgentProfile = {
     { host: 'api.openai.com', port: 443 },
     { host: 'api.anthropic.com', port: 443 },
   ],
+  // aider talks to whichever model provider it is set up for, commonly one of these two.
+  probeHosts: [{ host: 'api.openai.com', port: 443 }, { host: 'api.anthropic.com', port: 443 }],
+  install: 'python -m pip install aider-install && aider-install',
 };

@@ -1,5 +1,5 @@
-// Reads an agent's usage limit from the Claude Code hook that reports a turn ended by an API error.
-// Pure. The payload is hostile input: validated, every string capped before it is read.
+// Reads Claude Code's usage limit from its hook that reports a turn ended by an API error (its hooks
+// capability's usageLimit, claude/hooks.ts). Pure. The payload is hostile input: validated, every string capped before it is read.
 //
 // Claude Code 2.1.332's StopFailure input (its zod schema, read from bin/claude.exe):
 // `{hook_event_name: "StopFailure", error: "authentication_failed" | … | "rate_limit" | … ,
@@ -9,7 +9,7 @@
 // carry it, so those count only when the message itself is a limit message.
 import * as z from 'zod/mini';
 import '../../../common/zod-english.js';
-import { isLimitLine } from '../usage-limit/limit-detect.js';
+import { isClaudeLimitLine } from './limits.js';
 import { parseResetTime } from '../usage-limit/reset-time.js';
 import type { UsageLimitSignal } from '../usage-limit/usage-limit-signal.js';
 
@@ -37,6 +37,6 @@ export function hookUsageLimit(event: string, payload: unknown, nowMs: number, l
   const message = parsed.data.last_assistant_message ?? '';
   const nl = message.indexOf('\n');
   const first = (nl < 0 ? message : message.slice(0, nl)).trim();
-  if (parsed.data.error_details !== 'usage_limit_reached' && !isLimitLine('claude', first)) return null;
+  if (parsed.data.error_details !== 'usage_limit_reached' && !isClaudeLimitLine(first)) return null;
   return { profile: 'claude', source: 'hook', resetAtMs: parseResetTime(message, nowMs, localZone), text: first.slice(0, MAX_TEXT) || 'usage limit reached' };
 }

@@ -6,9 +6,11 @@
 import { fail, ok } from '../../../common/result.js';
 import type { AgentProfile, Env } from '../profile.js';
 import { claudeTranscriptExists } from './transcript.js';
-import { claudeBusySince } from './session-status.js';
+import { claudeBusySince, findClaudeAgentStatus } from './session-status.js';
+import { claudeHooks } from './hooks.js';
+import { claudeLimits } from './limits.js';
 import { nudgeText } from '../first-prompt.js';
-import { positionalPrompt, resolveBin, UUID_PATTERN } from '../launch-helpers.js';
+import { positionalPrompt, resolveBin, UUID_ID_FORM, UUID_PATTERN } from '../launch-helpers.js';
 import { CLAUDE_RETRYING, CLAUDE_TYPING } from '../typing.js';
 
 /** The API host claude talks to: ANTHROPIC_BASE_URL's when set (a gateway), else Anthropic's. */
@@ -73,4 +75,10 @@ export const claudeProfile: AgentProfile = {
   },
   typing: CLAUDE_TYPING,
   apiHosts,
+  probeHosts: [{ host: 'api.anthropic.com', port: 443 }],
+  install: 'npm install -g @anthropic-ai/claude-code',
+  idForm: UUID_ID_FORM,
+  hooks: claudeHooks,
+  limits: claudeLimits,
+  status: { find: findClaudeAgentStatus },
 };

@@ -2,12 +2,13 @@
 // `$CLAUDE_CONFIG_DIR/sessions/<pid>.json` with `status` idle | busy | waiting (waiting = a
 // permission prompt). A better source than the screen when present. Reading is I/O; the mapping
 // and the merge with the screen are pure; the files are read through main/os/agent-file.ts (a FIFO,
-// symlink or oversized file there is no status). Runs in the supervisor's process.
+// symlink or oversized file there is no status). Its status capability (findClaudeAgentStatus) gives the supervisor what it says. Runs in the supervisor's process.
 // Checked against Claude Code 2.1.332.
 import path from 'node:path';
 import { isAgentFileError, listAgentDir, statAgentFile, withAgentFile } from '../../os/agent-file.js';
 import type { AgentActivity } from '../../../common/agent-activity.js';
-import type { Env } from '../profile.js';
+import { descendsFrom } from '../../os/process-tree.js';
+import type { AgentStatus, Env } from '../profile.js';
 import { claudeConfigDir, claudeTranscriptPath } from './transcript.js';
 
 /** A status file is a few hundred bytes; a bigger one is not claude's and is not read. */
@@ -124,4 +125,10 @@ export function activityFromClaudeStatus(status: ClaudeStatus): AgentActivity {
 export function combineActivity(reported: AgentActivity | null, screen: AgentActivity): AgentActivity {
   if (screen === 'error') return 'error';
   return reported ?? screen;
+}
+
+/** Its status capability: the file naming this session, else the one of a claude running under the terminal's process `pid`. */
+export async function findClaudeAgentStatus(env: Env, agentSessionId: string, pid: number): Promise<AgentStatus | null> {
+  const s = (await findClaudeStatus(env, agentSessionId)) ?? (await findClaudeStatusUnder(env, pid, descendsFrom));
+  return s === null ? null : { activity: activityFromClaudeStatus(s.status), sessionId: s.sessionId, writtenAtMs: s.writtenAtMs };
 }

@@ -9,9 +9,13 @@
 // untrusted. The hash is Codex's own: sha256 of the hook's normalized identity as canonical JSON
 // (`event_name`, the matcher group with its one handler, keys sorted, absent fields left out),
 // checked against the 0.171.0 binary's `hooks/list` (test/unit/hooks-spool.test.ts) and by
-// test/integration/hooks-real-codex.test.ts, where a hook runs only when its trust is right. Pure.
+// test/integration/hooks-real-codex.test.ts, where a hook runs only when its trust is right. Its
+// events (and its `notify` program's) become activities and its SessionStart's id. Pure.
 import { createHash } from 'node:crypto';
+import type { AgentHooks } from '../profile.js';
+import { fields, NONE, sessionStart, type HookReport } from '../hooks/hook-events.js';
 import { reportCommand } from '../hooks/report-script.js';
+import { UUID_ID_FORM } from '../launch-helpers.js';
 
 /** Codex's events Mori registers, with the label Codex keys its hook state by (0.171.0). */
 export const CODEX_HOOK_EVENTS = {
@@ -79,3 +83,40 @@ export function codexHookOverrides(script: string, spoolDir: string): string[] {
   overrides.push(`hooks.state={${trust.join(',')}}`);
   return overrides;
 }
+
+/** Codex CLI 0.171.0's hook events (and its `notify` program, which agents launched before its hooks call). */
+function codexReport(event: string, payload: unknown): HookReport {
+  const p = fields(payload);
+  switch (event) {
+    case 'UserPromptSubmit':
+    case 'PreToolUse':
+    case 'PostToolUse':
+    case 'PreCompact':
+      return { activity: 'working' };
+    case 'PermissionRequest':
+      return { activity: 'needs-input' };
+    case 'Stop':
+    case 'Interrupt':
+      return { activity: 'waiting' };
+    case 'SessionStart': {
+      // Codex runs it as a thread's first turn starts (UserPromptSubmit follows at once), not when
+      // the composer opens: the id only, no activity of its own.
+      const started = sessionStart(UUID_ID_FORM, p);
+      return started.agentSession === undefined ? NONE : { activity: null, agentSession: started.agentSession };
+    }
+    case 'notify':
+      return p.type === 'agent-turn-complete' ? { activity: 'waiting' } : NONE;
+    default:
+      return NONE;
+  }
+}
+
+export const codexHooks: AgentHooks = {
+  layer(args, place) {
+    const config = codexHookOverrides(place.script, place.spoolDir).flatMap((o) => ['--config', o]);
+    // After `resume` when it is the subcommand: an option before it would belong to the top level.
+    const at = args[0] === 'resume' ? 1 : 0;
+    return { args: [...args.slice(0, at), ...config, ...args.slice(at)], env: {}, files: [] };
+  },
+  report: codexReport,
+};

@@ -16,11 +16,13 @@
 // Flags and screens checked against codex-cli 0.171.0 driven against a loopback Responses API
 // (screens: test/fixtures/agent-screens/codex-*.txt; test/integration/agents-real-codex.test.ts).
 import { fail, ok } from '../../../common/result.js';
+import { codexHooks } from './hooks.js';
+import { codexLimits } from './limits.js';
 import type { AgentProfile } from '../profile.js';
 import { writtenSince } from '../record-files.js';
 import { codexRolloutExists, codexRolloutPath, findCodexSession, parseCodexExitId } from './rollouts.js';
 import { nudgeText } from '../first-prompt.js';
-import { positionalPrompt, resolveBin, UUID_PATTERN } from '../launch-helpers.js';
+import { positionalPrompt, resolveBin, UUID_ID_FORM, UUID_PATTERN } from '../launch-helpers.js';
 import { CODEX_TYPING } from '../typing.js';
 
 /** Options every codex launch takes (see the header). */
@@ -75,4 +77,10 @@ export const codexProfile: AgentProfile = {
     { host: 'api.openai.com', port: 443 },
     { host: 'chatgpt.com', port: 443 },
   ],
+  // API-key sign-in talks to api.openai.com, ChatGPT sign-in to chatgpt.com.
+  probeHosts: [{ host: 'api.openai.com', port: 443 }, { host: 'chatgpt.com', port: 443 }],
+  install: 'npm install -g @openai/codex',
+  idForm: UUID_ID_FORM,
+  hooks: codexHooks,
+  limits: codexLimits,
 };

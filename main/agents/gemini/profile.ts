@@ -5,11 +5,13 @@
 // Flags and screens checked against Gemini CLI 0.61.0 driven against a loopback Gemini API (screens:
 // test/fixtures/agent-screens/gemini-*.txt; test/integration/agents-real-gemini.test.ts).
 import { fail, ok } from '../../../common/result.js';
+import { geminiHooks } from './hooks.js';
+import { geminiLimits } from './limits.js';
 import type { AgentProfile } from '../profile.js';
 import { writtenSince } from '../record-files.js';
 import { geminiChatExists, geminiChatPath } from './chats.js';
 import { nudgeText } from '../first-prompt.js';
-import { positionalPrompt, resolveBin, UUID_PATTERN } from '../launch-helpers.js';
+import { positionalPrompt, resolveBin, UUID_ID_FORM, UUID_PATTERN } from '../launch-helpers.js';
 import { GEMINI_TYPING } from '../typing.js';
 
 export const geminiProfile: AgentProfile = {
@@ -62,4 +64,10 @@ export const geminiProfile: AgentProfile = {
     { host: 'generativelanguage.googleapis.com', port: 443 },
     { host: 'cloudcode-pa.googleapis.com', port: 443 },
   ],
+  // API-key sign-in talks to the Gemini API, Google sign-in to the Code Assist API.
+  probeHosts: [{ host: 'generativelanguage.googleapis.com', port: 443 }, { host: 'cloudcode-pa.googleapis.com', port: 443 }],
+  install: 'npm install -g @google/gemini-cli',
+  idForm: UUID_ID_FORM,
+  hooks: geminiHooks,
+  limits: geminiLimits,
 };

@@ -17,9 +17,12 @@
 //     when it is created): the parent's turn goes on;
 //   - PermissionAsked / QuestionAsked: a permission or a question waits for the person;
 //   - Answered: the person replied to one (the turn goes on, or ends with Idle).
-// Event names and payloads checked against the 1.18.33 binary (test/integration/hooks-real-opencode.test.ts).
-// Pure.
+// Event names and payloads checked against the 1.18.33 binary (test/integration/hooks-real-opencode.test.ts);
+// each spooled event becomes an activity (opencodeReport). Pure.
 import { pathToFileURL } from 'node:url';
+import type { AgentHooks } from '../profile.js';
+import { NONE, type HookReport } from '../hooks/hook-events.js';
+import type { HookLayer } from '../hooks/hook-layers.js';
 import { SPOOL_TEMP_PREFIX } from '../hooks/report-script.js';
 
 /** The variable opencode reads inline config from, merged over every other layer. */
@@ -113,3 +116,28 @@ export function opencodeConfigContent(pluginFile: string, env: Readonly<Record<s
   if (!Array.isArray(plugins)) return { off: `the environment's ${OPENCODE_CONFIG_VAR} has a "plugin" that is not a list (it is left as it is)` };
   return { value: JSON.stringify({ ...config, plugin: [...(plugins as unknown[]), spec] }) };
 }
+
+/** opencode 1.18.33's events, as Mori's own plugin names them (the plugin above). */
+function opencodeReport(event: string): HookReport {
+  switch (event) {
+    case 'Busy':
+    case 'Answered':
+      return { activity: 'working' };
+    case 'PermissionAsked':
+    case 'QuestionAsked':
+      return { activity: 'needs-input' };
+    case 'Idle':
+      return { activity: 'waiting' };
+    default:
+      return NONE;
+  }
+}
+
+export const opencodeHooks: AgentHooks = {
+  layer(args, place, env): HookLayer {
+    const content = opencodeConfigContent(place.pluginFile, env);
+    if ('off' in content) return { args: [...args], env: {}, files: [], off: content.off };
+    return { args: [...args], env: { [OPENCODE_CONFIG_VAR]: content.value }, files: [{ path: place.pluginFile, text: opencodePluginText(place.spoolDir) }] };
+  },
+  report: opencodeReport,
+};

@@ -11,6 +11,8 @@
 // its built-in anthropic provider (screens: test/fixtures/agent-screens/opencode-*.txt;
 // test/integration/agents-real-opencode.test.ts).
 import { fail, ok } from '../../../common/result.js';
+import { opencodeHooks } from './hooks.js';
+import { opencodeLimits } from './limits.js';
 import type { AgentProfile, Env } from '../profile.js';
 import { writtenSince } from '../record-files.js';
 import { nudgeText } from '../first-prompt.js';
@@ -70,4 +72,10 @@ export const opencodeProfile: AgentProfile = {
   },
   typing: OPENCODE_TYPING,
   apiHosts,
+  // opencode talks to whichever provider it is set up for; these two and its own (opencode.ai) are the usual ones.
+  probeHosts: [{ host: 'api.anthropic.com', port: 443 }, { host: 'api.openai.com', port: 443 }, { host: 'opencode.ai', port: 443 }],
+  install: 'npm install -g opencode-ai',
+  idForm: { pattern: OPENCODE_ID_PATTERN, words: '"ses_" and 26 letters or digits' },
+  hooks: opencodeHooks,
+  limits: opencodeLimits,
 };

@@ -4,7 +4,7 @@
 // screen patterns for an unknown program and never types into it. Pure.
 import { fail, ok, type Result } from '../../../common/result.js';
 import type { AgentProfile, Env, LaunchSpec } from '../profile.js';
-import { PLAIN_ID_PATTERN } from '../agent-id.js';
+import { PLAIN_ID_PATTERN } from '../launch-helpers.js';
 import { expandTemplate, templateUsesId } from '../command-template.js';
 import { PLAIN_TYPING } from '../typing.js';
 
@@ -42,6 +42,10 @@ export const shellProfile: AgentProfile = {
   },
   typing: PLAIN_TYPING,
   apiHosts: () => [],
+  // It runs commands Mori knows nothing about, so it adds no probe hosts.
+  probeHosts: [],
+  install: 'check the command in session.json (`mori init --command`)',
+  takesCommand: true,
 };
 
 export const customProfile: AgentProfile = {
@@ -63,4 +67,8 @@ export const customProfile: AgentProfile = {
   patterns: { needsInput: [], error: [], working: [], waiting: [] },
   typing: PLAIN_TYPING,
   apiHosts: () => [],
+  // It runs commands Mori knows nothing about, so it adds no probe hosts.
+  probeHosts: [],
+  install: 'check the command in session.json (`mori init --command`)',
+  takesCommand: true,
 };

@@ -1,54 +1,22 @@
-// Finds an agent's usage limit on its screen (DESIGN.md §4): the CLI's own limit message, read from
-// the last matching line, with the reset time read by reset-time.ts. Pure.
+// Finds an agent's usage limit on its screen (DESIGN.md §4): the CLI's own limit message (the shapes
+// its limit sources give, main/agents/<name>/limits.ts), read from the last matching line, with the
+// reset time read by reset-time.ts. Pure.
 //
 // Each shape is anchored to the start of a line after the CLI's own glyphs (Claude's `⎿`/`⏺`,
 // Codex's `■`/`🖐`, Gemini's `✕`/`⚡`, box borders), so the person's own prompt echoed back
 // (`❯ why did I hit my usage limit?`, Codex's `› …`, Gemini's `> …`) never counts: those lines
 // start with a prompt glyph none of the shapes allow. A line inside a tool's output (a file the
 // agent printed) never counts either: tool-output.ts knows each CLI's frame.
-import type { ProfileName } from '../../../common/session.js';
+import type { AgentProfile } from '../profile.js';
 import { parseResetTime } from './reset-time.js';
 import { inToolOutput } from './tool-output.js';
 import type { UsageLimitSignal } from './usage-limit-signal.js';
 
-/** The profiles whose limit screens are known (every one: a profile without a shape never matches). */
-export type LimitProfile = ProfileName;
+/** The profile asked: its name for the signal, its limit sources for the shapes and frames (a profile without them never matches). */
+export type LimitProfile = Pick<AgentProfile, 'name' | 'limits'>;
 
 /** Glyphs and borders a CLI puts before its own message lines (never a prompt glyph such as ❯ > ›). */
-const LEAD = String.raw`^[\s│┃║|⎿⏺●✻✶✢■□🖐✋⚠✕✗✘×⚡ℹ!*·∙•\-]*(?:Error:\s*|API Error:\s*)?`;
-
-/** The words that are a limit message, per CLI (start of line after LEAD). */
-const SHAPES: Record<string, RegExp[]> = {
-  claude: [
-    // 2.1.x: "You've hit your session limit · resets …", "You've hit your limit · …", weekly, Opus, Sonnet, Fable.
-    new RegExp(LEAD + String.raw`You(?:'|’)ve (?:hit|reached) your (?:(?:session|weekly|5-hour|Opus|Sonnet|Fable|usage|daily|org's monthly usage|individual usage) )?limit\b`, 'iu'),
-    // 2.1.x retry banner and workflow pause: "5-hour limit reached ∙ resets 3pm", "Usage limit reached · …".
-    // Not 2.1.332's notice of its own continuation ("Usage limit reached · set to continue automatically
-    // at 2:29am", a claude.ai login): printed with the limit's own line, it stays on screen after the
-    // agent went on by itself and would read as a new limit then.
-    new RegExp(LEAD + String.raw`(?:5-hour|session|weekly|Opus|Sonnet|Fable|usage) limit reached\b(?!\s*[·∙]\s*set to continue automatically)`, 'iu'),
-    // 1.0.x: "Claude AI usage limit reached|1749924000", "Claude usage limit reached. Your limit will reset at 5pm (…)".
-    new RegExp(LEAD + String.raw`Claude (?:AI )?usage limit reached\b`, 'iu'),
-  ],
-  codex: [
-    // 0.x–0.171: "■ You've hit your usage limit. … try again at 3:42 PM." and "… for <limit>".
-    new RegExp(LEAD + String.raw`You(?:'|’)ve hit your usage limit\b`, 'iu'),
-    // 0.171: "Usage limit reached. You've reached your usage limit. Increase your limits …".
-    new RegExp(LEAD + String.raw`Usage limit reached\b`, 'iu'),
-  ],
-  gemini: [
-    // 0.61.0: "Usage limit reached for gemini-2.5-pro." (reset on the next line: "Access resets at 3:45 PM PDT.").
-    new RegExp(LEAD + String.raw`Usage limit reached for \S`, 'iu'),
-    // 0.1.x: "⚡ You have reached your daily quota limit."
-    new RegExp(LEAD + String.raw`You have reached your daily (?:[\w.-]+ )?quota limit\b`, 'iu'),
-  ],
-  opencode: [
-    // 1.18.33: "Usage limit reached. It will reset in 2 hours 5 minutes. …", "Go usage limit reached. …".
-    new RegExp(LEAD + String.raw`(?:[\w.-]{1,40} )?usage limit reached\. It will reset in\b`, 'iu'),
-    // 1.18.33: "Free usage exceeded, subscribe to Go" (no reset time).
-    new RegExp(LEAD + String.raw`Free usage exceeded, subscribe to Go\b`, 'iu'),
-  ],
-};
+export const LIMIT_LEAD = String.raw`^[\s│┃║|⎿⏺●✻✶✢■□🖐✋⚠✕✗✘×⚡ℹ!*·∙•\-]*(?:Error:\s*|API Error:\s*)?`;
 
 /** Longest text a signal carries: one line for the log and the notification. */
 const MAX_TEXT = 200;
@@ -66,15 +34,19 @@ const PROMPT_LINE = /^\s*[│┃|]?\s*(?:❯|>|›|▌|\$)/;
 
 /** Whether `line` is one of `profile`'s own limit messages. */
 export function isLimitLine(profile: LimitProfile, line: string): boolean {
-  const shapes = SHAPES[profile];
-  if (shapes === undefined) return false;
+  const shapes = profile.limits?.shapes;
+  return shapes !== undefined && matchesLimitShape(shapes, line);
+}
+
+/** Whether `line` matches one of `shapes` (a CLI's limit messages), read no further than its first MAX_LINE_TEST characters. */
+export function matchesLimitShape(shapes: readonly RegExp[], line: string): boolean {
   const head = line.length > MAX_LINE_TEST ? line.slice(0, MAX_LINE_TEST) : line;
   return shapes.some((re) => re.test(head));
 }
 
 /** The usage limit the screen shows, or null. `screen` is the visible text, newest line last; the last matching line wins. */
 export function screenUsageLimit(profile: LimitProfile, screen: string, nowMs: number, localZone: string): UsageLimitSignal | null {
-  if (SHAPES[profile] === undefined) return null;
+  if (profile.limits === undefined) return null;
   // Walked from the bottom by index rather than split: a giant screen costs one pass, not a copy.
   let end = screen.length;
   for (let n = 0; n < MAX_SCREEN_LINES && end >= 0; n++) {
@@ -97,8 +69,7 @@ export function screenUsageLimit(profile: LimitProfile, screen: string, nowMs: n
       nextStart = nextEnd + 1;
     }
     const resetAtMs = parseResetTime(joined, nowMs, localZone);
-    // The contract's ProfileName has no 'opencode' yet; the string is carried as is until it does.
-    return { profile, source: 'screen', resetAtMs, text: stripLead(line).slice(0, MAX_TEXT) };
+    return { profile: profile.name, source: 'screen', resetAtMs, text: stripLead(line).slice(0, MAX_TEXT) };
   }
   return null;
 }

@@ -51,7 +51,7 @@ export function registerInit(program: Command): void {
       if (!profile.success) return reportFailure(fail('usage', `--agent: "${opts.agent}" is not a profile; use one of ${PROFILE_NAMES.join(', ')}`), opts);
       const backend = BackendName.safeParse(opts.backend ?? defaultBackend());
       if (!backend.success) return reportFailure(fail('usage', `--backend: "${opts.backend}" is not a backend; use tmux or direct`), opts);
-      const needsCommand = profile.data === 'shell' || profile.data === 'custom';
+      const needsCommand = PROFILES[profile.data].takesCommand === true;
       if (needsCommand && !opts.command) return reportFailure(fail('usage', `--command is required for the ${profile.data} profile`), opts);
       if (!needsCommand && opts.command) return reportFailure(fail('usage', `--command is only for the shell and custom profiles, not ${profile.data}`), opts);
       if (opts.command) {

@@ -5,6 +5,7 @@
 import type { IpcResult } from '../../../common/ipc.js';
 import { fail, ok } from '../../../common/result.js';
 import { checkTemplatePlaceholders } from '../../agents/command-template.js';
+import { PROFILES } from '../../agents/profiles.js';
 import { agentCommandNeedsTrust, approveAgentCommand } from '../../checks/trust.js';
 import type { SessionWorktree } from '../../../common/session.js';
 import { createSessionWorktree } from '../../state/session-worktree.js';
@@ -27,7 +28,7 @@ export const renameSession: Handler<'session.rename'> = async (p, ctx) => {
 
 export const initSession: Handler<'session.init'> = async (p, ctx) => {
   const { projectDir, name, profile, task, backend, command } = p;
-  const needsCommand = profile === 'shell' || profile === 'custom';
+  const needsCommand = PROFILES[profile].takesCommand === true;
   if (needsCommand && !command) return bad(`session.init: a command is required for the ${profile} profile`);
   if (!needsCommand && command) return bad(`session.init: a command is only for the shell and custom profiles, not ${profile}`);
   const placeholders = command ? checkTemplatePlaceholders(command) : null;

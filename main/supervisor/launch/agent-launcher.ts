@@ -7,10 +7,8 @@ import path from 'node:path';
 import type { LaunchKind } from '../../../common/events.js';
 import type { InterruptReason } from '../../../common/session.js';
 import type { TerminalExit } from '../../../common/terminal.js';
-import type { LaunchSpec } from '../../agents/profile.js';
-import { activityFromClaudeStatus, findClaudeStatus, findClaudeStatusUnder, type ClaudeSessionStatus } from '../../agents/claude/session-status.js';
+import type { AgentStatus, LaunchSpec } from '../../agents/profile.js';
 import { isAgentId } from '../../agents/agent-id.js';
-import { descendsFrom } from '../../os/process-tree.js';
 import { background } from '../../background.js';
 import { bootId } from '../../os/boot-id.js';
 import { TRANSCRIPT_DIR } from '../../state/state-dir.js';
@@ -188,16 +186,16 @@ export class AgentLauncher {
   }
 
   /**
-   * Claude's status file names another conversation than the one recorded (a `/clear` with hooks off,
-   * where no SessionStart tells): the next resume opens the one the person is in. The id is the
+   * The agent's status file (claude's) names another conversation than the one recorded (a `/clear`
+   * with hooks off, where no SessionStart tells): the next resume opens the one the person is in. The id is the
    * agent's word, as a hook's is, so it is held to its profile's form before it is kept. A file
    * written before the recorded id last changed is older news (a SessionStart hook told first, and
    * the file still names the conversation it left): it is not followed back.
    */
-  private followClaudeId(rt: SessionRuntime, status: ClaudeSessionStatus): void {
+  private followStatusId(rt: SessionRuntime, status: AgentStatus): void {
     const id = status.sessionId;
     const before = rt.session.agent.sessionId;
-    if (id === null || id === before || !isAgentId('claude', id)) return;
+    if (id === null || id === before || !isAgentId(rt.profile.name, id)) return;
     if (status.writtenAtMs <= rt.agentIdChangedAt) return;
     this.ports.store.write(rt, (s) => ({ ...s, agent: { ...s.agent, sessionId: id } }));
     rt.agentIdChanged(this.ports.clock.wallMs());
@@ -213,18 +211,19 @@ export class AgentLauncher {
     const activity = ports.activity;
     const screen = activity?.hooksOnly !== true;
     const limits = new ScreenLimitWatch(rt.profile.name, rt.profile.patterns);
+    const status = rt.profile.status;
     const monitor = new ActivityMonitor(terminal, {
       patterns: screen ? rt.profile.patterns : NO_SCREEN_PATTERNS,
       clock: ports.clock,
       scheduler: ports.scheduler,
       ...(activity?.readDelayMs !== undefined ? { readDelayMs: activity.readDelayMs } : {}),
       ...(activity?.settleMs !== undefined ? { settleMs: activity.settleMs } : {}),
-      ...(screen && rt.profile.name === 'claude' && agentId !== null
+      ...(screen && status !== undefined && agentId !== null
         ? {
             reported: async () => {
-              const s = (await findClaudeStatus(ports.env, rt.session.agent.sessionId ?? agentId)) ?? (await findClaudeStatusUnder(ports.env, terminal.pid, descendsFrom));
-              if (s !== null && rt.run === run) this.followClaudeId(rt, s);
-              return s ? activityFromClaudeStatus(s.status) : null;
+              const s = await status.find(ports.env, rt.session.agent.sessionId ?? agentId, terminal.pid);
+              if (s !== null && rt.run === run) this.followStatusId(rt, s);
+              return s ? s.activity : null;
             },
           }
         : {}),

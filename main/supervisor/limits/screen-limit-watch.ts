@@ -4,6 +4,7 @@
 // met the limit again) is new. At the resume, whether the line is still shown. Runs in the supervisor's process; pure but for the one it remembers.
 import type { ProfileName } from '../../../common/session.js';
 import type { ScreenPatterns } from '../../agents/profile.js';
+import { PROFILES } from '../../agents/profiles.js';
 import { currentTurnText } from '../../agents/screen-activity.js';
 import { screenUsageLimit } from '../../agents/usage-limit/limit-detect.js';
 import type { UsageLimitSignal } from '../../agents/usage-limit/usage-limit-signal.js';
@@ -18,7 +19,7 @@ export const localZone = (): string => Intl.DateTimeFormat().resolvedOptions().t
  */
 export function showsLimit(profile: ProfileName, patterns: ScreenPatterns, screen: string): boolean {
   // The reset time is not wanted here: any clock and zone do.
-  return screenUsageLimit(profile, currentTurnText(patterns, screen), 0, 'UTC') !== null;
+  return screenUsageLimit(PROFILES[profile], currentTurnText(patterns, screen), 0, 'UTC') !== null;
 }
 
 export class ScreenLimitWatch {
@@ -33,7 +34,7 @@ export class ScreenLimitWatch {
 
   /** The limit the screen shows now, when it is not the one already reported; else null. */
   observe(screen: string, nowMs: number): UsageLimitSignal | null {
-    const signal = screenUsageLimit(this.profile, currentTurnText(this.patterns, screen), nowMs, this.zone);
+    const signal = screenUsageLimit(PROFILES[this.profile], currentTurnText(this.patterns, screen), nowMs, this.zone);
     const before = this.shown;
     this.shown = signal?.text ?? null;
     return signal !== null && signal.text !== before ? signal : null;

@@ -1,15 +1,13 @@
 // The agent's own record as a source of usage limits (DESIGN.md §4): when a turn ends (the activity
-// leaves working), the tail of Claude Code's transcript or Codex's rollout is read for a refused
-// request (limit-transcript.ts). The file is the agent's, so hostile: read through
+// leaves working), the tail of the record its profile names (Claude Code's transcript, Codex's
+// rollout: the transcript source of its limits) is read for a refused request. The file is the agent's, so hostile: read through
 // main/os/agent-file.ts (no symlink followed, no FIFO waited on, only a regular file, and only its
 // last bytes). At a limit's planned resume, the same tail is read once for an answer after the reset
 // (the agent continued by itself). Runs in the supervisor's process.
 import type { AgentActivity } from '../../../common/agent-activity.js';
 import type { ProfileName } from '../../../common/session.js';
-import { claudeTranscriptPath } from '../../agents/claude/transcript.js';
-import { codexRolloutPath } from '../../agents/codex/rollouts.js';
 import type { Env } from '../../agents/profile.js';
-import { claudeAnsweredSince, claudeTranscriptUsageLimit, codexRolloutUsageLimit } from '../../agents/usage-limit/limit-transcript.js';
+import { PROFILES } from '../../agents/profiles.js';
 import type { UsageLimitSignal } from '../../agents/usage-limit/usage-limit-signal.js';
 import { isAgentFileError, readAgentFileTail } from '../../os/agent-file.js';
 import { localZone } from './screen-limit-watch.js';
@@ -36,23 +34,20 @@ export interface TranscriptLimitInput {
 /** The usage limit the agent's record shows at the end of its last turn, or null. */
 export async function transcriptUsageLimit(input: TranscriptLimitInput, zone = localZone()): Promise<UsageLimitSignal | null> {
   if (input.agentSessionId === null) return null;
-  if (input.profile === 'claude') {
-    const tail = await readTail(claudeTranscriptPath(input.env, input.cwd, input.agentSessionId));
-    return tail === null ? null : claudeTranscriptUsageLimit(tail, input.nowMs, zone);
-  }
-  if (input.profile === 'codex') {
-    const file = await codexRolloutPath(input.env, input.agentSessionId);
-    const tail = file === null ? null : await readTail(file);
-    return tail === null ? null : codexRolloutUsageLimit(tail, input.nowMs, zone);
-  }
-  return null;
+  const source = PROFILES[input.profile].limits?.transcript;
+  if (source === undefined) return null;
+  const file = await source.file(input.env, input.agentSessionId, input.cwd);
+  const tail = file === null ? null : await readTail(file);
+  return tail === null ? null : source.usageLimit(tail, input.nowMs, zone);
 }
 
-/** Whether the agent's record holds an answer after `sinceMs` (Claude Code's transcript; other CLIs: false). */
+/** Whether the agent's record holds an answer after `sinceMs` (a profile whose record cannot tell: false). */
 export async function transcriptAnsweredSince(input: TranscriptLimitInput, sinceMs: number): Promise<boolean> {
-  if (input.agentSessionId === null || input.profile !== 'claude') return false;
-  const tail = await readTail(claudeTranscriptPath(input.env, input.cwd, input.agentSessionId));
-  return tail !== null && claudeAnsweredSince(tail, sinceMs, input.nowMs);
+  const source = PROFILES[input.profile].limits?.transcript;
+  if (input.agentSessionId === null || source?.answeredSince === undefined) return false;
+  const file = await source.file(input.env, input.agentSessionId, input.cwd);
+  const tail = file === null ? null : await readTail(file);
+  return tail !== null && source.answeredSince(tail, sinceMs, input.nowMs);
 }
 
 /** A turn just ended: the moment the record holds its outcome. */

@@ -12,9 +12,7 @@ import path from 'node:path';
 import type { Env, LaunchSpec } from '../../agents/profile.js';
 import { hookLayer } from '../../agents/hooks/hook-layers.js';
 import { hookReport } from '../../agents/hooks/hook-events.js';
-import { geminiDefaultsRefusal } from '../../agents/gemini/defaults-check.js';
 import { ensureReportScript, hooksDir } from '../../agents/hooks/report-script.js';
-import { hookUsageLimit } from '../../agents/claude/limit-hook.js';
 import type { UsageLimitSignal } from '../../agents/usage-limit/usage-limit-signal.js';
 import { isAgentFileError, readAgentFileSync } from '../../os/agent-file.js';
 import type { ActivityMonitor } from '../launch/activity-monitor.js';
@@ -64,7 +62,7 @@ export class HookSignals {
     const nonce = randomBytes(NONCE_BYTES).toString('hex');
     const dir = hooksDir(this.ports.home);
     const place = { script: path.join(dir, 'report.sh'), spoolDir: path.join(dir, nonce), settingsFile: path.join(dir, `${nonce}.json`), pluginFile: path.join(dir, `${nonce}.mjs`) };
-    const layer = hookLayer(rt.profile.name, spec.args, place, env);
+    const layer = hookLayer(rt.profile, spec.args, place, env);
     if (layer === null) return null;
     if (layer.off !== undefined) {
       this.ports.store.log(rt, `HOOKS OFF - ${layer.off}; activity is read from the screen alone`);
@@ -74,13 +72,10 @@ export class HookSignals {
       place.script = ensureReportScript(this.ports.home);
       mkdirSync(place.spoolDir, { recursive: true, mode: 0o700 });
       for (const f of layer.files) writeFileSync(f.path, f.text, { mode: 0o600 });
-      const skipped = rt.profile.name === 'gemini' ? geminiDefaultsRefusal(place.settingsFile) : null;
-      if (skipped !== null) {
+      const refused = rt.profile.hooks?.refusal?.(place) ?? null;
+      if (refused !== null) {
         this.remove(nonce);
-        this.ports.store.log(
-          rt,
-          `HOOKS OFF - Gemini CLI reads a system-defaults file (its only settings layer Mori can own) only when it and every directory above it are owned by root and writable by no one else, and ${skipped}; activity is read from the screen alone`,
-        );
+        this.ports.store.log(rt, `HOOKS OFF - ${refused}; activity is read from the screen alone`);
         return null;
       }
       mkdirSync(path.join(dir, RUNS_DIR), { recursive: true, mode: 0o700 });
@@ -147,7 +142,7 @@ export class HookSignals {
   }
 
   private apply(rt: SessionRuntime, monitor: ActivityMonitor, call: HookCall): void {
-    const report = hookReport(rt.profile.name, call.event, call.payload);
+    const report = hookReport(rt.profile, call.event, call.payload);
     if (report.activity !== null) monitor.report(report.activity, call.at);
     const next = report.agentSession;
     const before = rt.session.agent.sessionId;
@@ -159,7 +154,7 @@ export class HookSignals {
       this.ports.store.log(rt, `AGENT SESSION CHANGED - ${rt.profile.label} session ${before ?? '(none)'} → ${next.id}: ${why}; a relaunch resumes the new one`);
     }
     if (report.stopFailure !== undefined) {
-      const limit = hookUsageLimit(call.event, report.stopFailure, this.ports.now(), localZone());
+      const limit = rt.profile.hooks?.usageLimit?.(call.event, report.stopFailure, this.ports.now(), localZone()) ?? null;
       if (limit !== null) this.ports.onUsageLimit(rt, limit);
     }
   }
