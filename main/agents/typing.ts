@@ -1,24 +1,12 @@
-// How Mori types into an agent CLI so the CLI takes the text (DESIGN.md §4, §5): each profile's
-// TypingRules (bracketed paste or keys, the first character alone, chunks, the pause before Enter,
-// multi-line handling, what the screen shows while the agent retries by itself) and the pure
-// function that turns a text into the writes to make. Also the one rule for a prompt passed as an
-// argument (a leading '-' must not read as a flag), used by every profile and command template.
+// How Mori types into an agent CLI so the CLI takes the text (DESIGN.md §4, §5): the shape of a
+// profile's TypingRules (bracketed paste or keys, the first character alone, chunks, the pause before
+// Enter, multi-line handling, what the screen shows while the agent retries by itself; each CLI's
+// rules are in its folder) and the pure function that turns a text into the writes to make. Also
+// the one rule for a prompt passed as an argument (a leading '-' must not read as a flag), used by
+// every profile and command template.
 // Pure; runs in the supervisor's process. supervisor/typing/typed-input.ts carries the writes out.
 
-/**
- * Why each rule exists, as observed on the real CLIs:
- * - Claude Code 2.1.197 reads a long burst of keys as a paste and drops a CR inside it: a 165-char
- *   text + CR in one write stays in its input box; a CR written on its own afterwards submits it.
- *   It takes bracketed paste (newlines kept, no submit) and collapses a long one into
- *   `[Pasted text #N +K lines]`.
- * - Codex CLI 0.171.0 also reads a burst as a paste: Enter right after the text is swallowed;
- *   about half a second of quiet before Enter lets it through.
- * - Gemini CLI 0.61.0 drops every `?` of a fast burst typed into an empty input box; the first
- *   character written alone makes the box non-empty first.
- * - Aider (prompt_toolkit) submits on every newline typed: a multi-line text goes as a bracketed paste.
- * - opencode 1.18.33 (its own TUI) takes bracketed paste into its prompt without submitting it; a CR
- *   written on its own afterwards submits.
- */
+/** How one CLI takes typed text; each CLI's rules, with why each exists, are in main/agents/<name>/profile.ts. */
 export interface TypingRules {
   /** `bracketed-paste`: the text is wrapped in ESC[200~ … ESC[201~; `keys`: written as typed characters. */
   mode: 'bracketed-paste' | 'keys';
@@ -109,108 +97,5 @@ export function promptArgument(prompt: string): string {
   return prompt.startsWith('-') ? ` ${prompt}` : prompt;
 }
 
-// ---------------------------------------------------------------- the profiles' rules
-
-/** Claude Code's own retry line ("Unable to connect to API (ConnectionRefused) · Retrying in 5s · attempt 5/10"). */
-export const CLAUDE_RETRYING = /Retrying in \d+s · attempt \d+\/\d+/;
-
-/** After the text shows, a short quiet time so the paste has been taken before the lone CR. */
-const PASTE_SETTLE_MS = 150;
-
-export const CLAUDE_TYPING: TypingRules = {
-  mode: 'bracketed-paste',
-  multiLine: 'bracketed-paste',
-  firstCharAloneMs: 0,
-  chunkChars: 0,
-  chunkPauseMs: 0,
-  enterDelayMs: PASTE_SETTLE_MS,
-  enter: '\r',
-  echoes: true,
-  confirm: 'busy',
-  retrying: [CLAUDE_RETRYING],
-  pastePlaceholder: /\[Pasted text #\d+(?: \+\d+ lines)?\]/,
-};
-
-/** Codex's paste-burst window is about 0.5 s: Enter needs that much quiet after the last key. */
-const CODEX_PASTE_BURST_MS = 600;
-
-export const CODEX_TYPING: TypingRules = {
-  mode: 'keys',
-  multiLine: 'bracketed-paste',
-  firstCharAloneMs: 0,
-  chunkChars: 0,
-  chunkPauseMs: 0,
-  enterDelayMs: CODEX_PASTE_BURST_MS,
-  enter: '\r',
-  echoes: true,
-  confirm: 'busy',
-  // "◦ Reconnecting... 4/5 (3s • esc to interrupt)": codex retries the stream by itself.
-  retrying: [/Reconnecting\.\.\. \d+\/\d+/],
-  pastePlaceholder: /\[Pasted Content \d+ chars\]/,
-};
-
-/** Long enough for Gemini CLI to render the first character before the burst that follows. */
-const GEMINI_FIRST_CHAR_MS = 150;
-
-export const GEMINI_TYPING: TypingRules = {
-  mode: 'keys',
-  multiLine: 'bracketed-paste',
-  firstCharAloneMs: GEMINI_FIRST_CHAR_MS,
-  chunkChars: 0,
-  chunkPauseMs: 0,
-  enterDelayMs: PASTE_SETTLE_MS,
-  enter: '\r',
-  echoes: true,
-  confirm: 'busy',
-  // "Attempt 2 failed. Retrying with backoff...": gemini retries by itself.
-  retrying: [/Attempt \d+ failed\. Retrying/],
-  pastePlaceholder: null,
-};
-
-/** opencode's retry notice under its prompt: "<error> [retrying in 4s attempt #2]". */
-export const OPENCODE_RETRYING = /\[retrying (?:in \S+ )?attempt #\d+\]/;
-
-export const OPENCODE_TYPING: TypingRules = {
-  mode: 'bracketed-paste',
-  multiLine: 'bracketed-paste',
-  firstCharAloneMs: 0,
-  chunkChars: 0,
-  chunkPauseMs: 0,
-  enterDelayMs: PASTE_SETTLE_MS,
-  enter: '\r',
-  echoes: true,
-  confirm: 'busy',
-  retrying: [OPENCODE_RETRYING],
-  // A long or multi-line paste shows as "[Pasted ~N lines]".
-  pastePlaceholder: /\[Pasted ~?\d+ lines?\]/,
-};
-
-export const AIDER_TYPING: TypingRules = {
-  mode: 'keys',
-  multiLine: 'bracketed-paste',
-  firstCharAloneMs: 0,
-  chunkChars: 0,
-  chunkPauseMs: 0,
-  enterDelayMs: PASTE_SETTLE_MS,
-  enter: '\r',
-  echoes: true,
-  confirm: 'busy',
-  // litellm's "Retrying in 0.5 seconds...": aider retries by itself.
-  retrying: [/Retrying in [\d.]+ seconds/],
-  pastePlaceholder: null,
-};
-
-/** A shell or an unknown program: typed as is, each line a command, nothing to confirm against. */
-export const PLAIN_TYPING: TypingRules = {
-  mode: 'keys',
-  multiLine: 'raw',
-  firstCharAloneMs: 0,
-  chunkChars: 0,
-  chunkPauseMs: 0,
-  enterDelayMs: 0,
-  enter: '\r',
-  echoes: false,
-  confirm: 'none',
-  retrying: [],
-  pastePlaceholder: null,
-};
+/** After the text shows, a short quiet time so a paste has been taken before the lone CR (most CLIs' enterDelayMs). */
+export const PASTE_SETTLE_MS = 150;

@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { expandTemplate } from '../../main/agents/command-template.js';
 import { PROFILES } from '../../main/agents/profiles.js';
-import { CLAUDE_TYPING, promptArgument, shownCount, typedWrites, type TypingRules } from '../../main/agents/typing.js';
+import { CLAUDE_TYPING } from '../../main/agents/claude/profile.js';
+import { promptArgument, shownCount, typedWrites, type TypingRules } from '../../main/agents/typing.js';
 
 const UUID = '0b9f6a4e-4c1d-4e8b-9a57-3c2d1e0f9a8b';
 const data = (text: string, rules: TypingRules): string[] => typedWrites(text, rules).map((w) => w.data);

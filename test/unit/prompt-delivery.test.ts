@@ -5,7 +5,10 @@
 // typed while the agent retries by itself.
 import { describe, expect, it } from 'vitest';
 import type { AgentActivity } from '../../common/agent-activity.js';
-import { CLAUDE_TYPING, GEMINI_TYPING, PLAIN_TYPING, type TypingRules } from '../../main/agents/typing.js';
+import { CLAUDE_TYPING } from '../../main/agents/claude/profile.js';
+import { GEMINI_TYPING } from '../../main/agents/gemini/profile.js';
+import { PLAIN_TYPING } from '../../main/agents/shell/profile.js';
+import type { TypingRules } from '../../main/agents/typing.js';
 import { deliverText, type DeliveryTarget } from '../../main/supervisor/typing/typed-input.js';
 
 const FAST = { showTimeoutMs: 1_500, confirmTimeoutMs: 600, pollMs: 20 };

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { PROFILES } from '../../main/agents/profiles.js';
 import type { SessionRuntime } from '../../main/supervisor/session/session-runtime.js';
 import { deliverText, typeInto, type DeliveryTarget } from '../../main/supervisor/typing/typed-input.js';
-import { CLAUDE_TYPING } from '../../main/agents/typing.js';
+import { CLAUDE_TYPING } from '../../main/agents/claude/profile.js';
 import type { Terminal } from '../../main/terminals/terminal.js';
 
 /** Echoes what is typed under Claude's prompt footer; Enter closes the mirror, the exit not yet known. */

@@ -4,18 +4,35 @@
 // is typed into its input once it shows. Flags from aider's options reference (aider.chat
 // docs/config/options: `--restore-chat-history`, `--chat-history-file`); aider could not be
 // installed here, so its screen patterns follow its documented prompts, not captures.
+// Typed text (typing.ts's rules): Aider (prompt_toolkit) submits on every newline typed, so a
+// multi-line text goes as a bracketed paste.
 import { ok } from '../../../common/result.js';
 import type { AgentProfile } from '../profile.js';
 import path from 'node:path';
 import { nudgeText } from '../first-prompt.js';
 import { resolveBin } from '../launch-helpers.js';
 import { exists } from '../record-files.js';
-import { AIDER_TYPING } from '../typing.js';
+import { PASTE_SETTLE_MS, type TypingRules } from '../typing.js';
 
 /** Aider's default `--chat-history-file`, in the directory it runs in. */
 export const AIDER_HISTORY_FILE = '.aider.chat.history.md';
 
 export const aiderHistoryExists = (cwd: string): Promise<boolean> => exists(path.join(cwd, AIDER_HISTORY_FILE));
+
+export const AIDER_TYPING: TypingRules = {
+  mode: 'keys',
+  multiLine: 'bracketed-paste',
+  firstCharAloneMs: 0,
+  chunkChars: 0,
+  chunkPauseMs: 0,
+  enterDelayMs: PASTE_SETTLE_MS,
+  enter: '\r',
+  echoes: true,
+  confirm: 'busy',
+  // litellm's "Retrying in 0.5 seconds...": aider retries by itself.
+  retrying: [/Retrying in [\d.]+ seconds/],
+  pastePlaceholder: null,
+};
 
 export const aiderProfile: AgentProfile = {
   name: 'aider',

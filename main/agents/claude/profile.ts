@@ -3,6 +3,10 @@
 // `$CLAUDE_CONFIG_DIR/projects/<cwd mangled>/<uuid>.jsonl`. Never --continue: with two sessions in one
 // directory it resumes the wrong one. Flags and screens checked against Claude Code 2.1.332
 // (`claude --help`; screens captured from the real CLI: test/fixtures/agent-screens/claude-*.txt).
+// Typed text (typing.ts's rules, observed on the real CLI): Claude Code 2.1.197 reads a long burst
+// of keys as a paste and drops a CR inside it (a 165-char text + CR in one write stays in its input
+// box; a CR written on its own afterwards submits it). It takes bracketed paste (newlines kept, no
+// submit) and collapses a long one into `[Pasted text #N +K lines]`.
 import { fail, ok } from '../../../common/result.js';
 import type { AgentProfile, Env } from '../profile.js';
 import { claudeTranscriptExists } from './transcript.js';
@@ -11,7 +15,7 @@ import { claudeHooks } from './hooks.js';
 import { claudeLimits } from './limits.js';
 import { nudgeText } from '../first-prompt.js';
 import { positionalPrompt, resolveBin, UUID_ID_FORM, UUID_PATTERN } from '../launch-helpers.js';
-import { CLAUDE_RETRYING, CLAUDE_TYPING } from '../typing.js';
+import { PASTE_SETTLE_MS, type TypingRules } from '../typing.js';
 
 /** The API host claude talks to: ANTHROPIC_BASE_URL's when set (a gateway), else Anthropic's. */
 function apiHosts(env: Env): { host: string; port: number }[] {
@@ -26,6 +30,23 @@ function apiHosts(env: Env): { host: string; port: number }[] {
   }
   return [{ host: 'api.anthropic.com', port: 443 }];
 }
+
+/** Claude Code's own retry line ("Unable to connect to API (ConnectionRefused) · Retrying in 5s · attempt 5/10"). */
+export const CLAUDE_RETRYING = /Retrying in \d+s · attempt \d+\/\d+/;
+
+export const CLAUDE_TYPING: TypingRules = {
+  mode: 'bracketed-paste',
+  multiLine: 'bracketed-paste',
+  firstCharAloneMs: 0,
+  chunkChars: 0,
+  chunkPauseMs: 0,
+  enterDelayMs: PASTE_SETTLE_MS,
+  enter: '\r',
+  echoes: true,
+  confirm: 'busy',
+  retrying: [CLAUDE_RETRYING],
+  pastePlaceholder: /\[Pasted text #\d+(?: \+\d+ lines)?\]/,
+};
 
 export const claudeProfile: AgentProfile = {
   name: 'claude',

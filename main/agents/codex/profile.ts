@@ -15,6 +15,9 @@
 // the API answers; only the `■` line it prints on giving up is an error.
 // Flags and screens checked against codex-cli 0.171.0 driven against a loopback Responses API
 // (screens: test/fixtures/agent-screens/codex-*.txt; test/integration/agents-real-codex.test.ts).
+// Typed text (typing.ts's rules, observed on the real CLI): Codex CLI 0.171.0 reads a burst as a
+// paste, so Enter right after the text is swallowed; about half a second of quiet before Enter lets
+// it through.
 import { fail, ok } from '../../../common/result.js';
 import { codexHooks } from './hooks.js';
 import { codexLimits } from './limits.js';
@@ -23,10 +26,28 @@ import { writtenSince } from '../record-files.js';
 import { codexRolloutExists, codexRolloutPath, findCodexSession, parseCodexExitId } from './rollouts.js';
 import { nudgeText } from '../first-prompt.js';
 import { positionalPrompt, resolveBin, UUID_ID_FORM, UUID_PATTERN } from '../launch-helpers.js';
-import { CODEX_TYPING } from '../typing.js';
+import type { TypingRules } from '../typing.js';
 
 /** Options every codex launch takes (see the header). */
 const CODEX_OPTIONS = ['--no-daemon', '--config', 'disable_paste_burst=true'];
+
+/** Codex's paste-burst window is about 0.5 s: Enter needs that much quiet after the last key. */
+const CODEX_PASTE_BURST_MS = 600;
+
+export const CODEX_TYPING: TypingRules = {
+  mode: 'keys',
+  multiLine: 'bracketed-paste',
+  firstCharAloneMs: 0,
+  chunkChars: 0,
+  chunkPauseMs: 0,
+  enterDelayMs: CODEX_PASTE_BURST_MS,
+  enter: '\r',
+  echoes: true,
+  confirm: 'busy',
+  // "◦ Reconnecting... 4/5 (3s • esc to interrupt)": codex retries the stream by itself.
+  retrying: [/Reconnecting\.\.\. \d+\/\d+/],
+  pastePlaceholder: /\[Pasted Content \d+ chars\]/,
+};
 
 export const codexProfile: AgentProfile = {
   name: 'codex',

@@ -4,6 +4,9 @@
 // for the project: `~/.gemini/tmp/<project slug>/chats/session-<time>-<uuid prefix>.jsonl`.
 // Flags and screens checked against Gemini CLI 0.61.0 driven against a loopback Gemini API (screens:
 // test/fixtures/agent-screens/gemini-*.txt; test/integration/agents-real-gemini.test.ts).
+// Typed text (typing.ts's rules, observed on the real CLI): Gemini CLI 0.61.0 drops every `?` of a
+// fast burst typed into an empty input box; the first character written alone makes the box
+// non-empty first.
 import { fail, ok } from '../../../common/result.js';
 import { geminiHooks } from './hooks.js';
 import { geminiLimits } from './limits.js';
@@ -12,7 +15,25 @@ import { writtenSince } from '../record-files.js';
 import { geminiChatExists, geminiChatPath } from './chats.js';
 import { nudgeText } from '../first-prompt.js';
 import { positionalPrompt, resolveBin, UUID_ID_FORM, UUID_PATTERN } from '../launch-helpers.js';
-import { GEMINI_TYPING } from '../typing.js';
+import { PASTE_SETTLE_MS, type TypingRules } from '../typing.js';
+
+/** Long enough for Gemini CLI to render the first character before the burst that follows. */
+const GEMINI_FIRST_CHAR_MS = 150;
+
+export const GEMINI_TYPING: TypingRules = {
+  mode: 'keys',
+  multiLine: 'bracketed-paste',
+  firstCharAloneMs: GEMINI_FIRST_CHAR_MS,
+  chunkChars: 0,
+  chunkPauseMs: 0,
+  enterDelayMs: PASTE_SETTLE_MS,
+  enter: '\r',
+  echoes: true,
+  confirm: 'busy',
+  // "Attempt 2 failed. Retrying with backoff...": gemini retries by itself.
+  retrying: [/Attempt \d+ failed\. Retrying/],
+  pastePlaceholder: null,
+};
 
 export const geminiProfile: AgentProfile = {
   name: 'gemini',

@@ -10,6 +10,8 @@
 // Flags and screens checked against opencode 1.18.33 driven against a loopback Messages API through
 // its built-in anthropic provider (screens: test/fixtures/agent-screens/opencode-*.txt;
 // test/integration/agents-real-opencode.test.ts).
+// Typed text (typing.ts's rules, observed on the real CLI): opencode 1.18.33 (its own TUI) takes
+// bracketed paste into its prompt without submitting it; a CR written on its own afterwards submits.
 import { fail, ok } from '../../../common/result.js';
 import { opencodeHooks } from './hooks.js';
 import { opencodeLimits } from './limits.js';
@@ -18,7 +20,7 @@ import { writtenSince } from '../record-files.js';
 import { nudgeText } from '../first-prompt.js';
 import { positionalPrompt, resolveBin } from '../launch-helpers.js';
 import { findOpencodeSession, OPENCODE_ID_PATTERN, opencodePromptHistory, opencodeSessionExists } from './sessions.js';
-import { OPENCODE_RETRYING, OPENCODE_TYPING } from '../typing.js';
+import { PASTE_SETTLE_MS, type TypingRules } from '../typing.js';
 
 /** `--prompt <text>`, the text kept from being read as an option. */
 const promptArgs = (prompt: string | null): string[] => (prompt === null ? [] : ['--prompt', positionalPrompt(prompt)]);
@@ -39,6 +41,24 @@ const apiHosts = (env: Env): { host: string; port: number }[] => {
     { host: 'api.openai.com', port: 443 },
     { host: 'opencode.ai', port: 443 },
   ];
+};
+
+/** opencode's retry notice under its prompt: "<error> [retrying in 4s attempt #2]". */
+export const OPENCODE_RETRYING = /\[retrying (?:in \S+ )?attempt #\d+\]/;
+
+export const OPENCODE_TYPING: TypingRules = {
+  mode: 'bracketed-paste',
+  multiLine: 'bracketed-paste',
+  firstCharAloneMs: 0,
+  chunkChars: 0,
+  chunkPauseMs: 0,
+  enterDelayMs: PASTE_SETTLE_MS,
+  enter: '\r',
+  echoes: true,
+  confirm: 'busy',
+  retrying: [OPENCODE_RETRYING],
+  // A long or multi-line paste shows as "[Pasted ~N lines]".
+  pastePlaceholder: /\[Pasted ~?\d+ lines?\]/,
 };
 
 export const opencodeProfile: AgentProfile = {

@@ -6,7 +6,7 @@ import { fail, ok, type Result } from '../../../common/result.js';
 import type { AgentProfile, Env, LaunchSpec } from '../profile.js';
 import { PLAIN_ID_PATTERN } from '../launch-helpers.js';
 import { expandTemplate, templateUsesId } from '../command-template.js';
-import { PLAIN_TYPING } from '../typing.js';
+import type { TypingRules } from '../typing.js';
 
 /** The user's login shell for the shell profile without a command. */
 const defaultShell = (env: Env): string => {
@@ -22,6 +22,21 @@ function launch(template: string, cwd: string, prompt: string | null, id: string
   if (!expanded.ok) return expanded;
   return ok({ ...expanded.value, cwd, agentSessionId: usesId ? id : null, typePrompt: null });
 }
+
+/** A shell or an unknown program: typed as is, each line a command, nothing to confirm against. */
+export const PLAIN_TYPING: TypingRules = {
+  mode: 'keys',
+  multiLine: 'raw',
+  firstCharAloneMs: 0,
+  chunkChars: 0,
+  chunkPauseMs: 0,
+  enterDelayMs: 0,
+  enter: '\r',
+  echoes: false,
+  confirm: 'none',
+  retrying: [],
+  pastePlaceholder: null,
+};
 
 export const shellProfile: AgentProfile = {
   name: 'shell',
