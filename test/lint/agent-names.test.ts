@@ -3,7 +3,7 @@
 // used as a map key only in its own folder, main/agents/<name>/ (the folder whose profile.ts
 // declares `name: '<name>'`), and in the registry, main/agents/profiles.ts. So adding an agent is a
 // folder and a registry line. This fails on `=== 'claude'`, `case 'codex':`, `{ gemini: … }`,
-// `.has('opencode')` and their kin anywhere else in main/.
+// `.has('opencode')`, `isAgentId('aider', id)` and their kin anywhere else in main/.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -39,7 +39,7 @@ function owners(): Map<string, string> {
 /** The text without comments (a `//` inside a string cuts the rest of its line: never a false alarm). */
 const withoutComments = (text: string): string => text.replace(/\/\*[\s\S]*?\*\//g, (c) => c.replace(/[^\n]/g, ' ')).replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
 
-/** The ways a source names `name` to decide on it: compared, switched on, a map key, a set or list member asked. */
+/** The ways a source names `name` to decide on it: compared, switched on, a map key, a set member, a call's argument. */
 function namingPatterns(name: string): RegExp[] {
   const lit = String.raw`(['"\`])${name}\1`;
   return [
@@ -50,6 +50,7 @@ function namingPatterns(name: string): RegExp[] {
     new RegExp(String.raw`\[\s*${lit}\s*\]`), // map['claude'], { ['claude']: … }
     new RegExp(String.raw`\.(?:has|get|includes|indexOf)\(\s*${lit}\s*\)`), // set.has('claude')
     new RegExp(String.raw`new\s+(?:Set|Map)\(\s*\[[^\]]*${lit}`), // new Set(['claude', …])
+    new RegExp(String.raw`\w\s*\(\s*${lit}\s*[,)]`), // isAgentId('claude', id), getProfile('codex')
   ];
 }
 
@@ -87,7 +88,8 @@ describe('agent names in main/', () => {
     expect(hits("const x = map['claude'];")).toBe(1);
     expect(hits("if (UUIDS.has('claude')) x();")).toBe(1);
     expect(hits("const UUIDS = new Set(['gemini', 'claude']);")).toBe(1);
-    expect(hits("const profile = getProfile('claude');")).toBe(0);
+    expect(hits("if (!isAgentId('claude', id)) return;")).toBe(1);
+    expect(hits("const profile = getProfile( 'codex' );")).toBe(1);
     expect(hits("log('the claude profile: ready');")).toBe(0);
     expect(hits('// if (profile === "claude") in a comment')).toBe(0);
     expect(hits("/** { claude: … } in a doc comment */")).toBe(0);
