@@ -1,6 +1,7 @@
-// The table of agent profiles (DESIGN.md §5) and the pure choice of how to relaunch a dead agent:
-// with its resume command when its own session is on disk, else fresh with the full resume prompt.
-// Runs in the supervisor's process.
+// The registry of agent profiles (DESIGN.md §5): one line per agent, each agent's folder
+// (main/agents/<name>/) holding its profile and capabilities; and the pure choice of how to relaunch
+// a dead agent: with its resume command when its own session is on disk, else fresh with the full
+// resume prompt. Runs in the supervisor's process.
 import { fail, ok, type Result } from '../../common/result.js';
 import type { ProfileName } from '../../common/session.js';
 import type { AgentProfile, Env, LaunchSpec } from './profile.js';

@@ -24,15 +24,15 @@ import { claudeTranscriptPath } from './transcript.js';
 
 /** Claude Code's limit messages (start of line after LIMIT_LEAD). */
 const SHAPES: readonly RegExp[] = [
-    // 2.1.x: "You've hit your session limit · resets …", "You've hit your limit · …", weekly, Opus, Sonnet, Fable.
-    new RegExp(LIMIT_LEAD + String.raw`You(?:'|’)ve (?:hit|reached) your (?:(?:session|weekly|5-hour|Opus|Sonnet|Fable|usage|daily|org's monthly usage|individual usage) )?limit\b`, 'iu'),
-    // 2.1.x retry banner and workflow pause: "5-hour limit reached ∙ resets 3pm", "Usage limit reached · …".
-    // Not 2.1.332's notice of its own continuation ("Usage limit reached · set to continue automatically
-    // at 2:29am", a claude.ai login): printed with the limit's own line, it stays on screen after the
-    // agent went on by itself and would read as a new limit then.
-    new RegExp(LIMIT_LEAD + String.raw`(?:5-hour|session|weekly|Opus|Sonnet|Fable|usage) limit reached\b(?!\s*[·∙]\s*set to continue automatically)`, 'iu'),
-    // 1.0.x: "Claude AI usage limit reached|1749924000", "Claude usage limit reached. Your limit will reset at 5pm (…)".
-    new RegExp(LIMIT_LEAD + String.raw`Claude (?:AI )?usage limit reached\b`, 'iu'),
+  // 2.1.x: "You've hit your session limit · resets …", "You've hit your limit · …", weekly, Opus, Sonnet, Fable.
+  new RegExp(LIMIT_LEAD + String.raw`You(?:'|’)ve (?:hit|reached) your (?:(?:session|weekly|5-hour|Opus|Sonnet|Fable|usage|daily|org's monthly usage|individual usage) )?limit\b`, 'iu'),
+  // 2.1.x retry banner and workflow pause: "5-hour limit reached ∙ resets 3pm", "Usage limit reached · …".
+  // Not 2.1.332's notice of its own continuation ("Usage limit reached · set to continue automatically
+  // at 2:29am", a claude.ai login): printed with the limit's own line, it stays on screen after the
+  // agent went on by itself and would read as a new limit then.
+  new RegExp(LIMIT_LEAD + String.raw`(?:5-hour|session|weekly|Opus|Sonnet|Fable|usage) limit reached\b(?!\s*[·∙]\s*set to continue automatically)`, 'iu'),
+  // 1.0.x: "Claude AI usage limit reached|1749924000", "Claude usage limit reached. Your limit will reset at 5pm (…)".
+  new RegExp(LIMIT_LEAD + String.raw`Claude (?:AI )?usage limit reached\b`, 'iu'),
 ];
 
 /** Whether `line` is one of Claude Code's own limit messages. */

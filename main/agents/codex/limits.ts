@@ -17,10 +17,10 @@ import { codexRolloutPath } from './rollouts.js';
 
 /** Codex's limit messages (start of line after LIMIT_LEAD). */
 const SHAPES: readonly RegExp[] = [
-    // 0.x–0.171: "■ You've hit your usage limit. … try again at 3:42 PM." and "… for <limit>".
-    new RegExp(LIMIT_LEAD + String.raw`You(?:'|’)ve hit your usage limit\b`, 'iu'),
-    // 0.171: "Usage limit reached. You've reached your usage limit. Increase your limits …".
-    new RegExp(LIMIT_LEAD + String.raw`Usage limit reached\b`, 'iu'),
+  // 0.x–0.171: "■ You've hit your usage limit. … try again at 3:42 PM." and "… for <limit>".
+  new RegExp(LIMIT_LEAD + String.raw`You(?:'|’)ve hit your usage limit\b`, 'iu'),
+  // 0.171: "Usage limit reached. You've reached your usage limit. Increase your limits …".
+  new RegExp(LIMIT_LEAD + String.raw`Usage limit reached\b`, 'iu'),
 ];
 
 /** Codex prints its own messages from column 0; everything indented belongs to a cell (an exec's output). */
