@@ -11,7 +11,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SessionInfo } from '../../common/ipc.js';
-import { claudeTranscriptPath } from '../../main/agents/agent-transcripts.js';
+import { claudeTranscriptPath } from '../../main/agents/claude/transcript.js';
 import { readSessionFile } from '../../main/state/session-file.js';
 import type { Supervisor } from '../../main/supervisor/supervisor.js';
 import { FakeBackend, type FakeTerminal } from '../fakes/fake-backend.js';
