@@ -124,6 +124,31 @@ describe('an agent that continues by itself after its usage limit', () => {
     expect(backend.launches).toHaveLength(1);
   });
 
+  it.each([
+    ['a minute after it went on', 90_000, RESET_AT],
+    ['twenty minutes on (its clock time then read as tomorrow)', 20 * 60_000, RESET_AT + DAY_MS],
+  ])('its old limit line reported again %s (the CLI redrew it): the limit it resumed from, not a new one; a new limit still is', async (_, afterMs, readAs) => {
+    const { s, t } = await limited('redrawn');
+    const text = info(s, 'redrawn').usageLimit?.text ?? '';
+    time.advance(RESET_AT + 75_000 - time.wallMs());
+    await works(t);
+    await until(() => info(s, 'redrawn').state === 'running', 'running, not limited');
+    time.advance(RESET_AT + afterMs - time.wallMs());
+    // What the screen source reports when the CLI redraws the old conversation (Claude Code does,
+    // ~90 s after it went on by itself), through the one entry every source uses.
+    const again = s.reportUsageLimit('redrawn', { profile: 'claude', source: 'screen', resetAtMs: readAs, text });
+    expect(again).toEqual({ ok: true, value: 'same-limit' });
+    await drain();
+    expect(info(s, 'redrawn').state).toBe('running');
+    expect(count(h.workLog('redrawn'), '- SESSION LIMITED -')).toBe(1);
+    // A limit met again names a later reset in other words: that one is new.
+    const later = RESET_AT + 5 * 60 * 60_000;
+    const fresh = s.reportUsageLimit('redrawn', { profile: 'claude', source: 'screen', resetAtMs: later, text: "You've hit your session limit · resets 8:05pm (UTC)" });
+    expect(fresh).toEqual({ ok: true, value: 'limited' });
+    expect(info(s, 'redrawn').usageLimit?.resetAt).toBe(later);
+    expect(t.written.join('')).toBe('');
+  });
+
   it('at work before the reset (the limited turn still ending): stays limited', async () => {
     const { s, t } = await limited('early');
     await works(t);

@@ -52,9 +52,15 @@ export function limitLogWords(plan: UsageLimitPlan): string {
   return plan.resetAt !== null ? `usage limit, resumes ${clockWords(plan.resumeAt)}` : `usage limit, no reset time given; retrying ${clockWords(plan.resumeAt)}`;
 }
 
+/** A reset named within a minute of the one already resumed from is that one (a screen names clock minutes). */
+const SAME_RESET_SLACK_MS = 60_000;
+
 export class UsageLimits {
-  /** Per session id: when it last resumed from a limit, and that limit's retries (the backoff streak). */
-  private readonly lastResume = new Map<string, { at: number; retries: number }>();
+  /**
+   * Per session id: when it last resumed from a limit, that limit's retries (the backoff streak), and
+   * the reset and words it named (so its line, redrawn on screen after the agent went on, is known).
+   */
+  private readonly lastResume = new Map<string, { at: number; retries: number; resetAt: number | null; text: string }>();
   /** Per session id: the limit (its detectedAt) whose implausible reset was noted, so a line redrawn is noted once. */
   private readonly notedImplausible = new Map<string, number>();
 
@@ -83,6 +89,7 @@ export class UsageLimits {
       this.record(rt, { ...refined, detectedAt: current.detectedAt, source: current.source, text: current.text }, 'reset time refined', 'refined');
       return 'refined';
     }
+    if (this.alreadyResumed(rt, signal)) return 'same-limit';
     rt.takeCharge();
     rt.timers.clear('retry', 'stuck');
     rt.cancelRetry();
@@ -172,7 +179,7 @@ export class UsageLimits {
     const plan = rt.session.usageLimit;
     if (plan === null) return;
     rt.timers.clear('limit');
-    this.lastResume.set(rt.id, { at: this.ports.clock.wallMs(), retries: plan.retries });
+    this.lastResume.set(rt.id, { at: this.ports.clock.wallMs(), retries: plan.retries, resetAt: plan.resetAt, text: plan.text });
     this.ports.store.write(rt, (s) => ({ ...s, usageLimit: null }));
     await this.ports.resume(rt, 'usage-limit', context, { asked, continuedByItself });
   }
@@ -195,6 +202,20 @@ export class UsageLimits {
     const continued = env !== undefined && plan.resetAt !== null && rt.run !== null && (await transcriptAnsweredSince(input, plan.resetAt));
     if (!this.stillPlanned(rt, plan)) return;
     await this.resumeFromLimit(rt, null, false, continued);
+  }
+
+  /**
+   * Whether a signal is the limit this session already resumed from, read again: its line stays on
+   * screen when the agent went on by itself (Claude Code sends the refused turn again with no new
+   * prompt) and is reported anew when the CLI redraws the screen. It names the reset already passed
+   * (a minute's slack: a screen names a clock minute, the transcript a second), or, read more than
+   * 15 minutes on, a clock time the reset rule puts a day later, so the same words count too. Only
+   * for a limit that named its reset: one that named none is met again with the same words.
+   */
+  private alreadyResumed(rt: SessionRuntime, signal: UsageLimitSignal): boolean {
+    const last = this.lastResume.get(rt.id);
+    if (last === undefined || last.resetAt === null || signal.resetAtMs === null) return false;
+    return signal.resetAtMs <= last.resetAt + SAME_RESET_SLACK_MS || signal.text === last.text;
   }
 
   /** A reset too far ahead, named for a session already limited, is ignored: the work log says so once per limit. */
