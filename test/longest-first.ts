@@ -7,6 +7,9 @@
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 const LONGEST_FIRST = [
+  // Both orders of the real Claude Code's own continuation after a limit: its 30 s tick after the
+  // reset + 30–90 s is the floor of each, one after the other.
+  'test/integration/agents-real-limit-claude-itself.test.ts', // 463
   'test/integration/agents-real-codex-gemini.test.ts', // 261
   'test/integration/remote-ssh.test.ts', // 209
   'test/integration/hooks-real-cli.test.ts', // 170
