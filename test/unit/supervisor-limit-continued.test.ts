@@ -141,9 +141,9 @@ describe('an agent that continues by itself after its usage limit', () => {
     await drain();
     expect(info(s, 'redrawn').state).toBe('running');
     expect(count(h.workLog('redrawn'), '- SESSION LIMITED -')).toBe(1);
-    // A limit met again names a later reset in other words: that one is new.
-    const later = RESET_AT + 5 * 60 * 60_000;
-    const fresh = s.reportUsageLimit('redrawn', { profile: 'claude', source: 'screen', resetAtMs: later, text: "You've hit your session limit · resets 8:05pm (UTC)" });
+    // A limit met again names a later reset: that one is new, even in the same words (a reset in the same minute).
+    const later = RESET_AT + afterMs + 30_000;
+    const fresh = s.reportUsageLimit('redrawn', { profile: 'claude', source: 'screen', resetAtMs: later, text: afterMs < 60 * 60_000 ? text : "You've hit your session limit · resets 3:26pm (UTC)" });
     expect(fresh).toEqual({ ok: true, value: 'limited' });
     expect(info(s, 'redrawn').usageLimit?.resetAt).toBe(later);
     expect(t.written.join('')).toBe('');

@@ -52,8 +52,10 @@ export function limitLogWords(plan: UsageLimitPlan): string {
   return plan.resetAt !== null ? `usage limit, resumes ${clockWords(plan.resumeAt)}` : `usage limit, no reset time given; retrying ${clockWords(plan.resumeAt)}`;
 }
 
-/** A reset named within a minute of the one already resumed from is that one (a screen names clock minutes). */
-const SAME_RESET_SLACK_MS = 60_000;
+/** The reset rule reads a clock time passed over 15 minutes ago as the next calendar day's. */
+const DAY_MS = 24 * 60 * 60_000;
+/** A calendar day across a daylight-saving change is 23 or 25 hours. */
+const DST_SLACK_MS = 60 * 60_000;
 
 export class UsageLimits {
   /**
@@ -208,14 +210,15 @@ export class UsageLimits {
    * Whether a signal is the limit this session already resumed from, read again: its line stays on
    * screen when the agent went on by itself (Claude Code sends the refused turn again with no new
    * prompt) and is reported anew when the CLI redraws the screen. It names the reset already passed
-   * (a minute's slack: a screen names a clock minute, the transcript a second), or, read more than
-   * 15 minutes on, a clock time the reset rule puts a day later, so the same words count too. Only
-   * for a limit that named its reset: one that named none is met again with the same words.
+   * (or an earlier one), or, read more than 15 minutes on, the same words at the clock time the reset
+   * rule puts a calendar day later. Only for a limit that named its reset: one that named none is
+   * met again with the same words, and a limit met again names a later reset.
    */
   private alreadyResumed(rt: SessionRuntime, signal: UsageLimitSignal): boolean {
     const last = this.lastResume.get(rt.id);
     if (last === undefined || last.resetAt === null || signal.resetAtMs === null) return false;
-    return signal.resetAtMs <= last.resetAt + SAME_RESET_SLACK_MS || signal.text === last.text;
+    if (signal.resetAtMs <= last.resetAt) return true;
+    return signal.text === last.text && Math.abs(signal.resetAtMs - last.resetAt - DAY_MS) <= DST_SLACK_MS;
   }
 
   /** A reset too far ahead, named for a session already limited, is ignored: the work log says so once per limit. */
