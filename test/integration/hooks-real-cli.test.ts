@@ -129,6 +129,9 @@ describe.skipIf(claudeBin === null)(`Claude Code ${CLAUDE_CODE_PACKAGE} hooks un
     console.log(`claude: mori ls --json took ${Date.now() - lsStart} ms`);
 
     // Mori types no answer to a question (approvals are the person's); the person answers at the terminal.
+    // The hook says needs-input as the request is made, a moment before claude draws its menu: a "1"
+    // sent before the menu is there is an ordinary prompt, which Mori rightly types.
+    await until('the permission menu on screen', () => /Do you want to proceed\?/.test(screen(r.h, sessionJson(r.h, NAME).id)), why, STEP_MS);
     const refused = r.h.mori('send', NAME, '1');
     expect(refused.code, refused.stderr).not.toBe(0);
     spawnSync('tmux', ['-L', r.h.socketName, 'send-keys', '-t', `mori-${sessionJson(r.h, NAME).id}`, '1']);
