@@ -11,6 +11,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createSession } from '../main/state/state-dir.js';
 import { writeCheckpoint } from '../main/supervisor/checkpoints/checkpoint.js';
+import { offlineCheckpointPorts } from '../main/cli/offline-session-write.js';
+
+/** Checkpoints as the CLI takes them, sharing one limiter as one process's do. */
+const ports = offlineCheckpointPorts();
 
 const FILES = 10_000;
 /** 100 directories of 100 files: a source tree's shape, not one huge directory. */
@@ -72,7 +76,7 @@ async function main(): Promise<void> {
     const home = path.join(root, 'home');
     const c = await createSession({ projectDir: project, name: 's', profile: 'claude', backend: 'direct', home });
     if (!c.ok) throw new Error(c.message);
-    const first = await writeCheckpoint(c.value.stateDir, project); // the session's first: the whole tree's objects exist already
+    const first = await writeCheckpoint(c.value.stateDir, project, ports); // the session's first: the whole tree's objects exist already
     if (!first.ok) throw new Error(first.message);
     // The person's git refreshes the index now and then; without it every file written in the same
     // second as the index would be hashed again on each checkpoint (racily clean).
@@ -85,14 +89,14 @@ async function main(): Promise<void> {
       change(project, r);
       const start = performance.now();
       const cpuBefore = childCpuMs();
-      const cp = await writeCheckpoint(c.value.stateDir, project);
+      const cp = await writeCheckpoint(c.value.stateDir, project, ports);
       runs.push(performance.now() - start);
       cpu.push(childCpuMs() - cpuBefore);
       if (!cp.ok) throw new Error(cp.message);
       if (!cp.value.changed || cp.value.checkpoint.snapshot === null) throw new Error(`run ${r}: no new checkpoint`);
     }
     const start = performance.now();
-    const same = await writeCheckpoint(c.value.stateDir, project);
+    const same = await writeCheckpoint(c.value.stateDir, project, ports);
     unchangedMs = performance.now() - start;
     if (!same.ok || same.value.changed) throw new Error('an unchanged tree made a new checkpoint');
     const ms = p95(runs);

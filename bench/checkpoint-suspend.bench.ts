@@ -15,6 +15,10 @@ import { updateSessionFile, updateSessionFileAsync } from '../main/state/session
 import { createSession } from '../main/state/state-dir.js';
 import { appendEntry, appendEntryAsync, WORK_LOG } from '../main/state/work-log.js';
 import { writeCheckpoint } from '../main/supervisor/checkpoints/checkpoint.js';
+import { offlineCheckpointPorts } from '../main/cli/offline-session-write.js';
+
+/** Checkpoints as the CLI takes them, sharing one limiter as one process's do. */
+const ports = offlineCheckpointPorts();
 
 const SESSIONS = 20;
 /** Suspends measured; the median is reported so one slow run on a busy machine does not decide. */
@@ -46,7 +50,7 @@ async function suspendAll(sessions: Session[], run: number): Promise<{ answeredM
   h.enable();
   const start = performance.now();
   const checkpoints = sessions.map((s) =>
-    writeCheckpoint(s.stateDir, s.project).then((r) => {
+    writeCheckpoint(s.stateDir, s.project, ports).then((r) => {
       if (!r.ok) throw new Error(r.message);
       if (!r.value.changed) throw new Error(`${s.stateDir}: checkpoint saw no change`);
     }),

@@ -51,7 +51,7 @@ async function main(): Promise<void> {
   if (!started.ok) throw new Error(started.message);
   await waitFor(() => events.filter((x) => x.e.type === 'session.activity' && x.e.to === 'waiting').length >= SESSIONS);
   const power = createPowerWatch({ env: { MORI_PROBE: 'none' } });
-  const orch = new InterruptionOrchestrator(sup, power, { env });
+  const orch = new InterruptionOrchestrator(sup, power);
 
   const beyond: number[] = [];
   const confirmed: number[] = [];

@@ -1,14 +1,16 @@
 // One verification of a session (DESIGN.md §4, §7): derive the checks from its state files, run them
-// (untrusted ones are not run), optionally restart failing services, record the results in
-// session.json, and append ONE summary entry to work_log.md. The supervisor calls `verifySession` on
-// wake and before a resume; `mori verify` calls it too. Runs in the supervisor and the CLI.
+// (untrusted ones are not run), optionally restart failing services, append ONE summary entry to
+// work_log.md, and answer with the change that records the results in session.json, for the caller
+// to hand to the file's writer (the supervisor's SessionStore, or the CLI's own). The supervisor calls
+// `verifySession` on wake and before a resume; `mori verify` calls it too. Runs in the supervisor and
+// the CLI.
 import type { CheckResult, UnparsedLine, VerificationSummary } from '../../common/checks.js';
 import { summarizeResults, trustListNoun } from '../../common/checks.js';
-import { fail, ok, type Result } from '../../common/result.js';
+import { ok, type Result } from '../../common/result.js';
 import { bootId } from '../os/boot-id.js';
 import { moriHome } from '../state/mori-home.js';
 import { projectDirOf } from '../state/project-dir.js';
-import { readSessionFile, updateSessionFile } from '../state/session-file.js';
+import { readSessionFile, type SessionChange } from '../state/session-file.js';
 import { appendEntryAsync } from '../state/work-log.js';
 import { withShutdown } from './in-flight.js';
 import { loadChecks } from './load-checks.js';
@@ -50,6 +52,8 @@ export interface Verification {
   notes: string[];
   /** The exact lines appended to work_log.md (empty when logging was off). */
   logLines: string[];
+  /** The change of session.json that records the results and the pids' boots, for its writer. */
+  record: SessionChange;
 }
 
 export async function verifySession(stateDir: string, opts: VerifyOptions = {}): Promise<Result<Verification>> {
@@ -111,16 +115,15 @@ export async function verifySession(stateDir: string, opts: VerifyOptions = {}):
     ...derived.checks.filter((c) => c.kind === 'pid' && unwritten.has(c.id)).map((c) => c.target),
   ];
   const prunedBoots = notePids(pidBoots, [...new Set(keep)], boot, at);
-  const recorded = updateSessionFile(stateDir, (s) => ({
+  const record: SessionChange = (s) => ({
     ...s,
     lastVerification: { at: at.toISOString(), results },
     pidBoots: samePidBoots(s.pidBoots, prunedBoots) ? s.pidBoots : prunedBoots,
-  }));
-  if (!recorded.ok) return fail(recorded.code, `checks ran but the results could not be recorded: ${recorded.message}`);
+  });
 
   const logLines = opts.log === false ? [] : workLogLines(session.value.name, summary, services, trust, signal.aborted);
   if (logLines.length > 0) await appendEntryAsync(stateDir, logLines, at);
-  return ok({ at: at.toISOString(), results, summary, services, trust, unparsed: derived.unparsed, notes: derived.notes, logLines });
+  return ok({ at: at.toISOString(), results, summary, services, trust, unparsed: derived.unparsed, notes: derived.notes, logLines, record });
 }
 
 /** The one work-log entry of a verification, in the seed's shape with Mori's capital marker. */
@@ -136,20 +139,4 @@ export function workLogLines(name: string, summary: VerificationSummary, service
     lines.push(`${trust.items.length} ${trustListNoun(trust.items)} not run: ${why} (mori trust ${name})`);
   }
   return lines;
-}
-
-/**
- * Records the boot of every `(pid N)` now named in environment.md without running any check: the
- * supervisor calls it when a session starts, so a pid the agent writes is tied to the boot it ran in.
- */
-export function recordPids(stateDir: string, now = new Date()): Result<PidBoots> {
-  const loaded = loadChecks(stateDir);
-  if (!loaded.ok) return loaded;
-  const session = readSessionFile(stateDir);
-  if (!session.ok) return session;
-  const pids = loaded.value.checks.filter((c) => c.kind === 'pid').map((c) => c.target);
-  const next = notePids(session.value.pidBoots, pids, bootId(), now);
-  if (samePidBoots(session.value.pidBoots, next)) return ok(session.value.pidBoots);
-  const res = updateSessionFile(stateDir, (s) => ({ ...s, pidBoots: notePids(s.pidBoots, pids, bootId(), now) }));
-  return res.ok ? ok(res.value.pidBoots) : res;
 }

@@ -2,17 +2,15 @@
 // suspend → every running session interrupted(sleep), checkpointed and logged at once; wake → wait
 // for the network (bounded) → resume each session with the time away, through the supervisor's one
 // resume path (which verifies first, restarting trusted services). Offline → sessions whose agent needs the network are
-// interrupted(network); online → verify → resume. Runs in the supervisor's process.
-import { readSessionFile } from '../state/session-file.js';
+// interrupted(network); online → verify → resume. What it knows of each session (its state, whether its
+// agent needs the network) is the supervisor's, read off the sessions in memory. Runs in the supervisor's process.
 import type { SupervisorEvent } from '../../common/events.js';
-import type { SessionInfo } from '../../common/ipc.js';
 import type { Result } from '../../common/result.js';
 import type { InterruptReason } from '../../common/session.js';
 import type { PowerWatch } from '../power/power-watch.js';
-import { getProfile } from '../agents/profiles.js';
-import { checkpointLimiter } from '../supervisor/checkpoints/checkpoint.js';
+import type { Limiter } from '../state/limiter.js';
 import type { ResumeContext } from '../supervisor/supervisor-options.js';
-import { sessionsToInterrupt, sessionsToResume, WAKE_NETWORK_WAIT_MS, type SessionView } from '../supervisor/resume/resume-plan.js';
+import { sessionsToInterrupt, sessionsToResume, WAKE_NETWORK_WAIT_MS, type InterruptView } from '../supervisor/resume/resume-plan.js';
 
 /**
  * Longest the checkpoints wait for a wake's resumes: long enough for the resumes of a typical wake
@@ -23,15 +21,17 @@ export const WAKE_CHECKPOINT_HOLD_MS = 3_000;
 
 /** What the orchestrator needs of the Supervisor. */
 export interface OrchestratedSupervisor {
-  list(): SessionInfo[];
+  /** Every session as an interruption sees it. */
+  interruptViews(): InterruptView[];
+  /** The limiter the supervisor's checkpoints run git under: held while a wake's resumes start. */
+  readonly checkpointPorts: { readonly limiter: Pick<Limiter, 'hold'> };
   setAsleep(asleep: boolean): void;
-  interruptSession(ref: string, reason: InterruptReason): Result<SessionInfo>;
-  resumeSession(ref: string, reason: InterruptReason, context?: ResumeContext): Promise<Result<SessionInfo>>;
+  interruptSession(ref: string, reason: InterruptReason): Result<unknown>;
+  resumeSession(ref: string, reason: InterruptReason, context?: ResumeContext): Promise<Result<unknown>>;
   publish(event: SupervisorEvent): void;
 }
 
 export interface OrchestratorOptions {
-  env?: NodeJS.ProcessEnv;
   networkWaitMs?: number;
 }
 
@@ -42,14 +42,12 @@ export class InterruptionOrchestrator {
   private asleep = false;
   private inFlight: AbortController | null = null;
   private pending: Promise<void> = Promise.resolve();
-  private readonly env: NodeJS.ProcessEnv;
 
   constructor(
     private readonly supervisor: OrchestratedSupervisor,
     private readonly power: PowerWatch,
     private readonly options: OrchestratorOptions = {},
   ) {
-    this.env = options.env ?? process.env;
     this.unsubscribe.push(
       power.on('power.suspend', (e) => {
         this.supervisor.publish({ type: 'power.suspend', ...e });
@@ -134,7 +132,7 @@ export class InterruptionOrchestrator {
     // The suspend's checkpoints wait while the sessions are resumed: each starts git processes, and
     // starting one holds the event loop ~10 ms here, so twenty of them made the resumes behind them
     // late (p95 ~100 ms beyond the checks, bench/wake-resume.bench.ts). At most WAKE_CHECKPOINT_HOLD_MS.
-    const release = checkpointLimiter.hold();
+    const release = this.supervisor.checkpointPorts.limiter.hold();
     const timer = setTimeout(release, WAKE_CHECKPOINT_HOLD_MS);
     try {
       await Promise.all(ids.map((id) => this.resumeOne(id, reason, awayMs, epoch, abort.signal)));
@@ -152,22 +150,7 @@ export class InterruptionOrchestrator {
     if (!r.ok) process.stderr.write(`mori: resuming ${id} after ${reason === 'sleep' ? 'a sleep' : 'a network loss'} failed: ${r.message}\n`);
   }
 
-  private views(): (SessionView & { interruptedFor: InterruptReason | null })[] {
-    return this.supervisor.list().map((s) => ({
-      id: s.id,
-      state: s.state,
-      alive: s.pid !== null,
-      activity: s.activity,
-      needsNetwork: this.needsNetwork(s.stateDir),
-      userStopped: s.intent.kind === 'user-stopped',
-      interruptedFor: s.intent.kind === 'interrupted' ? s.intent.reason : null,
-    }));
-  }
-
-  private needsNetwork(stateDir: string): boolean {
-    const s = readSessionFile(stateDir);
-    if (!s.ok) return false;
-    const profile = getProfile(s.value.agent.profile);
-    return profile.ok && profile.value.apiHosts(this.env).length > 0;
+  private views(): InterruptView[] {
+    return this.supervisor.interruptViews();
   }
 }

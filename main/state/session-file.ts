@@ -18,6 +18,15 @@ import { assertPlainStateFile, readRegularFileSync, UnsafeStateFile } from './st
 export const SESSION_FILE = 'session.json';
 export const SESSION_BACKUP = 'session.json.bak';
 
+/** A change to session.json: what it becomes from what it is now. */
+export type SessionChange = (s: SessionFile) => SessionFileInput;
+/**
+ * Where a part that changes session.json (a checkpoint, a rollback's notice, a verification's
+ * results) sends the change: the supervisor's SessionStore, or outside a supervisor the CLI's own
+ * (cli/offline-session-write.ts). Answers with the file as written.
+ */
+export type SessionWrite = (stateDir: string, change: SessionChange) => Promise<Result<SessionFile>>;
+
 export function sessionFilePath(stateDir: string): string {
   return path.join(stateDir, SESSION_FILE);
 }
@@ -84,7 +93,7 @@ export function writeSessionFile(stateDir: string, data: SessionFileInput): Sess
 }
 
 /** Read → change → write, for one supervisor's updates to its own sessions. */
-export function updateSessionFile(stateDir: string, change: (s: SessionFile) => SessionFileInput): Result<SessionFile> {
+export function updateSessionFile(stateDir: string, change: SessionChange): Result<SessionFile> {
   const current = readSessionFile(stateDir);
   if (!current.ok) return current;
   try {
@@ -100,7 +109,7 @@ export function updateSessionFile(stateDir: string, change: (s: SessionFile) => 
  * changed it meanwhile, the temp file renamed over it. If something did, `change` is applied again to
  * the newer version, so a write this process made while the fsync ran is never undone.
  */
-export async function updateSessionFileAsync(stateDir: string, change: (s: SessionFile) => SessionFileInput): Promise<Result<SessionFile>> {
+export async function updateSessionFileAsync(stateDir: string, change: SessionChange): Promise<Result<SessionFile>> {
   const file = sessionFilePath(stateDir);
   for (let attempt = 0; attempt < ASYNC_UPDATE_ATTEMPTS; attempt++) {
     try {

@@ -14,7 +14,7 @@ import type { Env } from '../agents/profile.js';
 import type { UsageLimitSignal } from '../agents/usage-limit/usage-limit-signal.js';
 import { background } from '../background.js';
 import { systemClock, systemScheduler, type PowerClock } from '../power/clock.js';
-import { readSessionFile } from '../state/session-file.js';
+import { Limiter } from '../state/limiter.js';
 import { moriHome } from '../state/mori-home.js';
 import { tryLock } from '../state/pid-lock.js';
 import { ensureHome, readRegistry } from '../state/registry.js';
@@ -25,12 +25,13 @@ import { TmuxBackend } from '../terminals/tmux/tmux-backend.js';
 import { AgentIdLearner } from './launch/agent-id-learner.js';
 import { AgentLauncher } from './launch/agent-launcher.js';
 import { HookSignals } from './signals/hook-signals.js';
-import { Checkpointer } from './checkpoints/checkpoint.js';
+import { CHECKPOINT_CONCURRENCY, Checkpointer, type CheckpointPorts } from './checkpoints/checkpoint.js';
 import { EventBus } from './session/event-bus.js';
 import { ExitHandler } from './exits/exit-handler.js';
 import { LaunchQueue } from './launch/launch-queue.js';
 import { meantToRun } from './session/lifecycle.js';
 import { DEFAULT_RESTART_POLICY, initialRestartState } from './exits/restart-policy.js';
+import { interruptView, type InterruptView } from './resume/resume-plan.js';
 import { ResumeController } from './resume/resume-controller.js';
 import { ResumeJournal, type VerifyTarget } from './resume/resume-journal.js';
 import { SessionSet } from './session/session-set.js';
@@ -75,6 +76,9 @@ export class Supervisor {
   private readonly events = new EventBus();
   /** Removing and renaming sessions (session-admin.ts). */
   readonly admin: SessionAdmin;
+  /** What a checkpoint or a rollback asked of the daemon writes through: the store, and the one git limiter of this supervisor. */
+  readonly checkpointPorts: CheckpointPorts;
+  private readonly env: Env;
   private releaseHome: (() => void) | null = null;
 
   constructor(options: SupervisorOptions = {}) {
@@ -83,25 +87,27 @@ export class Supervisor {
     const scheduler = options.scheduler ?? systemScheduler;
     const random = options.random ?? Math.random;
     const emit = (e: SupervisorEvent): void => this.events.emit(e);
-    const env: Env = options.env ?? process.env;
+    const env: Env = (this.env = options.env ?? process.env);
     const machine = this.machine;
+    this.sessions = new SessionSet(home, clock);
+    const loaded = (stateDir: string) => this.sessions.byStateDir(stateDir) ?? null;
     // The store reports through the moves, which write through the store: tied after both exist.
     let moves: SessionTransitions | null = null;
-    const store = new SessionStore({ home, clock, onUnwritable: (rt, message, reason) => moves?.unwritable(rt, message, reason) });
+    const store = new SessionStore({ home, clock, loaded, onUnwritable: (rt, message, reason) => moves?.unwritable(rt, message, reason) });
     moves = new SessionTransitions(clock, store, emit);
     this.store = store;
     this.moves = moves;
     this.direct = options.direct ?? new DirectBackend({ runDir: path.join(home, 'run') });
     this.tmux = options.tmux === undefined ? new TmuxBackend() : options.tmux;
     this.typist = new Typist({ env, store });
-    this.sessions = new SessionSet(home, clock);
     this.queue = new LaunchQueue({
       staggerMs: options.startStaggerMs ?? START_STAGGER_MS,
       scheduler,
       onError: (what, err) => process.stderr.write(`mori: ${what} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`),
     });
     this.journal = new ResumeJournal({ home, clock, store, emit });
-    const checkpoints = (this.checkpoints = new Checkpointer({ scheduler, random, moves, emit, intervalMs: options.checkpointIntervalMs }));
+    const files = (this.checkpointPorts = { write: (dir, change) => store.update(dir, change), limiter: new Limiter(CHECKPOINT_CONCURRENCY) });
+    const checkpoints = (this.checkpoints = new Checkpointer({ scheduler, random, moves, files, emit, intervalMs: options.checkpointIntervalMs }));
     // An exit's restart resumes through the resume path, which launches agents whose exits come
     // back here: the one cycle of the supervisor, closed by this port.
     const exits = (this.exits = new ExitHandler({
@@ -319,20 +325,13 @@ export class Supervisor {
    * Verifies a session on request (`checks.verify`), announced as the resume path announces its own
    * (verify.started, verify.finished); a loaded session's info() then shows the results.
    */
-  async verifyChecks(target: VerifyTarget, restartServices: boolean): Promise<Result<VerifyReport>> {
-    const v = await this.journal.verify(target, restartServices);
-    this.noteVerification(target.sessionId);
-    return v;
+  verifyChecks(target: VerifyTarget, restartServices: boolean): Promise<Result<VerifyReport>> {
+    return this.journal.verify(target, restartServices);
   }
 
-  /** A verification recorded its results in session.json: info() shows them (failing checks). */
-  private noteVerification(ref: string): void {
-    const found = this.sessions.find(ref);
-    if (!found.ok) return;
-    const rt = found.value;
-    const r = readSessionFile(rt.stateDir);
-    // Only the results: anything else the supervisor holds in memory (a change not yet written) stays.
-    if (r.ok) rt.setSession({ ...rt.session, lastVerification: r.value.lastVerification });
+  /** Every session as a suspend, a wake or a network change sees it (the interruption orchestrator). */
+  interruptViews(): InterruptView[] {
+    return this.sessions.all().map((rt) => interruptView(rt, this.env));
   }
 
   /** The machine is going to sleep (true) or woke (false); exits near a sleep are not crashes. */

@@ -12,6 +12,10 @@ import { writeCheckpoint } from '../../main/supervisor/checkpoints/checkpoint.js
 import { rollbackSession } from '../../main/supervisor/checkpoints/rollback.js';
 import { tempDir } from '../helpers/mori-cli.js';
 import { git, projectWithSession, repoFacts, type Project } from '../helpers/snapshot-repo.js';
+import { offlineCheckpointPorts } from '../../main/cli/offline-session-write.js';
+
+/** Checkpoints as the CLI takes them, sharing one limiter as one process's do. */
+const ports = offlineCheckpointPorts();
 
 function markerScript(dir: string, markers: string, name: string, tail: string): string {
   const file = path.join(dir, name);
@@ -82,7 +86,7 @@ describe('checkpoints, changes and rollback in a project whose git config, hooks
     const { p, markers, outside } = await hostile('attacked');
     const facts = repoFacts(p.project, false);
     const take = async () => {
-      const r = await writeCheckpoint(p.stateDir, p.project);
+      const r = await writeCheckpoint(p.stateDir, p.project, ports);
       if (!r.ok) throw new Error(r.message);
       return r.value.checkpoint.snapshot!;
     };
@@ -97,7 +101,7 @@ describe('checkpoints, changes and rollback in a project whose git config, hooks
     expect(changes.ok && changes.value.files.map((f) => f.path)).toEqual(['code.txt', 'data.dat', 'more.txt']);
     const diff = await sessionDiff(p.stateDir, 'start');
     expect(diff.ok && diff.value.files[0]!.patch).toContain('-version one\n+version two');
-    const rolled = await rollbackSession({ stateDir: p.stateDir, to: 'start' });
+    const rolled = await rollbackSession({ stateDir: p.stateDir, to: 'start' }, ports);
     expect(rolled.ok, rolled.ok ? '' : rolled.message).toBe(true);
     expect(readFileSync(path.join(p.project, 'code.txt'), 'utf8')).toBe('version one\n');
     expect(readFileSync(path.join(outside, 'secret'), 'utf8')).toBe('outside the project\n');

@@ -16,9 +16,13 @@ import { readSessionFile } from '../../main/state/session-file.js';
 import { WORK_LOG } from '../../main/state/work-log.js';
 import { moriIn, tempDir } from '../helpers/mori-cli.js';
 import { git, projectWithSession, type Project } from '../helpers/snapshot-repo.js';
+import { offlineCheckpointPorts } from '../../main/cli/offline-session-write.js';
+
+/** Checkpoints as the CLI takes them, sharing one limiter as one process's do. */
+const ports = offlineCheckpointPorts();
 
 async function checkpoint(p: Project): Promise<string> {
-  const r = await writeCheckpoint(p.stateDir, p.project);
+  const r = await writeCheckpoint(p.stateDir, p.project, ports);
   if (!r.ok) throw new Error(r.message);
   return r.value.checkpoint.snapshot!.commit;
 }
@@ -39,7 +43,7 @@ async function changed(name: string): Promise<{ p: Project; start: string }> {
 describe('rollback', () => {
   it('restores every file, deletes the added ones that are not ignored, and is undone by rolling back to the checkpoint it took first', async () => {
     const { p, start } = await changed('all');
-    const dry = await rollbackSession({ stateDir: p.stateDir, to: start.slice(0, 7), dryRun: true });
+    const dry = await rollbackSession({ stateDir: p.stateDir, to: start.slice(0, 7), dryRun: true }, ports);
     expect(dry.ok && dry.value.actions).toEqual([
       { path: 'a.txt', action: 'restore' },
       { path: 'b.txt', action: 'restore' },
@@ -47,7 +51,7 @@ describe('rollback', () => {
     ]);
     expect(read(p, 'a.txt')).toBe('agent wrote this\n'); // a dry run changes nothing
 
-    const r = await rollbackSession({ stateDir: p.stateDir, to: 'start' });
+    const r = await rollbackSession({ stateDir: p.stateDir, to: 'start' }, ports);
     expect(r.ok, r.ok ? '' : r.message).toBe(true);
     if (!r.ok) return;
     expect([read(p, 'a.txt'), read(p, 'b.txt'), read(p, 'c.txt'), read(p, 'keep.log')]).toEqual(['one\ntwo\n', 'bee\n', null, 'ignored, never touched\n']);
@@ -56,14 +60,14 @@ describe('rollback', () => {
     const before = r.value.before!;
     expect(before.reason).toBe('before rollback');
 
-    const undo = await rollbackSession({ stateDir: p.stateDir, to: before.id });
+    const undo = await rollbackSession({ stateDir: p.stateDir, to: before.id }, ports);
     expect(undo.ok, undo.ok ? '' : undo.message).toBe(true);
     expect([read(p, 'a.txt'), read(p, 'b.txt'), read(p, 'c.txt'), read(p, 'keep.log')]).toEqual(['agent wrote this\n', null, 'added\n', 'ignored, never touched\n']);
   });
 
   it('restores only the chosen files', async () => {
     const { p } = await changed('some');
-    const r = await rollbackSession({ stateDir: p.stateDir, to: '1', files: ['a.txt'] });
+    const r = await rollbackSession({ stateDir: p.stateDir, to: '1', files: ['a.txt'] }, ports);
     expect(r.ok && r.value.actions).toEqual([{ path: 'a.txt', action: 'restore' }]);
     expect([read(p, 'a.txt'), read(p, 'b.txt'), read(p, 'c.txt')]).toEqual(['one\ntwo\n', null, 'added\n']);
   });
@@ -73,7 +77,7 @@ describe('rollback', () => {
     const start = await checkpoint(p);
     writeFileSync(path.join(p.project, 'forced.log'), 'tracked but ignored\n');
     git(p.project, 'add', '-f', 'forced.log');
-    const r = await rollbackSession({ stateDir: p.stateDir, to: start });
+    const r = await rollbackSession({ stateDir: p.stateDir, to: start }, ports);
     expect(r.ok && r.value.actions).toEqual([{ path: 'forced.log', action: 'skip', why: 'ignored' }]);
     expect(read(p, 'forced.log')).toBe('tracked but ignored\n');
   });
@@ -90,7 +94,7 @@ describe('rollback', () => {
     writeFileSync(path.join(p.project, 'a.txt'), 'changed\n');
     rmSync(path.join(p.project, 'dir'), { recursive: true });
     symlinkSync(outside, path.join(p.project, 'dir'));
-    const refused = await rollbackSession({ stateDir: p.stateDir, to: start });
+    const refused = await rollbackSession({ stateDir: p.stateDir, to: start }, ports);
     expect(refused.ok).toBe(false);
     if (!refused.ok) expect(refused.message).toMatch(/dir is a symbolic link/);
     expect(readFileSync(path.join(outside, 'f.txt'), 'utf8')).toBe('outside\n');
@@ -99,7 +103,7 @@ describe('rollback', () => {
     rmSync(path.join(p.project, 'dir'));
     rmSync(path.join(p.project, 'link'));
     writeFileSync(path.join(p.project, 'link'), 'a plain file now\n');
-    const r = await rollbackSession({ stateDir: p.stateDir, to: start });
+    const r = await rollbackSession({ stateDir: p.stateDir, to: start }, ports);
     expect(r.ok, r.ok ? '' : r.message).toBe(true);
     expect(lstatSync(path.join(p.project, 'link')).isSymbolicLink()).toBe(true);
     expect(readlinkSync(path.join(p.project, 'link'))).toBe(path.join(outside, 'secret'));
@@ -109,7 +113,7 @@ describe('rollback', () => {
 
   it('leaves a note the next resume prompt carries', async () => {
     const { p, start } = await changed('notice');
-    const r = await rollbackSession({ stateDir: p.stateDir, to: start });
+    const r = await rollbackSession({ stateDir: p.stateDir, to: start }, ports);
     expect(r.ok).toBe(true);
     const s = readSessionFile(p.stateDir);
     if (!s.ok) throw new Error(s.message);
@@ -126,7 +130,7 @@ describe('rollback', () => {
     expect(rollbackNeedsConfirm(null)).toBe(false);
     // The supervisor's answer about the session is all the handler asks of it.
     const info = { id: p.sessionId, name: 'busy', stateDir: p.stateDir, state: 'running', activity: 'working' };
-    const ctx = { supervisor: { list: () => [info] }, home: p.home } as unknown as RequestContext;
+    const ctx = { supervisor: { list: () => [info], checkpointPorts: ports }, home: p.home } as unknown as RequestContext;
     const refused = await rollbackSessionFiles({ session: 'busy', to: start, files: [], dryRun: false, confirm: false }, ctx);
     expect(refused.ok ? 'ok' : refused.code).toBe('busy');
     expect(read(p, 'a.txt')).toBe('agent wrote this\n');
@@ -141,7 +145,7 @@ describe('a checkpoint taken through the control API', () => {
     const p = await projectWithSession('take');
     const emitted: Record<string, unknown>[] = [];
     const info = { id: p.sessionId, name: 'take', stateDir: p.stateDir, state: 'running', activity: 'waiting' };
-    const ctx = { supervisor: { list: () => [info] }, home: p.home, events: { emit: (e: Record<string, unknown>) => emitted.push(e) } } as unknown as RequestContext;
+    const ctx = { supervisor: { list: () => [info], checkpointPorts: ports }, home: p.home, events: { emit: (e: Record<string, unknown>) => emitted.push(e) } } as unknown as RequestContext;
     const first = await takeSessionCheckpoint({ session: 'take', message: 'by hand' }, ctx);
     expect(first.ok, first.ok ? '' : first.message).toBe(true);
     expect(emitted).toEqual([expect.objectContaining({ type: 'checkpoint.written', sessionId: p.sessionId, name: 'take', changed: true })]);

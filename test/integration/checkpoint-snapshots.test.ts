@@ -12,9 +12,13 @@ import { writeCheckpoint } from '../../main/supervisor/checkpoints/checkpoint.js
 import { WORK_LOG } from '../../main/state/work-log.js';
 import { moriIn, tempDir } from '../helpers/mori-cli.js';
 import { git, projectWithSession, repoFacts, treeOf } from '../helpers/snapshot-repo.js';
+import { offlineCheckpointPorts } from '../../main/cli/offline-session-write.js';
+
+/** Checkpoints as the CLI takes them, sharing one limiter as one process's do. */
+const ports = offlineCheckpointPorts();
 
 async function checkpoint(p: { stateDir: string; project: string }, keep?: number) {
-  const r = await writeCheckpoint(p.stateDir, p.project, new Date(), keep !== undefined ? { keep } : {});
+  const r = await writeCheckpoint(p.stateDir, p.project, ports, new Date(), keep !== undefined ? { keep } : {});
   if (!r.ok) throw new Error(r.message);
   return r.value;
 }
@@ -150,23 +154,23 @@ describe('a checkpoint snapshot', () => {
     const index = path.join(p.project, '.git', 'index');
     rmSync(index);
     execFileSync('mkfifo', [index]);
-    const fifo = await writeCheckpoint(p.stateDir, p.project);
+    const fifo = await writeCheckpoint(p.stateDir, p.project, ports);
     expect(fifo.ok ? 'ok' : fifo.message).toMatch(/\.git\/index: is a named pipe, not a regular file; Mori does not read it/);
     rmSync(index);
     symlinkSync(path.join(outside, 'secret'), index);
-    const link = await writeCheckpoint(p.stateDir, p.project);
+    const link = await writeCheckpoint(p.stateDir, p.project, ports);
     expect(link.ok ? 'ok' : link.message).toMatch(/\.git\/index: is a symbolic link, not followed; Mori does not read it/);
     expect(readFileSync(path.join(outside, 'secret'), 'utf8')).toBe('not an index\n');
     rmSync(index);
     git(p.project, 'reset', '-q'); // the index back as git writes it
-    expect((await writeCheckpoint(p.stateDir, p.project)).ok).toBe(true);
+    expect((await writeCheckpoint(p.stateDir, p.project, ports)).ok).toBe(true);
   });
 
   it('outside a git repository records no snapshot and says so when asked for checkpoints', async () => {
     const project = tempDir('snap-nogit');
     const c = await createSession({ projectDir: project, name: 'nogit', profile: 'shell', backend: 'direct', home: tempDir('snap-nogit-home'), command: 'bash' });
     if (!c.ok) throw new Error(c.message);
-    const cp = await writeCheckpoint(c.value.stateDir, project);
+    const cp = await writeCheckpoint(c.value.stateDir, project, ports);
     expect(cp.ok && cp.value.checkpoint.snapshot).toBeNull();
     const listed = await sessionCheckpoints(c.value.stateDir);
     expect(listed.ok ? '' : listed.message).toContain('no checkpoints: not a git repository');

@@ -10,6 +10,7 @@ import { initShellSession, moriIn, type MoriResult } from '../helpers/mori-cli.j
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { groupAlive, signalGroup } from '../../main/os/process-group.js';
 import { verifySession } from '../../main/checks/verify-session.js';
+import { offlineSessionWrite } from '../../main/cli/offline-session-write.js';
 
 let root: string;
 let home: string;
@@ -159,6 +160,8 @@ describe('verifySession', () => {
     expect(v.value.logLines[0]).toMatch(/^VERIFICATION CANCELLED - checks 0\/2 passed/);
     const log = readFileSync(path.join(dir, 'work_log.md'), 'utf8');
     expect(log.match(/VERIFICATION CANCELLED/g)).toHaveLength(1);
+    // What ran is recorded by the change it answers with, handed to session.json's writer.
+    expect((await offlineSessionWrite(dir, v.value.record)).ok).toBe(true);
     const json = JSON.parse(readFileSync(path.join(dir, 'session.json'), 'utf8')) as { lastVerification: { results: unknown[] } };
     expect(json.lastVerification.results).toHaveLength(2);
   });

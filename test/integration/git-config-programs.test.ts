@@ -10,6 +10,10 @@ import { gitChangedFiles, gitHead, gitStateAsync } from '../../main/state/git-in
 import { readSessionFile } from '../../main/state/session-file.js';
 import { writeCheckpoint } from '../../main/supervisor/checkpoints/checkpoint.js';
 import { moriIn, tempDir } from '../helpers/mori-cli.js';
+import { offlineCheckpointPorts } from '../../main/cli/offline-session-write.js';
+
+/** Checkpoints as the CLI takes them, sharing one limiter as one process's do. */
+const ports = offlineCheckpointPorts();
 
 const commitEnv = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
 
@@ -93,7 +97,7 @@ describe("Mori's git runs in a project whose git config names programs", () => {
     const stateDir = String(init.json()['stateDir']);
     expect(readdirSync(markers)).toEqual([]);
 
-    const r = await writeCheckpoint(stateDir, project);
+    const r = await writeCheckpoint(stateDir, project, ports);
     expect(r.ok, r.ok ? '' : r.message).toBe(true);
     if (r.ok) {
       expect(r.value.checkpoint.gitHead).toBe(head);

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { SupervisorEvent } from '../../common/events.js';
 import { createPowerWatch, type PowerWatch } from '../../main/power/power-watch.js';
 import { InterruptionOrchestrator } from '../../main/daemon/interruption-orchestrator.js';
-import { CHECKPOINT_CONCURRENCY, checkpointLimiter } from '../../main/supervisor/checkpoints/checkpoint.js';
+import { CHECKPOINT_CONCURRENCY } from '../../main/supervisor/checkpoints/checkpoint.js';
 import { Supervisor } from '../../main/supervisor/supervisor.js';
 import { hasEvent, UpHarness } from '../helpers/mori-up.js';
 import { until } from '../helpers/until.js';
@@ -184,7 +184,7 @@ describe('injected power events', () => {
     expect(started.ok).toBe(true);
     await until('the agent to wait', () => events.some((e) => e.type === 'session.activity' && e.to === 'waiting'));
     power = createPowerWatch({ env: { MORI_PROBE: 'none' } });
-    orch = new InterruptionOrchestrator(sup, power, { env });
+    orch = new InterruptionOrchestrator(sup, power);
     const of = (t: string) => events.filter((e) => e.type === t).length;
 
     // A resume with no suspend before it (the suspend notice never came): one pair, one resume.
@@ -222,12 +222,12 @@ describe('injected power events', () => {
     expect((await sup.start()).ok).toBe(true);
     await until('the agent to wait', () => events.some((e) => e.type === 'session.activity'));
     power = createPowerWatch({ env: { MORI_PROBE: 'none' } });
-    orch = new InterruptionOrchestrator(sup, power, { env });
+    orch = new InterruptionOrchestrator(sup, power);
     // Checkpoint work as the suspend leaves it: every slot taken, one more waiting its turn.
     const running: (() => void)[] = [];
-    const busy = Array.from({ length: CHECKPOINT_CONCURRENCY }, () => checkpointLimiter.run(() => new Promise<void>((r) => running.push(r))));
+    const busy = Array.from({ length: CHECKPOINT_CONCURRENCY }, () => sup!.checkpointPorts.limiter.run(() => new Promise<void>((r) => running.push(r))));
     let waitingStartedAt = 0;
-    const waiting = checkpointLimiter.run(async () => {
+    const waiting = sup.checkpointPorts.limiter.run(async () => {
       waitingStartedAt = Date.now();
     });
     power.feed({ type: 'suspend', source: 'test' });
@@ -254,7 +254,7 @@ describe('injected power events', () => {
     expect((await sup.start()).ok).toBe(true);
     await until('the error screen', () => events.some((e) => e.type === 'session.activity' && e.to === 'error'));
     power = createPowerWatch({ env: { MORI_PROBE: 'none' } });
-    orch = new InterruptionOrchestrator(sup, power, { env });
+    orch = new InterruptionOrchestrator(sup, power);
     power.feed({ type: 'suspend', source: 'test' });
     power.feed({ type: 'resume', source: 'test', sleptMs: 30_000 });
     await until('the restart', () => h!.starts().length === 2);

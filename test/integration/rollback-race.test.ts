@@ -13,6 +13,10 @@ import { rollbackSession } from '../../main/supervisor/checkpoints/rollback.js';
 import { moriIn, tempDir } from '../helpers/mori-cli.js';
 import { git, projectWithSession, type Project } from '../helpers/snapshot-repo.js';
 import { until } from '../helpers/until.js';
+import { offlineCheckpointPorts } from '../../main/cli/offline-session-write.js';
+
+/** Checkpoints as the CLI takes them, sharing one limiter as one process's do. */
+const ports = offlineCheckpointPorts();
 
 /** Exchanges two paths atomically, forever; says `ready` once it runs. */
 const SWAPPER = `
@@ -101,7 +105,7 @@ describe.runIf(process.platform === 'linux')('rollback while a directory is swap
     writeFileSync(path.join(p.project, 'd', 'keep.txt'), 'keep\n');
     git(p.project, 'add', '-A');
     git(p.project, 'commit', '-q', '-m', 'd');
-    const start = await writeCheckpoint(p.stateDir, p.project);
+    const start = await writeCheckpoint(p.stateDir, p.project, ports);
     if (!start.ok) throw new Error(start.message);
 
     reset(p, victimDir);
@@ -117,7 +121,7 @@ describe.runIf(process.platform === 'linux')('rollback while a directory is swap
     };
     for (let i = 1; i <= ROLLBACKS; i++) {
       await roll(i, async () => {
-        const r = await rollbackSession({ stateDir: p.stateDir, to: 'start' });
+        const r = await rollbackSession({ stateDir: p.stateDir, to: 'start' }, ports);
         return r.ok ? 'rolled back' : /stopped there/.test(r.message) ? 'stopped' : r.code;
       });
     }

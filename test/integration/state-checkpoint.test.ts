@@ -10,6 +10,10 @@ import { readSessionFile } from '../../main/state/session-file.js';
 import { CHECKPOINT_CONCURRENCY, writeCheckpoint } from '../../main/supervisor/checkpoints/checkpoint.js';
 import { WORK_LOG } from '../../main/state/work-log.js';
 import { gitRepo, tempDir } from '../helpers/mori-cli.js';
+import { offlineCheckpointPorts } from '../../main/cli/offline-session-write.js';
+
+/** Checkpoints as the CLI takes them, sharing one limiter as one process's do. */
+const ports = offlineCheckpointPorts();
 
 const realGit = spawnSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).stdout.trim();
 let savedPath: string | undefined;
@@ -72,7 +76,7 @@ describe('checkpoints', () => {
     const log = path.join(tempDir('git-calls'), 'calls');
     // Each git call takes 0.6 s, and records when it ran so the concurrency can be checked.
     shadowGit(`echo "start $(date +%s%N)" >> ${log}\nsleep 0.6\n"${realGit}" "$@"\ns=$?\necho "end $(date +%s%N)" >> ${log}\nexit $s`);
-    const { value, stallMs, tookMs } = await longestStall(() => Promise.all(all.map((s) => writeCheckpoint(s.stateDir, s.project))));
+    const { value, stallMs, tookMs } = await longestStall(() => Promise.all(all.map((s) => writeCheckpoint(s.stateDir, s.project, ports))));
     // 6 checkpoints of 9 git calls of 0.6 s, at most 2 at once: about 16 s of git, while timers kept firing.
     expect(tookMs).toBeGreaterThan(4_500);
     expect(stallMs).toBeLessThan(400);
@@ -107,7 +111,7 @@ describe('checkpoints', () => {
     const pidFile = path.join(tempDir('git-hung'), 'pid');
     shadowGit(`echo $$ > ${pidFile}\nexec sleep 600`);
     const before = readFileSync(path.join(s!.stateDir, 'session.json'), 'utf8');
-    const { value, stallMs } = await longestStall(() => writeCheckpoint(s!.stateDir, s!.project));
+    const { value, stallMs } = await longestStall(() => writeCheckpoint(s!.stateDir, s!.project, ports));
     expect(value.ok).toBe(false);
     if (!value.ok) expect(value.message).toMatch(/git did not answer within \d+ ms \(killed\)/);
     expect(stallMs).toBeLessThan(400);
@@ -141,7 +145,7 @@ describe('checkpoints', () => {
     }
     const log = path.join(tempDir('git-shared-calls'), 'calls');
     shadowGit(`for a in "$@"; do case "$a" in add|write-tree|diff-tree|commit-tree) echo "$a" >> ${log};; esac; done\nexec "${realGit}" "$@"`);
-    const results = await Promise.all(dirs.map((d) => writeCheckpoint(d, project)));
+    const results = await Promise.all(dirs.map((d) => writeCheckpoint(d, project, ports)));
     const snaps = results.map((r) => (r.ok ? r.value.checkpoint.snapshot : null));
     expect(snaps.every((s) => s !== null && s.tree === snaps[0]!.tree)).toBe(true);
     expect(results.map((r) => r.ok && r.value.checkpoint.changedFiles)).toEqual([['work.txt'], ['work.txt'], ['work.txt']]);
@@ -154,7 +158,7 @@ describe('checkpoints', () => {
     for (const d of dirs) expect(readFileSync(path.join(d, WORK_LOG), 'utf8')).toMatch(/CHECKPOINT [0-9a-f]{7} - 1 file changed: work\.txt/);
     // A checkpoint asked for after that read reads again: the file changed since is in it.
     writeFileSync(path.join(project, 'later.txt'), 'x\n');
-    const later = await writeCheckpoint(dirs[0]!, project);
+    const later = await writeCheckpoint(dirs[0]!, project, ports);
     expect(later.ok && later.value.checkpoint.changedFiles.sort()).toEqual(['later.txt', 'work.txt']);
   }, 60_000);
 });

@@ -10,6 +10,10 @@ import { UnsafeStateFile } from '../../main/state/state-file-guard.js';
 import { appendEntry, appendEntryAsync, compactWorkLog, WORK_LOG, WORK_LOG_ARCHIVE } from '../../main/state/work-log.js';
 import { writeCheckpoint } from '../../main/supervisor/checkpoints/checkpoint.js';
 import { gitRepo, runMori, tempDir } from '../helpers/mori-cli.js';
+import { offlineCheckpointPorts } from '../../main/cli/offline-session-write.js';
+
+/** Checkpoints as the CLI takes them, sharing one limiter as one process's do. */
+const ports = offlineCheckpointPorts();
 
 let home: string;
 let project: string;
@@ -64,7 +68,7 @@ describe('a symlinked work_log.md', () => {
   it('a checkpoint reports it and writes nothing through it', async () => {
     const file = pointAtOutside(WORK_LOG);
     writeFileSync(path.join(project, 'changed.txt'), 'x\n');
-    const r = await writeCheckpoint(stateDir, project);
+    const r = await writeCheckpoint(stateDir, project, ports);
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.message).toContain(file);
     expect(readFileSync(outside, 'utf8')).toBe(PRECIOUS);
@@ -123,7 +127,7 @@ describe('a symlinked session.json', () => {
     expect(async.ok).toBe(false);
     if (!async.ok) expect([async.code, async.message.includes(file)]).toEqual(['unreadable', true]);
     expectRefusal(() => writeSessionFile(stateDir, { ...current.value, task: 'changed' }), file);
-    const cp = await writeCheckpoint(stateDir, project);
+    const cp = await writeCheckpoint(stateDir, project, ports);
     expect(cp.ok).toBe(false);
     expect(readFileSync(outside, 'utf8')).toBe(valid);
     expect(readFileSync(outside, 'utf8')).toBe(valid);

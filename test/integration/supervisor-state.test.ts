@@ -119,7 +119,7 @@ describe('verification', () => {
     expect((await s.start()).ok).toBe(true);
     await until('the agent waits', () => events.some((x) => x.type === 'session.activity' && x.to === 'waiting'));
     power = createPowerWatch({ env: { MORI_PROBE: 'none' } });
-    orch = new InterruptionOrchestrator(s, power, { env: e });
+    orch = new InterruptionOrchestrator(s, power);
     power.feed({ type: 'suspend', source: 'test' });
     power.feed({ type: 'resume', source: 'test', sleptMs: 5_000 });
     await until('the resume', () => events.some((x) => x.type === 'session.resumed'));

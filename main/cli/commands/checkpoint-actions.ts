@@ -35,8 +35,8 @@ export async function checkpointNow(spec: string, opts: CheckpointCliOptions): P
   if (!opened.ok) return reportFailure(opened, opts);
   const project = projectDirOf(opened.value.stateDir);
   if (!project.ok) return reportFailure(project, opts);
-  const { writeCheckpoint } = await import('../../supervisor/checkpoints/checkpoint.js');
-  const r = await writeCheckpoint(opened.value.stateDir, project.value, new Date(), { reason: 'on demand', message: opts.message });
+  const [{ writeCheckpoint }, { offlineCheckpointPorts }] = await Promise.all([import('../../supervisor/checkpoints/checkpoint.js'), import('../offline-session-write.js')]);
+  const r = await writeCheckpoint(opened.value.stateDir, project.value, offlineCheckpointPorts(), new Date(), { reason: 'on demand', message: opts.message });
   if (!r.ok) return reportFailure(r, opts);
   const snap = r.value.checkpoint.snapshot;
   if (snap === null) return reportFailure(fail('failed', `${project.value}: ${NOT_A_REPOSITORY}`), opts);
@@ -80,13 +80,15 @@ export async function rollBack(spec: string, to: string, opts: RollbackCliOption
   const opened = openSession(spec);
   if (!opened.ok) return reportFailure(opened, opts);
   const stateDir = opened.value.stateDir;
-  const [{ rollbackSession }, { liveState }, { refusedInsideAgent }, { moriHome }] = await Promise.all([
+  const [{ rollbackSession }, { offlineCheckpointPorts }, { liveState }, { refusedInsideAgent }, { moriHome }] = await Promise.all([
     import('../../supervisor/checkpoints/rollback.js'),
+    import('../offline-session-write.js'),
     import('../live-state.js'),
     import('../approver-check.js'),
     import('../../state/mori-home.js'),
   ]);
-  const preview = await rollbackSession({ stateDir, to, files: opts.files ?? [], dryRun: true });
+  const ports = offlineCheckpointPorts();
+  const preview = await rollbackSession({ stateDir, to, files: opts.files ?? [], dryRun: true }, ports);
   if (!preview.ok) return reportFailure(preview, opts);
   const changing = preview.value.actions.filter((a) => a.action !== 'skip');
   const head = `Rollback to checkpoint ${preview.value.to.id} (#${preview.value.to.seq}, ${preview.value.to.at}): ${changing.length} file${changing.length === 1 ? '' : 's'}`;
@@ -98,7 +100,7 @@ export async function rollBack(spec: string, to: string, opts: RollbackCliOption
     if (refused) return reportFailure(refused, opts);
   }
   if (!opts.json) process.stdout.write(visibleLines([`${head} will change:`, ...actionLines(preview.value.actions), ''].join('\n')));
-  const r = await rollbackSession({ stateDir, to, files: opts.files ?? [] });
+  const r = await rollbackSession({ stateDir, to, files: opts.files ?? [] }, ports);
   if (!r.ok) return reportFailure(r, opts);
   const undo = r.value.before ? ` Undo: mori rollback ${spec} ${r.value.before.id}` : '';
   reportSuccess({ ok: true, ...r.value }, `Rolled back ${r.value.actions.filter((a) => a.action !== 'skip').length} file(s) to ${r.value.to.id}.${undo}`, opts);

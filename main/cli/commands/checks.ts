@@ -183,11 +183,15 @@ export function registerChecks(program: Command): void {
         process.off('SIGTERM', onSignal);
       }
       if (!v.ok) return reportFailure(v, opts);
+      const { offlineSessionWrite } = await import('../offline-session-write.js');
+      const recorded = await offlineSessionWrite(dir.value, v.value.record);
+      if (!recorded.ok) return reportFailure(fail(recorded.code, `checks ran but the results could not be recorded: ${recorded.message}`), opts);
       const passed = allPassed(v.value.results);
       const name = readSessionFile(dir.value);
       const sessionName = name.ok ? name.value.name : spec;
       if (opts.json) {
-        printJson({ ok: passed, ...(passed ? {} : { code: 'failed' }), message: v.value.summary.text, stateDir: dir.value, ...v.value });
+        const { record: _record, ...found } = v.value;
+        printJson({ ok: passed, ...(passed ? {} : { code: 'failed' }), message: found.summary.text, stateDir: dir.value, ...found });
       } else {
         const out = [`${sessionName}: ${visibleText(v.value.summary.text)}`, ...resultsText(v.value.results)];
         for (const s of v.value.services) if (s.action !== 'not-needed') out.push('', `service ${visibleText(s.service)}: ${s.action} — ${visibleText(s.detail)}`);

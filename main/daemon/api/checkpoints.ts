@@ -1,7 +1,8 @@
 // `checkpoints.list`, `checkpoint.take`, `changes.list`, `changes.diff` and `rollback` (DESIGN.md §4,
 // §12): a session's snapshots, what changed since one, and putting files back — refused with `busy`
 // while its agent is working unless the request confirms; a checkpoint taken on demand is announced
-// (`checkpoint.written`) like a periodic one. Thin over main/supervisor/checkpoints/.
+// (`checkpoint.written`) like a periodic one. Thin over main/supervisor/checkpoints/, writing session.json
+// through the supervisor's SessionStore and running git under its checkpoint limiter.
 // Runs in the daemon.
 import { BUSY_MESSAGE, rollbackNeedsConfirm } from '../../../common/checkpoints.js';
 import { fail, ok } from '../../../common/result.js';
@@ -25,7 +26,7 @@ export const takeSessionCheckpoint: Handler<'checkpoint.take'> = async (p, ctx) 
   if (!s.ok) return s;
   const project = projectDirOf(s.value.stateDir);
   if (!project.ok) return project;
-  const r = await writeCheckpoint(s.value.stateDir, project.value, new Date(), { reason: 'on demand', message: p.message });
+  const r = await writeCheckpoint(s.value.stateDir, project.value, ctx.supervisor.checkpointPorts, new Date(), { reason: 'on demand', message: p.message });
   if (!r.ok) return r;
   const cp = r.value.checkpoint;
   const snap = cp.snapshot;
@@ -53,5 +54,5 @@ export const rollbackSessionFiles: Handler<'rollback'> = async (p, ctx) => {
   if (!s.ok) return s;
   const live = ctx.supervisor.list().find((x) => x.id === s.value.id);
   if (!p.dryRun && !p.confirm && rollbackNeedsConfirm(live)) return fail('busy', BUSY_MESSAGE);
-  return rollbackSession({ stateDir: s.value.stateDir, to: p.to, files: p.files, dryRun: p.dryRun });
+  return rollbackSession({ stateDir: s.value.stateDir, to: p.to, files: p.files, dryRun: p.dryRun }, ctx.supervisor.checkpointPorts);
 };

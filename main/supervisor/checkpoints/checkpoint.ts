@@ -3,17 +3,19 @@
 // sessions do not all run git at once), when it exits, when it is interrupted and when the supervisor
 // stops, with a work-log entry only when a new snapshot was written (shared-work-tree.ts lets the
 // sessions of one project checkpointed together read the work tree once). The comparison is
-// pure; writing is the thin shell (writeCheckpoint); when they are taken is the Checkpointer's, and a
+// pure; writing is the thin shell (writeCheckpoint), which hands its change of session.json to the
+// writer it is given (the SessionStore in the supervisor); when they are taken is the Checkpointer's, and a
 // failure is reported as the session's state being unwritable, never dropped. Git runs as
-// asynchronous child processes, at most CHECKPOINT_CONCURRENCY at once across the process, so
+// asynchronous child processes, at most CHECKPOINT_CONCURRENCY at once through the limiter the
+// process gives (one per supervisor, shared with the interruption orchestrator), so
 // checkpointing every session on suspend never blocks the event loop (which the drift detector would
-// read as a sleep). Runs in the supervisor's process.
+// read as a sleep). Runs in the supervisor's process and in the CLI.
 import type { Checkpoint, SessionFile } from '../../../common/session.js';
 import { fail, ok, type Result } from '../../../common/result.js';
 import { GIT_TIMEOUT_MS } from '../../state/git-info.js';
-import { Limiter } from '../../state/limiter.js';
+import type { Limiter } from '../../state/limiter.js';
 import { openRepoGit } from '../../state/repo-git.js';
-import { readSessionFile, updateSessionFileAsync } from '../../state/session-file.js';
+import { readSessionFile, type SessionWrite } from '../../state/session-file.js';
 import { askedNow, sharedChangedFiles, sharedWorkTree } from '../../state/shared-work-tree.js';
 import { checkpointLine, GitFailed, recordCheckpoint } from '../../state/snapshot.js';
 import { appendEntryAsync } from '../../state/work-log.js';
@@ -32,7 +34,6 @@ export const CHECKPOINT_INTERVAL_MS = 5 * 60_000;
  * than four (bench/checkpoint-suspend.bench.ts).
  */
 export const CHECKPOINT_CONCURRENCY = 2;
-export const checkpointLimiter = new Limiter(CHECKPOINT_CONCURRENCY);
 /** Files named in the work-log entry; the full list is in session.json. */
 const LOGGED_FILES = 8;
 
@@ -64,6 +65,13 @@ export interface CheckpointResult {
   session: SessionFile;
 }
 
+/** What writing a checkpoint goes through: the writer of session.json, and the limiter of git runs. */
+export interface CheckpointPorts {
+  write: SessionWrite;
+  /** At most CHECKPOINT_CONCURRENCY checkpoints read git at once; one per process. */
+  limiter: Limiter;
+}
+
 export interface CheckpointOptions {
   /** Why it is taken: periodic, interrupted, stopped, exited, resume, on demand, before rollback. */
   reason?: string;
@@ -74,17 +82,17 @@ export interface CheckpointOptions {
 }
 
 /**
- * Snapshots the work tree (asynchronously, under checkpointLimiter) as the session's next checkpoint
- * unless it is unchanged, then stores the checkpoint in session.json and logs it when it changed,
- * both without blocking the event loop on fsync. The session.json update never undoes a change the
- * supervisor made meanwhile (see updateSessionFileAsync). A git that hangs is killed after
+ * Snapshots the work tree (asynchronously, under the ports' limiter) as the session's next checkpoint
+ * unless it is unchanged, then has the checkpoint stored in session.json (through the ports' writer)
+ * and logs it when it changed, both without blocking the event loop on fsync. The session.json update
+ * never undoes a change the supervisor made meanwhile (see updateSessionFileAsync). A git that hangs is killed after
  * GIT_TIMEOUT_MS and the checkpoint fails, leaving session.json as it was. Outside a git repository
  * only the time is recorded (no snapshot).
  */
-export async function writeCheckpoint(stateDir: string, projectDir: string, now = new Date(), opts: CheckpointOptions = {}): Promise<Result<CheckpointResult>> {
+export async function writeCheckpoint(stateDir: string, projectDir: string, ports: CheckpointPorts, now = new Date(), opts: CheckpointOptions = {}): Promise<Result<CheckpointResult>> {
   const askedAt = askedNow();
   let previous: Checkpoint | null = null;
-  const taken = await checkpointLimiter.run(async () => {
+  const taken = await ports.limiter.run(async () => {
     // Read once its turn comes: a checkpoint written while this one waited is the one to compare with.
     const stored = readSessionFile(stateDir);
     if (!stored.ok) return stored;
@@ -93,7 +101,7 @@ export async function writeCheckpoint(stateDir: string, projectDir: string, now 
   });
   if (!taken.ok) return taken;
   const checkpoint = taken.value.checkpoint;
-  const written = await updateSessionFileAsync(stateDir, (s) => ({ ...s, lastCheckpoint: checkpoint }));
+  const written = await ports.write(stateDir, (s) => ({ ...s, lastCheckpoint: checkpoint }));
   if (!written.ok) return written;
   // A snapshot is logged only when its commit is new: a tree equal to the last checkpoint's (a moved
   // HEAD, or two checkpoints racing on a stale session.json) writes nothing, so it says nothing.
@@ -139,6 +147,8 @@ export interface CheckpointerPorts {
   scheduler: Scheduler;
   random: () => number;
   moves: Pick<SessionTransitions, 'unwritable' | 'base'>;
+  /** The store's writer (which also gives the loaded session the checkpoint) and the process's git limiter. */
+  files: CheckpointPorts;
   emit(e: SupervisorEvent): void;
   /** Between checkpoints while an agent runs; default CHECKPOINT_INTERVAL_MS. */
   intervalMs?: number | undefined;
@@ -187,13 +197,11 @@ export class Checkpointer {
   }
 
   private async write(rt: SessionRuntime, reason: string): Promise<void> {
-    const r = await writeCheckpoint(rt.stateDir, rt.projectDir, new Date(), { reason });
+    const r = await writeCheckpoint(rt.stateDir, rt.projectDir, this.ports.files, new Date(), { reason });
     if (!r.ok) {
       this.ports.moves.unwritable(rt, `checkpoint not written: ${r.message}`);
       return;
     }
-    // Only the checkpoint: other fields may have been written since this one was read.
-    rt.setSession({ ...rt.session, lastCheckpoint: r.value.checkpoint });
     const cp = r.value.checkpoint;
     this.ports.emit({ type: 'checkpoint.written', ...this.ports.moves.base(rt), gitHead: cp.gitHead, changedFiles: cp.changedFiles.length, changed: r.value.changed });
   }

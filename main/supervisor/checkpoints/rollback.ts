@@ -8,20 +8,20 @@
 // a link after the plan stops the rollback there, never followed: project-dir-handle.ts), never
 // deletes or overwrites an ignored file, never touches a state dir or a submodule. Logs `ROLLBACK to 3f2a9c1 - 5 files` and
 // leaves a notice that the agent's next prompt carries. Whether the agent is working is the caller's
-// to check. Any Node process.
+// to check. The checkpoint and the notice go to session.json through the writer it is given (the
+// supervisor's SessionStore in the daemon, the CLI's own outside it). Any Node process.
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import type { RollbackAction, RollbackOutcome } from '../../../common/checkpoints.js';
 import { fail, ok, type Result } from '../../../common/result.js';
 import { ProjectDirHandle, PathRefused } from '../../state/project-dir-handle.js';
 import { projectDirOf } from '../../state/project-dir.js';
-import { updateSessionFileAsync } from '../../state/session-file.js';
 import { diffTrees, readBlobs, type FileChange } from '../../state/snapshot-diff.js';
 import { listCheckpoints, readWorkTree, shortId, type CheckpointEntry } from '../../state/snapshot.js';
 import { appendEntryAsync } from '../../state/work-log.js';
 import type { RepoGit } from '../../state/repo-git.js';
 import { checkpointInfo, resolveCheckpoint, withSessionRepo, type SessionRepo } from './changes.js';
-import { writeCheckpoint } from './checkpoint.js';
+import { writeCheckpoint, type CheckpointPorts } from './checkpoint.js';
 
 export interface RollbackRequest {
   stateDir: string;
@@ -167,13 +167,13 @@ function shown(p: Planned, prefix: string): RollbackAction {
 }
 
 /** Rolls the session's project back to a checkpoint (or, with dryRun, says exactly what that would do). */
-export async function rollbackSession(req: RollbackRequest): Promise<Result<RollbackOutcome>> {
+export async function rollbackSession(req: RollbackRequest, ports: CheckpointPorts): Promise<Result<RollbackOutcome>> {
   const now = req.now ?? new Date();
   let beforeSeq: number | null = null;
   if (!req.dryRun) {
     const project = projectDirOf(req.stateDir);
     if (!project.ok) return project;
-    const cp = await writeCheckpoint(req.stateDir, project.value, now, { reason: 'before rollback' });
+    const cp = await writeCheckpoint(req.stateDir, project.value, ports, now, { reason: 'before rollback' });
     if (!cp.ok) return cp;
     if (cp.value.checkpoint.snapshot === null) return fail('failed', 'no checkpoints: not a git repository');
     beforeSeq = cp.value.checkpoint.snapshot.seq;
@@ -196,7 +196,7 @@ export async function rollbackSession(req: RollbackRequest): Promise<Result<Roll
     const to = shortId(target.value.commit);
     const files = acting.map((p) => shown(p, prefix).path);
     await appendEntryAsync(req.stateDir, [`ROLLBACK to ${to} - ${files.length} file${files.length === 1 ? '' : 's'}${before ? ` (undo: roll back to ${shortId(before.commit)})` : ''}`], now);
-    const noted = await updateSessionFileAsync(req.stateDir, (s) => ({ ...s, rollbackNotice: { at: now.toISOString(), checkpoint: to, files } }));
+    const noted = await ports.write(req.stateDir, (s) => ({ ...s, rollbackNotice: { at: now.toISOString(), checkpoint: to, files } }));
     if (!noted.ok) return noted;
     return ok(outcome());
   });

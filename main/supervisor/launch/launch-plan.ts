@@ -22,7 +22,7 @@ import { sessionFilePath } from '../../state/session-file.js';
 import { gatherResumeInputsAsync } from '../resume/resume-inputs.js';
 import { interruptionFor } from '../resume/interrupt-words.js';
 import { buildResumePrompt } from '../resume/resume-prompt.js';
-import { clearRollbackNotice, pendingRollbackNotice } from '../resume/rollback-notice.js';
+import { pendingRollbackNotice, type RollbackNotice } from '../resume/rollback-notice.js';
 
 /** A resumed agent keeps its conversation, so its prompt holds only the headline, files and checks. */
 const RESUME_WITH_CONTEXT_BUDGET = 2_000;
@@ -32,6 +32,8 @@ export interface PlannedLaunch {
   spec: LaunchSpec;
   /** Why a relaunch starts fresh instead of resuming the agent's own session, for the work log. */
   whyFresh?: string;
+  /** The rollback note its prompts carry, for the caller to clear (rollbackNoticeCleared). */
+  delivers?: RollbackNotice;
 }
 
 /** A plan that failed; `attention` says which attention it calls for when not the launch failing. */
@@ -122,9 +124,8 @@ export async function planRelaunchLaunch(req: RelaunchRequest): Promise<PlanResu
   if (!plan.ok) return plan;
   // The prompts above carry the rollback note: this launch delivers it.
   const notice = pendingRollbackNotice(req.stateDir);
-  if (notice !== null) clearRollbackNotice(req.stateDir, notice);
   const whyFresh = plan.value.kind === 'fresh' ? whyNotResumed(profile, agentSessionId, transcriptExists) : undefined;
-  return ok({ kind: plan.value.kind, spec: plan.value.spec, ...(whyFresh !== undefined ? { whyFresh } : {}) });
+  return ok({ kind: plan.value.kind, spec: plan.value.spec, ...(whyFresh !== undefined ? { whyFresh } : {}), ...(notice !== null ? { delivers: notice } : {}) });
 }
 
 /** The words a work-log entry uses for a launch. */

@@ -5,7 +5,7 @@
 // fresh; never the same failed resume twice); a live one that works is left alone; one that waits or
 // shows an error is nudged; one still in error after a nudge, or long after the wake, is restarted
 // with its resume command. Runs in the supervisor's process.
-import { clearRollbackNotice, pendingRollbackNotice, rollbackNoticeText, type RollbackNotice } from './rollback-notice.js';
+import { pendingRollbackNotice, rollbackNoticeCleared, rollbackNoticeText, type RollbackNotice } from './rollback-notice.js';
 import type { InterruptReason } from '../../../common/session.js';
 import { background } from '../../background.js';
 import { isRetrying } from '../../agents/typing.js';
@@ -41,7 +41,7 @@ export interface ResumeControllerPorts {
   clock: PowerClock;
   scheduler: Scheduler;
   machine: Readonly<MachineState>;
-  store: Pick<SessionStore, 'write' | 'log' | 'reload'>;
+  store: Pick<SessionStore, 'write' | 'log' | 'reload' | 'update'>;
   moves: Pick<SessionTransitions, 'move' | 'interrupt'>;
   /** Verify the environment before every resume (default true). */
   verify?: boolean | undefined;
@@ -146,7 +146,7 @@ export class ResumeController {
       this.watchRetrying(rt, reason);
       return this.resumed(rt, reason, resumed, 'agent still running, retrying a request by itself: left to it');
     }
-    if (notice !== null) clearRollbackNotice(rt.stateDir, notice);
+    if (notice !== null) this.clearNotice(rt, notice);
     run.markNudged(ports.clock.monoMs());
     this.watchForStuck(rt, reason, stuckAfter);
     this.resumed(rt, reason, resumed, `agent still running, ${activity}: nudged to continue`);
@@ -186,8 +186,14 @@ export class ResumeController {
       env: ports.env,
       failedResume: rt.failedResume,
     });
+    if (plan.ok && plan.value.delivers !== undefined) this.clearNotice(rt, plan.value.delivers);
     if (gen !== rt.generation || ports.machine.shuttingDown) return;
     await this.ports.launcher.launch(rt, plan, { reason, context, gen, restartedBecause });
+  }
+
+  /** The rollback note was delivered: cleared from session.json (a failure leaves it for the next prompt). */
+  private clearNotice(rt: SessionRuntime, notice: RollbackNotice): void {
+    background(this.ports.store.update(rt.stateDir, rollbackNoticeCleared(notice)), `clearing the rollback note of ${rt.name}`);
   }
 
   /** Restarts a live agent that a resume cannot move (stuck, or a nudge not taken) with its resume command. */

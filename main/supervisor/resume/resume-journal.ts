@@ -1,5 +1,6 @@
 // The one writer of what a resume says (DESIGN.md §4, §9): the `verify.started` / `verify.finished`
-// pair around a verification (a resume's or one the person asked for), `session.resuming`, and the
+// pair around a verification (a resume's or one the person asked for), whose results it has the
+// SessionStore record in session.json, `session.resuming`, and the
 // SESSION RESUMED work-log entry with its `session.resumed` event, written once per resume whether
 // the agent went on, was nudged, relaunched or restarted. Runs in the supervisor's process.
 import type { LaunchKind, SupervisorEvent } from '../../../common/events.js';
@@ -29,14 +30,24 @@ export interface ResumeJournalPorts {
 export class ResumeJournal {
   constructor(private readonly ports: ResumeJournalPorts) {}
 
-  /** Runs the session's checks between `verify.started` and `verify.finished`; a throw is a failure. */
+  /**
+   * Runs the session's checks between `verify.started` and `verify.finished` and records their results
+   * in session.json (a loaded session's info() then shows them); a throw is a failure.
+   */
   async verify(target: VerifyTarget, restartServices: boolean, signal?: AbortSignal): Promise<Result<VerifyReport>> {
-    const { clock, emit, home } = this.ports;
+    const { clock, emit } = this.ports;
     const base = { sessionId: target.sessionId, name: target.name };
     emit({ type: 'verify.started', at: clock.wallMs(), ...base });
-    const v = await verifyChecks(home, target.stateDir, restartServices, signal).catch((e: unknown) => fail('failed', e instanceof Error ? e.message : String(e)));
+    const v = await this.verifyAndRecord(target, restartServices, signal).catch((e: unknown) => fail('failed', e instanceof Error ? e.message : String(e)));
     emit({ type: 'verify.finished', at: clock.wallMs(), ...base, ok: v.ok && v.value.ok, summary: v.ok ? v.value.summary : `verification failed: ${v.message}` });
     return v;
+  }
+
+  private async verifyAndRecord(target: VerifyTarget, restartServices: boolean, signal?: AbortSignal): Promise<Result<VerifyReport>> {
+    const v = await verifyChecks(this.ports.home, target.stateDir, restartServices, signal);
+    if (!v.ok) return v;
+    const recorded = await this.ports.store.update(target.stateDir, v.value.record);
+    return recorded.ok ? v : fail(recorded.code, `checks ran but the results could not be recorded: ${recorded.message}`);
   }
 
   /** The resume has begun with the agent launched (or found) as `launch`. */

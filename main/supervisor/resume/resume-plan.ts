@@ -5,6 +5,8 @@
 import type { AgentActivity } from '../../../common/agent-activity.js';
 import type { RuntimeState } from '../../../common/events.js';
 import type { InterruptReason, SessionFile } from '../../../common/session.js';
+import type { Env } from '../../agents/profile.js';
+import type { SessionRuntime } from '../session/session-runtime.js';
 
 /** After a wake, a live agent still showing a connection error this long is restarted, not nudged again. */
 export const STUCK_AFTER_WAKE_MS = 3 * 60_000;
@@ -22,6 +24,23 @@ export interface SessionView {
   userStopped: boolean;
 }
 
+/** A session as a suspend, a wake or a network change sees it, with why it was interrupted. */
+export type InterruptView = SessionView & { interruptedFor: InterruptReason | null };
+
+/** A loaded session's view, read off its runtime (its profile says whether its agent needs the network). */
+export function interruptView(rt: SessionRuntime, env: Env): InterruptView {
+  const intent = rt.session.intent;
+  return {
+    id: rt.id,
+    state: rt.state,
+    alive: (rt.terminal?.pid ?? null) !== null,
+    activity: rt.activity,
+    needsNetwork: rt.profile.apiHosts(env).length > 0,
+    userStopped: intent.kind === 'user-stopped',
+    interruptedFor: intent.kind === 'interrupted' ? intent.reason : null,
+  };
+}
+
 /** Sessions a suspend or a network loss interrupts: running ones (network: only those that need it). */
 export function sessionsToInterrupt(sessions: readonly SessionView[], reason: 'sleep' | 'network'): string[] {
   return sessions
@@ -35,7 +54,7 @@ export function sessionsToInterrupt(sessions: readonly SessionView[], reason: 's
  * a wake also those at a usage limit (the supervisor resumes one only when its time passed in the sleep).
  */
 export function sessionsToResume(
-  sessions: readonly (SessionView & { interruptedFor: InterruptReason | null })[],
+  sessions: readonly InterruptView[],
   reason: 'sleep' | 'network',
 ): string[] {
   return sessions

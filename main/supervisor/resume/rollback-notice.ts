@@ -1,9 +1,9 @@
 // The note that tells an agent the person rolled files back (DESIGN.md §4): rollback.ts leaves it in
-// session.json, the next resume prompt or nudge carries it, and it is cleared once one did. Read
-// from the file each time (a rollback is often made by `mori rollback`, another process). Runs in the
-// supervisor's process and in `mori prompt`.
+// session.json, the next resume prompt or nudge carries it, and it is cleared once one did (the
+// change handed to the SessionStore). Read from the file each time (a rollback is often made by
+// `mori rollback`, another process). Runs in the supervisor's process and in `mori prompt`.
 import type { SessionFile } from '../../../common/session.js';
-import { readSessionFile, updateSessionFile } from '../../state/session-file.js';
+import { readSessionFile, type SessionChange } from '../../state/session-file.js';
 
 export type RollbackNotice = NonNullable<SessionFile['rollbackNotice']>;
 
@@ -20,7 +20,7 @@ export function pendingRollbackNotice(stateDir: string): RollbackNotice | null {
   return s.ok ? s.value.rollbackNotice : null;
 }
 
-/** Clears the note once delivered, unless a newer rollback left another meanwhile. */
-export function clearRollbackNotice(stateDir: string, delivered: RollbackNotice): void {
-  updateSessionFile(stateDir, (s) => (s.rollbackNotice?.at === delivered.at ? { ...s, rollbackNotice: null } : s));
+/** The change that clears the note once delivered, unless a newer rollback left another meanwhile. */
+export function rollbackNoticeCleared(delivered: RollbackNotice): SessionChange {
+  return (s) => (s.rollbackNotice?.at === delivered.at ? { ...s, rollbackNotice: null } : s);
 }

@@ -1,5 +1,7 @@
 // The supervisor's reads and writes of each session's state files: session.json (intent, exits,
-// crashes, launch records) and work-log entries. A write that fails is never ignored: it is reported
+// crashes, launch records, and the changes of other parts: checkpoints, a rollback's notice,
+// verification results) and work-log entries. It is the one writer of session.json in the supervisor's
+// process (test/lint/session-file-writers.test.ts). A write that fails is never ignored: it is reported
 // once per distinct failure (the session needs attention: `state-unwritable`, with the path and the
 // OS error), recorded in the Mori home with the intent that was meant (state-problems.ts), and
 // cleared by the next write that succeeds. A state file that is not a plain file of its state dir (a
@@ -8,9 +10,10 @@
 // holds the log, the entry is appended asynchronously, after any entry still waiting. Runs in the
 // supervisor's process.
 import { SessionFile } from '../../../common/session.js';
+import { ok, type Result } from '../../../common/result.js';
 import { background } from '../../background.js';
 import type { PowerClock } from '../../power/clock.js';
-import { readSessionFile, sessionFilePath, updateSessionFile } from '../../state/session-file.js';
+import { readSessionFile, sessionFilePath, updateSessionFile, updateSessionFileAsync, type SessionChange } from '../../state/session-file.js';
 import { stateFileDefect, UnsafeStateFile } from '../../state/state-file-guard.js';
 import { appendEntry, appendEntryAsync, WORK_LOG_BUDGET_BYTES } from '../../state/work-log.js';
 import { CompactionBusy } from '../../state/work-log-lock.js';
@@ -20,6 +23,8 @@ import { clearStateProblem, recordStateProblem, type StateProblemReason } from '
 export interface SessionStoreOptions {
   home: string;
   clock: PowerClock;
+  /** The loaded session whose state dir this is, if any: its memory takes the changes written by update(). */
+  loaded: (stateDir: string) => SessionRuntime | null;
   /** A state file of `rt` could not be written; called once per distinct failure. */
   onUnwritable: (rt: SessionRuntime, message: string, reason: StateProblemReason) => void;
 }
@@ -69,6 +74,21 @@ export class SessionStore {
     const invalid = stateFileDefect(sessionFilePath(rt.stateDir), false) !== null;
     this.failed(rt, 'session', r.message, invalid ? 'state-invalid' : 'state-unwritable');
     return false;
+  }
+
+  /**
+   * Changes session.json of the session in `stateDir` without blocking the event loop on fsync, never
+   * undoing a write made meanwhile (updateSessionFileAsync); a loaded session's memory takes the same
+   * change once it is written. For the changes other parts make (a checkpoint, a rollback's notice,
+   * a verification's results): a failure is answered, for the caller to report in its own words.
+   */
+  async update(stateDir: string, change: SessionChange): Promise<Result<SessionFile>> {
+    const r = await updateSessionFileAsync(stateDir, change);
+    if (!r.ok) return r;
+    const rt = this.options.loaded(stateDir);
+    // Only the change: anything else held in memory (a change not yet written) stays.
+    if (rt !== null) rt.setSession(SessionFile.parse(change(rt.session)));
+    return ok(r.value);
   }
 
   /**
