@@ -2,23 +2,19 @@
 // session, so the CLI does it itself instead of starting a daemon (which would first launch every
 // session meant to run, this one too). The session's lock is taken first: a supervisor that holds it
 // (one starting up meanwhile) wins and the command says so. A tmux agent outlives its supervisor: `rm`
-// ends its tmux session, `rename` refuses while one runs. Runs in the CLI process.
+// ends its tmux session, `rename` refuses while one runs. What is then done is the supervisor's own
+// (supervisor/session/session-removal.ts). Runs in the CLI process.
 import path from 'node:path';
 import type { SessionInfo } from '../../common/ipc.js';
 import { fail, ok, type Result } from '../../common/result.js';
-import { moveApprovals, stateDirKey } from '../checks/trust-store.js';
 import { tryLock } from '../state/pid-lock.js';
 import { resolveSession } from '../state/resolve-session.js';
 import { readRegistry } from '../state/registry.js';
 import { SESSION_LOCK } from '../state/session-summary.js';
-import { renameStateDir, unregisterSession } from '../state/session-move.js';
+import { removeSessionFiles, renameSessionFiles, type RegisteredSession, type Removed } from '../supervisor/session/session-removal.js';
 import { TmuxBackend } from '../terminals/tmux/tmux-backend.js';
 
-interface Found {
-  id: string;
-  name: string;
-  stateDir: string;
-}
+type Found = RegisteredSession;
 
 /** The registered session S names (by name, id or state dir path), with its id and name from the registry. */
 function registered(spec: string, home: string): Result<Found> {
@@ -51,20 +47,11 @@ async function locked<T>(s: Found, fn: (release: () => void) => Promise<Result<T
   }
 }
 
-export async function removeOffline(spec: string, deleteState: boolean, home: string): Promise<Result<{ id: string; name: string; stateDir: string; stateDeleted: boolean }>> {
+export async function removeOffline(spec: string, deleteState: boolean, home: string): Promise<Result<Removed>> {
   const s = registered(spec, home);
   if (!s.ok) return s;
-  return locked(s.value, async (release) => {
-    const { id, name, stateDir } = s.value;
-    await new TmuxBackend().remove(id).catch(() => undefined);
-    const key = stateDirKey(stateDir);
-    // The lock file goes with a deleted state dir: let go of it first.
-    if (deleteState) release();
-    const gone = await unregisterSession(id, stateDir, deleteState, home);
-    if (!gone.ok) return gone;
-    await moveApprovals(home, key, null);
-    return ok({ id, name, stateDir, stateDeleted: gone.value.stateDeleted });
-  });
+  // The lock file goes with a deleted state dir: let go of it first.
+  return locked(s.value, (release) => removeSessionFiles({ home, tmux: new TmuxBackend() }, s.value, deleteState, release));
 }
 
 export async function renameOffline(spec: string, name: string, home: string): Promise<Result<Pick<SessionInfo, 'id' | 'name' | 'stateDir'>>> {
@@ -76,10 +63,8 @@ export async function renameOffline(spec: string, name: string, home: string): P
       return fail('conflict', `session "${s.value.name}" still runs its agent in tmux: stop it first (\`mori stop ${s.value.name}\`), then rename it`);
     }
     // The lock file moves with the dir: let go of it just before.
-    release();
-    const moved = await renameStateDir(s.value.stateDir, name, home);
+    const moved = await renameSessionFiles(home, s.value.stateDir, name, release);
     if (!moved.ok) return moved;
-    await moveApprovals(home, moved.value.oldStateDir, moved.value.stateDir);
     return ok({ id: moved.value.id, name: moved.value.to, stateDir: moved.value.stateDir });
   });
 }

@@ -3,19 +3,20 @@
 // go of the session (lock, timers), unregisters it, drops the person's approvals for its state dir and,
 // only when asked, deletes the state dir. A rename is refused while the agent runs or a restart is
 // scheduled (its environment and transcript name the state dir); otherwise the session is let go, its
-// state dir moved (state/session-move.ts), its approvals carried over, and it is loaded again under its
-// new name with the same id. Runs in the supervisor's process.
+// state dir moved, its approvals carried over, and it is loaded again under its new name with the same
+// id. What is done once nothing drives the session is session-removal.ts's, shared with the CLI when no
+// daemon runs. Runs in the supervisor's process.
 import type { SupervisorEvent } from '../../../common/events.js';
 import type { SessionInfo } from '../../../common/ipc.js';
 import { fail, ok, type Result } from '../../../common/result.js';
-import { moveApprovals, stateDirKey } from '../../checks/trust-store.js';
 import { readRegistry } from '../../state/registry.js';
-import { renameStateDir, unregisterSession } from '../../state/session-move.js';
 import type { TmuxBackend } from '../../terminals/tmux/tmux-backend.js';
 import type { SessionRuntime } from './session-runtime.js';
 import type { SessionSet } from './session-set.js';
 import { sessionInfo } from './session-info.js';
-import { clearStateProblem } from './state-problems.js';
+import { removeSessionFiles, renameSessionFiles, type RegisteredSession, type Removed } from './session-removal.js';
+
+export type { Removed } from './session-removal.js';
 
 /** How long a removal waits for the stopped agent's exit to be handled: a tmux kill and the exit poll take well under a second; headroom for a loaded machine. */
 const STOP_WAIT_MS = 15_000;
@@ -37,13 +38,6 @@ export interface SessionAdminPorts {
   checkpointsSettled: () => Promise<void>;
 }
 
-export interface Removed {
-  id: string;
-  name: string;
-  stateDir: string;
-  stateDeleted: boolean;
-}
-
 export class SessionAdmin {
   constructor(private readonly ports: SessionAdminPorts) {}
 
@@ -54,8 +48,6 @@ export class SessionAdmin {
     const rt = found.value;
     const stopped = await this.stopAndWait(rt);
     if (!stopped.ok) return stopped;
-    // A dead pane left behind, or a tmux session this supervisor never attached, goes with the session.
-    await this.ports.tmux?.remove(rt.id).catch(() => undefined);
     this.ports.sessions.forget(rt.id);
     return this.unregister({ id: rt.id, name: rt.name, stateDir: rt.stateDir }, deleteState);
   }
@@ -70,10 +62,9 @@ export class SessionAdmin {
     }
     await this.ports.checkpointsSettled();
     this.ports.sessions.forget(rt.id);
-    const moved = await renameStateDir(rt.stateDir, name, this.ports.home);
+    const moved = await renameSessionFiles(this.ports.home, rt.stateDir, name);
     const loaded = this.ports.sessions.load(moved.ok ? moved.value.stateDir : rt.stateDir);
     if (!moved.ok) return moved;
-    await moveApprovals(this.ports.home, moved.value.oldStateDir, moved.value.stateDir);
     if (!loaded.ok) return fail(loaded.code, `renamed to "${name}" (${moved.value.stateDir}), but it could not be loaded again: ${loaded.message}`);
     this.ports.emit({ type: 'session.renamed', at: this.ports.now(), sessionId: rt.id, name, from: moved.value.from });
     return ok(sessionInfo(loaded.value));
@@ -91,20 +82,15 @@ export class SessionAdmin {
     if (entries.length > 1) return fail('usage', `"${ref}" names ${entries.length} sessions; give the id`);
     const entry = entries[0];
     if (!entry) return fail('not-found', `no session "${ref}" in the registry (see \`mori ls\`)`);
-    await this.ports.tmux?.remove(entry.id).catch(() => undefined);
     return this.unregister(entry, deleteState);
   }
 
-  /** Out of the registry, the person's approvals for its state dir dropped, the state dir deleted when asked. */
-  private async unregister(s: { id: string; name: string; stateDir: string }, deleteState: boolean): Promise<Result<Removed>> {
-    const key = stateDirKey(s.stateDir);
-    const gone = await unregisterSession(s.id, s.stateDir, deleteState, this.ports.home);
+  /** Removed (session-removal.ts), then announced. */
+  private async unregister(s: RegisteredSession, deleteState: boolean): Promise<Result<Removed>> {
+    const gone = await removeSessionFiles(this.ports, s, deleteState);
     if (!gone.ok) return gone;
-    await moveApprovals(this.ports.home, key, null);
-    clearStateProblem(this.ports.home, s.id);
-    const { stateDeleted } = gone.value;
-    this.ports.emit({ type: 'session.removed', at: this.ports.now(), sessionId: s.id, name: s.name, stateDeleted });
-    return ok({ ...s, stateDeleted });
+    this.ports.emit({ type: 'session.removed', at: this.ports.now(), sessionId: s.id, name: s.name, stateDeleted: gone.value.stateDeleted });
+    return gone;
   }
 
   /** The person's stop, then the wait until the exit is handled (the session writes nothing more). */
