@@ -21,7 +21,7 @@ const restrict = (paths, patterns) => ['error', { paths, patterns }];
 // (typescript-eslint's twin of no-restricted-imports), so it adds to the module bans of the blocks
 // below instead of replacing them.
 /** Folders that import no folder of main/ above them, and each other as they need. */
-const BASE = ['state', 'agents', 'terminals', 'power'];
+const BASE = ['state', 'git', 'agents', 'terminals', 'power'];
 /** Above the base, in order: each may import the ones before it. */
 const UPPER = ['checks', 'supervisor', 'daemon', 'daemon-client', 'web', 'remote', 'cli', 'electron'];
 /**
@@ -46,7 +46,7 @@ const folderLayer = (from, files, banned, { ignores = [], except = {} } = {}) =>
 });
 
 const above = (folder) => UPPER.slice(UPPER.indexOf(folder) + 1);
-const CLIENT_BANS = ['supervisor', 'checks', 'agents', 'terminals', 'power'];
+const CLIENT_BANS = ['supervisor', 'checks', 'git', 'agents', 'terminals', 'power'];
 
 const importTable = [
   // main/os: process and system utilities every folder may use; imports nothing of ours but common/.

@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { gitChangedFiles, gitHead } from '../main/state/git-info.js';
+import { gitChangedFiles, gitHead } from '../main/git/git-info.js';
 import { updateSessionFile, updateSessionFileAsync } from '../main/state/session-file.js';
 import { createSession } from '../main/state/state-dir.js';
 import { appendEntry, appendEntryAsync, WORK_LOG } from '../main/state/work-log.js';

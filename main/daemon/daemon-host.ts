@@ -16,7 +16,7 @@ import { background } from '../background.js';
 import { createPowerWatch, type PowerWatch } from '../power/power-watch.js';
 import { parseProbeTargets } from '../power/probe-targets.js';
 import { readSessionFile } from '../state/session-file.js';
-import { sweepPrivateGitDirs } from '../state/private-git-sweep.js';
+import { sweepPrivateGitDirs } from '../git/private-git-sweep.js';
 import { Supervisor, type SupervisorOptions } from '../supervisor/supervisor.js';
 import { startControlServer, type ControlServer } from './control-server.js';
 import { DAEMON_LOG, logDir, RotatingLog } from './daemon-log.js';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { sessionNameProblem, type BackendName, type ProfileName, type SessionFile, type SessionWorktree } from '../../common/session.js';
 import { fail, ok, type Result } from '../../common/result.js';
 import { fsyncDir } from './atomic-write.js';
-import { excludeStateDirs, type ExcludeOutcome } from './git-exclude.js';
+import { excludeStateDirs, type ExcludeOutcome } from '../git/git-exclude.js';
 import { addToRegistry } from './registry.js';
 import { writeSessionFile } from './session-file.js';
 import { environmentTemplate, sessionStateTemplate, workLogTemplate } from './state-templates.js';

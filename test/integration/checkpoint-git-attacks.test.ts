@@ -6,7 +6,7 @@ import { chmodSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFile
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openRepoGit } from '../../main/state/repo-git.js';
+import { openRepoGit } from '../../main/git/repo-git.js';
 import { sessionChanges, sessionDiff } from '../../main/supervisor/checkpoints/changes.js';
 import { writeCheckpoint } from '../../main/supervisor/checkpoints/checkpoint.js';
 import { rollbackSession } from '../../main/supervisor/checkpoints/rollback.js';

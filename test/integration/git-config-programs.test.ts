@@ -5,8 +5,8 @@ import { chmodSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileS
 import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { safeRepoConfig } from '../../main/state/private-git-dir.js';
-import { gitChangedFiles, gitHead, gitStateAsync } from '../../main/state/git-info.js';
+import { safeRepoConfig } from '../../main/git/private-git-dir.js';
+import { gitChangedFiles, gitHead, gitStateAsync } from '../../main/git/git-info.js';
 import { readSessionFile } from '../../main/state/session-file.js';
 import { writeCheckpoint } from '../../main/supervisor/checkpoints/checkpoint.js';
 import { moriIn, tempDir } from '../helpers/mori-cli.js';

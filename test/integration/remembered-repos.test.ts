@@ -1,5 +1,5 @@
 // `mori changes` runs git for its work only: the repository lookup is remembered between processes
-// (main/state/remembered-repos.ts) and used only while what it came from is unchanged — the config,
+// (main/git/remembered-repos.ts) and used only while what it came from is unchanged — the config,
 // a `.git` appearing between the folder and the top level, an entry that is not one Mori wrote — and
 // never hands git a config key that names a program, whatever the entry holds; and a session given
 // by its state dir's path has its work tree scanned while the command loads (scan-ahead.ts), with the
@@ -10,8 +10,8 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openRepoGit } from '../../main/state/repo-git.js';
-import { rememberReposIn } from '../../main/state/remembered-repos.js';
+import { openRepoGit } from '../../main/git/repo-git.js';
+import { rememberReposIn } from '../../main/git/remembered-repos.js';
 import { MORI_BIN, tempDir } from '../helpers/mori-cli.js';
 
 const commitEnv = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };

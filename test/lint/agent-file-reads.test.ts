@@ -15,7 +15,7 @@ const AGENT_READERS = [
   'main/supervisor/launch',
   'main/supervisor/typing',
   // It copies the project's .git/HEAD.
-  'main/state/private-git-dir.ts',
+  'main/git/private-git-dir.ts',
 ];
 
 /** node:fs calls that open, read or stat a file by name; each has its counterpart in agent-file.ts. */
@@ -25,7 +25,7 @@ const FORBIDDEN = ['open', 'openSync', 'readFile', 'readFileSync', 'createReadSt
 const ALLOWED: Record<string, { calls: string[]; why: string }> = {
   'main/agents/agent-program.ts': { calls: ['statSync'], why: 'whether a program on PATH is a file; nothing is opened or read' },
   'main/agents/gemini/defaults-check.ts': { calls: ['statSync'], why: 'the owner and mode of root-owned system files; nothing is opened or read' },
-  'main/state/private-git-dir.ts': { calls: ['statSync'], why: 'whether a repository path it links to is a directory; nothing is opened or read' },
+  'main/git/private-git-dir.ts': { calls: ['statSync'], why: 'whether a repository path it links to is a directory; nothing is opened or read' },
 };
 
 function tsFiles(dir: string): string[] {

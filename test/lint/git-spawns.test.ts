@@ -1,4 +1,4 @@
-// Git runs only through main/state/safe-git.ts, which keeps the project's git config and attributes
+// Git runs only through main/git/safe-git.ts, which keeps the project's git config and attributes
 // from starting programs. Any other file of main/ naming the git program — `spawn('git', …)`,
 // `execFile("git")`, a shell line `git status …` — is caught here.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -6,7 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO } from '../helpers/mori-cli.js';
 
-const SAFE_GIT = path.join('main', 'state', 'safe-git.ts');
+const SAFE_GIT = path.join('main', 'git', 'safe-git.ts');
 /** A string that is the git program, or starts a command line with it: 'git', "git status", `git -C`. */
 const GIT_PROGRAM = /['"`](?:[^'"`\s]*\/)?git(?:['"`]|\s+-{0,2}[a-zA-Z])/;
 
@@ -27,7 +27,7 @@ function gitMentions(file: string): string[] {
 }
 
 describe('git', () => {
-  it('is spawned by main/state/safe-git.ts only', () => {
+  it('is spawned by main/git/safe-git.ts only', () => {
     const files = sourceFiles(path.join(REPO, 'main')).map((f) => path.relative(REPO, f));
     expect(files).toContain(SAFE_GIT);
     // The pattern sees the spawns it guards.

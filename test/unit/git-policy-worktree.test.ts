@@ -2,7 +2,7 @@
 // `worktree add --no-checkout` (never a checkout that would run a smudge filter), `worktree remove
 // --force`, `read-tree -u --reset` and `check-ref-format --branch NAME`.
 import { describe, expect, it } from 'vitest';
-import { gitArgs, READS_CONTENTS } from '../../main/state/git-policy.js';
+import { gitArgs, READS_CONTENTS } from '../../main/git/git-policy.js';
 
 describe('the worktree subcommands in git-policy.ts', () => {
   it('passes the forms Mori uses', () => {

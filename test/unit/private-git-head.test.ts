@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makePrivateGitDir } from '../../main/state/private-git-dir.js';
+import { makePrivateGitDir } from '../../main/git/private-git-dir.js';
 import { gitRepo, tempDir } from '../helpers/mori-cli.js';
 
 function repoPaths(dir: string): { gitDir: string; commonDir: string; topLevel: string } {

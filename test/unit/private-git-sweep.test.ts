@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, wr
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { sweepPrivateGitDirs } from '../../main/state/private-git-sweep.js';
+import { sweepPrivateGitDirs } from '../../main/git/private-git-sweep.js';
 
 let tmp: string;
 beforeEach(() => {

@@ -6,7 +6,7 @@ import { BUSY_MESSAGE, rollbackNeedsConfirm } from '../../../common/rollback-con
 import { fail } from '../../../common/result.js';
 import { projectDirOf } from '../../state/project-dir.js';
 import { openSession } from '../../state/resolve-session.js';
-import { NOT_A_REPOSITORY } from '../../state/snapshot.js';
+import { NOT_A_REPOSITORY } from '../../git/snapshot.js';
 import { sessionChanges, sessionCheckpoints, sessionPatch } from '../../supervisor/checkpoints/changes.js';
 import type { ScanAhead } from '../../supervisor/checkpoints/scan-ahead.js';
 import { actionLines, checkpointRow, statLines } from '../checkpoint-text.js';

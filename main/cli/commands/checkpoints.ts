@@ -4,7 +4,7 @@
 // dir's path begins the work tree's scan before loading it (scan-ahead.ts): git scans on one core
 // while this process loads the session's schemas on the other. Runs in the CLI process.
 import type { Command } from 'commander';
-import { moriCacheDir, rememberReposIn } from '../../state/remembered-repos.js';
+import { moriCacheDir, rememberReposIn } from '../../git/remembered-repos.js';
 import type { ChangesCliOptions, CheckpointCliOptions, RollbackCliOptions } from './checkpoint-actions.js';
 import type { OutputOptions } from '../output.js';
 

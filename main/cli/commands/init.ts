@@ -13,7 +13,7 @@ import { checkTemplatePlaceholders } from '../../agents/command-template.js';
 import { PROFILES } from '../../agents/profiles.js';
 import { agentCommandNeedsTrust, approveAgentCommand } from '../../checks/trust.js';
 import { moriHome } from '../../state/mori-home.js';
-import { createSessionWorktree } from '../../state/session-worktree.js';
+import { createSessionWorktree } from '../../git/session-worktree.js';
 import { createSession } from '../../state/state-dir.js';
 import { refusedInsideAgent } from '../approver-check.js';
 import { reportFailure, reportSuccess, type OutputOptions } from '../output.js';

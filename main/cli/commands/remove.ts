@@ -9,7 +9,7 @@ import type { Command } from 'commander';
 import { fail, ok } from '../../../common/result.js';
 import type { SessionWorktree } from '../../../common/session.js';
 import { openSession } from '../../state/resolve-session.js';
-import { removeSessionWorktree, sessionWorktreeOf, worktreeRemovalProblem } from '../../state/session-worktree.js';
+import { removeSessionWorktree, sessionWorktreeOf, worktreeRemovalProblem } from '../../git/session-worktree.js';
 import { moriHome } from '../../state/mori-home.js';
 import { refusedInsideAgent } from '../approver-check.js';
 import { reportFailure, reportSuccess, type OutputOptions } from '../output.js';

@@ -7,11 +7,11 @@
 import { BUSY_MESSAGE, rollbackNeedsConfirm } from '../../../common/checkpoints.js';
 import { fail, ok } from '../../../common/result.js';
 import { projectDirOf } from '../../state/project-dir.js';
-import { NOT_A_REPOSITORY } from '../../state/snapshot.js';
+import { NOT_A_REPOSITORY } from '../../git/snapshot.js';
 import { sessionChanges, sessionCheckpoints, sessionDiff, withSessionRepo, checkpointInfo } from '../../supervisor/checkpoints/changes.js';
 import { writeCheckpoint } from '../../supervisor/checkpoints/checkpoint.js';
 import { rollbackSession } from '../../supervisor/checkpoints/rollback.js';
-import { listCheckpoints } from '../../state/snapshot.js';
+import { listCheckpoints } from '../../git/snapshot.js';
 import { sessionDir, type Handler } from './context.js';
 
 export const listSessionCheckpoints: Handler<'checkpoints.list'> = async (p, ctx) => {

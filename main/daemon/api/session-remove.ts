@@ -1,12 +1,12 @@
 // `session.remove` (DESIGN.md §9, §12): the person removes a session; with `removeWorktree` its own git
-// worktree goes after it (state/session-worktree.ts), the branch always kept. The worktree is checked
+// worktree goes after it (git/session-worktree.ts), the branch always kept. The worktree is checked
 // before anything is removed, and again once the agent is stopped (it may have written meanwhile):
 // uncommitted changes or commits no other branch holds refuse it (`conflict`) unless `force`. Without
 // `removeWorktree` the worktree stays and the answer says where. Runs in the daemon.
 import { fail, ok, type Result } from '../../../common/result.js';
 import type { SessionWorktree } from '../../../common/session.js';
 import { readSessionFile } from '../../state/session-file.js';
-import { checkedForRemoval, removeSessionWorktree, sessionWorktreeOf } from '../../state/session-worktree.js';
+import { checkedForRemoval, removeSessionWorktree, sessionWorktreeOf } from '../../git/session-worktree.js';
 import { bad, sessionDir, type DaemonContext, type Handler } from './context.js';
 
 /** The session's own worktree, or null without one; when `strict` (it is to be removed) a session or worktree that cannot be read is the answer. */

@@ -8,7 +8,7 @@ import { checkTemplatePlaceholders } from '../../agents/command-template.js';
 import { PROFILES } from '../../agents/profiles.js';
 import { agentCommandNeedsTrust, approveAgentCommand } from '../../checks/trust.js';
 import type { SessionWorktree } from '../../../common/session.js';
-import { createSessionWorktree } from '../../state/session-worktree.js';
+import { createSessionWorktree } from '../../git/session-worktree.js';
 import { createSession } from '../../state/state-dir.js';
 import { listRegisteredSessions } from '../../supervisor/session/session-listing.js';
 import { bad, type Handler } from './context.js';

@@ -7,10 +7,10 @@
 import type { ChangesListing, CheckpointInfo, FileChangeInfo, FileDiff } from '../../../common/checkpoints.js';
 import { fail, ok, type Result } from '../../../common/result.js';
 import { projectDirOf } from '../../state/project-dir.js';
-import { openRepoGit, type RepoGit } from '../../state/repo-git.js';
+import { openRepoGit, type RepoGit } from '../../git/repo-git.js';
 import { readSessionFile } from '../../state/session-file.js';
-import { diffTreeToIndex, diffTrees, isText, patchOf, readBlobs, type FileChange } from '../../state/snapshot-diff.js';
-import { addWorkTree, copyPersonsIndex, listCheckpoints, NOT_A_REPOSITORY, shortId, stageWorkTree, writeIndexTree, type CheckpointEntry } from '../../state/snapshot.js';
+import { diffTreeToIndex, diffTrees, isText, patchOf, readBlobs, type FileChange } from '../../git/snapshot-diff.js';
+import { addWorkTree, copyPersonsIndex, listCheckpoints, NOT_A_REPOSITORY, shortId, stageWorkTree, writeIndexTree, type CheckpointEntry } from '../../git/snapshot.js';
 import type { ScanAhead } from './scan-ahead.js';
 
 /**

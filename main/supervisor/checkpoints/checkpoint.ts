@@ -1,4 +1,4 @@
-// Checkpoints (DESIGN.md §3, §4): a snapshot of the project's work tree (state/snapshot.ts) with its
+// Checkpoints (DESIGN.md §3, §4): a snapshot of the project's work tree (git/snapshot.ts) with its
 // git HEAD and changed files, written into session.json every few minutes while an agent runs and prints (spread over the first interval so many
 // sessions do not all run git at once), when it exits, when it is interrupted and when the supervisor
 // stops, with a work-log entry only when a new snapshot was written (shared-work-tree.ts lets the
@@ -12,12 +12,12 @@
 // read as a sleep). Runs in the supervisor's process and in the CLI.
 import type { Checkpoint, SessionFile } from '../../../common/session.js';
 import { fail, ok, type Result } from '../../../common/result.js';
-import { GIT_TIMEOUT_MS } from '../../state/git-info.js';
+import { GIT_TIMEOUT_MS } from '../../git/git-info.js';
 import type { Limiter } from '../../state/limiter.js';
-import { openRepoGit } from '../../state/repo-git.js';
+import { openRepoGit } from '../../git/repo-git.js';
 import { readSessionFile, type SessionWrite } from '../../state/session-file.js';
-import { askedNow, sharedChangedFiles, sharedWorkTree } from '../../state/shared-work-tree.js';
-import { checkpointLine, GitFailed, recordCheckpoint } from '../../state/snapshot.js';
+import { askedNow, sharedChangedFiles, sharedWorkTree } from '../../git/shared-work-tree.js';
+import { checkpointLine, GitFailed, recordCheckpoint } from '../../git/snapshot.js';
 import { appendEntryAsync } from '../../state/work-log.js';
 import { background } from '../../background.js';
 import type { Terminal } from '../../terminals/terminal.js';

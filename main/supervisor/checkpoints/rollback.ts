@@ -16,10 +16,10 @@ import type { RollbackAction, RollbackOutcome } from '../../../common/checkpoint
 import { fail, ok, type Result } from '../../../common/result.js';
 import { ProjectDirHandle, PathRefused } from '../../state/project-dir-handle.js';
 import { projectDirOf } from '../../state/project-dir.js';
-import { diffTrees, readBlobs, type FileChange } from '../../state/snapshot-diff.js';
-import { listCheckpoints, readWorkTree, shortId, type CheckpointEntry } from '../../state/snapshot.js';
+import { diffTrees, readBlobs, type FileChange } from '../../git/snapshot-diff.js';
+import { listCheckpoints, readWorkTree, shortId, type CheckpointEntry } from '../../git/snapshot.js';
 import { appendEntryAsync } from '../../state/work-log.js';
-import type { RepoGit } from '../../state/repo-git.js';
+import type { RepoGit } from '../../git/repo-git.js';
 import { checkpointInfo, resolveCheckpoint, withSessionRepo, type SessionRepo } from './changes.js';
 import { writeCheckpoint, type CheckpointPorts } from './checkpoint.js';
 

@@ -6,8 +6,8 @@
 // same project (changes.ts), else drops it. Loads nothing but git's modules. Runs in the CLI process.
 import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import { openRepoGit, type RepoGit } from '../../state/repo-git.js';
-import { addWorkTree, copyPersonsIndex } from '../../state/snapshot.js';
+import { openRepoGit, type RepoGit } from '../../git/repo-git.js';
+import { addWorkTree, copyPersonsIndex } from '../../git/snapshot.js';
 
 /** A scan begun ahead: its repository (null when it could not be opened) and its temporary index (null when the scan failed). */
 export interface ScanAhead {

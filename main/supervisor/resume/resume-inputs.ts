@@ -4,7 +4,7 @@
 import path from 'node:path';
 import type { SessionFile } from '../../../common/session.js';
 import { fail, ok, type Result } from '../../../common/result.js';
-import { gitChangedFiles, gitStateAsync } from '../../state/git-info.js';
+import { gitChangedFiles, gitStateAsync } from '../../git/git-info.js';
 import { MarkdownDoc } from '../../state/markdown-doc.js';
 import { projectDirOf } from '../../state/project-dir.js';
 import { parseSessionState } from '../../state/session-state.js';

@@ -5,7 +5,7 @@
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { gitSync } from './safe-git.js';
-import { APPEND_FLAGS, assertPlainOpenedFile, readRegularFileSync, refusalFor, UnsafeStateFile } from './state-file-guard.js';
+import { APPEND_FLAGS, assertPlainOpenedFile, readRegularFileSync, refusalFor, UnsafeStateFile } from '../state/state-file-guard.js';
 
 export const EXCLUDE_PATTERN = '.mori/';
 

@@ -11,10 +11,10 @@ import path from 'node:path';
 import { sessionNameProblem, type SessionFile, type SessionWorktree } from '../../common/session.js';
 import { fail, ok, type Result } from '../../common/result.js';
 import { parseRepoPaths, REPO_PATHS_ARGS } from './private-git-dir.js';
-import { projectDirOf } from './project-dir.js';
+import { projectDirOf } from '../state/project-dir.js';
 import { gitAsync } from './safe-git.js';
-import { sessionFilePath } from './session-file.js';
-import { STATE_ROOT } from './state-dir.js';
+import { sessionFilePath } from '../state/session-file.js';
+import { STATE_ROOT } from '../state/state-dir.js';
 
 /** Filling a worktree writes every file of the tree: a big repository needs far more than a status. */
 const CHECKOUT_TIMEOUT_MS = 120_000;
