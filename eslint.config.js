@@ -76,6 +76,30 @@ const importTable = [
   folderLayer('electron/daemon-entry.ts', ['main/electron/daemon-entry.ts'], ['daemon', 'cli', ...CLIENT_BANS, 'web'], { except: { cli: ['index'] } }),
 ];
 
+// Who imports whom inside renderer/ (DESIGN.md §2, the window's folders): ui/ holds what every pane
+// shares and imports none of them; each pane's folder imports ui/ and, for types only, another pane or
+// shell/ (the window that composes them, free to import any folder).
+const RENDERER_PANES = ['sessions', 'header', 'terminal', 'editor', 'work-log', 'changes', 'checks', 'dialogs', 'notices'];
+const rendererBan = (from, folder, allowTypeImports) => ({
+  group: [`../${folder}/**`],
+  allowTypeImports,
+  message: `renderer/${from}/ may not import renderer/${folder}/${allowTypeImports ? ' but for types' : ''} (DESIGN.md §2, the window's folders)`,
+});
+const rendererTable = [
+  {
+    files: ['renderer/ui/**/*.{ts,tsx}'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...RENDERER_PANES, 'shell'].map((f) => rendererBan('ui', f, false)) }] },
+  },
+  ...RENDERER_PANES.map((pane) => ({
+    files: [`renderer/${pane}/**/*.{ts,tsx}`],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        patterns: [...RENDERER_PANES.filter((f) => f !== pane), 'shell'].map((f) => rendererBan(pane, f, true)),
+      }],
+    },
+  })),
+];
+
 export default tseslint.config(
   { ignores: ['node_modules/**', 'out/**', 'dist/**', 'bench/results/**'] },
   ...tseslint.configs.recommended,
@@ -166,4 +190,5 @@ export default tseslint.config(
     },
   },
   ...importTable,
+  ...rendererTable,
 );

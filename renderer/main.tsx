@@ -5,7 +5,7 @@
 import '@xterm/xterm/css/xterm.css';
 import { render } from 'preact';
 import type { MoriApi } from '../common/mori-api.js';
-import { App } from './app.js';
+import { App } from './shell/app.js';
 import { connectEarly } from './early-connect.js';
 import './styles.css';
 

@@ -3,7 +3,7 @@
 // - the sessions list paints before the terminal code loads: xterm and its addons are most of the
 //   window's script; in the entry chunk they would be parsed before the first paint of every load (a
 //   cold first load took ~1.1 s with them, ~0.6 s without, in the window bench). They load with the
-//   first terminal shown (renderer/terminal-pool.ts);
+//   first terminal shown (renderer/terminal/terminal-pool.ts);
 // - what the page loads before any dynamic import (the entry and its static imports) stays within
 //   INITIAL_JS_MAX_GZIP;
 // - zod and the WebSocket transport (common/mori-api.ts with the protocol core) are not in the app's

@@ -21,7 +21,7 @@ import { until } from '../helpers/until.js';
 import { axeAudit } from './axe-audit.js';
 import { buildRenderer, CHROMIUM, WindowHarness } from './window-harness.js';
 
-/** The renderer's pool size (renderer/terminal-pool.ts POOL_SIZE): the window has no Node import of it. */
+/** The renderer's pool size (renderer/terminal/terminal-pool.ts POOL_SIZE): the window has no Node import of it. */
 const POOL_SIZE = 4;
 /** What the fake agent floods: 1 MB, ten times the daemon's high watermark. */
 const FLOOD_BYTES = 1_000_000;

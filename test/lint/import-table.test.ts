@@ -1,5 +1,6 @@
-// The table of who imports whom inside main/ (DESIGN.md §2), run through ESLint itself on code placed
-// in each folder: an import that climbs the layers fails with the folders named, one that goes down passes.
+// The tables of who imports whom inside main/ and inside renderer/ (DESIGN.md §2), run through ESLint
+// itself on code placed in each folder: an import that climbs the layers fails with the folders named,
+// one that goes down passes.
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 import { REPO } from '../helpers/mori-cli.js';
@@ -83,5 +84,27 @@ describe('who imports whom in main/', () => {
     expect(await banned('main/os/bad.ts', '../background.js')).toHaveLength(1);
     expect(await banned('main/os/ok.ts', '../../common/result.js')).toEqual([]);
     expect(await banned('main/state/ok.ts', '../os/signals.js')).toEqual([]);
+  });
+});
+
+describe("who imports whom in the window's folders (renderer/)", () => {
+  it('keeps ui/ under every pane and the shell', async () => {
+    const [message] = await banned('renderer/ui/bad.tsx', '../shell/window-store.js');
+    expect(message).toMatch(/renderer\/ui\/ may not import renderer\/shell\//);
+    expect(await banned('renderer/ui/bad.tsx', '../terminal/terminal-pool.js', 'type')).toHaveLength(1);
+    expect(await banned('renderer/ui/ok.tsx', './modal.js')).toEqual([]);
+  });
+
+  it('lets a pane import ui/, and another pane or the shell for types only', async () => {
+    expect(await banned('renderer/changes/ok.tsx', '../ui/modal.js')).toEqual([]);
+    expect(await banned('renderer/header/bad.tsx', '../terminal/terminal-pool.js')).toHaveLength(1);
+    expect(await banned('renderer/header/ok.tsx', '../terminal/terminal-pool.js', 'type')).toEqual([]);
+    expect(await banned('renderer/notices/bad.tsx', '../shell/window-store.js')).toHaveLength(1);
+    expect(await banned('renderer/notices/ok.tsx', '../shell/window-store.js', 'type')).toEqual([]);
+  });
+
+  it('lets the shell compose every pane', async () => {
+    expect(await banned('renderer/shell/ok.tsx', '../changes/lazy-changes-tab.js')).toEqual([]);
+    expect(await banned('renderer/shell/ok.tsx', '../sessions/sessions-sidebar.js')).toEqual([]);
   });
 });

@@ -1,14 +1,14 @@
 // The sessions list's steady order (common/session-order.ts): what needs the person first, then by
 // name or by last activity; rows keep their places while agents flip between working and waiting,
 // and move only when they enter or leave the needs-the-person group. Also the list's filter and
-// project groups (renderer/session-groups.ts) and the sidebar's width bounds.
+// project groups (renderer/sessions/session-groups.ts) and the sidebar's width bounds.
 import { describe, expect, it } from 'vitest';
 import type { AgentActivity } from '../../common/agent-activity.js';
 import type { RuntimeState } from '../../common/events.js';
 import { compareSessions, needGroup, steadyOrder, type OrderMemory, type SortKey } from '../../common/session-order.js';
 import { orderSessions } from '../../common/session-view.js';
-import { groupByProject, matchesFilter } from '../../renderer/session-groups.js';
-import { clampWidth, MAX_WIDTH, MIN_WIDTH } from '../../renderer/sidebar-prefs.js';
+import { groupByProject, matchesFilter } from '../../renderer/sessions/session-groups.js';
+import { clampWidth, MAX_WIDTH, MIN_WIDTH } from '../../renderer/sessions/sidebar-prefs.js';
 
 interface S {
   id: string;

@@ -7,8 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import type { DaemonSettings } from '../../common/daemon-settings.js';
 import { NOTIFY_EVENTS } from '../../common/notify-events.js';
-import { browserNotificationWanted, type BrowserNotifyContext } from '../../renderer/browser-notifications.js';
-import type { Notice } from '../../renderer/notices.js';
+import { browserNotificationWanted, type BrowserNotifyContext } from '../../renderer/notices/browser-notifications.js';
+import type { Notice } from '../../renderer/notices/notices.js';
 
 const notice = (kind: Notice['kind'], sessionId: string | null = 'a'): Notice => ({ id: 1, at: 0, kind, sessionId, name: sessionId, title: `${sessionId ?? 'mori'} ${kind}`, body: '' });
 const settings = (notifications: Partial<DaemonSettings['notifications']> = {}): BrowserNotifyContext['settings'] => ({ notifications: { events: [...NOTIFY_EVENTS], paused: false, muted: [], ...notifications } });

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckpointInfo } from '../../common/checkpoints.js';
 import type { LogEntry } from '../../common/ipc.js';
-import { checkpointTimeline, lineCounts } from '../../renderer/checkpoint-timeline.js';
+import { checkpointTimeline, lineCounts } from '../../renderer/changes/checkpoint-timeline.js';
 
 const cp = (seq: number, id: string, at: string): CheckpointInfo => ({ seq, commit: `${id}${'0'.repeat(33)}`, id, tree: 't', at, reason: 'r', files: 1, logLine: `CHECKPOINT ${id} - x`, message: '' });
 let index = 0;

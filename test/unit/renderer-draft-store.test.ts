@@ -4,7 +4,7 @@
 // storage refuses to keep one; an edit not in storage (typing not paused yet, or refused) is pending:
 // its file is listed and the store has unsaved work until it is kept or cleared.
 import { describe, expect, it } from 'vitest';
-import { DraftStore, DRAFT_KEY_PREFIX, type DraftStorage } from '../../renderer/draft-store.js';
+import { DraftStore, DRAFT_KEY_PREFIX, type DraftStorage } from '../../renderer/editor/draft-store.js';
 
 /** Web Storage's behaviour over a Map, optionally refusing writes as a full storage does. */
 class MemoryStorage implements DraftStorage {

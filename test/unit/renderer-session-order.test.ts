@@ -2,8 +2,8 @@
 // the person first, and which daemon events become notices.
 import { describe, expect, it } from 'vitest';
 import type { DaemonEvent } from '../../common/ipc.js';
-import { noticeFor } from '../../renderer/notices.js';
-import { plainText } from '../../renderer/plain-text.js';
+import { noticeFor } from '../../renderer/notices/notices.js';
+import { plainText } from '../../renderer/terminal/plain-text.js';
 import { orderSessions, stateWord } from '../../common/session-view.js';
 
 const s = (name: string, state: string, activity = 'unknown', failingChecks = 0) => ({ name, state, activity, failingChecks }) as Parameters<typeof stateWord>[0] & { name: string; failingChecks: number };

@@ -3,8 +3,8 @@
 // holding its agent back acknowledges once parsed; letting go settles every debt at once, and nothing
 // is acknowledged twice).
 import { describe, expect, it } from 'vitest';
-import { AckLedger } from '../../renderer/ack-ledger.js';
-import { Lru } from '../../renderer/lru.js';
+import { AckLedger } from '../../renderer/terminal/ack-ledger.js';
+import { Lru } from '../../renderer/terminal/lru.js';
 
 describe('Lru', () => {
   it('evicts the least recently used keys past its capacity, oldest first', () => {

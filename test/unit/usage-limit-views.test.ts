@@ -11,7 +11,7 @@ import { decideNotifications, emptyMemory, type DeciderMemory } from '../../main
 import { trayModel, type TrayItem } from '../../main/electron/tray-model.js';
 import { jitteredResumeAt, LIMIT_MIN_GAP_MS, limitRetryDelay } from '../../main/supervisor/limits/limit-plan.js';
 import { sessionsToInterrupt, sessionsToResume } from '../../main/supervisor/resume/resume-plan.js';
-import { noticeFor } from '../../renderer/notices.js';
+import { noticeFor } from '../../renderer/notices/notices.js';
 import { row } from '../helpers/session-rows.js';
 
 const NOW = Date.UTC(2026, 10, 30, 12);

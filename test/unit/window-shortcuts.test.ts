@@ -1,8 +1,8 @@
-// The window's shortcuts (renderer/shortcuts.ts): Mod+1…9 select, Mod+F searches, Mod+N opens a new session, F6 leaves only a
+// The window's shortcuts (renderer/ui/shortcuts.ts): Mod+1…9 select, Mod+F searches, Mod+N opens a new session, F6 leaves only a
 // terminal, `?` opens the list only where it would type nothing; ⌘ is the modifier on a Mac and Ctrl
 // elsewhere, and everything else (Tab, Escape, plain letters, Ctrl+C) is not the window's.
 import { describe, expect, it } from 'vitest';
-import { shortcutOf, type KeyPress } from '../../renderer/shortcuts.js';
+import { shortcutOf, type KeyPress } from '../../renderer/ui/shortcuts.js';
 
 const key = (k: string, over: Partial<KeyPress> = {}): KeyPress => ({ key: k, ctrlKey: false, metaKey: false, altKey: false, shiftKey: false, ...over });
 const pc = { typing: false, inTerminal: false, mac: false };

@@ -1,0 +1,99 @@
+// The Restore dialog of the Changes tab (DESIGN.md §4, §13): asks the daemon for the rollback's plan
+// first (a dry run: nothing is written) and shows exactly which files it will restore, delete or leave
+// alone, then restores only when the person confirms. While the agent is working it says so and the
+// person must tick an explicit confirmation (the daemon answers `busy` without it, which brings the
+// same confirmation up if the agent started meanwhile). Runs in the renderer.
+import { useEffect, useState } from 'preact/hooks';
+import type { CheckpointInfo, RollbackAction, RollbackOutcome } from '../../common/checkpoints.js';
+import type { MoriApi } from '../../common/mori-api.js';
+import { Modal } from '../ui/modal.js';
+import { Shown, shown } from '../ui/shown-text.js';
+
+const VERB: Record<RollbackAction['action'], string> = { restore: 'restore', delete: 'delete', skip: 'leave alone' };
+
+export function RestoreDialog(props: { api: MoriApi; sessionId: string; to: CheckpointInfo; files: string[]; agentWorking: boolean; onClose: () => void; onDone: (r: RollbackOutcome) => void }) {
+  const { api, to, files } = props;
+  const [plan, setPlan] = useState<RollbackAction[] | null>(null);
+  const [error, setError] = useState('');
+  const [busyWarning, setBusyWarning] = useState(props.agentWorking);
+  const [confirmBusy, setConfirmBusy] = useState(false);
+  const [running, setRunning] = useState(false);
+
+  useEffect(() => setBusyWarning((b) => b || props.agentWorking), [props.agentWorking]);
+  useEffect(() => {
+    void api.call('rollback', { session: props.sessionId, to: to.commit, files, dryRun: true, confirm: false }).then((r) => {
+      if (r.ok) setPlan(r.value.actions);
+      else setError(`Cannot plan the restore: ${r.message}`);
+    });
+  }, [props.sessionId, to.commit, files.join('\0')]);
+
+  const changing = plan?.filter((a) => a.action !== 'skip') ?? [];
+  const restore = async (): Promise<void> => {
+    setRunning(true);
+    setError('');
+    const r = await api.call('rollback', { session: props.sessionId, to: to.commit, files, dryRun: false, confirm: busyWarning && confirmBusy });
+    setRunning(false);
+    if (r.ok) return props.onDone(r.value);
+    if (r.code === 'busy') {
+      setBusyWarning(true);
+      setConfirmBusy(false);
+    }
+    setError(r.message);
+  };
+
+  const what = files.length === 1 ? files[0] : 'files';
+  return (
+    <Modal title={`Restore ${what} to checkpoint #${to.seq}?`} onClose={props.onClose} wide>
+      <p>
+        Files are put back as checkpoint #{to.seq} ({to.id}, {new Date(to.at).toLocaleString()}) recorded them. The current state is checkpointed first: restoring to that
+        checkpoint undoes this.
+      </p>
+      {plan === null && !error ? <p class="muted">Working out which files change…</p> : null}
+      {plan !== null ? (
+        changing.length === 0 ? (
+          <p>Nothing to change: the files are as the checkpoint has them.</p>
+        ) : (
+          <p>
+            {changing.length} file{changing.length === 1 ? '' : 's'} will change:
+          </p>
+        )
+      ) : null}
+      {plan !== null && plan.length > 0 ? (
+        <ul class="restore-plan" aria-label="Files the restore changes">
+          {plan.map((a) => (
+            <li key={a.path} class={`restore-${a.action}`}>
+              <span class="tag">{VERB[a.action]}</span>{' '}
+              <code>
+                <Shown text={a.path} />
+              </code>
+              {a.why ? <span class="muted"> — {shown(a.why)}</span> : null}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {busyWarning ? (
+        <div class="banner restore-busy" role="alert">
+          The agent is working: restoring now could mix its edits with the restored files.
+        </div>
+      ) : null}
+      {busyWarning ? (
+        <label class="inline restore-confirm">
+          <input type="checkbox" checked={confirmBusy} onChange={(e) => setConfirmBusy(e.currentTarget.checked)} /> Restore while the agent is working
+        </label>
+      ) : null}
+      {error ? (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      <div class="dialog-actions">
+        <button type="button" onClick={props.onClose}>
+          Cancel
+        </button>
+        <button type="button" class="primary" disabled={running || plan === null || changing.length === 0 || (busyWarning && !confirmBusy)} onClick={() => void restore()}>
+          {running ? 'Restoring…' : 'Restore'}
+        </button>
+      </div>
+    </Modal>
+  );
+}

@@ -1,0 +1,165 @@
+// The checks tab (DESIGN.md §7): every check derived from environment.md with its source line, its
+// last result, duration and the tail of failing output; Verify runs them now. Commands and network
+// checks off this machine need approval and show as untrusted until given it, as does a shell or
+// custom session's agent command; the Trust dialog (trust-dialog.tsx) shows exactly what it approves.
+// Asked to (Review and trust… in the header), it opens the dialog once the listing is read.
+// Runs in the renderer.
+import { useEffect, useState } from 'preact/hooks';
+import { trustListNoun } from '../../common/checks.js';
+import type { ChecksListing, DaemonEvent } from '../../common/ipc.js';
+import type { MoriApi } from '../../common/mori-api.js';
+import { agentCommandText, approveShown, pendingTrust, TrustDialog } from './trust-dialog.js';
+import { Shown, ShownLines, shown } from '../ui/shown-text.js';
+
+/** Lines of failing output shown under a check: the end is where the error is. */
+const OUTPUT_TAIL_LINES = 12;
+
+const tail = (text: string): string => text.trimEnd().split('\n').slice(-OUTPUT_TAIL_LINES).join('\n');
+
+export function ChecksPane(props: {
+  api: MoriApi;
+  sessionId: string;
+  onEvent: (l: (e: DaemonEvent) => void) => () => void;
+  /** Open the Trust dialog once the listing is read (Review and trust…); `onTrustAsked` says it was. */
+  askTrust?: boolean;
+  onTrustAsked?: () => void;
+}) {
+  const [listing, setListing] = useState<ChecksListing | null>(null);
+  const [running, setRunning] = useState(false);
+  const [status, setStatus] = useState('');
+  const [trusting, setTrusting] = useState(false);
+
+  const load = async (): Promise<void> => {
+    const r = await props.api.call('checks.list', { session: props.sessionId });
+    if (!r.ok) return setStatus(`Cannot list the checks: ${r.message}`);
+    setListing(r.value);
+  };
+
+  useEffect(() => {
+    setListing(null);
+    void load();
+    return props.onEvent((e) => {
+      if ('sessionId' in e && e.sessionId === props.sessionId && (e.type === 'verify.started' || e.type === 'verify.finished' || (e.type === 'state.changed' && (e.file === 'environment.md' || e.file === 'session.json')))) {
+        if (e.type === 'verify.started') setRunning(true);
+        if (e.type === 'verify.finished') setRunning(false);
+        void load();
+      }
+    });
+  }, [props.sessionId]);
+
+  useEffect(() => {
+    if (!props.askTrust || listing === null) return;
+    const p = pendingTrust(listing);
+    if (p.checks || p.agent) setTrusting(true);
+    props.onTrustAsked?.();
+  }, [props.askTrust, listing]);
+
+  const verify = async (): Promise<void> => {
+    setRunning(true);
+    setStatus('Verifying…');
+    const r = await props.api.call('checks.verify', { session: props.sessionId });
+    setRunning(false);
+    setStatus(r.ok ? '' : `Verify failed: ${r.message}`);
+    await load();
+  };
+
+  const trust = async (): Promise<void> => {
+    if (!listing) return;
+    // The dialog stays until the daemon answered: what the person does next finds the approval given.
+    setStatus(await approveShown(props.api, props.sessionId, listing));
+    setTrusting(false);
+    await load();
+  };
+
+  const results = new Map((listing?.lastVerification?.results ?? []).map((r) => [r.id, r]));
+  const pending = pendingTrust(listing);
+  const needsTrust = pending.checks || pending.agent !== null;
+  const agent = listing?.agentCommand ?? null;
+  // `commands`, `addresses` or both: what the banner and the dialog ask about.
+  const what = trustListNoun(listing?.trust.items ?? [], true);
+  return (
+    <div class="checks-pane">
+      <div class="checks-bar">
+        <button type="button" onClick={() => void verify()} disabled={running}>
+          Verify
+        </button>
+        {needsTrust ? (
+          <button type="button" onClick={() => setTrusting(true)}>
+            Trust…
+          </button>
+        ) : null}
+        <span class="muted" role="status">
+          {running ? 'Verifying…' : shown(status)}
+          {listing?.lastVerification ? ` Last verified ${new Date(listing.lastVerification.at).toLocaleString()}` : ''}
+        </span>
+      </div>
+      {pending.agent ? (
+        <p class="banner">
+          <span>
+            {pending.agent.changed ? 'The agent command changed since you approved it' : 'The agent command has not been approved yet'}:{' '}
+            <code>{pending.agent.command === null ? agentCommandText(pending.agent) : <Shown text={pending.agent.command} />}</code>.
+            The agent does not start until you trust it.
+          </span>
+        </p>
+      ) : null}
+      {agent?.refused ? (
+        <p class="banner banner-error">
+          <span>The agent command in session.json cannot run, whoever approves it: {shown(agent.refused)}. Fix agent.command in session.json.</span>
+        </p>
+      ) : null}
+      {pending.checks && listing ? (
+        <p class="banner">
+          {listing.trust.changed ? `The ${what} changed since you approved them.` : `These ${what} have not been approved yet.`} Untrusted checks do not run until you trust them.
+        </p>
+      ) : null}
+      {listing && listing.checks.length === 0 ? <p class="empty">No checks: environment.md lists none under “## Checks”.</p> : null}
+      <ul class="check-list" aria-label="Checks">
+        {listing?.checks.map((c) => {
+          const r = results.get(c.id);
+          const st = !c.trusted ? 'untrusted' : (r?.status ?? 'not run');
+          return (
+            <li key={c.id} class={`check status-${st.replace(' ', '-')}`} aria-label={shown(`${c.label ?? c.kind} ${c.target}: ${st}`)}>
+              <div class="check-head">
+                <span class="check-status">{st}</span>
+                <strong>
+                  <Shown text={c.label ?? c.kind} />
+                </strong>
+                <code>
+                  <Shown text={c.target} />
+                </code>
+                <span class="muted check-source">
+                  {shown(c.source.file)}:{c.source.line}
+                </span>
+                {r && c.trusted ? <span class="muted">{(r.durationMs / 1000).toFixed(1)} s</span> : null}
+              </div>
+              {r && c.trusted && r.status !== 'pass' && r.detail ? <div class="check-detail">
+                  <ShownLines text={r.detail} />
+                </div> : null}
+              {r && c.trusted && (r.status === 'fail' || r.status === 'timeout') && r.outputTail ? <pre class="check-output">
+                  <ShownLines text={tail(r.outputTail)} />
+                </pre> : null}
+            </li>
+          );
+        })}
+      </ul>
+      {listing && listing.unparsed.some((u) => u.severity === 'malformed') ? (
+        <section aria-label="Lines that gave no check">
+          <h3>Lines that gave no check</h3>
+          <ul>
+            {listing.unparsed
+              .filter((u) => u.severity === 'malformed')
+              .map((u) => (
+                <li key={`${u.source.line}`}>
+                  <code>
+                    {shown(u.source.file)}:{u.source.line}
+                  </code>{' '}
+                  <Shown text={u.text} /> — {shown(u.reason)}
+                </li>
+              ))}
+          </ul>
+        </section>
+      ) : null}
+      {trusting && listing ? <TrustDialog listing={listing} onCancel={() => setTrusting(false)} onTrust={() => void trust()} /> : null}
+    </div>
+  );
+}

@@ -1,0 +1,69 @@
+// The window (DESIGN.md §13): the sessions list on the left with the notices; the selected session's
+// header, advice and tabs; the banner while the daemon connection is down; the open dialog. The
+// state and its actions are renderer/shell/window-store.ts's; this file only lays the parts out. Runs in
+// the renderer.
+import { useEffect, useMemo } from 'preact/hooks';
+import type { MoriApi } from '../../common/mori-api.js';
+import { ConnectionBanner } from './connection-banner.js';
+import { NoticesPanel } from '../notices/notices-panel.js';
+import { SessionAdvice } from '../header/session-advice.js';
+import { SessionHeader } from '../header/session-header.js';
+import { SessionsSidebar } from '../sessions/sessions-sidebar.js';
+import { RemoteHosts } from '../sessions/remote-hosts.js';
+import { SessionTabs } from './session-tabs.js';
+import { SidebarSplitter } from '../sessions/sidebar-splitter.js';
+import { useWindowKeys } from './use-window-keys.js';
+import { WindowDialogs } from './window-dialogs.js';
+import { useWindowState, WindowStore } from './window-store.js';
+
+export function App(props: { api: MoriApi; pageNotifies: boolean }) {
+  const store = useMemo(() => new WindowStore(props.api, props.pageNotifies), [props.api, props.pageNotifies]);
+  const state = useWindowState(store);
+  useEffect(() => store.start(), [store]);
+  useWindowKeys(store.shortcut);
+  const current = store.current;
+  return (
+    <div class="app">
+      <aside class="sidebar" aria-label="Sessions and notices">
+        <div class="brand">Mori</div>
+        <SessionsSidebar sessions={state.sessions} selected={state.selected} lastActivity={store.lastActivity} now={state.now} onSelect={store.select} onEnter={store.enterTerminal} />
+        <RemoteHosts hosts={state.hosts} />
+        <div class="sidebar-actions">
+          <button type="button" class="primary" onClick={() => store.openDialog('new')}>
+            New session
+          </button>
+          <button type="button" onClick={() => store.openDialog('settings')}>
+            Settings
+          </button>
+        </div>
+        <NoticesPanel notices={state.notices} permission={state.permission} onSelect={store.openSession} onAskBrowser={store.askBrowser} />
+        <SidebarSplitter />
+      </aside>
+      <main class="main">
+        <ConnectionBanner connection={state.connection} everOpen={state.everOpen} inputLost={store.pool.inputLostSince(state.lostConnectionAt ?? 0)} />
+        {current ? (
+          <>
+            <SessionHeader store={store} current={current} running={store.running} actionStatus={state.actionStatus} />
+            <SessionAdvice
+              key={current.id}
+              api={store.api}
+              pool={store.pool}
+              info={current}
+              message={store.attentionMessages.get(current.id) ?? current.attention?.message ?? null}
+              onOpen={store.setTab}
+              onReviewTrust={() => store.reviewTrust(current.id)}
+              onStatus={store.setActionStatus}
+            />
+            <SessionTabs store={store} state={state} current={current} />
+          </>
+        ) : (
+          <div class="welcome">
+            <h1>Mori</h1>
+            <p>Keeps coding agents working through crashes, sleep, network drops and restarts.</p>
+          </div>
+        )}
+      </main>
+      <WindowDialogs store={store} state={state} />
+    </div>
+  );
+}

@@ -1,0 +1,78 @@
+// The terminal tab: hosts the terminal pool's stage (the live xterms, all but the shown one hidden), a
+// search box (Mod+F; Enter: next, Shift+Enter: previous; "No match" when nothing is found), a line saying when the agent is not attached, and
+// one saying that typing was not sent (while nothing could take it). The keyboard enters the terminal
+// on a click or when asked (`focusRequest` changes: Enter in the list or on the tab); F6 leaves it.
+// Runs in the renderer.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { MoriApi } from '../../common/mori-api.js';
+import { TerminalHistory } from './terminal-history.js';
+import type { TerminalPool } from './terminal-pool.js';
+
+export function TerminalPane(props: { api: MoriApi; pool: TerminalPool; sessionId: string; visible: boolean; focusRequest: number; searchRequest: number }) {
+  const host = useRef<HTMLDivElement>(null);
+  const [query, setQuery] = useState('');
+  const [history, setHistory] = useState(false);
+  /** The last search found nothing (cleared as the query changes). */
+  const [noMatch, setNoMatch] = useState(false);
+  const search = useRef<HTMLInputElement>(null);
+  const [, setTick] = useState(0);
+  useEffect(() => {
+    host.current?.appendChild(props.pool.stage);
+    return props.pool.onChange(() => setTick((n) => n + 1));
+  }, [props.pool]);
+  useEffect(() => {
+    if (props.visible) props.pool.show(props.sessionId);
+  }, [props.pool, props.sessionId, props.visible]);
+  // After the terminal is shown (the effect above runs first), so the keyboard lands in the right one.
+  useEffect(() => {
+    if (props.visible && props.focusRequest > 0) props.pool.focus();
+  }, [props.pool, props.focusRequest, props.visible]);
+  useEffect(() => {
+    if (props.visible && props.searchRequest > 0) search.current?.select();
+  }, [props.searchRequest, props.visible]);
+  const status = props.pool.status(props.sessionId);
+  return (
+    <div class="terminal-pane" hidden={!props.visible}>
+      <div class="terminal-bar">
+        <input
+          type="search"
+          aria-label="Search the terminal"
+          placeholder="Search"
+          ref={search}
+          value={query}
+          onInput={(e) => {
+            setQuery((e.target as HTMLInputElement).value);
+            setNoMatch(false);
+          }}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') setNoMatch(query !== '' && !props.pool.find(query, e.shiftKey));
+          }}
+        />
+        {noMatch ? (
+          <span class="search-none" role="status">
+            No match
+          </span>
+        ) : null}
+        <button type="button" aria-pressed={history} onClick={() => setHistory((h) => !h)}>
+          Earlier output
+        </button>
+        {/* Not attached, the keys that type into the terminal say nothing: the reason takes their place. */}
+        {status && !status.attached && status.ended ? (
+          <span class="muted">Not attached: {status.ended}</span>
+        ) : (
+          <span class="muted terminal-keys">Enter in the list types here · F6 leaves the terminal · ? shortcuts</span>
+        )}
+        {props.pool.inputWasLost(props.sessionId) ? (
+          <span class="input-lost" role="status">
+            Not sent: you typed while this terminal was not connected.{' '}
+            <button type="button" class="link" onClick={() => props.pool.clearLost(props.sessionId)}>
+              Dismiss
+            </button>
+          </span>
+        ) : null}
+      </div>
+      {history ? <TerminalHistory key={props.sessionId} api={props.api} sessionId={props.sessionId} /> : null}
+      <div role="region" aria-label="Terminal" class="terminal-region" ref={host} />
+    </div>
+  );
+}
