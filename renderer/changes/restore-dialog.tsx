@@ -6,6 +6,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { CheckpointInfo, RollbackAction, RollbackOutcome } from '../../common/checkpoints.js';
 import type { MoriApi } from '../../common/mori-api.js';
+import { DialogFooter } from '../ui/form-dialog.js';
 import { Modal } from '../ui/modal.js';
 import { Shown, shown } from '../ui/shown-text.js';
 
@@ -81,19 +82,11 @@ export function RestoreDialog(props: { api: MoriApi; sessionId: string; to: Chec
           <input type="checkbox" checked={confirmBusy} onChange={(e) => setConfirmBusy(e.currentTarget.checked)} /> Restore while the agent is working
         </label>
       ) : null}
-      {error ? (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      ) : null}
-      <div class="dialog-actions">
-        <button type="button" onClick={props.onClose}>
-          Cancel
-        </button>
-        <button type="button" class="primary" disabled={running || plan === null || changing.length === 0 || (busyWarning && !confirmBusy)} onClick={() => void restore()}>
-          {running ? 'Restoring…' : 'Restore'}
-        </button>
-      </div>
+      <DialogFooter
+        error={error}
+        onCancel={props.onClose}
+        primary={{ label: running ? 'Restoring…' : 'Restore', disabled: running || plan === null || changing.length === 0 || (busyWarning && !confirmBusy), onClick: () => void restore() }}
+      />
     </Modal>
   );
 }

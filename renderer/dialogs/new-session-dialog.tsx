@@ -10,7 +10,7 @@ import type { SessionInfo } from '../../common/ipc.js';
 import type { MoriApi } from '../../common/mori-api.js';
 import type { BackendName, ProfileName } from '../../common/session.js';
 import { PROFILE_NAMES, SESSION_NAME_PATTERN } from '../../common/session-names.js';
-import { Modal } from '../ui/modal.js';
+import { FormDialog } from '../ui/form-dialog.js';
 
 const ERROR_ID = 'new-session-error';
 const WORKTREE_HINT_ID = 'new-session-worktree-hint';
@@ -66,86 +66,65 @@ export function NewSessionDialog(props: { api: MoriApi; onClose: () => void; onC
   };
 
   return (
-    <Modal title="New session" onClose={props.onClose}>
-      <form
-        class="form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void create();
-        }}
-      >
-        <label>
-          Project folder
-          <input value={projectDir} onInput={(e) => setProjectDir((e.target as HTMLInputElement).value)} placeholder="/home/me/code/app" required {...invalid('projectDir')} />
-        </label>
-        <label>
-          Name
-          <input value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} placeholder="auth-api" required {...invalid('name')} />
-        </label>
-        <label>
-          Agent
-          <select value={profile} onChange={(e) => setProfile((e.target as HTMLSelectElement).value as ProfileName)}>
-            {PROFILE_NAMES.map((p) => (
-              <option key={p} value={p}>
-                {p}
-              </option>
-            ))}
-          </select>
-        </label>
-        {needsCommand ? (
-          <label>
-            Command
-            <input value={command} onInput={(e) => setCommand((e.target as HTMLInputElement).value)} placeholder="bash" {...invalid('command')} />
-          </label>
-        ) : null}
-        <label>
-          Task
-          <textarea rows={4} value={task} onInput={(e) => setTask((e.target as HTMLTextAreaElement).value)} placeholder="What the agent should do" />
-        </label>
-        <fieldset>
-          <legend>Git worktree</legend>
-          <label class="inline">
-            <input type="checkbox" checked={worktree} aria-describedby={WORKTREE_HINT_ID} onChange={(e) => setWorktree((e.target as HTMLInputElement).checked)} />
-            Run in its own worktree
-          </label>
-          <p class="muted" id={WORKTREE_HINT_ID}>
-            A new worktree of the project folder's git repository, on a new branch, in $MORI_HOME/worktrees/&lt;repository&gt;-&lt;hash&gt;/{name || '<name>'}. The agent works there; the project folder is left as it is.
-          </p>
-          {worktree ? (
-            <>
-              <label>
-                Branch
-                <input value={shownBranch} onInput={(e) => setBranch((e.target as HTMLInputElement).value)} placeholder="mori/<session name>" aria-describedby={BRANCH_HINT_ID} />
-              </label>
-              <p class="muted" id={BRANCH_HINT_ID}>
-                A new branch from the repository's HEAD; left empty, mori/{name || '<name>'}.
-              </p>
-            </>
-          ) : null}
-        </fieldset>
-        <fieldset>
-          <legend>Backend</legend>
-          {(['tmux', 'direct'] as const).map((b) => (
-            <label class="inline" key={b}>
-              <input type="radio" name="backend" value={b} checked={backend === b} onChange={() => setBackend(b)} />
-              {b === 'tmux' ? 'tmux (survives the daemon)' : 'direct'}
-            </label>
+    <FormDialog title="New session" onCancel={props.onClose} onSubmit={() => void create()} error={error} errorId={ERROR_ID} primary={{ label: 'Create and start', disabled: busy }}>
+      <label>
+        Project folder
+        <input value={projectDir} onInput={(e) => setProjectDir((e.target as HTMLInputElement).value)} placeholder="/home/me/code/app" required {...invalid('projectDir')} />
+      </label>
+      <label>
+        Name
+        <input value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} placeholder="auth-api" required {...invalid('name')} />
+      </label>
+      <label>
+        Agent
+        <select value={profile} onChange={(e) => setProfile((e.target as HTMLSelectElement).value as ProfileName)}>
+          {PROFILE_NAMES.map((p) => (
+            <option key={p} value={p}>
+              {p}
+            </option>
           ))}
-        </fieldset>
-        {error ? (
-          <p class="error" role="alert" id={ERROR_ID}>
-            {error}
-          </p>
+        </select>
+      </label>
+      {needsCommand ? (
+        <label>
+          Command
+          <input value={command} onInput={(e) => setCommand((e.target as HTMLInputElement).value)} placeholder="bash" {...invalid('command')} />
+        </label>
+      ) : null}
+      <label>
+        Task
+        <textarea rows={4} value={task} onInput={(e) => setTask((e.target as HTMLTextAreaElement).value)} placeholder="What the agent should do" />
+      </label>
+      <fieldset>
+        <legend>Git worktree</legend>
+        <label class="inline">
+          <input type="checkbox" checked={worktree} aria-describedby={WORKTREE_HINT_ID} onChange={(e) => setWorktree((e.target as HTMLInputElement).checked)} />
+          Run in its own worktree
+        </label>
+        <p class="muted" id={WORKTREE_HINT_ID}>
+          A new worktree of the project folder's git repository, on a new branch, in $MORI_HOME/worktrees/&lt;repository&gt;-&lt;hash&gt;/{name || '<name>'}. The agent works there; the project folder is left as it is.
+        </p>
+        {worktree ? (
+          <>
+            <label>
+              Branch
+              <input value={shownBranch} onInput={(e) => setBranch((e.target as HTMLInputElement).value)} placeholder="mori/<session name>" aria-describedby={BRANCH_HINT_ID} />
+            </label>
+            <p class="muted" id={BRANCH_HINT_ID}>
+              A new branch from the repository's HEAD; left empty, mori/{name || '<name>'}.
+            </p>
+          </>
         ) : null}
-        <div class="dialog-actions">
-          <button type="button" onClick={props.onClose}>
-            Cancel
-          </button>
-          <button type="submit" class="primary" disabled={busy}>
-            Create and start
-          </button>
-        </div>
-      </form>
-    </Modal>
+      </fieldset>
+      <fieldset>
+        <legend>Backend</legend>
+        {(['tmux', 'direct'] as const).map((b) => (
+          <label class="inline" key={b}>
+            <input type="radio" name="backend" value={b} checked={backend === b} onChange={() => setBackend(b)} />
+            {b === 'tmux' ? 'tmux (survives the daemon)' : 'direct'}
+          </label>
+        ))}
+      </fieldset>
+    </FormDialog>
   );
 }

@@ -6,6 +6,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { DaemonSettings, NotifyEvent } from '../../common/daemon-settings.js';
 import { NOTIFY_EVENTS } from '../../common/notify-events.js';
 import type { MoriApi } from '../../common/mori-api.js';
+import { FormBody } from '../ui/form-dialog.js';
 import { Modal } from '../ui/modal.js';
 import { screenReaderMode, setScreenReaderMode } from '../ui/window-prefs.js';
 
@@ -58,74 +59,55 @@ export function SettingsDialog(props: { api: MoriApi; onClose: () => void; brows
       {s === null ? (
         <p>{error || 'Loading…'}</p>
       ) : (
-        <form
-          class="form"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void save();
-          }}
-        >
-          <fieldset>
-            <legend>Notifications</legend>
-            {NOTIFY_EVENTS.map((e) => (
-              <label class="inline" key={e}>
-                <input type="checkbox" checked={s.notifications.events.includes(e)} onChange={(ev) => toggle(e, (ev.target as HTMLInputElement).checked)} />
-                {EVENT_WORDS[e]}
-              </label>
-            ))}
-            <label class="inline">
-              <input type="checkbox" checked={s.notifications.paused} onChange={(ev) => setS({ ...s, notifications: { ...s.notifications, paused: (ev.target as HTMLInputElement).checked } })} />
-              Pause notifications
+        <FormBody onSubmit={() => void save()} footer={{ error, errorId: 'settings-error', onCancel: props.onClose, primary: { label: 'Save settings', describedByError: true } }}>
+        <fieldset>
+          <legend>Notifications</legend>
+          {NOTIFY_EVENTS.map((e) => (
+            <label class="inline" key={e}>
+              <input type="checkbox" checked={s.notifications.events.includes(e)} onChange={(ev) => toggle(e, (ev.target as HTMLInputElement).checked)} />
+              {EVENT_WORDS[e]}
             </label>
-            {props.browserNotifications === 'default' ? (
-              <button type="button" onClick={props.onAskBrowser}>
-                Allow browser notifications
-              </button>
-            ) : (
-              <p class="muted">Browser notifications: {props.browserNotifications}</p>
-            )}
-          </fieldset>
-          <label>
-            Probe targets (host:port, one a line; empty: the agents' own API hosts)
-            <textarea rows={3} value={probes} onInput={(e) => setProbes((e.target as HTMLTextAreaElement).value)} />
+          ))}
+          <label class="inline">
+            <input type="checkbox" checked={s.notifications.paused} onChange={(ev) => setS({ ...s, notifications: { ...s.notifications, paused: (ev.target as HTMLInputElement).checked } })} />
+            Pause notifications
           </label>
-          <fieldset>
-            <legend>Restart limits (empty: built in; read when the daemon starts)</legend>
-            <label>
-              First delay (ms)
-              <input type="number" min={100} value={s.restart.baseDelayMs ?? ''} onInput={(e) => restart('baseDelayMs', (e.target as HTMLInputElement).value)} />
-            </label>
-            <label>
-              Longest delay (ms)
-              <input type="number" min={100} value={s.restart.maxDelayMs ?? ''} onInput={(e) => restart('maxDelayMs', (e.target as HTMLInputElement).value)} />
-            </label>
-            <label>
-              Crashes that make a crash loop
-              <input type="number" min={1} value={s.restart.crashLoopCount ?? ''} onInput={(e) => restart('crashLoopCount', (e.target as HTMLInputElement).value)} />
-            </label>
-          </fieldset>
-          <fieldset>
-            <legend>This window</legend>
-            <label class="inline">
-              <input type="checkbox" checked={reader} onChange={(ev) => setReader((ev.target as HTMLInputElement).checked)} />
-              Screen reader mode for terminals
-            </label>
-          </fieldset>
-          <p class="muted">Start at login is a setting of the desktop app.</p>
-          {error ? (
-            <p class="error" role="alert" id="settings-error">
-              {error}
-            </p>
-          ) : null}
-          <div class="dialog-actions">
-            <button type="button" onClick={props.onClose}>
-              Cancel
+          {props.browserNotifications === 'default' ? (
+            <button type="button" onClick={props.onAskBrowser}>
+              Allow browser notifications
             </button>
-            <button type="submit" class="primary" aria-describedby={error ? 'settings-error' : undefined}>
-              Save settings
-            </button>
-          </div>
-        </form>
+          ) : (
+            <p class="muted">Browser notifications: {props.browserNotifications}</p>
+          )}
+        </fieldset>
+        <label>
+          Probe targets (host:port, one a line; empty: the agents' own API hosts)
+          <textarea rows={3} value={probes} onInput={(e) => setProbes((e.target as HTMLTextAreaElement).value)} />
+        </label>
+        <fieldset>
+          <legend>Restart limits (empty: built in; read when the daemon starts)</legend>
+          <label>
+            First delay (ms)
+            <input type="number" min={100} value={s.restart.baseDelayMs ?? ''} onInput={(e) => restart('baseDelayMs', (e.target as HTMLInputElement).value)} />
+          </label>
+          <label>
+            Longest delay (ms)
+            <input type="number" min={100} value={s.restart.maxDelayMs ?? ''} onInput={(e) => restart('maxDelayMs', (e.target as HTMLInputElement).value)} />
+          </label>
+          <label>
+            Crashes that make a crash loop
+            <input type="number" min={1} value={s.restart.crashLoopCount ?? ''} onInput={(e) => restart('crashLoopCount', (e.target as HTMLInputElement).value)} />
+          </label>
+        </fieldset>
+        <fieldset>
+          <legend>This window</legend>
+          <label class="inline">
+            <input type="checkbox" checked={reader} onChange={(ev) => setReader((ev.target as HTMLInputElement).checked)} />
+            Screen reader mode for terminals
+          </label>
+        </fieldset>
+        <p class="muted">Start at login is a setting of the desktop app.</p>
+        </FormBody>
       )}
     </Modal>
   );

@@ -1,6 +1,7 @@
-// The selected session's Rename and Remove actions (DESIGN.md §13): each opens a dialog (modal.tsx:
-// focus moves in, Escape closes, focus returns to the button that opened it). Rename asks for the new
-// name (checked as `mori init` checks one; the daemon refuses one in use or while the agent runs).
+// The selected session's Rename and Remove actions (DESIGN.md §13): each opens a form dialog
+// (ui/form-dialog.tsx over ui/modal.tsx: focus moves in, Escape closes, focus returns to the button
+// that opened it). Rename asks for the new name (checked as `mori init` checks one; the daemon
+// refuses one in use or while the agent runs).
 // Remove says what happens and asks; "Also delete state files" is unticked unless the person ticks it,
 // and so is "Also remove its worktree" for a session in its own git worktree: when the daemon refuses
 // that (uncommitted or unmerged work) nothing is removed, the dialog says why and offers "Remove anyway".
@@ -10,7 +11,7 @@ import { useState } from 'preact/hooks';
 import type { IpcResult, SessionInfo } from '../../common/ipc.js';
 import type { MoriApi } from '../../common/mori-api.js';
 import { SESSION_NAME_PATTERN } from '../../common/session-names.js';
-import { Modal } from '../ui/modal.js';
+import { FormDialog } from '../ui/form-dialog.js';
 
 const RENAME_ERROR_ID = 'rename-session-error';
 const WORKTREE_HINT_ID = 'remove-session-worktree-hint';
@@ -52,34 +53,13 @@ function RenameDialog(props: { api: MoriApi; session: SessionInfo; onClose: () =
     props.onClose();
   };
   return (
-    <Modal title="Rename session" onClose={props.onClose}>
-      <form
-        class="form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void rename();
-        }}
-      >
-        <p class="muted">The session keeps its id; its state dir moves to .mori/&lt;new name&gt;/. Only a stopped session can be renamed.</p>
-        <label>
-          New name{host ? ` (on ${host.slice(0, -1)})` : ''}
-          <input value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} required {...(error ? { 'aria-invalid': true, 'aria-describedby': RENAME_ERROR_ID } : {})} />
-        </label>
-        {error ? (
-          <p class="error" role="alert" id={RENAME_ERROR_ID}>
-            {error}
-          </p>
-        ) : null}
-        <div class="dialog-actions">
-          <button type="button" onClick={props.onClose}>
-            Cancel
-          </button>
-          <button type="submit" class="primary" disabled={busy}>
-            Rename
-          </button>
-        </div>
-      </form>
-    </Modal>
+    <FormDialog title="Rename session" onCancel={props.onClose} onSubmit={() => void rename()} error={error} errorId={RENAME_ERROR_ID} primary={{ label: 'Rename', disabled: busy }}>
+      <p class="muted">The session keeps its id; its state dir moves to .mori/&lt;new name&gt;/. Only a stopped session can be renamed.</p>
+      <label>
+        New name{host ? ` (on ${host.slice(0, -1)})` : ''}
+        <input value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} required {...(error ? { 'aria-invalid': true, 'aria-describedby': RENAME_ERROR_ID } : {})} />
+      </label>
+    </FormDialog>
   );
 }
 
@@ -123,61 +103,48 @@ function RemoveDialog(props: { api: MoriApi; session: SessionInfo; onClose: () =
     props.onClose();
   };
   return (
-    <Modal title={`Remove session ${props.session.name}?`} onClose={props.onClose}>
-      <form
-        class="form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void remove(false);
-        }}
-      >
-        <p id={REMOVE_SUMMARY_ID}>{removeSummary(props.session.stateDir, deleteState, branch !== undefined && removeWorktree)}</p>
-        <label class="inline">
-          <input type="checkbox" checked={deleteState} onChange={(e) => setDeleteState((e.target as HTMLInputElement).checked)} />
-          Also delete state files
-        </label>
-        {branch ? (
-          <>
-            <label class="inline">
-              <input
-                type="checkbox"
-                checked={removeWorktree}
-                aria-describedby={WORKTREE_HINT_ID}
-                onChange={(e) => {
-                  setRemoveWorktree((e.target as HTMLInputElement).checked);
-                  setRefused(false);
-                  setError('');
-                }}
-              />
-              Also remove its worktree
-            </label>
-            <p class="muted" id={WORKTREE_HINT_ID}>
-              It runs in its own git worktree, {props.session.projectDir ?? ''}, on branch {branch}. Removing the worktree deletes its files, state files included; the branch
-              and its commits stay. Mori refuses while it has uncommitted changes or commits no other branch holds.
-            </p>
-          </>
-        ) : null}
-        {error ? (
-          <div class="error" role="alert">
-            <p>{error}</p>
-            {refused ? <p>Remove anyway removes the session and deletes the worktree, uncommitted changes included; its commits stay on branch {branch}.</p> : null}
-          </div>
-        ) : null}
-        <div class="dialog-actions">
-          <button type="button" onClick={props.onClose}>
-            Cancel
+    <FormDialog
+      title={`Remove session ${props.session.name}?`}
+      onCancel={props.onClose}
+      onSubmit={() => void remove(false)}
+      error={error}
+      errorMore={refused ? <p>Remove anyway removes the session and deletes the worktree, uncommitted changes included; its commits stay on branch {branch}.</p> : null}
+      primary={{ label: 'Remove', disabled: busy }}
+      extra={
+        refused ? (
+          // Never the form's default: forcing takes this second, explicit click (Enter submits the plain Remove).
+          <button type="button" class="danger" disabled={busy} onClick={() => void remove(true)}>
+            Remove anyway
           </button>
-          {refused ? (
-            // Never the form's default: forcing takes this second, explicit click (Enter submits the plain Remove).
-            <button type="button" class="danger" disabled={busy} onClick={() => void remove(true)}>
-              Remove anyway
-            </button>
-          ) : null}
-          <button type="submit" class="primary" disabled={busy}>
-            Remove
-          </button>
-        </div>
-      </form>
-    </Modal>
+        ) : null
+      }
+    >
+      <p id={REMOVE_SUMMARY_ID}>{removeSummary(props.session.stateDir, deleteState, branch !== undefined && removeWorktree)}</p>
+      <label class="inline">
+        <input type="checkbox" checked={deleteState} onChange={(e) => setDeleteState((e.target as HTMLInputElement).checked)} />
+        Also delete state files
+      </label>
+      {branch ? (
+        <>
+          <label class="inline">
+            <input
+              type="checkbox"
+              checked={removeWorktree}
+              aria-describedby={WORKTREE_HINT_ID}
+              onChange={(e) => {
+                setRemoveWorktree((e.target as HTMLInputElement).checked);
+                setRefused(false);
+                setError('');
+              }}
+            />
+            Also remove its worktree
+          </label>
+          <p class="muted" id={WORKTREE_HINT_ID}>
+            It runs in its own git worktree, {props.session.projectDir ?? ''}, on branch {branch}. Removing the worktree deletes its files, state files included; the branch
+            and its commits stay. Mori refuses while it has uncommitted changes or commits no other branch holds.
+          </p>
+        </>
+      ) : null}
+    </FormDialog>
   );
 }
