@@ -2,19 +2,17 @@
 // last result, duration and the tail of failing output; Verify runs them now. Commands and network
 // checks off this machine need approval and show as untrusted until given it, as does a shell or
 // custom session's agent command; the Trust dialog (trust-dialog.tsx) shows exactly what it approves.
-// Asked to (Review and trust… in the header), it opens the dialog once the listing is read.
-// Runs in the renderer.
-import { useEffect, useState } from 'preact/hooks';
+// Asked to (Review and trust… in the header), it opens the dialog once the listing is read. Its
+// state and reads are checks-store.ts's, its decisions checks-model.ts's. Runs in the renderer.
+import { useEffect } from 'preact/hooks';
 import { trustListNoun } from '../../common/checks.js';
-import type { ChecksListing, DaemonEvent } from '../../common/ipc.js';
+import type { DaemonEvent } from '../../common/ipc.js';
 import type { MoriApi } from '../../common/mori-api.js';
-import { agentCommandText, approveShown, pendingTrust, TrustDialog } from './trust-dialog.js';
+import { agentCommandText, outputTail, pendingTrust } from './checks-model.js';
+import { ChecksStore } from './checks-store.js';
+import { TrustDialog } from './trust-dialog.js';
+import { usePane } from '../ui/pane-store.js';
 import { Shown, ShownLines, shown } from '../ui/shown-text.js';
-
-/** Lines of failing output shown under a check: the end is where the error is. */
-const OUTPUT_TAIL_LINES = 12;
-
-const tail = (text: string): string => text.trimEnd().split('\n').slice(-OUTPUT_TAIL_LINES).join('\n');
 
 export function ChecksPane(props: {
   api: MoriApi;
@@ -24,52 +22,11 @@ export function ChecksPane(props: {
   askTrust?: boolean;
   onTrustAsked?: () => void;
 }) {
-  const [listing, setListing] = useState<ChecksListing | null>(null);
-  const [running, setRunning] = useState(false);
-  const [status, setStatus] = useState('');
-  const [trusting, setTrusting] = useState(false);
-
-  const load = async (): Promise<void> => {
-    const r = await props.api.call('checks.list', { session: props.sessionId });
-    if (!r.ok) return setStatus(`Cannot list the checks: ${r.message}`);
-    setListing(r.value);
-  };
+  const [store, { listing, running, status, trusting }] = usePane(() => new ChecksStore(props.api, props.sessionId, props.onEvent));
 
   useEffect(() => {
-    setListing(null);
-    void load();
-    return props.onEvent((e) => {
-      if ('sessionId' in e && e.sessionId === props.sessionId && (e.type === 'verify.started' || e.type === 'verify.finished' || (e.type === 'state.changed' && (e.file === 'environment.md' || e.file === 'session.json')))) {
-        if (e.type === 'verify.started') setRunning(true);
-        if (e.type === 'verify.finished') setRunning(false);
-        void load();
-      }
-    });
-  }, [props.sessionId]);
-
-  useEffect(() => {
-    if (!props.askTrust || listing === null) return;
-    const p = pendingTrust(listing);
-    if (p.checks || p.agent) setTrusting(true);
-    props.onTrustAsked?.();
+    if (props.askTrust && store.askTrust()) props.onTrustAsked?.();
   }, [props.askTrust, listing]);
-
-  const verify = async (): Promise<void> => {
-    setRunning(true);
-    setStatus('Verifying…');
-    const r = await props.api.call('checks.verify', { session: props.sessionId });
-    setRunning(false);
-    setStatus(r.ok ? '' : `Verify failed: ${r.message}`);
-    await load();
-  };
-
-  const trust = async (): Promise<void> => {
-    if (!listing) return;
-    // The dialog stays until the daemon answered: what the person does next finds the approval given.
-    setStatus(await approveShown(props.api, props.sessionId, listing));
-    setTrusting(false);
-    await load();
-  };
 
   const results = new Map((listing?.lastVerification?.results ?? []).map((r) => [r.id, r]));
   const pending = pendingTrust(listing);
@@ -80,11 +37,11 @@ export function ChecksPane(props: {
   return (
     <div class="checks-pane">
       <div class="checks-bar">
-        <button type="button" onClick={() => void verify()} disabled={running}>
+        <button type="button" onClick={() => void store.verify()} disabled={running}>
           Verify
         </button>
         {needsTrust ? (
-          <button type="button" onClick={() => setTrusting(true)}>
+          <button type="button" onClick={() => store.showTrust(true)}>
             Trust…
           </button>
         ) : null}
@@ -136,7 +93,7 @@ export function ChecksPane(props: {
                   <ShownLines text={r.detail} />
                 </div> : null}
               {r && c.trusted && (r.status === 'fail' || r.status === 'timeout') && r.outputTail ? <pre class="check-output">
-                  <ShownLines text={tail(r.outputTail)} />
+                  <ShownLines text={outputTail(r.outputTail)} />
                 </pre> : null}
             </li>
           );
@@ -159,7 +116,7 @@ export function ChecksPane(props: {
           </ul>
         </section>
       ) : null}
-      {trusting && listing ? <TrustDialog listing={listing} onCancel={() => setTrusting(false)} onTrust={() => void trust()} /> : null}
+      {trusting && listing ? <TrustDialog listing={listing} onCancel={() => store.showTrust(false)} onTrust={() => void store.trust()} /> : null}
     </div>
   );
 }

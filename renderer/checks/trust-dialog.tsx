@@ -2,53 +2,13 @@
 // exactly — the agent command line session.json gives a shell or custom session (where it came from,
 // and that it runs as the agent), and the commands and addresses off this machine the checks name.
 // Each is approved by the hash it was shown with (checks.trust, agent.trust): a list or command changed
-// meanwhile is refused, not approved. Runs in the renderer.
+// meanwhile is refused, not approved (checks-store.ts asks). Runs in the renderer.
 import { trustListNoun } from '../../common/checks.js';
 import type { ChecksListing } from '../../common/ipc.js';
-import type { MoriApi } from '../../common/mori-api.js';
+import { agentCommandText, pendingTrust, trustTitle } from './checks-model.js';
 import { Modal } from '../ui/modal.js';
 import { hasHiddenText } from '../../common/visible-text.js';
 import { Shown, shown } from '../ui/shown-text.js';
-
-/** What a listing asks the person to approve: the checks' list, the agent command, both or neither. */
-export interface PendingTrust {
-  checks: boolean;
-  agent: NonNullable<ChecksListing['agentCommand']> | null;
-}
-
-export function pendingTrust(listing: ChecksListing | null): PendingTrust {
-  const agent = listing?.agentCommand ?? null;
-  return {
-    checks: listing !== null && !listing.trust.trusted && listing.trust.items.length > 0,
-    // A command no approval can make run (refused) is not offered: the banner says what to fix.
-    agent: agent !== null && !agent.trusted && agent.refused === null ? agent : null,
-  };
-}
-
-/** The agent command as the person reads it: the shell profile without one runs the login shell. */
-export const agentCommandText = (a: { command: string | null }): string => a.command ?? '(none: your login shell)';
-
-export function trustTitle(p: PendingTrust, what: string): string {
-  if (p.agent && p.checks) return `Trust the agent command and these ${what}?`;
-  return p.agent ? 'Trust the agent command?' : `Trust these ${what}?`;
-}
-
-/** Approves what the listing showed, by its hashes; the words for the status line. */
-export async function approveShown(api: MoriApi, sessionId: string, listing: ChecksListing): Promise<string> {
-  const p = pendingTrust(listing);
-  const done: string[] = [];
-  if (p.checks) {
-    const r = await api.call('checks.trust', { session: sessionId, hash: listing.trust.hash });
-    if (!r.ok) return `Not trusted: ${r.message}`;
-    done.push(`${r.value.items} item${r.value.items === 1 ? '' : 's'}`);
-  }
-  if (p.agent) {
-    const r = await api.call('agent.trust', { session: sessionId, hash: p.agent.hash });
-    if (!r.ok) return `${done.length > 0 ? `Trusted ${done.join('')}; the agent command was not` : 'Not trusted'}: ${r.message}`;
-    done.push(r.value.started ? 'the agent command; starting the agent' : 'the agent command');
-  }
-  return `Trusted ${done.join(' and ')}`;
-}
 
 /** Said under what holds hidden characters: the approval is for exactly the characters the escapes name. */
 function HiddenNote() {
