@@ -1,91 +1,21 @@
 // The Changes tab (DESIGN.md §3, §4, §13): the files changed since the session began (or since a
 // chosen checkpoint) with their line counts, the selected file's diff, and the checkpoints as a
 // timeline beside the work-log lines of their time, each with a Restore action (all files, or the
-// selected one). Read afresh when a `checkpoint.written` event for the session arrives and on Refresh.
-// Runs in the renderer.
-import { useEffect, useRef, useState } from 'preact/hooks';
-import type { ChangesListing, CheckpointInfo, FileDiff } from '../../common/checkpoints.js';
+// selected one). Read afresh when a `checkpoint.written` event for the session arrives and on Refresh;
+// its state and reads are changes-store.ts's. Runs in the renderer.
 import { rollbackNeedsConfirm } from '../../common/rollback-confirm.js';
-import type { DaemonEvent, LogEntry, SessionInfo } from '../../common/ipc.js';
+import type { DaemonEvent, SessionInfo } from '../../common/ipc.js';
 import type { MoriApi } from '../../common/mori-api.js';
-import { checkpointTimeline, lineCounts } from './checkpoint-timeline.js';
+import { ChangesStore } from './changes-store.js';
+import { checkpointLabel as label, checkpointTimeline, lineCounts, restoredWords } from './checkpoint-timeline.js';
 import { FileDiffView } from './file-diff-view.js';
 import { RestoreDialog } from './restore-dialog.js';
 import './changes-tab.css';
+import { usePane } from '../ui/pane-store.js';
 import { Shown, shown } from '../ui/shown-text.js';
 
-/** Work-log entries read for the timeline: the newest ones, as many as one page holds. */
-const LOG_ENTRIES = 500;
-
-const label = (c: CheckpointInfo): string => `checkpoint #${c.seq}`;
-
 export function ChangesTab(props: { api: MoriApi; session: SessionInfo; onEvent: (l: (e: DaemonEvent) => void) => () => void }) {
-  const { api } = props;
-  const sessionId = props.session.id;
-  const [checkpoints, setCheckpoints] = useState<CheckpointInfo[]>([]);
-  const [log, setLog] = useState<LogEntry[]>([]);
-  const [since, setSince] = useState('start');
-  const [listing, setListing] = useState<ChangesListing | null>(null);
-  const [selected, setSelected] = useState<string | null>(null);
-  const [diff, setDiff] = useState<FileDiff | null>(null);
-  const [status, setStatus] = useState('');
-  const [restoring, setRestoring] = useState<{ to: CheckpointInfo; files: string[] } | null>(null);
-  const sinceRef = useRef(since);
-  sinceRef.current = since;
-  const selectedRef = useRef(selected);
-  selectedRef.current = selected;
-  /** Bumped by each read: an answer to an older one (an event and Refresh in quick succession) is dropped. */
-  const generation = useRef(0);
-
-  const loadDiff = async (path: string | null, from = sinceRef.current): Promise<void> => {
-    const mine = generation.current;
-    if (path === null) return setDiff(null);
-    const r = await api.call('changes.diff', { session: sessionId, since: from, paths: [path] });
-    if (mine !== generation.current || path !== selectedRef.current) return;
-    if (!r.ok) return setStatus(`Cannot show ${path}: ${r.message}`);
-    setDiff(r.value.files[0] ?? null);
-  };
-
-  const load = async (from = sinceRef.current): Promise<void> => {
-    const mine = ++generation.current;
-    setStatus('Reading…');
-    const [cps, changes, entries] = await Promise.all([
-      api.call('checkpoints.list', { session: sessionId }),
-      api.call('changes.list', { session: sessionId, since: from }),
-      api.call('log.tail', { session: sessionId, limit: LOG_ENTRIES }),
-    ]);
-    if (mine !== generation.current) return;
-    if (cps.ok) setCheckpoints(cps.value.checkpoints);
-    if (entries.ok) setLog(entries.value.entries);
-    if (!changes.ok) {
-      setListing(null);
-      return setStatus(`Cannot list the changes: ${changes.message}`);
-    }
-    setListing(changes.value);
-    setStatus(cps.ok ? '' : `Cannot list the checkpoints: ${cps.message}`);
-    const still = changes.value.files.some((f) => f.path === selectedRef.current) ? selectedRef.current : (changes.value.files[0]?.path ?? null);
-    setSelected(still);
-    selectedRef.current = still;
-    await loadDiff(still, from);
-  };
-
-  useEffect(() => {
-    void load();
-    return props.onEvent((e) => {
-      if (e.type === 'checkpoint.written' && e.sessionId === sessionId) void load();
-    });
-  }, [sessionId]);
-
-  const choose = (path: string): void => {
-    setSelected(path);
-    selectedRef.current = path;
-    void loadDiff(path);
-  };
-  const changeSince = (spec: string): void => {
-    setSince(spec);
-    void load(spec);
-  };
-
+  const [store, { checkpoints, log, since, listing, selected, diff, status, restoring }] = usePane(() => new ChangesStore(props.api, props.session.id, props.onEvent));
   const timeline = checkpointTimeline(checkpoints, log);
   const sinceLabel = listing ? label(listing.since) : 'the start';
   const working = rollbackNeedsConfirm(props.session);
@@ -94,7 +24,7 @@ export function ChangesTab(props: { api: MoriApi; session: SessionInfo; onEvent:
       <div class="changes-bar">
         <label class="changes-since">
           Since
-          <select value={since} onChange={(e) => changeSince(e.currentTarget.value)}>
+          <select value={since} onChange={(e) => store.changeSince(e.currentTarget.value)}>
             <option value="start">the session began</option>
             {[...checkpoints].reverse().map((c) => (
               <option key={c.commit} value={c.commit}>
@@ -103,7 +33,7 @@ export function ChangesTab(props: { api: MoriApi; session: SessionInfo; onEvent:
             ))}
           </select>
         </label>
-        <button type="button" onClick={() => void load()}>
+        <button type="button" onClick={() => void store.load()}>
           Refresh
         </button>
         <span class="muted" role="status">
@@ -118,7 +48,7 @@ export function ChangesTab(props: { api: MoriApi; session: SessionInfo; onEvent:
             <ul>
               {listing?.files.map((f) => (
                 <li key={f.path}>
-                  <button type="button" class="changes-file" aria-pressed={selected === f.path} aria-label={shown(`${f.path}, ${f.kind}, ${lineCounts(f)}`)} onClick={() => choose(f.path)}>
+                  <button type="button" class="changes-file" aria-pressed={selected === f.path} aria-label={shown(`${f.path}, ${f.kind}, ${lineCounts(f)}`)} onClick={() => store.choose(f.path)}>
                     <span class={`changes-kind kind-${f.kind}`} aria-hidden="true">
                       {f.kind === 'added' ? 'A' : f.kind === 'deleted' ? 'D' : f.kind === 'modified' ? 'M' : 'T'}
                     </span>
@@ -158,16 +88,16 @@ export function ChangesTab(props: { api: MoriApi; session: SessionInfo; onEvent:
                     <li class="muted">{c.logLine}</li>
                   </ul>
                   <div class="cp-actions">
-                    <button type="button" aria-label={`Restore all files to checkpoint #${c.seq}`} onClick={() => setRestoring({ to: c, files: [] })}>
+                    <button type="button" aria-label={`Restore all files to checkpoint #${c.seq}`} onClick={() => store.restore(c, [])}>
                       Restore all…
                     </button>
                     {selected ? (
-                      <button type="button" aria-label={`Restore ${selected} to checkpoint #${c.seq}`} onClick={() => setRestoring({ to: c, files: [selected] })}>
+                      <button type="button" aria-label={`Restore ${selected} to checkpoint #${c.seq}`} onClick={() => store.restore(c, [selected])}>
                         Restore {selected}…
                       </button>
                     ) : null}
                     {listing?.since.commit !== c.commit ? (
-                      <button type="button" class="link-button" aria-label={`Changes since checkpoint #${c.seq}`} onClick={() => changeSince(c.commit)}>
+                      <button type="button" class="link-button" aria-label={`Changes since checkpoint #${c.seq}`} onClick={() => store.changeSince(c.commit)}>
                         Changes since
                       </button>
                     ) : null}
@@ -181,17 +111,13 @@ export function ChangesTab(props: { api: MoriApi; session: SessionInfo; onEvent:
       </div>
       {restoring ? (
         <RestoreDialog
-          api={api}
-          sessionId={sessionId}
+          api={props.api}
+          sessionId={props.session.id}
           to={restoring.to}
           files={restoring.files}
           agentWorking={working}
-          onClose={() => setRestoring(null)}
-          onDone={(r) => {
-            setRestoring(null);
-            const n = r.actions.filter((a) => a.action !== 'skip').length;
-            void load().then(() => setStatus(`Restored ${n} file${n === 1 ? '' : 's'} to ${label(r.to)}${r.before ? `; checkpoint #${r.before.seq} undoes it` : ''}.`));
-          }}
+          onClose={() => store.closeRestore()}
+          onDone={(r) => void store.restored(restoredWords(r))}
         />
       ) : null}
     </div>

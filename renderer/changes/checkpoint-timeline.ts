@@ -1,9 +1,10 @@
 // The Changes tab's timeline (DESIGN.md §3, §13): each checkpoint beside the work-log lines of its
 // stretch of time — the entries logged since the previous checkpoint's line up to its own
 // (`CHECKPOINT <id> - …`), so `SESSION INTERRUPTED - system sleep`, logged as the suspend's snapshot
-// is being written, sits next to that snapshot. Pure, so it is tested without a page. Runs in the
+// is being written, sits next to that snapshot; and the tab's other decisions: the file kept selected,
+// a checkpoint's name, what a restore says. Pure, so it is tested without a page. Runs in the
 // renderer.
-import type { CheckpointInfo } from '../../common/checkpoints.js';
+import type { CheckpointInfo, RollbackOutcome } from '../../common/checkpoints.js';
 import type { LogEntry } from '../../common/ipc.js';
 
 export interface TimelineItem {
@@ -52,4 +53,18 @@ export function checkpointTimeline(checkpoints: readonly CheckpointInfo[], entri
 /** `+3 −1`, or `binary`: a file's line counts as the list shows them. */
 export function lineCounts(f: { binary: boolean; added: number | null; deleted: number | null }): string {
   return f.binary ? 'binary' : `+${f.added ?? 0} −${f.deleted ?? 0}`;
+}
+
+/** How the tab names a checkpoint. */
+export const checkpointLabel = (c: CheckpointInfo): string => `checkpoint #${c.seq}`;
+
+/** The file selected once the changed files are read: the one selected if it is still among them, else the first. */
+export function stillSelected(files: readonly { path: string }[], selected: string | null): string | null {
+  return files.some((f) => f.path === selected) ? selected : (files[0]?.path ?? null);
+}
+
+/** What the status line says once a restore ran. */
+export function restoredWords(r: RollbackOutcome): string {
+  const n = r.actions.filter((a) => a.action !== 'skip').length;
+  return `Restored ${n} file${n === 1 ? '' : 's'} to ${checkpointLabel(r.to)}${r.before ? `; checkpoint #${r.before.seq} undoes it` : ''}.`;
 }

@@ -2,44 +2,27 @@
 // first (a dry run: nothing is written) and shows exactly which files it will restore, delete or leave
 // alone, then restores only when the person confirms. While the agent is working it says so and the
 // person must tick an explicit confirmation (the daemon answers `busy` without it, which brings the
-// same confirmation up if the agent started meanwhile). Runs in the renderer.
-import { useEffect, useState } from 'preact/hooks';
+// same confirmation up if the agent started meanwhile); its state and calls are restore-store.ts's.
+// Runs in the renderer.
+import { useEffect } from 'preact/hooks';
 import type { CheckpointInfo, RollbackAction, RollbackOutcome } from '../../common/checkpoints.js';
 import type { MoriApi } from '../../common/mori-api.js';
+import { RestoreStore } from './restore-store.js';
 import { DialogFooter } from '../ui/form-dialog.js';
 import { Modal } from '../ui/modal.js';
+import { usePane } from '../ui/pane-store.js';
 import { Shown, shown } from '../ui/shown-text.js';
 
 const VERB: Record<RollbackAction['action'], string> = { restore: 'restore', delete: 'delete', skip: 'leave alone' };
 
 export function RestoreDialog(props: { api: MoriApi; sessionId: string; to: CheckpointInfo; files: string[]; agentWorking: boolean; onClose: () => void; onDone: (r: RollbackOutcome) => void }) {
-  const { api, to, files } = props;
-  const [plan, setPlan] = useState<RollbackAction[] | null>(null);
-  const [error, setError] = useState('');
-  const [busyWarning, setBusyWarning] = useState(props.agentWorking);
-  const [confirmBusy, setConfirmBusy] = useState(false);
-  const [running, setRunning] = useState(false);
-
-  useEffect(() => setBusyWarning((b) => b || props.agentWorking), [props.agentWorking]);
-  useEffect(() => {
-    void api.call('rollback', { session: props.sessionId, to: to.commit, files, dryRun: true, confirm: false }).then((r) => {
-      if (r.ok) setPlan(r.value.actions);
-      else setError(`Cannot plan the restore: ${r.message}`);
-    });
-  }, [props.sessionId, to.commit, files.join('\0')]);
-
+  const { to, files } = props;
+  const [store, { plan, error, busyWarning, confirmBusy, running }] = usePane(() => new RestoreStore(props.api, props.sessionId, to, files, props.agentWorking));
+  useEffect(() => store.agentWorking(props.agentWorking), [props.agentWorking]);
   const changing = plan?.filter((a) => a.action !== 'skip') ?? [];
   const restore = async (): Promise<void> => {
-    setRunning(true);
-    setError('');
-    const r = await api.call('rollback', { session: props.sessionId, to: to.commit, files, dryRun: false, confirm: busyWarning && confirmBusy });
-    setRunning(false);
-    if (r.ok) return props.onDone(r.value);
-    if (r.code === 'busy') {
-      setBusyWarning(true);
-      setConfirmBusy(false);
-    }
-    setError(r.message);
+    const done = await store.restore();
+    if (done) props.onDone(done);
   };
 
   const what = files.length === 1 ? files[0] : 'files';
@@ -79,7 +62,7 @@ export function RestoreDialog(props: { api: MoriApi; sessionId: string; to: Chec
       ) : null}
       {busyWarning ? (
         <label class="inline restore-confirm">
-          <input type="checkbox" checked={confirmBusy} onChange={(e) => setConfirmBusy(e.currentTarget.checked)} /> Restore while the agent is working
+          <input type="checkbox" checked={confirmBusy} onChange={(e) => store.confirm(e.currentTarget.checked)} /> Restore while the agent is working
         </label>
       ) : null}
       <DialogFooter
