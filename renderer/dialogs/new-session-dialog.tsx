@@ -3,81 +3,48 @@
 // DESIGN.md §9). The window never sends a command line, except the shell/custom profile's own field,
 // which `session.init` approves as the person typed it. Creates the session, then starts it. An
 // error about one field marks that field invalid and is its description (aria-describedby); the
-// daemon's own refusals (not a git repository, the branch exists…) are shown as it words them.
-// Runs in the renderer.
-import { useState } from 'preact/hooks';
+// daemon's own refusals (not a git repository, the branch exists…) are shown as it words them. Its
+// form is new-session-model.ts's, its state and calls new-session-store.ts's. Runs in the renderer.
 import type { SessionInfo } from '../../common/ipc.js';
 import type { MoriApi } from '../../common/mori-api.js';
-import type { BackendName, ProfileName } from '../../common/session.js';
-import { PROFILE_NAMES, SESSION_NAME_PATTERN } from '../../common/session-names.js';
+import type { ProfileName } from '../../common/session.js';
+import { PROFILE_NAMES } from '../../common/session-names.js';
 import { FormDialog } from '../ui/form-dialog.js';
+import { usePane } from '../ui/pane-store.js';
+import { needsCommand as commandNeeded, shownBranch as branchShown, type FormField } from './new-session-model.js';
+import { NewSessionStore } from './new-session-store.js';
 
 const ERROR_ID = 'new-session-error';
 const WORKTREE_HINT_ID = 'new-session-worktree-hint';
 const BRANCH_HINT_ID = 'new-session-branch-hint';
 
 export function NewSessionDialog(props: { api: MoriApi; onClose: () => void; onCreated: (s: SessionInfo) => void }) {
-  const [projectDir, setProjectDir] = useState('');
-  const [name, setName] = useState('');
-  const [profile, setProfile] = useState<ProfileName>('claude');
-  const [command, setCommand] = useState('');
-  const [task, setTask] = useState('');
-  const [backend, setBackend] = useState<BackendName>('tmux');
-  const [worktree, setWorktree] = useState(false);
-  /** The branch the person typed; null while it follows the name (`mori/<name>`, the daemon's default). */
-  const [branch, setBranch] = useState<string | null>(null);
-  const shownBranch = branch ?? (name ? `mori/${name}` : '');
-  const [error, setErrorText] = useState('');
-  /** The field the error is about, if it is about one. */
-  const [errorField, setErrorField] = useState<'projectDir' | 'name' | 'command' | null>(null);
-  const setError = (text: string, field: typeof errorField = null): void => {
-    setErrorText(text);
-    setErrorField(field);
-  };
+  const [store, { form, error, errorField, busy }] = usePane(() => new NewSessionStore(props.api));
+  const { projectDir, name, profile, command, task, backend, worktree } = form;
+  const shownBranch = branchShown(form);
+  const needsCommand = commandNeeded(form);
   /** What marks a field as the one the error is about. */
-  const invalid = (field: NonNullable<typeof errorField>) => (error && errorField === field ? { 'aria-invalid': true, 'aria-describedby': ERROR_ID } : {});
-  const [busy, setBusy] = useState(false);
-  const needsCommand = profile === 'shell' || profile === 'custom';
-
+  const invalid = (field: FormField) => (error && errorField === field ? { 'aria-invalid': true, 'aria-describedby': ERROR_ID } : {});
   const create = async (): Promise<void> => {
-    if (!projectDir.trim()) return setError('Which project folder?', 'projectDir');
-    if (!SESSION_NAME_PATTERN.test(name)) return setError('A name is lowercase letters, digits, ".", "_" or "-", starting with a letter or digit.', 'name');
-    if (needsCommand && !command.trim()) return setError('The shell and custom profiles run the command you give.', 'command');
-    setBusy(true);
-    setError('');
-    const r = await props.api.call('session.init', {
-      projectDir: projectDir.trim(),
-      name,
-      profile,
-      backend,
-      ...(task.trim() ? { task: task.trim() } : {}),
-      ...(needsCommand ? { command: command.trim() } : {}),
-      ...(worktree ? { worktree: branch?.trim() ? { branch: branch.trim() } : {} } : {}),
-    });
-    if (!r.ok) {
-      setBusy(false);
-      return setError(r.message);
-    }
-    const started = await props.api.call('start', { session: r.value.id });
-    setBusy(false);
-    props.onCreated(started.ok ? started.value : r.value);
-    if (!started.ok) setError(`Created, but it did not start: ${started.message}`);
-    else props.onClose();
+    const done = await store.create();
+    if (!done) return;
+    props.onCreated(done.session);
+    if (done.started) props.onClose();
   };
 
   return (
     <FormDialog title="New session" onCancel={props.onClose} onSubmit={() => void create()} error={error} errorId={ERROR_ID} primary={{ label: 'Create and start', disabled: busy }}>
       <label>
         Project folder
-        <input value={projectDir} onInput={(e) => setProjectDir((e.target as HTMLInputElement).value)} placeholder="/home/me/code/app" required {...invalid('projectDir')} />
+        <input value={projectDir} onInput={(e) => store.edit({ projectDir: (e.target as HTMLInputElement).value })} placeholder="/home/me/code/app" required {...invalid('projectDir')} />
       </label>
       <label>
         Name
-        <input value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} placeholder="auth-api" required {...invalid('name')} />
+        <input value={name} onInput={(e) => store.edit({ name: (e.target as HTMLInputElement).value })} placeholder="auth-api" required {...invalid('name')} />
       </label>
       <label>
         Agent
-        <select value={profile} onChange={(e) => setProfile((e.target as HTMLSelectElement).value as ProfileName)}>
+        <select value={profile} onChange={(e) => store.edit({ profile: (e.target as HTMLSelectElement).value as ProfileName })}>
           {PROFILE_NAMES.map((p) => (
             <option key={p} value={p}>
               {p}
@@ -88,17 +55,17 @@ export function NewSessionDialog(props: { api: MoriApi; onClose: () => void; onC
       {needsCommand ? (
         <label>
           Command
-          <input value={command} onInput={(e) => setCommand((e.target as HTMLInputElement).value)} placeholder="bash" {...invalid('command')} />
+          <input value={command} onInput={(e) => store.edit({ command: (e.target as HTMLInputElement).value })} placeholder="bash" {...invalid('command')} />
         </label>
       ) : null}
       <label>
         Task
-        <textarea rows={4} value={task} onInput={(e) => setTask((e.target as HTMLTextAreaElement).value)} placeholder="What the agent should do" />
+        <textarea rows={4} value={task} onInput={(e) => store.edit({ task: (e.target as HTMLTextAreaElement).value })} placeholder="What the agent should do" />
       </label>
       <fieldset>
         <legend>Git worktree</legend>
         <label class="inline">
-          <input type="checkbox" checked={worktree} aria-describedby={WORKTREE_HINT_ID} onChange={(e) => setWorktree((e.target as HTMLInputElement).checked)} />
+          <input type="checkbox" checked={worktree} aria-describedby={WORKTREE_HINT_ID} onChange={(e) => store.edit({ worktree: (e.target as HTMLInputElement).checked })} />
           Run in its own worktree
         </label>
         <p class="muted" id={WORKTREE_HINT_ID}>
@@ -108,7 +75,7 @@ export function NewSessionDialog(props: { api: MoriApi; onClose: () => void; onC
           <>
             <label>
               Branch
-              <input value={shownBranch} onInput={(e) => setBranch((e.target as HTMLInputElement).value)} placeholder="mori/<session name>" aria-describedby={BRANCH_HINT_ID} />
+              <input value={shownBranch} onInput={(e) => store.edit({ branch: (e.target as HTMLInputElement).value })} placeholder="mori/<session name>" aria-describedby={BRANCH_HINT_ID} />
             </label>
             <p class="muted" id={BRANCH_HINT_ID}>
               A new branch from the repository's HEAD; left empty, mori/{name || '<name>'}.
@@ -120,7 +87,7 @@ export function NewSessionDialog(props: { api: MoriApi; onClose: () => void; onC
         <legend>Backend</legend>
         {(['tmux', 'direct'] as const).map((b) => (
           <label class="inline" key={b}>
-            <input type="radio" name="backend" value={b} checked={backend === b} onChange={() => setBackend(b)} />
+            <input type="radio" name="backend" value={b} checked={backend === b} onChange={() => store.edit({ backend: b })} />
             {b === 'tmux' ? 'tmux (survives the daemon)' : 'direct'}
           </label>
         ))}

@@ -1,14 +1,15 @@
 // Settings (DESIGN.md §12): what the daemon keeps for every UI — which events notify, pausing them,
 // probe targets, restart limits — read and replaced through settings.get/set; start at login is the
 // app's own and shows only when the app's preload offers it. The window's own preference (the
-// terminals' screen-reader mode, renderer/ui/window-prefs.ts) is kept in this browser. Runs in the renderer.
-import { useEffect, useState } from 'preact/hooks';
-import type { DaemonSettings, NotifyEvent } from '../../common/daemon-settings.js';
+// terminals' screen-reader mode, renderer/ui/window-prefs.ts) is kept in this browser. Its state and
+// calls are settings-store.ts's. Runs in the renderer.
+import type { NotifyEvent } from '../../common/daemon-settings.js';
 import { NOTIFY_EVENTS } from '../../common/notify-events.js';
 import type { MoriApi } from '../../common/mori-api.js';
 import { FormBody } from '../ui/form-dialog.js';
 import { Modal } from '../ui/modal.js';
-import { screenReaderMode, setScreenReaderMode } from '../ui/window-prefs.js';
+import { usePane } from '../ui/pane-store.js';
+import { SettingsStore } from './settings-store.js';
 
 const EVENT_WORDS: Record<NotifyEvent, string> = {
   'verify-failed': 'Verification failed',
@@ -18,40 +19,10 @@ const EVENT_WORDS: Record<NotifyEvent, string> = {
   'usage-limit': 'Usage limit',
 };
 
-const numberOrNull = (text: string): number | null => (text.trim() === '' ? null : Number(text));
-
 export function SettingsDialog(props: { api: MoriApi; onClose: () => void; browserNotifications: NotificationPermission | 'unsupported'; onAskBrowser: () => void }) {
-  const [s, setS] = useState<DaemonSettings | null>(null);
-  const [probes, setProbes] = useState('');
-  const [error, setError] = useState('');
-  const [reader, setReader] = useState(screenReaderMode());
-  useEffect(() => {
-    void props.api.call('settings.get', {}).then((r) => {
-      if (!r.ok) return setError(r.message);
-      setS(r.value);
-      setProbes((r.value.probeTargets ?? []).join('\n'));
-    });
-  }, []);
-
+  const [store, { settings: s, probes, error, reader }] = usePane(() => new SettingsStore(props.api));
   const save = async (): Promise<void> => {
-    if (!s) return;
-    setScreenReaderMode(reader);
-    const targets = probes
-      .split('\n')
-      .map((l) => l.trim())
-      .filter(Boolean);
-    const r = await props.api.call('settings.set', { settings: { ...s, probeTargets: targets.length > 0 ? targets : null } });
-    if (!r.ok) return setError(r.message);
-    props.onClose();
-  };
-
-  const toggle = (e: NotifyEvent, on: boolean): void => {
-    if (!s) return;
-    const events = on ? [...new Set([...s.notifications.events, e])] : s.notifications.events.filter((x) => x !== e);
-    setS({ ...s, notifications: { ...s.notifications, events } });
-  };
-  const restart = (key: keyof DaemonSettings['restart'], text: string): void => {
-    if (s) setS({ ...s, restart: { ...s.restart, [key]: numberOrNull(text) } });
+    if (await store.save()) props.onClose();
   };
 
   return (
@@ -64,12 +35,12 @@ export function SettingsDialog(props: { api: MoriApi; onClose: () => void; brows
           <legend>Notifications</legend>
           {NOTIFY_EVENTS.map((e) => (
             <label class="inline" key={e}>
-              <input type="checkbox" checked={s.notifications.events.includes(e)} onChange={(ev) => toggle(e, (ev.target as HTMLInputElement).checked)} />
+              <input type="checkbox" checked={s.notifications.events.includes(e)} onChange={(ev) => store.notify(e, (ev.target as HTMLInputElement).checked)} />
               {EVENT_WORDS[e]}
             </label>
           ))}
           <label class="inline">
-            <input type="checkbox" checked={s.notifications.paused} onChange={(ev) => setS({ ...s, notifications: { ...s.notifications, paused: (ev.target as HTMLInputElement).checked } })} />
+            <input type="checkbox" checked={s.notifications.paused} onChange={(ev) => store.pause((ev.target as HTMLInputElement).checked)} />
             Pause notifications
           </label>
           {props.browserNotifications === 'default' ? (
@@ -82,27 +53,27 @@ export function SettingsDialog(props: { api: MoriApi; onClose: () => void; brows
         </fieldset>
         <label>
           Probe targets (host:port, one a line; empty: the agents' own API hosts)
-          <textarea rows={3} value={probes} onInput={(e) => setProbes((e.target as HTMLTextAreaElement).value)} />
+          <textarea rows={3} value={probes} onInput={(e) => store.setProbes((e.target as HTMLTextAreaElement).value)} />
         </label>
         <fieldset>
           <legend>Restart limits (empty: built in; read when the daemon starts)</legend>
           <label>
             First delay (ms)
-            <input type="number" min={100} value={s.restart.baseDelayMs ?? ''} onInput={(e) => restart('baseDelayMs', (e.target as HTMLInputElement).value)} />
+            <input type="number" min={100} value={s.restart.baseDelayMs ?? ''} onInput={(e) => store.restart('baseDelayMs', (e.target as HTMLInputElement).value)} />
           </label>
           <label>
             Longest delay (ms)
-            <input type="number" min={100} value={s.restart.maxDelayMs ?? ''} onInput={(e) => restart('maxDelayMs', (e.target as HTMLInputElement).value)} />
+            <input type="number" min={100} value={s.restart.maxDelayMs ?? ''} onInput={(e) => store.restart('maxDelayMs', (e.target as HTMLInputElement).value)} />
           </label>
           <label>
             Crashes that make a crash loop
-            <input type="number" min={1} value={s.restart.crashLoopCount ?? ''} onInput={(e) => restart('crashLoopCount', (e.target as HTMLInputElement).value)} />
+            <input type="number" min={1} value={s.restart.crashLoopCount ?? ''} onInput={(e) => store.restart('crashLoopCount', (e.target as HTMLInputElement).value)} />
           </label>
         </fieldset>
         <fieldset>
           <legend>This window</legend>
           <label class="inline">
-            <input type="checkbox" checked={reader} onChange={(ev) => setReader((ev.target as HTMLInputElement).checked)} />
+            <input type="checkbox" checked={reader} onChange={(ev) => store.setReader((ev.target as HTMLInputElement).checked)} />
             Screen reader mode for terminals
           </label>
         </fieldset>
