@@ -5,13 +5,15 @@
 // Remove says what happens and asks; "Also delete state files" is unticked unless the person ticks it,
 // and so is "Also remove its worktree" for a session in its own git worktree: when the daemon refuses
 // that (uncommitted or unmerged work) nothing is removed, the dialog says why and offers "Remove anyway".
-// Both go through the daemon (`session.rename`, `session.remove`): the list follows from its events.
-// Runs in the renderer.
+// Both go through the daemon (`session.rename`, `session.remove`) from session-manage-store.ts: the
+// list follows from its events. Runs in the renderer.
 import { useState } from 'preact/hooks';
-import type { IpcResult, SessionInfo } from '../../common/ipc.js';
+import type { SessionInfo } from '../../common/ipc.js';
 import type { MoriApi } from '../../common/mori-api.js';
-import { SESSION_NAME_PATTERN } from '../../common/session-names.js';
 import { FormDialog } from '../ui/form-dialog.js';
+import { usePane } from '../ui/pane-store.js';
+import { removeSummary } from './session-manage-model.js';
+import { RemoveStore, RenameStore } from './session-manage-store.js';
 
 const RENAME_ERROR_ID = 'rename-session-error';
 const WORKTREE_HINT_ID = 'remove-session-worktree-hint';
@@ -34,22 +36,12 @@ export function SessionManage(props: { api: MoriApi; session: SessionInfo; onSta
 }
 
 function RenameDialog(props: { api: MoriApi; session: SessionInfo; onClose: () => void; onStatus: (text: string) => void }) {
-  // A remote session (`box:work`) is renamed on its host: the name edited is the part after `box:`.
-  const colon = props.session.name.indexOf(':');
-  const host = colon > 0 ? props.session.name.slice(0, colon + 1) : '';
-  const current = props.session.name.slice(host.length);
-  const [name, setName] = useState(current);
-  const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
+  const [store, { name, error, busy }] = usePane(() => new RenameStore(props.api, props.session));
+  const { host } = store;
   const rename = async (): Promise<void> => {
-    if (!SESSION_NAME_PATTERN.test(name)) return setError('A name is lowercase letters, digits, ".", "_" or "-", starting with a letter or digit.');
-    if (name === current) return props.onClose();
-    setBusy(true);
-    setError('');
-    const r = await props.api.call('session.rename', { session: props.session.id, name });
-    setBusy(false);
-    if (!r.ok) return setError(r.message);
-    props.onStatus(`Renamed ${props.session.name} to ${r.value.name}.`);
+    const words = await store.rename();
+    if (words === null) return;
+    if (words) props.onStatus(words);
     props.onClose();
   };
   return (
@@ -57,49 +49,19 @@ function RenameDialog(props: { api: MoriApi; session: SessionInfo; onClose: () =
       <p class="muted">The session keeps its id; its state dir moves to .mori/&lt;new name&gt;/. Only a stopped session can be renamed.</p>
       <label>
         New name{host ? ` (on ${host.slice(0, -1)})` : ''}
-        <input value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} required {...(error ? { 'aria-invalid': true, 'aria-describedby': RENAME_ERROR_ID } : {})} />
+        <input value={name} onInput={(e) => store.setName((e.target as HTMLInputElement).value)} required {...(error ? { 'aria-invalid': true, 'aria-describedby': RENAME_ERROR_ID } : {})} />
       </label>
     </FormDialog>
   );
 }
 
-/** What the status line says once a session is removed. */
-function removedText(r: IpcResult<'session.remove'>): string {
-  const tree = r.worktree;
-  if (tree?.removed) return `Removed ${r.name} and its worktree ${tree.path} (branch ${tree.branch} kept).`;
-  const files = r.stateDeleted ? ' and deleted its state files' : `; its state files are kept in ${r.stateDir}`;
-  return `Removed ${r.name}${files}.${tree ? ` Its worktree is kept at ${tree.path} (branch ${tree.branch}).` : ''}`;
-}
-
-/** What removal will do with the boxes as ticked: the first thing the dialog says, kept true as they change. */
-export function removeSummary(stateDir: string, deleteState: boolean, removeWorktree: boolean): string {
-  const files = removeWorktree
-    ? 'Its worktree is deleted with its files, state files included.'
-    : deleteState
-      ? `Its state files in ${stateDir} are deleted too.`
-      : `Its state files stay in ${stateDir}.`;
-  return `Its agent is stopped and Mori forgets the session. ${files}`;
-}
-
 function RemoveDialog(props: { api: MoriApi; session: SessionInfo; onClose: () => void; onStatus: (text: string) => void }) {
-  const [deleteState, setDeleteState] = useState(false);
-  const [removeWorktree, setRemoveWorktree] = useState(false);
-  const [error, setError] = useState('');
-  /** The daemon refused to remove the worktree (uncommitted or unmerged work): "Remove anyway" is offered. */
-  const [refused, setRefused] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const [store, { deleteState, removeWorktree, error, refused, busy }] = usePane(() => new RemoveStore(props.api, props.session));
   const branch = props.session.branch;
   const remove = async (force: boolean): Promise<void> => {
-    setBusy(true);
-    setError('');
-    setRefused(false);
-    const r = await props.api.call('session.remove', { session: props.session.id, deleteState, ...(removeWorktree ? { removeWorktree, force } : {}) });
-    setBusy(false);
-    if (!r.ok) {
-      setRefused(removeWorktree && !force && r.code === 'conflict');
-      return setError(r.message);
-    }
-    props.onStatus(removedText(r.value));
+    const words = await store.remove(force);
+    if (words === null) return;
+    props.onStatus(words);
     props.onClose();
   };
   return (
@@ -121,7 +83,7 @@ function RemoveDialog(props: { api: MoriApi; session: SessionInfo; onClose: () =
     >
       <p id={REMOVE_SUMMARY_ID}>{removeSummary(props.session.stateDir, deleteState, branch !== undefined && removeWorktree)}</p>
       <label class="inline">
-        <input type="checkbox" checked={deleteState} onChange={(e) => setDeleteState((e.target as HTMLInputElement).checked)} />
+        <input type="checkbox" checked={deleteState} onChange={(e) => store.setDeleteState((e.target as HTMLInputElement).checked)} />
         Also delete state files
       </label>
       {branch ? (
@@ -131,11 +93,7 @@ function RemoveDialog(props: { api: MoriApi; session: SessionInfo; onClose: () =
               type="checkbox"
               checked={removeWorktree}
               aria-describedby={WORKTREE_HINT_ID}
-              onChange={(e) => {
-                setRemoveWorktree((e.target as HTMLInputElement).checked);
-                setRefused(false);
-                setError('');
-              }}
+              onChange={(e) => store.setRemoveWorktree((e.target as HTMLInputElement).checked)}
             />
             Also remove its worktree
           </label>
