@@ -2,13 +2,15 @@
 // common/session-view.ts words it, with the actions that fix it — Resume now / Don't resume at a
 // usage limit, the agent's question with a reply box and its menu's choices as buttons, the last
 // output and Restart after a crash loop, the install command with Copy, Review and trust…, the
-// state file to open, a restart's countdown. Runs in the renderer.
+// state file to open, a restart's countdown. Its actions are advice-store.ts's. Runs in the renderer.
 import { useEffect, useState } from 'preact/hooks';
 import type { EditableStateFile, SessionInfo } from '../../common/ipc.js';
 import type { MoriApi } from '../../common/mori-api.js';
 import { HEADER_ACTION_WORDS, headerAdvice, menuChoices, type HeaderAction } from '../../common/session-view.js';
 import type { TerminalPool } from '../terminal/terminal-pool.js';
+import { usePane } from '../ui/pane-store.js';
 import { Shown, ShownLines, shown } from '../ui/shown-text.js';
+import { AdviceStore } from './advice-store.js';
 
 /** Lines of the screen shown with a question or a crash: a prompt and its menu fit, a screenful does not. */
 const SCREEN_LINES = 8;
@@ -26,9 +28,9 @@ export function SessionAdvice(props: {
   onReviewTrust: () => void;
   onStatus: (words: string) => void;
 }) {
-  const { api, info } = props;
+  const { info } = props;
   const [now, setNow] = useState(Date.now());
-  const [reply, setReply] = useState('');
+  const [store, { reply }] = usePane(() => new AdviceStore(props.api, (words) => props.onStatus(words)));
   const advice = headerAdvice(info, props.message, now);
   const ticking = advice !== null && (advice.screen !== null || info.state === 'backoff');
   useEffect(() => {
@@ -38,29 +40,13 @@ export function SessionAdvice(props: {
   }, [ticking]);
   if (!advice) return null;
 
-  const call = async (method: 'limit.resume-now' | 'limit.dont-resume' | 'start', words: string): Promise<void> => {
-    props.onStatus(`${words}…`);
-    const r = await api.call(method, { session: info.id });
-    props.onStatus(r.ok ? '' : `${words} failed: ${r.message}`);
-  };
-  const send = async (text: string): Promise<void> => {
-    const r = await api.call('send', { session: info.id, text, enter: true });
-    props.onStatus(r.ok ? '' : `Not sent: ${r.message}`);
-    if (r.ok) setReply('');
-  };
   const run = (a: HeaderAction): void => {
-    if (a === 'resume-now') void call('limit.resume-now', 'Resume now');
-    else if (a === 'dont-resume') void call('limit.dont-resume', "Don't resume");
-    else if (a === 'restart') void call('start', 'Restart');
+    if (a === 'resume-now') void store.call(info.id, 'limit.resume-now', 'Resume now');
+    else if (a === 'dont-resume') void store.call(info.id, 'limit.dont-resume', "Don't resume");
+    else if (a === 'restart') void store.call(info.id, 'start', 'Restart');
     else if (a === 'review-trust') props.onReviewTrust();
     else if (a === 'open-state-file') props.onOpen(/environment\.md/.test(props.message ?? '') ? 'environment.md' : 'session_state.md');
-    else if (a === 'copy-install' && advice.detail) {
-      const text = advice.detail;
-      void navigator.clipboard.writeText(text).then(
-        () => props.onStatus('Copied the install command'),
-        () => props.onStatus('Could not copy: select the command and copy it'),
-      );
-    }
+    else if (a === 'copy-install' && advice.detail) store.copy(advice.detail);
   };
 
   const screen = advice.screen ? props.pool.lastLines(info.id, SCREEN_LINES) : [];
@@ -80,7 +66,7 @@ export function SessionAdvice(props: {
       ) : null}
       <div class="advice-actions">
         {choices.map((c) => (
-          <button type="button" key={c.key} onClick={() => void send(c.key)}>
+          <button type="button" key={c.key} onClick={() => void store.send(info.id, c.key)}>
             {shown(c.key)}. {shown(c.label)}
           </button>
         ))}
@@ -89,10 +75,10 @@ export function SessionAdvice(props: {
             class="advice-reply"
             onSubmit={(e) => {
               e.preventDefault();
-              if (reply.trim()) void send(reply);
+              if (reply.trim()) void store.send(info.id, reply);
             }}
           >
-            <input type="text" aria-label="Reply to the agent" placeholder="Reply" value={reply} onInput={(e) => setReply((e.target as HTMLInputElement).value)} />
+            <input type="text" aria-label="Reply to the agent" placeholder="Reply" value={reply} onInput={(e) => store.setReply((e.target as HTMLInputElement).value)} />
             <button type="submit">{HEADER_ACTION_WORDS.reply}</button>
           </form>
         ) : null}
