@@ -37,11 +37,6 @@ export abstract class PaneStore<S extends object> {
     this.stops.push(stop);
   }
 
-  /** Whether the pane is still open: an answer after it closed is dropped. */
-  protected get isOpen(): boolean {
-    return !this.closed;
-  }
-
   /** Starts a read: the function says whether its answer still counts (no newer read, the pane open). */
   protected newRead(): () => boolean {
     const mine = ++this.latest;
