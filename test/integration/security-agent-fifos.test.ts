@@ -14,6 +14,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ControlClient } from '../../main/daemon-client/control-client.js';
 import { pidAlive } from '../../main/os/pid-alive.js';
+import { processStartTime } from '../../main/os/process-start.js';
 import { client } from '../helpers/daemon.js';
 import { runMoriAsync, type MoriRun } from '../helpers/mori-cli.js';
 import { UpHarness, until } from '../helpers/mori-up.js';
@@ -120,13 +121,14 @@ const PROFILES: Profile[] = [
 ];
 
 const harnesses: UpHarness[] = [];
-const daemons: number[] = [];
+/** Each daemon started, with its start time: by afterAll its pid may be another test's process (pid_max is 32768 here). */
+const daemons: { pid: number; start: string | null }[] = [];
 const clients: ControlClient[] = [];
 
 afterAll(() => {
   for (const c of clients) c.close();
   // A daemon stuck on a FIFO (the bug this guards against) would ignore `mori down`: ended by pid.
-  for (const pid of daemons) if (pidAlive(pid)) process.kill(pid, 'SIGKILL');
+  for (const { pid, start } of daemons) if (start !== null && processStartTime(pid) === start) process.kill(pid, 'SIGKILL');
   for (const h of harnesses) h.cleanup();
 });
 
@@ -153,7 +155,7 @@ describe.each(PROFILES)('FIFOs where the $name profile reads', (p) => {
     const up = h.mori('up', '--daemon');
     expect(up.code, up.stderr).toBe(0);
     const pid = Number(/pid (\d+)/.exec(up.stdout)?.[1]);
-    daemons.push(pid);
+    daemons.push({ pid, start: processStartTime(pid) });
     const { c } = await client(h.home);
     clients.push(c);
     for (const name of names) await until(`${name} to start`, () => /^- SESSION STARTED/m.test(h.workLog(name)), () => h.workLog(name));
