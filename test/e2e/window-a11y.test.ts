@@ -188,12 +188,15 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window, access
     expect(await dialog.getByRole('textbox', { name: 'Project folder' }).getAttribute('aria-invalid')).toBeNull();
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
-    expect(await opener.evaluate((el) => el === document.activeElement)).toBe(true);
+    await expect.poll(() => opener.evaluate((el) => el === document.activeElement), { timeout: 5_000 }).toBe(true);
 
     const settings = page.getByRole('button', { name: 'Settings' });
     await settings.click();
-    await page.getByRole('dialog', { name: 'Settings' }).getByRole('button', { name: 'Cancel' }).click();
-    expect(await settings.evaluate((el) => el === document.activeElement)).toBe(true);
+    const settingsDialog = page.getByRole('dialog', { name: 'Settings' });
+    await settingsDialog.getByRole('button', { name: 'Cancel' }).click();
+    // Focus goes back when the dialog unmounts, which follows the click's re-render.
+    await settingsDialog.waitFor({ state: 'detached' });
+    await expect.poll(() => settings.evaluate((el) => el === document.activeElement), { timeout: 5_000 }).toBe(true);
   });
 
   it('a new notice arrives in a live region', async () => {
