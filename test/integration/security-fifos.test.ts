@@ -16,7 +16,7 @@ import { systemClock } from '../../main/power/clock.js';
 import { tryLock, UNPARSABLE_LOCK_STALE_MS } from '../../main/state/pid-lock.js';
 import { readSessionFile } from '../../main/state/session-file.js';
 import { createSession } from '../../main/state/state-dir.js';
-import { initialRestartState } from '../../main/supervisor/exits/restart-policy.js';
+import { initialRestartState } from '../../main/supervisor/session/restart-policy.js';
 import { SessionRuntime } from '../../main/supervisor/session/session-runtime.js';
 import { SessionStore } from '../../main/supervisor/session/session-store.js';
 import { client } from '../helpers/daemon.js';

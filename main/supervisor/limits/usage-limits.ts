@@ -14,12 +14,12 @@ import type { UsageLimitSignal } from '../../agents/usage-limit/usage-limit-sign
 import { background } from '../../background.js';
 import type { PowerClock, Scheduler } from '../../power/clock.js';
 import { atWallTime } from '../../power/long-timer.js';
-import type { ResumeOptions } from '../resume/resume-controller.js';
 import type { StartAction } from '../session/lifecycle.js';
 import type { SessionRuntime } from '../session/session-runtime.js';
 import type { SessionStore } from '../session/session-store.js';
 import type { SessionTransitions } from '../session/transitions.js';
-import type { MachineState, ResumeContext } from '../supervisor-options.js';
+import type { MachineState } from '../session/machine-state.js';
+import type { ResumeContext } from '../session/resume-context.js';
 import { type JitterSlot, LIMIT_AGAIN_WINDOW_MS, LIMIT_JITTER_MS, LIMIT_MAX_RESET_AHEAD_MS, planLimit, plausibleReset } from './limit-plan.js';
 import { transcriptAnsweredSince } from './transcript-limit-watch.js';
 
@@ -40,8 +40,8 @@ export interface UsageLimitsPorts {
   emit(e: SupervisorEvent): void;
   /** Every session of this supervisor (for the other sessions' planned resumes). */
   sessions(): readonly SessionRuntime[];
-  /** The one resume path (resume-controller.ts). */
-  resume(rt: SessionRuntime, reason: InterruptReason, context: ResumeContext | null, options?: ResumeOptions): Promise<void>;
+  /** The one resume path (resume-controller.ts): `asked`, the person resumes it; `continuedByItself`, nothing is typed. */
+  resume(rt: SessionRuntime, reason: InterruptReason, context: ResumeContext | null, options?: { asked?: boolean; continuedByItself?: boolean }): Promise<void>;
 }
 
 /** What came of a signal. */

@@ -14,7 +14,7 @@ import { readRegistry } from '../../state/registry.js';
 import { readSessionFile, sessionFilePath } from '../../state/session-file.js';
 import { assertStatePath, UnsafeStateFile } from '../../state/state-file-guard.js';
 import { SESSION_LOCK } from '../../state/session-summary.js';
-import { crashTimes, systemAwakeMs } from '../exits/restart-history.js';
+import { crashTimes, systemAwakeMs } from './restart-history.js';
 import { SessionRuntime } from './session-runtime.js';
 import { readStateProblem } from './state-problems.js';
 
