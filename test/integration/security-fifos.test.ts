@@ -190,7 +190,7 @@ describe('the supervisor\'s work-log entries while a compaction holds the log', 
     const profile = getProfile('claude');
     if (!file.ok || !profile.ok) throw new Error('setup');
     const rt = new SessionRuntime(stateDir, file.value, profile.value, initialRestartState(), () => undefined);
-    const store = new SessionStore({ home: path.join(root, 'home'), clock: systemClock, loaded: () => null, onUnwritable: () => undefined });
+    const store = new SessionStore({ home: path.join(root, 'home'), clock: systemClock, loaded: () => null });
     // A live compaction (this very process) holds the log.
     const lock = tryLock(path.join(stateDir, COMPACT_LOCK), 'work log compaction');
     expect(lock.ok).toBe(true);

@@ -105,7 +105,7 @@ describe('SessionTransitions', () => {
     if (!file.ok || !profile.ok) throw new Error('setup');
     const rt = new SessionRuntime(created.value.stateDir, { ...file.value, intent: { kind: 'user-stopped' } }, profile.value, initialRestartState(), () => undefined);
     const events: SupervisorEvent[] = [];
-    const store = new SessionStore({ home, clock: systemClock, loaded: () => null, onUnwritable: () => undefined });
+    const store = new SessionStore({ home, clock: systemClock, loaded: () => null });
     const moves = new SessionTransitions(systemClock, store, (e) => events.push(e));
     expect(rt.state).toBe('stopped');
     expect(moves.move(rt, 'ran')).toBe(false);
