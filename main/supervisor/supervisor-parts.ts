@@ -83,7 +83,7 @@ export function buildParts(options: SupervisorOptions): SupervisorParts {
   const direct = options.direct ?? new DirectBackend({ runDir: path.join(home, 'run') });
   const tmux = options.tmux === undefined ? new TmuxBackend() : options.tmux;
   // typing/, checkpoints/, limits/, signals/
-  const typist = new Typist({ env, store });
+  const typist = new Typist({ env, store, clock, scheduler });
   const checkpointPorts: CheckpointPorts = { write: (dir, change) => store.update(dir, change), limiter: new Limiter(CHECKPOINT_CONCURRENCY) };
   const checkpoints = new Checkpointer({ scheduler, random, moves, files: checkpointPorts, emit, intervalMs: options.checkpointIntervalMs });
   const limits = new UsageLimits({ clock, scheduler, random, jitterMs: options.usageLimit?.jitterMs, jitterSlot: options.usageLimit?.jitterSlot, machine, env, store, moves, emit, sessions: () => sessions.all() });
@@ -112,7 +112,7 @@ export function buildParts(options: SupervisorOptions): SupervisorParts {
       await stopSession(rt, { store, moves, emit });
       return ok(sessionInfo(rt));
     });
-  const admin = new SessionAdmin({ home, sessions, tmux, stop, emit, now: () => clock.wallMs(), checkpointsSettled: () => checkpoints.settled() });
+  const admin = new SessionAdmin({ home, sessions, tmux, stop, emit, clock, scheduler, checkpointsSettled: () => checkpoints.settled() });
 
   // Every part is there: each hears the events of the parts built before it.
   store.onUnwritable((rt, message, reason) => moves.unwritable(rt, message, reason));
