@@ -15,6 +15,7 @@ interface Span {
 }
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+const count = (n: number, what: string): string => `${n} ${what}${n === 1 ? '' : 's'}`;
 
 /** One line per project, in the order given; the names padded to one column. */
 export function projectLines(spans: ReadonlyMap<string, Span>, runStart: number): string[] {
@@ -22,7 +23,7 @@ export function projectLines(spans: ReadonlyMap<string, Span>, runStart: number)
   return [...spans].map(([name, s]) => {
     const failed = s.failed > 0 ? `, ${s.failed} failed` : '';
     const span = `${seconds(s.lastEnd - s.firstStart)} wall (${seconds(s.firstStart - runStart)} to ${seconds(s.lastEnd - runStart)} into the run)`;
-    return `  ${name.padEnd(width)}  ${s.files} files, ${s.tests} tests${failed}: ${span}, ${seconds(s.summedMs)} summed over its files`;
+    return `  ${name.padEnd(width)}  ${count(s.files, 'file')}, ${count(s.tests, 'test')}${failed}: ${span}, ${seconds(s.summedMs)} summed over its files`;
   });
 }
 
