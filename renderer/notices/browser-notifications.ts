@@ -14,7 +14,7 @@ export interface BrowserNotifyContext {
   selected: string | null;
 }
 
-export function browserNotificationWanted(n: Notice, c: BrowserNotifyContext): boolean {
+export function browserNotificationWanted(n: Pick<Notice, 'kind' | 'sessionId'>, c: BrowserNotifyContext): boolean {
   if (c.permission !== 'granted' || n.kind === 'timeout') return false;
   const s = c.settings;
   if (s && (s.notifications.paused || (n.kind !== 'attention' && !s.notifications.events.includes(n.kind)))) return false;

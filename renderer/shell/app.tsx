@@ -36,7 +36,14 @@ export function App(props: { api: MoriApi; pageNotifies: boolean }) {
             Settings
           </button>
         </div>
-        <NoticesPanel notices={state.notices} permission={state.permission} onSelect={store.openSession} onAskBrowser={store.askBrowser} />
+        <NoticesPanel
+          notices={store.notices.groups}
+          permission={state.permission}
+          onSelect={store.openSession}
+          onDismiss={store.notices.dismiss}
+          onClear={store.notices.clear}
+          onAskBrowser={store.askBrowser}
+        />
         <SidebarSplitter />
       </aside>
       <main class="main">

@@ -10,20 +10,17 @@ import type { ConnectionState, HostStatus, MoriApi } from '../../common/mori-api
 import type { Result } from '../../common/result.js';
 import { linkOf, openLink } from '../ui/links.js';
 import { inListOrder, shownAt } from '../sessions/shown-order.js';
-import { browserNotificationWanted } from '../notices/browser-notifications.js';
 import { DraftStore } from '../editor/draft-store.js';
-import { noticeFor, timeoutNotice, type Notice } from '../notices/notices.js';
+import { timeoutNotice } from '../notices/notices.js';
+import { NoticesStore } from '../notices/notices-store.js';
 import type { ShortcutAction } from '../ui/shortcuts.js';
 import { TerminalPool } from '../terminal/terminal-pool.js';
 import { stepTerminalFontSize } from '../ui/window-prefs.js';
-import { visibleLines, visibleText } from '../../common/visible-text.js';
 
 export type Tab = 'terminal' | EditableStateFile | 'checks' | 'changes';
 export type Dialog = 'new' | 'settings' | 'shortcuts' | 'palette';
 export type BrowserPermission = NotificationPermission | 'unsupported';
 
-/** Notices kept in the page: the latest ones; older ones are in each session's work log. */
-const MAX_NOTICES = 100;
 /** How often the "4 min ago" words are redrawn: they change by the minute. */
 const CLOCK_TICK_MS = 30_000;
 const RUNNING_STATES = ['running', 'starting', 'verifying', 'resuming'];
@@ -39,7 +36,6 @@ export interface WindowState {
   everOpen: boolean;
   /** When the connection was lost, while it is. */
   lostConnectionAt: number | null;
-  notices: Notice[];
   dialog: Dialog | null;
   actionStatus: string;
   /** Bumped when the person asks to type into the shown terminal (Enter in the list or on its tab). */
@@ -66,6 +62,8 @@ export class WindowStore {
   /** The last attention message of each session (its install command, its file's error…), from the events. */
   readonly attentionMessages = new Map<string, string>();
   private settings: DaemonSettings | null = null;
+  /** The notices, grouped per session and episode; the daemon's history and its live events go in. */
+  readonly notices: NoticesStore;
   private readonly listeners = new Set<() => void>();
   private readonly eventListeners = new Set<(e: DaemonEvent) => void>();
 
@@ -77,7 +75,9 @@ export class WindowStore {
     /** Whether the page may raise the browser's notifications (not in the app, which notifies natively). */
     private readonly pageNotifies: boolean,
   ) {
-    this.api = withTimeoutNotices(daemonApi, (message) => this.notice(timeoutNotice(message, Date.now())));
+    const notifies = (): boolean => pageNotifies && typeof Notification !== 'undefined';
+    this.notices = new NoticesStore(() => (notifies() ? { settings: this.settings, focused: document.hasFocus(), selected: this.state.selected } : null), (id) => this.openSession(id));
+    this.api = withTimeoutNotices(daemonApi, (message) => this.notices.add(timeoutNotice(message, Date.now())));
     const api = this.api;
     this.pool = new TerminalPool(api);
     this.drafts = new DraftStore(localStorage);
@@ -89,7 +89,6 @@ export class WindowStore {
       connection: { state: 'connecting', detail: '' },
       everOpen: false,
       lostConnectionAt: null,
-      notices: [],
       dialog: null,
       actionStatus: '',
       focusRequest: 0,
@@ -269,6 +268,7 @@ export class WindowStore {
     const redraw = (): void => this.set({});
     const offDrafts = this.drafts.onChange(redraw);
     const offPool = this.pool.onChange(redraw);
+    const offNotices = this.notices.onChange(redraw);
     // Another tab of this window kept or saved a draft.
     const onStorage = (): void => this.drafts.changed();
     // Closing or reloading with unsaved edits asks first (the drafts would survive, but the person may not know).
@@ -291,6 +291,7 @@ export class WindowStore {
       document.removeEventListener('click', onClick, true);
       offDrafts();
       offPool();
+      offNotices();
       window.removeEventListener('storage', onStorage);
       window.removeEventListener('beforeunload', onUnload);
     };
@@ -333,8 +334,7 @@ export class WindowStore {
         if (e.type === 'session.started') this.pool.reattach(e.sessionId);
       }
       if (e.type === 'settings.changed') this.settings = e.settings;
-      const n = noticeFor(e);
-      if (n) this.notice(n);
+      this.notices.take([e]);
     });
     const offHosts = this.api.onHosts?.((hosts) => this.set({ hosts })) ?? ((): void => undefined);
     reload();
@@ -342,22 +342,6 @@ export class WindowStore {
       offState();
       offEvents();
       offHosts();
-    };
-  }
-
-  private notice(n: Notice): void {
-    this.set({ notices: [n, ...this.state.notices].slice(0, MAX_NOTICES) });
-    this.notifyBrowser(n);
-  }
-
-  /** The browser's notification, when allowed and wanted, never for the session in front of the person. */
-  private notifyBrowser(n: Notice): void {
-    const permission = this.pageNotifies && typeof Notification !== 'undefined' ? Notification.permission : 'unsupported';
-    if (!browserNotificationWanted(n, { permission, settings: this.settings, focused: document.hasFocus(), selected: this.state.selected })) return;
-    const note = new Notification(visibleText(n.title), { body: visibleLines(n.body), tag: `${n.sessionId ?? 'mori'}:${n.kind}` });
-    note.onclick = () => {
-      window.focus();
-      if (n.sessionId) this.openSession(n.sessionId);
     };
   }
 }

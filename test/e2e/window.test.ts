@@ -288,6 +288,17 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window in Chro
     expect(await page.evaluate('document.hasFocus()')).toBe(true);
     expect((await w.notifications()).filter((t) => t.startsWith('crashy'))).toEqual([]);
     await w.shot('crash-loop');
+    // One group for the whole loop, saying its outcome once; dismissed, then the rest cleared, by keyboard.
+    const notices = page.getByRole('region', { name: 'Notifications' });
+    const crashy = notices.getByRole('listitem').filter({ hasText: 'crashy' });
+    await expect.poll(() => crashy.count()).toBe(1);
+    expect(await crashy.innerText()).toMatch(/crashy: crash loop, not restarting[\s\S]*Gave up/);
+    await notices.getByRole('button', { name: /^Dismiss: crashy/ }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => crashy.count()).toBe(0);
+    await notices.getByRole('button', { name: 'Clear all' }).focus();
+    await page.keyboard.press('Space');
+    await notices.getByText('Nothing yet.').waitFor();
   });
 
   it('sleep and wake: the sessions show interrupted, then resumed in the notices; a click on the notification opens its terminal', async () => {
@@ -301,13 +312,13 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window in Chro
       await notices.getByText('The machine woke up').waitFor({ timeout: 25_000 });
       await notices.getByText('echo resumed').waitFor({ timeout: 25_000 });
       // A session the person is not looking at: the browser's notification too.
-      expect(await w.notifications()).toContain('echo resumed');
+      expect(await w.notifications()).toContain('echo resumed after sleep');
       await expect.poll(() => page.getByRole('option', { name: /echo/ }).innerText(), { timeout: 25_000 }).toMatch(/waiting|working|running|needs input/);
       await w.shot('resumed');
       // A click on that notification opens echo on its terminal, whichever session and tab were shown.
       await page.getByRole('option', { name: /crashy/ }).click();
       await page.getByRole('tab', { name: 'work_log.md' }).click();
-      await w.clickNotification('echo resumed');
+      await w.clickNotification('echo resumed after sleep');
       await expect.poll(() => page.getByRole('option', { name: /echo/ }).getAttribute('aria-selected')).toBe('true');
       await expect.poll(() => page.getByRole('tab', { name: 'Terminal' }).getAttribute('aria-selected')).toBe('true');
     } finally {
