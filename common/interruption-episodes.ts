@@ -7,6 +7,7 @@
 // Pure TypeScript, shared by the renderer and the Electron main process.
 import type { InterruptReason } from './session.js';
 import type { DaemonEvent } from './ipc.js';
+import { RESTART_DEFAULTS } from './restart-defaults.js';
 
 export type EpisodeOutcome = 'resumed' | 'gave-up' | 'stopped';
 
@@ -27,12 +28,8 @@ export interface Episode {
   recoveries: number;
 }
 
-/**
- * An interruption this soon after the agent was seen working again continues the episode: the
- * supervisor's restart policy counts an agent as recovered after this much uptime too
- * (DEFAULT_RESTART_POLICY.resetAfterUptimeMs in main/supervisor/session/restart-policy.ts).
- */
-export const SETTLE_MS = 60_000;
+/** An interruption this soon after the agent was seen working again continues the episode: the restart policy's uptime that counts as recovered. */
+export const SETTLE_MS = RESTART_DEFAULTS.resetAfterUptimeMs;
 
 export type EpisodeChange =
   | { kind: 'opened' | 'updated'; episode: Episode }

@@ -8,6 +8,10 @@ import type { MoriApi } from '../common/mori-api.js';
 import { App } from './shell/app.js';
 import { connectEarly } from './early-connect.js';
 import './styles.css';
+import { applyTheme } from './ui/theme.js';
+
+// The chosen theme before the first paint: no flash of the other one.
+applyTheme();
 
 // In the app the page raises no notifications of its own: the app notifies natively.
 const show = (api: MoriApi, pageNotifies: boolean): void => render(<App api={api} pageNotifies={pageNotifies} />, document.getElementById('app') as HTMLElement);

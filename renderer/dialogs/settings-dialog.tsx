@@ -1,7 +1,8 @@
 // Settings (DESIGN.md §12): what the daemon keeps for every UI — which events notify, pausing them,
-// probe targets, restart limits — read and replaced through settings.get/set; start at login is the
-// app's own and shows only when the app's preload offers it. The window's own preference (the
-// terminals' screen-reader mode, renderer/ui/window-prefs.ts) is kept in this browser. Its state and
+// probe targets, restart limits — read and replaced through settings.get/set, each field saying its
+// default; start at login is the app's own and shows only when the app's preload offers it. The
+// window's own preferences (its theme, renderer/ui/theme.ts, applied as soon as chosen; the
+// terminals' screen-reader mode, renderer/ui/window-prefs.ts) are kept in this browser. Its state and
 // calls are settings-store.ts's. Runs in the renderer.
 import type { NotifyEvent } from '../../common/daemon-settings.js';
 import { NOTIFY_EVENTS } from '../../common/notify-events.js';
@@ -10,6 +11,8 @@ import { FormBody } from '../ui/form-dialog.js';
 import { Modal } from '../ui/modal.js';
 import { usePane } from '../ui/pane-store.js';
 import { SettingsStore } from './settings-store.js';
+import { RESTART_DEFAULTS } from '../../common/restart-defaults.js';
+import { THEMES, type ThemeChoice } from '../ui/theme.js';
 
 const EVENT_WORDS: Record<NotifyEvent, string> = {
   'verify-failed': 'Verification failed',
@@ -19,8 +22,24 @@ const EVENT_WORDS: Record<NotifyEvent, string> = {
   'usage-limit': 'Usage limit',
 };
 
+const THEME_WORDS: Record<ThemeChoice, string> = { system: 'System (default)', light: 'Light', dark: 'Dark' };
+
+/** A restart field: its built-in value as placeholder and in words under it. */
+function RestartField(props: { id: string; label: string; unit: string; min: number; value: number | null; fallback: number; onInput: (text: string) => void }) {
+  return (
+    <label>
+      {props.label}
+      <input type="number" min={props.min} placeholder={String(props.fallback)} aria-describedby={`${props.id}-default`} value={props.value ?? ''} onInput={(e) => props.onInput((e.target as HTMLInputElement).value)} />
+      <span class="field-hint" id={`${props.id}-default`}>
+        Default: {props.fallback.toLocaleString()}
+        {props.unit}
+      </span>
+    </label>
+  );
+}
+
 export function SettingsDialog(props: { api: MoriApi; onClose: () => void; browserNotifications: NotificationPermission | 'unsupported'; onAskBrowser: () => void }) {
-  const [store, { settings: s, probes, error, reader }] = usePane(() => new SettingsStore(props.api));
+  const [store, { settings: s, probes, error, reader, theme }] = usePane(() => new SettingsStore(props.api));
   const save = async (): Promise<void> => {
     if (await store.save()) props.onClose();
   };
@@ -33,6 +52,7 @@ export function SettingsDialog(props: { api: MoriApi; onClose: () => void; brows
         <FormBody onSubmit={() => void save()} footer={{ error, errorId: 'settings-error', onCancel: props.onClose, primary: { label: 'Save settings', describedByError: true } }}>
         <fieldset>
           <legend>Notifications</legend>
+          <p class="field-hint">Which news notifies you, in the app and in this page. Default: all of them.</p>
           {NOTIFY_EVENTS.map((e) => (
             <label class="inline" key={e}>
               <input type="checkbox" checked={s.notifications.events.includes(e)} onChange={(ev) => store.notify(e, (ev.target as HTMLInputElement).checked)} />
@@ -41,7 +61,7 @@ export function SettingsDialog(props: { api: MoriApi; onClose: () => void; brows
           ))}
           <label class="inline">
             <input type="checkbox" checked={s.notifications.paused} onChange={(ev) => store.pause((ev.target as HTMLInputElement).checked)} />
-            Pause notifications
+            Pause notifications <span class="field-hint">(default: off)</span>
           </label>
           {props.browserNotifications === 'default' ? (
             <button type="button" onClick={props.onAskBrowser}>
@@ -52,29 +72,48 @@ export function SettingsDialog(props: { api: MoriApi; onClose: () => void; brows
           )}
         </fieldset>
         <label>
-          Probe targets (host:port, one a line; empty: the agents' own API hosts)
-          <textarea rows={3} value={probes} onInput={(e) => store.setProbes((e.target as HTMLTextAreaElement).value)} />
+          Probe targets
+          <textarea
+            rows={3}
+            value={probes}
+            placeholder="api.anthropic.com:443"
+            aria-describedby="probe-targets-hint"
+            onInput={(e) => store.setProbes((e.target as HTMLTextAreaElement).value)}
+          />
+          <span class="field-hint" id="probe-targets-hint">
+            How Mori tells a network outage from a crash: it connects to these addresses, and while none answers it waits for the network instead of restarting agents. One
+            host:port a line. Default (empty): the API hosts of the agents that run.
+          </span>
         </label>
         <fieldset>
-          <legend>Restart limits (empty: built in; read when the daemon starts)</legend>
-          <label>
-            First delay (ms)
-            <input type="number" min={100} value={s.restart.baseDelayMs ?? ''} onInput={(e) => store.restart('baseDelayMs', (e.target as HTMLInputElement).value)} />
-          </label>
-          <label>
-            Longest delay (ms)
-            <input type="number" min={100} value={s.restart.maxDelayMs ?? ''} onInput={(e) => store.restart('maxDelayMs', (e.target as HTMLInputElement).value)} />
-          </label>
-          <label>
-            Crashes that make a crash loop
-            <input type="number" min={1} value={s.restart.crashLoopCount ?? ''} onInput={(e) => store.restart('crashLoopCount', (e.target as HTMLInputElement).value)} />
-          </label>
+          <legend>Restart limits</legend>
+          <p class="field-hint">How a crashed agent is restarted. Empty: the default. Read when the daemon starts.</p>
+          <RestartField id="restart-base" label="First delay (ms)" unit=" ms" min={100} value={s.restart.baseDelayMs} fallback={RESTART_DEFAULTS.baseDelayMs} onInput={(t) => store.restart('baseDelayMs', t)} />
+          <RestartField id="restart-max" label="Longest delay (ms)" unit=" ms" min={100} value={s.restart.maxDelayMs} fallback={RESTART_DEFAULTS.maxDelayMs} onInput={(t) => store.restart('maxDelayMs', t)} />
+          <RestartField
+            id="restart-loop"
+            label="Crashes that make a crash loop"
+            unit={` within ${RESTART_DEFAULTS.crashLoopWindowMs / 60_000} minutes`}
+            min={1}
+            value={s.restart.crashLoopCount}
+            fallback={RESTART_DEFAULTS.crashLoopCount}
+            onInput={(t) => store.restart('crashLoopCount', t)}
+          />
         </fieldset>
         <fieldset>
           <legend>This window</legend>
+          <div role="radiogroup" aria-label="Theme" class="theme-choice">
+            <span class="field-label">Theme</span>
+            {THEMES.map((t) => (
+              <label class="inline" key={t}>
+                <input type="radio" name="theme" value={t} checked={theme === t} onChange={() => store.setTheme(t)} />
+                {THEME_WORDS[t]}
+              </label>
+            ))}
+          </div>
           <label class="inline">
             <input type="checkbox" checked={reader} onChange={(ev) => store.setReader((ev.target as HTMLInputElement).checked)} />
-            Screen reader mode for terminals
+            Screen reader mode for terminals <span class="field-hint">(default: off)</span>
           </label>
         </fieldset>
         <p class="muted">Start at login is a setting of the desktop app.</p>

@@ -1,10 +1,11 @@
 // The settings dialog's state and actions (DESIGN.md §12): the daemon's settings read on open and
 // edited here, then replaced through settings.set on Save; the window's own preference (the
-// terminals' screen-reader mode) kept in this browser on Save. Runs in the renderer.
+// terminals' screen-reader mode) kept in this browser on Save, its theme as soon as it is chosen. Runs in the renderer.
 import type { DaemonSettings, NotifyEvent } from '../../common/daemon-settings.js';
 import type { MoriApi } from '../../common/mori-api.js';
 import { PaneStore } from '../ui/pane-store.js';
 import { screenReaderMode, setScreenReaderMode } from '../ui/window-prefs.js';
+import { setThemeChoice, themeChoice, type ThemeChoice } from '../ui/theme.js';
 
 const numberOrNull = (text: string): number | null => (text.trim() === '' ? null : Number(text));
 
@@ -15,11 +16,13 @@ export interface SettingsState {
   probes: string;
   error: string;
   reader: boolean;
+  /** The window's theme: applied and kept as soon as it is chosen. */
+  theme: ThemeChoice;
 }
 
 export class SettingsStore extends PaneStore<SettingsState> {
   constructor(private readonly api: MoriApi) {
-    super({ settings: null, probes: '', error: '', reader: screenReaderMode() });
+    super({ settings: null, probes: '', error: '', reader: screenReaderMode(), theme: themeChoice() });
   }
 
   open(): void {
@@ -62,6 +65,11 @@ export class SettingsStore extends PaneStore<SettingsState> {
 
   setProbes(probes: string): void {
     this.set({ probes });
+  }
+
+  setTheme(theme: ThemeChoice): void {
+    setThemeChoice(theme);
+    this.set({ theme });
   }
 
   setReader(reader: boolean): void {

@@ -2,7 +2,7 @@
 // paint does not wait for it): the editor's setup (basic setup, markdown, wrapping) and its look in
 // the page's colours. Every colour is one of styles.css's variables, so the light and dark themes
 // switch with the page; the dark flag (which CodeMirror's own and @codemirror/merge's base themes
-// read) follows prefers-color-scheme live. A document too large for markdown's parse on every key
+// read) follows the window's theme live. A document too large for markdown's parse on every key
 // press (LARGE_DOC_CHARS) is edited as plain text with a lean setup. Runs in the renderer.
 import { markdown } from '@codemirror/lang-markdown';
 import { HighlightStyle, syntaxHighlighting } from '@codemirror/language';
@@ -11,6 +11,7 @@ import { searchKeymap } from '@codemirror/search';
 import { highlightActiveLine, highlightActiveLineGutter, keymap, lineNumbers, ViewPlugin } from '@codemirror/view';
 import { tags as t } from '@lezer/highlight';
 import { EditorView, basicSetup, minimalSetup } from 'codemirror';
+import { isDark, onDarkChange } from '../ui/theme.js';
 
 export { EditorState, EditorView, Prec, keymap };
 
@@ -53,18 +54,16 @@ const highlight = HighlightStyle.define([
 ]);
 
 /**
- * The page's look, with a dark flag that follows prefers-color-scheme while the view lives: a view
+ * The page's look, with a dark flag that follows the window's theme (ui/theme.ts) while the view lives: a view
  * plugin lives exactly as long as its view, so the listener goes when the view is destroyed.
  */
 function pageLook(): Extension {
   const scheme = new Compartment();
-  const media = window.matchMedia('(prefers-color-scheme: dark)');
   const follow = ViewPlugin.define((view) => {
-    const onChange = (e: MediaQueryListEvent): void => view.dispatch({ effects: scheme.reconfigure(EditorView.darkTheme.of(e.matches)) });
-    media.addEventListener('change', onChange);
-    return { destroy: () => media.removeEventListener('change', onChange) };
+    const off = onDarkChange((dark) => view.dispatch({ effects: scheme.reconfigure(EditorView.darkTheme.of(dark)) }));
+    return { destroy: off };
   });
-  return [scheme.of(EditorView.darkTheme.of(media.matches)), theme, syntaxHighlighting(highlight), follow];
+  return [scheme.of(EditorView.darkTheme.of(isDark())), theme, syntaxHighlighting(highlight), follow];
 }
 
 /**

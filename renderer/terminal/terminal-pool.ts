@@ -12,6 +12,7 @@ import type { MoriApi } from '../../common/mori-api.js';
 import { Lru } from './lru.js';
 import type { SessionTerminal } from './session-terminal.js';
 import { terminalTheme } from './terminal-theme.js';
+import { isDark, onDarkChange } from '../ui/theme.js';
 
 /**
  * Live terminals kept: switching among the last few sessions shows them at once, and each costs an
@@ -52,13 +53,11 @@ export class TerminalPool {
     this.lru = new Lru(size);
     this.stage = document.createElement('div');
     this.stage.className = 'terminal-stage';
-    const media = window.matchMedia('(prefers-color-scheme: dark)');
-    this.dark = media.matches;
-    const onScheme = (e: MediaQueryListEvent): void => {
-      this.dark = e.matches;
+    this.dark = isDark();
+    const offDark = onDarkChange((dark) => {
+      this.dark = dark;
       for (const t of this.terminals.values()) t.term.options.theme = terminalTheme(this.dark);
-    };
-    media.addEventListener('change', onScheme);
+    });
     const resize = new ResizeObserver(() => this.current()?.fitNow());
     resize.observe(this.stage);
     // Visible again: the terminal on screen holds again, and attaches again if it let go meanwhile.
@@ -76,7 +75,7 @@ export class TerminalPool {
     document.addEventListener('freeze', onFreeze);
     document.addEventListener('resume', onResume);
     this.cleanups.push(
-      () => media.removeEventListener('change', onScheme),
+      offDark,
       () => resize.disconnect(),
       () => document.removeEventListener('visibilitychange', onVisibility),
       () => document.removeEventListener('freeze', onFreeze),

@@ -2,6 +2,7 @@
 // stops while the machine sleeps): exponential backoff with jitter from 1 s to 60 s, reset once an
 // agent has stayed up 60 s, and a crash loop (5 crashes within 10 awake minutes) that stops the
 // restarts and asks for attention. No timers, no I/O. Runs in the supervisor's process.
+import { RESTART_DEFAULTS } from '../../../common/restart-defaults.js';
 
 export interface RestartPolicyConfig {
   /** First delay: long enough that a crash on start does not spin, short enough to feel instant. */
@@ -18,11 +19,7 @@ export interface RestartPolicyConfig {
 }
 
 export const DEFAULT_RESTART_POLICY: RestartPolicyConfig = {
-  baseDelayMs: 1_000,
-  maxDelayMs: 60_000,
-  resetAfterUptimeMs: 60_000,
-  crashLoopCount: 5,
-  crashLoopWindowMs: 10 * 60_000,
+  ...RESTART_DEFAULTS,
   // ±20 %: with doubling delays, consecutive delays still always grow (1.2 d < 1.6 d).
   jitter: 0.2,
 };
