@@ -1,7 +1,7 @@
 // A session's interruption episodes (DESIGN.md §13): an episode runs from an interruption until it is
-// resolved — resumed and seen working again, or given up (Mori stopped restarting it, or the person
-// stopped or removed it). An interruption, or Mori giving up, soon after it was resumed (a crash loop's agent is at its
-// prompt for a moment before it crashes again) continues the episode. Everything in between (a crash loop's restarts, its "resumed" each time)
+// resolved — resumed and running again, or given up (Mori stopped restarting it, or the person
+// stopped or removed it). An interruption, or Mori giving up, within a minute of the resume (a crash
+// loop's agent comes back for a moment before it crashes again) continues the episode. Everything in between (a crash loop's restarts, its "resumed" each time)
 // belongs to the one episode, so the window's notices and the app's notifications say its outcome
 // once. Fed one event at a time, from the daemon's history or live: the same answer either way.
 // Pure TypeScript, shared by the renderer and the Electron main process.
@@ -22,13 +22,13 @@ export interface Episode {
   resumes: number;
   /** When it was last resumed, null while it has not been since its last interruption. */
   resumedAt: number | null;
-  /** When it was seen working again, while an interruption would still continue it; null while open. */
+  /** When it was resumed last, while an interruption would still continue it; null while open. */
   settledAt: number | null;
-  /** How many times it was seen working again (a first time is the outcome's news). */
+  /** How many times it came back (the first time is the outcome's news). */
   recoveries: number;
 }
 
-/** An interruption this soon after the agent was seen working again continues the episode: the restart policy's uptime that counts as recovered. */
+/** An interruption this soon after the agent came back continues the episode: the restart policy's uptime that counts as recovered. */
 export const SETTLE_MS = RESTART_DEFAULTS.resetAfterUptimeMs;
 
 export type EpisodeChange =
@@ -38,9 +38,6 @@ export type EpisodeChange =
 
 /** Per session: its open episode, or its last one while it settles (an interruption within SETTLE_MS continues it). */
 export type OpenEpisodes = ReadonlyMap<string, Episode>;
-
-/** The activities that show a resumed agent is alive again (at work, or at its prompt waiting for the next instruction). */
-const ALIVE = new Set(['working', 'waiting']);
 
 /** The open episodes after one event, and what the event did to an episode (null: nothing). */
 export function stepEpisodes(open: OpenEpisodes, e: DaemonEvent): { open: OpenEpisodes; change: EpisodeChange | null } {
@@ -71,10 +68,7 @@ export function stepEpisodes(open: OpenEpisodes, e: DaemonEvent): { open: OpenEp
       if (!current) return put({ sessionId: e.sessionId, name: e.name, startedAt: e.at, reason: e.reason, resumes: 0, resumedAt: null, settledAt: null, recoveries: 0 }, 'opened');
       return put({ ...current, name: e.name, resumedAt: null }, 'updated');
     case 'session.resumed':
-      return current ? put({ ...current, name: e.name, resumes: current.resumes + 1, resumedAt: e.at }, 'updated') : { open, change: null };
-    case 'session.activity':
-      if (!current || current.resumedAt === null || !ALIVE.has(e.to)) return { open, change: null };
-      return settle({ ...current, settledAt: e.at, recoveries: current.recoveries + 1 });
+      return current ? settle({ ...current, name: e.name, resumes: current.resumes + 1, resumedAt: e.at, settledAt: e.at, recoveries: current.recoveries + 1 }) : { open, change: null };
     case 'session.attention': {
       // The last crash of a loop comes straight after the agent was at its prompt, with no interruption between.
       const ending = current ?? recent;

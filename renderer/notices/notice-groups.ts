@@ -1,5 +1,5 @@
 // The window's notices, grouped (DESIGN.md §13): one group per session and interruption episode
-// (common/interruption-episodes.ts: from an interruption until it is resumed and working again, or
+// (common/interruption-episodes.ts: from an interruption until it is resumed and running again, or
 // given up), which says how it is going while it lasts and its outcome once; every other notice
 // (notices.ts) is a group of its own, or adds to the newest one when it says the same again. The
 // person dismisses a group or clears them all. Fed lists of events, so the daemon's history and the
@@ -68,13 +68,13 @@ function episodeGroup(change: EpisodeChange, previous: NoticeGroup | undefined):
   const ep = change.episode;
   const base = { key: episodeKey(ep), sessionId: ep.sessionId, name: ep.name, count: (previous?.count ?? 0) + 1 };
   if (change.kind !== 'closed') {
-    const so = ep.resumes === 0 ? 'Mori resumes it.' : `Resumed ${times(ep.resumes)} so far, not working again yet.`;
+    const so = ep.resumes === 0 ? 'Mori resumes it.' : `Resumed ${times(ep.resumes)} so far.`;
     return { group: { ...base, kind: 'resumed', title: `${ep.name} interrupted`, body: `${INTERRUPTED[ep.reason]}. ${so}`, at: ep.resumedAt ?? ep.startedAt, outcome: 'ongoing' }, tell: false };
   }
   const at = change.at;
   if (change.outcome === 'resumed') {
     const tries = ep.resumes > 1 ? ` after ${ep.resumes} restarts` : '';
-    const group: NoticeGroup = { ...base, kind: 'resumed', title: `${ep.name} resumed ${AFTER[ep.reason]}`, body: `Working again${tries}.`, at, outcome: 'resumed' };
+    const group: NoticeGroup = { ...base, kind: 'resumed', title: `${ep.name} resumed ${AFTER[ep.reason]}`, body: `Running again${tries}.`, at, outcome: 'resumed' };
     // The same rule as the app's notifications: a resume is news when the person was away, not after
     // a crash; and once an episode (a continued episode that recovers again is not news again).
     return { group, tell: ep.recoveries === 1 && resumedAfterAbsence(ep.reason) !== null };

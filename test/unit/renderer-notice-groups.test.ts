@@ -1,7 +1,6 @@
 // The window's notices grouped per session and interruption episode: a crash loop recorded from the
 // real supervisor (test/fixtures/events/crash-loop.json: the fake agent exiting 1 five times) is one
-// group that says its outcome once, fed as history or one event at a time; a sleep resumed and
-// working again is one "resumed after sleep", told once; an interruption soon after a recovery
+// group that says its outcome once, fed as history or one event at a time; a sleep resumed is one "resumed after sleep", told once; an interruption soon after a recovery
 // continues the episode, a later one starts another; other notices saying the same again add to the
 // newest group; dismissing drops one group, clearing all of them, and an open episode comes back
 // when it changes.
@@ -46,21 +45,27 @@ describe('notice groups', () => {
   });
 
   it('says an episode is ongoing until it is resolved', () => {
-    const { book } = takeEvents(emptyBook(), CRASH_LOOP.slice(0, 8));
+    const first = CRASH_LOOP.findIndex((e) => e.type === 'session.interrupted');
+    const { book } = takeEvents(emptyBook(), CRASH_LOOP.slice(0, first + 1));
     expect(book.groups).toHaveLength(1);
-    expect(book.groups[0]).toMatchObject({ outcome: 'ongoing', title: 'fix-refunds interrupted', body: 'The agent crashed. Resumed once so far, not working again yet.' });
+    expect(book.groups[0]).toMatchObject({ outcome: 'ongoing', title: 'fix-refunds interrupted', body: 'The agent crashed. Mori resumes it.' });
+    // Back, then down again within the minute: the same episode, still ongoing.
+    const second = CRASH_LOOP.findIndex((e, i) => i > first && e.type === 'session.interrupted');
+    const again = takeEvents(emptyBook(), CRASH_LOOP.slice(0, second + 1)).book.groups;
+    expect(again).toHaveLength(1);
+    expect(again[0]).toMatchObject({ outcome: 'ongoing', body: 'The agent crashed. Resumed once so far.' });
   });
 
-  it('tells a resume after sleep once the agent works again, once per episode', () => {
+  it('tells a resume after sleep once per episode', () => {
     const t = 1_000_000;
     const first = live([interrupted(t), resumed(t + 5_000), waiting(t + 6_000)]);
     expect(first.book.groups).toHaveLength(1);
-    expect(first.book.groups[0]).toMatchObject({ outcome: 'resumed', title: 'fix-refunds resumed after sleep', body: 'Working again.' });
+    expect(first.book.groups[0]).toMatchObject({ outcome: 'resumed', title: 'fix-refunds resumed after sleep', body: 'Running again.' });
     expect(first.told).toEqual(['fix-refunds resumed after sleep']);
     // A crash soon after continues the episode: the same group, and its second recovery is not news again.
     const again = live([interrupted(t + 10_000, 'crash'), resumed(t + 11_000), waiting(t + 12_000)], first.book);
     expect(again.book.groups).toHaveLength(1);
-    expect(again.book.groups[0]).toMatchObject({ outcome: 'resumed', body: 'Working again after 2 restarts.' });
+    expect(again.book.groups[0]).toMatchObject({ outcome: 'resumed', body: 'Running again after 2 restarts.' });
     expect(again.told).toEqual([]);
     // An interruption long after is another episode.
     const later = live([interrupted(t + 12_000 + SETTLE_MS + 1)], again.book);
@@ -87,6 +92,6 @@ describe('notice groups', () => {
     expect(cleared.groups).toEqual([]);
     const back = takeEvents(cleared, [resumed(3)]);
     expect(back.book.groups).toHaveLength(1);
-    expect(back.book.groups[0]).toMatchObject({ outcome: 'ongoing', body: 'The agent crashed. Resumed once so far, not working again yet.' });
+    expect(back.book.groups[0]).toMatchObject({ outcome: 'resumed', title: 'fix-refunds resumed after a crash' });
   });
 });
