@@ -68,7 +68,7 @@ export function RestoreDialog(props: { api: MoriApi; sessionId: string; to: Chec
       <DialogFooter
         error={error}
         onCancel={props.onClose}
-        primary={{ label: running ? 'Restoring…' : 'Restore', disabled: running || plan === null || changing.length === 0 || (busyWarning && !confirmBusy), onClick: () => void restore() }}
+        primary={{ danger: true, label: running ? 'Restoring…' : 'Restore', disabled: running || plan === null || changing.length === 0 || (busyWarning && !confirmBusy), onClick: () => void restore() }}
       />
     </Modal>
   );

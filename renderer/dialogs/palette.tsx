@@ -1,8 +1,10 @@
 // The command palette (Mod+K): a dialog with a combobox whose listbox holds the sessions and the
 // window's actions (verify, start/stop, new session, settings…), each with its shortcut when it has
-// one. Typing filters, ↑/↓ move, Enter runs, Escape closes. Runs in the renderer.
+// one. Typing filters fuzzily (fuzzy-match.ts: "fr" finds fix-refunds, best first, the matched
+// letters marked), ↑/↓ move, Enter runs, Escape closes. Runs in the renderer.
 import { useState } from 'preact/hooks';
 import { Modal } from '../ui/modal.js';
+import { fuzzyFilter } from './fuzzy-match.js';
 
 export interface PaletteItem {
   id: string;
@@ -15,8 +17,8 @@ export interface PaletteItem {
 export function Palette(props: { items: PaletteItem[]; onClose: () => void }) {
   const [query, setQuery] = useState('');
   const [active, setActive] = useState(0);
-  const q = query.trim().toLowerCase();
-  const shown = props.items.filter((i) => i.label.toLowerCase().includes(q));
+  const matches = fuzzyFilter(props.items, query, (i) => i.label);
+  const shown = matches.map((m) => m.item);
   const at = Math.min(active, Math.max(0, shown.length - 1));
   const run = (item: PaletteItem | undefined): void => {
     if (!item) return;
@@ -52,9 +54,9 @@ export function Palette(props: { items: PaletteItem[]; onClose: () => void }) {
         }}
       />
       <ul role="listbox" id="palette-list" aria-label="Sessions and actions" class="palette-list">
-        {shown.map((item, i) => (
+        {matches.map(({ item, positions }, i) => (
           <li key={item.id} id={`palette-${item.id}`} role="option" aria-selected={i === at} class="palette-item" onClick={() => run(item)}>
-            <span>{item.label}</span>
+            <Marked text={item.label} positions={positions} />
             {item.keys ? <kbd class="palette-keys">{item.keys}</kbd> : null}
           </li>
         ))}
@@ -62,4 +64,17 @@ export function Palette(props: { items: PaletteItem[]; onClose: () => void }) {
       </ul>
     </Modal>
   );
+}
+
+/** The label with its matched letters marked (bold), in runs. */
+function Marked(props: { text: string; positions: number[] }) {
+  const marked = new Set(props.positions);
+  const runs: { text: string; on: boolean }[] = [];
+  props.text.split('').forEach((c, i) => {
+    const on = marked.has(i);
+    const last = runs.at(-1);
+    if (last && last.on === on) last.text += c;
+    else runs.push({ text: c, on });
+  });
+  return <span>{runs.map((r, i) => (r.on ? <mark key={i}>{r.text}</mark> : r.text))}</span>;
 }

@@ -1,8 +1,10 @@
 // The selected session's header (DESIGN.md §13): its name, its state in words, where it runs (and its worktree's branch), and
-// its actions (Verify; Stop, or Start/Resume; Rename and Remove), with the line saying how the last action went. Runs
+// its actions (Verify; Stop…, which asks first, or Start/Resume; and a More actions menu away from
+// Stop: Rename…, disabled with the reason while the agent runs, Restart…, and Remove… in red), with the
+// line saying how the last action went. The dialogs they open are the window's (shell/window-dialogs.tsx). Runs
 // in the renderer.
 import type { SessionInfo } from '../../common/ipc.js';
-import { SessionManage } from './session-manage.js';
+import { MenuButton, type MenuItem } from '../ui/menu-button.js';
 import { SessionTitle } from './session-title.js';
 import type { WindowStore } from '../shell/window-store.js';
 import { shown } from '../ui/shown-text.js';
@@ -10,6 +12,11 @@ import { shown } from '../ui/shown-text.js';
 export function SessionHeader(props: { store: WindowStore; current: SessionInfo; running: boolean; actionStatus: string }) {
   const { store, current } = props;
   const resume = current.intent.kind === 'interrupted' ? 'Resume' : 'Start';
+  const more: MenuItem[] = [
+    { id: 'rename', label: 'Rename…', run: () => store.openDialog('rename'), ...(props.running ? { disabledReason: 'Stop the session first: its agent runs in the folder a rename moves.' } : {}) },
+    ...(props.running ? [{ id: 'restart', label: 'Restart…', run: () => store.openDialog('restart') }] : []),
+    { id: 'remove', label: 'Remove…', run: () => store.openDialog('remove'), danger: true },
+  ];
   return (
     <>
       <header class="session-header">
@@ -19,15 +26,15 @@ export function SessionHeader(props: { store: WindowStore; current: SessionInfo;
             Verify
           </button>
           {props.running ? (
-            <button type="button" onClick={() => void store.act('stop', 'Stop')}>
-              Stop
+            <button type="button" onClick={() => store.openDialog('stop')}>
+              Stop…
             </button>
           ) : (
             <button type="button" onClick={() => void store.act('start', resume)}>
               {resume}
             </button>
           )}
-          <SessionManage api={store.api} session={current} onStatus={store.setActionStatus} />
+          <MenuButton label="More actions" id="session-more" items={more} />
         </div>
       </header>
       {props.actionStatus ? (

@@ -1,13 +1,12 @@
-// The selected session's Rename and Remove actions (DESIGN.md §13): each opens a form dialog
-// (ui/form-dialog.tsx over ui/modal.tsx: focus moves in, Escape closes, focus returns to the button
-// that opened it). Rename asks for the new name (checked as `mori init` checks one; the daemon
+// The selected session's Rename and Remove dialogs, opened from the header's More actions menu or the
+// palette (DESIGN.md §13): each a form dialog (ui/form-dialog.tsx over ui/modal.tsx: focus moves in,
+// Escape closes, focus returns to where it was). Rename asks for the new name (checked as `mori init` checks one; the daemon
 // refuses one in use or while the agent runs).
 // Remove says what happens and asks; "Also delete state files" is unticked unless the person ticks it,
 // and so is "Also remove its worktree" for a session in its own git worktree: when the daemon refuses
 // that (uncommitted or unmerged work) nothing is removed, the dialog says why and offers "Remove anyway".
 // Both go through the daemon (`session.rename`, `session.remove`) from session-manage-store.ts: the
 // list follows from its events. Runs in the renderer.
-import { useState } from 'preact/hooks';
 import type { SessionInfo } from '../../common/ipc.js';
 import type { MoriApi } from '../../common/mori-api.js';
 import { FormDialog } from '../ui/form-dialog.js';
@@ -19,23 +18,7 @@ const RENAME_ERROR_ID = 'rename-session-error';
 const WORKTREE_HINT_ID = 'remove-session-worktree-hint';
 const REMOVE_SUMMARY_ID = 'remove-session-summary';
 
-export function SessionManage(props: { api: MoriApi; session: SessionInfo; onStatus: (text: string) => void }) {
-  const [open, setOpen] = useState<'rename' | 'remove' | null>(null);
-  return (
-    <>
-      <button type="button" onClick={() => setOpen('rename')}>
-        Rename
-      </button>
-      <button type="button" onClick={() => setOpen('remove')}>
-        Remove
-      </button>
-      {open === 'rename' ? <RenameDialog api={props.api} session={props.session} onClose={() => setOpen(null)} onStatus={props.onStatus} /> : null}
-      {open === 'remove' ? <RemoveDialog api={props.api} session={props.session} onClose={() => setOpen(null)} onStatus={props.onStatus} /> : null}
-    </>
-  );
-}
-
-function RenameDialog(props: { api: MoriApi; session: SessionInfo; onClose: () => void; onStatus: (text: string) => void }) {
+export function RenameDialog(props: { api: MoriApi; session: SessionInfo; onClose: () => void; onStatus: (text: string) => void }) {
   const [store, { name, error, busy }] = usePane(() => new RenameStore(props.api, props.session));
   const { host } = store;
   const rename = async (): Promise<void> => {
@@ -55,7 +38,7 @@ function RenameDialog(props: { api: MoriApi; session: SessionInfo; onClose: () =
   );
 }
 
-function RemoveDialog(props: { api: MoriApi; session: SessionInfo; onClose: () => void; onStatus: (text: string) => void }) {
+export function RemoveDialog(props: { api: MoriApi; session: SessionInfo; onClose: () => void; onStatus: (text: string) => void }) {
   const [store, { deleteState, removeWorktree, error, refused, busy }] = usePane(() => new RemoveStore(props.api, props.session));
   const branch = props.session.branch;
   const remove = async (force: boolean): Promise<void> => {
@@ -71,7 +54,7 @@ function RemoveDialog(props: { api: MoriApi; session: SessionInfo; onClose: () =
       onSubmit={() => void remove(false)}
       error={error}
       errorMore={refused ? <p>Remove anyway removes the session and deletes the worktree, uncommitted changes included; its commits stay on branch {branch}.</p> : null}
-      primary={{ label: 'Remove', disabled: busy }}
+      primary={{ label: 'Remove', disabled: busy, danger: true }}
       extra={
         refused ? (
           // Never the form's default: forcing takes this second, explicit click (Enter submits the plain Remove).

@@ -12,7 +12,7 @@ import { TerminalPane } from '../terminal/terminal-pane.js';
 import type { Tab, WindowState, WindowStore } from './window-store.js';
 import { WorkLog } from '../work-log/work-log.js';
 
-const TABS: { id: Tab; label: string }[] = [
+export const TABS: { id: Tab; label: string }[] = [
   { id: 'terminal', label: 'Terminal' },
   { id: 'session_state.md', label: 'session_state.md' },
   { id: 'environment.md', label: 'environment.md' },

@@ -18,7 +18,8 @@ import { TerminalPool } from '../terminal/terminal-pool.js';
 import { stepTerminalFontSize } from '../ui/window-prefs.js';
 
 export type Tab = 'terminal' | EditableStateFile | 'checks' | 'changes';
-export type Dialog = 'new' | 'settings' | 'shortcuts' | 'palette';
+/** The window's one open dialog; rename, remove, stop and restart are about the selected session. */
+export type Dialog = 'new' | 'settings' | 'shortcuts' | 'palette' | 'rename' | 'remove' | 'stop' | 'restart';
 export type BrowserPermission = NotificationPermission | 'unsupported';
 
 /** How often the "4 min ago" words are redrawn: they change by the minute. */
@@ -156,6 +157,12 @@ export class WindowStore {
     this.set({ actionStatus: `${words}…` });
     const r = await this.api.call(method, { session: current.id });
     this.set({ actionStatus: r.ok ? '' : `${words} failed: ${r.message}` });
+  };
+
+  /** Stops the selected session's agent and starts it again (it resumes its conversation). */
+  restart = async (): Promise<void> => {
+    await this.act('stop', 'Restart');
+    if (this.state.actionStatus === '') await this.act('start', 'Restart');
   };
 
   /** Whether a session's notifications are muted (the daemon's list, which the app's tray shares). */

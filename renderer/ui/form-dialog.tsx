@@ -13,7 +13,8 @@ export interface DialogFooterProps {
   errorMore?: ComponentChildren;
   onCancel: () => void;
   /** The primary action: the form's submit, or a plain button run by `onClick`. */
-  primary: { label: ComponentChildren; disabled?: boolean; onClick?: () => void; describedByError?: boolean };
+  /** `danger`: it deletes or kills something, and looks it (red). */
+  primary: { label: ComponentChildren; disabled?: boolean; onClick?: () => void; describedByError?: boolean; danger?: boolean };
   /** Buttons between Cancel and the primary one. */
   extra?: ComponentChildren;
 }
@@ -41,7 +42,7 @@ export function DialogFooter(props: DialogFooterProps) {
         {props.extra}
         <button
           type={primary.onClick ? 'button' : 'submit'}
-          class="primary"
+          class={primary.danger ? 'danger-primary' : 'primary'}
           disabled={primary.disabled}
           onClick={primary.onClick}
           aria-describedby={primary.describedByError && error ? props.errorId : undefined}

@@ -7,7 +7,8 @@
 // the top of the list (never the welcome page while sessions exist). Ctrl+1…9 select sessions, even
 // from a terminal, which receives nothing; Ctrl+F searches the terminal and says when nothing matches;
 // Ctrl+N opens the New session dialog; `?` lists the shortcuts, except in a terminal, where it is the agent's. Ctrl+K opens a palette of
-// the sessions and actions with their shortcuts: typing filters, Enter runs the chosen one. A restart's
+// the sessions and every action with their shortcuts: typing filters fuzzily (the letters in order,
+// best first), Enter runs the chosen one; it shows a tab and sets the theme, applied at once and kept. A restart's
 // countdown shows while the agent waits for it; an agent command nobody approved offers Review and
 // trust…, which opens its Trust dialog with the exact command line, and Trust starts the agent; a
 // missing agent program its install command with Copy, a forged session.json the file's error and
@@ -340,7 +341,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the session header
     expect(await dialog.count()).toBe(0);
   });
 
-  it('Ctrl+K opens a palette of sessions and actions with their shortcuts; typing filters and Enter runs', async () => {
+  it('Ctrl+K opens a palette of sessions and every action with their shortcuts; typing filters fuzzily and Enter runs', async () => {
     const { page } = w;
     const list = page.getByRole('listbox', { name: 'Sessions' });
     await list.getByRole('option', { name: /asker/ }).click();
@@ -352,13 +353,25 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the session header
     expect(await options.allInnerTexts()).toEqual(expect.arrayContaining([expect.stringMatching(/^Go to asker\s*Ctrl\+\d$/), 'Verify asker', expect.stringMatching(/^New session\s*Ctrl\+N$/), 'Settings', expect.stringMatching(/^Search the terminal\s*Ctrl\+F$/)]));
     // Opening a state folder is the app's (its main process opens it); a browser page has no such action.
     expect((await options.allInnerTexts()).filter((t) => /state folder/i.test(t))).toEqual([]);
+    // Every action of the window is there: the session's, its tabs, the theme.
+    expect(await options.allInnerTexts()).toEqual(
+      expect.arrayContaining(['Stop asker…', 'Restart asker…', 'Remove asker…', 'Review and trust the checks of asker…', 'Show Checks', 'Theme: dark', 'Theme: light']),
+    );
+    // Fuzzy: the letters in order, best first (the label that starts with them, then word starts).
     await page.keyboard.type('stop');
-    await expect.poll(() => options.allInnerTexts()).toEqual([expect.stringMatching(/^Go to stopper\s*Ctrl\+\d$/), 'Stop asker']);
+    await expect.poll(() => options.allInnerTexts()).toEqual(['Stop asker…', expect.stringMatching(/^Go to stopper\s*Ctrl\+\d$/)]);
     await w.shot('palette');
     expect(await axeAudit(page, 'palette', { within: 'dialog[open]' })).toEqual([]);
-    // ↓ moves to Stop, ↓ again wraps to the first; Enter goes to stopper and the palette closes.
+    await box.fill('');
+    await page.keyboard.type('gtstpr');
+    await expect.poll(() => options.allInnerTexts()).toEqual([expect.stringMatching(/^Go to stopper\s*Ctrl\+\d$/)]);
+    await box.fill('');
+    await page.keyboard.type('stop');
+    // ↓ moves to stopper, ↓ again wraps to the first, ↓ once more; Enter goes to stopper and the palette closes.
     await page.keyboard.press('ArrowDown');
-    expect(await palette.getByRole('option', { selected: true }).innerText()).toBe('Stop asker');
+    expect(await palette.getByRole('option', { selected: true }).innerText()).toMatch(/^Go to stopper/);
+    await page.keyboard.press('ArrowDown');
+    expect(await palette.getByRole('option', { selected: true }).innerText()).toBe('Stop asker…');
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Enter');
     await palette.waitFor({ state: 'detached' });
@@ -372,13 +385,42 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the session header
     await page.getByRole('dialog', { name: 'New session' }).waitFor({ state: 'detached' });
   });
 
+  it('the palette shows a tab and sets the theme, applied at once and kept in this browser', async () => {
+    const { page } = w;
+    await page.getByRole('listbox', { name: 'Sessions' }).getByRole('option', { name: /asker/ }).click();
+    await page.keyboard.press('Control+k');
+    await page.keyboard.type('show checks');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByRole('tab', { name: 'Checks' }).getAttribute('aria-selected')).toBe('true');
+    await page.keyboard.press('Control+k');
+    await page.keyboard.type('theme dark');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.evaluate(() => [document.documentElement.dataset['theme'], getComputedStyle(document.body).backgroundColor, localStorage.getItem('mori.theme')])).toEqual([
+      'dark',
+      'rgb(17, 19, 23)',
+      'dark',
+    ]);
+    await page.keyboard.press('Control+k');
+    await page.keyboard.type('theme follow');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.evaluate(() => [document.documentElement.dataset['theme'] ?? null, localStorage.getItem('mori.theme')])).toEqual([null, null]);
+  });
+
   it("while the daemon's settings pause notifications, or the session is muted, a failing verification is in the page's list and raises no browser notification", async () => {
     const { page } = w;
     // Another session in front of the person: crashy's news is one to raise.
     await page.getByRole('listbox', { name: 'Sessions' }).getByRole('option', { name: /asker/ }).click();
     writeFileSync(path.join(w.h.stateDir('crashy'), 'environment.md'), '# environment.md\n## Setup\n- Database: localhost:1\n');
     const failed = 'crashy: verification failed';
-    const listed = page.getByRole('region', { name: 'Notifications' }).getByText(failed);
+    // How many times the page's notices said it, however grouped: a group saying the same again counts each time (×N).
+    const listed = {
+      count: (): Promise<number> =>
+        page
+          .getByRole('region', { name: 'Notifications' })
+          .getByRole('listitem')
+          .filter({ hasText: failed })
+          .evaluateAll((items) => items.reduce((n, li) => n + Number(li.querySelector('.notice-count')?.textContent?.slice(1) ?? 1), 0)),
+    };
     const raised = async (): Promise<number> => (await w.notifications()).filter((t) => t === failed).length;
     const { c } = await client(w.h.home);
     try {

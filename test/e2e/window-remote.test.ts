@@ -102,9 +102,11 @@ describe.skipIf((!existsSync(CHROMIUM) || SKIP_WITHOUT_SSHD) && !process.env['CI
     const list = page.getByRole('listbox', { name: 'Sessions' });
     await list.getByRole('option', { name: /box:work/ }).click();
     const header = page.locator('header.session-header');
-    await header.getByRole('button', { name: 'Stop' }).click();
+    await header.getByRole('button', { name: 'Stop…' }).click();
+    await page.getByRole('dialog', { name: 'Stop box:work?' }).getByRole('button', { name: 'Stop agent' }).click();
     await expect.poll(() => list.getByRole('option', { name: /box:work/ }).innerText(), { timeout: 30_000 }).toMatch(/stopped/);
-    await header.getByRole('button', { name: 'Rename' }).click();
+    await header.getByRole('button', { name: 'More actions' }).click();
+    await page.getByRole('menu', { name: 'More actions' }).getByRole('menuitem', { name: 'Rename…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Rename session' });
     const field = dialog.getByRole('textbox', { name: 'New name (on box)' });
     expect(await field.inputValue()).toBe('work');

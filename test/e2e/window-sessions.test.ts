@@ -1,10 +1,11 @@
 // Renaming and removing sessions from the window, in Debian's Chromium through a real `mori ui` and
-// daemon with the fake agent, driven by roles and names: Rename refuses a running session (the error
-// is the field's description) and, once it is stopped, gives it its new name (list, header, state dir)
-// with the same id; Remove asks in a dialog whose "Also delete state files" box is unticked, Escape and
-// Cancel give focus back to the button that opened it, a removal stops the agent, takes the session off
+// daemon with the fake agent, driven by roles and names: the header's More actions menu (a menu
+// button, keyboard navigable) offers Rename disabled with the reason while the session runs; Stop asks
+// first; once stopped, Rename gives it its new name (list, header, state dir) with the same id; Remove,
+// from the same menu and in red, asks in a dialog whose "Also delete state files" box is unticked, Escape and
+// Cancel give focus back to the menu button, a removal stops the agent, takes the session off
 // the list and keeps its state dir unless the box is ticked. axe finds no serious or critical violation
-// in either dialog. Screenshots, light and dark at 1440×900, go to out/e2e-screenshots/sessions-*.png.
+// in the menu or the dialogs. Screenshots, light and dark at 1440×900, go to out/e2e-screenshots/sessions-*.png.
 import { AxeBuilder } from '@axe-core/playwright';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -53,60 +54,85 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('renaming and remov
     await w.page.getByRole('heading', { level: 1, name }).waitFor();
   };
 
-  it('renames a stopped session, refusing while it runs; focus goes back to Rename', async () => {
+  it('offers Rename only once the session is stopped, saying why in its menu; Stop asks first; focus goes back to More actions', async () => {
     const { page } = w;
     const id = idOf('alpha');
     await select('alpha');
     await expect.poll(() => page.getByRole('option', { name: /alpha/ }).innerText(), { timeout: 25_000 }).toMatch(/waiting/);
     const header = page.locator('header.session-header');
+    const more = header.getByRole('button', { name: 'More actions' });
+    const menu = page.getByRole('menu', { name: 'More actions' });
 
-    await header.getByRole('button', { name: 'Rename' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Rename session' });
-    const field = dialog.getByRole('textbox', { name: 'New name' });
-    expect(await field.inputValue()).toBe('alpha');
-    await field.fill('gamma');
-    await dialog.getByRole('button', { name: 'Rename' }).click();
-    await dialog.getByRole('alert').getByText(/stop it first/).waitFor();
-    expect(await field.getAttribute('aria-invalid')).toBe('true');
-    await w.shot('sessions-rename-refused');
-    await axeClean('rename dialog');
-    await dialog.getByRole('button', { name: 'Cancel' }).click();
-    await dialog.waitFor({ state: 'detached' });
-    await expect.poll(focusedText).toBe('Rename');
+    // By keyboard: ↓ opens the menu on its first item, Rename, disabled with the reason as its description.
+    await more.focus();
+    await page.keyboard.press('ArrowDown');
+    const rename = menu.getByRole('menuitem', { name: 'Rename…' });
+    await expect.poll(focusedText).toMatch(/^Rename…/);
+    expect(await rename.getAttribute('aria-disabled')).toBe('true');
+    expect(await rename.getAttribute('aria-description')).toMatch(/Stop the session first/);
+    expect(await menu.getByRole('menuitem').allInnerTexts()).toEqual([expect.stringMatching(/^Rename…/), 'Restart…', 'Remove…']);
+    await w.shot('sessions-more-actions');
+    await axeClean('more actions menu');
+    await page.keyboard.press('Enter');
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    await page.keyboard.press('End');
+    await expect.poll(focusedText).toBe('Remove…');
+    await page.keyboard.press('Escape');
+    await menu.waitFor({ state: 'detached' });
+    await expect.poll(focusedText).toMatch(/^More actions/);
 
-    await header.getByRole('button', { name: 'Stop' }).click();
+    // Stop kills the agent: it asks first, and Cancel keeps it running.
+    await header.getByRole('button', { name: 'Stop…' }).click();
+    const stop = page.getByRole('dialog', { name: 'Stop alpha?' });
+    await w.shot('sessions-stop-confirm');
+    await axeClean('stop dialog');
+    await stop.getByRole('button', { name: 'Cancel' }).click();
+    await stop.waitFor({ state: 'detached' });
+    expect(await page.getByRole('option', { name: /alpha/ }).innerText()).toMatch(/waiting/);
+    await header.getByRole('button', { name: 'Stop…' }).click();
+    await stop.getByRole('button', { name: 'Stop agent' }).click();
     await expect.poll(() => page.getByRole('option', { name: /alpha/ }).innerText(), { timeout: 25_000 }).toMatch(/stopped/);
-    await header.getByRole('button', { name: 'Rename' }).click();
+    await more.click();
+    await menu.getByRole('menuitem', { name: 'Rename…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Rename session' });
+    expect(await dialog.getByRole('textbox', { name: 'New name' }).inputValue()).toBe('alpha');
     await dialog.getByRole('textbox', { name: 'New name' }).fill('gamma');
     await w.shot('sessions-rename-dialog');
+    await axeClean('rename dialog');
     await dialog.getByRole('button', { name: 'Rename' }).click();
     await dialog.waitFor({ state: 'detached' });
     await page.getByRole('heading', { level: 1, name: 'gamma' }).waitFor();
     await page.getByRole('listbox', { name: 'Sessions' }).getByRole('option', { name: /gamma/ }).waitFor();
     expect(await page.getByRole('listbox', { name: 'Sessions' }).getByRole('option', { name: /alpha/ }).count()).toBe(0);
-    await expect.poll(focusedText).toBe('Rename');
+    await expect.poll(focusedText).toMatch(/^More actions/);
     expect(existsSync(w.h.stateDir('alpha'))).toBe(false);
     expect(idOf('gamma')).toBe(id);
     // Nothing was written into the old dir after the move (a checkpoint of the stop, say).
     expect(await page.getByRole('region', { name: 'Notifications' }).getByText(/needs attention/).count()).toBe(0);
   }, 120_000);
 
-  it('removes a session after asking, keeping its state files unless asked; focus goes back to Remove', async () => {
+  it('removes a session from its More actions menu after asking, keeping its state files unless asked; focus goes back to the menu button', async () => {
     const { page } = w;
     const header = page.locator('header.session-header');
+    const remove = async (): Promise<void> => {
+      await header.getByRole('button', { name: 'More actions' }).click();
+      await page.getByRole('menu', { name: 'More actions' }).getByRole('menuitem', { name: 'Remove…' }).click();
+    };
     await select('gamma');
-    await header.getByRole('button', { name: 'Remove' }).click();
+    await remove();
     const dialog = page.getByRole('dialog', { name: 'Remove session gamma?' });
     const box = dialog.getByRole('checkbox', { name: 'Also delete state files' });
     expect(await box.isChecked()).toBe(false);
+    // Remove deletes: its button is the danger style, not the safe primary one.
+    expect(await dialog.getByRole('button', { name: 'Remove' }).getAttribute('class')).toBe('danger-primary');
     await w.shot('sessions-remove-dialog');
     await axeClean('remove dialog');
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
-    await expect.poll(focusedText).toBe('Remove');
+    await expect.poll(focusedText).toMatch(/^More actions/);
     expect(existsSync(path.join(w.h.home, 'registry.json')) && readFileSync(path.join(w.h.home, 'registry.json'), 'utf8')).toContain('gamma');
 
-    await header.getByRole('button', { name: 'Remove' }).click();
+    await remove();
     await dialog.getByRole('button', { name: 'Remove' }).click();
     await dialog.waitFor({ state: 'detached' });
     await expect.poll(() => page.getByRole('listbox', { name: 'Sessions' }).getByRole('option', { name: /gamma/ }).count()).toBe(0);
@@ -118,7 +144,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('renaming and remov
     await expect.poll(() => page.getByRole('option', { name: /beta/ }).innerText(), { timeout: 25_000 }).toMatch(/waiting/);
     const pid = w.h.starts().find((s) => alive(s.pid))?.pid;
     expect(pid).toBeDefined();
-    await header.getByRole('button', { name: 'Remove' }).click();
+    await remove();
     const betaDialog = page.getByRole('dialog', { name: 'Remove session beta?' });
     await betaDialog.getByRole('checkbox', { name: 'Also delete state files' }).check();
     await betaDialog.getByRole('button', { name: 'Remove' }).click();

@@ -120,7 +120,8 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('a worktree session
     const wt = worktreeOf('wtui');
     writeFileSync(path.join(wt, 'dirty.txt'), 'not committed\n');
     const header = page.locator('header.session-header');
-    await header.getByRole('button', { name: 'Remove' }).click();
+    await header.getByRole('button', { name: 'More actions' }).click();
+    await page.getByRole('menu', { name: 'More actions' }).getByRole('menuitem', { name: 'Remove…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Remove session wtui?' });
     const box = dialog.getByRole('checkbox', { name: 'Also remove its worktree' });
     expect(await box.isChecked()).toBe(false);
@@ -154,7 +155,8 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('a worktree session
     const header = page.locator('header.session-header');
     await sessions.getByRole('option', { name: /plain/ }).click();
     await page.getByRole('heading', { level: 1, name: 'plain' }).waitFor({ timeout: 25_000 });
-    await header.getByRole('button', { name: 'Remove' }).click();
+    await header.getByRole('button', { name: 'More actions' }).click();
+    await page.getByRole('menu', { name: 'More actions' }).getByRole('menuitem', { name: 'Remove…' }).click();
     const plain = page.getByRole('dialog', { name: 'Remove session plain?' });
     await plain.getByRole('checkbox', { name: 'Also delete state files' }).waitFor();
     expect(await plain.getByRole('checkbox', { name: 'Also remove its worktree' }).count()).toBe(0);
@@ -163,7 +165,8 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('a worktree session
 
     await sessions.getByRole('option', { name: /branchy/ }).click();
     await page.getByRole('heading', { level: 1, name: 'branchy' }).waitFor({ timeout: 25_000 });
-    await header.getByRole('button', { name: 'Remove' }).click();
+    await header.getByRole('button', { name: 'More actions' }).click();
+    await page.getByRole('menu', { name: 'More actions' }).getByRole('menuitem', { name: 'Remove…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Remove session branchy?' });
     expect(await dialog.getByRole('checkbox', { name: 'Also remove its worktree' }).isChecked()).toBe(false);
     await w.shot('remove-worktree-dialog');

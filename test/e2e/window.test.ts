@@ -251,7 +251,15 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window in Chro
     await page.getByRole('button', { name: 'Settings' }).click();
     const settings = page.getByRole('dialog', { name: 'Settings' });
     await settings.getByText('Crash loop', { exact: true }).waitFor();
+    // Each field says its default, probe targets are explained, and the theme applies as soon as it is chosen.
+    expect(await settings.getByRole('spinbutton', { name: 'First delay (ms)' }).getAttribute('placeholder')).toBe('1000');
+    await settings.getByText(/^Default: 60[,.]?000 ms$/).waitFor();
+    await settings.getByText(/How Mori tells a network outage from a crash/).waitFor();
     await w.shot('settings');
+    await settings.getByRole('radio', { name: 'Dark' }).check();
+    await expect.poll(() => page.evaluate(() => document.documentElement.dataset['theme'])).toBe('dark');
+    await settings.getByRole('radio', { name: 'System (default)' }).check();
+    await expect.poll(() => page.evaluate(() => document.documentElement.dataset['theme'] ?? null)).toBe(null);
     await settings.getByRole('checkbox', { name: 'Pause notifications' }).check();
     // A target that answers (the web host itself), so the probe finds the network up meanwhile.
     const probe = `127.0.0.1:${new URL(w.url).port}`;
