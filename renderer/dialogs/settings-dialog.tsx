@@ -52,7 +52,7 @@ export function SettingsDialog(props: { api: MoriApi; onClose: () => void; brows
         <FormBody onSubmit={() => void save()} footer={{ error, errorId: 'settings-error', onCancel: props.onClose, primary: { label: 'Save settings', describedByError: true } }}>
         <fieldset>
           <legend>Notifications</legend>
-          <p class="field-hint">Which news notifies you, in the app and in this page. Default: all of them.</p>
+          <p class="field-hint">Which news notifies you, in the app and in this page. Default: all of them, not paused.</p>
           {NOTIFY_EVENTS.map((e) => (
             <label class="inline" key={e}>
               <input type="checkbox" checked={s.notifications.events.includes(e)} onChange={(ev) => store.notify(e, (ev.target as HTMLInputElement).checked)} />
@@ -61,7 +61,7 @@ export function SettingsDialog(props: { api: MoriApi; onClose: () => void; brows
           ))}
           <label class="inline">
             <input type="checkbox" checked={s.notifications.paused} onChange={(ev) => store.pause((ev.target as HTMLInputElement).checked)} />
-            Pause notifications <span class="field-hint">(default: off)</span>
+            Pause notifications
           </label>
           {props.browserNotifications === 'default' ? (
             <button type="button" onClick={props.onAskBrowser}>
@@ -76,7 +76,6 @@ export function SettingsDialog(props: { api: MoriApi; onClose: () => void; brows
           <textarea
             rows={3}
             value={probes}
-            placeholder="api.anthropic.com:443"
             aria-describedby="probe-targets-hint"
             onInput={(e) => store.setProbes((e.target as HTMLTextAreaElement).value)}
           />
