@@ -21,6 +21,7 @@ import { Supervisor, type SupervisorOptions } from '../supervisor/supervisor.js'
 import { startControlServer, type ControlServer } from './control-server.js';
 import { DAEMON_LOG, logDir, RotatingLog } from './daemon-log.js';
 import { readSettings } from './daemon-settings.js';
+import { RegistryWatch } from './registry-watch.js';
 import { InterruptionOrchestrator } from './interruption-orchestrator.js';
 import { beginShutdown, shutdownRequested } from './shutdown-deadline.js';
 
@@ -140,6 +141,7 @@ export async function runDaemonHost(o: DaemonHostOptions): Promise<void> {
   if (settings.ok) applyProbeTargets(power, settings.value);
   const orchestrator = new InterruptionOrchestrator(supervisor, power);
   let server: ControlServer | null = null;
+  let registry: RegistryWatch | null = null;
   let stop: (stopAgents: boolean, bySignal?: boolean) => void = () => undefined;
   const stopped = new Promise<void>((resolve, reject) => {
     let stopping = false;
@@ -151,6 +153,7 @@ export async function runDaemonHost(o: DaemonHostOptions): Promise<void> {
       (async () => {
         orchestrator.dispose();
         power.dispose();
+        await registry?.close();
         if (stopAgents) await stopEveryAgent(supervisor);
         await server?.close();
         await supervisor.shutdown();
@@ -165,6 +168,9 @@ export async function runDaemonHost(o: DaemonHostOptions): Promise<void> {
     return o.onFailure(serverStarted);
   }
   server = serverStarted.value;
+  // Sessions `mori init` registers from now on are listed at once (not started).
+  registry = new RegistryWatch(supervisor, home, (dir, message) => process.stderr.write(`mori: not loaded: ${dir}: ${message}\n`));
+  await registry.ready();
   // Private git dirs left by a supervisor or command killed while git ran.
   background(sweepPrivateGitDirs(), 'removing abandoned private git dirs');
   background(stopRequested.then(() => stop(false, true)), 'stopping the supervisor');

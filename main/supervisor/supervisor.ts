@@ -181,7 +181,31 @@ export class Supervisor {
   loadSession(ref: string): Result<SessionInfo> {
     const found = this.parts.sessions.find(ref);
     const loaded = found.ok ? found : this.loadRegistered(ref);
+    if (loaded.ok && !found.ok) this.announceRegistered(loaded.value);
     return loaded.ok ? ok(sessionInfo(loaded.value)) : loaded;
+  }
+
+  /**
+   * Loads every registered session not loaded yet (registered by `mori init` while this supervisor
+   * runs), starting none: a launch comes only from the person's `start`. Each is announced with
+   * `session.registered`; those that cannot be loaded are returned with the reason.
+   */
+  loadNewlyRegistered(): Result<{ loaded: SessionInfo[]; skipped: StartReport['skipped'] }> {
+    const registry = readRegistry(this.home);
+    if (!registry.ok) return registry;
+    const { sessions } = this.parts;
+    const loaded: SessionInfo[] = [];
+    const skipped: StartReport['skipped'] = [];
+    for (const entry of registry.value) {
+      if (sessions.find(entry.id).ok) continue;
+      const r = sessions.load(entry.stateDir);
+      if (!r.ok) skipped.push({ stateDir: entry.stateDir, message: r.message });
+      else {
+        this.announceRegistered(r.value);
+        loaded.push(sessionInfo(r.value));
+      }
+    }
+    return ok({ loaded, skipped });
   }
 
   /**
@@ -252,6 +276,10 @@ export class Supervisor {
     if (!dir.ok) return dir;
     const registered = this.parts.sessions.registered(dir.value);
     return registered.ok ? this.parts.sessions.load(dir.value) : registered;
+  }
+
+  private announceRegistered(rt: SessionRuntime): void {
+    this.parts.events.emit({ type: 'session.registered', at: this.parts.clock.wallMs(), sessionId: rt.id, name: rt.name });
   }
 
   private releaseHomeLock(): void {

@@ -4,6 +4,7 @@
 // it is approved in the Mori home's trust store at once (DESIGN.md §7), and so refused from inside a
 // supervised agent (approver-check.ts). Runs in the CLI process.
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { BackendName, PROFILE_NAMES, ProfileName, type SessionWorktree } from '../../../common/session.js';
@@ -13,6 +14,7 @@ import { checkTemplatePlaceholders } from '../../agents/command-template.js';
 import { PROFILES } from '../../agents/profiles.js';
 import { agentCommandNeedsTrust, approveAgentCommand } from '../../checks/trust.js';
 import { moriHome } from '../../state/mori-home.js';
+import { controlSocketPath } from '../../daemon/control-socket-path.js';
 import { createSessionWorktree } from '../../git/session-worktree.js';
 import { createSession } from '../../state/state-dir.js';
 import { refusedInsideAgent } from '../approver-check.js';
@@ -31,6 +33,18 @@ interface InitOptions extends OutputOptions {
 /** tmux when it is installed (agents then outlive the app), else direct. */
 function defaultBackend(): 'tmux' | 'direct' {
   return spawnSync('tmux', ['-V'], { stdio: 'ignore' }).status === 0 ? 'tmux' : 'direct';
+}
+
+/**
+ * The command that starts the new session as things are: `mori start` when a supervisor runs (it
+ * lists the session already, and the window offers Start), else `mori up`, which starts one.
+ */
+async function startWords(name: string): Promise<string> {
+  const home = moriHome();
+  // No socket file, no supervisor: nothing of the protocol is loaded to say so.
+  if (!existsSync(controlSocketPath(home))) return `\`mori up ${name}\``;
+  const { daemonAnswering } = await import('../../daemon-client/daemon-process.js');
+  return (await daemonAnswering(home)) ? `\`mori start ${name}\` (or Start in the window)` : `\`mori up ${name}\``;
 }
 
 export function registerInit(program: Command): void {
@@ -100,7 +114,7 @@ export function registerInit(program: Command): void {
           `  state dir: ${stateDir}`,
           `  agent: ${session.agent.profile}, backend: ${session.backend}`,
           ...(gitExclude.changed ? [`  added .mori/ to ${gitExclude.changed}`] : []),
-          `Next: describe the task in ${path.join(stateDir, 'session_state.md')}, then \`mori up ${session.name}\`.`,
+          `Next: describe the task in ${path.join(stateDir, 'session_state.md')}, then ${await startWords(session.name)}.`,
         ].join('\n'),
         opts,
       );
