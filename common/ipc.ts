@@ -10,7 +10,7 @@ import { AgentActivity } from './agent-activity.js';
 import { DaemonSettings } from './daemon-settings.js';
 import { RuntimeState, SupervisorEvent } from './events.js';
 import { ERROR_CODES } from './result.js';
-import { BackendName, CheckResultRecord, Intent, ProfileName, SessionWorktree, UsageLimitPlan } from './session.js';
+import { BackendName, CheckResultRecord, Intent, ProfileName, SessionWorktree, TASK_LINE_MAX, UsageLimitPlan } from './session.js';
 import { TERMINAL_MAX_COLS, TERMINAL_MAX_ROWS, TerminalFrame } from './terminal.js';
 
 /** The protocol's version, sent in `hello` by both ends (protocol-frames.ts, where requests are framed). */
@@ -46,6 +46,8 @@ export const SessionInfo = z.object({
   branch: z.optional(z.string()),
   /** While in `attention`: why, as last announced (`session.attention`), for a client that came after it. */
   attention: z.optional(z.object({ reason: z.string(), message: z.string() })),
+  /** The first line of session_state.md's current task (`list` only; agent-written: shown through visible-text). */
+  task: z.optional(z.nullable(z.string().check(z.maxLength(TASK_LINE_MAX)))),
 });
 export type SessionInfo = z.infer<typeof SessionInfo>;
 

@@ -24,6 +24,9 @@ export const InterruptReason = z.enum(['sleep', 'network', 'crash', 'app-exit', 
 export type InterruptReason = z.infer<typeof InterruptReason>;
 
 /** Why a session is not running now (DESIGN.md §1); `new` until it first starts, `running` while supervised. */
+/** A task line as `list` carries it: a row or the header shows a line, not a page (longer is cut with "…"). */
+export const TASK_LINE_MAX = 200;
+
 export const Intent = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('new') }),
   z.object({ kind: z.literal('running') }),

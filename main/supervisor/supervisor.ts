@@ -14,6 +14,7 @@ import { background } from '../background.js';
 import { tryLock } from '../state/pid-lock.js';
 import { ensureHome, readRegistry } from '../state/registry.js';
 import { resolveSession } from '../state/resolve-session.js';
+import { currentTaskCached } from '../state/session-summary.js';
 import type { Attachment, Terminal, TerminalView } from '../terminals/terminal.js';
 import { meantToRun } from './session/lifecycle.js';
 import { initialRestartState } from './session/restart-policy.js';
@@ -115,8 +116,9 @@ export class Supervisor {
 
   // ---------------------------------------------------------------- requests
 
+  /** Every session, each with its current task's first line (read again only when session_state.md changed). */
   list(): SessionInfo[] {
-    return this.parts.sessions.all().map(sessionInfo);
+    return this.parts.sessions.all().map((rt) => ({ ...sessionInfo(rt), task: currentTaskCached(rt.stateDir) }));
   }
 
   /** Starts (or restarts) a registered session on the person's request, even one they stopped or that finished. */
