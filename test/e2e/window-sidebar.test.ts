@@ -213,6 +213,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the sessions sideb
     expect(await option('later').locator('.session-task').innerText()).toBe('come back to this');
     await option('later').click();
     await page.getByRole('heading', { name: 'later' }).waitFor();
+    await w.shot('sidebar-not-started');
     await page.getByRole('button', { name: 'Start', exact: true }).click();
     await expect.poll(() => stateOf('later'), { timeout: 25_000 }).toMatch(/^(waiting|running|working|starting)$/);
   }, 60_000);
