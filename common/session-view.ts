@@ -7,7 +7,7 @@
 import type { AgentActivity } from './agent-activity.js';
 import type { RuntimeState } from './events.js';
 import type { SessionInfo } from './ipc.js';
-import type { UsageLimitPlan } from './session.js';
+import type { Intent, UsageLimitPlan } from './session.js';
 
 /** What the daemon has said about one session, folded from `list` and the event stream (common/session-list-store.ts). */
 export interface SessionRow {
@@ -80,6 +80,22 @@ export function preciseState(s: Pick<SessionInfo, 'state' | 'activity' | 'intent
     }
     default:
       return word;
+  }
+}
+
+/** A session's state as last recorded (its intent), for `mori ls` when no supervisor answers: in the same words. */
+export function recordedWords(intent: Intent): string {
+  switch (intent.kind) {
+    case 'new':
+      return LIFECYCLE_WORD.idle;
+    case 'user-stopped':
+      return LIFECYCLE_WORD.stopped;
+    case 'interrupted':
+      return `${LIFECYCLE_WORD.interrupted} (${intent.reason})`;
+    case 'attention':
+      return `${LIFECYCLE_WORD.attention}: ${reasonWords(intent.reason)}`;
+    default:
+      return intent.kind;
   }
 }
 

@@ -13,6 +13,7 @@ import {
   byLevel,
   isLive,
   preciseState,
+  recordedWords,
   needsPerson,
   needsYou,
   orderSessions,
@@ -98,6 +99,11 @@ describe('the words of a session', () => {
     expect(preciseState(info('interrupted', { intent: { kind: 'interrupted', reason: 'sleep' } }))).toBe('interrupted (sleep)');
     expect(preciseState(info('attention', { intent: { kind: 'attention', reason: 'crash-loop' } }))).toBe('attention: crash loop');
     expect(preciseState(info('attention', { attention: { reason: 'needs-trust', message: 'm' } }))).toBe('attention: needs trust');
+    // With no supervisor, `mori ls` says the recorded state in the same words.
+    expect(recordedWords({ kind: 'new' })).toBe(preciseState(info('idle')));
+    expect(recordedWords({ kind: 'user-stopped' })).toBe('stopped');
+    expect(recordedWords({ kind: 'interrupted', reason: 'sleep' })).toBe(preciseState(info('interrupted', { intent: { kind: 'interrupted', reason: 'sleep' } })));
+    expect(recordedWords({ kind: 'attention', reason: 'crash-loop' })).toBe('attention: crash loop');
   });
 
   it('agrees between the tray and the window on who needs the person', () => {

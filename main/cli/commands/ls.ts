@@ -17,6 +17,7 @@ import { remotesPath } from '../../remote/remotes-path.js';
 import type { RemoteListing } from '../../remote/remote-sessions.js';
 import type { Failure } from '../../../common/result.js';
 import { visibleLines, visibleText } from '../../../common/visible-text.js';
+import { recordedWords } from '../../../common/session-view.js';
 
 /** Every remote's listing (none without remotes.json: nothing of ssh is loaded then), or why remotes.json cannot be read. */
 async function remoteListings(): Promise<{ listings: RemoteListing[]; problem: Failure | null }> {
@@ -33,7 +34,7 @@ async function remoteListings(): Promise<{ listings: RemoteListing[]; problem: F
 function intentText(s: SessionSummary): string {
   if (!s.session) return 'unreadable';
   const i = s.session.intent;
-  const base = i.kind === 'interrupted' ? `interrupted (${i.reason})` : i.kind === 'attention' ? `attention (${i.reason})` : i.kind;
+  const base = recordedWords(i);
   return s.supervisedBy ? `${base}, supervised by pid ${s.supervisedBy.pid}` : base;
 }
 
