@@ -247,6 +247,18 @@ export const IpcMethods = lazyMethods({
     params: z.extend(EventPosition, { limit: z._default(z.int().check(z.minimum(1), z.maximum(EVENTS_PAGE_MAX)), EVENTS_PAGE_MAX) }),
     result: z.object({ epoch: z.string(), seq: z.int(), resync: z.nullable(EventResync), events: z.array(LoggedEvent), more: z.boolean() }),
   }),
+  /**
+   * The last `limit` events the daemon still keeps (of `types` only, when given), oldest first, each
+   * with its number and time: what a window opened later shows of what happened before it. `types`
+   * are short words (a few dozen exist). `seq`: the last event's number when read.
+   */
+  'events.recent': () => ({
+    params: z.object({
+      limit: z._default(z.int().check(z.minimum(1), z.maximum(EVENTS_PAGE_MAX)), EVENTS_PAGE_MAX),
+      types: z.optional(z.array(z.string().check(z.maxLength(64))).check(z.maxLength(64))),
+    }),
+    result: z.object({ epoch: z.string(), seq: z.int(), events: z.array(LoggedEvent) }),
+  }),
   /** Creates a session (state dir, registry) and loads it, not started. `command` only for shell/custom. */
   'session.init': () => ({
     params: z.object({

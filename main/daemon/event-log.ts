@@ -49,6 +49,20 @@ export class EventLog {
   }
 
   /**
+   * The last `limit` events still kept, oldest first; with `types`, only events of those types (the
+   * last `limit` of them). What a window opened later reads to show what happened before it.
+   */
+  recent(limit: number, types?: ReadonlySet<string>): LoggedEvent[] {
+    const out: LoggedEvent[] = [];
+    const oldest = Math.max(1, this.last - this.capacity + 1);
+    for (let s = this.last; s >= oldest && out.length < limit; s--) {
+      const e = this.ring[s % this.capacity];
+      if (e?.seq === s && (!types || types.has(e.event.type))) out.push(e);
+    }
+    return out.reverse();
+  }
+
+  /**
    * The events after `seq` of `epoch`, oldest first, at most `limit` of them: none when the client is
    * current; a resync when the epoch is another run's, when some of them have left the ring, or when
    * `seq` is ahead of this run (a number this daemon never gave).

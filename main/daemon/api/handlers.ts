@@ -2,7 +2,7 @@
 // files beside this one. dispatch.ts is the one caller. Runs in the daemon.
 import { diffSessionChanges, listSessionChanges, listSessionCheckpoints, rollbackSessionFiles, takeSessionCheckpoint } from './checkpoints.js';
 import { listSessionChecks, trustAgentCommand, trustSessionChecks, verifySessionChecks } from './checks.js';
-import { ack, attach, detach, eventsSince, hello, hold, input, resize, subscribe } from './connection.js';
+import { ack, attach, detach, eventsRecent, eventsSince, hello, hold, input, resize, subscribe } from './connection.js';
 import type { HandlerMap } from './context.js';
 import { stopDaemon } from './daemon.js';
 import { networkHintHandler, powerHintHandler } from './hints.js';
@@ -32,6 +32,7 @@ export const HANDLERS: HandlerMap = {
   detach,
   subscribe,
   'events.since': eventsSince,
+  'events.recent': eventsRecent,
   'session.init': initSession,
   'session.rename': renameSession,
   'session.remove': removeSession,
