@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, client } from '../helpers/daemon.js';
 import { MORI_BIN } from '../helpers/mori-cli.js';
 import { until } from '../helpers/until.js';
-import { buildRenderer, CHROMIUM, WindowHarness } from './window-harness.js';
+import { buildRenderer, CHROMIUM, SHOTS, WindowHarness } from './window-harness.js';
 
 let w: WindowHarness;
 
@@ -87,6 +87,8 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window after a
     const notices = page.getByRole('region', { name: 'Notifications' });
     expect(await notices.getByText('crashy: crash loop').count()).toBe(1);
     expect(await notices.getByText('crashy resumed').count()).toBe(1);
+    await list.getByRole('option', { name: /crashy/ }).click();
+    await page.getByRole('region', { name: 'What needs you' }).getByLabel('Last output').waitFor();
     await w.shot('history-after-reload');
 
     // A second tab, of another `mori ui`, opened after all of it.
@@ -100,6 +102,13 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window after a
       if (!other) throw new Error('no browser');
       await other.goto((JSON.parse(out.split('\n')[0] ?? '') as { url: string }).url);
       await showsWhatHappened(other);
+      await other.getByRole('listbox', { name: 'Sessions' }).getByRole('option', { name: /crashy/ }).click();
+      await other.getByRole('region', { name: 'What needs you' }).getByLabel('Last output').waitFor();
+      for (const scheme of ['light', 'dark'] as const) {
+        await other.emulateMedia({ colorScheme: scheme });
+        await other.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+        await other.screenshot({ path: path.join(SHOTS, `history-new-tab-1280-${scheme}.png`) });
+      }
     } finally {
       await context?.close();
       ui.kill('SIGTERM');
