@@ -16,6 +16,7 @@ import { DaemonEvents } from './daemon-events.js';
 import { controlSocketPath, socketAnswers } from './control-socket-path.js';
 import { peerAtAccept } from './peer-process.js';
 import type { Supervisor } from '../supervisor/supervisor.js';
+import { UsageBook } from './usage-book.js';
 
 export { CONTROL_SOCKET, controlSocketPath } from './control-socket-path.js';
 
@@ -59,7 +60,7 @@ export async function startControlServer(supervisor: Supervisor, home: string, h
   const events = new DaemonEvents(supervisor);
   // Watching before answering: a client that sees the socket answer also sees every later edit.
   await events.sync();
-  const ctx: DaemonContext = { ...hooks, supervisor, home, events, startedAt: Date.now() };
+  const ctx: DaemonContext = { ...hooks, supervisor, home, events, startedAt: Date.now(), usage: new UsageBook(process.env) };
   const connections = new Set<net.Socket>();
   const server = net.createServer((socket) => {
     connections.add(socket);

@@ -1,4 +1,4 @@
-// The sessions (DESIGN.md §12): `list`, `sessions.listing` (what `mori ls` prints), `start`, `stop`,
+// The sessions (DESIGN.md §12): `list`, `sessions.listing` (what `mori ls` prints, usage figures included), `start`, `stop`,
 // the person's choice at a usage limit, `send`, `session.rename` (`session.remove` is session-remove.ts), and
 // `session.init`, which creates a session from the new-session dialog, approves the command the person typed for a shell or custom
 // profile, and loads it into the supervisor. Runs in the daemon.
@@ -12,6 +12,7 @@ import { createSessionWorktree } from '../../git/session-worktree.js';
 import { createSession } from '../../state/state-dir.js';
 import { listRegisteredSessions } from '../../supervisor/session/session-listing.js';
 import { bad, type Handler } from './context.js';
+import { listedUsage } from './usage.js';
 
 export const listSessions: Handler<'list'> = (_p, ctx) => ok(ctx.supervisor.list());
 export const startSession: Handler<'start'> = (p, ctx) => ctx.supervisor.startSession(p.session);
@@ -53,8 +54,13 @@ export const initSession: Handler<'session.init'> = async (p, ctx) => {
 };
 
 /** `mori ls` from the daemon: the same listing the CLI would read itself, with each session's live view. */
-export const listSessionsWithState: Handler<'sessions.listing'> = (_p, ctx) => {
+export const listSessionsWithState: Handler<'sessions.listing'> = async (_p, ctx) => {
   const listed = listRegisteredSessions(ctx.home, new Map(ctx.supervisor.list().map((s) => [s.id, s])), true);
+  if (!listed.ok) return listed;
+  // Each row carries its usage figures (read since the last listing: the readers keep their offsets).
+  for (const entry of listed.value) {
+    if (entry.session !== undefined) Object.assign(entry, { usage: await listedUsage(ctx.usage, entry.session) });
+  }
   // The entries are plain JSON objects; the schema names only the fields a client reads.
-  return listed.ok ? ok(listed.value as IpcResult<'sessions.listing'>) : listed;
+  return ok(listed.value as IpcResult<'sessions.listing'>);
 };
