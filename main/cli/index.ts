@@ -35,6 +35,7 @@ const COMMAND_MODULES: Record<string, () => Promise<Registrar>> = {
   checkpoints: async () => (await import('./commands/checkpoints.js')).registerCheckpoints,
   changes: async () => (await import('./commands/checkpoints.js')).registerCheckpoints,
   rollback: async () => (await import('./commands/checkpoints.js')).registerCheckpoints,
+  usage: async () => (await import('./commands/usage.js')).registerUsage,
 };
 
 /** The program with the named command registered, or every command (help, errors) when it is unknown. */

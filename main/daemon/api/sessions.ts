@@ -57,10 +57,12 @@ export const initSession: Handler<'session.init'> = async (p, ctx) => {
 export const listSessionsWithState: Handler<'sessions.listing'> = async (_p, ctx) => {
   const listed = listRegisteredSessions(ctx.home, new Map(ctx.supervisor.list().map((s) => [s.id, s])), true);
   if (!listed.ok) return listed;
-  // Each row carries its usage figures (read since the last listing: the readers keep their offsets).
+  // A row whose agent's record was read carries its usage figures (the readers keep their offsets).
+  const rows = [];
   for (const entry of listed.value) {
-    if (entry.session !== undefined) Object.assign(entry, { usage: await listedUsage(ctx.usage, entry.session) });
+    const usage = entry.session === undefined ? null : await listedUsage(ctx.usage, entry.session);
+    rows.push(usage === null ? entry : { ...entry, usage });
   }
   // The entries are plain JSON objects; the schema names only the fields a client reads.
-  return ok(listed.value as IpcResult<'sessions.listing'>);
+  return ok(rows as IpcResult<'sessions.listing'>);
 };
