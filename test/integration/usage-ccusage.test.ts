@@ -9,6 +9,8 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { claudeUsage } from '../../main/agents/claude/usage.js';
 import { codexUsage } from '../../main/agents/codex/usage.js';
+import { geminiUsage } from '../../main/agents/gemini/usage.js';
+import { totalTokens } from '../../common/usage.js';
 import { SessionUsageReader } from '../../main/agents/usage/session-usage.js';
 import { REPO } from '../helpers/mori-cli.js';
 
@@ -20,9 +22,10 @@ interface CcusageTotals {
   outputTokens: number;
   cacheCreationTokens: number;
   cacheReadTokens: number;
+  totalTokens: number;
 }
 
-async function ccusage(agent: 'claude' | 'codex', env: Record<string, string>): Promise<CcusageTotals> {
+async function ccusage(agent: 'claude' | 'codex' | 'gemini', env: Record<string, string>): Promise<CcusageTotals> {
   const { stdout } = await promisify(execFile)(CCUSAGE, [agent, 'session', '--offline', '--json', '--timezone', 'UTC'], {
     env: { PATH: process.env['PATH'] ?? '', HOME: mkdtempSync(path.join(os.tmpdir(), 'mori-ccusage-home-')), ...env },
     timeout: 60_000,
@@ -59,5 +62,16 @@ describe('usage sums equal ccusage', () => {
       cacheWrite: theirs.cacheCreationTokens,
       cacheRead: theirs.cacheReadTokens,
     });
+  }, 90_000);
+
+  it('for Gemini CLI (whose output leaves thoughts out: the totals agree)', async () => {
+    const dir = path.join(FIXTURES, 'gemini');
+    const r = new SessionUsageReader(geminiUsage, { GEMINI_CLI_HOME: dir }, 'UTC');
+    await r.refresh({ agentSessionId: '3d215134-998f-42f0-a54c-b519f859feff', cwd: '/fixture/project' });
+    const ours = r.tally.total();
+    // ccusage finds Gemini's chats under $HOME/.gemini.
+    const theirs = await ccusage('gemini', { HOME: dir });
+    expect({ input: ours.input, cacheRead: ours.cacheRead, total: totalTokens(ours) }).toEqual({ input: theirs.inputTokens, cacheRead: theirs.cacheReadTokens, total: theirs.totalTokens });
+    expect(ours.output).toBeGreaterThan(theirs.outputTokens);
   }, 90_000);
 });

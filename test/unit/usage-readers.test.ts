@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { totalTokens } from '../../common/usage.js';
 import { claudeUsage } from '../../main/agents/claude/usage.js';
 import { codexUsage } from '../../main/agents/codex/usage.js';
+import { geminiUsage } from '../../main/agents/gemini/usage.js';
 import { SessionUsageReader } from '../../main/agents/usage/session-usage.js';
 import { contextWindow, PRICE_TABLE } from '../../main/agents/usage/usage-cost.js';
 
@@ -87,6 +88,17 @@ describe('Codex usage', () => {
     expect(r.problem).toBeNull();
     expect(r.tally.total()).toMatchObject({ requests: 2, input: 13377, cacheRead: 7255, output: 13, unpriced: 2, cost: 0 });
     expect(r.tally.last).toMatchObject({ model: 'gpt-stand-in', contextTokens: 10365, contextWindow: 258400 });
+  });
+});
+
+describe('Gemini CLI usage', () => {
+  it('counts a reply once though its line is written again as it changes, cached input and thoughts apart', async () => {
+    const r = new SessionUsageReader(geminiUsage, { GEMINI_CLI_HOME: path.join(FIXTURES, 'gemini') }, 'UTC');
+    await r.refresh({ agentSessionId: '3d215134-998f-42f0-a54c-b519f859feff', cwd: '/fixture/project' });
+    expect(r.problem).toBeNull();
+    // Three reply lines in the fixture, two replies (the first is written again with its tool call's result).
+    expect(r.tally.total()).toMatchObject({ requests: 2, input: 15075, cacheRead: 8167, output: 6 + 2 + 7 + 2, cacheWrite: 0, models: ['gemini-3.1-pro-preview'] });
+    expect(r.tally.last).toMatchObject({ contextTokens: 11668 });
   });
 });
 
