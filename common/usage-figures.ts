@@ -7,6 +7,8 @@ export interface ListedUsage {
   todayTokens: number;
   /** 0–1, or null when the model's window is unknown. */
   contextShare: number | null;
+  /** The record is still being read: the figures so far. */
+  partial?: boolean;
 }
 
 /** Three significant digits, without trailing zeros after the point. */

@@ -47,6 +47,8 @@ export const SessionUsage = z.object({
   today: z.string(),
   /** The price table and its version, said with every cost. */
   priceTable: z.string(),
+  /** The record is still being read (a listing waits only so long): the figures so far. */
+  partial: z._default(z.boolean(), false),
 });
 export type SessionUsage = z.infer<typeof SessionUsage>;
 

@@ -9,8 +9,25 @@ import { SessionUsageReader } from '../agents/usage/session-usage.js';
 import { PRICE_TABLE } from '../agents/usage/usage-cost.js';
 import { dayFormatter } from '../agents/usage/usage-tally.js';
 
+/**
+ * How long `mori ls` waits for the records to be read (all sessions' reads run at once). A first
+ * listing after the daemon starts may face gigabytes of transcripts: it shows what was read by then
+ * (marked partial) and the reads go on, so the next listing has more; read up, a listing adds only
+ * what was appended.
+ */
+export const LISTING_WAIT_MS = 500;
+
+interface Held {
+  profile: string;
+  reader: SessionUsageReader;
+  /** The read under way, if any: a listing that comes meanwhile waits for it instead of starting another. */
+  reading: Promise<void> | null;
+  /** The record was read up to its end (as of the last read that finished). */
+  caughtUp: boolean;
+}
+
 export class UsageBook {
-  private readonly readers = new Map<string, { profile: string; reader: SessionUsageReader }>();
+  private readonly readers = new Map<string, Held>();
   private readonly today: (ms: number) => string;
 
   constructor(
@@ -21,20 +38,30 @@ export class UsageBook {
     this.today = dayFormatter(this.zone);
   }
 
-  /** The session's figures now, after reading what its agent appended since the last call. */
-  async read(session: SessionFile, nowMs = Date.now()): Promise<SessionUsage> {
+  /**
+   * The session's figures after reading what its agent appended since the last call; with `waitMs`,
+   * those read by then (`partial` when the read goes on).
+   */
+  async read(session: SessionFile, waitMs: number | null = null, nowMs = Date.now()): Promise<SessionUsage> {
     const profile = session.agent.profile;
     const base = { id: session.id, name: session.name, profile, today: this.today(nowMs), priceTable: PRICE_TABLE };
     const source = PROFILES[profile].usage;
-    if (source === undefined) return { ...base, problem: `${PROFILES[profile].label} keeps no usage record Mori reads`, days: [], total: emptyTotals(), last: null };
+    if (source === undefined) return { ...base, problem: `${PROFILES[profile].label} keeps no usage record Mori reads`, days: [], total: emptyTotals(), last: null, partial: false };
     let held = this.readers.get(session.id);
     if (held === undefined || held.profile !== profile) {
-      held = { profile, reader: new SessionUsageReader(source, this.env, this.zone) };
+      held = { profile, reader: new SessionUsageReader(source, this.env, this.zone), reading: null, caughtUp: false };
       this.readers.set(session.id, held);
     }
-    const { reader } = held;
-    await reader.refresh({ agentSessionId: session.agent.sessionId, cwd: session.agent.cwd ?? session.projectDir });
-    return { ...base, problem: reader.problem, days: reader.tally.perDay(), total: reader.tally.total(), last: reader.tally.last };
+    const h = held;
+    h.reading ??= h.reader
+      .refresh({ agentSessionId: session.agent.sessionId, cwd: session.agent.cwd ?? session.projectDir })
+      .then((caughtUp) => void (h.caughtUp = caughtUp))
+      .finally(() => void (h.reading = null));
+    const reading = h.reading;
+    if (waitMs === null) await reading;
+    else await Promise.race([reading, new Promise((resolve) => setTimeout(resolve, waitMs).unref())]);
+    const { reader } = h;
+    return { ...base, problem: reader.problem, days: reader.tally.perDay(), total: reader.tally.total(), last: reader.tally.last, partial: h.reading !== null || !h.caughtUp };
   }
 
   /** A removed session's reader is dropped. */

@@ -11,7 +11,8 @@ import { claudeUsage } from '../../main/agents/claude/usage.js';
 import { codexUsage } from '../../main/agents/codex/usage.js';
 import { geminiUsage } from '../../main/agents/gemini/usage.js';
 import { SessionUsageReader } from '../../main/agents/usage/session-usage.js';
-import { contextWindow, PRICE_TABLE } from '../../main/agents/usage/usage-cost.js';
+import { calcPrice } from '@pydantic/genai-prices';
+import { contextWindow, PRICE_TABLE, requestCost } from '../../main/agents/usage/usage-cost.js';
 
 const FIXTURES = path.join(import.meta.dirname, '..', 'fixtures', 'usage');
 const CLAUDE_ID = '0f5e3a52-5c1e-4b8e-9a43-6c1f2d7b9e10';
@@ -103,6 +104,23 @@ describe('Gemini CLI usage', () => {
 });
 
 describe('prices and windows', () => {
+  it('prices each request as the table does, its tiers included, and an unknown model not at all', () => {
+    const atMs = Date.parse('2026-12-06T12:00:00Z');
+    const cases: [string, string, number, number, number, number][] = [
+      ['claude-opus-5-5', 'anthropic', 2455, 6, 0, 9818],
+      ['claude-sonnet-4-5', 'anthropic', 742, 8, 8647, 2965],
+      ['claude-sonnet-4-5', 'anthropic', 150_000, 900, 60_000, 5_000], // past the 200k tier
+      ['gpt-5.1-codex', 'openai', 3112, 7, 7255, 0],
+      ['gemini-2.5-pro', 'google', 3501, 9, 8167, 0],
+    ];
+    for (const [model, provider, input, output, cacheRead, cacheWrite] of cases) {
+      const table = calcPrice({ input_tokens: input + cacheRead + cacheWrite, output_tokens: output, cache_read_tokens: cacheRead, cache_write_tokens: cacheWrite }, model, { providerId: provider, timestamp: new Date(atMs) });
+      const ours = requestCost({ atMs, model, input, output, cacheRead, cacheWrite, contextTokens: 0, contextWindow: null }, provider);
+      expect(ours, model).toBeCloseTo(table?.total_price ?? NaN, 12);
+    }
+    expect(requestCost({ atMs, model: 'gpt-stand-in', input: 1, output: 1, cacheRead: 0, cacheWrite: 0, contextTokens: 0, contextWindow: null }, 'openai')).toBeNull();
+  });
+
   it('names the installed table, knows the windows it lacks from the overrides, and none for an unknown model', async () => {
     const pkg = JSON.parse(readFileSync(path.join(import.meta.dirname, '..', '..', 'node_modules', '@pydantic', 'genai-prices', 'package.json'), 'utf8')) as { version: string };
     expect(PRICE_TABLE).toBe(`@pydantic/genai-prices ${pkg.version}`);

@@ -47,7 +47,7 @@ describe('JsonlTail', () => {
     const file = path.join(dir(), 'r.jsonl');
     const line = `{"x":"${'y'.repeat(1000)}"}`;
     writeFileSync(file, `${line}\n`.repeat(10_000)); // ~10 MB: several chunks
-    const t = new JsonlTail(file, 5_000_000);
+    const t = new JsonlTail(file, [], 5_000_000);
     const first = await t.read();
     if (isAgentFileError(first)) throw first;
     expect(first.caughtUp).toBe(false);

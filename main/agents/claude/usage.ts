@@ -59,5 +59,6 @@ export function claudeUsageParser(): UsageLineParser {
 export const claudeUsage: UsageSource = {
   provider: 'anthropic',
   file: (ref, env) => Promise.resolve(ref.agentSessionId === null ? null : claudeTranscriptPath(env, ref.cwd, ref.agentSessionId)),
+  needles: ['"usage"'],
   parser: claudeUsageParser,
 };

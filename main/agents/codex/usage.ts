@@ -73,5 +73,6 @@ export function codexUsageParser(): UsageLineParser {
 export const codexUsage: UsageSource = {
   provider: 'openai',
   file: (ref, env) => (ref.agentSessionId === null ? Promise.resolve(null) : codexRolloutPath(env, ref.agentSessionId)),
+  needles: ['"token_count"', '"turn_context"'],
   parser: codexUsageParser,
 };

@@ -51,5 +51,6 @@ export function geminiUsageParser(): UsageLineParser {
 export const geminiUsage: UsageSource = {
   provider: 'google',
   file: (ref, env) => (ref.agentSessionId === null ? Promise.resolve(null) : geminiChatPath(env, ref.cwd, ref.agentSessionId, false)),
+  needles: ['"tokens"'],
   parser: geminiUsageParser,
 };

@@ -23,8 +23,11 @@ export class SessionUsageReader {
     this.tally_ = new UsageTally(source.provider, zone);
   }
 
-  /** Reads what was appended to the record of `ref` (another agent session starts the figures over). */
-  async refresh(ref: AgentSessionRef): Promise<void> {
+  /**
+   * Reads what was appended to the record of `ref` (another agent session starts the figures over);
+   * true when read up to its end (false: more than one read's budget was waiting, or no record).
+   */
+  async refresh(ref: AgentSessionRef): Promise<boolean> {
     const key = `${ref.agentSessionId ?? ''}\n${ref.cwd}`;
     if (key !== this.refKey) {
       this.restart();
@@ -34,19 +37,19 @@ export class SessionUsageReader {
     if (this.tail === null) {
       if (ref.agentSessionId === null) {
         this.problem_ = 'no agent session yet';
-        return;
+        return true;
       }
       const file = await this.source.file(ref, this.env);
       if (file === null) {
         this.problem_ = 'the agent has not written its record of this session yet';
-        return;
+        return true;
       }
-      this.tail = new JsonlTail(file);
+      this.tail = new JsonlTail(file, this.source.needles);
     }
     const read = await this.tail.read();
     if (isAgentFileError(read)) {
       this.problem_ = read.message;
-      return;
+      return true;
     }
     this.problem_ = null;
     if (read.restarted) this.restart();
@@ -55,6 +58,7 @@ export class SessionUsageReader {
       const r = parser.line(line);
       if (r !== null) this.tally_.add(r);
     }
+    return read.caughtUp;
   }
 
   private restart(): void {

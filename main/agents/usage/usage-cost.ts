@@ -33,8 +33,62 @@ function lookup(r: UsageRecord, provider: string): ReturnType<typeof calcPrice> 
   }
 }
 
+/** Per-token rates of a model on a day, when its price is linear in the four counts below `tierStart` input tokens. */
+interface Rates {
+  base: number;
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+  /** Requests with more input tokens than this are priced by the table itself (its tiers). */
+  tierStart: number;
+}
+
+/** calcPrice takes about half a millisecond: a large record's thousands of requests are priced from rates found once. */
+const rates = new Map<string, Rates | 'direct' | 'unknown'>();
+/** Probe size: large enough that rates per token are exact in floating point, below any tier. */
+const PROBE = 1000;
+
+const at = (atMs: number): UsageRecord => ({ atMs, model: null, input: 0, output: 0, cacheRead: 0, cacheWrite: 0, contextTokens: 0, contextWindow: null });
+
+/** The rates of `r`'s model on its day; `direct` when its price is not linear (time-of-day prices, or a probe disagreed); `unknown` when the table lacks it. */
+function ratesFor(r: UsageRecord, provider: string): Rates | 'direct' | 'unknown' {
+  const day = Number.isNaN(r.atMs) ? '' : new Date(r.atMs).toISOString().slice(0, 10);
+  const key = `${provider}\n${r.model ?? ''}\n${day}`;
+  const known = rates.get(key);
+  if (known !== undefined) return known;
+  const probe = (fields: Partial<UsageRecord>): number | null => {
+    const p = lookup({ ...at(r.atMs), model: r.model, ...fields }, provider);
+    return p === null ? null : p.total_price;
+  };
+  const base = lookup({ ...at(r.atMs), model: r.model }, provider);
+  let found: Rates | 'direct' | 'unknown' = base === null ? 'unknown' : 'direct';
+  const timeOfDay = Array.isArray(base?.model.prices) && base.model.prices.some((c) => c.constraint?.type === 'time_of_date');
+  if (base !== null && !timeOfDay) {
+    const starts = Object.values(base.model_price).flatMap((v) => (typeof v === 'object' && v !== null ? v.tiers.map((t) => t.start) : []));
+    const [i, o, cr, cw] = [probe({ input: PROBE }), probe({ output: PROBE }), probe({ cacheRead: PROBE }), probe({ cacheWrite: PROBE })];
+    if (i !== null && o !== null && cr !== null && cw !== null) {
+      const b = base.total_price;
+      const rate = { base: b, input: (i - b) / PROBE, output: (o - b) / PROBE, cacheRead: (cr - b) / PROBE, cacheWrite: (cw - b) / PROBE, tierStart: Math.min(Infinity, ...starts) };
+      // One mixed request checks the price is the sum of its parts.
+      const mixed = { input: 1234, output: 567, cacheRead: 890, cacheWrite: 12 };
+      const want = probe(mixed);
+      const got = rate.base + rate.input * 1234 + rate.output * 567 + rate.cacheRead * 890 + rate.cacheWrite * 12;
+      if (want !== null && Math.abs(want - got) <= 1e-9 * Math.max(1, want) && 1234 + 890 + 12 <= rate.tierStart) found = rate;
+    }
+  }
+  rates.set(key, found);
+  return found;
+}
+
 /** The request's price in USD, or null when the table does not know its model ("no price"). */
 export function requestCost(r: UsageRecord, provider: string): number | null {
+  if (r.model === null) return null;
+  const rate = ratesFor(r, provider);
+  if (rate === 'unknown') return null;
+  if (rate !== 'direct' && r.input + r.cacheRead + r.cacheWrite <= rate.tierStart) {
+    return rate.base + rate.input * r.input + rate.output * r.output + rate.cacheRead * r.cacheRead + rate.cacheWrite * r.cacheWrite;
+  }
   const price = lookup(r, provider);
   return price === null ? null : price.total_price;
 }
@@ -44,6 +98,6 @@ export function contextWindow(model: string | null, provider: string): number | 
   if (model === null) return null;
   const override = WINDOW_OVERRIDES[model];
   if (override !== undefined) return override;
-  const price = lookup({ atMs: NaN, model, input: 0, output: 0, cacheRead: 0, cacheWrite: 0, contextTokens: 0, contextWindow: null }, provider);
+  const price = lookup({ ...at(NaN), model }, provider);
   return price?.model.context_window ?? null;
 }

@@ -30,6 +30,8 @@ export interface UsageSource {
   /** The provider whose prices apply (`anthropic`, `openai`, `google`: @pydantic/genai-prices' ids). */
   provider: string;
   file(ref: AgentSessionRef, env: Env): Promise<string | null>;
+  /** Text every line the parser takes holds (a line with none is skipped undecoded: most of a record). */
+  needles: readonly string[];
   /** A parser for a record read from its start (again after the file was replaced). */
   parser(): UsageLineParser;
 }

@@ -7,7 +7,7 @@ import { contextShare, totalTokens } from '../../../common/usage.js';
 import { ok, type Result } from '../../../common/result.js';
 import type { SessionFile } from '../../../common/session.js';
 import { readSessionFile } from '../../state/session-file.js';
-import type { UsageBook } from '../usage-book.js';
+import { LISTING_WAIT_MS, type UsageBook } from '../usage-book.js';
 import { sessionDir, type Handler } from './context.js';
 
 export const readUsage: Handler<'usage.read'> = async (p, ctx) => {
@@ -28,8 +28,8 @@ export const readUsage: Handler<'usage.read'> = async (p, ctx) => {
 };
 
 export async function listedUsage(book: UsageBook, session: SessionFile): Promise<ListedUsage | null> {
-  const u = await book.read(session);
+  const u = await book.read(session, LISTING_WAIT_MS);
   if (u.problem !== null && u.total.requests === 0) return null;
   const today = u.days.find((d) => d.day === u.today);
-  return { todayTokens: today === undefined ? 0 : totalTokens(today), contextShare: contextShare(u.last) };
+  return { todayTokens: today === undefined ? 0 : totalTokens(today), contextShare: contextShare(u.last), ...(u.partial ? { partial: true } : {}) };
 }
