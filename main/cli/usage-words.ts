@@ -55,7 +55,7 @@ export function usageTable(list: SessionUsage[], since: string | null): string {
     `${label.padEnd(12)}${pad(compactTokens(t.input), 10)}${pad(compactTokens(t.output), 10)}${pad(compactTokens(t.cacheWrite), 10)}${pad(compactTokens(t.cacheRead), 10)}${pad(compactTokens(totalTokens(t)), 10)}  ${costText(t)}`;
   const blocks = list.map((u) => {
     const days = u.days.filter((d) => since === null || d.day >= since);
-    const title = `${visibleText(u.name)} (${u.profile})${u.problem === null ? '' : `: ${visibleText(u.problem)}`}`;
+    const title = `${visibleText(u.name)} (${u.profile})${u.problem === null ? '' : `: ${visibleText(u.problem)}`}${u.partial ? ' (still being read: the figures so far)' : ''}`;
     const ctx = contextText(u);
     return [title, head, ...days.map((d) => `${row(d.day, d)}  ${d.models.map(visibleText).join(', ')}`), row('total', u.total), ...(ctx === null ? [] : [ctx])].join('\n');
   });
