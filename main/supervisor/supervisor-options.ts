@@ -10,6 +10,7 @@ import type { DirectBackend } from '../terminals/direct/direct-backend.js';
 import type { TmuxBackend } from '../terminals/tmux/tmux-backend.js';
 import type { RestartPolicyConfig } from './exits/restart-policy.js';
 import type { JitterSlot } from './limits/limit-plan.js';
+import type { ContextUsageSource, ResumeDefaults } from './resume/resume-choice.js';
 
 export interface SupervisorOptions {
   home?: string;
@@ -36,6 +37,12 @@ export interface SupervisorOptions {
   size?: TerminalSize;
   /** The longest jitter after a usage limit's reset (default LIMIT_JITTER_MS; tests shorten it), and (tests only) its first or last slot instead of a random one. */
   usageLimit?: { jitterMs?: number; jitterSlot?: JitterSlot };
+  /**
+   * How relaunches take up the conversation (resume-choice.ts): the daemon's defaults (settings.json
+   * `resume`; default DEFAULT_RESUME) and where a conversation's last context is read (default: never
+   * known, so `auto` resumes by id whenever the agent's record exists).
+   */
+  resumePolicy?: { defaults?: ResumeDefaults; contextUsage?: ContextUsageSource };
 }
 
 /** What an interruption that a resume ends looked like, for the log entry and the resume prompt. */

@@ -158,6 +158,7 @@ export class Supervisor {
       exits,
       journal: this.journal,
       typist: this.typist,
+      resumePolicy: options.resumePolicy,
     });
     const [sessions, resume] = [() => this.sessions.all(), this.resumer.resume.bind(this.resumer)];
     this.limits = new UsageLimits({ clock, scheduler, random, jitterMs: options.usageLimit?.jitterMs, jitterSlot: options.usageLimit?.jitterSlot, machine, env, store, moves, emit, sessions, resume });

@@ -23,6 +23,7 @@ import { gatherResumeInputsAsync } from '../resume/resume-inputs.js';
 import { interruptionFor } from '../resume/interrupt-words.js';
 import { buildResumePrompt } from '../resume/resume-prompt.js';
 import { pendingRollbackNotice, type RollbackNotice } from '../resume/rollback-notice.js';
+import { chooseResume, DEFAULT_RESUME, NO_CONTEXT_USAGE, resumeModeOf, type ContextUsageSource, type ResumeChoice, type ResumeDefaults } from '../resume/resume-choice.js';
 
 /** A resumed agent keeps its conversation, so its prompt holds only the headline, files and checks. */
 const RESUME_WITH_CONTEXT_BUDGET = 2_000;
@@ -32,6 +33,10 @@ export interface PlannedLaunch {
   spec: LaunchSpec;
   /** Why a relaunch starts fresh instead of resuming the agent's own session, for the work log. */
   whyFresh?: string;
+  /** Why a relaunch resumes the agent's own session by id (the resume policy's words), for the work log. */
+  whyById?: string;
+  /** The agent session id a fresh relaunch leaves behind, for session.json's previousIds. */
+  leavesBehind?: string;
   /** The rollback note its prompts carry, for the caller to clear (rollbackNoticeCleared). */
   delivers?: RollbackNotice;
 }
@@ -92,6 +97,20 @@ export interface RelaunchRequest {
   awayMs?: number | null;
   env: Env;
   failedResume: FailedResume | null;
+  /** The daemon's resume defaults (default DEFAULT_RESUME). */
+  resumeDefaults?: ResumeDefaults | undefined;
+  /** Where the conversation's last context is read (default: unknown). */
+  contextUsage?: ContextUsageSource | undefined;
+}
+
+/** The resume policy's choice, reading the conversation's size only when `auto` needs it and an id can be resumed. */
+async function choose(req: RelaunchRequest, agentSessionId: string | null, cwd: string, transcriptExists: boolean): Promise<ResumeChoice> {
+  const defaults = req.resumeDefaults ?? DEFAULT_RESUME;
+  const mode = resumeModeOf(req.session, defaults);
+  const measurable = mode === 'auto' && transcriptExists && agentSessionId !== null;
+  const source = req.contextUsage ?? NO_CONTEXT_USAGE;
+  const context = measurable ? await source.lastContext({ profile: req.profile.name, agentSessionId, cwd, stateDir: req.stateDir }).catch(() => undefined) : undefined;
+  return chooseResume(mode, defaults.contextSharePercent, context);
 }
 
 export async function planRelaunchLaunch(req: RelaunchRequest): Promise<PlanResult> {
@@ -107,6 +126,7 @@ export async function planRelaunchLaunch(req: RelaunchRequest): Promise<PlanResu
   if (!inputs.ok) return inputs;
   const agentCwd = checkedCwd ?? projectDir;
   const transcriptExists = await profile.transcriptExists({ agentSessionId, cwd: agentCwd }, req.env).catch(() => false);
+  const choice = await choose(req, agentSessionId, agentCwd, transcriptExists);
   const plan = planRelaunch(profile, {
     projectDir,
     agentSessionId,
@@ -120,17 +140,34 @@ export async function planRelaunchLaunch(req: RelaunchRequest): Promise<PlanResu
     command: session.agent.command,
     env: req.env,
     failedResume: req.failedResume,
+    fresh: choice.kind === 'fresh',
   });
   if (!plan.ok) return plan;
   // The prompts above carry the rollback note: this launch delivers it.
   const notice = pendingRollbackNotice(req.stateDir);
-  const whyFresh = plan.value.kind === 'fresh' ? whyNotResumed(profile, agentSessionId, transcriptExists) : undefined;
-  return ok({ kind: plan.value.kind, spec: plan.value.spec, ...(whyFresh !== undefined ? { whyFresh } : {}), ...(notice !== null ? { delivers: notice } : {}) });
+  const chosenFresh = choice.kind === 'fresh' && transcriptExists && (profile.idSource === 'none' || agentSessionId !== null);
+  const whyFresh = plan.value.kind !== 'fresh' ? undefined : chosenFresh ? choice.why : whyNotResumed(profile, agentSessionId, transcriptExists);
+  const whyById = plan.value.kind === 'resume' ? `by id: ${choice.why}` : undefined;
+  const leavesBehind = plan.value.kind === 'fresh' && agentSessionId !== null && plan.value.spec.agentSessionId !== agentSessionId ? agentSessionId : undefined;
+  return ok({
+    kind: plan.value.kind,
+    spec: plan.value.spec,
+    ...(whyFresh !== undefined ? { whyFresh } : {}),
+    ...(whyById !== undefined ? { whyById } : {}),
+    ...(leavesBehind !== undefined ? { leavesBehind } : {}),
+    ...(notice !== null ? { delivers: notice } : {}),
+  });
 }
 
 /** The words a work-log entry uses for a launch. */
 export function describeLaunch(p: PlannedLaunch): string {
-  if (p.kind === 'resume') return `agent relaunched with its resume command${p.spec.agentSessionId ? ` (session ${p.spec.agentSessionId})` : ''}`;
-  if (p.kind === 'fresh') return `agent started fresh with the resume prompt${p.whyFresh !== undefined ? ` (${p.whyFresh})` : ''}`;
+  if (p.kind === 'resume') {
+    const why = [...(p.spec.agentSessionId ? [`session ${p.spec.agentSessionId}`] : []), ...(p.whyById !== undefined ? [p.whyById] : [])];
+    return `agent relaunched with its resume command${why.length > 0 ? ` (${why.join('; ')})` : ''}`;
+  }
+  if (p.kind === 'fresh') {
+    const why = [...(p.whyFresh !== undefined ? [p.whyFresh] : []), ...(p.leavesBehind !== undefined ? [`its session ${p.leavesBehind} kept in previousIds`] : [])];
+    return `agent started fresh with the resume prompt${why.length > 0 ? ` (${why.join('; ')})` : ''}`;
+  }
   return 'new agent session';
 }
