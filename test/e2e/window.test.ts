@@ -227,10 +227,15 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window in Chro
     await dialog.getByRole('combobox', { name: 'Agent' }).selectOption('claude');
     await dialog.getByRole('textbox', { name: 'Task' }).fill('start from the window');
     await dialog.getByRole('radio', { name: /direct/ }).check();
+    const resume = dialog.getByRole('combobox', { name: 'Resume' });
+    expect(await resume.inputValue()).toBe('default');
+    await resume.selectOption({ label: 'Fresh' });
     await w.shot('new-session');
     await dialog.getByRole('button', { name: 'Create and start' }).click();
     const option = page.getByRole('listbox', { name: 'Sessions' }).getByRole('option', { name: /fresh/ });
     await option.waitFor();
+    const created = JSON.parse(readFileSync(path.join(w.h.project, '.mori', 'fresh', 'session.json'), 'utf8')) as { resume?: string };
+    expect(created.resume).toBe('fresh');
     await expect.poll(() => option.innerText(), { timeout: 25_000 }).toMatch(/waiting|working|running/);
     await page.getByRole('region', { name: 'Terminal' }).getByText('start from the window').first().waitFor({ timeout: 25_000 });
   });
