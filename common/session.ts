@@ -149,6 +149,8 @@ export const SessionFile = z.object({
   pidBoots: z._default(z.record(z.string(), z.object({ bootId: z.string(), seenAt: z.string() })), {}),
   /** The usage limit the session waits out, kept across Mori restarts and reboots; null when none. */
   usageLimit: z._default(z.nullable(UsageLimitPlan), null),
+  /** The notice that session_state.md grew past the size set (state-growth.ts): given once, cleared when it is back under. */
+  stateGrowthNotice: z._default(z.nullable(z.object({ at: z.string(), bytes: z.int() })), null),
   /** The git worktree made for the session (its projectDir), when it was created with one. */
   worktree: z.optional(SessionWorktree),
 });
