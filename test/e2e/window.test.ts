@@ -261,14 +261,17 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window in Chro
     // A target that answers (the web host itself), so the probe finds the network up meanwhile.
     const probe = `127.0.0.1:${new URL(w.url).port}`;
     await settings.getByRole('textbox', { name: /Probe targets/ }).fill(probe);
+    await settings.getByRole('combobox', { name: 'Resume sessions' }).selectOption('fresh');
+    await settings.getByRole('spinbutton', { name: /share of the model's window/ }).fill('70');
     await settings.getByRole('button', { name: 'Save settings' }).click();
     await settings.waitFor({ state: 'detached' });
     const stored = JSON.parse(readFileSync(path.join(w.h.home, 'settings.json'), 'utf8')) as { notifications: { paused: boolean }; probeTargets: string[]; restart: { crashLoopCount: number } };
-    expect(stored).toMatchObject({ notifications: { paused: true }, probeTargets: [probe], restart: { crashLoopCount: 2 } });
+    expect(stored).toMatchObject({ notifications: { paused: true }, probeTargets: [probe], restart: { crashLoopCount: 2 }, resume: { mode: 'fresh', contextSharePercent: 70, stateFileNoticeBytes: 16 * 1024 } });
     // Back as they were for the tests that follow (notifications on, no probe).
     await page.getByRole('button', { name: 'Settings' }).click();
     await settings.getByRole('checkbox', { name: 'Pause notifications' }).uncheck();
     await settings.getByRole('textbox', { name: /Probe targets/ }).fill('');
+    await settings.getByRole('combobox', { name: 'Resume sessions' }).selectOption('auto');
     await settings.getByRole('button', { name: 'Save settings' }).click();
     await settings.waitFor({ state: 'detached' });
   });
