@@ -64,6 +64,9 @@ it('a fresh resume starts the agent without its id and with the full prompt; by 
   expect(frFile.agent.previousIds).toEqual([frId]);
   expect(frFile.agent.sessionId).not.toBe(frId);
   expect(h.workLog('fr')).toMatch(new RegExp(`SESSION RESUMED - reboot; [^\\n]*agent started fresh with the resume prompt \\(the session resumes fresh; its session ${frId} kept in previousIds\\)`));
+  const status = h.mori('status', 'fr');
+  expect(status.stdout).toContain(`resume: fresh; earlier agent sessions: ${frId}`);
+  expect(h.mori('status', 'bi').stdout).toContain("resume: as the daemon's default\n");
   expect(h.workLog('bi')).toMatch(new RegExp(`SESSION RESUMED - reboot; [^\\n]*agent relaunched with its resume command \\(session ${biId}; by id: the conversation's size is not known\\)`));
 }, 90_000);
 
