@@ -148,7 +148,8 @@ export async function planRelaunchLaunch(req: RelaunchRequest): Promise<PlanResu
   const chosenFresh = choice.kind === 'fresh' && transcriptExists && (profile.idSource === 'none' || agentSessionId !== null);
   const whyFresh = plan.value.kind !== 'fresh' ? undefined : chosenFresh ? choice.why : whyNotResumed(profile, agentSessionId, transcriptExists);
   const whyById = plan.value.kind === 'resume' ? `by id: ${choice.why}` : undefined;
-  const leavesBehind = plan.value.kind === 'fresh' && agentSessionId !== null && plan.value.spec.agentSessionId !== agentSessionId ? agentSessionId : undefined;
+  // Only a conversation whose record is on disk can be gone back to.
+  const leavesBehind = plan.value.kind === 'fresh' && transcriptExists && agentSessionId !== null && plan.value.spec.agentSessionId !== agentSessionId ? agentSessionId : undefined;
   return ok({
     kind: plan.value.kind,
     spec: plan.value.spec,
@@ -162,12 +163,12 @@ export async function planRelaunchLaunch(req: RelaunchRequest): Promise<PlanResu
 /** The words a work-log entry uses for a launch. */
 export function describeLaunch(p: PlannedLaunch): string {
   if (p.kind === 'resume') {
-    const why = [...(p.spec.agentSessionId ? [`session ${p.spec.agentSessionId}`] : []), ...(p.whyById !== undefined ? [p.whyById] : [])];
-    return `agent relaunched with its resume command${why.length > 0 ? ` (${why.join('; ')})` : ''}`;
+    const id = p.spec.agentSessionId ? ` (session ${p.spec.agentSessionId})` : '';
+    return `agent relaunched with its resume command${id}${p.whyById !== undefined ? `; ${p.whyById}` : ''}`;
   }
   if (p.kind === 'fresh') {
-    const why = [...(p.whyFresh !== undefined ? [p.whyFresh] : []), ...(p.leavesBehind !== undefined ? [`its session ${p.leavesBehind} kept in previousIds`] : [])];
-    return `agent started fresh with the resume prompt${why.length > 0 ? ` (${why.join('; ')})` : ''}`;
+    const kept = p.leavesBehind !== undefined ? `; its session ${p.leavesBehind} kept in previousIds` : '';
+    return `agent started fresh with the resume prompt${p.whyFresh !== undefined ? ` (${p.whyFresh})` : ''}${kept}`;
   }
   return 'new agent session';
 }
