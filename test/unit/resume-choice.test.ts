@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { SessionFile } from '../../common/session.js';
 import { DaemonSettings } from '../../common/daemon-settings.js';
-import { chooseResume, formatTokens, leaveBehind, PREVIOUS_IDS_KEPT, resumeModeOf } from '../../main/supervisor/resume/resume-choice.js';
+import { chooseResume, formatTokens, resumeModeOf } from '../../main/supervisor/resume/resume-choice.js';
+import { leaveBehind, PREVIOUS_IDS_KEPT } from '../../main/supervisor/session/previous-ids.js';
 
 const WINDOW = 200_000;
 

@@ -66,13 +66,3 @@ export function formatTokens(n: number): string {
   if (n < 1_000_000) return `${Math.round(n / 1_000)}k`;
   return `${(n / 1_000_000).toFixed(1)}M`;
 }
-
-/** Earlier agent session ids kept: a person goes back a few conversations, not hundreds (session.ts's bound). */
-export const PREVIOUS_IDS_KEPT = 50;
-
-/** The agent record once a fresh start left `oldId` behind: kept last in previousIds (once), oldest dropped past the bound. */
-export function leaveBehind(agent: SessionFile['agent'], oldId: string | null): SessionFile['agent'] {
-  if (oldId === null) return agent;
-  const ids = [...agent.previousIds.filter((x) => x !== oldId), oldId].slice(-PREVIOUS_IDS_KEPT);
-  return { ...agent, previousIds: ids };
-}

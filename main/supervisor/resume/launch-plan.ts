@@ -9,41 +9,27 @@
 // fails as `state-invalid` naming the file and the field (project-dir.ts, agent-id.ts).
 // Runs in the supervisor.
 import { randomUUID } from 'node:crypto';
-import type { LaunchKind } from '../../../common/events.js';
 import { ok, type Failure } from '../../../common/result.js';
 import type { InterruptReason, SessionFile } from '../../../common/session.js';
 import { checkAgentId } from '../../agents/agent-id.js';
 import { firstPrompt } from '../../agents/first-prompt.js';
-import type { AgentProfile, Env, LaunchSpec } from '../../agents/profile.js';
+import type { AgentProfile, Env } from '../../agents/profile.js';
 import { planRelaunch, type FailedResume } from '../../agents/profiles.js';
 import { requireAgentCommandTrust } from '../../checks/trust.js';
 import { sessionPaths, type SessionPaths } from '../../state/project-dir.js';
 import { sessionFilePath } from '../../state/session-file.js';
-import { gatherResumeInputsAsync } from '../resume/resume-inputs.js';
-import { interruptionFor } from '../resume/interrupt-words.js';
-import { buildResumePrompt } from '../resume/resume-prompt.js';
-import { pendingRollbackNotice, type RollbackNotice } from '../resume/rollback-notice.js';
-import { chooseResume, DEFAULT_RESUME, NO_CONTEXT_USAGE, resumeModeOf, type ContextUsageSource, type ResumeChoice, type ResumeDefaults } from '../resume/resume-choice.js';
+import type { PlanFailure, PlannedLaunch } from '../launch/planned-launch.js';
+import { gatherResumeInputsAsync } from './resume-inputs.js';
+import { interruptionFor } from './interrupt-words.js';
+import { buildResumePrompt } from './resume-prompt.js';
+import { pendingRollbackNotice, type RollbackNotice } from './rollback-notice.js';
+import { chooseResume, DEFAULT_RESUME, NO_CONTEXT_USAGE, resumeModeOf, type ContextUsageSource, type ResumeChoice, type ResumeDefaults } from './resume-choice.js';
 
 /** A resumed agent keeps its conversation, so its prompt holds only the headline, files and checks. */
 const RESUME_WITH_CONTEXT_BUDGET = 2_000;
 
-export interface PlannedLaunch {
-  kind: Exclude<LaunchKind, 'reattach'>;
-  spec: LaunchSpec;
-  /** Why a relaunch starts fresh instead of resuming the agent's own session, for the work log. */
-  whyFresh?: string;
-  /** Why a relaunch resumes the agent's own session by id (the resume policy's words), for the work log. */
-  whyById?: string;
-  /** The agent session id a fresh relaunch leaves behind, for session.json's previousIds. */
-  leavesBehind?: string;
-  /** The rollback note its prompts carry, for the caller to clear (rollbackNoticeCleared). */
-  delivers?: RollbackNotice;
-}
-
-/** A plan that failed; `attention` says which attention it calls for when not the launch failing. */
-export type PlanFailure = Failure & { attention?: 'state-invalid' };
-export type PlanResult = { ok: true; value: PlannedLaunch } | PlanFailure;
+/** A planned launch; a relaunch's may carry the rollback note its prompts deliver, for the caller to clear (rollbackNoticeCleared). */
+export type LaunchPlan = { ok: true; value: PlannedLaunch & { delivers?: RollbackNotice } } | PlanFailure;
 
 const stateInvalid = (f: Failure): PlanFailure => ({ ...f, attention: 'state-invalid' });
 
@@ -70,7 +56,7 @@ export interface TrustPlace {
   stateDir: string;
 }
 
-export function planNewLaunch(profile: AgentProfile, session: SessionFile, env: Env, trust: TrustPlace): PlanResult {
+export function planNewLaunch(profile: AgentProfile, session: SessionFile, env: Env, trust: TrustPlace): LaunchPlan {
   const checked = checkedSession(trust.stateDir, session);
   if (!checked.ok) return checked;
   const approved = requireAgentCommandTrust(trust.home, trust.stateDir, session);
@@ -113,7 +99,7 @@ async function choose(req: RelaunchRequest, agentSessionId: string | null, cwd: 
   return chooseResume(mode, defaults.contextSharePercent, context);
 }
 
-export async function planRelaunchLaunch(req: RelaunchRequest): Promise<PlanResult> {
+export async function planRelaunchLaunch(req: RelaunchRequest): Promise<LaunchPlan> {
   const { profile, session } = req;
   const checked = checkedSession(req.stateDir, session);
   if (!checked.ok) return checked;
@@ -158,17 +144,4 @@ export async function planRelaunchLaunch(req: RelaunchRequest): Promise<PlanResu
     ...(leavesBehind !== undefined ? { leavesBehind } : {}),
     ...(notice !== null ? { delivers: notice } : {}),
   });
-}
-
-/** The words a work-log entry uses for a launch. */
-export function describeLaunch(p: PlannedLaunch): string {
-  if (p.kind === 'resume') {
-    const id = p.spec.agentSessionId ? ` (session ${p.spec.agentSessionId})` : '';
-    return `agent relaunched with its resume command${id}${p.whyById !== undefined ? `; ${p.whyById}` : ''}`;
-  }
-  if (p.kind === 'fresh') {
-    const kept = p.leavesBehind !== undefined ? `; its session ${p.leavesBehind} kept in previousIds` : '';
-    return `agent started fresh with the resume prompt${p.whyFresh !== undefined ? ` (${p.whyFresh})` : ''}${kept}`;
-  }
-  return 'new agent session';
 }
