@@ -46,6 +46,47 @@ const folderLayer = (from, files, banned, { ignores = [], except = {} } = {}) =>
 });
 
 const above = (folder) => UPPER.slice(UPPER.indexOf(folder) + 1);
+
+// Who imports whom inside main/supervisor/ (DESIGN.md §2, the supervisor's parts), bottom up: a part
+// may import the parts before it, none after it, and none of the Supervisor's own files at the top
+// (supervisor.ts, its options, start-up and shutdown), which build the parts in this order and import
+// them all. A part reaches an earlier one through the ports it is built with; it tells a later one by
+// an event the Supervisor subscribes that part to once both exist. So no cycle, types included.
+const SUPERVISOR_PARTS = [
+  // A session's runtime state and its one writer, the set, the store of its files (the one writer of
+  // session.json), the lifecycle table and its moves, its restart state: every part acts on sessions.
+  'session',
+  // Typing into an agent, confirmed: a session is all it needs.
+  'typing',
+  // Git checkpoints of a session's work tree: a session is all they need.
+  'checkpoints',
+  // Usage limits: their plan, the screen's and the transcript's limit lines; a planned resume is an event.
+  'limits',
+  // What the agent says of itself: activity from its screen, its hooks (which read limits' time zone rule).
+  'signals',
+  // What an exit means: a checkpoint of it, then stop, attention, or a restart (an event) after a backoff.
+  'exits',
+  // Spawning and adopting agents: a new run gets typing, checkpoints, limit watches and signals, its exit goes to exits.
+  'launch',
+  // The one resume path: verify, then relaunch (launch), nudge (typing) or restart (exits); the plans it launches.
+  'resume',
+];
+const SUPERVISOR_TOP = ['**/supervisor.js', '**/supervisor-*.js'];
+const partLayer = (part, i) => ({
+  files: [`main/supervisor/${part}/**/*.ts`],
+  rules: {
+    '@typescript-eslint/no-restricted-imports': ['error', {
+      patterns: [
+        ...above('supervisor').map((f) => banFolder(`supervisor/${part}/`, f)),
+        ...SUPERVISOR_PARTS.slice(i + 1).map((later) => ({
+          group: [`**/${later}/**`],
+          message: `main/supervisor/${part}/ may not import main/supervisor/${later}/, a part built after it (DESIGN.md §2, the supervisor's parts)`,
+        })),
+        { group: SUPERVISOR_TOP, message: `main/supervisor/${part}/ may not import the Supervisor's own files, which build the parts (DESIGN.md §2, the supervisor's parts)` },
+      ],
+    }],
+  },
+});
 const CLIENT_BANS = ['supervisor', 'checks', 'git', 'agents', 'terminals', 'power'];
 
 const importTable = [
@@ -62,6 +103,7 @@ const importTable = [
   ...BASE.map((f) => folderLayer(`${f}/`, [`main/${f}/**/*.ts`], UPPER)),
   folderLayer('checks/', ['main/checks/**/*.ts'], above('checks')),
   folderLayer('supervisor/', ['main/supervisor/**/*.ts'], above('supervisor')),
+  ...SUPERVISOR_PARTS.map(partLayer),
   folderLayer('daemon/', ['main/daemon/**/*.ts'], above('daemon')),
   // Clients stay light: what reaches the daemon, never the supervisor itself.
   folderLayer('daemon-client/', ['main/daemon-client/**/*.ts'], ['daemon', ...CLIENT_BANS, ...above('daemon-client')], { except: { daemon: DAEMON_SHARED } }),

@@ -10,7 +10,7 @@ import { AgentActivity } from './agent-activity.js';
 import { DaemonSettings } from './daemon-settings.js';
 import { RuntimeState, SupervisorEvent } from './events.js';
 import { ERROR_CODES } from './result.js';
-import { BackendName, CheckResultRecord, Intent, ProfileName, SessionWorktree, UsageLimitPlan } from './session.js';
+import { BackendName, CheckResultRecord, Intent, ProfileName, ResumeMode, SessionWorktree, UsageLimitPlan } from './session.js';
 import { TERMINAL_MAX_COLS, TERMINAL_MAX_ROWS, TerminalFrame } from './terminal.js';
 import { SessionUsage } from './usage.js';
 
@@ -257,6 +257,8 @@ export const IpcMethods = lazyMethods({
       task: z.optional(z.string().check(z.maxLength(MAX_TEXT))),
       backend: BackendName,
       command: z.optional(z.string().check(z.minLength(1), z.maxLength(10_000))),
+      /** How its relaunches take up the conversation; absent: the daemon's default. */
+      resume: z.optional(ResumeMode),
       /** Make a git worktree of projectDir's repository on a new branch (default `mori/<name>`) and work there. */
       worktree: z.optional(z.object({ branch: z.optional(z.string().check(z.minLength(1), z.maxLength(200))) })),
     }),

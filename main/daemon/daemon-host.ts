@@ -122,6 +122,7 @@ export async function runDaemonHost(o: DaemonHostOptions): Promise<void> {
   const options: SupervisorOptions = {
     home,
     policy: restartPolicy(settings.ok ? settings.value : null),
+    ...(settings.ok ? { resumePolicy: { defaults: settings.value.resume } } : {}),
     ...(stagger !== undefined ? { startStaggerMs: stagger } : {}),
     ...(checkpointEvery !== undefined ? { checkpointIntervalMs: checkpointEvery } : {}),
     // Tests only: activity from the agents' hooks alone, the screen not read (proves the hooks by themselves).

@@ -72,7 +72,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('renaming and remov
     await axeClean('rename dialog');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'detached' });
-    expect(await focusedText()).toBe('Rename');
+    await expect.poll(focusedText).toBe('Rename');
 
     await header.getByRole('button', { name: 'Stop' }).click();
     await expect.poll(() => page.getByRole('option', { name: /alpha/ }).innerText(), { timeout: 25_000 }).toMatch(/stopped/);
@@ -84,7 +84,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('renaming and remov
     await page.getByRole('heading', { level: 1, name: 'gamma' }).waitFor();
     await page.getByRole('listbox', { name: 'Sessions' }).getByRole('option', { name: /gamma/ }).waitFor();
     expect(await page.getByRole('listbox', { name: 'Sessions' }).getByRole('option', { name: /alpha/ }).count()).toBe(0);
-    expect(await focusedText()).toBe('Rename');
+    await expect.poll(focusedText).toBe('Rename');
     expect(existsSync(w.h.stateDir('alpha'))).toBe(false);
     expect(idOf('gamma')).toBe(id);
     // Nothing was written into the old dir after the move (a checkpoint of the stop, say).
@@ -103,7 +103,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('renaming and remov
     await axeClean('remove dialog');
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
-    expect(await focusedText()).toBe('Remove');
+    await expect.poll(focusedText).toBe('Remove');
     expect(existsSync(path.join(w.h.home, 'registry.json')) && readFileSync(path.join(w.h.home, 'registry.json'), 'utf8')).toContain('gamma');
 
     await header.getByRole('button', { name: 'Remove' }).click();

@@ -61,6 +61,21 @@ export class ManualTime implements PowerClock, Scheduler {
     this.mono = end;
   }
 
+  /**
+   * Moves time on in `stepMs` steps while `pending` is unsettled, for code that waits on this clock
+   * between reads of its own (a delivery polling a screen): each step first lets what is ready run.
+   */
+  async driveUntilSettled<T>(pending: Promise<T>, stepMs: number): Promise<T> {
+    let done = false;
+    const watched = pending.finally(() => (done = true));
+    while (!done) {
+      // setImmediate comes after every promise job already queued: the code under test reads first.
+      await new Promise((r) => setImmediate(r));
+      if (!done) this.advance(stepMs);
+    }
+    return watched;
+  }
+
   /** The machine sleeps `ms`: the wall clock moves, the monotonic clock and timers do not. */
   sleep(ms: number): void {
     this.wall += ms;

@@ -16,7 +16,7 @@ import { systemClock } from '../../main/power/clock.js';
 import { tryLock, UNPARSABLE_LOCK_STALE_MS } from '../../main/state/pid-lock.js';
 import { readSessionFile } from '../../main/state/session-file.js';
 import { createSession } from '../../main/state/state-dir.js';
-import { initialRestartState } from '../../main/supervisor/exits/restart-policy.js';
+import { initialRestartState } from '../../main/supervisor/session/restart-policy.js';
 import { SessionRuntime } from '../../main/supervisor/session/session-runtime.js';
 import { SessionStore } from '../../main/supervisor/session/session-store.js';
 import { client } from '../helpers/daemon.js';
@@ -190,7 +190,7 @@ describe('the supervisor\'s work-log entries while a compaction holds the log', 
     const profile = getProfile('claude');
     if (!file.ok || !profile.ok) throw new Error('setup');
     const rt = new SessionRuntime(stateDir, file.value, profile.value, initialRestartState(), () => undefined);
-    const store = new SessionStore({ home: path.join(root, 'home'), clock: systemClock, loaded: () => null, onUnwritable: () => undefined });
+    const store = new SessionStore({ home: path.join(root, 'home'), clock: systemClock, loaded: () => null });
     // A live compaction (this very process) holds the log.
     const lock = tryLock(path.join(stateDir, COMPACT_LOCK), 'work log compaction');
     expect(lock.ok).toBe(true);

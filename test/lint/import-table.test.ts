@@ -1,6 +1,8 @@
 // The tables of who imports whom inside main/ and inside renderer/ (DESIGN.md §2), run through ESLint
 // itself on code placed in each folder: an import that climbs the layers fails with the folders named,
 // one that goes down passes.
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 import { REPO } from '../helpers/mori-cli.js';
@@ -84,6 +86,32 @@ describe('who imports whom in main/', () => {
     expect(await banned('main/os/bad.ts', '../background.js')).toHaveLength(1);
     expect(await banned('main/os/ok.ts', '../../common/result.js')).toEqual([]);
     expect(await banned('main/state/ok.ts', '../os/signals.js')).toEqual([]);
+  });
+});
+
+describe('who imports whom in main/supervisor/', () => {
+  it('keeps each part below the parts built after it, even for a type', async () => {
+    const [message] = await banned('main/supervisor/launch/bad.ts', '../resume/resume-controller.js');
+    expect(message).toMatch(/main\/supervisor\/launch\/ may not import main\/supervisor\/resume\/, a part built after it/);
+    expect(await banned('main/supervisor/launch/bad.ts', '../resume/resume-journal.js', 'type')).toHaveLength(1);
+    expect(await banned('main/supervisor/session/bad.ts', '../exits/exit-handler.js', 'type')).toHaveLength(1);
+    expect(await banned('main/supervisor/signals/bad.ts', '../launch/agent-launcher.js')).toHaveLength(1);
+    expect(await banned('main/supervisor/limits/bad.ts', '../resume/resume-controller.js', 'type')).toHaveLength(1);
+    expect(await banned('main/supervisor/resume/ok.ts', '../launch/agent-launcher.js')).toEqual([]);
+    expect(await banned('main/supervisor/exits/ok.ts', '../checkpoints/checkpoint.js')).toEqual([]);
+    expect(await banned('main/supervisor/typing/ok.ts', '../session/session-runtime.js')).toEqual([]);
+    expect(await banned('main/supervisor/ok.ts', './resume/resume-controller.js')).toEqual([]);
+  });
+
+  it('has every folder of main/supervisor/ in the table: none imports the Supervisor\'s own files, nor the daemon', async () => {
+    const parts = readdirSync(path.join(REPO, 'main', 'supervisor'), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+    expect(parts.length).toBeGreaterThanOrEqual(8);
+    for (const part of parts) {
+      const [message] = await banned(`main/supervisor/${part}/bad.ts`, '../supervisor-options.js', 'type');
+      expect(message, part).toMatch(new RegExp(`main/supervisor/${part}/ may not import the Supervisor's own files`));
+      expect(await banned(`main/supervisor/${part}/bad.ts`, '../supervisor.js'), part).toHaveLength(1);
+      expect(await banned(`main/supervisor/${part}/bad.ts`, '../../daemon/daemon-host.js'), part).toHaveLength(1);
+    }
   });
 });
 

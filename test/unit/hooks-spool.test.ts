@@ -13,7 +13,7 @@ import { codexHookHash } from '../../main/agents/codex/hooks.js';
 import { hookLayer } from '../../main/agents/hooks/hook-layers.js';
 import { geminiDefaultsRefusal } from '../../main/agents/gemini/defaults-check.js';
 import { ensureReportScript, REPORT_SCRIPT_TEXT } from '../../main/agents/hooks/report-script.js';
-import { ActivityMonitor } from '../../main/supervisor/launch/activity-monitor.js';
+import { ActivityMonitor } from '../../main/supervisor/signals/activity-monitor.js';
 import { HookSpool, type HookCall } from '../../main/supervisor/signals/hook-spool.js';
 import { PROFILES } from '../../main/agents/profiles.js';
 import { FakeTerminal } from '../fakes/fake-backend.js';

@@ -2,16 +2,29 @@
 // burst of keys is read as a paste whose CR is dropped (Claude Code, Codex), a bracketed paste is
 // taken whole, the screen repaints a moment after input, Enter on its own submits and the agent goes
 // busy. Proves type → shown → Enter alone → busy → one retry → not-submitted, and that nothing is
-// typed while the agent retries by itself.
-import { describe, expect, it } from 'vitest';
+// typed while the agent retries by itself. Time is the manual clock (test/fakes/manual-time.ts),
+// moved on while a delivery is under way: its real timeouts and polls cost no real time.
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { AgentActivity } from '../../common/agent-activity.js';
 import { CLAUDE_TYPING } from '../../main/agents/claude/profile.js';
 import { GEMINI_TYPING } from '../../main/agents/gemini/profile.js';
 import { PLAIN_TYPING } from '../../main/agents/shell/profile.js';
 import type { TypingRules } from '../../main/agents/typing.js';
-import { deliverText, type DeliveryTarget } from '../../main/supervisor/typing/typed-input.js';
+import { CONFIRM_TIMEOUT_MS, deliverText, SHOW_TIMEOUT_MS, type DeliveryOutcome, type DeliveryTarget } from '../../main/supervisor/typing/typed-input.js';
+import { ManualTime } from '../fakes/manual-time.js';
 
-const FAST = { showTimeoutMs: 1_500, confirmTimeoutMs: 600, pollMs: 20 };
+/** Manual time moves in steps this small, under the 30 ms repaint lag and the 100 ms poll, so no wait is skipped over. */
+const STEP_MS = 5;
+
+let time: ManualTime;
+beforeEach(() => {
+  time = new ManualTime();
+});
+
+/** deliverText on the manual clock, which moves on while the delivery's promise is pending. */
+function deliver(target: DeliveryTarget, text: string, rules: TypingRules): Promise<DeliveryOutcome> {
+  return time.driveUntilSettled(deliverText(target, text, rules, { clock: time, scheduler: time }), STEP_MS);
+}
 const NUDGE =
   'You were interrupted (connection lost or the machine slept). Re-read .mori/s/session_state.md, then continue where you left off and keep .mori/s/work_log.md current.';
 
@@ -60,7 +73,7 @@ class FakeAgent {
   }
 
   private repaint(): void {
-    setTimeout(() => (this.painted = this.render()), this.o.renderMs ?? 30);
+    time.after(this.o.renderMs ?? 30, () => (this.painted = this.render()));
   }
 
   private submit(): void {
@@ -71,16 +84,16 @@ class FakeAgent {
     if (this.o.neverBusy) return;
     this.busyNow = true;
     this.wentBusy = true;
-    setTimeout(() => {
+    time.after(200, () => {
       this.busyNow = false;
       this.history.push('● OK.');
       this.repaint();
-    }, 200);
+    });
   }
 
   readonly target: DeliveryTarget = {
     write: (data) => {
-      this.writes.push({ data, at: Date.now(), screen: this.painted });
+      this.writes.push({ data, at: time.monoMs(), screen: this.painted });
       if (data.startsWith('\x1b[200~') && data.endsWith('\x1b[201~')) {
         this.box += data.slice(6, -6);
       } else if (this.o.pasteBurstChars && data.length > this.o.pasteBurstChars) {
@@ -109,7 +122,7 @@ describe('deliverText', () => {
 
   it('claude: pastes the text, waits until it shows, sends Enter alone, and sees the agent go busy', async () => {
     const agent = new FakeAgent({ pasteBurstChars: 60, history: ['❯ earlier turn', '● Done.'] });
-    expect(await deliverText(agent.target, NUDGE, CLAUDE_TYPING, FAST)).toEqual({ kind: 'submitted' });
+    expect(await deliver(agent.target, NUDGE, CLAUDE_TYPING)).toEqual({ kind: 'submitted' });
     expect(agent.submitted).toEqual([NUDGE]);
     expect(agent.writes.map((w) => w.data)).toEqual([`\x1b[200~${NUDGE}\x1b[201~`, '\r']);
     // Enter went only once the wrapped text was on screen.
@@ -118,40 +131,43 @@ describe('deliverText', () => {
 
   it('an earlier echo of the same text does not count: Enter waits for the new one to show', async () => {
     const agent = new FakeAgent({ pasteBurstChars: 60, renderMs: 300, history: [`❯ ${NUDGE}`, '● OK.'] });
-    expect(await deliverText(agent.target, NUDGE, CLAUDE_TYPING, FAST)).toEqual({ kind: 'submitted' });
+    expect(await deliver(agent.target, NUDGE, CLAUDE_TYPING)).toEqual({ kind: 'submitted' });
     const typedAt = agent.writes[0]!.at;
     expect(agent.writes[1]!.at - typedAt).toBeGreaterThanOrEqual(280);
   });
 
   it('a lost Enter is sent once more', async () => {
     const agent = new FakeAgent({ pasteBurstChars: 60, dropEnters: 1 });
-    expect(await deliverText(agent.target, NUDGE, CLAUDE_TYPING, FAST)).toEqual({ kind: 'submitted' });
+    expect(await deliver(agent.target, NUDGE, CLAUDE_TYPING)).toEqual({ kind: 'submitted' });
     expect(agent.writes.map((w) => w.data).slice(1)).toEqual(['\r', '\r']);
     expect(agent.submitted).toEqual([NUDGE]);
   });
 
   it('an agent that never goes busy: not submitted after two Enters', async () => {
     const agent = new FakeAgent({ pasteBurstChars: 60, dropEnters: 5 });
-    const r = await deliverText(agent.target, NUDGE, CLAUDE_TYPING, FAST);
+    const r = await deliver(agent.target, NUDGE, CLAUDE_TYPING);
     expect(r).toEqual({ kind: 'not-submitted', why: expect.stringContaining('did not start working') as string });
     expect(agent.writes.map((w) => w.data).slice(1)).toEqual(['\r', '\r']);
+    // Enter went again only once the agent had had its full time to go busy.
+    expect(agent.writes[2]!.at - agent.writes[1]!.at).toBeGreaterThanOrEqual(CONFIRM_TIMEOUT_MS);
   });
 
   it('busy seen only in the status (a turn over before the screen repainted) counts', async () => {
     const agent = new FakeAgent({ pasteBurstChars: 60, statusOnly: true });
-    expect(await deliverText(agent.target, 'continue', CLAUDE_TYPING, FAST)).toEqual({ kind: 'submitted' });
+    expect(await deliver(agent.target, 'continue', CLAUDE_TYPING)).toEqual({ kind: 'submitted' });
   });
 
   it('types nothing while the agent retries by itself', async () => {
     const agent = new FakeAgent({ pasteBurstChars: 60, retrying: true });
-    expect(await deliverText(agent.target, NUDGE, CLAUDE_TYPING, FAST)).toEqual({ kind: 'agent-retrying' });
+    expect(await deliver(agent.target, NUDGE, CLAUDE_TYPING)).toEqual({ kind: 'agent-retrying' });
     expect(agent.writes).toEqual([]);
   });
 
   it('text that never shows is not followed by Enter (it could answer a menu)', async () => {
     const agent = new FakeAgent({ noEcho: true });
-    const r = await deliverText(agent.target, NUDGE, CLAUDE_TYPING, FAST);
+    const r = await deliver(agent.target, NUDGE, CLAUDE_TYPING);
     expect(r).toEqual({ kind: 'not-submitted', why: expect.stringContaining('did not show') as string });
+    expect(time.monoMs() - agent.writes[0]!.at).toBeGreaterThanOrEqual(SHOW_TIMEOUT_MS);
     expect(agent.writes.map((w) => w.data)).toEqual([`\x1b[200~${NUDGE}\x1b[201~`]);
   });
 
@@ -162,12 +178,12 @@ describe('deliverText', () => {
       ...agent.target,
       screenText: () => Promise.resolve(agent.writes.length > 0 ? '❯ [Pasted text #1]' : '❯ '),
     };
-    expect(await deliverText(target, long, CLAUDE_TYPING, FAST)).toEqual({ kind: 'submitted' });
+    expect(await deliver(target, long, CLAUDE_TYPING)).toEqual({ kind: 'submitted' });
   });
 
   it('gemini: the first character alone, a pause, then the rest; Enter after', async () => {
     const agent = new FakeAgent();
-    expect(await deliverText(agent.target, 'why? and how?', GEMINI_TYPING, FAST)).toEqual({ kind: 'submitted' });
+    expect(await deliver(agent.target, 'why? and how?', GEMINI_TYPING)).toEqual({ kind: 'submitted' });
     const data = agent.writes.map((w) => w.data);
     expect(data).toEqual(['w', 'hy? and how?', '\r']);
     expect(agent.writes[1]!.at - agent.writes[0]!.at).toBeGreaterThanOrEqual(GEMINI_TYPING.firstCharAloneMs - 5);
@@ -176,7 +192,7 @@ describe('deliverText', () => {
 
   it('a shell: typed and entered, nothing to wait for', async () => {
     const agent = new FakeAgent({ noEcho: true, neverBusy: true });
-    expect(await deliverText(agent.target, 'make test', PLAIN_TYPING, FAST)).toEqual({ kind: 'submitted' });
+    expect(await deliver(agent.target, 'make test', PLAIN_TYPING)).toEqual({ kind: 'submitted' });
     expect(agent.writes.map((w) => w.data)).toEqual(['make test', '\r']);
   });
 
@@ -184,6 +200,6 @@ describe('deliverText', () => {
     const agent = new FakeAgent();
     const target: DeliveryTarget = { ...agent.target, screenText: () => Promise.reject(new Error('mirror disposed')) };
     const rules: TypingRules = CLAUDE_TYPING;
-    expect(await deliverText(target, 'hi', rules, FAST)).toEqual({ kind: 'not-submitted', why: expect.stringContaining('mirror disposed') as string });
+    expect(await deliver(target, 'hi', rules)).toEqual({ kind: 'not-submitted', why: expect.stringContaining('mirror disposed') as string });
   });
 });

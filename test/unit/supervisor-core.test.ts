@@ -7,7 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SupervisorEvent } from '../../common/events.js';
 import { readSessionFile } from '../../main/state/session-file.js';
-import { backoffDelay, DEFAULT_RESTART_POLICY } from '../../main/supervisor/exits/restart-policy.js';
+import { backoffDelay, DEFAULT_RESTART_POLICY } from '../../main/supervisor/session/restart-policy.js';
 import type { Supervisor } from '../../main/supervisor/supervisor.js';
 import { FakeBackend } from '../fakes/fake-backend.js';
 import { ManualTime } from '../fakes/manual-time.js';

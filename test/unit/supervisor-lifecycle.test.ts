@@ -6,7 +6,7 @@ import { RUNTIME_STATES, SupervisorEvent } from '../../common/events.js';
 import { IpcRequestEnvelope, IpcServerMessage, parseParams } from '../../common/ipc.js';
 import { checkpointChanged, checkpointLogLine } from '../../main/supervisor/checkpoints/checkpoint.js';
 import { decideOnExit, LIFECYCLE, LIFECYCLE_EVENTS, meantToRun, nextState, RESUME_FAILURE_WINDOW_MS, startAction, startupInterruption, type ExitInput, type LifecycleEvent } from '../../main/supervisor/session/lifecycle.js';
-import { backoffDelay, DEFAULT_RESTART_POLICY as P, initialRestartState, onCrash } from '../../main/supervisor/exits/restart-policy.js';
+import { backoffDelay, DEFAULT_RESTART_POLICY as P, initialRestartState, onCrash } from '../../main/supervisor/session/restart-policy.js';
 
 describe('backoffDelay', () => {
   it('doubles from 1 s to a 60 s ceiling', () => {

@@ -61,6 +61,19 @@ async function until(ok: () => boolean, what: string): Promise<void> {
   }
 }
 
+/** Manual time's step while a nudge is typed: under typing's 100 ms poll and 150 ms pause before Enter. */
+const TYPING_STEP_MS = 10;
+
+/** As `until`, for a wait that includes typing: typing pauses on the manual clock, so it moves on in small steps meanwhile. */
+async function untilTyped(ok: () => boolean, what: string): Promise<void> {
+  const end = Date.now() + 3_000;
+  while (!ok()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+    time.advance(TYPING_STEP_MS);
+  }
+}
+
 /** Lets pending async steps (a resume, a relaunch) run to their end with the clock still. */
 const drain = (): Promise<void> => new Promise((r) => setTimeout(r, 50));
 
@@ -146,7 +159,7 @@ describe('a session at its usage limit', () => {
     expect(info(s, 'lim').state).toBe('limited');
 
     time.advance(1);
-    await until(() => resumedEntries('lim') === 1, 'the resume');
+    await untilTyped(() => resumedEntries('lim') === 1, 'the resume');
     await until(() => info(s, 'lim').state === 'running', 'running again');
     expect(typed(t)).toContain('You were interrupted');
     expect(info(s, 'lim').usageLimit).toBeNull();
@@ -239,7 +252,7 @@ describe('a session at its usage limit', () => {
     const first = (await limited(s, 'again', t)).usageLimit;
     if (!first) throw new Error('no plan');
     time.advance(first.resumeAt - time.wallMs());
-    await until(() => info(s, 'again').state === 'running', 'the resume');
+    await untilTyped(() => info(s, 'again').state === 'running', 'the resume');
     const second = (await limited(s, 'again', t, "You've hit your session limit · resets 8:00pm (UTC)")).usageLimit;
     expect(second).toMatchObject({ resetAt: Date.UTC(2026, 10, 30, 20, 0, 0), retries: 1 });
     expect(count(h.workLog('again'), 'SESSION LIMITED - usage limit')).toBe(2);
@@ -300,7 +313,7 @@ describe('a session at its usage limit', () => {
     const { s, t } = await running('now');
     await limited(s, 'now', t);
     expect((await s.limitChoice('now', 'resume-now')).ok).toBe(true);
-    await until(() => resumedEntries('now') === 1 && info(s, 'now').state === 'running', 'the resume');
+    await untilTyped(() => resumedEntries('now') === 1 && info(s, 'now').state === 'running', 'the resume');
     expect(typed(t)).toContain('You were interrupted');
     time.advance(DAY_MS);
     await drain();
@@ -365,7 +378,7 @@ describe('a session at its usage limit', () => {
     time.sleep(60_000);
     s.setAsleep(false);
     time.advance(plan.resumeAt - time.wallMs());
-    await until(() => resumedEntries('sleepy') === 1, 'the resume at its wall-clock time');
+    await untilTyped(() => resumedEntries('sleepy') === 1, 'the resume at its wall-clock time');
     await until(() => info(s, 'sleepy').state === 'running', 'running');
 
     // Limited again, then asleep through the reset: the wake's resume is the one resume.
@@ -376,7 +389,7 @@ describe('a session at its usage limit', () => {
     s.setAsleep(false);
     expect(info(s, 'sleepy').state).toBe('limited');
     await s.resumeSession('sleepy', 'sleep', { awayMs: 10 * 60_000, checks: null });
-    await until(() => resumedEntries('sleepy') === 2, 'the wake resume');
+    await untilTyped(() => resumedEntries('sleepy') === 2, 'the wake resume');
     time.advance(DAY_MS);
     await drain();
     expect(resumedEntries('sleepy')).toBe(2);

@@ -3,13 +3,14 @@
 // (offline-admin.ts). Both are the person's: refused from inside a supervised agent, here and by the daemon.
 // `rm` asks before it acts when run in a terminal; elsewhere it needs --yes. A session's own worktree
 // (session-worktree.ts) is kept, or removed after the session with --remove-worktree (by the supervisor
-// when one answers, else here). Runs in the CLI process.
+// when one answers, else here; both through session-removal.ts). Runs in the CLI process.
 import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
 import { fail, ok } from '../../../common/result.js';
 import type { SessionWorktree } from '../../../common/session.js';
 import { openSession } from '../../state/resolve-session.js';
-import { removeSessionWorktree, sessionWorktreeOf, worktreeRemovalProblem } from '../../git/session-worktree.js';
+import { sessionWorktreeOf, worktreeRemovalProblem } from '../../git/session-worktree.js';
+import { removeWithWorktree } from '../../supervisor/session/session-removal.js';
 import { moriHome } from '../../state/mori-home.js';
 import { refusedInsideAgent } from '../approver-check.js';
 import { reportFailure, reportSuccess, type OutputOptions } from '../output.js';
@@ -97,18 +98,15 @@ export function registerRemove(program: Command): void {
       }
       const deleteState = opts.deleteState ?? false;
       const removeWorktree = opts.removeWorktree ?? false;
-      // The supervisor removes the worktree itself, checking it again once the agent is stopped.
+      const force = removeWorktree && (opts.force ?? false);
+      // The one removal (session-removal.ts) takes the worktree after the session, checked again once the agent is stopped.
       const r = await viaSupervisor(
-        (c) => c.request('session.remove', { session: sessionRef(spec), deleteState, removeWorktree, force: removeWorktree && (opts.force ?? false) }),
-        () => removeOffline(spec, deleteState, moriHome()),
+        (c) => c.request('session.remove', { session: sessionRef(spec), deleteState, removeWorktree, force }),
+        () => removeWithWorktree(spec, wt.value, { removeWorktree, force }, () => removeOffline(spec, deleteState, moriHome())),
       );
       if (!r.ok) return reportFailure(r, opts);
-      const v = r.value as { id: string; name: string; stateDir: string; stateDeleted: boolean; worktree?: { removed: boolean } };
+      const v = r.value as { id: string; name: string; stateDir: string; stateDeleted: boolean };
       const tree = wt.value;
-      if (tree && opts.removeWorktree && v.worktree?.removed !== true) {
-        const gone = await removeSessionWorktree(tree);
-        if (!gone.ok) return reportFailure(fail(gone.code, `removed session "${v.name}", but not its worktree: ${gone.message}`), opts);
-      }
       const treeLine = tree ? `\n  worktree ${opts.removeWorktree ? `removed: ${tree.path} (branch ${tree.branch} kept)` : `kept: ${tree.path} (branch ${tree.branch})`}` : '';
       const stateLine = tree && opts.removeWorktree ? '' : `\n  state dir ${v.stateDeleted ? 'deleted' : `kept: ${v.stateDir}`}`;
       reportSuccess({ ok: true, ...v, ...(tree ? { worktree: { ...tree, removed: removeWorktree } } : {}) }, `Removed session "${v.name}" (${v.id})${stateLine}${treeLine}`, opts);

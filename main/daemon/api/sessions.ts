@@ -40,7 +40,7 @@ export const initSession: Handler<'session.init'> = async (p, ctx) => {
     if (!made.ok) return made;
     worktree = made.value;
   }
-  const created = await createSession({ projectDir: worktree?.path ?? projectDir, worktree, name, profile, task, backend, command, home: ctx.home });
+  const created = await createSession({ projectDir: worktree?.path ?? projectDir, worktree, name, profile, task, backend, command, resume: p.resume, home: ctx.home });
   if (!created.ok) return created;
   // The person typed this command in the new-session dialog, as with `mori init --command`: it is
   // approved now; any later change to it in session.json needs approval again.

@@ -8,17 +8,18 @@ import { background } from '../../background.js';
 import { bootId } from '../../os/boot-id.js';
 import type { Terminal } from '../../terminals/terminal.js';
 import { decideOnExit, type ExitDecision } from '../session/lifecycle.js';
-import { recordCrash, systemAwakeMs } from './restart-history.js';
+import { recordCrash, systemAwakeMs } from '../session/restart-history.js';
 import type { Checkpointer } from '../checkpoints/checkpoint.js';
 import type { SessionRuntime } from '../session/session-runtime.js';
-import type { MachineState } from '../supervisor-options.js';
+import type { MachineState } from '../session/machine-state.js';
 import type { SessionStore } from '../session/session-store.js';
 import type { SessionTransitions } from '../session/transitions.js';
-import type { RestartPolicyConfig } from './restart-policy.js';
+import type { RestartPolicyConfig } from '../session/restart-policy.js';
 import type { SupervisorEvent } from '../../../common/events.js';
 import type { InterruptReason } from '../../../common/session.js';
 import type { PowerClock, Scheduler } from '../../power/clock.js';
 import { endViews } from '../session/view-hub.js';
+import { Emitter } from '../session/emitter.js';
 
 /** An exit this soon after a wake (awake ms) is the sleep's doing, not a crash (DESIGN.md §4). */
 export const NEAR_SLEEP_MS = 30_000;
@@ -36,11 +37,13 @@ export interface ExitHandlerPorts {
   moves: Pick<SessionTransitions, 'move' | 'attention' | 'base'>;
   emit(e: SupervisorEvent): void;
   checkpoints: Pick<Checkpointer, 'take'>;
-  /** Resumes the session once its restart delay is over (the resume path, resume-controller.ts). */
-  resumeAfterBackoff(rt: SessionRuntime, reason: InterruptReason): Promise<void>;
 }
 
 export class ExitHandler {
+  private readonly restartDue = new Emitter<[rt: SessionRuntime, reason: InterruptReason], Promise<void>>();
+  /** A session's restart delay is over: the resume path (resume-controller.ts) resumes it. */
+  readonly onRestartDue = this.restartDue.event;
+
   constructor(private readonly ports: ExitHandlerPorts) {}
 
   /** The terminal of `rt` exited. */
@@ -182,7 +185,7 @@ export class ExitHandler {
         () => {
           rt.timers.fired('retry');
           if (rt.generation !== gen || ports.machine.shuttingDown) return;
-          background(ports.resumeAfterBackoff(rt, decision.reason), `resuming ${rt.name} after a restart delay`);
+          background(Promise.all(this.restartDue.fire(rt, decision.reason)), `resuming ${rt.name} after a restart delay`);
         },
         true,
       ),

@@ -14,7 +14,7 @@ import { bootId } from '../../os/boot-id.js';
 import { TRANSCRIPT_DIR } from '../../state/state-dir.js';
 import type { Terminal, TerminalBackend } from '../../terminals/terminal.js';
 import { tmuxSessionName } from '../../terminals/tmux/pane-format.js';
-import { ActivityMonitor } from './activity-monitor.js';
+import { ActivityMonitor } from '../signals/activity-monitor.js';
 import { agentEnvironment } from './agent-env.js';
 import type { AgentIdLearner } from './agent-id-learner.js';
 import { checkAgentProgram } from '../../agents/agent-program.js';
@@ -22,10 +22,11 @@ import type { Checkpointer } from '../checkpoints/checkpoint.js';
 import type { UsageLimitSignal } from '../../agents/usage-limit/usage-limit-signal.js';
 import { ScreenLimitWatch } from '../limits/screen-limit-watch.js';
 import { transcriptUsageLimit, turnEnded } from '../limits/transcript-limit-watch.js';
-import { describeLaunch, type PlanResult } from './launch-plan.js';
-import type { ResumeJournal } from '../resume/resume-journal.js';
+import { describeLaunch, type PlanResult } from './planned-launch.js';
+import { leaveBehind } from '../session/previous-ids.js';
 import { AgentRun, type SessionRuntime } from '../session/session-runtime.js';
-import type { MachineState, ResumeContext, SupervisorOptions } from '../supervisor-options.js';
+import type { MachineState } from '../session/machine-state.js';
+import type { ResumeContext } from '../session/resume-context.js';
 import type { SessionStore } from '../session/session-store.js';
 import type { SessionTransitions } from '../session/transitions.js';
 import type { Typist } from '../typing/typed-input.js';
@@ -41,6 +42,16 @@ import { NO_SCREEN_PATTERNS } from '../signals/no-screen-patterns.js';
 /** The size a terminal starts at before any view says otherwise: a common laptop terminal. */
 export const DEFAULT_SIZE = { cols: 120, rows: 40 };
 
+/**
+ * Activity reading. `hooksOnly`: the screen patterns and claude's status file are not read, so the
+ * activity comes from the agents' hooks alone (tests that prove the hooks by themselves).
+ */
+export interface ActivityReading {
+  readDelayMs?: number;
+  settleMs?: number;
+  hooksOnly?: boolean;
+}
+
 export interface LaunchRequest {
   /** Null for a new session; else the interruption this launch resumes from. */
   reason: InterruptReason | null;
@@ -49,6 +60,14 @@ export interface LaunchRequest {
   gen: number;
   /** Why a live agent was ended to make way for this launch (stuck, a nudge not taken); null: it was not running. */
   restartedBecause?: string | null;
+}
+
+/** Where a relaunch says it resumes the session (resume/resume-journal.ts, the one writer of it). */
+export interface LaunchJournal {
+  /** The resume has begun with the agent launched as `launch`. */
+  resuming(rt: SessionRuntime, launch: LaunchKind): void;
+  /** The SESSION RESUMED entry saying `what` was done, then, when `then` allows, `session.resumed`. */
+  resumed(rt: SessionRuntime, reason: InterruptReason, context: ResumeContext | null, what: string, launch: LaunchKind, then: () => boolean): void;
 }
 
 /** What launching and adopting an agent uses. */
@@ -64,10 +83,10 @@ export interface AgentLauncherPorts {
   emit(e: SupervisorEvent): void;
   /** The size a terminal starts at; default DEFAULT_SIZE. */
   size?: TerminalSize | undefined;
-  activity?: SupervisorOptions['activity'];
+  activity?: ActivityReading | undefined;
   checkpoints: Pick<Checkpointer, 'schedule'>;
   ids: AgentIdLearner;
-  journal: Pick<ResumeJournal, 'resuming' | 'resumed'>;
+  journal: LaunchJournal;
   typist: Pick<Typist, 'type'>;
   /** The agents' hooks (signals/hook-signals.ts); absent: activity from the screen alone. */
   hooks?: HookSignals;
@@ -126,7 +145,8 @@ export class AgentLauncher {
     store.write(rt, (s) => ({
       ...s,
       intent: { kind: 'running' },
-      agent: { ...s.agent, sessionId: learnsId ? null : (spec.agentSessionId ?? s.agent.sessionId), cwd: spec.agentSessionId !== null ? spec.cwd : s.agent.cwd },
+      // A fresh start leaves the agent's previous conversation behind: its id is kept to go back to.
+      agent: { ...leaveBehind(s.agent, plan.value.leavesBehind ?? null), sessionId: learnsId ? null : (spec.agentSessionId ?? s.agent.sessionId), cwd: spec.agentSessionId !== null ? spec.cwd : s.agent.cwd },
       lastBootId: bootId(),
     }));
     const words = describeLaunch(plan.value);

@@ -7,19 +7,20 @@
 // a crash: the restart policy never hears of it. Runs in the supervisor's process.
 import type { SupervisorEvent } from '../../../common/events.js';
 import { fail, ok, type Result } from '../../../common/result.js';
-import type { InterruptReason, UsageLimitPlan } from '../../../common/session.js';
+import type { UsageLimitPlan } from '../../../common/session.js';
 import { clockWords } from '../../../common/session-view.js';
 import type { Env } from '../../agents/profile.js';
 import type { UsageLimitSignal } from '../../agents/usage-limit/usage-limit-signal.js';
 import { background } from '../../background.js';
 import type { PowerClock, Scheduler } from '../../power/clock.js';
 import { atWallTime } from '../../power/long-timer.js';
-import type { ResumeOptions } from '../resume/resume-controller.js';
+import { Emitter } from '../session/emitter.js';
 import type { StartAction } from '../session/lifecycle.js';
 import type { SessionRuntime } from '../session/session-runtime.js';
 import type { SessionStore } from '../session/session-store.js';
 import type { SessionTransitions } from '../session/transitions.js';
-import type { MachineState, ResumeContext } from '../supervisor-options.js';
+import type { MachineState } from '../session/machine-state.js';
+import type { ResumeContext } from '../session/resume-context.js';
 import { type JitterSlot, LIMIT_AGAIN_WINDOW_MS, LIMIT_JITTER_MS, LIMIT_MAX_RESET_AHEAD_MS, planLimit, plausibleReset } from './limit-plan.js';
 import { transcriptAnsweredSince } from './transcript-limit-watch.js';
 
@@ -40,8 +41,12 @@ export interface UsageLimitsPorts {
   emit(e: SupervisorEvent): void;
   /** Every session of this supervisor (for the other sessions' planned resumes). */
   sessions(): readonly SessionRuntime[];
-  /** The one resume path (resume-controller.ts). */
-  resume(rt: SessionRuntime, reason: InterruptReason, context: ResumeContext | null, options?: ResumeOptions): Promise<void>;
+}
+
+/** How a limit's one resume goes: `asked`, the person resumes it; `continuedByItself`, nothing is typed. */
+export interface LimitResume {
+  asked: boolean;
+  continuedByItself: boolean;
 }
 
 /** What came of a signal. */
@@ -58,6 +63,9 @@ const DAY_MS = 24 * 60 * 60_000;
 const DST_SLACK_MS = 60 * 60_000;
 
 export class UsageLimits {
+  private readonly resumeDue = new Emitter<[rt: SessionRuntime, context: ResumeContext | null, how: LimitResume], Promise<void>>();
+  /** A limited session's one resume is due: the resume path (resume-controller.ts) resumes it. */
+  readonly onResumeDue = this.resumeDue.event;
   /**
    * Per session id: when it last resumed from a limit, that limit's retries (the backoff streak), and
    * the reset and words it named (so its line, redrawn on screen after the agent went on, is known).
@@ -183,7 +191,7 @@ export class UsageLimits {
     rt.timers.clear('limit');
     this.lastResume.set(rt.id, { at: this.ports.clock.wallMs(), retries: plan.retries, resetAt: plan.resetAt, text: plan.text });
     this.ports.store.write(rt, (s) => ({ ...s, usageLimit: null }));
-    await this.ports.resume(rt, 'usage-limit', context, { asked, continuedByItself });
+    await Promise.all(this.resumeDue.fire(rt, context, { asked, continuedByItself }));
   }
 
   /** Replaced, resumed, stopped meanwhile, or asleep (the wake decides): not this plan's resume. */

@@ -11,7 +11,7 @@ import type { PowerClock } from '../../power/clock.js';
 import { resumeWords } from './resume-words.js';
 import type { SessionRuntime } from '../session/session-runtime.js';
 import type { SessionStore } from '../session/session-store.js';
-import type { ResumeContext } from '../supervisor-options.js';
+import type { ResumeContext } from '../session/resume-context.js';
 
 /** A session a verification is about: what its events name, where its checks are. */
 export interface VerifyTarget {

@@ -6,7 +6,7 @@ import type { LaunchKind, RuntimeState } from '../../../common/events.js';
 import type { Intent, InterruptReason } from '../../../common/session.js';
 import type { TerminalExit } from '../../../common/terminal.js';
 import { exitedCleanly } from '../../../common/terminal.js';
-import { onCrash, type RestartPolicyConfig, type RestartState } from '../exits/restart-policy.js';
+import { onCrash, type RestartPolicyConfig, type RestartState } from './restart-policy.js';
 
 /**
  * What happens to a session, as the lifecycle hears it. Facts about the agent (`ran`, `finished`,

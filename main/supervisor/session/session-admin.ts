@@ -9,6 +9,7 @@
 import type { SupervisorEvent } from '../../../common/events.js';
 import type { SessionInfo } from '../../../common/ipc.js';
 import { fail, ok, type Result } from '../../../common/result.js';
+import type { PowerClock, Scheduler } from '../../power/clock.js';
 import { readRegistry } from '../../state/registry.js';
 import type { TmuxBackend } from '../../terminals/tmux/tmux-backend.js';
 import type { SessionRuntime } from './session-runtime.js';
@@ -33,7 +34,9 @@ export interface SessionAdminPorts {
   /** The person's stop (Supervisor.stopSession). */
   stop: (ref: string) => Promise<Result<SessionInfo>>;
   emit: (e: SupervisorEvent) => void;
-  now: () => number;
+  /** Wall time for events, monotonic time for the wait on a stopped agent's exit. */
+  clock: PowerClock;
+  scheduler: Scheduler;
   /** Resolves once every checkpoint begun so far is written (a stop takes one): none may write into a moved or deleted dir. */
   checkpointsSettled: () => Promise<void>;
 }
@@ -66,7 +69,7 @@ export class SessionAdmin {
     const loaded = this.ports.sessions.load(moved.ok ? moved.value.stateDir : rt.stateDir);
     if (!moved.ok) return moved;
     if (!loaded.ok) return fail(loaded.code, `renamed to "${name}" (${moved.value.stateDir}), but it could not be loaded again: ${loaded.message}`);
-    this.ports.emit({ type: 'session.renamed', at: this.ports.now(), sessionId: rt.id, name, from: moved.value.from });
+    this.ports.emit({ type: 'session.renamed', at: this.ports.clock.wallMs(), sessionId: rt.id, name, from: moved.value.from });
     return ok(sessionInfo(loaded.value));
   }
 
@@ -89,7 +92,7 @@ export class SessionAdmin {
   private async unregister(s: RegisteredSession, deleteState: boolean): Promise<Result<Removed>> {
     const gone = await removeSessionFiles(this.ports, s, deleteState);
     if (!gone.ok) return gone;
-    this.ports.emit({ type: 'session.removed', at: this.ports.now(), sessionId: s.id, name: s.name, stateDeleted: gone.value.stateDeleted });
+    this.ports.emit({ type: 'session.removed', at: this.ports.clock.wallMs(), sessionId: s.id, name: s.name, stateDeleted: gone.value.stateDeleted });
     return gone;
   }
 
@@ -97,9 +100,10 @@ export class SessionAdmin {
   private async stopAndWait(rt: SessionRuntime): Promise<Result<true>> {
     const r = await this.ports.stop(rt.id);
     if (!r.ok) return r;
-    for (const deadline = Date.now() + STOP_WAIT_MS; rt.terminal !== null; ) {
-      if (Date.now() > deadline) return fail('failed', `session "${rt.name}": its agent did not exit within ${STOP_WAIT_MS / 1000} s of being stopped; nothing was removed`);
-      await new Promise((resolve) => setTimeout(resolve, STOP_POLL_MS));
+    const { clock, scheduler } = this.ports;
+    for (const deadline = clock.monoMs() + STOP_WAIT_MS; rt.terminal !== null; ) {
+      if (clock.monoMs() > deadline) return fail('failed', `session "${rt.name}": its agent did not exit within ${STOP_WAIT_MS / 1000} s of being stopped; nothing was removed`);
+      await new Promise<void>((resolve) => scheduler.after(STOP_POLL_MS, resolve, true));
     }
     rt.timers.clear();
     await this.ports.checkpointsSettled();

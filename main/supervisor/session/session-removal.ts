@@ -4,9 +4,16 @@
 // out of the registry, drops the person's approvals for its state dir, clears a state problem
 // recorded for it and, only when asked, deletes the state dir; a rename moves the state dir
 // (state/session-move.ts) and carries the approvals over. The caller has stopped the agent and let go
-// of the session first. Runs in the supervisor's process and in the CLI.
-import { ok, type Result } from '../../../common/result.js';
+// of the session first. A session's own git worktree (git/session-worktree.ts) goes after it only when
+// asked, the branch always kept: checked before anything is removed and again once the session is
+// gone (its agent may have written meanwhile); uncommitted changes or commits no other branch holds
+// refuse it (`conflict`) unless forced. Runs in the supervisor's process (the daemon's `session.remove`)
+// and in the CLI.
+import { fail, ok, type Result } from '../../../common/result.js';
+import type { SessionWorktree } from '../../../common/session.js';
 import { moveApprovals, stateDirKey } from '../../checks/trust-store.js';
+import { checkedForRemoval, removeSessionWorktree, sessionWorktreeOf } from '../../git/session-worktree.js';
+import { readSessionFile } from '../../state/session-file.js';
 import { renameStateDir, unregisterSession, type Renamed } from '../../state/session-move.js';
 import type { TmuxBackend } from '../../terminals/tmux/tmux-backend.js';
 import { clearStateProblem } from './state-problems.js';
@@ -51,4 +58,38 @@ export async function renameSessionFiles(home: string, stateDir: string, name: s
   if (!moved.ok) return moved;
   await moveApprovals(home, moved.value.oldStateDir, moved.value.stateDir);
   return moved;
+}
+
+/** What a removal does with the session's own worktree: keep it, or remove it after the session (`force`: whatever it holds). */
+export interface WorktreeChoice {
+  removeWorktree: boolean;
+  force: boolean;
+}
+
+/** A removal's answer: the session, and its own worktree when it had one, removed or kept. */
+export type RemovedWithWorktree = Removed & { worktree?: SessionWorktree & { removed: boolean } };
+
+/** The own worktree of the session in `stateDir`, or null; when `strict` (it is to be removed) a session or worktree that cannot be read is the answer. */
+export function sessionWorktreeAt(stateDir: string, home: string, strict: boolean): Result<SessionWorktree | null> {
+  const session = readSessionFile(stateDir);
+  if (!session.ok) return strict ? session : ok(null);
+  const wt = sessionWorktreeOf(stateDir, session.value, home);
+  return wt.ok || strict ? wt : ok(null);
+}
+
+/** Removes session `ref` by `remove` (which stops it first), then its worktree `tree` as `choice` says. */
+export async function removeWithWorktree(ref: string, tree: SessionWorktree | null, choice: WorktreeChoice, remove: () => Promise<Result<Removed>>): Promise<Result<RemovedWithWorktree>> {
+  if (choice.removeWorktree) {
+    if (tree === null) return fail('usage', `session "${ref}" has no worktree of its own`);
+    const checked = await checkedForRemoval(tree, choice.force);
+    if (!checked.ok) return fail(checked.code, `${checked.message}; nothing was removed`);
+  }
+  const r = await remove();
+  if (!r.ok || tree === null) return r;
+  if (!choice.removeWorktree) return ok({ ...r.value, worktree: { ...tree, removed: false } });
+  const again = await checkedForRemoval(tree, choice.force);
+  if (!again.ok) return fail('failed', `removed session "${r.value.name}", but kept its worktree: ${again.message}`);
+  const gone = await removeSessionWorktree(tree);
+  if (!gone.ok) return fail(gone.code, `removed session "${r.value.name}", but not its worktree: ${gone.message}`);
+  return ok({ ...r.value, worktree: { ...tree, removed: true } });
 }

@@ -13,8 +13,7 @@ import type { FailedResume } from '../../agents/profiles.js';
 import type { Cancel } from '../../power/clock.js';
 import { projectDirOf } from '../../state/project-dir.js';
 import type { Terminal } from '../../terminals/terminal.js';
-import type { ActivityMonitor } from '../launch/activity-monitor.js';
-import type { RestartState } from '../exits/restart-policy.js';
+import type { RestartState } from './restart-policy.js';
 
 /** What a session's timers are for: a restart in backoff, checkpoints, a stuck/retrying agent, learning an agent's id, the resume after a usage limit. */
 type TimerKind = 'retry' | 'checkpoint' | 'stuck' | 'id-watch' | 'limit';
@@ -45,9 +44,14 @@ export class SessionTimers {
   }
 }
 
+/** What watches a run's activity (signals/activity-monitor.ts): stopped when the run ends. */
+export interface RunWatch {
+  dispose(): void;
+}
+
 /** What the running agent is: its terminal, how it was launched, and what watches it. */
 export class AgentRun {
-  private watcher: ActivityMonitor | null = null;
+  private watcher: RunWatch | null = null;
   private prompt: string | null;
   private nudged: number | null = null;
 
@@ -62,7 +66,7 @@ export class AgentRun {
     this.prompt = spec?.typePrompt ?? null;
   }
 
-  get monitor(): ActivityMonitor | null {
+  get monitor(): RunWatch | null {
     return this.watcher;
   }
 
@@ -77,7 +81,7 @@ export class AgentRun {
   }
 
   /** The activity monitor that watches this agent; disposed when the run ends. */
-  watchWith(monitor: ActivityMonitor): void {
+  watchWith(monitor: RunWatch): void {
     this.watcher = monitor;
   }
 

@@ -5,7 +5,7 @@
 // profile runs, and nothing unregistered may choose what Mori executes. Runs in the supervisor's process.
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
-import { fail, ok, type Result } from '../../../common/result.js';
+import { fail, ok, type Failure, type Result } from '../../../common/result.js';
 import { getProfile } from '../../agents/profiles.js';
 import type { PowerClock } from '../../power/clock.js';
 import { bootId } from '../../os/boot-id.js';
@@ -14,7 +14,7 @@ import { readRegistry } from '../../state/registry.js';
 import { readSessionFile, sessionFilePath } from '../../state/session-file.js';
 import { assertStatePath, UnsafeStateFile } from '../../state/state-file-guard.js';
 import { SESSION_LOCK } from '../../state/session-summary.js';
-import { crashTimes, systemAwakeMs } from '../exits/restart-history.js';
+import { crashTimes, systemAwakeMs } from './restart-history.js';
 import { SessionRuntime } from './session-runtime.js';
 import { readStateProblem } from './state-problems.js';
 
@@ -89,6 +89,12 @@ export class SessionSet {
     if (named.length === 1 && named[0]) return ok(named[0]);
     if (named.length > 1) return fail('usage', `"${ref}" names ${named.length} sessions; give the id`);
     return fail('not-found', `no session "${ref}" in this supervisor (see \`mori ls\`)`);
+  }
+
+  /** What `fn` makes of the session `ref` names (name, id or state dir), or why there is none. */
+  withSession<T>(ref: string, fn: (rt: SessionRuntime) => T): T | Failure {
+    const found = this.find(ref);
+    return found.ok ? fn(found.value) : found;
   }
 
   byStateDir(dir: string): SessionRuntime | undefined {

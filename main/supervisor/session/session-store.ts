@@ -17,6 +17,7 @@ import { readSessionFile, sessionFilePath, updateSessionFile, updateSessionFileA
 import { stateFileDefect, UnsafeStateFile } from '../../state/state-file-guard.js';
 import { appendEntry, appendEntryAsync, WORK_LOG_BUDGET_BYTES } from '../../state/work-log.js';
 import { CompactionBusy } from '../../state/work-log-lock.js';
+import { Emitter } from './emitter.js';
 import type { SessionRuntime } from './session-runtime.js';
 import { clearStateProblem, recordStateProblem, type StateProblemReason } from './state-problems.js';
 
@@ -25,8 +26,6 @@ export interface SessionStoreOptions {
   clock: PowerClock;
   /** The loaded session whose state dir this is, if any: its memory takes the changes written by update(). */
   loaded: (stateDir: string) => SessionRuntime | null;
-  /** A state file of `rt` could not be written; called once per distinct failure. */
-  onUnwritable: (rt: SessionRuntime, message: string, reason: StateProblemReason) => void;
 }
 
 export class SessionStore {
@@ -36,6 +35,10 @@ export class SessionStore {
   private readonly pending = new Map<string, SessionFile['intent']>();
   /** Entries being appended asynchronously, by id: later entries of the session queue behind them. */
   private readonly deferred = new Map<string, Promise<void>>();
+
+  private readonly unwritable = new Emitter<[rt: SessionRuntime, message: string, reason: StateProblemReason]>();
+  /** A state file of `rt` could not be written; told once per distinct failure. */
+  readonly onUnwritable = this.unwritable.event;
 
   constructor(private readonly options: SessionStoreOptions) {}
 
@@ -148,6 +151,6 @@ export class SessionStore {
       pendingIntent: this.pending.get(rt.id) ?? null,
     });
     if (recorded !== null) process.stderr.write(`mori: ${rt.name}: cannot record that its state is unwritable either: ${recorded}\n`);
-    if (known !== message) this.options.onUnwritable(rt, message, reason);
+    if (known !== message) this.unwritable.fire(rt, message, reason);
   }
 }

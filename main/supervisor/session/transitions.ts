@@ -5,7 +5,7 @@
 import type { SupervisorEvent } from '../../../common/events.js';
 import type { InterruptReason } from '../../../common/session.js';
 import type { PowerClock } from '../../power/clock.js';
-import { REASON_WORDS } from '../resume/interrupt-words.js';
+import { REASON_WORDS } from './reason-words.js';
 import { nextState, type LifecycleEvent } from './lifecycle.js';
 import type { SessionRuntime } from './session-runtime.js';
 import type { SessionStore } from './session-store.js';

@@ -15,7 +15,7 @@ import { hookReport } from '../../agents/hooks/hook-events.js';
 import { ensureReportScript, hooksDir } from '../../agents/hooks/report-script.js';
 import type { UsageLimitSignal } from '../../agents/usage-limit/usage-limit-signal.js';
 import { isAgentFileError, readAgentFileSync } from '../../os/agent-file.js';
-import type { ActivityMonitor } from '../launch/activity-monitor.js';
+import type { ActivityMonitor } from './activity-monitor.js';
 import { localZone } from '../limits/screen-limit-watch.js';
 import type { AgentRun, SessionRuntime } from '../session/session-runtime.js';
 import type { SessionStore } from '../session/session-store.js';

@@ -4,8 +4,10 @@
 // on the screen, Enter sent on its own, the agent confirmed busy, Enter tried once more, else reported
 // not submitted; nothing is typed while the agent retries a request by itself. Keys without Enter are
 // written as they are; an input that did not get through is logged (Typist). Runs in the supervisor's
-// process; delivery's timers are real (short).
+// process; delivery waits on the clock and scheduler it is given (the system's unless a test gives
+// its manual time).
 import type { Env } from '../../agents/profile.js';
+import { systemClock, systemScheduler, type PowerClock, type Scheduler } from '../../power/clock.js';
 import { detectActivity } from '../../agents/screen-activity.js';
 import type { Terminal } from '../../terminals/terminal.js';
 import type { SessionRuntime } from '../session/session-runtime.js';
@@ -18,13 +20,13 @@ export type TypedInputOutcome = DeliveryOutcome;
 /** What a typed input is for, for the work log when it does not get through. */
 export type TypedInputPurpose = 'nudge' | 'send' | 'first prompt';
 
-export async function typeInto(rt: SessionRuntime, terminal: Terminal, text: string, enter: boolean, env: Env): Promise<TypedInputOutcome> {
+export async function typeInto(rt: SessionRuntime, terminal: Terminal, text: string, enter: boolean, env: Env, time: DeliveryTime = SYSTEM_TIME): Promise<TypedInputOutcome> {
   if (terminal.exit !== null) return { kind: 'not-submitted', why: 'the agent has exited' };
   if (!enter) {
     terminal.write(text);
     return { kind: 'submitted' };
   }
-  return deliverText(deliveryTarget(rt, terminal, env), text, rt.profile.typing);
+  return deliverText(deliveryTarget(rt, terminal, env), text, rt.profile.typing, time);
 }
 
 /**
@@ -54,10 +56,12 @@ function deliveryTarget(rt: SessionRuntime, t: Terminal, env: Env): DeliveryTarg
   };
 }
 
-/** What typing needs: the agents' environment, and the work log for an input that did not get through. */
+/** What typing needs: the agents' environment, the work log for an input that did not get through, and the time delivery waits on (the system's if not given). */
 export interface TypistPorts {
   env: Env;
   store: Pick<SessionStore, 'log'>;
+  clock?: PowerClock;
+  scheduler?: Scheduler;
 }
 
 /** The one way typed text reaches an agent; an input that did not get through is logged. */
@@ -65,9 +69,9 @@ export class Typist {
   constructor(private readonly ports: TypistPorts) {}
 
   async type(rt: SessionRuntime, text: string, purpose: TypedInputPurpose, enter = true): Promise<TypedInputOutcome> {
-    const { env, store } = this.ports;
+    const { env, store, clock = systemClock, scheduler = systemScheduler } = this.ports;
     const t = rt.terminal;
-    const outcome: TypedInputOutcome = t ? await typeInto(rt, t, text, enter, env) : { kind: 'not-submitted', why: 'the agent is not running' };
+    const outcome: TypedInputOutcome = t ? await typeInto(rt, t, text, enter, env, { clock, scheduler }) : { kind: 'not-submitted', why: 'the agent is not running' };
     if (outcome.kind === 'not-submitted') store.log(rt, `INPUT NOT SUBMITTED - ${purpose}: ${outcome.why}`);
     else if (outcome.kind === 'agent-retrying' && purpose !== 'nudge') store.log(rt, `INPUT NOT SUBMITTED - ${purpose}: the agent was retrying a request by itself`);
     return outcome;
@@ -87,7 +91,7 @@ export interface DeliveryTarget {
 
 export type DeliveryOutcome = { kind: 'submitted' } | { kind: 'not-submitted'; why: string } | { kind: 'agent-retrying' };
 
-export interface DeliveryOptions {
+export interface DeliveryOptions extends Partial<DeliveryTime> {
   /** How long the typed text may take to show on screen (a busy 2-core machine, a slow TUI). */
   showTimeoutMs?: number;
   /** How long after Enter the agent may take to go busy. */
@@ -95,6 +99,14 @@ export interface DeliveryOptions {
   /** How often the screen and status are read while waiting. */
   pollMs?: number;
 }
+
+/** The time delivery waits on: its deadlines on the monotonic clock, its pauses and polls on the scheduler. */
+export interface DeliveryTime {
+  clock: PowerClock;
+  scheduler: Scheduler;
+}
+
+const SYSTEM_TIME: DeliveryTime = { clock: systemClock, scheduler: systemScheduler };
 
 /** A TUI repaints typed text within a frame or two; seconds of headroom for a loaded machine. */
 export const SHOW_TIMEOUT_MS = 5_000;
@@ -105,14 +117,19 @@ export const POLL_MS = 100;
 /** Enter is sent at most this often: the first one and one more. */
 const ENTER_ATTEMPTS = 2;
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+/** A pause someone awaits: kept alive, so a process does not exit in the middle of typing. */
+const sleeper =
+  (scheduler: Scheduler) =>
+  (ms: number): Promise<void> =>
+    new Promise((resolve) => scheduler.after(ms, resolve, true));
 
-/** Polls `ok` until it holds or `timeoutMs` passes. */
-async function until(ok: () => Promise<boolean>, timeoutMs: number, pollMs: number): Promise<boolean> {
-  const end = Date.now() + timeoutMs;
+/** Polls `ok` until it holds or `timeoutMs` passes on `clock`. */
+async function until(ok: () => Promise<boolean>, timeoutMs: number, pollMs: number, time: DeliveryTime): Promise<boolean> {
+  const end = time.clock.monoMs() + timeoutMs;
+  const sleep = sleeper(time.scheduler);
   for (;;) {
     if (await ok()) return true;
-    if (Date.now() >= end) return false;
+    if (time.clock.monoMs() >= end) return false;
     await sleep(pollMs);
   }
 }
@@ -121,6 +138,8 @@ export async function deliverText(target: DeliveryTarget, text: string, rules: T
   const showTimeout = options.showTimeoutMs ?? SHOW_TIMEOUT_MS;
   const confirmTimeout = options.confirmTimeoutMs ?? CONFIRM_TIMEOUT_MS;
   const pollMs = options.pollMs ?? POLL_MS;
+  const time: DeliveryTime = { clock: options.clock ?? systemClock, scheduler: options.scheduler ?? systemScheduler };
+  const sleep = sleeper(time.scheduler);
   try {
     const before = await target.screenText();
     if (isRetrying(before, rules)) return { kind: 'agent-retrying' };
@@ -131,7 +150,7 @@ export async function deliverText(target: DeliveryTarget, text: string, rules: T
       if (w.pauseAfterMs > 0) await sleep(w.pauseAfterMs);
     }
     if (rules.echoes) {
-      const shown = await until(async () => shownCount(await target.screenText(), text, rules) > shownBefore, showTimeout, pollMs);
+      const shown = await until(async () => shownCount(await target.screenText(), text, rules) > shownBefore, showTimeout, pollMs, time);
       // Enter over a screen that does not show the text could answer something else (a menu): not sent.
       if (!shown) return { kind: 'not-submitted', why: `the typed text did not show on screen within ${Math.round(showTimeout / 1000)}s` };
     }
@@ -145,7 +164,7 @@ export async function deliverText(target: DeliveryTarget, text: string, rules: T
       if (rules.enterDelayMs > 0) await sleep(rules.enterDelayMs);
       target.write(rules.enter);
       if (rules.confirm === 'none') return { kind: 'submitted' };
-      if (await until(wentBusy, confirmTimeout, pollMs)) return { kind: 'submitted' };
+      if (await until(wentBusy, confirmTimeout, pollMs, time)) return { kind: 'submitted' };
     }
     return { kind: 'not-submitted', why: `the agent did not start working after Enter (sent ${ENTER_ATTEMPTS} times)` };
   } catch (e) {

@@ -4,21 +4,21 @@
 // path. Launches at supervisor start go through the staggered queue; a start the person asked for
 // runs now. Runs in the supervisor's process.
 import path from 'node:path';
-import type { TerminalExit } from '../../../common/terminal.js';
-import { background } from '../../background.js';
-import { bootId } from '../../os/boot-id.js';
-import { TRANSCRIPT_DIR } from '../../state/state-dir.js';
-import type { PersistentSessionInfo } from '../../terminals/terminal.js';
-import type { AgentLauncher } from './agent-launcher.js';
-import type { ExitHandler } from '../exits/exit-handler.js';
-import { planNewLaunch } from './launch-plan.js';
-import type { LaunchQueue } from './launch-queue.js';
-import { startAction, type StartAction } from '../session/lifecycle.js';
-import type { ResumeController } from '../resume/resume-controller.js';
-import type { SessionRuntime } from '../session/session-runtime.js';
-import type { MachineState } from '../supervisor-options.js';
-import type { Env } from '../../agents/profile.js';
-import type { TmuxBackend } from '../../terminals/tmux/tmux-backend.js';
+import type { TerminalExit } from '../../common/terminal.js';
+import { background } from '../background.js';
+import { bootId } from '../os/boot-id.js';
+import { TRANSCRIPT_DIR } from '../state/state-dir.js';
+import type { PersistentSessionInfo } from '../terminals/terminal.js';
+import type { AgentLauncher } from './launch/agent-launcher.js';
+import type { ExitHandler } from './exits/exit-handler.js';
+import { planNewLaunch } from './resume/launch-plan.js';
+import type { LaunchQueue } from './launch/launch-queue.js';
+import { startAction, type StartAction } from './session/lifecycle.js';
+import type { ResumeController } from './resume/resume-controller.js';
+import type { SessionRuntime } from './session/session-runtime.js';
+import type { MachineState } from './session/machine-state.js';
+import type { Env } from '../agents/profile.js';
+import type { TmuxBackend } from '../terminals/tmux/tmux-backend.js';
 
 /** tmux reaps a dead pane's program lazily; reading its status through a re-attach takes this long at most. */
 const DEAD_PANE_READ_MS = 5_000;

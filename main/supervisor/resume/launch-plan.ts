@@ -9,36 +9,27 @@
 // fails as `state-invalid` naming the file and the field (project-dir.ts, agent-id.ts).
 // Runs in the supervisor.
 import { randomUUID } from 'node:crypto';
-import type { LaunchKind } from '../../../common/events.js';
 import { ok, type Failure } from '../../../common/result.js';
 import type { InterruptReason, SessionFile } from '../../../common/session.js';
 import { checkAgentId } from '../../agents/agent-id.js';
 import { firstPrompt } from '../../agents/first-prompt.js';
-import type { AgentProfile, Env, LaunchSpec } from '../../agents/profile.js';
+import type { AgentProfile, Env } from '../../agents/profile.js';
 import { planRelaunch, type FailedResume } from '../../agents/profiles.js';
 import { requireAgentCommandTrust } from '../../checks/trust.js';
 import { sessionPaths, type SessionPaths } from '../../state/project-dir.js';
 import { sessionFilePath } from '../../state/session-file.js';
-import { gatherResumeInputsAsync } from '../resume/resume-inputs.js';
-import { interruptionFor } from '../resume/interrupt-words.js';
-import { buildResumePrompt } from '../resume/resume-prompt.js';
-import { pendingRollbackNotice, type RollbackNotice } from '../resume/rollback-notice.js';
+import type { PlanFailure, PlannedLaunch } from '../launch/planned-launch.js';
+import { gatherResumeInputsAsync } from './resume-inputs.js';
+import { interruptionFor } from './interrupt-words.js';
+import { buildResumePrompt } from './resume-prompt.js';
+import { pendingRollbackNotice, type RollbackNotice } from './rollback-notice.js';
+import { chooseResume, DEFAULT_RESUME, NO_CONTEXT_USAGE, resumeModeOf, type ContextUsageSource, type ResumeChoice, type ResumeDefaults } from './resume-choice.js';
 
 /** A resumed agent keeps its conversation, so its prompt holds only the headline, files and checks. */
 const RESUME_WITH_CONTEXT_BUDGET = 2_000;
 
-export interface PlannedLaunch {
-  kind: Exclude<LaunchKind, 'reattach'>;
-  spec: LaunchSpec;
-  /** Why a relaunch starts fresh instead of resuming the agent's own session, for the work log. */
-  whyFresh?: string;
-  /** The rollback note its prompts carry, for the caller to clear (rollbackNoticeCleared). */
-  delivers?: RollbackNotice;
-}
-
-/** A plan that failed; `attention` says which attention it calls for when not the launch failing. */
-export type PlanFailure = Failure & { attention?: 'state-invalid' };
-export type PlanResult = { ok: true; value: PlannedLaunch } | PlanFailure;
+/** A planned launch; a relaunch's may carry the rollback note its prompts deliver, for the caller to clear (rollbackNoticeCleared). */
+export type LaunchPlan = { ok: true; value: PlannedLaunch & { delivers?: RollbackNotice } } | PlanFailure;
 
 const stateInvalid = (f: Failure): PlanFailure => ({ ...f, attention: 'state-invalid' });
 
@@ -65,7 +56,7 @@ export interface TrustPlace {
   stateDir: string;
 }
 
-export function planNewLaunch(profile: AgentProfile, session: SessionFile, env: Env, trust: TrustPlace): PlanResult {
+export function planNewLaunch(profile: AgentProfile, session: SessionFile, env: Env, trust: TrustPlace): LaunchPlan {
   const checked = checkedSession(trust.stateDir, session);
   if (!checked.ok) return checked;
   const approved = requireAgentCommandTrust(trust.home, trust.stateDir, session);
@@ -92,9 +83,23 @@ export interface RelaunchRequest {
   awayMs?: number | null;
   env: Env;
   failedResume: FailedResume | null;
+  /** The daemon's resume defaults (default DEFAULT_RESUME). */
+  resumeDefaults?: ResumeDefaults | undefined;
+  /** Where the conversation's last context is read (default: unknown). */
+  contextUsage?: ContextUsageSource | undefined;
 }
 
-export async function planRelaunchLaunch(req: RelaunchRequest): Promise<PlanResult> {
+/** The resume policy's choice, reading the conversation's size only when `auto` needs it and an id can be resumed. */
+async function choose(req: RelaunchRequest, agentSessionId: string | null, cwd: string, transcriptExists: boolean): Promise<ResumeChoice> {
+  const defaults = req.resumeDefaults ?? DEFAULT_RESUME;
+  const mode = resumeModeOf(req.session, defaults);
+  const measurable = mode === 'auto' && transcriptExists && agentSessionId !== null;
+  const source = req.contextUsage ?? NO_CONTEXT_USAGE;
+  const context = measurable ? await source.lastContext({ profile: req.profile.name, agentSessionId, cwd, stateDir: req.stateDir }).catch(() => undefined) : undefined;
+  return chooseResume(mode, defaults.contextSharePercent, context);
+}
+
+export async function planRelaunchLaunch(req: RelaunchRequest): Promise<LaunchPlan> {
   const { profile, session } = req;
   const checked = checkedSession(req.stateDir, session);
   if (!checked.ok) return checked;
@@ -107,6 +112,7 @@ export async function planRelaunchLaunch(req: RelaunchRequest): Promise<PlanResu
   if (!inputs.ok) return inputs;
   const agentCwd = checkedCwd ?? projectDir;
   const transcriptExists = await profile.transcriptExists({ agentSessionId, cwd: agentCwd }, req.env).catch(() => false);
+  const choice = await choose(req, agentSessionId, agentCwd, transcriptExists);
   const plan = planRelaunch(profile, {
     projectDir,
     agentSessionId,
@@ -120,17 +126,22 @@ export async function planRelaunchLaunch(req: RelaunchRequest): Promise<PlanResu
     command: session.agent.command,
     env: req.env,
     failedResume: req.failedResume,
+    fresh: choice.kind === 'fresh',
   });
   if (!plan.ok) return plan;
   // The prompts above carry the rollback note: this launch delivers it.
   const notice = pendingRollbackNotice(req.stateDir);
-  const whyFresh = plan.value.kind === 'fresh' ? whyNotResumed(profile, agentSessionId, transcriptExists) : undefined;
-  return ok({ kind: plan.value.kind, spec: plan.value.spec, ...(whyFresh !== undefined ? { whyFresh } : {}), ...(notice !== null ? { delivers: notice } : {}) });
-}
-
-/** The words a work-log entry uses for a launch. */
-export function describeLaunch(p: PlannedLaunch): string {
-  if (p.kind === 'resume') return `agent relaunched with its resume command${p.spec.agentSessionId ? ` (session ${p.spec.agentSessionId})` : ''}`;
-  if (p.kind === 'fresh') return `agent started fresh with the resume prompt${p.whyFresh !== undefined ? ` (${p.whyFresh})` : ''}`;
-  return 'new agent session';
+  const chosenFresh = choice.kind === 'fresh' && transcriptExists && (profile.idSource === 'none' || agentSessionId !== null);
+  const whyFresh = plan.value.kind !== 'fresh' ? undefined : chosenFresh ? choice.why : whyNotResumed(profile, agentSessionId, transcriptExists);
+  const whyById = plan.value.kind === 'resume' ? `by id: ${choice.why}` : undefined;
+  // Only a conversation whose record is on disk can be gone back to.
+  const leavesBehind = plan.value.kind === 'fresh' && transcriptExists && agentSessionId !== null && plan.value.spec.agentSessionId !== agentSessionId ? agentSessionId : undefined;
+  return ok({
+    kind: plan.value.kind,
+    spec: plan.value.spec,
+    ...(whyFresh !== undefined ? { whyFresh } : {}),
+    ...(whyById !== undefined ? { whyById } : {}),
+    ...(leavesBehind !== undefined ? { leavesBehind } : {}),
+    ...(notice !== null ? { delivers: notice } : {}),
+  });
 }
