@@ -61,7 +61,7 @@ export async function startControlServer(supervisor: Supervisor, home: string, h
   const events = new DaemonEvents(supervisor, new StateGrowthWatch({ home, write: supervisor.checkpointPorts.write }));
   // Watching before answering: a client that sees the socket answer also sees every later edit.
   await events.sync();
-  const ctx: DaemonContext = { ...hooks, supervisor, home, events, startedAt: Date.now(), usage: new UsageBook(process.env) };
+  const ctx: DaemonContext = { ...hooks, supervisor, home, events, startedAt: Date.now(), usage: hooks.usage ?? new UsageBook(process.env) };
   const connections = new Set<net.Socket>();
   const server = net.createServer((socket) => {
     connections.add(socket);

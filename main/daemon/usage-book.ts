@@ -8,6 +8,7 @@ import { PROFILES } from '../agents/profiles.js';
 import { SessionUsageReader } from '../agents/usage/session-usage.js';
 import { PRICE_TABLE } from '../agents/usage/usage-cost.js';
 import { dayFormatter } from '../agents/usage/usage-tally.js';
+import type { ContextQuery, ContextUsage, ContextUsageSource } from '../supervisor/resume/resume-choice.js';
 
 /**
  * How long `mori ls` waits for the records to be read (all sessions' reads run at once). A first
@@ -62,6 +63,26 @@ export class UsageBook {
     else await Promise.race([reading, new Promise((resolve) => setTimeout(resolve, waitMs).unref())]);
     const { reader } = h;
     return { ...base, problem: reader.problem, days: reader.tally.perDay(), total: reader.tally.total(), last: reader.tally.last, partial: h.reading !== null || !h.caughtUp };
+  }
+
+  /**
+   * The resume policy's source (resume-choice.ts): the last request's context in the conversation a
+   * relaunch would resume, read up to its end. A reader per conversation, kept, so a session that
+   * relaunches often reads only what was appended since.
+   */
+  readonly contextSource: ContextUsageSource = { lastContext: (q) => this.lastContext(q) };
+
+  private readonly conversations = new Map<string, SessionUsageReader>();
+
+  private async lastContext(q: ContextQuery): Promise<ContextUsage | undefined> {
+    const source = PROFILES[q.profile].usage;
+    if (source === undefined) return undefined;
+    const key = `${q.profile}\0${q.agentSessionId}\0${q.cwd}`;
+    let reader = this.conversations.get(key);
+    if (reader === undefined) this.conversations.set(key, (reader = new SessionUsageReader(source, this.env, this.zone)));
+    await reader.refresh({ agentSessionId: q.agentSessionId, cwd: q.cwd });
+    const last = reader.tally.last;
+    return last === null ? undefined : { lastContextTokens: last.contextTokens, contextWindow: last.contextWindow ?? undefined };
   }
 
   /** A removed session's reader is dropped. */

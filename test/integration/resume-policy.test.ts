@@ -3,7 +3,7 @@
 // its agent without its id and with the full resume prompt, its previous id kept in session.json; one
 // on `auto` whose conversation's size nobody measured resumes by its id. Under the Supervisor in this
 // process, `auto` given a conversation's size goes fresh past the share of the window, by id under it.
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import type { ContextQuery, ContextUsage } from '../../main/supervisor/resume/resume-choice.js';
@@ -102,3 +102,29 @@ for (const [held, kind] of [[151_000, 'fresh'], [40_000, 'by-id']] as const) {
     }
   }, 60_000);
 }
+
+it('auto under the daemon weighs the conversation by the agent record the usage readers read: past the share it goes fresh', async () => {
+  h = new UpHarness('resume-policy-usage', { MORI_BOOT_ID: 'boot-a' });
+  h.init('big', 'direct');
+  const first = h.up();
+  const transcript = (): string | undefined => {
+    const dir = path.join(h!.tmp, 'claude', 'projects');
+    const id = h!.starts()[0]?.sessionId;
+    const found = existsSync(dir) && id !== undefined ? (readdirSync(dir, { recursive: true }) as string[]).find((f) => path.basename(f) === `${id}.jsonl`) : undefined;
+    return found === undefined ? undefined : path.join(dir, found);
+  };
+  await until('the agent and its record', () => transcript() !== undefined && first.lines().some((e) => e['type'] === 'session.activity' && e['to'] === 'waiting'), first.stderr);
+  const id = h.starts()[0]!.sessionId;
+  // One request of the agent's own record carrying 700k tokens of a model whose window is 1M.
+  const request = { type: 'assistant', timestamp: new Date().toISOString(), requestId: 'req_big', message: { id: 'msg_big', role: 'assistant', model: 'claude-opus-5-5', usage: { input_tokens: 1_000, cache_creation_input_tokens: 0, cache_read_input_tokens: 699_000, output_tokens: 10 } } };
+  appendFileSync(transcript()!, `${JSON.stringify(request)}\n`);
+  first.child.kill('SIGKILL');
+  await first.exited;
+
+  const second = h.up([], { MORI_BOOT_ID: 'boot-b' });
+  await until('the relaunch', () => h!.starts().length === 2 && second.lines().some((e) => e['type'] === 'session.resumed'), second.stderr);
+  const again = h.starts()[1] as ReturnType<UpHarness['starts']>[number] & { prompt: string | null };
+  expect(again.resumeId).toBeNull();
+  expect(again.argv).not.toContain(id);
+  expect(h.workLog('big')).toMatch(new RegExp(`agent started fresh with the resume prompt \\(the conversation held 700k tokens \\(70 % of 1\\.0M\\)\\); its session ${id} kept in previousIds`));
+}, 90_000);

@@ -23,6 +23,8 @@ export interface DaemonHooks {
   stop?: (stopAgents: boolean) => void;
   /** Settings were changed: apply what can be applied while running (probe targets). */
   onSettings?: (settings: DaemonSettings) => void;
+  /** The usage readers, when the daemon's host made them first (its resume policy reads them too). */
+  usage?: UsageBook;
 }
 
 export interface DaemonContext extends DaemonHooks {
