@@ -10,8 +10,9 @@ import { AgentActivity } from './agent-activity.js';
 import { DaemonSettings } from './daemon-settings.js';
 import { RuntimeState, SupervisorEvent } from './events.js';
 import { ERROR_CODES } from './result.js';
-import { BackendName, CheckResultRecord, Intent, ProfileName, SessionWorktree, UsageLimitPlan } from './session.js';
+import { BackendName, CheckResultRecord, Intent, ProfileName, ResumeMode, SessionWorktree, UsageLimitPlan } from './session.js';
 import { TERMINAL_MAX_COLS, TERMINAL_MAX_ROWS, TerminalFrame } from './terminal.js';
+import { SessionUsage } from './usage.js';
 
 /** The protocol's version, sent in `hello` by both ends (protocol-frames.ts, where requests are framed). */
 export { PROTOCOL_VERSION } from './protocol-frames.js';
@@ -268,6 +269,8 @@ export const IpcMethods = lazyMethods({
       task: z.optional(z.string().check(z.maxLength(MAX_TEXT))),
       backend: BackendName,
       command: z.optional(z.string().check(z.minLength(1), z.maxLength(10_000))),
+      /** How its relaunches take up the conversation; absent: the daemon's default. */
+      resume: z.optional(ResumeMode),
       /** Make a git worktree of projectDir's repository on a new branch (default `mori/<name>`) and work there. */
       worktree: z.optional(z.object({ branch: z.optional(z.string().check(z.minLength(1), z.maxLength(200))) })),
     }),
@@ -306,6 +309,8 @@ export const IpcMethods = lazyMethods({
     result: z.object({ entries: z.array(LogEntry), more: z.boolean(), total: z.int() }),
   }),
   /** Earlier terminal output from the session's transcript: up to `maxBytes` ending `beforeEnd` bytes before its end. */
+  /** Token usage, cost and context of the sessions named (all when none), read since the last request (DESIGN.md §5 "Usage"). */
+  'usage.read': () => ({ params: z.object({ sessions: z._default(z.array(SessionRef).check(z.maxLength(10_000)), []) }), result: z.array(SessionUsage) }),
   'transcript.read': () => ({
     params: z.object({ session: SessionRef, beforeEnd: z._default(z.int().check(z.nonnegative()), 0), maxBytes: z._default(z.int().check(z.minimum(1), z.maximum(TRANSCRIPT_PAGE_MAX_BYTES)), TRANSCRIPT_PAGE_MAX_BYTES) }),
     /** `bytes` read (the next page's `beforeEnd` grows by it); `data` as UTF-8 text, possibly starting mid-line. */

@@ -35,6 +35,9 @@ export const isAgentFileError = (v: unknown): v is AgentFileError => v instanceo
 export interface AgentFileInfo {
   size: number;
   mtimeMs: number;
+  /** The inode (with the dev, the file's identity): a name replaced by a new file has a new one. */
+  ino: number;
+  dev: number;
 }
 
 /** A regular file opened here: its fstat, and reads at a position (short only at its end). */
@@ -82,7 +85,7 @@ async function openChecked(file: string): Promise<{ handle: fsp.FileHandle; info
   try {
     const st = await handle.stat();
     const refused = checkRegular(file, st);
-    if (refused === null) return { handle, info: { size: st.size, mtimeMs: st.mtimeMs } };
+    if (refused === null) return { handle, info: { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, dev: st.dev } };
     await handle.close().catch(() => undefined);
     return refused;
   } catch (err) {

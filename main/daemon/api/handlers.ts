@@ -12,6 +12,7 @@ import { getSettings, setSettings } from './settings.js';
 import { removeSession } from './session-remove.js';
 import { readState, writeState } from './state.js';
 import { readSessionTranscript } from './transcript.js';
+import { readUsage } from './usage.js';
 
 /** Each method's handler; a method without one does not compile. */
 export const HANDLERS: HandlerMap = {
@@ -41,6 +42,7 @@ export const HANDLERS: HandlerMap = {
   'log.tail': tailWorkLog,
   'log.append': appendWorkLog,
   'transcript.read': readSessionTranscript,
+  'usage.read': readUsage,
   'checks.list': listSessionChecks,
   'checks.verify': verifySessionChecks,
   'checks.trust': trustSessionChecks,
