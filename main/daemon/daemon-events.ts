@@ -3,7 +3,8 @@
 // excluded), work-log growth by anyone, settings changes. Each event is numbered and kept in the event
 // log (event-log.ts) before any listener hears it, so a reconnecting client can ask for what it missed.
 // Keeps the watched state dirs in step with the sessions the supervisor knows; a session_state.md
-// changed by others is looked at for its size (state-growth-watch.ts). Runs in the daemon.
+// changed by others is looked at for its size (state-growth-watch.ts). The log starts with the daemon
+// log's last events (earlier-events.ts). Runs in the daemon.
 import { background } from '../background.js';
 import path from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
@@ -13,6 +14,7 @@ import { SESSION_STATE } from '../state/state-dir.js';
 import type { StateGrowthWatch } from './state-growth-watch.js';
 import { WORK_LOG } from '../state/work-log.js';
 import type { Supervisor } from '../supervisor/supervisor.js';
+import { earlierEvents } from './earlier-events.js';
 import { EventLog, eventLogCapacity } from './event-log.js';
 
 /** An agent appending line by line makes bursts of writes; one `log.appended` per burst. */
@@ -29,6 +31,9 @@ export class DaemonEvents {
   private readonly unsubscribe: () => void;
 
   constructor(private readonly supervisor: Supervisor, growth: StateGrowthWatch | null = null) {
+    // What came before this run, and this run's start-up, from the daemon log: numbered first, so a
+    // window opened later reads them with `events.recent`. Half the log's room: this run has the rest.
+    for (const e of earlierEvents(supervisor.home, Math.floor(this.log.capacity / 2))) this.log.append(e);
     this.stateWatcher = new StateWatcher((c) => {
       const s = this.dirs.get(path.resolve(c.stateDir));
       if (s) this.emit({ type: 'state.changed', at: Date.now(), sessionId: s.id, name: s.name, file: c.file, change: c.change });

@@ -32,7 +32,7 @@ export class EventLog {
   private last = 0;
   private readonly ring: (LoggedEvent | undefined)[];
 
-  constructor(private readonly capacity = EVENT_LOG_CAPACITY) {
+  constructor(readonly capacity = EVENT_LOG_CAPACITY) {
     this.ring = new Array<LoggedEvent | undefined>(capacity);
   }
 

@@ -240,3 +240,31 @@ export function readAgentFileSync(file: string, maxBytes: number): Buffer | Agen
     closeSync(fd);
   }
 }
+
+/** The last `maxBytes` of `file` (all of it when smaller), on the calling thread, opened as above. */
+export function readAgentFileTailSync(file: string, maxBytes: number): Buffer | AgentFileError {
+  let fd: number;
+  try {
+    fd = openSync(file, AGENT_FILE_FLAGS);
+  } catch (err) {
+    return openError(file, err);
+  }
+  try {
+    const st = fstatSync(fd);
+    const refused = checkRegular(file, st);
+    if (refused !== null) return refused;
+    const from = Math.max(0, st.size - maxBytes);
+    const buf = Buffer.alloc(Math.min(st.size, maxBytes));
+    let got = 0;
+    while (got < buf.length) {
+      const n = readSync(fd, buf, got, buf.length - got, from + got);
+      if (n === 0) break;
+      got += n;
+    }
+    return buf.subarray(0, got);
+  } catch (err) {
+    return new AgentFileError(file, 'unreadable', `cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+  } finally {
+    closeSync(fd);
+  }
+}
