@@ -19,6 +19,7 @@ import { readSessionFile } from '../state/session-file.js';
 import { sweepPrivateGitDirs } from '../git/private-git-sweep.js';
 import { Supervisor, type SupervisorOptions } from '../supervisor/supervisor.js';
 import { startControlServer, type ControlServer } from './control-server.js';
+import { UsageBook } from './usage-book.js';
 import { DAEMON_LOG, logDir, RotatingLog } from './daemon-log.js';
 import { readSettings } from './daemon-settings.js';
 import { RegistryWatch } from './registry-watch.js';
@@ -120,9 +121,12 @@ export async function runDaemonHost(o: DaemonHostOptions): Promise<void> {
   const limitJitter = envMs('MORI_LIMIT_JITTER_MS');
   // Tests also place the resume before or after an agent's own continuation (limit-plan.ts).
   const limitSlot = jitterSlot(process.env['MORI_LIMIT_JITTER_SLOT']);
+  const usage = new UsageBook(process.env);
   const options: SupervisorOptions = {
     home,
     policy: restartPolicy(settings.ok ? settings.value : null),
+    // `auto` weighs the conversation's size from the same usage readers `mori usage` shows.
+    resumePolicy: { ...(settings.ok ? { defaults: settings.value.resume } : {}), contextUsage: usage.contextSource },
     ...(stagger !== undefined ? { startStaggerMs: stagger } : {}),
     ...(checkpointEvery !== undefined ? { checkpointIntervalMs: checkpointEvery } : {}),
     // Tests only: activity from the agents' hooks alone, the screen not read (proves the hooks by themselves).
@@ -160,7 +164,7 @@ export async function runDaemonHost(o: DaemonHostOptions): Promise<void> {
       })().then(resolve, reject);
     };
   });
-  const serverStarted = await startControlServer(supervisor, home, { power, stop, onSettings: (s) => applyProbeTargets(power, s) });
+  const serverStarted = await startControlServer(supervisor, home, { power, stop, onSettings: (s) => applyProbeTargets(power, s), usage });
   if (!serverStarted.ok) {
     orchestrator.dispose();
     power.dispose();
