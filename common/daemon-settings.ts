@@ -4,6 +4,7 @@
 import * as z from 'zod/mini';
 import './zod-english.js';
 import { NOTIFY_EVENTS } from './notify-events.js';
+import { ResumeMode } from './session.js';
 
 /** `host:port`, an IPv6 host in brackets: what the reachability probe connects to. */
 const ProbeTargetText = z.string().check(z.regex(/^(?:\[[^\]]+\]|[^:\s[\]]+):\d{1,5}$/, 'expected host:port'));
@@ -37,6 +38,25 @@ export const DaemonSettings = z.object({
       crashLoopCount: z._default(z.nullable(z.int().check(z.minimum(1), z.maximum(100))), null),
     }),
     { baseDelayMs: null, maxDelayMs: null, crashLoopCount: null },
+  ),
+  /** How relaunches take up the conversation (DESIGN.md §5); read when the daemon starts. */
+  resume: z._default(
+    z.object({
+      /** For sessions that name no mode of their own. */
+      mode: z._default(ResumeMode, 'auto'),
+      /**
+       * `auto` resumes by id while the conversation's last context is under this share of the model's
+       * window. 60 %: past it, a by-id resume reloads most of a window (paid again in full once the
+       * API's prompt cache is cold) and leaves little room to work before the agent compacts.
+       */
+      contextSharePercent: z._default(z.int().check(z.minimum(1), z.maximum(100)), 60),
+      /**
+       * session_state.md past this many bytes gets one notice naming the sections that grew most.
+       * 16 KiB is about four resume-prompt budgets: past it the file is a log, not a state.
+       */
+      stateFileNoticeBytes: z._default(z.int().check(z.minimum(1024), z.maximum(10 * 1024 * 1024)), 16 * 1024),
+    }),
+    { mode: 'auto', contextSharePercent: 60, stateFileNoticeBytes: 16 * 1024 },
   ),
 });
 export type DaemonSettings = z.infer<typeof DaemonSettings>;

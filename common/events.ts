@@ -61,6 +61,11 @@ export const SupervisorEvent = z.lazy(() => z.discriminatedUnion('type', [
   z.object({ type: z.literal('session.stopped'), ...sessionBase, by: z.enum(['user', 'supervisor']) }),
   /** The person removed the session: unregistered, its agent stopped; its state dir deleted only when asked. */
   z.object({ type: z.literal('session.removed'), ...sessionBase, stateDeleted: z.boolean() }),
+  /**
+   * A registered session the supervisor had not loaded is loaded now (a `mori init` or the window's new
+   * session while it runs): listed, with Start offered; nothing was started.
+   */
+  z.object({ type: z.literal('session.registered'), ...sessionBase }),
   /** The person renamed the session (`name` is the new one); its id is the same. */
   z.object({ type: z.literal('session.renamed'), ...sessionBase, from: z.string() }),
   z.object({ type: z.literal('power.suspend'), ...SuspendEvent.shape }),

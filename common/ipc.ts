@@ -10,8 +10,10 @@ import { AgentActivity } from './agent-activity.js';
 import { DaemonSettings } from './daemon-settings.js';
 import { RuntimeState, SupervisorEvent } from './events.js';
 import { ERROR_CODES } from './result.js';
-import { BackendName, CheckResultRecord, Intent, ProfileName, SessionWorktree, UsageLimitPlan } from './session.js';
+import { BackendName, Intent, ProfileName, ResumeMode, SessionWorktree, TASK_LINE_MAX, UsageLimitPlan } from './session.js';
 import { TERMINAL_MAX_COLS, TERMINAL_MAX_ROWS, TerminalFrame } from './terminal.js';
+import { SessionUsage } from './usage.js';
+import { ChecksListing } from './ipc-checks.js';
 
 /** The protocol's version, sent in `hello` by both ends (protocol-frames.ts, where requests are framed). */
 export { PROTOCOL_VERSION } from './protocol-frames.js';
@@ -46,6 +48,8 @@ export const SessionInfo = z.object({
   branch: z.optional(z.string()),
   /** While in `attention`: why, as last announced (`session.attention`), for a client that came after it. */
   attention: z.optional(z.object({ reason: z.string(), message: z.string() })),
+  /** The first line of session_state.md's current task (`list` only; agent-written: shown through visible-text). */
+  task: z.optional(z.nullable(z.string().check(z.maxLength(TASK_LINE_MAX)))),
 });
 export type SessionInfo = z.infer<typeof SessionInfo>;
 
@@ -123,58 +127,7 @@ export const LogEntry = z.object({
 });
 export type LogEntry = z.infer<typeof LogEntry>;
 
-const Source = z.object({ file: z.string(), line: z.int() });
-
-/** One check as `checks.list` shows it: what, where it came from, and whether it may run. */
-export const CheckRow = z.object({
-  id: z.string(),
-  kind: z.string(),
-  target: z.string(),
-  label: z.nullable(z.string()),
-  source: Source,
-  service: z.nullable(z.string()),
-  /** Running it needs the person's approval (a command, a start: command, an http check off this machine). */
-  needsTrust: z.boolean(),
-  /** It runs: it needs no approval, or the list it belongs to is approved. */
-  trusted: z.boolean(),
-});
-export type CheckRow = z.infer<typeof CheckRow>;
-
-/** The agent's command line as `checks.list` shows it: what `agent.trust` approves, by its hash. */
-const AgentCommandTrust = z.object({
-  profile: z.string(),
-  /** Exactly what runs as the agent; null: the shell profile's login shell. */
-  command: z.nullable(z.string()),
-  /** Where it came from, in words: `session.json (agent.command)`. */
-  where: z.string(),
-  hash: z.string(),
-  trusted: z.boolean(),
-  /** Approved once, but the command line changed since. */
-  changed: z.boolean(),
-  approvedAt: z.nullable(z.string()),
-  /** Why no approval can make it run (a placeholder a shell would read as code), else null. */
-  refused: z.nullable(z.string()),
-});
-
-/** Built on first use, as the events are: only `checks.list` reads it. */
-export const ChecksListing = z.lazy(() => z.object({
-  checks: z.array(CheckRow),
-  services: z.array(z.object({ name: z.string(), start: z.nullable(z.string()), checkIds: z.array(z.string()), source: Source })),
-  unparsed: z.array(z.object({ source: Source, text: z.string(), reason: z.string(), severity: z.enum(['malformed', 'no-check']) })),
-  trust: z.object({
-    /** The hash of exactly this list: what `checks.trust` approves. */
-    hash: z.string(),
-    trusted: z.boolean(),
-    /** An approval exists, for another list. */
-    changed: z.boolean(),
-    approvedAt: z.nullable(z.string()),
-    items: z.array(z.object({ kind: z.enum(['command', 'start', 'http', 'tcp', 'dns']), value: z.string(), where: z.string() })),
-  }),
-  lastVerification: z.nullable(z.object({ at: z.string(), results: z.array(CheckResultRecord) })),
-  /** The command line session.json gives the shell or custom profile's agent, and its approval; null for a profile that runs its own CLI. */
-  agentCommand: z._default(z.nullable(AgentCommandTrust), null),
-}));
-export type ChecksListing = z.infer<typeof ChecksListing>;
+export { CheckRow, ChecksListing } from './ipc-checks.js';
 
 /**
  * Methods whose schemas are built on first use: a process uses a few of them (a `mori` command one or
@@ -247,6 +200,18 @@ export const IpcMethods = lazyMethods({
     params: z.extend(EventPosition, { limit: z._default(z.int().check(z.minimum(1), z.maximum(EVENTS_PAGE_MAX)), EVENTS_PAGE_MAX) }),
     result: z.object({ epoch: z.string(), seq: z.int(), resync: z.nullable(EventResync), events: z.array(LoggedEvent), more: z.boolean() }),
   }),
+  /**
+   * The last `limit` events the daemon still keeps (of `types` only, when given), oldest first, each
+   * with its number and time: what a window opened later shows of what happened before it. `types`
+   * are short words (a few dozen exist). `seq`: the last event's number when read.
+   */
+  'events.recent': () => ({
+    params: z.object({
+      limit: z._default(z.int().check(z.minimum(1), z.maximum(EVENTS_PAGE_MAX)), EVENTS_PAGE_MAX),
+      types: z.optional(z.array(z.string().check(z.maxLength(64))).check(z.maxLength(64))),
+    }),
+    result: z.object({ epoch: z.string(), seq: z.int(), events: z.array(LoggedEvent) }),
+  }),
   /** Creates a session (state dir, registry) and loads it, not started. `command` only for shell/custom. */
   'session.init': () => ({
     params: z.object({
@@ -256,6 +221,8 @@ export const IpcMethods = lazyMethods({
       task: z.optional(z.string().check(z.maxLength(MAX_TEXT))),
       backend: BackendName,
       command: z.optional(z.string().check(z.minLength(1), z.maxLength(10_000))),
+      /** How its relaunches take up the conversation; absent: the daemon's default. */
+      resume: z.optional(ResumeMode),
       /** Make a git worktree of projectDir's repository on a new branch (default `mori/<name>`) and work there. */
       worktree: z.optional(z.object({ branch: z.optional(z.string().check(z.minLength(1), z.maxLength(200))) })),
     }),
@@ -294,6 +261,8 @@ export const IpcMethods = lazyMethods({
     result: z.object({ entries: z.array(LogEntry), more: z.boolean(), total: z.int() }),
   }),
   /** Earlier terminal output from the session's transcript: up to `maxBytes` ending `beforeEnd` bytes before its end. */
+  /** Token usage, cost and context of the sessions named (all when none), read since the last request (DESIGN.md §5 "Usage"). */
+  'usage.read': () => ({ params: z.object({ sessions: z._default(z.array(SessionRef).check(z.maxLength(10_000)), []) }), result: z.array(SessionUsage) }),
   'transcript.read': () => ({
     params: z.object({ session: SessionRef, beforeEnd: z._default(z.int().check(z.nonnegative()), 0), maxBytes: z._default(z.int().check(z.minimum(1), z.maximum(TRANSCRIPT_PAGE_MAX_BYTES)), TRANSCRIPT_PAGE_MAX_BYTES) }),
     /** `bytes` read (the next page's `beforeEnd` grows by it); `data` as UTF-8 text, possibly starting mid-line. */

@@ -7,7 +7,7 @@
 import type { AgentActivity } from './agent-activity.js';
 import type { RuntimeState } from './events.js';
 import type { SessionInfo } from './ipc.js';
-import type { UsageLimitPlan } from './session.js';
+import type { Intent, UsageLimitPlan } from './session.js';
 
 /** What the daemon has said about one session, folded from `list` and the event stream (common/session-list-store.ts). */
 export interface SessionRow {
@@ -53,12 +53,50 @@ export const limitWords = (plan: Pick<UsageLimitPlan, 'resetAt' | 'resumeAt'>): 
 export const stoppedAtLimitWords = (plan: Pick<UsageLimitPlan, 'resetAt'>): string =>
   `stopped at usage limit${plan.resetAt !== null ? ` (resets ${clockWords(plan.resetAt)})` : ''}`;
 
-/** `mori ls`: the lifecycle state, with the agent's activity while it has a process ("running (working)"); a limit in its words. */
-export function lifecycleWords(s: Pick<SessionInfo, 'state' | 'activity' | 'pid' | 'usageLimit'>): string {
+/** Why a session was interrupted, as its intent records it (sleep, network, crash…), or null. */
+const interruptedBy = (s: Pick<SessionInfo, 'intent'>): string | null => (s.intent.kind === 'interrupted' ? s.intent.reason : null);
+
+/** An attention reason in words: "crash loop", "needs trust" (the reasons are kebab-case slugs). */
+export const reasonWords = (reason: string): string => reason.replace(/-/g, ' ');
+
+/**
+ * A session's precise state, in the one vocabulary the window's list and header, the tray and the CLI
+ * (`mori ls`, `mori status`) share: its word (stateWord) with what makes it precise — why it was
+ * interrupted and when the restart comes, a usage limit's time, the reason it needs attention.
+ */
+export function preciseState(s: Pick<SessionInfo, 'state' | 'activity' | 'intent' | 'nextAttemptAt' | 'usageLimit' | 'attention'>): string {
   if (s.usageLimit && s.state === 'limited') return limitWords(s.usageLimit);
   if (s.usageLimit && s.state === 'stopped') return stoppedAtLimitWords(s.usageLimit);
-  const activity = s.pid !== null ? activityWords(s.activity) : '';
-  return `${s.state}${activity ? ` (${activity})` : ''}`;
+  const word = stateWord(s);
+  const why = interruptedBy(s);
+  switch (s.state) {
+    case 'backoff':
+      return `${word}${why ? ` (${why})` : ''} · restarting${s.nextAttemptAt !== null && s.nextAttemptAt !== undefined ? ` at ${clockWords(s.nextAttemptAt)}` : ''}`;
+    case 'interrupted':
+      return `${word}${why ? ` (${why})` : ''}`;
+    case 'attention': {
+      const reason = s.attention?.reason ?? (s.intent.kind === 'attention' ? s.intent.reason : null);
+      return reason ? `${word}: ${reasonWords(reason)}` : word;
+    }
+    default:
+      return word;
+  }
+}
+
+/** A session's state as last recorded (its intent), for `mori ls` when no supervisor answers: in the same words. */
+export function recordedWords(intent: Intent): string {
+  switch (intent.kind) {
+    case 'new':
+      return LIFECYCLE_WORD.idle;
+    case 'user-stopped':
+      return LIFECYCLE_WORD.stopped;
+    case 'interrupted':
+      return `${LIFECYCLE_WORD.interrupted} (${intent.reason})`;
+    case 'attention':
+      return `${LIFECYCLE_WORD.attention}: ${reasonWords(intent.reason)}`;
+    default:
+      return intent.kind;
+  }
 }
 
 /** Lifecycle states in which the supervisor holds the agent or is about to: Stop applies, not Start. */
@@ -127,14 +165,14 @@ export function sessionStatus(row: SessionRow): SessionStatus {
     case 'starting':
     case 'resuming':
     case 'verifying':
-      return { level: 'working', words: info.state, notable: null };
+      return { level: 'working', words: stateWord(info), notable: null };
     case 'backoff':
     case 'interrupted':
-      return { level: 'working', words: row.interrupted ? `interrupted (${row.interrupted})` : info.state, notable: null };
+      return { level: 'working', words: row.interrupted ? `interrupted (${row.interrupted})` : stateWord(info), notable: null };
     case 'stopped':
-      return { level: 'ok', words: info.usageLimit ? stoppedAtLimitWords(info.usageLimit) : info.state, notable: null };
+      return { level: 'ok', words: info.usageLimit ? stoppedAtLimitWords(info.usageLimit) : stateWord(info), notable: null };
     default:
-      return { level: 'ok', words: info.state, notable: null };
+      return { level: 'ok', words: stateWord(info), notable: null };
   }
 }
 
@@ -156,7 +194,21 @@ export const byLevel = (a: SessionRow, b: SessionRow): number =>
 
 // ---- The window's one word and its list order -----------------------------------------------
 
-export type StateWord = 'needs input' | 'error' | 'attention' | 'usage limit' | 'interrupted' | 'verifying' | 'working' | 'waiting' | 'running' | 'starting' | 'stopped' | 'finished';
+export type StateWord =
+  | 'needs input'
+  | 'error'
+  | 'attention'
+  | 'usage limit'
+  | 'interrupted'
+  | 'resuming'
+  | 'verifying'
+  | 'working'
+  | 'waiting'
+  | 'running'
+  | 'starting'
+  | 'not started'
+  | 'stopped'
+  | 'finished';
 
 /** The one word of each lifecycle state but `running`, which reads as its agent's activity. */
 const LIFECYCLE_WORD: Record<Exclude<RuntimeState, 'running'>, StateWord> = {
@@ -164,9 +216,10 @@ const LIFECYCLE_WORD: Record<Exclude<RuntimeState, 'running'>, StateWord> = {
   interrupted: 'interrupted',
   backoff: 'interrupted',
   limited: 'usage limit',
-  resuming: 'interrupted',
+  resuming: 'resuming',
   verifying: 'verifying',
-  idle: 'starting',
+  // Loaded, not launched: a session registered while the daemon runs waits for the person's Start.
+  idle: 'not started',
   starting: 'starting',
   stopped: 'stopped',
   finished: 'finished',
@@ -188,13 +241,15 @@ const NEED_RANK: Record<StateWord, number> = {
   // Waits by itself for its reset; the person may resume it now or not at all.
   'usage limit': 3,
   interrupted: 4,
-  verifying: 5,
-  waiting: 6,
-  working: 7,
-  running: 8,
-  starting: 9,
-  stopped: 10,
-  finished: 11,
+  resuming: 5,
+  verifying: 6,
+  waiting: 7,
+  working: 8,
+  running: 9,
+  starting: 10,
+  'not started': 11,
+  stopped: 12,
+  finished: 13,
 };
 
 /** Whether the word asks for the person (the list marks these). */

@@ -20,10 +20,22 @@ export type BackendName = z.infer<typeof BackendName>;
 
 export const SessionName = z.string().check(z.regex(SESSION_NAME_PATTERN, 'a session name is 1-64 lowercase letters, digits, ".", "_" or "-", starting with a letter or digit'));
 
+/**
+ * How a relaunch takes up the agent's conversation (DESIGN.md §5): by its own id (the whole
+ * conversation reloaded), fresh (a new conversation given the full resume prompt), or auto (by id
+ * while the conversation is small enough, else fresh: resume-choice.ts).
+ */
+export const RESUME_MODES = ['auto', 'by-id', 'fresh'] as const;
+export const ResumeMode = z.enum(RESUME_MODES);
+export type ResumeMode = z.infer<typeof ResumeMode>;
+
 export const InterruptReason = z.enum(['sleep', 'network', 'crash', 'app-exit', 'reboot', 'supervisor-stopped', 'usage-limit']);
 export type InterruptReason = z.infer<typeof InterruptReason>;
 
 /** Why a session is not running now (DESIGN.md §1); `new` until it first starts, `running` while supervised. */
+/** A task line as `list` carries it: a row or the header shows a line, not a page (longer is cut with "…"). */
+export const TASK_LINE_MAX = 200;
+
 export const Intent = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('new') }),
   z.object({ kind: z.literal('running') }),
@@ -108,9 +120,16 @@ export const SessionFile = z.object({
     sessionId: z._default(z.nullable(z.string()), null),
     /** The directory the agent ran in when its session id was captured (claude keys transcripts by it). */
     cwd: z._default(z.nullable(z.string()), null),
+    /**
+     * The agent's earlier session ids that a fresh start left behind, oldest first, so the person can
+     * go back to one (`claude --resume <id>`). Bounded: a person goes back a few, not hundreds.
+     */
+    previousIds: z._default(z.array(z.string()).check(z.maxLength(50)), []),
   }),
   backend: BackendName,
   autoResume: z._default(z.boolean(), true),
+  /** How a relaunch takes up the conversation; absent: the daemon's default (settings.json `resume.mode`). */
+  resume: z.optional(ResumeMode),
   intent: z._default(Intent, { kind: 'new' }),
   lastExit: z._default(z.nullable(ExitRecord), null),
   /**
@@ -133,6 +152,8 @@ export const SessionFile = z.object({
   pidBoots: z._default(z.record(z.string(), z.object({ bootId: z.string(), seenAt: z.string() })), {}),
   /** The usage limit the session waits out, kept across Mori restarts and reboots; null when none. */
   usageLimit: z._default(z.nullable(UsageLimitPlan), null),
+  /** The notice that session_state.md grew past the size set (state-growth.ts): given once, cleared when it is back under. */
+  stateGrowthNotice: z._default(z.nullable(z.object({ at: z.string(), bytes: z.int() })), null),
   /** The git worktree made for the session (its projectDir), when it was created with one. */
   worktree: z.optional(SessionWorktree),
 });

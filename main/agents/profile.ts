@@ -1,6 +1,6 @@
 // The shape of an agent profile (DESIGN.md §5): how one agent CLI is started, resumed, nudged and
 // read, and the optional capabilities the supervisor asks it for (hooks, usage-limit sources, a
-// status file, its id form) instead of naming agents. Each profile lives in main/agents/<name>/.
+// status file, its id form, its usage record) instead of naming agents. Each profile lives in main/agents/<name>/.
 // Profiles are data plus small functions; this file only declares the types. Runs in the
 // supervisor's process (Electron main or `mori up`).
 import type { AgentActivity } from '../../common/agent-activity.js';
@@ -10,6 +10,7 @@ import type { HookReport } from './hooks/hook-events.js';
 import type { HookLayer, HookPlace } from './hooks/hook-layers.js';
 import type { TypingRules } from './typing.js';
 import type { UsageLimitSignal } from './usage-limit/usage-limit-signal.js';
+import type { UsageSource } from './usage/usage-record.js';
 
 /** The environment a launch is computed from (bin overrides, config dirs, HOME). Never stored. */
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -194,4 +195,6 @@ export interface AgentProfile {
   limits?: LimitSources;
   /** Its own status file, read beside the screen; absent: none. */
   status?: { find(env: Env, agentSessionId: string, pid: number): Promise<AgentStatus | null> };
+  /** Its own record of each request's tokens (usage/usage-record.ts); absent: Mori shows no usage for it. */
+  usage?: UsageSource;
 }

@@ -47,6 +47,8 @@ export interface RelaunchInput {
    * tried again (whatever its prompt says this time); the relaunch starts fresh instead.
    */
   failedResume?: FailedResume | null | undefined;
+  /** The session's resume policy chose a fresh start (resume-choice.ts): the id is not resumed. */
+  fresh?: boolean | undefined;
 }
 
 export type RelaunchPlan = { kind: 'resume' | 'fresh'; spec: LaunchSpec };
@@ -61,11 +63,11 @@ const sameResume = (a: FailedResume, b: FailedResume): boolean => a.file === b.f
 /**
  * Relaunch a dead agent (DESIGN.md §4): its resume command with the captured id when its session is on
  * disk (profiles without ids resume whenever their record exists); otherwise, or when that exact
- * resume already failed, a fresh start with the full resume prompt.
+ * resume already failed, or the resume policy chose it, a fresh start with the full resume prompt.
  */
 export function planRelaunch(profile: AgentProfile, input: RelaunchInput): Result<RelaunchPlan> {
   const needsId = profile.idSource !== 'none';
-  const canResume = input.transcriptExists && (!needsId || input.agentSessionId !== null);
+  const canResume = input.fresh !== true && input.transcriptExists && (!needsId || input.agentSessionId !== null);
   if (canResume) {
     const resumed = profile.resumeSession({
       cwd: input.agentCwd ?? input.projectDir,

@@ -36,6 +36,8 @@ function eventWords(e: DaemonEvent): string {
       return `${time} ${who}${e.summary}`;
     case 'session.removed':
       return `${time} ${who}removed${e.stateDeleted ? ', state dir deleted' : ''}`;
+    case 'session.registered':
+      return `${time} ${who}registered (not started)`;
     case 'session.renamed':
       return `${time} ${who}renamed from ${e.from}`;
     case 'state.changed':

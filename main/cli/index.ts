@@ -14,6 +14,7 @@ const COMMAND_MODULES: Record<string, () => Promise<Registrar>> = {
   ls: async () => (await import('./commands/ls.js')).registerLs,
   status: async () => (await import('./commands/status.js')).registerStatus,
   log: async () => (await import('./commands/log.js')).registerLog,
+  set: async () => (await import('./commands/set.js')).registerSet,
   prompt: async () => (await import('./commands/prompt.js')).registerPrompt,
   checks: async () => (await import('./commands/checks.js')).registerChecks,
   verify: async () => (await import('./commands/checks.js')).registerChecks,
@@ -35,6 +36,7 @@ const COMMAND_MODULES: Record<string, () => Promise<Registrar>> = {
   checkpoints: async () => (await import('./commands/checkpoints.js')).registerCheckpoints,
   changes: async () => (await import('./commands/checkpoints.js')).registerCheckpoints,
   rollback: async () => (await import('./commands/checkpoints.js')).registerCheckpoints,
+  usage: async () => (await import('./commands/usage.js')).registerUsage,
 };
 
 /** The program with the named command registered, or every command (help, errors) when it is unknown. */

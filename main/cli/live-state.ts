@@ -3,7 +3,7 @@
 // starts a daemon, and loads the protocol only when a socket file exists. Runs in the CLI process.
 import { existsSync } from 'node:fs';
 import type { SessionInfo } from '../../common/ipc.js';
-import { lifecycleWords } from '../../common/session-view.js';
+import { preciseState } from '../../common/session-view.js';
 import { moriHome } from '../state/mori-home.js';
 import { controlSocketPath } from '../daemon/control-socket-path.js';
 import type { ControlClient } from '../daemon-client/control-client.js';
@@ -93,5 +93,5 @@ export function noLiveNote(): string {
 export function liveLine(live: LiveState, id: string): string | null {
   const s = live.sessions.get(id);
   if (!s) return null;
-  return `${lifecycleWords(s)}${s.pid !== null ? `, pid ${s.pid}` : ''}`;
+  return `${preciseState(s)}${s.pid !== null ? `, pid ${s.pid}` : ''}`;
 }

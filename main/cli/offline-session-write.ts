@@ -1,4 +1,4 @@
-// The CLI's own writer of session.json, for what `mori checkpoint`, `mori rollback` and `mori verify`
+// The CLI's own writer of session.json, for what `mori checkpoint`, `mori rollback`, `mori verify` and `mori set`
 // do in their own process, a daemon running or not: the update re-reads the file and never undoes a
 // write made meanwhile (updateSessionFileAsync), so it sits beside the supervisor's SessionStore, the
 // writer everywhere else (test/lint/session-file-writers.test.ts names this file as the one exception).

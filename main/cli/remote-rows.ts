@@ -4,7 +4,7 @@
 // where the agent left off from session_state.md, read through the control API). Runs in the CLI process.
 import { PROTOCOL_VERSION, type SessionInfo } from '../../common/ipc.js';
 import { fail, ok, type Result } from '../../common/result.js';
-import { lifecycleWords } from '../../common/session-view.js';
+import { preciseState } from '../../common/session-view.js';
 import { RemoteClient } from '../remote/remote-client.js';
 import type { RemoteListing } from '../remote/remote-sessions.js';
 import type { Remote } from '../remote/remotes-store.js';
@@ -13,7 +13,7 @@ import { parseSessionState } from '../state/session-state.js';
 import { visibleText } from '../../common/visible-text.js';
 
 function sessionRow(host: string, s: SessionInfo): string {
-  return `${host}:${s.name}  ${lifecycleWords(s)}${s.pid !== null ? `, pid ${s.pid}` : ''}  ${s.profile ?? '?'}/${s.backend}  ${visibleText(s.projectDir ?? s.stateDir)}`;
+  return `${host}:${s.name}  ${preciseState(s)}${s.pid !== null ? `, pid ${s.pid}` : ''}  ${s.profile ?? '?'}/${s.backend}  ${visibleText(s.projectDir ?? s.stateDir)}`;
 }
 
 /** The rows of one remote: its sessions, or why there are none to show. */

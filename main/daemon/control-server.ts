@@ -12,10 +12,12 @@ import net from 'node:net';
 import { IPC_MAX_LINE_CHARS, IpcRequestEnvelope, type IpcServerMessage } from '../../common/ipc.js';
 import { fail, ok, type Result } from '../../common/result.js';
 import { dispatch, type Connection, type DaemonContext, type DaemonHooks, type RequestContext } from './api/index.js';
+import { StateGrowthWatch } from './state-growth-watch.js';
 import { DaemonEvents } from './daemon-events.js';
 import { controlSocketPath, socketAnswers } from './control-socket-path.js';
 import { peerAtAccept } from './peer-process.js';
 import type { Supervisor } from '../supervisor/supervisor.js';
+import { UsageBook } from './usage-book.js';
 
 export { CONTROL_SOCKET, controlSocketPath } from './control-socket-path.js';
 
@@ -56,10 +58,10 @@ export async function startControlServer(supervisor: Supervisor, home: string, h
     if (await socketAnswers(file)) return fail('conflict', `${file}: another supervisor answers on it`);
     unlinkSync(file);
   }
-  const events = new DaemonEvents(supervisor);
+  const events = new DaemonEvents(supervisor, new StateGrowthWatch({ home, write: supervisor.checkpointPorts.write }));
   // Watching before answering: a client that sees the socket answer also sees every later edit.
   await events.sync();
-  const ctx: DaemonContext = { ...hooks, supervisor, home, events, startedAt: Date.now() };
+  const ctx: DaemonContext = { ...hooks, supervisor, home, events, startedAt: Date.now(), usage: hooks.usage ?? new UsageBook(process.env) };
   const connections = new Set<net.Socket>();
   const server = net.createServer((socket) => {
     connections.add(socket);

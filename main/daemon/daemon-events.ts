@@ -2,14 +2,19 @@
 // stay current without polling — state files changed by others (the state watcher, Mori's own writes
 // excluded), work-log growth by anyone, settings changes. Each event is numbered and kept in the event
 // log (event-log.ts) before any listener hears it, so a reconnecting client can ask for what it missed.
-// Keeps the watched state dirs in step with the sessions the supervisor knows. Runs in the daemon.
+// Keeps the watched state dirs in step with the sessions the supervisor knows; a session_state.md
+// changed by others is looked at for its size (state-growth-watch.ts). The log starts with the daemon
+// log's last events (earlier-events.ts). Runs in the daemon.
 import { background } from '../background.js';
 import path from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import type { DaemonEvent, LoggedEvent } from '../../common/ipc.js';
 import { StateWatcher } from '../state/state-watcher.js';
+import { SESSION_STATE } from '../state/state-dir.js';
+import type { StateGrowthWatch } from './state-growth-watch.js';
 import { WORK_LOG } from '../state/work-log.js';
 import type { Supervisor } from '../supervisor/supervisor.js';
+import { earlierEvents } from './earlier-events.js';
 import { EventLog, eventLogCapacity } from './event-log.js';
 
 /** An agent appending line by line makes bursts of writes; one `log.appended` per burst. */
@@ -25,10 +30,14 @@ export class DaemonEvents {
   private readonly logTimers = new Map<string, NodeJS.Timeout>();
   private readonly unsubscribe: () => void;
 
-  constructor(private readonly supervisor: Supervisor) {
+  constructor(private readonly supervisor: Supervisor, growth: StateGrowthWatch | null = null) {
+    // What came before this run, and this run's start-up, from the daemon log: numbered first, so a
+    // window opened later reads them with `events.recent`. Half the log's room: this run has the rest.
+    for (const e of earlierEvents(supervisor.home, Math.floor(this.log.capacity / 2))) this.log.append(e);
     this.stateWatcher = new StateWatcher((c) => {
       const s = this.dirs.get(path.resolve(c.stateDir));
       if (s) this.emit({ type: 'state.changed', at: Date.now(), sessionId: s.id, name: s.name, file: c.file, change: c.change });
+      if (s && c.file === SESSION_STATE && growth) background(growth.check(c.stateDir), `looking at the size of ${s.name}'s session_state.md`);
     });
     this.logWatcher = watch([], { ignoreInitial: true, depth: 0 });
     for (const kind of ['add', 'change'] as const) this.logWatcher.on(kind, (file: string) => this.onLog(file));

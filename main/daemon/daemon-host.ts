@@ -19,8 +19,10 @@ import { readSessionFile } from '../state/session-file.js';
 import { sweepPrivateGitDirs } from '../git/private-git-sweep.js';
 import { Supervisor, type SupervisorOptions } from '../supervisor/supervisor.js';
 import { startControlServer, type ControlServer } from './control-server.js';
+import { UsageBook } from './usage-book.js';
 import { DAEMON_LOG, logDir, RotatingLog } from './daemon-log.js';
 import { readSettings } from './daemon-settings.js';
+import { RegistryWatch } from './registry-watch.js';
 import { InterruptionOrchestrator } from './interruption-orchestrator.js';
 import { beginShutdown, shutdownRequested } from './shutdown-deadline.js';
 
@@ -119,9 +121,12 @@ export async function runDaemonHost(o: DaemonHostOptions): Promise<void> {
   const limitJitter = envMs('MORI_LIMIT_JITTER_MS');
   // Tests also place the resume before or after an agent's own continuation (limit-plan.ts).
   const limitSlot = jitterSlot(process.env['MORI_LIMIT_JITTER_SLOT']);
+  const usage = new UsageBook(process.env);
   const options: SupervisorOptions = {
     home,
     policy: restartPolicy(settings.ok ? settings.value : null),
+    // `auto` weighs the conversation's size from the same usage readers `mori usage` shows.
+    resumePolicy: { ...(settings.ok ? { defaults: settings.value.resume } : {}), contextUsage: usage.contextSource },
     ...(stagger !== undefined ? { startStaggerMs: stagger } : {}),
     ...(checkpointEvery !== undefined ? { checkpointIntervalMs: checkpointEvery } : {}),
     // Tests only: activity from the agents' hooks alone, the screen not read (proves the hooks by themselves).
@@ -140,6 +145,7 @@ export async function runDaemonHost(o: DaemonHostOptions): Promise<void> {
   if (settings.ok) applyProbeTargets(power, settings.value);
   const orchestrator = new InterruptionOrchestrator(supervisor, power);
   let server: ControlServer | null = null;
+  let registry: RegistryWatch | null = null;
   let stop: (stopAgents: boolean, bySignal?: boolean) => void = () => undefined;
   const stopped = new Promise<void>((resolve, reject) => {
     let stopping = false;
@@ -151,13 +157,14 @@ export async function runDaemonHost(o: DaemonHostOptions): Promise<void> {
       (async () => {
         orchestrator.dispose();
         power.dispose();
+        await registry?.close();
         if (stopAgents) await stopEveryAgent(supervisor);
         await server?.close();
         await supervisor.shutdown();
       })().then(resolve, reject);
     };
   });
-  const serverStarted = await startControlServer(supervisor, home, { power, stop, onSettings: (s) => applyProbeTargets(power, s) });
+  const serverStarted = await startControlServer(supervisor, home, { power, stop, onSettings: (s) => applyProbeTargets(power, s), usage });
   if (!serverStarted.ok) {
     orchestrator.dispose();
     power.dispose();
@@ -165,6 +172,9 @@ export async function runDaemonHost(o: DaemonHostOptions): Promise<void> {
     return o.onFailure(serverStarted);
   }
   server = serverStarted.value;
+  // Sessions `mori init` registers from now on are listed at once (not started).
+  registry = new RegistryWatch(supervisor, home, (dir, message) => process.stderr.write(`mori: not loaded: ${dir}: ${message}\n`));
+  await registry.ready();
   // Private git dirs left by a supervisor or command killed while git ran.
   background(sweepPrivateGitDirs(), 'removing abandoned private git dirs');
   background(stopRequested.then(() => stop(false, true)), 'stopping the supervisor');

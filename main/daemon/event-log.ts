@@ -32,7 +32,7 @@ export class EventLog {
   private last = 0;
   private readonly ring: (LoggedEvent | undefined)[];
 
-  constructor(private readonly capacity = EVENT_LOG_CAPACITY) {
+  constructor(readonly capacity = EVENT_LOG_CAPACITY) {
     this.ring = new Array<LoggedEvent | undefined>(capacity);
   }
 
@@ -46,6 +46,20 @@ export class EventLog {
     const entry = { seq: ++this.last, event };
     this.ring[entry.seq % this.capacity] = entry;
     return entry;
+  }
+
+  /**
+   * The last `limit` events still kept, oldest first; with `types`, only events of those types (the
+   * last `limit` of them). What a window opened later reads to show what happened before it.
+   */
+  recent(limit: number, types?: ReadonlySet<string>): LoggedEvent[] {
+    const out: LoggedEvent[] = [];
+    const oldest = Math.max(1, this.last - this.capacity + 1);
+    for (let s = this.last; s >= oldest && out.length < limit; s--) {
+      const e = this.ring[s % this.capacity];
+      if (e?.seq === s && (!types || types.has(e.event.type))) out.push(e);
+    }
+    return out.reverse();
   }
 
   /**

@@ -35,6 +35,9 @@ export const isAgentFileError = (v: unknown): v is AgentFileError => v instanceo
 export interface AgentFileInfo {
   size: number;
   mtimeMs: number;
+  /** The inode (with the dev, the file's identity): a name replaced by a new file has a new one. */
+  ino: number;
+  dev: number;
 }
 
 /** A regular file opened here: its fstat, and reads at a position (short only at its end). */
@@ -82,7 +85,7 @@ async function openChecked(file: string): Promise<{ handle: fsp.FileHandle; info
   try {
     const st = await handle.stat();
     const refused = checkRegular(file, st);
-    if (refused === null) return { handle, info: { size: st.size, mtimeMs: st.mtimeMs } };
+    if (refused === null) return { handle, info: { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, dev: st.dev } };
     await handle.close().catch(() => undefined);
     return refused;
   } catch (err) {
@@ -230,6 +233,34 @@ export function readAgentFileSync(file: string, maxBytes: number): Buffer | Agen
       got += n;
     }
     if (got > maxBytes) return new AgentFileError(file, 'too-large', `holds more than the ${maxBytes} bytes read`);
+    return buf.subarray(0, got);
+  } catch (err) {
+    return new AgentFileError(file, 'unreadable', `cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The last `maxBytes` of `file` (all of it when smaller), on the calling thread, opened as above. */
+export function readAgentFileTailSync(file: string, maxBytes: number): Buffer | AgentFileError {
+  let fd: number;
+  try {
+    fd = openSync(file, AGENT_FILE_FLAGS);
+  } catch (err) {
+    return openError(file, err);
+  }
+  try {
+    const st = fstatSync(fd);
+    const refused = checkRegular(file, st);
+    if (refused !== null) return refused;
+    const from = Math.max(0, st.size - maxBytes);
+    const buf = Buffer.alloc(Math.min(st.size, maxBytes));
+    let got = 0;
+    while (got < buf.length) {
+      const n = readSync(fd, buf, got, buf.length - got, from + got);
+      if (n === 0) break;
+      got += n;
+    }
     return buf.subarray(0, got);
   } catch (err) {
     return new AgentFileError(file, 'unreadable', `cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);

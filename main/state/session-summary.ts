@@ -3,7 +3,7 @@
 // Reads only small files and file tails, so 50 sessions with huge logs load fast. Any Node process.
 import { lstatSync } from 'node:fs';
 import path from 'node:path';
-import type { SessionFile } from '../../common/session.js';
+import { TASK_LINE_MAX, type SessionFile } from '../../common/session.js';
 import { MarkdownDoc } from './markdown-doc.js';
 import { isStale, readLockOwner, type LockOwner } from './pid-lock.js';
 import { readSessionFile } from './session-file.js';
@@ -77,8 +77,38 @@ function supervisorCached(stateDir: string): { pid: number; since: string } | nu
   return owner === null || isStale(owner) ? null : { pid: owner.pid, since: owner.acquiredAt };
 }
 
+/** Per state dir: session_state.md's identity when it was read, and its current task's first line then. */
+const taskLines = new Map<string, { key: string; task: string | null }>();
+
+/**
+ * The current task's first line (what the window's list and header show), for the daemon listing its
+ * sessions again and again: session_state.md is read again only when its stat changed. Null when
+ * there is none, or the file cannot be read (`mori ls` says why).
+ */
+export function currentTaskCached(stateDir: string): string | null {
+  let key = '-';
+  try {
+    const st = lstatSync(path.join(stateDir, SESSION_STATE), { bigint: true, throwIfNoEntry: false });
+    if (st) key = `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+  } catch {
+    return null; // the state dir itself is gone or unreadable
+  }
+  const seen = taskLines.get(stateDir);
+  if (seen?.key === key) return seen.task;
+  let task: string | null;
+  try {
+    task = currentTask(stateDir);
+  } catch {
+    task = null;
+  }
+  if (task !== null && task.length > TASK_LINE_MAX) task = `${task.slice(0, TASK_LINE_MAX - 1)}…`;
+  taskLines.set(stateDir, { key, task });
+  return task;
+}
+
 /** Forgets the cached summaries of state dirs no longer listed (removed sessions). */
 export function forgetSummariesExcept(stateDirs: ReadonlySet<string>): void {
+  for (const dir of taskLines.keys()) if (!stateDirs.has(dir)) taskLines.delete(dir);
   for (const dir of summaries.keys()) if (!stateDirs.has(dir)) summaries.delete(dir);
   for (const dir of lockOwners.keys()) if (!stateDirs.has(dir)) lockOwners.delete(dir);
 }

@@ -3,7 +3,7 @@
 import { existsSync, lstatSync, mkdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { sessionNameProblem, type BackendName, type ProfileName, type SessionFile, type SessionWorktree } from '../../common/session.js';
+import { sessionNameProblem, type BackendName, type ProfileName, type ResumeMode, type SessionFile, type SessionWorktree } from '../../common/session.js';
 import { fail, ok, type Result } from '../../common/result.js';
 import { fsyncDir } from './atomic-write.js';
 import { excludeStateDirs, type ExcludeOutcome } from '../git/git-exclude.js';
@@ -28,6 +28,8 @@ export interface CreateOptions {
   task?: string | undefined;
   backend: BackendName;
   command?: string | undefined;
+  /** How relaunches take up the conversation; absent: the daemon's default. */
+  resume?: ResumeMode | undefined;
   home?: string | undefined;
   /** Recorded in session.json: the worktree made for the session (projectDir is its path). */
   worktree?: SessionWorktree | undefined;
@@ -103,6 +105,7 @@ export async function createSession(opts: CreateOptions): Promise<Result<Created
     ...(opts.task ? { task: opts.task } : {}),
     agent: { profile: opts.profile, ...(opts.command ? { command: opts.command } : {}), sessionId: null, cwd: null },
     backend: opts.backend,
+    ...(opts.resume ? { resume: opts.resume } : {}),
     ...(opts.worktree ? { worktree: opts.worktree } : {}),
   });
   fsyncDir(stateDir);

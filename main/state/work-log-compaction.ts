@@ -11,7 +11,11 @@
 //   - A journal (work_log.compacting.json: the archive's size before, the log's inode) is written
 //     before the archive grows, and removed when the log is replaced. A compaction that was killed
 //     or found the log rewritten is undone by truncating the archive back, so no entry is ever in
-//     both files. Any Node process.
+//     both files.
+//   - Mori's own entries (SESSION RESUMED, SESSION INTERRUPTED…: what interrupted the session, how it
+//     resumed, what was refused) stay in the log, the newest first up to a share of the budget: the
+//     resume prompt's log tail and the person reading the log need them more than the agent's old
+//     steps. Any Node process.
 import { closeSync, fstatSync, ftruncateSync, fsyncSync, linkSync, lstatSync, openSync, readdirSync, readSync, renameSync, constants } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -25,6 +29,16 @@ import { scanWorkLog, type ScannedLog } from './work-log-scan.js';
 export const WORK_LOG_BUDGET_BYTES = 256 * 1024;
 /** After compaction the log keeps about this share of its budget, so it is not compacted on every append. */
 const KEEP_FRACTION = 0.5;
+/**
+ * Mori's entries kept in the log take at most this share of the budget, so a log of nothing but them
+ * (or an agent writing entries that look like Mori's) still shrinks to under the budget: 0.5 + 0.25.
+ */
+const MORI_KEEP_FRACTION = 0.25;
+/**
+ * A Mori entry: one line `WORDS IN CAPITALS - …`. CHECKPOINT entries are left to move: they come every
+ * few minutes of work and `mori checkpoints` lists them from their refs anyway.
+ */
+const MORI_ENTRY = /^ {0,3}[-*] (?!CHECKPOINT - )[A-Z][A-Z]+(?: [A-Z]+)* - /;
 export const COMPACTION_JOURNAL = 'work_log.compacting.json';
 const REPLACED_PREFIX = 'work_log.replaced.';
 const REPLACED_NAME = /^work_log\.replaced\.(\d+)\.md$/;
@@ -90,8 +104,9 @@ function compactLocked(stateDir: string, budget: number): number {
   const cut = cutLine(doc, budget * KEEP_FRACTION);
   if (cut <= firstEntry) return 0; // a single huge entry: nothing sensible to move
   const header = Buffer.concat(doc.lines.slice(0, firstEntry));
-  const moved = Buffer.concat(doc.lines.slice(firstEntry, cut));
-  const prefix = Buffer.concat([header, moved]);
+  const { moved, kept } = splitMori(doc, firstEntry, cut, budget * MORI_KEEP_FRACTION);
+  if (moved.length === 0) return 0; // nothing but Mori's entries before the cut: they stay
+  const prefix = Buffer.concat([header, ...doc.lines.slice(firstEntry, cut)]);
 
   const oldFd = openForRead(file);
   try {
@@ -108,7 +123,7 @@ function compactLocked(stateDir: string, budget: number): number {
     // The old file keeps a name across the replace, for appends that opened it and write later.
     const hold = path.join(stateDir, `${REPLACED_PREFIX}pending.${randomBytes(6).toString('hex')}`);
     linkSync(file, hold);
-    writeAtomicSync(file, Buffer.concat([header, now.subarray(prefix.length)]));
+    writeAtomicSync(file, Buffer.concat([header, kept, now.subarray(prefix.length)]));
     // Appends that reached the old file after our read, before the rename, are copied over.
     const late = readFd(oldFd).subarray(now.length);
     if (late.length > 0) appendDurably(file, late);
@@ -215,4 +230,30 @@ function cutLine(doc: ScannedLog, keepBytes: number): number {
   }
   // Even the last entry is bigger than the keep share: keep only the last entry.
   return doc.entries[doc.entries.length - 1]?.headingLine ?? 0;
+}
+
+/**
+ * The lines from `from` to `cut` split into those that move to the archive and Mori's own entries that
+ * stay, the newest of them first up to `keepBytes`; each keeps its order.
+ */
+function splitMori(doc: ScannedLog, from: number, cut: number, keepBytes: number): { moved: Buffer; kept: Buffer } {
+  const spans: { lines: Buffer[]; mori: boolean }[] = [];
+  const entries = doc.entries.filter((e) => e.headingLine >= from && e.headingLine < cut);
+  entries.forEach((entry, i) => {
+    const end = entries[i + 1]?.headingLine ?? cut;
+    const body = entry.body.filter((l) => l.trim() !== '');
+    spans.push({ lines: doc.lines.slice(entry.headingLine, end), mori: body.length === 1 && MORI_ENTRY.test(body[0]!) });
+  });
+  let room = keepBytes;
+  for (let i = spans.length - 1; i >= 0; i--) {
+    const span = spans[i]!;
+    if (!span.mori) continue;
+    const size = span.lines.reduce((n, l) => n + l.length, 0);
+    if (size > room) span.mori = false;
+    else room -= size;
+  }
+  return {
+    moved: Buffer.concat(spans.filter((x) => !x.mori).flatMap((x) => x.lines)),
+    kept: Buffer.concat(spans.filter((x) => x.mori).flatMap((x) => x.lines)),
+  };
 }

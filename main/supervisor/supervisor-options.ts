@@ -9,6 +9,7 @@ import type { TmuxBackend } from '../terminals/tmux/tmux-backend.js';
 import type { ActivityReading } from './launch/agent-launcher.js';
 import type { RestartPolicyConfig } from './session/restart-policy.js';
 import type { JitterSlot } from './limits/limit-plan.js';
+import type { ContextUsageSource, ResumeDefaults } from './resume/resume-choice.js';
 
 export type { ResumeContext } from './session/resume-context.js';
 
@@ -34,6 +35,12 @@ export interface SupervisorOptions {
   size?: TerminalSize;
   /** The longest jitter after a usage limit's reset (default LIMIT_JITTER_MS; tests shorten it), and (tests only) its first or last slot instead of a random one. */
   usageLimit?: { jitterMs?: number; jitterSlot?: JitterSlot };
+  /**
+   * How relaunches take up the conversation (resume-choice.ts): the daemon's defaults (settings.json
+   * `resume`; default DEFAULT_RESUME) and where a conversation's last context is read (default: never
+   * known, so `auto` resumes by id whenever the agent's record exists).
+   */
+  resumePolicy?: { defaults?: ResumeDefaults; contextUsage?: ContextUsageSource };
 }
 
 /** What `Supervisor.start` brought up. */

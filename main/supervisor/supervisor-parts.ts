@@ -104,7 +104,7 @@ export function buildParts(options: SupervisorOptions): SupervisorParts {
     onExit: (rt, t, exit) => exits.onExit(rt, t, exit),
     limits: { report: (rt, signal) => void limits.report(rt, signal), working: (rt) => limits.agentWorking(rt) },
   });
-  const resumer = new ResumeController({ home, env, clock, scheduler, machine, store, moves, verify: options.verify, stuckAfterWakeMs: options.stuckAfterWakeMs, launcher, exits, journal, typist });
+  const resumer = new ResumeController({ home, env, clock, scheduler, machine, store, moves, verify: options.verify, stuckAfterWakeMs: options.stuckAfterWakeMs, launcher, exits, journal, typist, resumePolicy: options.resumePolicy });
   // The Supervisor's own: bringing sessions up, removing and renaming them.
   const startup = new SessionStartup({ home, env, machine, tmux, queue, launcher, resumer, exits });
   const stop = async (ref: string): Promise<Result<SessionInfo>> =>

@@ -14,6 +14,7 @@ import { background } from '../background.js';
 import { tryLock } from '../state/pid-lock.js';
 import { ensureHome, readRegistry } from '../state/registry.js';
 import { resolveSession } from '../state/resolve-session.js';
+import { currentTaskCached } from '../state/session-summary.js';
 import type { Attachment, Terminal, TerminalView } from '../terminals/terminal.js';
 import { meantToRun } from './session/lifecycle.js';
 import { initialRestartState } from './session/restart-policy.js';
@@ -115,8 +116,9 @@ export class Supervisor {
 
   // ---------------------------------------------------------------- requests
 
+  /** Every session, each with its current task's first line (read again only when session_state.md changed). */
   list(): SessionInfo[] {
-    return this.parts.sessions.all().map(sessionInfo);
+    return this.parts.sessions.all().map((rt) => ({ ...sessionInfo(rt), task: currentTaskCached(rt.stateDir) }));
   }
 
   /** Starts (or restarts) a registered session on the person's request, even one they stopped or that finished. */
@@ -181,7 +183,31 @@ export class Supervisor {
   loadSession(ref: string): Result<SessionInfo> {
     const found = this.parts.sessions.find(ref);
     const loaded = found.ok ? found : this.loadRegistered(ref);
+    if (loaded.ok && !found.ok) this.announceRegistered(loaded.value);
     return loaded.ok ? ok(sessionInfo(loaded.value)) : loaded;
+  }
+
+  /**
+   * Loads every registered session not loaded yet (registered by `mori init` while this supervisor
+   * runs), starting none: a launch comes only from the person's `start`. Each is announced with
+   * `session.registered`; those that cannot be loaded are returned with the reason.
+   */
+  loadNewlyRegistered(): Result<{ loaded: SessionInfo[]; skipped: StartReport['skipped'] }> {
+    const registry = readRegistry(this.home);
+    if (!registry.ok) return registry;
+    const { sessions } = this.parts;
+    const loaded: SessionInfo[] = [];
+    const skipped: StartReport['skipped'] = [];
+    for (const entry of registry.value) {
+      if (sessions.find(entry.id).ok) continue;
+      const r = sessions.load(entry.stateDir);
+      if (!r.ok) skipped.push({ stateDir: entry.stateDir, message: r.message });
+      else {
+        this.announceRegistered(r.value);
+        loaded.push(sessionInfo(r.value));
+      }
+    }
+    return ok({ loaded, skipped });
   }
 
   /**
@@ -252,6 +278,10 @@ export class Supervisor {
     if (!dir.ok) return dir;
     const registered = this.parts.sessions.registered(dir.value);
     return registered.ok ? this.parts.sessions.load(dir.value) : registered;
+  }
+
+  private announceRegistered(rt: SessionRuntime): void {
+    this.parts.events.emit({ type: 'session.registered', at: this.parts.clock.wallMs(), sessionId: rt.id, name: rt.name });
   }
 
   private releaseHomeLock(): void {

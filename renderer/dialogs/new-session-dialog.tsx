@@ -1,5 +1,6 @@
 // The new session dialog (DESIGN.md §13): project folder, name, agent profile from the list, task,
-// backend, and whether it runs in its own git worktree on a new branch (`session.init`'s worktree,
+// backend, how its relaunches take up the conversation (resume: auto, by id, fresh, or the daemon's
+// setting), and whether it runs in its own git worktree on a new branch (`session.init`'s worktree,
 // DESIGN.md §9). The window never sends a command line, except the shell/custom profile's own field,
 // which `session.init` approves as the person typed it. Creates the session, then starts it. An
 // error about one field marks that field invalid and is its description (aria-describedby); the
@@ -7,7 +8,7 @@
 // form is new-session-model.ts's, its state and calls new-session-store.ts's. Runs in the renderer.
 import type { SessionInfo } from '../../common/ipc.js';
 import type { MoriApi } from '../../common/mori-api.js';
-import type { ProfileName } from '../../common/session.js';
+import type { ProfileName, ResumeMode } from '../../common/session.js';
 import { PROFILE_NAMES } from '../../common/session-names.js';
 import { FormDialog } from '../ui/form-dialog.js';
 import { usePane } from '../ui/pane-store.js';
@@ -17,10 +18,19 @@ import { NewSessionStore } from './new-session-store.js';
 const ERROR_ID = 'new-session-error';
 const WORKTREE_HINT_ID = 'new-session-worktree-hint';
 const BRANCH_HINT_ID = 'new-session-branch-hint';
+const RESUME_HINT_ID = 'new-session-resume-hint';
+
+/** The Resume choices, in the order shown, with their words. */
+const RESUME_CHOICES: readonly { value: ResumeMode | 'default'; label: string }[] = [
+  { value: 'default', label: 'As in the settings' },
+  { value: 'auto', label: 'Auto' },
+  { value: 'by-id', label: 'By id' },
+  { value: 'fresh', label: 'Fresh' },
+];
 
 export function NewSessionDialog(props: { api: MoriApi; onClose: () => void; onCreated: (s: SessionInfo) => void }) {
   const [store, { form, error, errorField, busy }] = usePane(() => new NewSessionStore(props.api));
-  const { projectDir, name, profile, command, task, backend, worktree } = form;
+  const { projectDir, name, profile, command, task, backend, resume, worktree } = form;
   const shownBranch = branchShown(form);
   const needsCommand = commandNeeded(form);
   /** What marks a field as the one the error is about. */
@@ -62,6 +72,19 @@ export function NewSessionDialog(props: { api: MoriApi; onClose: () => void; onC
         Task
         <textarea rows={4} value={task} onInput={(e) => store.edit({ task: (e.target as HTMLTextAreaElement).value })} placeholder="What the agent should do" />
       </label>
+      <label>
+        Resume
+        <select value={resume} aria-describedby={RESUME_HINT_ID} onChange={(e) => store.edit({ resume: (e.target as HTMLSelectElement).value as ResumeMode | 'default' })}>
+          {RESUME_CHOICES.map((c) => (
+            <option key={c.value} value={c.value}>
+              {c.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <p class="muted" id={RESUME_HINT_ID}>
+        After a crash, a sleep or a reboot: by id reloads the agent's whole conversation; fresh starts a new one from the state files; auto goes by id while the conversation fills less than a share of the model's window (60 % unless the settings say otherwise).
+      </p>
       <fieldset>
         <legend>Git worktree</legend>
         <label class="inline">

@@ -3,7 +3,7 @@
 // The window never sends a command line, except the shell/custom profile's own field. Pure. Runs in
 // the renderer.
 import type { IpcParams } from '../../common/ipc.js';
-import type { BackendName, ProfileName } from '../../common/session.js';
+import type { BackendName, ProfileName, ResumeMode } from '../../common/session.js';
 import { SESSION_NAME_PATTERN } from '../../common/session-names.js';
 
 export interface NewSessionForm {
@@ -13,6 +13,8 @@ export interface NewSessionForm {
   command: string;
   task: string;
   backend: BackendName;
+  /** How its relaunches take up the conversation; `default`: the daemon's setting. */
+  resume: ResumeMode | 'default';
   worktree: boolean;
   /** The branch the person typed; null while it follows the name (`mori/<name>`, the daemon's default). */
   branch: string | null;
@@ -20,7 +22,7 @@ export interface NewSessionForm {
 
 export type FormField = 'projectDir' | 'name' | 'command';
 
-export const EMPTY_FORM: NewSessionForm = { projectDir: '', name: '', profile: 'claude', command: '', task: '', backend: 'tmux', worktree: false, branch: null };
+export const EMPTY_FORM: NewSessionForm = { projectDir: '', name: '', profile: 'claude', command: '', task: '', backend: 'tmux', resume: 'default', worktree: false, branch: null };
 
 /** The profiles that run the command the person gives. */
 export const needsCommand = (f: NewSessionForm): boolean => f.profile === 'shell' || f.profile === 'custom';
@@ -43,6 +45,7 @@ export function initRequest(f: NewSessionForm): { ok: true; params: IpcParams<'s
       backend: f.backend,
       ...(f.task.trim() ? { task: f.task.trim() } : {}),
       ...(command ? { command: f.command.trim() } : {}),
+      ...(f.resume !== 'default' ? { resume: f.resume } : {}),
       ...(f.worktree ? { worktree: f.branch?.trim() ? { branch: f.branch.trim() } : {} } : {}),
     },
   };

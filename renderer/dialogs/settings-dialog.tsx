@@ -1,10 +1,11 @@
 // Settings (DESIGN.md §12): what the daemon keeps for every UI — which events notify, pausing them,
-// probe targets, restart limits — read and replaced through settings.get/set, each field saying its
-// default; start at login is the app's own and shows only when the app's preload offers it. The
-// window's own preferences (its theme, renderer/ui/theme.ts, applied as soon as chosen; the
-// terminals' screen-reader mode, renderer/ui/window-prefs.ts) are kept in this browser. Its state and
+// probe targets, restart limits, the resume policy's defaults — read and replaced through
+// settings.get/set, each field saying its default; start at login is the app's own and shows only when
+// the app's preload offers it. The window's own preferences (its theme, renderer/ui/theme.ts, applied
+// as soon as chosen; the terminals' screen-reader mode, renderer/ui/window-prefs.ts) are kept in this
+// browser. Its state and
 // calls are settings-store.ts's. Runs in the renderer.
-import type { NotifyEvent } from '../../common/daemon-settings.js';
+import type { DaemonSettings, NotifyEvent } from '../../common/daemon-settings.js';
 import { NOTIFY_EVENTS } from '../../common/notify-events.js';
 import type { MoriApi } from '../../common/mori-api.js';
 import { FormBody } from '../ui/form-dialog.js';
@@ -98,6 +99,25 @@ export function SettingsDialog(props: { api: MoriApi; onClose: () => void; brows
             fallback={RESTART_DEFAULTS.crashLoopCount}
             onInput={(t) => store.restart('crashLoopCount', t)}
           />
+        </fieldset>
+        <fieldset>
+          <legend>Resume (the mode and share read when the daemon starts)</legend>
+          <label>
+            Resume sessions
+            <select value={s.resume.mode} onChange={(e) => store.resume({ mode: (e.target as HTMLSelectElement).value as DaemonSettings['resume']['mode'] })}>
+              <option value="auto">Auto: by id while the conversation is small, else fresh</option>
+              <option value="by-id">By id: reload the agent's conversation</option>
+              <option value="fresh">Fresh: a new conversation from the state files</option>
+            </select>
+          </label>
+          <label>
+            Auto goes fresh at this share of the model's window (%)
+            <input type="number" min={1} max={100} value={s.resume.contextSharePercent} onInput={(e) => store.resume({ contextSharePercent: (e.target as HTMLInputElement).value })} />
+          </label>
+          <label>
+            Notice when session_state.md passes (bytes)
+            <input type="number" min={1024} value={s.resume.stateFileNoticeBytes} onInput={(e) => store.resume({ stateFileNoticeBytes: (e.target as HTMLInputElement).value })} />
+          </label>
         </fieldset>
         <fieldset>
           <legend>This window</legend>

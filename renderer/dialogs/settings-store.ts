@@ -63,6 +63,15 @@ export class SettingsStore extends PaneStore<SettingsState> {
     if (s) this.set({ settings: { ...s, restart: { ...s.restart, [key]: numberOrNull(text) } } });
   }
 
+  /** The resume policy's defaults (a number field left empty keeps the value it had). */
+  resume(patch: { mode?: DaemonSettings['resume']['mode']; contextSharePercent?: string; stateFileNoticeBytes?: string }): void {
+    const s = this.state.settings;
+    if (!s) return;
+    const num = (text: string | undefined, was: number): number => (text === undefined || text.trim() === '' ? was : Number(text));
+    const r = s.resume;
+    this.set({ settings: { ...s, resume: { mode: patch.mode ?? r.mode, contextSharePercent: num(patch.contextSharePercent, r.contextSharePercent), stateFileNoticeBytes: num(patch.stateFileNoticeBytes, r.stateFileNoticeBytes) } } });
+  }
+
   setProbes(probes: string): void {
     this.set({ probes });
   }

@@ -1,7 +1,8 @@
 // The sessions list's filter and its project groups (DESIGN.md §13): which sessions a filter text
 // keeps (by name or project folder, any case), and the sessions in their list order gathered under
 // one heading per project folder — per host and folder for a remote's sessions (`box:work`, whose
-// folder is on box), headed `box: folder` — the groups in the order their first session comes. Pure:
+// folder is on box), headed `box: folder` — the groups in a stable order: this host's first, then by
+// host, by heading, sessions with no project folder last; a state change never moves a group. Pure:
 // runs in the renderer and in unit tests.
 import type { SessionInfo } from '../../common/ipc.js';
 
@@ -27,13 +28,16 @@ export function matchesFilter(s: Filterable, text: string): boolean {
     .every((w) => hay.includes(w));
 }
 
+/** One collator for every comparison of headings. */
+const collator = new Intl.Collator();
+
 const trimmed = (dir: string): string => dir.replace(/\/+$/, '');
 const tail = (dir: string, parts: number): string => trimmed(dir).split('/').slice(-parts).join('/');
 
 /** The remote of a session named `host:name` (a session's own name has no colon); '' for this host's. */
 const hostOf = (name: string): string => (name.includes(':') ? name.slice(0, name.indexOf(':')) : '');
 
-/** The sessions gathered by host and project folder, keeping their order; groups come in the order of their first session. */
+/** The sessions gathered by host and project folder, keeping their order; groups by host, then heading. */
 export function groupByProject<T extends Filterable>(ordered: readonly T[]): ProjectGroup<T>[] {
   const groups = new Map<string, ProjectGroup<T>>();
   for (const s of ordered) {
@@ -52,5 +56,5 @@ export function groupByProject<T extends Filterable>(ordered: readonly T[]): Pro
     const folder = g.dir === '' ? 'No project folder' : sameName > 1 ? tail(g.dir, 2) : name;
     g.label = g.host === '' ? folder : `${g.host}: ${folder}`;
   }
-  return list;
+  return list.sort((a, b) => collator.compare(a.host, b.host) || Number(a.dir === '') - Number(b.dir === '') || collator.compare(a.label, b.label) || collator.compare(a.dir, b.dir));
 }

@@ -1,14 +1,15 @@
 // The sessions list (DESIGN.md §13): a listbox whose options are the sessions in the order and groups
-// it is given (renderer/sessions/sessions-sidebar.tsx decides them), each with its project, agent, state,
-// last activity and failing checks. With more than one project the options sit in one group per
+// it is given (renderer/sessions/sessions-sidebar.tsx decides them), each with its precise state (a
+// badge when it needs the person), its current task's first line, project, agent, last activity and
+// failing checks. With more than one project the options sit in one group per
 // project folder, named by it. Arrow keys move the selection across all options, groups or not, and
 // never reach a terminal; Home and End go to the first and last; Enter takes the keyboard into the
 // selected session's terminal. Runs in the renderer.
 import type { SessionInfo } from '../../common/ipc.js';
-import { needsPerson, stateWord } from '../../common/session-view.js';
+import { needsPerson, preciseState, stateWord } from '../../common/session-view.js';
 import type { ProjectGroup } from './session-groups.js';
 import { ago } from './time-ago.js';
-import { shown } from '../ui/shown-text.js';
+import { Shown, shown } from '../ui/shown-text.js';
 
 const baseName = (p: string | undefined): string => (p ? (p.replace(/\/+$/, '').split('/').pop() ?? p) : '');
 
@@ -46,6 +47,7 @@ export function SessionList(props: SessionListProps) {
   };
   const option = (s: SessionInfo) => {
     const state = stateWord(s);
+    const precise = preciseState(s);
     const last = props.lastActivity.get(s.id);
     const failing = s.failingChecks ?? 0;
     return (
@@ -59,7 +61,14 @@ export function SessionList(props: SessionListProps) {
       >
         <span class="dot" aria-hidden="true" />
         <span class="session-name">{s.name}</span>
-        <span class="session-state">{state}</span>
+        <span class="session-state" title={precise}>
+          {precise}
+        </span>
+        {s.task ? (
+          <span class="session-task" title={shown(s.task)}>
+            <Shown text={s.task} />
+          </span>
+        ) : null}
         {/* Under a project heading the folder's name would only repeat it. */}
         <span class="session-meta">{shown([props.grouped ? '' : baseName(s.projectDir), s.profile ?? '', last !== undefined ? ago(last, props.now) : ''].filter(Boolean).join(' · '))}</span>
         {failing > 0 ? <span class="failing">{failing} failing</span> : null}

@@ -1,11 +1,14 @@
-// The sessions part of the window's sidebar (DESIGN.md §13): a filter box over the list (by session
-// name or project folder; Escape clears it, ↓ goes to the list), a toggle between ordering by name
-// and by last activity after what needs the person, the list in a steady order
-// (common/session-order.ts) grouped by project when there are several. The splitter that resizes
+// The sessions part of the window's sidebar (DESIGN.md §13): the "Needs you" group on top (a button
+// per session that needs the person, most urgent first; the sessions keep their places in the list
+// too, so Mod+1…9 never change meaning), a filter box over the list (by session name or project
+// folder; Escape clears it, ↓ goes to the list), a toggle between ordering by name and by last
+// activity, the list in a stable order (common/session-order.ts) grouped by project when there are
+// several. The splitter that resizes
 // the sidebar is renderer/sessions/sidebar-splitter.tsx, last in the sidebar's tab order. Runs in the renderer.
 import { useState } from 'preact/hooks';
 import type { SessionInfo } from '../../common/ipc.js';
-import type { SortKey } from '../../common/session-order.js';
+import { needsYouRows, type SortKey } from '../../common/session-order.js';
+import { preciseState } from '../../common/session-view.js';
 import { matchesFilter } from './session-groups.js';
 import { SessionList } from './session-list.js';
 import { listGroups, setShown } from './shown-order.js';
@@ -49,8 +52,26 @@ export function SessionsSidebar(props: {
   };
 
   if (props.sessions.length === 0) return <p class="empty">No sessions yet. Start one with New session.</p>;
+  const needing = needsYouRows(props.sessions);
   return (
     <>
+      {needing.length > 0 ? (
+        <section class="needs-you" aria-labelledby="needs-you-heading">
+          <h2 id="needs-you-heading" class="session-group-heading">
+            Needs you <span class="needs-you-count">{needing.length}</span>
+          </h2>
+          <ul>
+            {needing.map((s) => (
+              <li key={s.id}>
+                <button type="button" class="needs-you-item" aria-current={s.id === props.selected ? 'true' : undefined} onClick={() => props.onSelect(s.id)}>
+                  <span class="session-name">{s.name}</span>
+                  <span class="needs-you-state">{preciseState(s)}</span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
       <div class="sidebar-tools">
         <input
           type="search"
@@ -61,7 +82,7 @@ export function SessionsSidebar(props: {
           onInput={(e) => setFilter(e.currentTarget.value)}
           onKeyDown={onFilterKey}
         />
-        <button type="button" class="sort-toggle" aria-pressed={sortKey === 'activity'} title="After the sessions that need you: most recently active first, instead of by name" onClick={toggleSort}>
+        <button type="button" class="sort-toggle" aria-pressed={sortKey === 'activity'} title="Most recently active first, instead of by name (rows stay where they are once placed)" onClick={toggleSort}>
           Recent first
         </button>
       </div>

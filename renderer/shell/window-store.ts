@@ -2,17 +2,19 @@
 // event, never polled), the selection (which follows `#session=<id>` and is kept in the address),
 // the open tab and dialog, the daemon connection, the notices, and the actions the header, the
 // palette and the shortcuts run. Components read a snapshot (`useWindowState`) and call the actions;
-// the panes hear the daemon's events through `onEvent`. Runs in the renderer.
+// the panes hear the daemon's events through `onEvent`. What happened before the window opened (or
+// while it was away) comes from the daemon's last events, each event taken once. Runs in the renderer.
 import { useEffect, useState } from 'preact/hooks';
 import type { DaemonSettings } from '../../common/daemon-settings.js';
 import type { DaemonEvent, EditableStateFile, SessionInfo } from '../../common/ipc.js';
 import type { ConnectionState, HostStatus, MoriApi } from '../../common/mori-api.js';
-import type { Result } from '../../common/result.js';
 import { linkOf, openLink } from '../ui/links.js';
 import { inListOrder, shownAt } from '../sessions/shown-order.js';
 import { DraftStore } from '../editor/draft-store.js';
 import { timeoutNotice } from '../notices/notices.js';
 import { NoticesStore } from '../notices/notices-store.js';
+import { readHistory, SeenEvents } from './event-history.js';
+import { withTimeoutNotices } from './timeout-notices.js';
 import type { ShortcutAction } from '../ui/shortcuts.js';
 import { TerminalPool } from '../terminal/terminal-pool.js';
 import { stepTerminalFontSize } from '../ui/window-prefs.js';
@@ -62,6 +64,10 @@ export class WindowStore {
   readonly lastActivity = new Map<string, number>();
   /** The last attention message of each session (its install command, its file's error…), from the events. */
   readonly attentionMessages = new Map<string, string>();
+  /** When each attention message came: an older one from history never replaces a newer one. */
+  private readonly attentionAt = new Map<string, number>();
+  /** Every event taken, from history or live: the two overlap, and an event counts once. */
+  private readonly seenEvents = new SeenEvents();
   private settings: DaemonSettings | null = null;
   /** The notices, grouped per session and episode; the daemon's history and its live events go in. */
   readonly notices: NoticesStore;
@@ -217,7 +223,25 @@ export class WindowStore {
     }
   };
 
+  /** The daemon's last events (oldest first) as if the window had been open, but nothing notified anew and no pane told; each event once. */
+  takeHistory(events: readonly DaemonEvent[]): void {
+    const fresh = events.filter((e) => this.seenEvents.first(e));
+    for (const e of fresh) this.remember(e);
+    this.notices.take(fresh, false);
+    this.set({});
+  }
+
   // ---- internals ----
+
+  /** What the window keeps of an event about a session: its time, and an attention message. */
+  private remember(e: DaemonEvent): void {
+    if (!('sessionId' in e)) return;
+    if (e.at >= (this.lastActivity.get(e.sessionId) ?? 0)) this.lastActivity.set(e.sessionId, e.at);
+    if (e.type === 'session.attention' && e.at >= (this.attentionAt.get(e.sessionId) ?? 0)) {
+      this.attentionMessages.set(e.sessionId, e.message);
+      this.attentionAt.set(e.sessionId, e.at);
+    }
+  }
 
   private set(patch: Partial<WindowState>): void {
     let next = { ...this.state, ...patch };
@@ -328,15 +352,16 @@ export class WindowStore {
       }
       this.set({ connection: { state, detail }, lostConnectionAt: null, everOpen: true, epoch });
       reload();
+      void readHistory(this.api).then((h) => this.takeHistory(h));
       void this.api.call('settings.get', {}).then((r) => {
         if (r.ok) this.settings = r.value;
       });
     });
     const offEvents = this.api.onEvent((e) => {
+      if (!this.seenEvents.first(e)) return;
       for (const l of [...this.eventListeners]) l(e);
+      this.remember(e);
       if ('sessionId' in e) {
-        this.lastActivity.set(e.sessionId, e.at);
-        if (e.type === 'session.attention') this.attentionMessages.set(e.sessionId, e.message);
         if (e.type.startsWith('session.') || e.type.startsWith('verify.')) reload();
         if (e.type === 'session.started') this.pool.reattach(e.sessionId);
       }
@@ -351,24 +376,6 @@ export class WindowStore {
       offHosts();
     };
   }
-}
-
-/** The API with each `timeout` failure of a request told to `onTimeout` as well as to its caller. */
-export function withTimeoutNotices(api: MoriApi, onTimeout: (message: string) => void): MoriApi {
-  return {
-    call: async (method, params) => {
-      const r = await api.call(method, params);
-      if (!r.ok && r.code === 'timeout') onTimeout(r.message);
-      return r;
-    },
-    onEvent: (l) => api.onEvent(l),
-    onConnection: (l) => api.onConnection(l),
-    ...(api.onHosts ? { onHosts: api.onHosts.bind(api) } : {}),
-    attach: (session, size, view) => api.attach(session, size, view),
-    ...(api.openLink ? { openLink: (url: string) => (api.openLink as (u: string) => Promise<Result<unknown>>)(url) } : {}),
-    ...(api.openStateDir ? { openStateDir: (session: string) => (api.openStateDir as (s: string) => Promise<Result<unknown>>)(session) } : {}),
-    close: () => api.close(),
-  };
 }
 
 /** The store's state in a component, redrawn on each change. */

@@ -5,7 +5,8 @@
 // arrives and the daemon is told, so it never waits for it and, once it is far behind, sends it
 // nothing until a snapshot when shown again; a view whose unparsed backlog passes a bound lets go of
 // its attachment and attaches again (reset + snapshot) when next shown. Typing goes to the agent
-// (keys typed while the terminal attaches go once it is attached), or is reported as not sent.
+// (keys typed while the terminal attaches go once it is attached), or is reported as not sent. A
+// session whose agent is not running shows the end of its transcript: the screen it left.
 // Runs in the renderer.
 import { FitAddon } from '@xterm/addon-fit';
 import { SearchAddon } from '@xterm/addon-search';
@@ -30,6 +31,20 @@ export const UNHELD_BACKLOG_CHARS = 2_000_000;
  */
 const TYPED_WHILE_ATTACHING_CHARS = 4_096;
 
+/**
+ * Transcript read back into a terminal whose agent is not running: a few screens of a busy TUI's
+ * redraws (each a few KB) or hundreds of lines of plain output, and quick for xterm to parse.
+ */
+const LAST_OUTPUT_BYTES = 64 * 1024;
+
+/**
+ * A transcript's end as written to a fresh terminal: from its first line break when it does not reach
+ * the start (a cut may fall inside an escape sequence or a character), with any colours reset after.
+ */
+export function lastOutputText(data: string, reachesStart: boolean): string {
+  const from = reachesStart ? 0 : data.indexOf('\n') + 1;
+  return data.slice(from) + '\x1b[0m';
+}
 
 export interface SessionTerminalHooks {
   /** Attached, ended, or resynced: the pane redraws its status line. */
@@ -163,6 +178,8 @@ export class SessionTerminal {
       if (typed) this.hooks.inputLost(this.sessionId);
       this.ended = r.message;
       this.hooks.changed();
+      // No agent to attach to (it crashed, stopped, waits to restart): the screen it left, from its transcript.
+      if (r.code === 'failed' || r.code === 'not-running') void this.showLastOutput(gen);
       return;
     }
     if (this.disposed || gen !== this.generation) {
@@ -180,6 +197,17 @@ export class SessionTerminal {
     if (this.owed > 0) r.value.ack(this.owed);
     this.owed = 0;
     this.hooks.changed();
+  }
+
+  /**
+   * The end of the session's transcript written to a reset terminal: what its agent showed last, as
+   * it showed it (colours, its last screen). Not when an attach or a let-go came meanwhile.
+   */
+  private async showLastOutput(gen: number): Promise<void> {
+    const r = await this.api.call('transcript.read', { session: this.sessionId, maxBytes: LAST_OUTPUT_BYTES });
+    if (!r.ok || gen !== this.generation || this.attached || this.disposed) return;
+    this.term.reset();
+    this.term.write(lastOutputText(r.value.data, r.value.bytes >= r.value.totalBytes));
   }
 
   /** Lets go of the attachment without a word: the view attaches again (reset + snapshot) when shown. */

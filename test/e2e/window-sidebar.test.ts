@@ -2,10 +2,12 @@
 // sessions of the fake agent in two project folders, driven by roles and names: one group per project
 // folder inside the listbox, the arrow keys moving across the groups; the filter box (by name or
 // folder, "No sessions match", Escape clears, ↓ into the list); a row that stays in place while its
-// agent goes from waiting to working and back, ordered by name or by last activity; the splitter
-// resized by keyboard and by mouse, its width and the order toggle kept across a reload; no serious
-// axe violation in either theme. Screenshots (1440×900, light and dark) of the groups and the filter
-// go to out/e2e-screenshots/sidebar-*.png.
+// agent goes from waiting to working and back, ordered by name or by last activity, and while it
+// comes to need the person (shown in the "Needs you" group and as a badge instead, Ctrl+N keeping its
+// meaning); each row's task line; a session `mori init` makes while the window is open, listed at
+// once with Start; the splitter resized by keyboard and by mouse, its width and the order toggle kept
+// across a reload; no serious axe violation in either theme. Screenshots (1440×900 and 1280×720,
+// light and dark) of the groups, Needs you and the filter go to out/e2e-screenshots/sidebar-*.png.
 import { AxeBuilder } from '@axe-core/playwright';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -59,20 +61,23 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the sessions sideb
     const other = list().getByRole('group', { name: 'notes' });
     expect(await project.getByRole('option').locator('.session-name').allInnerTexts()).toEqual(['api', 'web']);
     expect(await other.getByRole('option').locator('.session-name').allInnerTexts()).toEqual(['blog', 'docs']);
-    // Need first, then by name: the groups come in the order of their first session.
-    expect(await shownNames()).toEqual(['api', 'web', 'blog', 'docs']);
-    await option('web').click();
+    // Groups by heading, sessions by name within each: nothing about their states.
+    expect(await shownNames()).toEqual(['blog', 'docs', 'api', 'web']);
+    await option('docs').click();
     await list().focus();
     await page.keyboard.press('ArrowDown');
-    expect(await option('blog').getAttribute('aria-selected')).toBe('true');
-    expect(await list().getAttribute('aria-activedescendant')).toBe(await option('blog').getAttribute('id'));
-    await page.keyboard.press('ArrowUp');
-    expect(await option('web').getAttribute('aria-selected')).toBe('true');
-    await page.keyboard.press('End');
-    expect(await option('docs').getAttribute('aria-selected')).toBe('true');
-    await page.keyboard.press('Home');
     expect(await option('api').getAttribute('aria-selected')).toBe('true');
-    await page.getByRole('heading', { name: 'api' }).waitFor();
+    expect(await list().getAttribute('aria-activedescendant')).toBe(await option('api').getAttribute('id'));
+    await page.keyboard.press('ArrowUp');
+    expect(await option('docs').getAttribute('aria-selected')).toBe('true');
+    await page.keyboard.press('End');
+    expect(await option('web').getAttribute('aria-selected')).toBe('true');
+    await page.keyboard.press('Home');
+    expect(await option('blog').getAttribute('aria-selected')).toBe('true');
+    await page.getByRole('heading', { name: 'blog' }).waitFor();
+    // Each row and the header show the task's first line.
+    expect(await option('blog').locator('.session-task').innerText()).toBe('write the thing');
+    await page.locator('.session-heading-task').getByText('write the thing').waitFor();
   });
 
   it('keeps a row in place while its agent goes from waiting to working and back, by name and by last activity', async () => {
@@ -86,19 +91,20 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the sessions sideb
       await expect.poll(() => stateOf(name), { timeout: 25_000 }).toBe('waiting');
       expect(await shownNames()).toEqual(before);
     };
-    expect(await shownNames()).toEqual(['api', 'web', 'blog', 'docs']);
-    // Working ranks after waiting in the need order; only a change of need group may move a row.
+    expect(await shownNames()).toEqual(['blog', 'docs', 'api', 'web']);
     await flip('api');
     // By last activity: the row whose agent just worked would come first if the order were made afresh.
     const toggle = page.getByRole('button', { name: 'Recent first' });
     await toggle.click();
-    const last = (await shownNames()).at(-1) ?? '';
-    expect((await shownNames()).indexOf(last)).toBeGreaterThan(0);
+    // Within a project group: the groups keep their order whatever the key.
+    const inProject = (): Promise<string[]> => list().getByRole('group', { name: 'project' }).locator('[role="option"] .session-name').allInnerTexts();
+    const last = (await inProject()).at(-1) ?? '';
+    expect((await inProject()).indexOf(last)).toBeGreaterThan(0);
     await flip(last);
-    // Choosing the order again places the rows afresh: now it is first.
+    // Choosing the order again places the rows afresh: now it is first in its group.
     await toggle.click();
     await toggle.click();
-    expect((await shownNames())[0]).toBe(last);
+    expect((await inProject())[0]).toBe(last);
     await toggle.click();
     expect(await toggle.getAttribute('aria-pressed')).toBe('false');
   }, 90_000);
@@ -118,7 +124,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the sessions sideb
     expect(await list().count()).toBe(0);
     await filter.press('Escape');
     expect(await filter.inputValue()).toBe('');
-    await expect.poll(shownNames).toEqual(['api', 'web', 'blog', 'docs']);
+    await expect.poll(shownNames).toEqual(['blog', 'docs', 'api', 'web']);
     // The list's keys still work under a filter: ↓ from the box selects the first match in the list.
     await filter.fill('DOCS');
     await filter.press('ArrowDown');
@@ -171,12 +177,45 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the sessions sideb
     await expect.poll(() => splitter.getAttribute('aria-valuenow')).toBe('328');
   }, 60_000);
 
-  it('moves a session that comes to need the person to the top, its project group with it', async () => {
+  it('keeps every row in place when a session comes to need the person: Needs you lists it, a badge marks it, Ctrl+N keeps its meaning', async () => {
+    const { page } = w;
+    const before = await shownNames();
+    const needsYou = page.getByRole('region', { name: /^Needs you/ });
+    expect(await needsYou.count()).toBe(0);
+    await page.keyboard.press('Control+3');
+    await page.getByRole('heading', { name: before[2] ?? '' }).waitFor();
     send('blog', 'ask');
     await expect.poll(() => stateOf('blog'), { timeout: 25_000 }).toBe('needs input');
-    await expect.poll(shownNames).toEqual(['blog', 'docs', 'api', 'web']);
-    await option('blog').click();
+    expect(await shownNames()).toEqual(before);
+    expect(await option('blog').getAttribute('class')).toContain('needs-person');
+    await needsYou.getByRole('button', { name: /^blog\b.*needs input/ }).waitFor();
+    expect(await needsYou.getByRole('button').count()).toBe(1);
+    // Ctrl+3 is the same session as before the change.
+    await page.keyboard.press('Control+1');
+    await page.keyboard.press('Control+3');
+    await page.getByRole('heading', { name: before[2] ?? '' }).waitFor();
+    // The group's button takes the person to the session.
+    await needsYou.getByRole('button', { name: /^blog\b/ }).click();
+    await page.getByRole('heading', { name: 'blog' }).waitFor();
     await w.shot('sidebar-groups');
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await w.shot('sidebar-needs-you-1280');
+    await page.setViewportSize({ width: 1440, height: 900 });
+  }, 60_000);
+
+  it('lists a session `mori init` makes while the window is open at once, not started, with Start', async () => {
+    const { page } = w;
+    const r = w.h.mori('init', notes, '--name', 'later', '--agent', 'claude', '--backend', 'direct', '--task', 'come back to this');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/`mori start later`/);
+    await option('later').waitFor({ timeout: 15_000 });
+    expect(await stateOf('later')).toBe('not started');
+    expect(await option('later').locator('.session-task').innerText()).toBe('come back to this');
+    await option('later').click();
+    await page.getByRole('heading', { name: 'later' }).waitFor();
+    await w.shot('sidebar-not-started');
+    await page.getByRole('button', { name: 'Start', exact: true }).click();
+    await expect.poll(() => stateOf('later'), { timeout: 25_000 }).toMatch(/^(waiting|running|working|starting)$/);
   }, 60_000);
 
   it('has no serious or critical axe violation with groups, the splitter and an empty filter, light or dark', async () => {

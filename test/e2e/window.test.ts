@@ -227,10 +227,15 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window in Chro
     await dialog.getByRole('combobox', { name: 'Agent' }).selectOption('claude');
     await dialog.getByRole('textbox', { name: 'Task' }).fill('start from the window');
     await dialog.getByRole('radio', { name: /direct/ }).check();
+    const resume = dialog.getByRole('combobox', { name: 'Resume' });
+    expect(await resume.inputValue()).toBe('default');
+    await resume.selectOption({ label: 'Fresh' });
     await w.shot('new-session');
     await dialog.getByRole('button', { name: 'Create and start' }).click();
     const option = page.getByRole('listbox', { name: 'Sessions' }).getByRole('option', { name: /fresh/ });
     await option.waitFor();
+    const created = JSON.parse(readFileSync(path.join(w.h.project, '.mori', 'fresh', 'session.json'), 'utf8')) as { resume?: string };
+    expect(created.resume).toBe('fresh');
     await expect.poll(() => option.innerText(), { timeout: 25_000 }).toMatch(/waiting|working|running/);
     await page.getByRole('region', { name: 'Terminal' }).getByText('start from the window').first().waitFor({ timeout: 25_000 });
   });
@@ -264,14 +269,17 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window in Chro
     // A target that answers (the web host itself), so the probe finds the network up meanwhile.
     const probe = `127.0.0.1:${new URL(w.url).port}`;
     await settings.getByRole('textbox', { name: /Probe targets/ }).fill(probe);
+    await settings.getByRole('combobox', { name: 'Resume sessions' }).selectOption('fresh');
+    await settings.getByRole('spinbutton', { name: /share of the model's window/ }).fill('70');
     await settings.getByRole('button', { name: 'Save settings' }).click();
     await settings.waitFor({ state: 'detached' });
     const stored = JSON.parse(readFileSync(path.join(w.h.home, 'settings.json'), 'utf8')) as { notifications: { paused: boolean }; probeTargets: string[]; restart: { crashLoopCount: number } };
-    expect(stored).toMatchObject({ notifications: { paused: true }, probeTargets: [probe], restart: { crashLoopCount: 2 } });
+    expect(stored).toMatchObject({ notifications: { paused: true }, probeTargets: [probe], restart: { crashLoopCount: 2 }, resume: { mode: 'fresh', contextSharePercent: 70, stateFileNoticeBytes: 16 * 1024 } });
     // Back as they were for the tests that follow (notifications on, no probe).
     await page.getByRole('button', { name: 'Settings' }).click();
     await settings.getByRole('checkbox', { name: 'Pause notifications' }).uncheck();
     await settings.getByRole('textbox', { name: /Probe targets/ }).fill('');
+    await settings.getByRole('combobox', { name: 'Resume sessions' }).selectOption('auto');
     await settings.getByRole('button', { name: 'Save settings' }).click();
     await settings.waitFor({ state: 'detached' });
   });

@@ -2,7 +2,7 @@
 // than it is reached in a few): every event numbered in order; a client that lost its connection
 // subscribes after the last event it saw and gets exactly the ones it missed, none twice, none lost,
 // also through the app's reconnecting connection; another daemon run, a gap older than the log and a
-// number never given answer `resync`; `events.since` pages; bad params are refused by the schema.
+// number never given answer `resync`; `events.since` pages; `events.recent` gives the last ones; bad params are refused by the schema.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DaemonEvent, IpcServerMessage } from '../../common/ipc.js';
 import type { ControlClient } from '../../main/daemon-client/control-client.js';
@@ -135,6 +135,16 @@ describe('the event log', () => {
     const kept = (await call(c, 'events.since', { epoch, seq: now.seq - CAPACITY })) as { events: unknown[]; resync: null };
     expect(kept).toMatchObject({ resync: null });
     expect(kept.events).toHaveLength(CAPACITY);
+  });
+
+  it('`events.recent` gives the last events kept, of the types asked for, with their numbers and times', async () => {
+    const names = await cause(3);
+    const r = (await call(c, 'events.recent', { limit: 2, types: ['settings.changed'] })) as { seq: number; events: { seq: number; event: DaemonEvent }[] };
+    expect(caused(r.events.map((e) => e.event))).toEqual(names.slice(1));
+    expect(r.events[1]?.seq).toBe(r.seq);
+    expect(r.events.every((e) => e.event.at > Date.now() - 60_000)).toBe(true);
+    const bad = await c.request('events.recent', { limit: 0 });
+    expect(bad).toMatchObject({ ok: false, code: 'usage', message: expect.stringMatching(/^events\.recent: limit: /) });
   });
 
   it('refuses a malformed position, naming the field', async () => {

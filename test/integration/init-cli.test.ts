@@ -1,6 +1,7 @@
 // `mori init` warns when the agent's program is not found, and says how to install it; the session
-// is created either way. Real CLI process with a PATH holding only a temp dir.
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// is created either way; `--resume` and `mori set S resume=…` set how its relaunches take up the
+// conversation. Real CLI process with a PATH holding only a temp dir.
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -50,5 +51,32 @@ describe('mori init', () => {
     const r = init('sh', 'shell', ['--command', 'no-such-agent-program --flag {prompt}']);
     expect(r.code).toBe(0);
     expect(r.err).toMatch(/"no-such-agent-program" \(the shell agent's program\) is not found on PATH/);
+  });
+});
+
+describe('the resume mode', () => {
+  const resumeOf = (name: string): unknown => (JSON.parse(readFileSync(path.join(root, name, '.mori', name, 'session.json'), 'utf8')) as Record<string, unknown>)['resume'];
+  const set = (...args: string[]) => moriIn(home, ['set', path.join(root, 'rm1', '.mori', 'rm1'), ...args], { PATH: bin });
+
+  it('mori init --resume sets it, mori set changes it or gives it back to the default; a wrong one is refused by name', () => {
+    expect(init('rm1', 'claude', ['--resume', 'fresh']).code).toBe(0);
+    expect(resumeOf('rm1')).toBe('fresh');
+    expect(init('rm2', 'claude').code).toBe(0);
+    expect(resumeOf('rm2')).toBeUndefined();
+    const bad = init('rm3', 'claude', ['--resume', 'sometimes']);
+    expect(bad.code).not.toBe(0);
+    expect(bad.err).toMatch(/--resume: "sometimes" is not a resume mode; use one of auto, by-id, fresh/);
+
+    const r = set('resume=by-id', '--json');
+    expect(r.code, r.err).toBe(0);
+    expect(r.json()).toMatchObject({ ok: true, name: 'rm1', resume: 'by-id' });
+    expect(resumeOf('rm1')).toBe('by-id');
+    expect(set('resume=default').out).toMatch(/rm1: resume as the daemon's default/);
+    expect(resumeOf('rm1')).toBeUndefined();
+    const wrong = set('resume=never');
+    expect(wrong.code).not.toBe(0);
+    expect(wrong.err).toMatch(/resume: "never" is not a resume mode/);
+    expect(set('colour=blue').err).toMatch(/"colour" is not a session setting; use one of resume/);
+    expect(resumeOf('rm1')).toBeUndefined();
   });
 });

@@ -66,13 +66,13 @@ describe.skipIf(SKIP_WITHOUT_SSHD)('sessions on another host through ssh', () =>
     expect(mori('remote', 'add', 'box', 'other@host').code).toBe(2);
 
     // No daemon runs on the remote: the bridge starts one there, and its session comes up.
-    await until('box:work to run', () => /^box:work {2}running/m.test(mori('ls').out), () => mori('ls').out + mori('ls').err, 60_000);
+    await until('box:work to run', () => /^box:work {2}(running|waiting|working)\b/m.test(mori('ls').out), () => mori('ls').out + mori('ls').err, 60_000);
     const listed = mori('ls', '--json').json() as { remotes: { name: string; status: string; sessions: { name: string }[] }[] };
     expect(listed.remotes).toMatchObject([{ name: 'box', status: 'ok', sessions: [{ name: 'work' }] }]);
 
     const status = mori('status', 'box:work');
     expect(status.code, status.err).toBe(0);
-    expect(status.out).toMatch(/^box:work {2}running/m);
+    expect(status.out).toMatch(/^box:work {2}(running|waiting|working)\b/m);
     expect(status.out).toMatch(/state dir on box: .*\.mori\/work/);
 
     await until('the agent to wait for input', () => record().includes('"event":"start"'));
@@ -138,7 +138,7 @@ describe.skipIf(SKIP_WITHOUT_SSHD)('sessions on another host through ssh', () =>
       expect(forced.err).toMatch(/approv/i);
     } finally {
       expect(mori('start', 'box:work').code).toBe(0);
-      await until('box:work to run again', () => /^box:work {2}running/m.test(mori('ls').out), () => mori('ls').out, 60_000);
+      await until('box:work to run again', () => /^box:work {2}(running|waiting|working)\b/m.test(mori('ls').out), () => mori('ls').out, 60_000);
     }
     // A session box does not have is named as not found there.
     expect(mori('changes', 'box:nope', '--stat').code).toBe(3);

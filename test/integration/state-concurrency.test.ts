@@ -198,6 +198,36 @@ describe('work log compaction', () => {
     expect(readTailEntries(dir, 3).map((e) => e.lines[0])).toEqual(['step 197', 'step 198', 'step 199']);
   });
 
+  it("keeps Mori's own entries in the log, the newest up to a share of the budget, and loses nothing", () => {
+    const dir = tempDir('compact-mori');
+    writeFileSync(path.join(dir, WORK_LOG), '# Work log\n');
+    const budget = 4096;
+    const at = new Date();
+    for (let i = 0; i < 200; i++) {
+      appendEntry(dir, [`step ${i}`, 'x'.repeat(50)], at, budget);
+      if (i % 20 === 0) appendEntry(dir, [`SESSION RESUMED - crash; agent relaunched (${i})`], at, budget);
+      if (i % 20 === 10) appendEntry(dir, [`CHECKPOINT - ${i}`], at, budget);
+    }
+    const log = parseEntries(readFileSync(path.join(dir, WORK_LOG)));
+    const archive = parseEntries(readFileSync(path.join(dir, WORK_LOG_ARCHIVE)));
+    const resumed = (es: typeof log): string[] => es.flatMap((e) => (e.lines[0]?.startsWith('SESSION RESUMED') ? [e.lines[0]] : []));
+    expect(resumed(log)).toEqual(Array.from({ length: 10 }, (_, i) => `SESSION RESUMED - crash; agent relaunched (${i * 20})`));
+    expect(resumed(archive)).toEqual([]);
+    // The agent's old steps and the checkpoints moved; the log is back under its budget.
+    expect(archive.some((e) => e.lines[0] === 'step 0') && archive.some((e) => e.lines[0] === 'CHECKPOINT - 10')).toBe(true);
+    expect(readFileSync(path.join(dir, WORK_LOG)).length).toBeLessThanOrEqual(budget);
+    const all = [...archive, ...log].map((e) => e.lines[0]);
+    expect(all).toHaveLength(220);
+    expect(new Set(all).size).toBe(220);
+
+    // A log of nothing but Mori's entries still shrinks: only a share of the budget stays.
+    const only = tempDir('compact-mori-only');
+    writeFileSync(path.join(only, WORK_LOG), '# Work log\n');
+    for (let i = 0; i < 300; i++) appendEntry(only, [`SESSION NOTE - note ${i} ${'y'.repeat(40)}`], at, budget);
+    expect(readFileSync(path.join(only, WORK_LOG)).length).toBeLessThanOrEqual(budget);
+    expect([...parseEntries(readFileSync(path.join(only, WORK_LOG_ARCHIVE))), ...parseEntries(readFileSync(path.join(only, WORK_LOG)))]).toHaveLength(300);
+  });
+
   it('keeps an entry that another process appends while it compacts', async () => {
     const dir = tempDir('compact-race');
     writeFileSync(path.join(dir, WORK_LOG), '# Work log\n');

@@ -13,6 +13,7 @@ import type { Terminal } from '../../main/terminals/terminal.js';
 import { readPidRecords } from '../../main/terminals/pid-registry.js';
 import { readTranscript } from '../../main/terminals/transcript.js';
 import { pidAlive } from '../../main/os/pid-alive.js';
+import { processStartTime } from '../../main/os/process-start.js';
 import { pidsWithMarker } from '../../main/os/process-tree.js';
 import { terminalContract } from '../fixtures/terminals/contract.js';
 import { tempDir, testEnv, waitFor } from '../fixtures/terminals/harness.js';
@@ -24,9 +25,11 @@ terminalContract('direct', async () => {
 
 describe('direct backend orphan sweep', () => {
   const tmp = tempDir('direct-orphans');
-  const stray: number[] = [];
+  /** What a test may leave running, with each start time: by afterAll a pid may be another test's process (pid_max is 32768 here). */
+  const stray: { pid: number; start: string | null }[] = [];
+  const keep = (pid: number): void => void stray.push({ pid, start: processStartTime(pid) });
   afterAll(() => {
-    for (const pid of stray) if (pidAlive(pid)) process.kill(pid, 'SIGKILL');
+    for (const { pid, start } of stray) if (start !== null && processStartTime(pid) === start) process.kill(pid, 'SIGKILL');
     tmp.cleanup();
   });
 
@@ -41,7 +44,7 @@ describe('direct backend orphan sweep', () => {
     owner.stdout.on('data', (d: Buffer) => (ownerOut += d.toString()));
     const [, root, setsidChild, child] = (await waitFor(() => /spawned (\d+) (\d+) (\d+)/.exec(ownerOut), 'the owner to start the program', 20_000)).map(Number);
     const tree = [root, setsidChild, child] as number[];
-    stray.push(...tree);
+    tree.forEach(keep);
     expect(readPidRecords(runDir).map((r) => r.id)).toEqual([id]);
 
     owner.kill('SIGKILL');
@@ -62,7 +65,7 @@ describe('direct backend orphan sweep', () => {
     const backend = new DirectBackend({ runDir });
     const r = await backend.spawn({ id: `live-${process.pid}`, command: 'sleep', args: ['300'], cwd: tmp.dir, env: testEnv(tmp.dir), cols: 80, rows: 24, transcriptDir: null });
     if (!r.ok) throw new Error(r.message);
-    stray.push(r.value.pid);
+    keep(r.value.pid);
     expect(await new DirectBackend({ runDir }).sweepOrphans()).toEqual([]);
     expect(pidAlive(r.value.pid)).toBe(true);
     await r.value.kill();

@@ -12,7 +12,7 @@ const ALLOWED: Record<string, string> = {
   'main/state/session-file.ts': 'implements the writers',
   'main/state/state-dir.ts': 'creates a state dir, whose first session.json no store holds yet',
   'main/state/session-move.ts': 'renames a session (its folder and its name in session.json), the one implementation the daemon and the CLI both call',
-  'main/cli/offline-session-write.ts': '`mori checkpoint`, `mori rollback` and `mori verify` write from their own process, daemon or none',
+  'main/cli/offline-session-write.ts': '`mori checkpoint`, `mori rollback`, `mori verify` and `mori set` write from their own process, daemon or none (never undoing a write made meanwhile)',
 };
 
 /** A call of one of session-file.ts's writers. */

@@ -14,7 +14,7 @@ const COPIES: { pattern: RegExp; what: string }[] = [
   { pattern: /['"](needs input|crash loop|verification failed|usage limit)['"]/, what: 'a state word as a string literal' },
   { pattern: /(?<!Partial<)Record<(AgentActivity|SessionInfo\['activity'\]|RuntimeState|Level|DisplayState|StateWord)\s*,\s*(string|number)>/, what: 'a table of words or ranks by state, activity or level' },
   { pattern: /\bfailing:\s*0\b/, what: 'an order of levels' },
-  { pattern: /\b(function|const|let)\s+(sessionStatus|stateWord|displayState|worstLevel|orderSessions|needsPerson|attentionKind|activityWords|lifecycleWords|LEVEL_ORDER|LEVELS|RANK|ACTIVITY_WORDS)\b/, what: 'a second definition of a session-view function or table' },
+  { pattern: /\b(function|const|let)\s+(sessionStatus|stateWord|preciseState|displayState|worstLevel|orderSessions|needsPerson|attentionKind|activityWords|lifecycleWords|LEVEL_ORDER|LEVELS|RANK|ACTIVITY_WORDS)\b/, what: 'a second definition of a session-view function or table' },
 ];
 
 function sourceFiles(dir: string): string[] {

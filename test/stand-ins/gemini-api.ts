@@ -11,9 +11,23 @@ import { startStandIn, type LoggedRequest, type StandIn } from './loopback-serve
 import type { LimitableStandIn } from './responses-api.js';
 
 const usage = { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 };
-const reply = (text: string): Record<string, unknown> => ({
+
+/**
+ * A streamed turn's usage: the request's tokens (its JSON's length / 4), after the first turn mostly
+ * from the context cache, a few candidate and thought tokens. Non-zero in every field so usage
+ * readers see each one; the shares are arbitrary but fixed.
+ */
+function turnUsage(requestChars: number, turn: number): Record<string, number> {
+  const prompt = Math.ceil(requestChars / 4);
+  const cached = turn > 1 ? Math.floor(prompt * 0.7) : 0;
+  const candidates = 5 + turn;
+  const thoughts = 2;
+  return { promptTokenCount: prompt, cachedContentTokenCount: cached, candidatesTokenCount: candidates, thoughtsTokenCount: thoughts, totalTokenCount: prompt + candidates + thoughts };
+}
+
+const reply = (text: string, used: Record<string, number> = usage): Record<string, unknown> => ({
   candidates: [{ content: { role: 'model', parts: [{ text }] }, finishReason: 'STOP', index: 0 }],
-  usageMetadata: usage,
+  usageMetadata: used,
   modelVersion: 'gemini-stand-in',
 });
 
@@ -87,9 +101,9 @@ export interface GeminiToolCall {
   functionCall: { name: string; args: Record<string, unknown> };
 }
 
-const callReply = (call: GeminiToolCall): Record<string, unknown> => ({
+const callReply = (call: GeminiToolCall, used: Record<string, number>): Record<string, unknown> => ({
   candidates: [{ content: { role: 'model', parts: [call] }, finishReason: 'STOP', index: 0 }],
-  usageMetadata: usage,
+  usageMetadata: used,
   modelVersion: 'gemini-stand-in',
 });
 
@@ -104,7 +118,8 @@ export async function startGeminiApi(port = 0, script: { after: number; calls: G
       turn++;
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       const call = turn > script.after ? calls.shift() : undefined;
-      res.write(`data: ${JSON.stringify(call !== undefined ? callReply(call) : reply(`stand-in reply ${turn}`))}\n\n`);
+      const used = turnUsage(JSON.stringify(req.body ?? '').length, turn);
+      res.write(`data: ${JSON.stringify(call !== undefined ? callReply(call, used) : reply(`stand-in reply ${turn}`, used))}\n\n`);
       res.end();
       return;
     }

@@ -59,6 +59,24 @@ export function messageTexts(body: Record<string, unknown> | null): { role: stri
   });
 }
 
+/**
+ * The prompt's tokens (a byte count / 4) split as the API splits a cached conversation: after the
+ * first request most of it is read from the prompt cache, a part is written to it, the rest is new
+ * input. Non-zero in every field so usage readers see each one; the shares are arbitrary but fixed.
+ */
+function promptUsage(tokens: number, cached: boolean): Record<string, unknown> {
+  const cacheRead = cached ? Math.floor(tokens * 0.7) : 0;
+  const cacheWrite = Math.floor((tokens - cacheRead) * 0.8);
+  return {
+    input_tokens: tokens - cacheRead - cacheWrite,
+    output_tokens: 1,
+    cache_creation_input_tokens: cacheWrite,
+    cache_read_input_tokens: cacheRead,
+    // The API breaks the write down by cache lifetime; clients (and ccusage) read this breakdown.
+    cache_creation: { ephemeral_5m_input_tokens: cacheWrite, ephemeral_1h_input_tokens: 0 },
+  };
+}
+
 const sse = (event: string, data: unknown): string => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 
 export class MessagesApiStandIn {
@@ -173,7 +191,7 @@ export class MessagesApiStandIn {
     const turn: ScriptedTurn = kind === 'turn' ? (this.script.shift() ?? { text: this.defaultText }) : { text: 'OK' };
     const model = typeof body?.['model'] === 'string' ? body['model'] : 'claude-stand-in';
     const id = `msg_standin_${this.nextId++}`;
-    const usage = { input_tokens: Math.ceil(raw.length / 4), output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+    const usage = promptUsage(Math.ceil(raw.length / 4), this.nextId > 2);
     if (body?.['stream'] !== true) {
       return json(res, 200, {
         id, type: 'message', role: 'assistant', model, content: [{ type: 'text', text: turn.text }],

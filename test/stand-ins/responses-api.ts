@@ -51,6 +51,18 @@ function offers(body: unknown, name: string | undefined): boolean {
   return name !== undefined && Array.isArray(tools) && tools.some((t) => (t as { name?: unknown } | null)?.name === name);
 }
 
+/**
+ * The usage a response reports: the request's tokens (its JSON's length / 4), after the first turn
+ * mostly read from the prompt cache, and a few output tokens of which some are reasoning.
+ * Non-zero in every field so usage readers see each one; the shares are arbitrary but fixed.
+ */
+function responseUsage(requestChars: number, turn: number): Record<string, unknown> {
+  const input = Math.ceil(requestChars / 4);
+  const cached = turn > 1 ? Math.floor(input * 0.7) : 0;
+  const output = 5 + turn;
+  return { input_tokens: input, input_tokens_details: { cached_tokens: cached }, output_tokens: output, output_tokens_details: { reasoning_tokens: 2 }, total_tokens: input + output };
+}
+
 /** `calls`: replies for the model turns that follow the first `after` ones, in order; the rest say `stand-in reply N`. */
 export async function startResponsesApi(port = 0, script: { after: number; calls: ResponsesToolCall[] } = { after: 0, calls: [] }): Promise<LimitableStandIn> {
   let turn = 0;
@@ -74,7 +86,7 @@ export async function startResponsesApi(port = 0, script: { after: number; calls
           type: 'response.completed',
           response: {
             id,
-            usage: { input_tokens: 10, input_tokens_details: null, output_tokens: 5, output_tokens_details: null, total_tokens: 15 },
+            usage: responseUsage(JSON.stringify(req.body ?? '').length, turn),
           },
         },
       ]);

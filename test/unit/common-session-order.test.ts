@@ -1,11 +1,11 @@
-// The sessions list's steady order (common/session-order.ts): what needs the person first, then by
-// name or by last activity; rows keep their places while agents flip between working and waiting,
-// and move only when they enter or leave the needs-the-person group. Also the list's filter and
-// project groups (renderer/sessions/session-groups.ts) and the sidebar's width bounds.
+// The sessions list's stable order (common/session-order.ts): by name or by last activity; rows keep
+// their places whatever their state does, and the sessions that need the person are gathered apart
+// (the "Needs you" group) without moving. Also the list's filter and project groups
+// (renderer/sessions/session-groups.ts) and the sidebar's width bounds.
 import { describe, expect, it } from 'vitest';
 import type { AgentActivity } from '../../common/agent-activity.js';
 import type { RuntimeState } from '../../common/events.js';
-import { compareSessions, needGroup, steadyOrder, type OrderMemory, type SortKey } from '../../common/session-order.js';
+import { compareSessions, needsYouRows, steadyOrder, type OrderMemory, type SortKey } from '../../common/session-order.js';
 import { orderSessions } from '../../common/session-view.js';
 import { groupByProject, matchesFilter } from '../../renderer/sessions/session-groups.js';
 import { clampWidth, MAX_WIDTH, MIN_WIDTH } from '../../renderer/sessions/sidebar-prefs.js';
@@ -31,29 +31,26 @@ function orders(lists: S[][], key: SortKey = 'name', last = new Map<string, numb
 }
 
 describe('the steady order', () => {
-  it('from scratch: the needing sessions first in the need order of session-view, then the rest by name', () => {
+  it('from scratch: by name, whatever the states', () => {
     const list = [s('zed', 'working'), s('bee', 'waiting'), s('asks', 'needs-input'), s('loop', 'unknown', 'attention'), s('stop', 'unknown', 'stopped'), s('apple', 'working')];
     const [first] = orders([list]);
-    expect(first).toEqual(['asks', 'loop', 'apple', 'bee', 'stop', 'zed']);
-    // The needing ones in exactly session-view's order.
-    const needing = list.filter((x) => needGroup(x) === 0);
-    expect(first?.slice(0, needing.length)).toEqual(names(orderSessions(needing)));
+    expect(first).toEqual(['apple', 'asks', 'bee', 'loop', 'stop', 'zed']);
   });
 
-  it('keeps every row in place when agents flip between working and waiting', () => {
+  it('keeps every row in place when states change, into needing the person and out of it', () => {
     const a = [s('api'), s('cli', 'working'), s('docs'), s('web', 'working')];
-    const b = [s('api', 'working'), s('cli', 'waiting'), s('docs', 'working'), s('web', 'waiting')];
-    const c = [s('api', 'waiting'), s('cli', 'working'), s('docs', 'error'), s('web', 'working')];
+    const b = [s('api', 'working'), s('cli', 'waiting'), s('docs', 'needs-input'), s('web', 'unknown', 'attention')];
+    const c = [s('api', 'waiting'), s('cli', 'unknown', 'interrupted'), s('docs', 'error'), s('web', 'working')];
     const [x, y, z] = orders([a, b, c]);
     expect(x).toEqual(['api', 'cli', 'docs', 'web']);
     expect(y).toEqual(x);
-    // Only docs entered the needs-the-person group: it alone moves, to the top.
-    expect(z).toEqual(['docs', 'api', 'cli', 'web']);
+    expect(z).toEqual(x);
   });
 
-  it('puts a row that stops needing the person back among the others at its place by name', () => {
-    const [, after] = orders([[s('api'), s('zz', 'needs-input'), s('mid'), s('web')], [s('api'), s('zz', 'working'), s('mid'), s('web')]]);
-    expect(after).toEqual(['api', 'mid', 'web', 'zz']);
+  it('gathers the sessions that need the person, most urgent first, for the Needs you group', () => {
+    const list = [s('zed', 'working'), s('loop', 'unknown', 'attention'), s('asks', 'needs-input'), s('bee', 'waiting'), s('lim', 'unknown', 'limited'), s('broke', 'error')];
+    expect(names(needsYouRows(list))).toEqual(['asks', 'loop', 'broke', 'lim']);
+    expect(names(needsYouRows(list))).toEqual(names(orderSessions(needsYouRows(list))));
   });
 
   it('by last activity: newest first at first, then steady; a new session is placed, a removed one leaves', () => {
@@ -93,7 +90,7 @@ describe('the filter and the project groups', () => {
     expect(matchesFilter(s('api'), '   ')).toBe(true);
   });
 
-  it('gathers sessions by folder in the order of their first session, telling apart folders of one name', () => {
+  it('gathers sessions by folder, groups by heading with no folder last, telling apart folders of one name', () => {
     const groups = groupByProject([s('a', 'needs-input', 'running', '/w/shop/'), s('b', 'waiting', 'running', '/w/blog'), s('c', 'waiting', 'running', '/w/shop'), s('d', 'waiting', 'running', '/x/blog'), { ...s('e'), projectDir: undefined }]);
     expect(groups.map((g) => [g.label, names(g.sessions)])).toEqual([
       ['shop', ['a', 'c']],
@@ -107,8 +104,8 @@ describe('the filter and the project groups', () => {
     const groups = groupByProject([s('a', 'waiting', 'running', '/w/shop'), s('box:b', 'waiting', 'running', '/w/shop'), s('box:c', 'waiting', 'running', '/srv/api')]);
     expect(groups.map((g) => [g.label, names(g.sessions)])).toEqual([
       ['shop', ['a']],
-      ['box: shop', ['box:b']],
       ['box: api', ['box:c']],
+      ['box: shop', ['box:b']],
     ]);
   });
 

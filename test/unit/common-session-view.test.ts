@@ -5,14 +5,15 @@
 import { describe, expect, it } from 'vitest';
 import { AGENT_ACTIVITIES, type AgentActivity } from '../../common/agent-activity.js';
 import { RUNTIME_STATES, type RuntimeState } from '../../common/events.js';
-import type { DaemonEvent } from '../../common/ipc.js';
+import type { DaemonEvent, SessionInfo } from '../../common/ipc.js';
 import { applyList, foldEvent } from '../../common/session-list-store.js';
 import {
   attentionKind,
   becameNeedsInput,
   byLevel,
   isLive,
-  lifecycleWords,
+  preciseState,
+  recordedWords,
   needsPerson,
   needsYou,
   orderSessions,
@@ -45,11 +46,11 @@ describe('the words of a session', () => {
 
   it('reads any other session by its lifecycle state, whatever its activity', () => {
     const table: Record<Exclude<RuntimeState, 'running'>, string> = {
-      idle: 'ok | idle | starting',
+      idle: 'ok | not started | not started',
       starting: 'working | starting | starting',
-      resuming: 'working | resuming | interrupted',
+      resuming: 'working | resuming | resuming',
       verifying: 'working | verifying | verifying',
-      backoff: 'working | backoff | interrupted',
+      backoff: 'working | interrupted | interrupted',
       limited: 'needs-you | usage limit | usage limit',
       interrupted: 'working | interrupted | interrupted',
       attention: 'needs-you | needs you: attention | attention',
@@ -86,10 +87,23 @@ describe('the words of a session', () => {
     expect(reads(at('running', 'working', { verify: { ok: true, summary: 'ok' } }))).toBe('working | working | working');
   });
 
-  it('gives `mori ls` the lifecycle state, with the activity while the agent has a process', () => {
-    expect(lifecycleWords({ state: 'running', activity: 'needs-input', pid: 1 })).toBe('running (needs input)');
-    expect(lifecycleWords({ state: 'running', activity: 'unknown', pid: 1 })).toBe('running');
-    expect(lifecycleWords({ state: 'stopped', activity: 'working', pid: null })).toBe('stopped');
+  it('gives `mori ls`, `mori status` and the window one precise line: the word, with why and when', () => {
+    const info = (state: RuntimeState, more: Partial<SessionInfo> = {}): SessionInfo => row('s', { state, ...more }).info;
+    expect(preciseState(info('running', { activity: 'needs-input', pid: 1 }))).toBe('needs input');
+    expect(preciseState(info('running', { activity: 'waiting', pid: 1 }))).toBe('waiting');
+    expect(preciseState(info('running', { activity: 'unknown', pid: 1 }))).toBe('running');
+    expect(preciseState(info('idle'))).toBe('not started');
+    expect(preciseState(info('stopped', { activity: 'working' }))).toBe('stopped');
+    const at = new Date(2026, 0, 1, 9, 5).getTime();
+    expect(preciseState(info('backoff', { intent: { kind: 'interrupted', reason: 'crash' }, nextAttemptAt: at }))).toBe('interrupted (crash) · restarting at 09:05');
+    expect(preciseState(info('interrupted', { intent: { kind: 'interrupted', reason: 'sleep' } }))).toBe('interrupted (sleep)');
+    expect(preciseState(info('attention', { intent: { kind: 'attention', reason: 'crash-loop' } }))).toBe('attention: crash loop');
+    expect(preciseState(info('attention', { attention: { reason: 'needs-trust', message: 'm' } }))).toBe('attention: needs trust');
+    // With no supervisor, `mori ls` says the recorded state in the same words.
+    expect(recordedWords({ kind: 'new' })).toBe(preciseState(info('idle')));
+    expect(recordedWords({ kind: 'user-stopped' })).toBe('stopped');
+    expect(recordedWords({ kind: 'interrupted', reason: 'sleep' })).toBe(preciseState(info('interrupted', { intent: { kind: 'interrupted', reason: 'sleep' } })));
+    expect(recordedWords({ kind: 'attention', reason: 'crash-loop' })).toBe('attention: crash loop');
   });
 
   it('agrees between the tray and the window on who needs the person', () => {

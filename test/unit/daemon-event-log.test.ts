@@ -1,5 +1,5 @@
 // The event log's ring and a client's cursor, without a socket: numbers in order, the events after a
-// position, resync for another run, a gap past the ring and a number never given; the cursor drops a
+// position, the last events (of some types), resync for another run, a gap past the ring and a number never given; the cursor drops a
 // number handed on already and starts over from the reply on a resync.
 import { describe, expect, it } from 'vitest';
 import { EventCursor } from '../../common/event-cursor.js';
@@ -22,6 +22,17 @@ describe('the event log', () => {
     const page = log.since(log.epoch, 2, 2);
     expect(page.ok && page.events.map((e) => e.seq)).toEqual([3, 4]);
     expect(new EventLog().epoch).not.toBe(log.epoch);
+  });
+
+  it('gives the last events it keeps, oldest first, of the types asked for', () => {
+    const log = new EventLog(4);
+    expect(log.recent(10)).toEqual([]);
+    for (let i = 1; i <= 6; i++) log.append(i % 2 ? ev(i) : { type: 'verify.started', at: i, sessionId: 's', name: 'n' });
+    expect(log.recent(10).map((e) => e.seq)).toEqual([3, 4, 5, 6]);
+    expect(log.recent(2).map((e) => e.seq)).toEqual([5, 6]);
+    expect(log.recent(10, new Set(['verify.started'])).map((e) => [e.seq, e.event.at])).toEqual([[4, 4], [6, 6]]);
+    expect(log.recent(1, new Set(['log.appended'])).map((e) => e.seq)).toEqual([5]);
+    expect(log.recent(10, new Set(['session.attention']))).toEqual([]);
   });
 
   it('takes its capacity from the environment only as a positive integer', () => {

@@ -9,7 +9,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SessionInfo } from '../../common/ipc.js';
-import { clockWords, lifecycleWords, sessionStatus } from '../../common/session-view.js';
+import { clockWords, preciseState, sessionStatus } from '../../common/session-view.js';
 import type { UsageLimitSignal } from '../../main/agents/usage-limit/usage-limit-signal.js';
 import { readSessionFile } from '../../main/state/session-file.js';
 import { LIMIT_JITTER_MS, LIMIT_MIN_GAP_MS, LIMIT_RETRY_FIRST_MS } from '../../main/supervisor/limits/limit-plan.js';
@@ -143,7 +143,7 @@ describe('a session at its usage limit', () => {
     if (!plan) throw new Error('no plan');
     expect(plan.resumeAt).toBeGreaterThanOrEqual(RESET_AT);
     expect(plan.resumeAt).toBeLessThanOrEqual(RESET_AT + LIMIT_JITTER_MS);
-    expect(lifecycleWords(i)).toBe(`usage limit · resumes ${clockWords(plan.resumeAt)}`);
+    expect(preciseState(i)).toBe(`usage limit · resumes ${clockWords(plan.resumeAt)}`);
     expect(sessionStatus(row('lim', i)).level).toBe('needs-you');
     // The plan is in session.json (a restart of Mori keeps it); the work log says so once.
     const file = readSessionFile(dir);
@@ -274,7 +274,7 @@ describe('a session at its usage limit', () => {
       const i = info(s, 'noreset');
       const plan = i.usageLimit;
       if (!plan) throw new Error('no plan');
-      expect(lifecycleWords(i)).toBe(`usage limit · retrying ${clockWords(plan.resumeAt)}`);
+      expect(preciseState(i)).toBe(`usage limit · retrying ${clockWords(plan.resumeAt)}`);
       waits.push(plan.resumeAt - plan.detectedAt);
       if (k === 0) backend.last.exitWith(1);
       time.advance(plan.resumeAt - time.wallMs());
@@ -332,7 +332,7 @@ describe('a session at its usage limit', () => {
     await drain();
     const i = info(s, 'dont');
     expect(i.state).toBe('stopped');
-    expect(lifecycleWords(i)).toBe(`stopped at usage limit (resets ${clockWords(RESET_AT)})`);
+    expect(preciseState(i)).toBe(`stopped at usage limit (resets ${clockWords(RESET_AT)})`);
     const file = readSessionFile(dir);
     expect(file.ok && file.value.intent).toEqual({ kind: 'user-stopped' });
     time.advance(DAY_MS);

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { DaemonEvent, SessionInfo } from '../../common/ipc.js';
 import type { UsageLimitPlan } from '../../common/session.js';
 import { foldEvent } from '../../common/session-list-store.js';
-import { clockWords, isLive, lifecycleWords, sessionStatus, stateWord, type SessionRow } from '../../common/session-view.js';
+import { clockWords, isLive, preciseState, sessionStatus, stateWord, type SessionRow } from '../../common/session-view.js';
 import { decideNotifications, emptyMemory, type DeciderMemory } from '../../main/electron/notification-decider.js';
 import { trayModel, type TrayItem } from '../../main/electron/tray-model.js';
 import { jitteredResumeAt, LIMIT_MIN_GAP_MS, limitRetryDelay } from '../../main/supervisor/limits/limit-plan.js';
@@ -24,8 +24,8 @@ describe('a limited session as the person sees it', () => {
   it('reads "usage limit · resumes HH:MM" (or "retrying" with no reset time), needs the person, is live, and "stopped at usage limit" once they chose not to resume', () => {
     const r = limited('a');
     expect(sessionStatus(r)).toEqual({ level: 'needs-you', words: `usage limit · resumes ${clockWords(RESET + 12_345)}`, notable: 'usage-limit' });
-    expect(lifecycleWords(r.info)).toBe(`usage limit · resumes ${clockWords(RESET + 12_345)}`);
-    expect(lifecycleWords(limited('b', plan({ resetAt: null })).info)).toBe(`usage limit · retrying ${clockWords(RESET + 12_345)}`);
+    expect(preciseState(r.info)).toBe(`usage limit · resumes ${clockWords(RESET + 12_345)}`);
+    expect(preciseState(limited('b', plan({ resetAt: null })).info)).toBe(`usage limit · retrying ${clockWords(RESET + 12_345)}`);
     expect(stateWord(r.info)).toBe('usage limit');
     expect(isLive('limited')).toBe(true);
     const stopped = row('c', { state: 'stopped', intent: { kind: 'user-stopped' }, usageLimit: plan() });

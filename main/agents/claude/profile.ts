@@ -13,6 +13,7 @@ import { claudeTranscriptExists } from './transcript.js';
 import { claudeBusySince, findClaudeAgentStatus } from './session-status.js';
 import { claudeHooks } from './hooks.js';
 import { claudeLimits } from './limits.js';
+import { claudeUsage } from './usage.js';
 import { nudgeText } from '../first-prompt.js';
 import { positionalPrompt, resolveBin, UUID_ID_FORM, UUID_PATTERN } from '../launch-helpers.js';
 import { PASTE_SETTLE_MS, type TypingRules } from '../typing.js';
@@ -101,5 +102,6 @@ export const claudeProfile: AgentProfile = {
   idForm: UUID_ID_FORM,
   hooks: claudeHooks,
   limits: claudeLimits,
+  usage: claudeUsage,
   status: { find: findClaudeAgentStatus },
 };

@@ -21,6 +21,7 @@
 import { fail, ok } from '../../../common/result.js';
 import { codexHooks } from './hooks.js';
 import { codexLimits } from './limits.js';
+import { codexUsage } from './usage.js';
 import type { AgentProfile } from '../profile.js';
 import { writtenSince } from '../record-files.js';
 import { codexRolloutExists, codexRolloutPath, findCodexSession, parseCodexExitId } from './rollouts.js';
@@ -104,4 +105,5 @@ export const codexProfile: AgentProfile = {
   idForm: UUID_ID_FORM,
   hooks: codexHooks,
   limits: codexLimits,
+  usage: codexUsage,
 };

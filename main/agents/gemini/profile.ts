@@ -10,6 +10,7 @@
 import { fail, ok } from '../../../common/result.js';
 import { geminiHooks } from './hooks.js';
 import { geminiLimits } from './limits.js';
+import { geminiUsage } from './usage.js';
 import type { AgentProfile } from '../profile.js';
 import { writtenSince } from '../record-files.js';
 import { geminiChatExists, geminiChatPath } from './chats.js';
@@ -91,4 +92,5 @@ export const geminiProfile: AgentProfile = {
   idForm: UUID_ID_FORM,
   hooks: geminiHooks,
   limits: geminiLimits,
+  usage: geminiUsage,
 };

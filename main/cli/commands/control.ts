@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import { SessionInfo } from '../../../common/ipc.js';
 import type { Result } from '../../../common/result.js';
-import { lifecycleWords } from '../../../common/session-view.js';
+import { preciseState } from '../../../common/session-view.js';
 import { resolveSession } from '../../state/resolve-session.js';
 import { readSessionFile } from '../../state/session-file.js';
 import { connectOrStart, type Started } from '../../daemon-client/daemon-process.js';
@@ -82,7 +82,7 @@ function infoText(value: unknown): string {
   const info = SessionInfo.safeParse(value);
   if (!info.success) return '';
   const i = info.data;
-  return `${i.name}: ${i.usageLimit ? lifecycleWords(i) : i.state}${i.pid !== null ? ` (pid ${i.pid})` : ''}`;
+  return `${i.name}: ${preciseState(i)}${i.pid !== null ? ` (pid ${i.pid})` : ''}`;
 }
 
 export function registerControl(program: Command): void {

@@ -1,18 +1,20 @@
 // `mori init [DIR] --name N --agent PROFILE [--task TEXT] [--backend tmux|direct] [--command CMD]
-// [--worktree [--branch B]]`: creates the state dir and registers the session; with --worktree, in a
+// [--resume auto|by-id|fresh] [--worktree [--branch B]]`: creates the state dir and registers the session; with --worktree, in a
 // new git worktree of DIR's repository (session-worktree.ts), which becomes the session's project. A `--command` given here is the person's own, so
 // it is approved in the Mori home's trust store at once (DESIGN.md §7), and so refused from inside a
 // supervised agent (approver-check.ts). Runs in the CLI process.
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { BackendName, PROFILE_NAMES, ProfileName, type SessionWorktree } from '../../../common/session.js';
+import { BackendName, PROFILE_NAMES, ProfileName, RESUME_MODES, ResumeMode, type SessionWorktree } from '../../../common/session.js';
 import { fail } from '../../../common/result.js';
 import { findAgentProgram } from '../../agents/agent-program.js';
 import { checkTemplatePlaceholders } from '../../agents/command-template.js';
 import { PROFILES } from '../../agents/profiles.js';
 import { agentCommandNeedsTrust, approveAgentCommand } from '../../checks/trust.js';
 import { moriHome } from '../../state/mori-home.js';
+import { controlSocketPath } from '../../daemon/control-socket-path.js';
 import { createSessionWorktree } from '../../git/session-worktree.js';
 import { createSession } from '../../state/state-dir.js';
 import { refusedInsideAgent } from '../approver-check.js';
@@ -24,6 +26,7 @@ interface InitOptions extends OutputOptions {
   task?: string;
   backend?: string;
   command?: string;
+  resume?: string;
   worktree?: boolean;
   branch?: string;
 }
@@ -31,6 +34,18 @@ interface InitOptions extends OutputOptions {
 /** tmux when it is installed (agents then outlive the app), else direct. */
 function defaultBackend(): 'tmux' | 'direct' {
   return spawnSync('tmux', ['-V'], { stdio: 'ignore' }).status === 0 ? 'tmux' : 'direct';
+}
+
+/**
+ * The command that starts the new session as things are: `mori start` when a supervisor runs (it
+ * lists the session already, and the window offers Start), else `mori up`, which starts one.
+ */
+async function startWords(name: string): Promise<string> {
+  const home = moriHome();
+  // No socket file, no supervisor: nothing of the protocol is loaded to say so.
+  if (!existsSync(controlSocketPath(home))) return `\`mori up ${name}\``;
+  const { daemonAnswering } = await import('../../daemon-client/daemon-process.js');
+  return (await daemonAnswering(home)) ? `\`mori start ${name}\` (or Start in the window)` : `\`mori up ${name}\``;
 }
 
 export function registerInit(program: Command): void {
@@ -42,6 +57,7 @@ export function registerInit(program: Command): void {
     .option('--task <text>', 'the task, written into session_state.md')
     .option('--backend <backend>', 'tmux (agents outlive Mori) or direct (default: tmux when installed)')
     .option('--command <cmd>', 'command line for the shell and custom profiles ({prompt} and {id} are filled in)')
+    .option('--resume <mode>', `how a relaunch takes up the conversation: ${RESUME_MODES.join(', ')} (default: the daemon's setting, auto)`)
     .option('--worktree', 'work in a new git worktree of the repository (under the Mori home), on a new branch')
     .option('--branch <name>', 'the worktree\'s new branch (default: mori/<name>)')
     .option('--json', 'print JSON')
@@ -51,6 +67,8 @@ export function registerInit(program: Command): void {
       if (!profile.success) return reportFailure(fail('usage', `--agent: "${opts.agent}" is not a profile; use one of ${PROFILE_NAMES.join(', ')}`), opts);
       const backend = BackendName.safeParse(opts.backend ?? defaultBackend());
       if (!backend.success) return reportFailure(fail('usage', `--backend: "${opts.backend}" is not a backend; use tmux or direct`), opts);
+      const resume = opts.resume === undefined ? undefined : ResumeMode.safeParse(opts.resume);
+      if (resume !== undefined && !resume.success) return reportFailure(fail('usage', `--resume: "${opts.resume}" is not a resume mode; use one of ${RESUME_MODES.join(', ')}`), opts);
       const needsCommand = PROFILES[profile.data].takesCommand === true;
       if (needsCommand && !opts.command) return reportFailure(fail('usage', `--command is required for the ${profile.data} profile`), opts);
       if (!needsCommand && opts.command) return reportFailure(fail('usage', `--command is only for the shell and custom profiles, not ${profile.data}`), opts);
@@ -80,6 +98,7 @@ export function registerInit(program: Command): void {
         task: opts.task,
         backend: backend.data,
         command: opts.command,
+        resume: resume?.data,
       });
       if (!created.ok) return reportFailure(worktree ? fail(created.code, `${created.message} (the worktree ${worktree.path} on branch ${worktree.branch} is left in place)`) : created, opts);
       const { stateDir, session, gitExclude } = created.value;
@@ -100,7 +119,7 @@ export function registerInit(program: Command): void {
           `  state dir: ${stateDir}`,
           `  agent: ${session.agent.profile}, backend: ${session.backend}`,
           ...(gitExclude.changed ? [`  added .mori/ to ${gitExclude.changed}`] : []),
-          `Next: describe the task in ${path.join(stateDir, 'session_state.md')}, then \`mori up ${session.name}\`.`,
+          `Next: describe the task in ${path.join(stateDir, 'session_state.md')}, then ${await startWords(session.name)}.`,
         ].join('\n'),
         opts,
       );

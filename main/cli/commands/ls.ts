@@ -1,6 +1,6 @@
 // `mori ls`: what sessions exist and where each stands — the live state and activity from the
 // running supervisor when one answers (main/cli/live-state.ts), else what the state files last
-// recorded, said as such. With a supervisor running, it lists the sessions itself (its parsers are
+// recorded, said as such; with a supervisor, each row also shows today's tokens and the context used. With a supervisor running, it lists the sessions itself (its parsers are
 // warm), so this command loads no state-file parsers or schemas of its own; it reads the files only
 // when none answers. Every remote's sessions follow as `host:session` rows, each remote asked at
 // once and given up on after a short deadline (an unreachable one is marked, never waited for).
@@ -17,6 +17,9 @@ import { remotesPath } from '../../remote/remotes-path.js';
 import type { RemoteListing } from '../../remote/remote-sessions.js';
 import type { Failure } from '../../../common/result.js';
 import { visibleLines, visibleText } from '../../../common/visible-text.js';
+import { recordedWords } from '../../../common/session-view.js';
+import type { ListedUsage } from '../../../common/usage-figures.js';
+import { listedUsageText } from '../usage-column.js';
 
 /** Every remote's listing (none without remotes.json: nothing of ssh is loaded then), or why remotes.json cannot be read. */
 async function remoteListings(): Promise<{ listings: RemoteListing[]; problem: Failure | null }> {
@@ -33,7 +36,7 @@ async function remoteListings(): Promise<{ listings: RemoteListing[]; problem: F
 function intentText(s: SessionSummary): string {
   if (!s.session) return 'unreadable';
   const i = s.session.intent;
-  const base = i.kind === 'interrupted' ? `interrupted (${i.reason})` : i.kind === 'attention' ? `attention (${i.reason})` : i.kind;
+  const base = recordedWords(i);
   return s.supervisedBy ? `${base}, supervised by pid ${s.supervisedBy.pid}` : base;
 }
 
@@ -44,7 +47,8 @@ export function line(s: SessionSummary, live: LiveState | null, problem?: StateP
   const x = s.session;
   const now = live ? liveLine(live, x.id) : null;
   const branch = x.worktree ? `  ⎇ ${visibleText(x.worktree.branch)}` : '';
-  return `${x.name}  ${now ?? intentText(s)}  ${x.agent.profile}/${x.backend}  ${visibleText(x.projectDir)}${branch}\n   task: ${visibleText(s.task ?? '-')}${s.error ? `\n   warning: ${visibleText(s.error)}` : ''}${unwritable}`;
+  const used = listedUsageText((s as { usage?: ListedUsage | null }).usage);
+  return `${x.name}  ${now ?? intentText(s)}  ${x.agent.profile}/${x.backend}${used ? `  ${used}` : ''}  ${visibleText(x.projectDir)}${branch}\n   task: ${visibleText(s.task ?? '-')}${s.error ? `\n   warning: ${visibleText(s.error)}` : ''}${unwritable}`;
 }
 
 async function printListing(sessions: SessionListingEntry[], live: LiveState | null, remote: ReturnType<typeof remoteListings>, opts: OutputOptions): Promise<void> {

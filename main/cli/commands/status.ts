@@ -1,6 +1,7 @@
 // `mori status S`: one session — its intent, task, where the agent left off (next steps, the files it
-// touched and its last working state, from session_state.md) beside the last work-log entry, with the
-// live state when a supervisor answers; `status host:session` asks that host's daemon. Runs in the
+// touched and its last working state, from session_state.md) beside the last work-log entry, how it
+// resumes and the agent's earlier sessions a fresh start left, with the live state and a usage line
+// when a supervisor answers; `status host:session` asks that host's daemon. Runs in the
 // CLI process.
 import path from 'node:path';
 import type { Command } from 'commander';
@@ -14,7 +15,9 @@ import { reportFailure, reportSuccess, type OutputOptions } from '../output.js';
 import { liveState, noLiveNote } from '../live-state.js';
 import { line } from './ls.js';
 import { remoteTarget } from '../remote-target.js';
+import { usageFromDaemon, usageLine } from '../usage-words.js';
 import { visibleText } from '../../../common/visible-text.js';
+import type { SessionFile } from '../../../common/session.js';
 
 /** Where the agent left off, per session_state.md; null when the file is absent or unreadable. */
 export interface LeftOff {
@@ -44,6 +47,12 @@ function leftOffText(l: LeftOff | null): string[] {
   return out;
 }
 
+/** How it resumes, and the agent's earlier conversations a fresh start left (to go back to one). */
+function resumeText(session: SessionFile): string {
+  const earlier = session.agent.previousIds;
+  return `resume: ${session.resume ?? "as the daemon's default"}${earlier.length > 0 ? `; earlier agent sessions: ${earlier.map(visibleText).join(', ')}` : ''}`;
+}
+
 export function registerStatus(program: Command): void {
   program
     .command('status <session>')
@@ -66,9 +75,12 @@ export function registerStatus(program: Command): void {
       const progress = leftOff(dir.value);
       const last = s.lastLog ? [`last log entry (${visibleText(s.lastLog.heading)}):`, ...s.lastLog.lines.map((l) => `  - ${visibleText(l)}`)] : [];
       const warning = progress.error ? [`warning: ${visibleText(progress.error)}`] : [];
+      // Usage is read by the daemon (it keeps each record's offset); none without one.
+      const used = live ? await usageFromDaemon([s.session.id]) : null;
+      const usage = used?.ok ? (used.value[0] ?? null) : null;
       reportSuccess(
-        { ...s, leftOff: progress.value, live: live?.sessions.get(s.session.id) ?? null, supervisor: live ? { pid: live.pid } : null },
-        [line(s, live), `id: ${s.session.id}`, `state dir: ${visibleText(s.stateDir)}`, ...leftOffText(progress.value), ...last, ...warning, ...(live ? [] : [noLiveNote()])].join('\n'),
+        { ...s, leftOff: progress.value, live: live?.sessions.get(s.session.id) ?? null, supervisor: live ? { pid: live.pid } : null, usage },
+        [line(s, live), `id: ${s.session.id}`, `state dir: ${visibleText(s.stateDir)}`, resumeText(s.session), ...(usage ? [usageLine(usage)] : []), ...leftOffText(progress.value), ...last, ...warning, ...(live ? [] : [noLiveNote()])].join('\n'),
         opts,
       );
     });

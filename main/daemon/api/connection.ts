@@ -1,6 +1,7 @@
 // The methods that change the connection they arrive on (DESIGN.md §12): `hello` (protocol versions,
 // the event log's position), `subscribe` (events from now on, after those a reconnecting client
-// missed), `events.since` (what a client missed, as a read), and an attachment's `attach`, `input`, `resize`, `ack`, `hold` and
+// missed), `events.since` (what a client missed, as a read), `events.recent` (the last events kept, for a
+// window opened later), and an attachment's `attach`, `input`, `resize`, `ack`, `hold` and
 // `detach` (frames out, keystrokes in). Runs in the daemon.
 import { PROTOCOL_VERSION, type EventResync } from '../../../common/ipc.js';
 import { fail, ok } from '../../../common/result.js';
@@ -42,6 +43,11 @@ export const eventsSince: Handler<'events.since'> = (p, ctx) => {
   const missed = log.since(p.epoch, p.seq, p.limit + 1);
   if (!missed.ok) return ok({ epoch: log.epoch, seq: log.seq, resync: missed.resync, events: [], more: false });
   return ok({ epoch: log.epoch, seq: log.seq, resync: null, events: missed.events.slice(0, p.limit), more: missed.events.length > p.limit });
+};
+
+export const eventsRecent: Handler<'events.recent'> = (p, ctx) => {
+  const log = ctx.events.log;
+  return ok({ epoch: log.epoch, seq: log.seq, events: log.recent(p.limit, p.types ? new Set(p.types) : undefined) });
 };
 
 export const attach: Handler<'attach'> = (p, ctx) => {

@@ -1,5 +1,5 @@
 // What every handler of the control API gets (DESIGN.md §12): the supervisor, the Mori home, the
-// daemon's event stream and the hooks its host lends, the connection the request came on, and the one
+// daemon's event stream, the usage readers and the hooks its host lends, the connection the request came on, and the one
 // way a handler finds a session's state dir from a name or id the client sent. Runs in the daemon.
 import type { DaemonSettings } from '../../../common/daemon-settings.js';
 import type { IpcMethod, IpcParsedParams, IpcResult, IpcServerMessage } from '../../../common/ipc.js';
@@ -13,6 +13,7 @@ import type { Supervisor } from '../../supervisor/supervisor.js';
 import type { Attachment, Terminal } from '../../terminals/terminal.js';
 import type { DaemonEvents } from '../daemon-events.js';
 import type { PeerLookup } from '../peer-process.js';
+import type { UsageBook } from '../usage-book.js';
 
 /** What the process hosting the daemon (daemon-host.ts) lends the control API. */
 export interface DaemonHooks {
@@ -22,6 +23,8 @@ export interface DaemonHooks {
   stop?: (stopAgents: boolean) => void;
   /** Settings were changed: apply what can be applied while running (probe targets). */
   onSettings?: (settings: DaemonSettings) => void;
+  /** The usage readers, when the daemon's host made them first (its resume policy reads them too). */
+  usage?: UsageBook;
 }
 
 export interface DaemonContext extends DaemonHooks {
@@ -29,6 +32,8 @@ export interface DaemonContext extends DaemonHooks {
   home: string;
   events: DaemonEvents;
   startedAt: number;
+  /** Each session's usage reader, kept between requests (offsets persist). */
+  usage: UsageBook;
 }
 
 /** One client connection as its handlers see it: what it said in `hello`, its attachment, its subscription. */

@@ -2,7 +2,7 @@
 // files beside this one. dispatch.ts is the one caller. Runs in the daemon.
 import { diffSessionChanges, listSessionChanges, listSessionCheckpoints, rollbackSessionFiles, takeSessionCheckpoint } from './checkpoints.js';
 import { listSessionChecks, trustAgentCommand, trustSessionChecks, verifySessionChecks } from './checks.js';
-import { ack, attach, detach, eventsSince, hello, hold, input, resize, subscribe } from './connection.js';
+import { ack, attach, detach, eventsRecent, eventsSince, hello, hold, input, resize, subscribe } from './connection.js';
 import type { HandlerMap } from './context.js';
 import { stopDaemon } from './daemon.js';
 import { networkHintHandler, powerHintHandler } from './hints.js';
@@ -12,6 +12,7 @@ import { getSettings, setSettings } from './settings.js';
 import { removeSession } from './session-remove.js';
 import { readState, writeState } from './state.js';
 import { readSessionTranscript } from './transcript.js';
+import { readUsage } from './usage.js';
 
 /** Each method's handler; a method without one does not compile. */
 export const HANDLERS: HandlerMap = {
@@ -32,6 +33,7 @@ export const HANDLERS: HandlerMap = {
   detach,
   subscribe,
   'events.since': eventsSince,
+  'events.recent': eventsRecent,
   'session.init': initSession,
   'session.rename': renameSession,
   'session.remove': removeSession,
@@ -40,6 +42,7 @@ export const HANDLERS: HandlerMap = {
   'log.tail': tailWorkLog,
   'log.append': appendWorkLog,
   'transcript.read': readSessionTranscript,
+  'usage.read': readUsage,
   'checks.list': listSessionChecks,
   'checks.verify': verifySessionChecks,
   'checks.trust': trustSessionChecks,

@@ -1,4 +1,4 @@
-// The sessions (DESIGN.md §12): `list`, `sessions.listing` (what `mori ls` prints), `start`, `stop`,
+// The sessions (DESIGN.md §12): `list`, `sessions.listing` (what `mori ls` prints, usage figures included), `start`, `stop`,
 // the person's choice at a usage limit, `send`, `session.rename` (`session.remove` is session-remove.ts), and
 // `session.init`, which creates a session from the new-session dialog, approves the command the person typed for a shell or custom
 // profile, and loads it into the supervisor. Runs in the daemon.
@@ -12,6 +12,7 @@ import { createSessionWorktree } from '../../git/session-worktree.js';
 import { createSession } from '../../state/state-dir.js';
 import { listRegisteredSessions } from '../../supervisor/session/session-listing.js';
 import { bad, type Handler } from './context.js';
+import { listedUsage } from './usage.js';
 
 export const listSessions: Handler<'list'> = (_p, ctx) => ok(ctx.supervisor.list());
 export const startSession: Handler<'start'> = (p, ctx) => ctx.supervisor.startSession(p.session);
@@ -39,7 +40,7 @@ export const initSession: Handler<'session.init'> = async (p, ctx) => {
     if (!made.ok) return made;
     worktree = made.value;
   }
-  const created = await createSession({ projectDir: worktree?.path ?? projectDir, worktree, name, profile, task, backend, command, home: ctx.home });
+  const created = await createSession({ projectDir: worktree?.path ?? projectDir, worktree, name, profile, task, backend, command, resume: p.resume, home: ctx.home });
   if (!created.ok) return created;
   // The person typed this command in the new-session dialog, as with `mori init --command`: it is
   // approved now; any later change to it in session.json needs approval again.
@@ -53,8 +54,15 @@ export const initSession: Handler<'session.init'> = async (p, ctx) => {
 };
 
 /** `mori ls` from the daemon: the same listing the CLI would read itself, with each session's live view. */
-export const listSessionsWithState: Handler<'sessions.listing'> = (_p, ctx) => {
+export const listSessionsWithState: Handler<'sessions.listing'> = async (_p, ctx) => {
   const listed = listRegisteredSessions(ctx.home, new Map(ctx.supervisor.list().map((s) => [s.id, s])), true);
+  if (!listed.ok) return listed;
+  // A row whose agent's record was read carries its usage figures (the readers keep their offsets).
+  const rows = [];
+  for (const entry of listed.value) {
+    const usage = entry.session === undefined ? null : await listedUsage(ctx.usage, entry.session);
+    rows.push(usage === null ? entry : { ...entry, usage });
+  }
   // The entries are plain JSON objects; the schema names only the fields a client reads.
-  return listed.ok ? ok(listed.value as IpcResult<'sessions.listing'>) : listed;
+  return ok(rows as IpcResult<'sessions.listing'>);
 };

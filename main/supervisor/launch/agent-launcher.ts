@@ -23,6 +23,7 @@ import type { UsageLimitSignal } from '../../agents/usage-limit/usage-limit-sign
 import { ScreenLimitWatch } from '../limits/screen-limit-watch.js';
 import { transcriptUsageLimit, turnEnded } from '../limits/transcript-limit-watch.js';
 import { describeLaunch, type PlanResult } from './planned-launch.js';
+import { leaveBehind } from '../session/previous-ids.js';
 import { AgentRun, type SessionRuntime } from '../session/session-runtime.js';
 import type { MachineState } from '../session/machine-state.js';
 import type { ResumeContext } from '../session/resume-context.js';
@@ -144,7 +145,8 @@ export class AgentLauncher {
     store.write(rt, (s) => ({
       ...s,
       intent: { kind: 'running' },
-      agent: { ...s.agent, sessionId: learnsId ? null : (spec.agentSessionId ?? s.agent.sessionId), cwd: spec.agentSessionId !== null ? spec.cwd : s.agent.cwd },
+      // A fresh start leaves the agent's previous conversation behind: its id is kept to go back to.
+      agent: { ...leaveBehind(s.agent, plan.value.leavesBehind ?? null), sessionId: learnsId ? null : (spec.agentSessionId ?? s.agent.sessionId), cwd: spec.agentSessionId !== null ? spec.cwd : s.agent.cwd },
       lastBootId: bootId(),
     }));
     const words = describeLaunch(plan.value);

@@ -11,6 +11,10 @@ export interface PlannedLaunch {
   spec: LaunchSpec;
   /** Why a relaunch starts fresh instead of resuming the agent's own session, for the work log. */
   whyFresh?: string;
+  /** Why a relaunch resumes the agent's own session by id (the resume policy's words), for the work log. */
+  whyById?: string;
+  /** The agent session id a fresh relaunch leaves behind, for session.json's previousIds. */
+  leavesBehind?: string;
 }
 
 /** A plan that failed; `attention` says which attention it calls for when not the launch failing. */
@@ -19,7 +23,13 @@ export type PlanResult = { ok: true; value: PlannedLaunch } | PlanFailure;
 
 /** The words a work-log entry uses for a launch. */
 export function describeLaunch(p: PlannedLaunch): string {
-  if (p.kind === 'resume') return `agent relaunched with its resume command${p.spec.agentSessionId ? ` (session ${p.spec.agentSessionId})` : ''}`;
-  if (p.kind === 'fresh') return `agent started fresh with the resume prompt${p.whyFresh !== undefined ? ` (${p.whyFresh})` : ''}`;
+  if (p.kind === 'resume') {
+    const id = p.spec.agentSessionId ? ` (session ${p.spec.agentSessionId})` : '';
+    return `agent relaunched with its resume command${id}${p.whyById !== undefined ? `; ${p.whyById}` : ''}`;
+  }
+  if (p.kind === 'fresh') {
+    const kept = p.leavesBehind !== undefined ? `; its session ${p.leavesBehind} kept in previousIds` : '';
+    return `agent started fresh with the resume prompt${p.whyFresh !== undefined ? ` (${p.whyFresh})` : ''}${kept}`;
+  }
   return 'new agent session';
 }

@@ -23,6 +23,7 @@ import { gatherResumeInputsAsync } from './resume-inputs.js';
 import { interruptionFor } from './interrupt-words.js';
 import { buildResumePrompt } from './resume-prompt.js';
 import { pendingRollbackNotice, type RollbackNotice } from './rollback-notice.js';
+import { chooseResume, DEFAULT_RESUME, NO_CONTEXT_USAGE, resumeModeOf, type ContextUsageSource, type ResumeChoice, type ResumeDefaults } from './resume-choice.js';
 
 /** A resumed agent keeps its conversation, so its prompt holds only the headline, files and checks. */
 const RESUME_WITH_CONTEXT_BUDGET = 2_000;
@@ -82,6 +83,20 @@ export interface RelaunchRequest {
   awayMs?: number | null;
   env: Env;
   failedResume: FailedResume | null;
+  /** The daemon's resume defaults (default DEFAULT_RESUME). */
+  resumeDefaults?: ResumeDefaults | undefined;
+  /** Where the conversation's last context is read (default: unknown). */
+  contextUsage?: ContextUsageSource | undefined;
+}
+
+/** The resume policy's choice, reading the conversation's size only when `auto` needs it and an id can be resumed. */
+async function choose(req: RelaunchRequest, agentSessionId: string | null, cwd: string, transcriptExists: boolean): Promise<ResumeChoice> {
+  const defaults = req.resumeDefaults ?? DEFAULT_RESUME;
+  const mode = resumeModeOf(req.session, defaults);
+  const measurable = mode === 'auto' && transcriptExists && agentSessionId !== null;
+  const source = req.contextUsage ?? NO_CONTEXT_USAGE;
+  const context = measurable ? await source.lastContext({ profile: req.profile.name, agentSessionId, cwd, stateDir: req.stateDir }).catch(() => undefined) : undefined;
+  return chooseResume(mode, defaults.contextSharePercent, context);
 }
 
 export async function planRelaunchLaunch(req: RelaunchRequest): Promise<LaunchPlan> {
@@ -97,6 +112,7 @@ export async function planRelaunchLaunch(req: RelaunchRequest): Promise<LaunchPl
   if (!inputs.ok) return inputs;
   const agentCwd = checkedCwd ?? projectDir;
   const transcriptExists = await profile.transcriptExists({ agentSessionId, cwd: agentCwd }, req.env).catch(() => false);
+  const choice = await choose(req, agentSessionId, agentCwd, transcriptExists);
   const plan = planRelaunch(profile, {
     projectDir,
     agentSessionId,
@@ -110,10 +126,22 @@ export async function planRelaunchLaunch(req: RelaunchRequest): Promise<LaunchPl
     command: session.agent.command,
     env: req.env,
     failedResume: req.failedResume,
+    fresh: choice.kind === 'fresh',
   });
   if (!plan.ok) return plan;
   // The prompts above carry the rollback note: this launch delivers it.
   const notice = pendingRollbackNotice(req.stateDir);
-  const whyFresh = plan.value.kind === 'fresh' ? whyNotResumed(profile, agentSessionId, transcriptExists) : undefined;
-  return ok({ kind: plan.value.kind, spec: plan.value.spec, ...(whyFresh !== undefined ? { whyFresh } : {}), ...(notice !== null ? { delivers: notice } : {}) });
+  const chosenFresh = choice.kind === 'fresh' && transcriptExists && (profile.idSource === 'none' || agentSessionId !== null);
+  const whyFresh = plan.value.kind !== 'fresh' ? undefined : chosenFresh ? choice.why : whyNotResumed(profile, agentSessionId, transcriptExists);
+  const whyById = plan.value.kind === 'resume' ? `by id: ${choice.why}` : undefined;
+  // Only a conversation whose record is on disk can be gone back to.
+  const leavesBehind = plan.value.kind === 'fresh' && transcriptExists && agentSessionId !== null && plan.value.spec.agentSessionId !== agentSessionId ? agentSessionId : undefined;
+  return ok({
+    kind: plan.value.kind,
+    spec: plan.value.spec,
+    ...(whyFresh !== undefined ? { whyFresh } : {}),
+    ...(whyById !== undefined ? { whyById } : {}),
+    ...(leavesBehind !== undefined ? { leavesBehind } : {}),
+    ...(notice !== null ? { delivers: notice } : {}),
+  });
 }

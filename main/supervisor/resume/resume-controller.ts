@@ -24,6 +24,7 @@ import type { PowerClock, Scheduler } from '../../power/clock.js';
 import { decideResumeAction, planResume, STUCK_AFTER_WAKE_MS } from './resume-plan.js';
 import { closeLimitDialog } from '../limits/limit-dialog-close.js';
 import { showsLimit } from '../limits/screen-limit-watch.js';
+import type { ContextUsageSource, ResumeDefaults } from './resume-choice.js';
 
 /** An agent left to retry by itself is looked at again this often, to nudge it once its retries ran out. */
 const RETRY_RECHECK_MS = 5_000;
@@ -52,6 +53,8 @@ export interface ResumeControllerPorts {
   exits: Pick<ExitHandler, 'detach'>;
   journal: Pick<ResumeJournal, 'verify' | 'resuming' | 'resumed'>;
   typist: Pick<Typist, 'type'>;
+  /** The resume policy's defaults and where a conversation's size is read (resume-choice.ts). */
+  resumePolicy?: { defaults?: ResumeDefaults | undefined; contextUsage?: ContextUsageSource | undefined } | undefined;
 }
 
 export class ResumeController {
@@ -186,6 +189,8 @@ export class ResumeController {
       awayMs: context.awayMs,
       env: ports.env,
       failedResume: rt.failedResume,
+      resumeDefaults: ports.resumePolicy?.defaults,
+      contextUsage: ports.resumePolicy?.contextUsage,
     });
     if (plan.ok && plan.value.delivers !== undefined) this.clearNotice(rt, plan.value.delivers);
     if (gen !== rt.generation || ports.machine.shuttingDown) return;

@@ -1,7 +1,8 @@
 // Builds the resume prompt (DESIGN.md §5) from the state files, git and the verification results,
 // within a character budget. Pure: every input is passed in; `mori prompt` and the supervisor gather
 // them. Sections are filled by priority (the instructions and failing checks first, old log entries
-// last) and printed in reading order; what does not fit is cut with a visible "… N more" line.
+// last) and printed in reading order; what does not fit is cut with a visible "… N more" line, and a
+// last line names every section cut, so the agent knows to read those in the state files.
 import type { CheckResultRecord } from '../../../common/session.js';
 import type { SessionState } from '../../state/session-state.js';
 import type { WorkLogEntry } from '../../state/work-log.js';
@@ -76,7 +77,25 @@ export function buildResumePrompt(input: ResumePromptInput): string {
     },
   ].filter((b) => b.lines.length > 0);
 
-  return render(blocks, fit(blocks, budget));
+  // The note naming the cut sections takes room too: fitted again without it until the whole fits.
+  let room = budget;
+  for (;;) {
+    const counts = fit(blocks, room);
+    const note = cutNote(blocks, counts);
+    const text = render(blocks, counts, note);
+    if (text.length <= budget || room <= 0) return text;
+    room -= text.length - budget;
+  }
+}
+
+/** `Cut to keep this prompt short: Context (3 of 5 lines), Recent work log (all 8 lines) — …`, or null when nothing was cut. */
+function cutNote(blocks: Block[], counts: number[]): string | null {
+  const cut = blocks.flatMap((b, i) => {
+    const n = counts[i] ?? 0;
+    if (b.title === null || n >= b.lines.length) return [];
+    return [`${b.title} (${n === 0 ? `all ${b.lines.length} lines` : `${b.lines.length - n} of ${b.lines.length} lines`})`];
+  });
+  return cut.length === 0 ? null : `Cut to keep this prompt short: ${cut.join(', ')}; read them in the state files.`;
 }
 
 function headline(input: ResumePromptInput): string {
@@ -149,7 +168,7 @@ function fit(blocks: Block[], budget: number): number[] {
   return counts;
 }
 
-function render(blocks: Block[], counts: number[]): string {
+function render(blocks: Block[], counts: number[], note: string | null): string {
   const out: string[] = [];
   blocks.forEach((b, i) => {
     const n = counts[i] ?? 0;
@@ -161,5 +180,6 @@ function render(blocks: Block[], counts: number[]): string {
     if (!isLog && cut > 0) part.push(`… ${cut} more (see the state files)`);
     out.push(part.join('\n'));
   });
+  if (note !== null) out.push(note);
   return out.join('\n\n') + '\n';
 }

@@ -5,13 +5,14 @@ import { fail, ok, type Failure, type Result } from '../../../common/result.js';
 import type { Attachment, Terminal, TerminalView } from '../../terminals/terminal.js';
 import type { RuntimeState } from '../../../common/events.js';
 import type { SessionRuntime } from './session-runtime.js';
+import { stateWord } from '../../../common/session-view.js';
 
 /** States in which a session has no agent yet but is on its way to one (a caller may wait). */
 const COMING_UP: ReadonlySet<RuntimeState> = new Set(['idle', 'starting', 'resuming', 'verifying', 'interrupted', 'backoff']);
 
 /** The failure for a session without a live agent: `not-running` while it comes up, else `failed`. */
 export function notRunning(rt: SessionRuntime): Failure {
-  return fail(COMING_UP.has(rt.state) ? 'not-running' : 'failed', `session "${rt.name}" is not running (${rt.state})`);
+  return fail(COMING_UP.has(rt.state) ? 'not-running' : 'failed', `session "${rt.name}" is not running (${stateWord(rt)})`);
 }
 
 /** Connects `view` to the session's terminal; `onEnd` is told when the terminal goes away. */

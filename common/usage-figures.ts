@@ -1,0 +1,29 @@
+// The pure arithmetic and words of usage figures (DESIGN.md §5 "Usage") that need no schema: a listing
+// row's figures, token counts in a narrow column, a share as a percentage. Kept apart from usage.ts
+// (zod schemas) so `mori ls` loads no schema for its column. Pure TypeScript.
+
+/** What a listing row carries of a session's usage: today's tokens and the context's share of its window. */
+export interface ListedUsage {
+  todayTokens: number;
+  /** 0–1, or null when the model's window is unknown. */
+  contextShare: number | null;
+  /** The record is still being read: the figures so far. */
+  partial?: boolean;
+}
+
+/** Three significant digits, without trailing zeros after the point. */
+function short(x: number): string {
+  const t = x.toPrecision(3);
+  return t.includes('.') ? t.replace(/0+$/, '').replace(/\.$/, '') : t;
+}
+
+/** `950`, `12.3k`, `4.56M`: a token count in a narrow column (three digits: what a person reads at a glance). */
+export function compactTokens(n: number): string {
+  if (n < 1000) return String(n);
+  // Below this, three digits of thousands still round under 1000k.
+  if (n < 999_500) return `${short(n / 1000)}k`;
+  return `${short(n / 1_000_000)}M`;
+}
+
+/** `23 %`, or `?` when the share is unknown. */
+export const percent = (share: number | null): string => (share === null ? '?' : `${Math.round(share * 100)} %`);
