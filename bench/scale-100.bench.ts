@@ -15,8 +15,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import type { SessionInfo } from '../common/ipc.js';
-import type { SessionRow } from '../common/session-view.js';
+import type { LiveSession } from '../common/ipc.js';
+import type { WatchedSession } from '../common/session-view.js';
 import { ControlClient } from '../main/daemon-client/control-client.js';
 import { TrayController, type TrayFactory } from '../main/electron/tray-controller.js';
 
@@ -69,7 +69,7 @@ async function until(what: string, ok: () => Promise<boolean>, ms = 300_000): Pr
 }
 
 /** The tray, rendered with every session's row; returns each render's time. */
-function trayRenders(infos: SessionInfo[]): number[] {
+function trayRenders(infos: LiveSession[]): number[] {
   const factory: TrayFactory = {
     tray: () => ({ setImage: () => undefined, setToolTip: () => undefined, setContextMenu: () => undefined, destroy: () => undefined }),
     image: () => ({}) as Electron.NativeImage,
@@ -77,12 +77,12 @@ function trayRenders(infos: SessionInfo[]): number[] {
     menu: (template) => template as unknown as Electron.Menu,
   };
   const tray = new TrayController(factory, path.join(REPO, 'build', 'tray'), () => undefined, 'linux');
-  const rows: SessionRow[] = infos.map((info) => ({ info, attention: null, verify: null, interrupted: null }));
+  const rows: WatchedSession[] = infos.map((info) => ({ info, attention: null, verify: null, interrupted: null }));
   const out: number[] = [];
   for (let i = 0; i < TRAY_RENDERS; i++) {
     // Each render follows a change, as in the app: one session's activity moves.
     const k = i % rows.length;
-    const row = rows[k] as SessionRow;
+    const row = rows[k] as WatchedSession;
     rows[k] = { ...row, info: { ...row.info, activity: i % 2 === 0 ? 'working' : 'waiting' } };
     const t0 = performance.now();
     tray.render({ daemon: { state: 'open', detail: '' }, sessions: rows, notificationsPausedUntil: null, startAtLogin: false, muted: new Set(), now: Date.now() });
@@ -163,7 +163,7 @@ async function main(): Promise<void> {
       const started = await c.request('start', { session: r.value.id });
       if (!started.ok) throw new Error(started.message);
     }
-    let infos: SessionInfo[] = [];
+    let infos: LiveSession[] = [];
     await until('every session running', async () => {
       const l = await c.request('list', {});
       infos = l.ok ? l.value : [];

@@ -7,7 +7,7 @@
 import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { SessionFile } from '../common/session.js';
+import type { SessionRecord } from '../common/session.js';
 import { claudeTranscriptPath } from '../main/agents/claude/transcript.js';
 import { LISTING_WAIT_MS, UsageBook } from '../main/daemon/usage-book.js';
 
@@ -30,14 +30,14 @@ const transcript = Buffer.from(copies.join(''));
 const requestsPerFile = copies.length * 2;
 const lastAssistant = fixture.split('\n').filter((l) => l.includes('"type":"assistant"')).at(-1) as string;
 
-const sessions: { file: string; session: SessionFile }[] = [];
+const sessions: { file: string; session: SessionRecord }[] = [];
 for (let i = 0; i < SESSIONS; i++) {
   const id = `0f5e3a52-5c1e-4b8e-9a43-${String(i).padStart(12, '0')}`;
   const cwd = `/bench/project-${i}`;
   const file = claudeTranscriptPath(env, cwd, id);
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, transcript);
-  const session = { id, name: `s${i}`, projectDir: cwd, agent: { profile: 'claude', sessionId: id, cwd } } as unknown as SessionFile;
+  const session = { id, name: `s${i}`, projectDir: cwd, agent: { profile: 'claude', sessionId: id, cwd } } as unknown as SessionRecord;
   sessions.push({ file, session });
 }
 

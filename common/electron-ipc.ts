@@ -2,7 +2,7 @@
 // one prefixed list, so neither side spells a channel by hand. Payloads are the control API's
 // (common/ipc.ts), validated by the router with its zod schemas; what each channel carries is typed
 // below (InvokeChannels, PushChannels), so the preload and the router agree. Pure TypeScript.
-import type { DaemonEvent, IpcMethod, SessionInfo } from './ipc.js';
+import type { DaemonEvent, IpcMethod, LiveSession } from './ipc.js';
 import type { ConnectionState, HostStatus } from './mori-api.js';
 import type { Result } from './result.js';
 import type { TerminalFrame, TerminalSize } from './terminal.js';
@@ -40,7 +40,7 @@ export const IPC = {
 /** window → main, invoke: the arguments each channel takes and what it answers (the router validates the arguments anyway). */
 export interface InvokeChannels {
   [IPC.call]: { args: [method: IpcMethod, params: unknown]; reply: Result<unknown> };
-  [IPC.attach]: { args: [session: string, size: TerminalSize, holding: boolean]; reply: Result<{ id: number; info: SessionInfo }> };
+  [IPC.attach]: { args: [session: string, size: TerminalSize, holding: boolean]; reply: Result<{ id: number; info: LiveSession }> };
   [IPC.attachInput]: { args: [id: number, data: string]; reply: Result<unknown> };
   [IPC.attachResize]: { args: [id: number, size: TerminalSize]; reply: Result<unknown> };
   [IPC.attachDetach]: { args: [id: number]; reply: Result<unknown> };

@@ -8,7 +8,7 @@
 // naming no session, the connection state and the settings are this host's; a remote's events that name no session (its
 // power, its settings) are its own business and not handed on. Each remote's connection (and why it
 // is not open) is told to `onHosts`, for the window to say which host it cannot reach. Pure TypeScript.
-import type { DaemonEvent, IpcMethod, IpcParams, IpcResult, SessionInfo } from './ipc.js';
+import type { DaemonEvent, IpcMethod, IpcParams, IpcResult, LiveSession } from './ipc.js';
 import type { AttachedTerminal, ConnectionState, HostStatus, MoriApi } from './mori-api.js';
 import { ok, type Result } from './result.js';
 
@@ -25,7 +25,7 @@ export interface HostApi {
 const SESSION_VALUED = new Set<IpcMethod>(['start', 'stop', 'limit.resume-now', 'limit.dont-resume', 'session.rename', 'attach']);
 
 /** A remote's session as the window names it: `host:<id>`, `host:<name>`. */
-export const prefixedSession = (host: string, info: SessionInfo): SessionInfo => ({ ...info, id: `${host}:${info.id}`, name: `${host}:${info.name}` });
+export const prefixedSession = (host: string, info: LiveSession): LiveSession => ({ ...info, id: `${host}:${info.id}`, name: `${host}:${info.name}` });
 
 /** The remote host a session reference names (one of `hosts`), and the reference that host knows; null: this host's. */
 export function routeToHost(hosts: readonly string[], session: unknown): { host: string; session: string } | null {
@@ -59,7 +59,7 @@ export async function callOnHost<M extends IpcMethod>(
   if (method === 'session.rename' && typeof name === 'string' && name.startsWith(`${host}:`)) sent['name'] = name.slice(host.length + 1);
   const r = await send(method, sent as IpcParams<M>);
   if (!r.ok) return r;
-  if (SESSION_VALUED.has(method)) return ok(prefixedSession(host, r.value as SessionInfo) as IpcResult<M>);
+  if (SESSION_VALUED.has(method)) return ok(prefixedSession(host, r.value as LiveSession) as IpcResult<M>);
   if (method === 'session.remove') {
     const v = r.value as IpcResult<'session.remove'>;
     return ok({ ...v, id: `${host}:${v.id}`, name: `${host}:${v.name}` } as IpcResult<M>);
@@ -75,7 +75,7 @@ export function createHostsApi(local: MoriApi, remotes: readonly HostApi[], list
   const names = remotes.map((r) => r.name);
   const byName = new Map(remotes.map((r) => [r.name, r]));
   /** Each remote's last listed sessions (prefixed), shown while it is slow or away. */
-  const lastRows = new Map<string, SessionInfo[]>();
+  const lastRows = new Map<string, LiveSession[]>();
   /** Remotes whose connection failed and has not opened since: a list does not wait for them. */
   const away = new Set<string>();
   let local_: { state: ConnectionState; detail: string } = { state: 'connecting', detail: '' };
@@ -100,7 +100,7 @@ export function createHostsApi(local: MoriApi, remotes: readonly HostApi[], list
     });
   }
 
-  async function remoteList(r: HostApi): Promise<SessionInfo[]> {
+  async function remoteList(r: HostApi): Promise<LiveSession[]> {
     const listed = away.has(r.name) ? null : await within(r.api.call('list', {}), listWaitMs);
     if (listed?.ok) lastRows.set(r.name, listed.value.map((s) => prefixedSession(r.name, s)));
     return lastRows.get(r.name) ?? [];

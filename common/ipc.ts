@@ -27,7 +27,7 @@ const Cols = z.int().check(z.minimum(1), z.maximum(TERMINAL_MAX_COLS));
 const Rows = z.int().check(z.minimum(1), z.maximum(TERMINAL_MAX_ROWS));
 
 /** What the supervisor tells about one session. */
-export const SessionInfo = z.object({
+export const LiveSession = z.object({
   id: z.string(),
   name: z.string(),
   stateDir: z.string(),
@@ -51,7 +51,7 @@ export const SessionInfo = z.object({
   /** The first line of session_state.md's current task (`list` only; agent-written: shown through visible-text). */
   task: z.optional(z.nullable(z.string().check(z.maxLength(TASK_LINE_MAX)))),
 });
-export type SessionInfo = z.infer<typeof SessionInfo>;
+export type LiveSession = z.infer<typeof LiveSession>;
 
 /**
  * The fields of session.json that `mori ls` reads from a listing; the rest passes as the daemon sent
@@ -60,7 +60,7 @@ export type SessionInfo = z.infer<typeof SessionInfo>;
  * (`resultAsSent`), so they are plain objects: a loose one copies every field it does not check,
  * which cost the command ~10 ms and a garbage collection at a hundred sessions.
  */
-const ListedSession = z.object({
+const ListedRecord = z.object({
   id: z.string(),
   name: z.string(),
   projectDir: z.string(),
@@ -83,7 +83,7 @@ const ListedLive = z.object({
  * One session as `mori ls` lists it. The fields the CLI reads are checked; the rest (task, last
  * work-log entry, state problem) is printed as the daemon read it from the session's own files.
  */
-const SessionListingEntry = z.object({ stateDir: z.string(), ok: z.boolean(), session: z.optional(ListedSession), live: z.nullable(ListedLive) });
+const ListingEntry = z.object({ stateDir: z.string(), ok: z.boolean(), session: z.optional(ListedRecord), live: z.nullable(ListedLive) });
 
 /** The state files a client may read and write; session.json is Mori's own. */
 export const EDITABLE_STATE_FILES = ['session_state.md', 'environment.md', 'work_log.md'] as const;
@@ -159,26 +159,26 @@ export const IpcMethods = lazyMethods({
   }),
   /** Stops the daemon: tmux agents keep running (re-attached by the next one); `stopAgents` stops every agent as the person would. */
   'daemon.stop': () => ({ params: z.object({ stopAgents: z._default(z.boolean(), false) }), result: z.object({ pid: z.int() }) }),
-  list: () => ({ params: z.object({}), result: z.array(SessionInfo) }),
+  list: () => ({ params: z.object({}), result: z.array(LiveSession) }),
   /**
    * Every registered session as `mori ls` lists it (main/supervisor/session/session-listing.ts): its
    * state files' summary, a recorded state problem, and `live`. The daemon answers it from warm
    * parsers, so the CLI need not load and parse every session's files itself.
    */
-  'sessions.listing': () => ({ params: z.object({}), result: z.array(SessionListingEntry), resultAsSent: true as const }),
-  start: () => ({ params: z.object({ session: SessionRef }), result: SessionInfo }),
-  stop: () => ({ params: z.object({ session: SessionRef }), result: SessionInfo }),
+  'sessions.listing': () => ({ params: z.object({}), result: z.array(ListingEntry), resultAsSent: true as const }),
+  start: () => ({ params: z.object({ session: SessionRef }), result: LiveSession }),
+  stop: () => ({ params: z.object({ session: SessionRef }), result: LiveSession }),
   /** A session at its usage limit resumes now instead of at its planned time. */
-  'limit.resume-now': () => ({ params: z.object({ session: SessionRef }), result: SessionInfo }),
+  'limit.resume-now': () => ({ params: z.object({ session: SessionRef }), result: LiveSession }),
   /** A session at its usage limit is not resumed: stopped by the person, its limit kept for the words. */
-  'limit.dont-resume': () => ({ params: z.object({ session: SessionRef }), result: SessionInfo }),
+  'limit.dont-resume': () => ({ params: z.object({ session: SessionRef }), result: LiveSession }),
   /** Types `text` into the agent's terminal; `enter` appends a carriage return. */
   send: () => ({ params: z.object({ session: SessionRef, text: z.string().check(z.maxLength(IPC_MAX_LINE_CHARS / 2)), enter: z._default(z.boolean(), true) }), result: z.object({ chars: z.int() }) }),
   /**
    * Turns the connection into an attachment: frames follow, input/resize/ack/hold/detach are
    * accepted. `holding` false: a view the person does not see (see `hold`).
    */
-  attach: () => ({ params: z.object({ session: SessionRef, cols: Cols, rows: Rows, holding: z.optional(z.boolean()) }), result: SessionInfo }),
+  attach: () => ({ params: z.object({ session: SessionRef, cols: Cols, rows: Rows, holding: z.optional(z.boolean()) }), result: LiveSession }),
   input: () => ({ params: z.object({ data: z.string().check(z.maxLength(IPC_MAX_LINE_CHARS / 2)) }), result: z.object({}) }),
   resize: () => ({ params: z.object({ cols: Cols, rows: Rows }), result: z.object({}) }),
   ack: () => ({ params: z.object({ chars: z.int().check(z.nonnegative()) }), result: z.object({}) }),
@@ -226,10 +226,10 @@ export const IpcMethods = lazyMethods({
       /** Make a git worktree of projectDir's repository on a new branch (default `mori/<name>`) and work there. */
       worktree: z.optional(z.object({ branch: z.optional(z.string().check(z.minLength(1), z.maxLength(200))) })),
     }),
-    result: SessionInfo,
+    result: LiveSession,
   }),
   /** Gives a session a new name (same id): its state dir moves to `.mori/<name>/`. Refused while its agent runs. */
-  'session.rename': () => ({ params: z.object({ session: SessionRef, name: z.string().check(z.minLength(1), z.maxLength(64)) }), result: SessionInfo }),
+  'session.rename': () => ({ params: z.object({ session: SessionRef, name: z.string().check(z.minLength(1), z.maxLength(64)) }), result: LiveSession }),
   /**
    * Stops the agent and unregisters the session; its state dir is kept unless `deleteState`. Its own
    * worktree is kept unless `removeWorktree`: refused (`conflict`, nothing removed) with uncommitted

@@ -7,7 +7,7 @@
 // reconnects (re-subscribing after the last event it handed on, event-cursor.ts, with the core's
 // backoff) when the daemon or the web host comes back: no event is lost or repeated across it.
 // Pure TypeScript: no Node and no DOM imports; the WebSocket is passed in.
-import type { DaemonEvent, IpcMethod, IpcParams, IpcResult, SessionInfo } from './ipc.js';
+import type { DaemonEvent, IpcMethod, IpcParams, IpcResult, LiveSession } from './ipc.js';
 import { EventCursor } from './event-cursor.js';
 import { ProtocolClient, Reconnect, type StreamMessage } from './protocol-client.js';
 import { fail, ok, type Result } from './result.js';
@@ -44,7 +44,7 @@ export interface TerminalView {
 }
 
 export interface AttachedTerminal {
-  readonly info: SessionInfo;
+  readonly info: LiveSession;
   input(data: string): void;
   resize(cols: number, rows: number): void;
   /** Output taken in, in chars, for a view that `acksOutput`. */

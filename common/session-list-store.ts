@@ -2,11 +2,11 @@
 // its state and activity, and each daemon event adds what `list` does not carry (the attention
 // reason, the last verification, why it was interrupted). Pure TypeScript; the rows are the
 // caller's map, changed in place.
-import type { DaemonEvent, SessionInfo } from './ipc.js';
-import type { SessionRow } from './session-view.js';
+import type { DaemonEvent, LiveSession } from './ipc.js';
+import type { WatchedSession } from './session-view.js';
 
 /** Folds one event into the row it concerns (the next `list` brings state and activity). */
-export function foldEvent(rows: Map<string, SessionRow>, e: DaemonEvent): void {
+export function foldEvent(rows: Map<string, WatchedSession>, e: DaemonEvent): void {
   if (!('sessionId' in e)) return;
   const row = rows.get(e.sessionId);
   if (!row) return;
@@ -45,7 +45,7 @@ export function foldEvent(rows: Map<string, SessionRow>, e: DaemonEvent): void {
 }
 
 /** Applies a `list` answer: sessions gone are dropped, known ones take the new info, new ones get a row. */
-export function applyList(rows: Map<string, SessionRow>, list: readonly SessionInfo[]): void {
+export function applyList(rows: Map<string, WatchedSession>, list: readonly LiveSession[]): void {
   const ids = new Set(list.map((s) => s.id));
   for (const id of [...rows.keys()]) if (!ids.has(id)) rows.delete(id);
   for (const info of list) {

@@ -4,12 +4,12 @@
 // session is placed, among the others. What needs the person is shown by a badge and the "Needs you"
 // group above the list (needsYouRows), not by moving rows. Changing the order key places every row
 // afresh. Pure TypeScript.
-import type { SessionInfo } from './ipc.js';
+import type { LiveSession } from './ipc.js';
 import { byNeed, needsPerson, stateWord } from './session-view.js';
 
 export type SortKey = 'name' | 'activity';
 
-export type Orderable = Pick<SessionInfo, 'id' | 'name' | 'state' | 'activity'>;
+export type Orderable = Pick<LiveSession, 'id' | 'name' | 'state' | 'activity'>;
 
 /** What the last order was made of: each row's id and name, in the order shown. */
 export interface OrderMemory {

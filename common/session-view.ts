@@ -6,12 +6,12 @@
 // absence). Pure TypeScript, shared by main and the renderer.
 import type { AgentActivity } from './agent-activity.js';
 import type { RuntimeState } from './events.js';
-import type { SessionInfo } from './ipc.js';
+import type { LiveSession } from './ipc.js';
 import type { Intent, UsageLimitPlan } from './session.js';
 
 /** What the daemon has said about one session, folded from `list` and the event stream (common/session-list-store.ts). */
-export interface SessionRow {
-  info: SessionInfo;
+export interface WatchedSession {
+  info: LiveSession;
   /** The last `session.attention`, while the session is in `attention`. */
   attention: { reason: string; message: string } | null;
   /** The last finished verification; cleared when a new one starts. */
@@ -54,7 +54,7 @@ export const stoppedAtLimitWords = (plan: Pick<UsageLimitPlan, 'resetAt'>): stri
   `stopped at usage limit${plan.resetAt !== null ? ` (resets ${clockWords(plan.resetAt)})` : ''}`;
 
 /** Why a session was interrupted, as its intent records it (sleep, network, crash…), or null. */
-const interruptedBy = (s: Pick<SessionInfo, 'intent'>): string | null => (s.intent.kind === 'interrupted' ? s.intent.reason : null);
+const interruptedBy = (s: Pick<LiveSession, 'intent'>): string | null => (s.intent.kind === 'interrupted' ? s.intent.reason : null);
 
 /** An attention reason in words: "crash loop", "needs trust" (the reasons are kebab-case slugs). */
 export const reasonWords = (reason: string): string => reason.replace(/-/g, ' ');
@@ -64,7 +64,7 @@ export const reasonWords = (reason: string): string => reason.replace(/-/g, ' ')
  * (`mori ls`, `mori status`) share: its word (stateWord) with what makes it precise — why it was
  * interrupted and when the restart comes, a usage limit's time, the reason it needs attention.
  */
-export function preciseState(s: Pick<SessionInfo, 'state' | 'activity' | 'intent' | 'nextAttemptAt' | 'usageLimit' | 'attention'>): string {
+export function preciseState(s: Pick<LiveSession, 'state' | 'activity' | 'intent' | 'nextAttemptAt' | 'usageLimit' | 'attention'>): string {
   if (s.usageLimit && s.state === 'limited') return limitWords(s.usageLimit);
   if (s.usageLimit && s.state === 'stopped') return stoppedAtLimitWords(s.usageLimit);
   const word = stateWord(s);
@@ -111,13 +111,13 @@ export type AttentionKind = 'crash-loop' | 'usage-limit' | 'attention';
 export const attentionKind = (reason: string): AttentionKind => (reason === 'crash-loop' || reason === 'usage-limit' ? reason : 'attention');
 
 /** The attention reason of a session in `attention`: the event's, else the one its intent recorded. */
-export const attentionReason = (row: SessionRow): string => row.attention?.reason ?? (row.info.intent.kind === 'attention' ? row.info.intent.reason : 'attention');
+export const attentionReason = (row: WatchedSession): string => row.attention?.reason ?? (row.info.intent.kind === 'attention' ? row.info.intent.reason : 'attention');
 
 /** The agent started asking a question only the person can answer (a transition, not a state). */
 export const becameNeedsInput = (from: AgentActivity, to: AgentActivity): boolean => to === 'needs-input' && from !== 'needs-input';
 
 /** The last verification failed and still matters: a stopped or finished session is not failing. */
-export const verifyFailing = (row: SessionRow): boolean => row.verify !== null && !row.verify.ok && row.info.state !== 'stopped' && row.info.state !== 'finished';
+export const verifyFailing = (row: WatchedSession): boolean => row.verify !== null && !row.verify.ok && row.info.state !== 'stopped' && row.info.state !== 'finished';
 
 /** Interruptions whose end is news, with the words that say so: the person was away or offline, not watching. */
 const AWAY_WORDS = new Map<string, string>([
@@ -135,7 +135,7 @@ export const resumedAfterAbsence = (reason: string | undefined): string | null =
 export const LEVELS = ['failing', 'needs-you', 'working', 'ok'] as const;
 export type Level = (typeof LEVELS)[number];
 
-export interface SessionStatus {
+export interface ShownStatus {
   level: Level;
   /** A few words: "needs input", "crash loop", "verification failed", "working"… */
   words: string;
@@ -146,7 +146,7 @@ export interface SessionStatus {
 /** A running session's level by its agent's activity. */
 const ACTIVITY_LEVEL: Record<AgentActivity, Level> = { 'needs-input': 'needs-you', error: 'failing', working: 'working', waiting: 'ok', unknown: 'ok' };
 
-export function sessionStatus(row: SessionRow): SessionStatus {
+export function sessionStatus(row: WatchedSession): ShownStatus {
   const { info } = row;
   if (info.state === 'attention') {
     const reason = attentionReason(row);
@@ -183,13 +183,13 @@ export function worstLevel(levels: readonly Level[]): Level {
 }
 
 /** The session needs the person: the tray's "needs you" and "failing" levels (the Dock's badge counts these). */
-export const needsYou = (row: SessionRow): boolean => {
+export const needsYou = (row: WatchedSession): boolean => {
   const level = sessionStatus(row).level;
   return level === 'needs-you' || level === 'failing';
 };
 
 /** The tray's order: worst level first, then by name. */
-export const byLevel = (a: SessionRow, b: SessionRow): number =>
+export const byLevel = (a: WatchedSession, b: WatchedSession): number =>
   LEVELS.indexOf(sessionStatus(a).level) - LEVELS.indexOf(sessionStatus(b).level) || a.info.name.localeCompare(b.info.name);
 
 // ---- The window's one word and its list order -----------------------------------------------
@@ -226,7 +226,7 @@ const LIFECYCLE_WORD: Record<Exclude<RuntimeState, 'running'>, StateWord> = {
 };
 
 /** The one word the window's list and header show (and style by): the activity while it runs, else the lifecycle. */
-export function stateWord(s: Pick<SessionInfo, 'state' | 'activity'>): StateWord {
+export function stateWord(s: Pick<LiveSession, 'state' | 'activity'>): StateWord {
   return s.state === 'running' ? (runningWords(s.activity) as StateWord) : LIFECYCLE_WORD[s.state];
 }
 
@@ -256,10 +256,10 @@ const NEED_RANK: Record<StateWord, number> = {
 export const needsPerson = (w: StateWord): boolean => NEED_RANK[w] <= NEED_RANK['usage limit'];
 
 /** The need order alone: negative when `a` needs the person sooner than `b`, 0 when their words rank alike. */
-export const byNeed = (a: Pick<SessionInfo, 'state' | 'activity'>, b: Pick<SessionInfo, 'state' | 'activity'>): number => NEED_RANK[stateWord(a)] - NEED_RANK[stateWord(b)];
+export const byNeed = (a: Pick<LiveSession, 'state' | 'activity'>, b: Pick<LiveSession, 'state' | 'activity'>): number => NEED_RANK[stateWord(a)] - NEED_RANK[stateWord(b)];
 
 /** Sessions by need, failing checks first within a rank, then by name (the window's list keeps a steadier order: common/session-order.ts). */
-export function orderSessions<T extends Pick<SessionInfo, 'state' | 'activity' | 'name'> & { failingChecks?: number | undefined }>(sessions: readonly T[]): T[] {
+export function orderSessions<T extends Pick<LiveSession, 'state' | 'activity' | 'name'> & { failingChecks?: number | undefined }>(sessions: readonly T[]): T[] {
   return [...sessions].sort((a, b) => {
     const r = byNeed(a, b);
     if (r !== 0) return r;
@@ -317,7 +317,7 @@ export function withoutCliHint(message: string): string {
  * What the header says for a session that needs the person or waits (null when there is nothing to say):
  * `message` is the last `session.attention` message for it, when the window saw one.
  */
-export function headerAdvice(info: Pick<SessionInfo, 'state' | 'activity' | 'intent' | 'nextAttemptAt' | 'usageLimit'>, message: string | null, now: number): HeaderAdvice | null {
+export function headerAdvice(info: Pick<LiveSession, 'state' | 'activity' | 'intent' | 'nextAttemptAt' | 'usageLimit'>, message: string | null, now: number): HeaderAdvice | null {
   const advice = (sentence: string, actions: HeaderAction[], tone: HeaderAdvice['tone'], extra: Partial<Pick<HeaderAdvice, 'detail' | 'screen'>> = {}): HeaderAdvice => ({
     sentence,
     actions,

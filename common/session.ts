@@ -105,7 +105,7 @@ export type UsageLimitPlan = z.infer<typeof UsageLimitPlan>;
 export const SessionWorktree = z.object({ path: z.string().check(z.minLength(1)), branch: z.string().check(z.minLength(1)), repo: z.string().check(z.minLength(1)) });
 export type SessionWorktree = z.infer<typeof SessionWorktree>;
 
-export const SessionFile = z.object({
+export const SessionRecord = z.object({
   schemaVersion: z.literal(SESSION_SCHEMA_VERSION),
   id: z.uuid(),
   name: SessionName,
@@ -157,5 +157,5 @@ export const SessionFile = z.object({
   /** The git worktree made for the session (its projectDir), when it was created with one. */
   worktree: z.optional(SessionWorktree),
 });
-export type SessionFile = z.infer<typeof SessionFile>;
-export type SessionFileInput = z.input<typeof SessionFile>;
+export type SessionRecord = z.infer<typeof SessionRecord>;
+export type SessionRecordInput = z.input<typeof SessionRecord>;

@@ -1,9 +1,9 @@
 // Which boot each `(pid N)` of environment.md belongs to (DESIGN.md §3: a pid is valid only in the
 // boot it was written in). Mori records the current boot for a pid the first time it sees it, and
 // for a pid it wrote itself; the records live in session.json (`pidBoots`). Pure.
-import type { SessionFile } from '../../common/session.js';
+import type { SessionRecord } from '../../common/session.js';
 
-export type PidBoots = SessionFile['pidBoots'];
+export type PidBoots = SessionRecord['pidBoots'];
 
 /**
  * The records after seeing `pids` in the current boot: pids already recorded keep their boot, new

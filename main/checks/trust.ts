@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { isLoopbackHost, type CheckSpec, type DerivedChecks } from '../../common/checks.js';
 import { fail, ok, type Result } from '../../common/result.js';
-import type { SessionFile } from '../../common/session.js';
+import type { SessionRecord } from '../../common/session.js';
 import { checkTemplatePlaceholders } from '../agents/command-template.js';
 import { PROFILES } from '../agents/profiles.js';
 import { findApproval, recordApproval, type Approval } from './trust-store.js';
@@ -121,11 +121,11 @@ export function approveChecks(home: string, stateDir: string, t: Pick<TrustState
 // ------------------------------------------------------------------ the agent command
 
 /** Profiles that take a command (shell, custom) run a command line from session.json; the others run their own CLI. */
-export function agentCommandNeedsTrust(agent: Pick<SessionFile['agent'], 'profile'>): boolean {
+export function agentCommandNeedsTrust(agent: Pick<SessionRecord['agent'], 'profile'>): boolean {
   return PROFILES[agent.profile].takesCommand === true;
 }
 
-export function agentCommandHash(agent: Pick<SessionFile['agent'], 'profile' | 'command'>): string {
+export function agentCommandHash(agent: Pick<SessionRecord['agent'], 'profile' | 'command'>): string {
   const h = createHash('sha256').update(AGENT_COMMAND_DOMAIN);
   h.update('\u0001').update(agent.profile).update('\u0001').update(agent.command ?? '\u0000none');
   return `sha256:${h.digest('hex')}`;
@@ -134,7 +134,7 @@ export function agentCommandHash(agent: Pick<SessionFile['agent'], 'profile' | '
 export interface AgentCommandTrust {
   /** False for profiles that run their own CLI: nothing to approve. */
   needed: boolean;
-  profile: SessionFile['agent']['profile'];
+  profile: SessionRecord['agent']['profile'];
   command: string | null;
   hash: string;
   trusted: boolean;
@@ -147,13 +147,13 @@ export interface AgentCommandTrust {
 }
 
 /** Why an agent command may not run whoever approves it (checkTemplatePlaceholders), else null. */
-export function agentCommandRefusal(agent: Pick<SessionFile['agent'], 'profile' | 'command'>): string | null {
+export function agentCommandRefusal(agent: Pick<SessionRecord['agent'], 'profile' | 'command'>): string | null {
   if (!agentCommandNeedsTrust(agent) || agent.command === undefined) return null;
   const checked = checkTemplatePlaceholders(agent.command);
   return checked.ok ? null : checked.message;
 }
 
-export function agentCommandTrust(home: string, stateDir: string, session: Pick<SessionFile, 'agent'>): AgentCommandTrust {
+export function agentCommandTrust(home: string, stateDir: string, session: Pick<SessionRecord, 'agent'>): AgentCommandTrust {
   const base = { profile: session.agent.profile, command: session.agent.command ?? null, hash: agentCommandHash(session.agent), refused: agentCommandRefusal(session.agent) };
   if (!agentCommandNeedsTrust(session.agent)) return { ...base, needed: false, trusted: true, changed: false, approvedAt: null, problem: null };
   const approval = findApproval(home, stateDir, 'agent-command');
@@ -168,14 +168,14 @@ export function agentCommandTrust(home: string, stateDir: string, session: Pick<
   };
 }
 
-export async function approveAgentCommand(home: string, stateDir: string, session: Pick<SessionFile, 'agent'>, at = new Date()): Promise<Result<Approval>> {
+export async function approveAgentCommand(home: string, stateDir: string, session: Pick<SessionRecord, 'agent'>, at = new Date()): Promise<Result<Approval>> {
   const refused = agentCommandRefusal(session.agent);
   if (refused !== null) return fail('usage', `${stateDir}/session.json: agent.command: ${refused}; not approved`);
   return recordApproval(home, stateDir, 'agent-command', agentCommandHash(session.agent), at);
 }
 
 /** ok when the agent command may run; else an `untrusted` failure saying why and how to approve it. */
-export function requireAgentCommandTrust(home: string, stateDir: string, session: Pick<SessionFile, 'agent' | 'name'>): Result<void> {
+export function requireAgentCommandTrust(home: string, stateDir: string, session: Pick<SessionRecord, 'agent' | 'name'>): Result<void> {
   const t = agentCommandTrust(home, stateDir, session);
   if (t.refused !== null) return fail('usage', `${stateDir}/session.json: agent.command: ${t.refused}; nothing was started`);
   if (t.trusted) return ok(undefined);

@@ -3,7 +3,7 @@
 // agent's process tree before they approve anything, since `mori trust` writes the trust store itself.
 // The agents are the running daemon's (its session list) and the panes of Mori's tmux server (tmux
 // agents outlive the daemon). Runs in the CLI process.
-import type { SessionInfo } from '../../common/ipc.js';
+import type { LiveSession } from '../../common/ipc.js';
 import type { Failure } from '../../common/result.js';
 import type { AgentProcess } from '../daemon/agent-ancestry.js';
 import { refuseFromAgents, runningAgents } from '../daemon/approval-gate.js';
@@ -23,7 +23,7 @@ async function knownAgents(home: string): Promise<AgentProcess[]> {
   if (c.ok) {
     const listed = await c.value.request('list', {});
     c.value.close();
-    if (listed.ok) agents.push(...runningAgents(listed.value as SessionInfo[]));
+    if (listed.ok) agents.push(...runningAgents(listed.value as LiveSession[]));
   }
   agents.push(...(await tmuxAgents(home)));
   return agents;

@@ -2,17 +2,17 @@
 // and `mori status`; null when none answers, so they say the states are as last recorded. Never
 // starts a daemon, and loads the protocol only when a socket file exists. Runs in the CLI process.
 import { existsSync } from 'node:fs';
-import type { SessionInfo } from '../../common/ipc.js';
+import type { LiveSession } from '../../common/ipc.js';
 import { preciseState } from '../../common/session-view.js';
 import { moriHome } from '../state/mori-home.js';
 import { controlSocketPath } from '../daemon/control-socket-path.js';
 import type { ControlClient } from '../daemon-client/control-client.js';
 import { requestEarly } from '../daemon-client/early-request.js';
-import type { SessionListingEntry } from '../supervisor/session/session-listing.js';
+import type { ListingEntry } from '../supervisor/session/session-listing.js';
 
 export interface LiveState {
   pid: number;
-  sessions: Map<string, SessionInfo>;
+  sessions: Map<string, LiveSession>;
 }
 
 /** Why there is no live state: the note `mori ls` prints instead. */
@@ -38,8 +38,8 @@ export async function liveState(home = moriHome()): Promise<LiveState | null> {
   try {
     const r = await c.request('list', {});
     if (!r.ok) return null;
-    const sessions = new Map<string, SessionInfo>();
-    for (const s of r.value as SessionInfo[]) sessions.set(s.id, s);
+    const sessions = new Map<string, LiveSession>();
+    for (const s of r.value as LiveSession[]) sessions.set(s.id, s);
     return { pid: c.daemon.pid, sessions };
   } finally {
     c.close();
@@ -51,7 +51,7 @@ export async function liveState(home = moriHome()): Promise<LiveState | null> {
  * none answers or it cannot list (a daemon that predates `sessions.listing`, an unreadable registry):
  * the CLI then reads the files itself, and says what went wrong as it always did.
  */
-export async function listingFromDaemon(home = moriHome()): Promise<{ live: LiveState; sessions: SessionListingEntry[] } | null> {
+export async function listingFromDaemon(home = moriHome()): Promise<{ live: LiveState; sessions: ListingEntry[] } | null> {
   const file = controlSocketPath(home);
   if (!existsSync(file)) return null;
   // The request goes out before the protocol's schemas load: the daemon lists while this process loads.
@@ -72,9 +72,9 @@ export async function listingFromDaemon(home = moriHome()): Promise<{ live: Live
   try {
     const r = adopted.value.result;
     if (!r.ok) return null;
-    const live = new Map<string, SessionInfo>();
+    const live = new Map<string, LiveSession>();
     // In the order a local listing has them: the summary's fields, then `live`, then a state problem.
-    const sessions = (r.value as SessionListingEntry[]).map(({ live: now, stateProblem, ...summary }) => {
+    const sessions = (r.value as ListingEntry[]).map(({ live: now, stateProblem, ...summary }) => {
       if (now) live.set(now.id, now);
       return { ...summary, live: now, ...(stateProblem ? { stateProblem } : {}) };
     });

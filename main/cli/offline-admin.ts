@@ -5,7 +5,7 @@
 // ends its tmux session, `rename` refuses while one runs. What is then done is the supervisor's own
 // (supervisor/session/session-removal.ts). Runs in the CLI process.
 import path from 'node:path';
-import type { SessionInfo } from '../../common/ipc.js';
+import type { LiveSession } from '../../common/ipc.js';
 import { fail, ok, type Result } from '../../common/result.js';
 import { tryLock } from '../state/pid-lock.js';
 import { resolveSession } from '../state/resolve-session.js';
@@ -54,7 +54,7 @@ export async function removeOffline(spec: string, deleteState: boolean, home: st
   return locked(s.value, (release) => removeSessionFiles({ home, tmux: new TmuxBackend() }, s.value, deleteState, release));
 }
 
-export async function renameOffline(spec: string, name: string, home: string): Promise<Result<Pick<SessionInfo, 'id' | 'name' | 'stateDir'>>> {
+export async function renameOffline(spec: string, name: string, home: string): Promise<Result<Pick<LiveSession, 'id' | 'name' | 'stateDir'>>> {
   const s = registered(spec, home);
   if (!s.ok) return s;
   return locked(s.value, async (release) => {

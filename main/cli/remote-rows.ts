@@ -2,7 +2,7 @@
 // hosts): a `host:session` row per remote session, a row saying a remote is unreachable or speaks
 // another protocol version, and one remote session's status from its daemon (the live state, and
 // where the agent left off from session_state.md, read through the control API). Runs in the CLI process.
-import { PROTOCOL_VERSION, type SessionInfo } from '../../common/ipc.js';
+import { PROTOCOL_VERSION, type LiveSession } from '../../common/ipc.js';
 import { fail, ok, type Result } from '../../common/result.js';
 import { preciseState } from '../../common/session-view.js';
 import { RemoteClient } from '../remote/remote-client.js';
@@ -12,7 +12,7 @@ import { MarkdownDoc } from '../state/markdown-doc.js';
 import { parseSessionState } from '../state/session-state.js';
 import { visibleText } from '../../common/visible-text.js';
 
-function sessionRow(host: string, s: SessionInfo): string {
+function sessionRow(host: string, s: LiveSession): string {
   return `${host}:${s.name}  ${preciseState(s)}${s.pid !== null ? `, pid ${s.pid}` : ''}  ${s.profile ?? '?'}/${s.backend}  ${visibleText(s.projectDir ?? s.stateDir)}`;
 }
 
@@ -26,7 +26,7 @@ export function remoteRows(l: RemoteListing): string[] {
 
 export interface RemoteStatus {
   remote: string;
-  session: SessionInfo;
+  session: LiveSession;
   leftOff: { task: string | null; nextSteps: string[]; filesTouched: string[]; lastWorkingState: string | null } | null;
 }
 

@@ -5,7 +5,7 @@
 // supervised agent's process tree is refused either with a message saying where approvals are given.
 // The supervisor asks it about the process on the other end of the control socket; the CLI about
 // itself. Runs in the supervisor and the CLI.
-import { parseParams, type IpcMethod, type SessionInfo } from '../../common/ipc.js';
+import { parseParams, type IpcMethod, type LiveSession } from '../../common/ipc.js';
 import { fail, type Failure } from '../../common/result.js';
 import { pidAlive } from '../os/pid-alive.js';
 import { insideAgent, type AgentProcess } from './agent-ancestry.js';
@@ -74,7 +74,7 @@ export function agentRefusedAction(method: IpcMethod, params: unknown): string |
 }
 
 /** The agents whose trees approvals are refused from: every session with a live program. */
-export function runningAgents(sessions: readonly SessionInfo[]): AgentProcess[] {
+export function runningAgents(sessions: readonly LiveSession[]): AgentProcess[] {
   return sessions.filter((s) => s.pid !== null && s.pid > 0 && pidAlive(s.pid)).map((s) => ({ name: s.name, pid: s.pid as number, stateDir: s.stateDir }));
 }
 

@@ -1,7 +1,7 @@
 // The daemon's usage readers, one per session (DESIGN.md §5 "Usage"): held for the daemon's life so
 // each listing reads only what the agents appended since the last, and the figures each session's
 // `usage.read`, `mori ls` and `mori status` show. Runs in the daemon.
-import type { SessionFile } from '../../common/session.js';
+import type { SessionRecord } from '../../common/session.js';
 import { emptyTotals, type SessionUsage } from '../../common/usage.js';
 import type { Env } from '../agents/profile.js';
 import { PROFILES } from '../agents/profiles.js';
@@ -43,7 +43,7 @@ export class UsageBook {
    * The session's figures after reading what its agent appended since the last call; with `waitMs`,
    * those read by then (`partial` when the read goes on).
    */
-  async read(session: SessionFile, waitMs: number | null = null, nowMs = Date.now()): Promise<SessionUsage> {
+  async read(session: SessionRecord, waitMs: number | null = null, nowMs = Date.now()): Promise<SessionUsage> {
     const profile = session.agent.profile;
     const base = { id: session.id, name: session.name, profile, today: this.today(nowMs), priceTable: PRICE_TABLE };
     const source = PROFILES[profile].usage;

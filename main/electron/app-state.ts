@@ -4,11 +4,11 @@
 // with ids `host:id` so they never meet a local one. Tells its listeners after each change, with the
 // events that caused it, so the tray rebuilds and the notifications decide from state on each change,
 // never on a timer. Electron main process; imports no Electron.
-import { SessionInfo, type DaemonEvent } from '../../common/ipc.js';
+import { LiveSession, type DaemonEvent } from '../../common/ipc.js';
 import { z } from 'zod';
 import type { DaemonConnection } from '../daemon-client/daemon-connection.js';
 import { applyList, foldEvent } from '../../common/session-list-store.js';
-import type { SessionRow } from '../../common/session-view.js';
+import type { WatchedSession } from '../../common/session-view.js';
 import type { RemoteHub } from '../remote/remote-hub.js';
 import type { RemoteView } from '../remote/remote-link.js';
 import type { KeeperStatus } from './daemon-keeper.js';
@@ -20,7 +20,7 @@ import type { KeeperStatus } from './daemon-keeper.js';
 export type StateListener = (events: DaemonEvent[], quiet: ReadonlySet<string>) => void;
 
 /** A remote's session as the app names it: `host:work`, id `host:<id>`. */
-export function remoteRow(host: string, row: SessionRow): SessionRow {
+export function remoteRow(host: string, row: WatchedSession): WatchedSession {
   return { ...row, info: { ...row.info, id: `${host}:${row.info.id}`, name: `${host}:${row.info.name}` } };
 }
 
@@ -29,10 +29,10 @@ function remoteEvent(host: string, e: DaemonEvent): DaemonEvent {
   return 'sessionId' in e ? { ...e, sessionId: `${host}:${e.sessionId}` } : e;
 }
 
-const SessionList = z.array(SessionInfo);
+const SessionList = z.array(LiveSession);
 
 export class AppState {
-  readonly rows = new Map<string, SessionRow>();
+  readonly rows = new Map<string, WatchedSession>();
   /** Each remote by host name, its sessions named `host:session`. */
   readonly remotes = new Map<string, RemoteView>();
   daemon: KeeperStatus = { state: 'connecting', detail: '' };
@@ -64,12 +64,12 @@ export class AppState {
   }
 
   /** The local sessions. */
-  sessions(): SessionRow[] {
+  sessions(): WatchedSession[] {
     return [...this.rows.values()];
   }
 
   /** Every remote's sessions as last listed (an unreachable one's too: coming back is no news), named `host:session`. */
-  remoteSessions(): SessionRow[] {
+  remoteSessions(): WatchedSession[] {
     return [...this.remotes.values()].flatMap((v) => v.sessions);
   }
 

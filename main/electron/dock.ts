@@ -4,10 +4,10 @@
 // this does nothing. Electron main process.
 import type { Dock } from 'electron';
 import { background } from '../background.js';
-import { needsYou, type SessionRow } from '../../common/session-view.js';
+import { needsYou, type WatchedSession } from '../../common/session-view.js';
 
 /** Sessions that need the person: the tray's "needs you" and "failing" levels. */
-export function needYouCount(rows: readonly SessionRow[]): number {
+export function needYouCount(rows: readonly WatchedSession[]): number {
   return rows.filter(needsYou).length;
 }
 
@@ -28,7 +28,7 @@ export class DockController {
   }
 
   /** The sessions changed. */
-  sessions(rows: readonly SessionRow[]): void {
+  sessions(rows: readonly WatchedSession[]): void {
     this.count = needYouCount(rows);
     this.paint();
   }

@@ -7,7 +7,7 @@ import type { NotificationConstructorOptions } from 'electron';
 import type { DaemonEvent } from '../../common/ipc.js';
 import { visibleLines, visibleText } from '../../common/visible-text.js';
 import { decideNotifications, emptyMemory, type DeciderMemory, type Notice } from './notification-decider.js';
-import type { SessionRow } from '../../common/session-view.js';
+import type { WatchedSession } from '../../common/session-view.js';
 
 /**
  * How long changes are gathered before deciding: a wake resumes sessions one after another (the
@@ -23,7 +23,7 @@ export interface NotificationLike {
 
 export interface NotificationControllerOptions {
   create: (options: NotificationConstructorOptions) => NotificationLike;
-  rows: () => SessionRow[];
+  rows: () => WatchedSession[];
   /** The session the person is looking at in a focused window, else null. */
   focusedSession: () => string | null;
   pausedUntil: () => number | null;

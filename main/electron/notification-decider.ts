@@ -9,7 +9,7 @@
 // remote's session is named `host:session`, so its notification names the host.
 // Pure: Electron main process, no Electron import.
 import type { DaemonEvent } from '../../common/ipc.js';
-import { clockWords, resumedAfterAbsence, sessionStatus, type SessionRow } from '../../common/session-view.js';
+import { clockWords, resumedAfterAbsence, sessionStatus, type WatchedSession } from '../../common/session-view.js';
 
 export interface Notice {
   title: string;
@@ -29,7 +29,7 @@ export interface DeciderMemory {
 export const emptyMemory = (): DeciderMemory => ({ seen: new Map(), interruptedBy: new Map() });
 
 export interface DecideInput {
-  rows: readonly SessionRow[];
+  rows: readonly WatchedSession[];
   /** The events since the previous decision, oldest first. */
   events: readonly DaemonEvent[];
   now: number;
@@ -48,7 +48,7 @@ const kindOf = (group: string): string => group.split(':')[0] ?? group;
 
 interface Candidate {
   group: string;
-  row: SessionRow;
+  row: WatchedSession;
   title: string;
   body: string;
   plural: (n: number) => string;
@@ -56,7 +56,7 @@ interface Candidate {
 
 const lastLine = (text: string): string => text.trim().split('\n').filter(Boolean).at(-1) ?? '';
 
-function conditionCandidate(row: SessionRow, key: string): Candidate {
+function conditionCandidate(row: WatchedSession, key: string): Candidate {
   const name = row.info.name;
   switch (key.split(':')[0]) {
     case 'needs-input':
@@ -75,7 +75,7 @@ function conditionCandidate(row: SessionRow, key: string): Candidate {
   }
 }
 
-function conditionKey(row: SessionRow): string | null {
+function conditionKey(row: WatchedSession): string | null {
   const s = sessionStatus(row);
   if (s.notable === null) return null;
   if (s.notable === 'attention') return `attention:${row.attention?.reason ?? ''}`;

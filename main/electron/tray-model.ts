@@ -4,7 +4,7 @@
 // handler. Remote sessions come after the local ones, a section per host (`box:work` rows under
 // `box`); a remote that cannot be reached is one quiet line and adds nothing to the icon. The tray
 // controller turns it into Electron objects. Pure: Electron main process, no Electron import.
-import { byLevel, isLive, sessionStatus, worstLevel, type Level, type SessionRow } from '../../common/session-view.js';
+import { byLevel, isLive, sessionStatus, worstLevel, type Level, type WatchedSession } from '../../common/session-view.js';
 import type { RemoteView } from '../remote/remote-link.js';
 
 export type TrayIcon = Level | 'offline';
@@ -30,7 +30,7 @@ export interface TrayItem {
 export interface TraySnapshot {
   /** The daemon connection: `restarting` while the app brings a dead daemon back. */
   daemon: { state: 'open' | 'connecting' | 'closed' | 'restarting'; detail: string };
-  sessions: readonly SessionRow[];
+  sessions: readonly WatchedSession[];
   /** Each remote with its sessions named `host:session` (ids `host:<id>`), by host name. */
   remotes?: readonly RemoteView[];
   /** Epoch ms until which notifications are paused, or null. */
@@ -50,7 +50,7 @@ export interface TrayView {
 const SEPARATOR: TrayItem = { type: 'separator' };
 
 /** Start/Resume or Stop by the lifecycle; at a usage limit the person decides instead: "Resume now" or "Don't resume". */
-function limitOrLifecycleItems(row: SessionRow, id = row.info.id, remote?: string): TrayItem[] {
+function limitOrLifecycleItems(row: WatchedSession, id = row.info.id, remote?: string): TrayItem[] {
   const { state } = row.info;
   const on = remote !== undefined ? { remote } : {};
   if (state === 'limited') return [{ label: 'Resume now', action: { kind: 'resume-now', session: id, ...on } }, { label: "Don't resume", action: { kind: 'dont-resume', session: id, ...on } }];
@@ -58,7 +58,7 @@ function limitOrLifecycleItems(row: SessionRow, id = row.info.id, remote?: strin
   return [{ label: state === 'idle' ? 'Start' : 'Resume', action: { kind: 'start', session: id, ...on } }];
 }
 
-function sessionItem(row: SessionRow, muted: boolean): TrayItem {
+function sessionItem(row: WatchedSession, muted: boolean): TrayItem {
   const status = sessionStatus(row);
   const { id, name } = row.info;
   return {
@@ -78,7 +78,7 @@ function sessionItem(row: SessionRow, muted: boolean): TrayItem {
  * or answer its usage limit on its host's daemon (by the id that daemon gave it); how to reach it
  * from a terminal; its notifications muted.
  */
-function remoteSessionItem(host: string, row: SessionRow, muted: boolean): TrayItem {
+function remoteSessionItem(host: string, row: WatchedSession, muted: boolean): TrayItem {
   const id = row.info.id.startsWith(`${host}:`) ? row.info.id.slice(host.length + 1) : row.info.id;
   return {
     label: `${row.info.name} — ${sessionStatus(row).words}`,
@@ -93,7 +93,7 @@ function remoteSessionItem(host: string, row: SessionRow, muted: boolean): TrayI
 }
 
 /** The sessions of every remote that answers: what the icon and the tooltip count besides the local ones. */
-const reachableRemoteSessions = (snapshot: TraySnapshot): SessionRow[] => (snapshot.remotes ?? []).filter((r) => r.status === 'ok').flatMap((r) => r.sessions);
+const reachableRemoteSessions = (snapshot: TraySnapshot): WatchedSession[] => (snapshot.remotes ?? []).filter((r) => r.status === 'ok').flatMap((r) => r.sessions);
 
 /** One remote's section: its sessions under its name, or one quiet line saying why there are none. */
 function remoteItems(remote: RemoteView, muted: ReadonlySet<string>): TrayItem[] {

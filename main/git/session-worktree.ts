@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { lstatSync, mkdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import { sessionNameProblem, type SessionFile, type SessionWorktree } from '../../common/session.js';
+import { sessionNameProblem, type SessionRecord, type SessionWorktree } from '../../common/session.js';
 import { fail, ok, type Result } from '../../common/result.js';
 import { parseRepoPaths, REPO_PATHS_ARGS } from './private-git-dir.js';
 import { projectDirOf } from '../state/project-dir.js';
@@ -122,7 +122,7 @@ export async function removeSessionWorktree(wt: SessionWorktree): Promise<Result
  * session's project dir (from the registry's state dir) and sit in the Mori home's folder for the
  * repository it names. null when the session has none.
  */
-export function sessionWorktreeOf(stateDir: string, session: SessionFile, home: string): Result<SessionWorktree | null> {
+export function sessionWorktreeOf(stateDir: string, session: SessionRecord, home: string): Result<SessionWorktree | null> {
   const wt = session.worktree;
   if (wt === undefined) return ok(null);
   const project = projectDirOf(stateDir);

@@ -8,10 +8,10 @@ import * as z from 'zod/mini';
 import '../../common/zod-english.js';
 import { background } from '../background.js';
 import { EventCursor } from '../../common/event-cursor.js';
-import { PROTOCOL_VERSION, SessionInfo, type DaemonEvent, type IpcMethod, type IpcParams, type IpcResult } from '../../common/ipc.js';
+import { PROTOCOL_VERSION, LiveSession, type DaemonEvent, type IpcMethod, type IpcParams, type IpcResult } from '../../common/ipc.js';
 import { fail, type Result } from '../../common/result.js';
 import { applyList, foldEvent } from '../../common/session-list-store.js';
-import type { SessionRow } from '../../common/session-view.js';
+import type { WatchedSession } from '../../common/session-view.js';
 import { RemoteClient, otherVersionMessage } from './remote-client.js';
 import type { Remote } from './remotes-store.js';
 
@@ -25,7 +25,7 @@ export interface RemoteView {
   /** Why it is not `ok`: ssh's reason, or what to run there. */
   message: string | null;
   /** Its sessions as last listed (kept while it is unreachable, so coming back is no news). */
-  sessions: SessionRow[];
+  sessions: WatchedSession[];
 }
 
 /** What changed: the events that came (ids as the remote's), and whether this was the remote's first listing. */
@@ -60,10 +60,10 @@ export const REMOTE_RECONNECT_MAX_MS = 60_000;
  */
 export const REMOTE_LINK_CONNECT_MS = 30_000;
 
-const SessionList = z.array(SessionInfo);
+const SessionList = z.array(LiveSession);
 
 export class RemoteLink {
-  readonly rows = new Map<string, SessionRow>();
+  readonly rows = new Map<string, WatchedSession>();
   status: RemoteStatus = 'connecting';
   message: string | null = null;
   private readonly cursor = new EventCursor();

@@ -1,7 +1,7 @@
 // Sessions across daemons (DESIGN.md §12, sessions on other hosts): every remote's session list at
 // once for `mori ls`, each given up on after a short deadline so an unreachable host never holds the
 // list up. Runs in the CLI process.
-import { PROTOCOL_VERSION, type SessionInfo } from '../../common/ipc.js';
+import { PROTOCOL_VERSION, type LiveSession } from '../../common/ipc.js';
 import { RemoteClient, otherVersionMessage } from './remote-client.js';
 import type { Remote } from './remotes-store.js';
 
@@ -25,7 +25,7 @@ export interface RemoteListing {
   protocol: number | null;
   /** Why it is not `ok`, and what to do. */
   message: string | null;
-  sessions: SessionInfo[];
+  sessions: LiveSession[];
 }
 
 /** One remote's sessions within `timeoutMs` (the connection and the list together). */

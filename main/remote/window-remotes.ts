@@ -6,7 +6,7 @@
 // login of its own (the shared connection makes it cheap), as a local one gets its own socket.
 // Approvals are refused there by the bridge. Runs in the Electron main process (plain Node).
 import { callOnHost, prefixedSession, remoteEventAs, routeToHost } from '../../common/hosts-api.js';
-import type { DaemonEvent, IpcMethod, IpcParams, IpcResult, SessionInfo } from '../../common/ipc.js';
+import type { DaemonEvent, IpcMethod, IpcParams, IpcResult, LiveSession } from '../../common/ipc.js';
 import type { HostStatus } from '../../common/mori-api.js';
 import { fail, type Result } from '../../common/result.js';
 import { RemoteClient } from './remote-client.js';
@@ -42,7 +42,7 @@ export class WindowRemotes {
   }
 
   /** Every remote's sessions as last listed (kept while it is unreachable), named as the window names them. */
-  list(): SessionInfo[] {
+  list(): LiveSession[] {
     return this.hub.views().flatMap((v) => v.sessions.map((r) => prefixedSession(v.name, r.info)));
   }
 

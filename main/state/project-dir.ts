@@ -5,7 +5,7 @@
 // refused with the file and the field named. Any Node process.
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
-import type { SessionFile } from '../../common/session.js';
+import type { SessionRecord } from '../../common/session.js';
 import { fail, ok, type Result } from '../../common/result.js';
 import { sessionFilePath } from './session-file.js';
 import { STATE_ROOT } from './state-file-guard.js';
@@ -67,7 +67,7 @@ export function projectDirOf(stateDir: string): Result<string> {
  * `session` (its session.json) says. A failure names the file and the field, and is meant for
  * attention(state-invalid): the session does not start until the person corrects the file.
  */
-export function sessionPaths(stateDir: string, session: Pick<SessionFile, 'projectDir' | 'agent'>): Result<SessionPaths> {
+export function sessionPaths(stateDir: string, session: Pick<SessionRecord, 'projectDir' | 'agent'>): Result<SessionPaths> {
   const file = sessionFilePath(stateDir);
   const project = projectDirOf(stateDir);
   if (!project.ok) return fail('unreadable', `${file}: projectDir: ${project.message}`);

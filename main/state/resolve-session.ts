@@ -5,7 +5,7 @@ import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fail, ok, type Result } from '../../common/result.js';
 import { readRegistry, type RegistryEntry } from './registry.js';
-import type { SessionFile } from '../../common/session.js';
+import type { SessionRecord } from '../../common/session.js';
 import { readSessionFile, SESSION_FILE } from './session-file.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -44,7 +44,7 @@ function isInside(dir: string, parent: string): boolean {
 }
 
 /** Resolves S and reads its session.json: what most commands start with. */
-export function openSession(spec: string, cwd = process.cwd(), home?: string): Result<{ stateDir: string; session: SessionFile }> {
+export function openSession(spec: string, cwd = process.cwd(), home?: string): Result<{ stateDir: string; session: SessionRecord }> {
   const dir = resolveSession(spec, cwd, home);
   if (!dir.ok) return dir;
   const session = readSessionFile(dir.value);

@@ -9,7 +9,7 @@
 // rename in one synchronous step, so it never undoes a write made meanwhile by this process.
 import { copyFileSync, linkSync, renameSync } from 'node:fs';
 import path from 'node:path';
-import { SESSION_SCHEMA_VERSION, SessionFile, type SessionFileInput } from '../../common/session.js';
+import { SESSION_SCHEMA_VERSION, SessionRecord, type SessionRecordInput } from '../../common/session.js';
 import { fail, ok, type Result } from '../../common/result.js';
 import { fsyncDir, fsyncDirAsync, tempNameFor, unlinkQuietly, writeTemp, writeTempSync } from './atomic-write.js';
 import { recordOwnWrite } from './own-writes.js';
@@ -19,20 +19,20 @@ export const SESSION_FILE = 'session.json';
 export const SESSION_BACKUP = 'session.json.bak';
 
 /** A change to session.json: what it becomes from what it is now. */
-export type SessionChange = (s: SessionFile) => SessionFileInput;
+export type SessionChange = (s: SessionRecord) => SessionRecordInput;
 /**
  * Where a part that changes session.json (a checkpoint, a rollback's notice, a verification's
  * results) sends the change: the supervisor's SessionStore, or outside a supervisor the CLI's own
  * (cli/offline-session-write.ts). Answers with the file as written.
  */
-export type SessionWrite = (stateDir: string, change: SessionChange) => Promise<Result<SessionFile>>;
+export type SessionWrite = (stateDir: string, change: SessionChange) => Promise<Result<SessionRecord>>;
 
 export function sessionFilePath(stateDir: string): string {
   return path.join(stateDir, SESSION_FILE);
 }
 
 /** Parses session.json bytes; the message names the file and what is wrong with it. */
-export function parseSessionFile(file: string, text: string): Result<SessionFile> {
+export function parseSessionFile(file: string, text: string): Result<SessionRecord> {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -43,7 +43,7 @@ export function parseSessionFile(file: string, text: string): Result<SessionFile
   if (typeof version === 'number' && version > SESSION_SCHEMA_VERSION) {
     return fail('unreadable', `${file}: written by a newer Mori (schemaVersion ${version}; this one reads ${SESSION_SCHEMA_VERSION})`);
   }
-  const parsed = SessionFile.safeParse(json);
+  const parsed = SessionRecord.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue && issue.path.length > 0 ? issue.path.join('.') : 'top level';
@@ -52,7 +52,7 @@ export function parseSessionFile(file: string, text: string): Result<SessionFile
   return ok(parsed.data);
 }
 
-export function readSessionFile(stateDir: string): Result<SessionFile> {
+export function readSessionFile(stateDir: string): Result<SessionRecord> {
   const file = sessionFilePath(stateDir);
   let text: string;
   try {
@@ -78,8 +78,8 @@ const ASYNC_UPDATE_ATTEMPTS = 3;
  * session.json.bak first. Throws — and writes nothing — when the data is invalid or the file on disk
  * is corrupt (so a person can look at it before anything replaces it).
  */
-export function writeSessionFile(stateDir: string, data: SessionFileInput): SessionFile {
-  const valid = SessionFile.parse(data);
+export function writeSessionFile(stateDir: string, data: SessionRecordInput): SessionRecord {
+  const valid = SessionRecord.parse(data);
   const current = currentForWrite(stateDir);
   const tmp = writeTempSync(sessionFilePath(stateDir), serialize(valid));
   try {
@@ -93,7 +93,7 @@ export function writeSessionFile(stateDir: string, data: SessionFileInput): Sess
 }
 
 /** Read → change → write, for one supervisor's updates to its own sessions. */
-export function updateSessionFile(stateDir: string, change: SessionChange): Result<SessionFile> {
+export function updateSessionFile(stateDir: string, change: SessionChange): Result<SessionRecord> {
   const current = readSessionFile(stateDir);
   if (!current.ok) return current;
   try {
@@ -109,7 +109,7 @@ export function updateSessionFile(stateDir: string, change: SessionChange): Resu
  * changed it meanwhile, the temp file renamed over it. If something did, `change` is applied again to
  * the newer version, so a write this process made while the fsync ran is never undone.
  */
-export async function updateSessionFileAsync(stateDir: string, change: SessionChange): Promise<Result<SessionFile>> {
+export async function updateSessionFileAsync(stateDir: string, change: SessionChange): Promise<Result<SessionRecord>> {
   const file = sessionFilePath(stateDir);
   for (let attempt = 0; attempt < ASYNC_UPDATE_ATTEMPTS; attempt++) {
     try {
@@ -119,9 +119,9 @@ export async function updateSessionFileAsync(stateDir: string, change: SessionCh
     }
     const base = readSessionText(stateDir);
     if (!base.ok) return base;
-    let next: SessionFile;
+    let next: SessionRecord;
     try {
-      next = SessionFile.parse(change(base.value.session));
+      next = SessionRecord.parse(change(base.value.session));
     } catch (err) {
       return fail('unreadable', (err as Error).message);
     }
@@ -161,19 +161,19 @@ function readText(file: string): string {
   return readRegularFileSync(file).toString('utf8');
 }
 
-function serialize(s: SessionFile): string {
+function serialize(s: SessionRecord): string {
   return JSON.stringify(s, null, 2) + '\n';
 }
 
 /** The current file, checked writable over: a corrupt one is refused (not overwritten). */
-function currentForWrite(stateDir: string): Result<SessionFile> {
+function currentForWrite(stateDir: string): Result<SessionRecord> {
   assertPlainStateFile(sessionFilePath(stateDir));
   const current = readSessionFile(stateDir);
   if (!current.ok && current.code === 'unreadable') throw new Error(`${current.message} — not overwritten`);
   return current;
 }
 
-function readSessionText(stateDir: string): Result<{ text: string; session: SessionFile }> {
+function readSessionText(stateDir: string): Result<{ text: string; session: SessionRecord }> {
   const file = sessionFilePath(stateDir);
   let text: string;
   try {

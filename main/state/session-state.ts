@@ -12,7 +12,7 @@ export const SESSION_STATE_HEADINGS = {
   contextFiles: ['context files', 'files to read', 'read first', 'files to re-read', 'reference files'],
 } as const;
 
-export interface SessionState {
+export interface TaskState {
   /** Lines of Current Task other than the labelled ones below. */
   task: string[];
   filesTouched: string[];
@@ -26,9 +26,9 @@ export interface SessionState {
 const FILES_TOUCHED = /^(files touched|files modified|files in progress|files changed|files)\s*:\s*(.*)$/i;
 const LAST_STATE = /^(last working state|last state|status|state)\s*:\s*(.*)$/i;
 
-export function parseSessionState(doc: MarkdownDoc): SessionState {
+export function parseSessionState(doc: MarkdownDoc): TaskState {
   const texts = (names: readonly string[]): SectionItem[] => doc.findAll(names).flatMap((s) => doc.items(s));
-  const state: SessionState = {
+  const state: TaskState = {
     task: [],
     filesTouched: [],
     lastWorkingState: null,

@@ -3,7 +3,7 @@
 // Reads only small files and file tails, so 50 sessions with huge logs load fast. Any Node process.
 import { lstatSync } from 'node:fs';
 import path from 'node:path';
-import { TASK_LINE_MAX, type SessionFile } from '../../common/session.js';
+import { TASK_LINE_MAX, type SessionRecord } from '../../common/session.js';
 import { MarkdownDoc } from './markdown-doc.js';
 import { isStale, readLockOwner, type LockOwner } from './pid-lock.js';
 import { readSessionFile } from './session-file.js';
@@ -14,25 +14,25 @@ import { readRegularFileSync } from './state-file-guard.js';
 
 export const SESSION_LOCK = 'session.lock';
 
-export interface SessionSummary {
+export interface StateDirSummary {
   stateDir: string;
   ok: boolean;
   /** Set when a state file cannot be read: names the file and what is wrong. */
   error?: string;
-  session?: SessionFile;
+  session?: SessionRecord;
   task?: string | null;
   lastLog?: { heading: string; lines: string[] } | null;
   supervisedBy?: { pid: number; since: string } | null;
 }
 
-export function summarize(stateDir: string): SessionSummary {
+export function summarize(stateDir: string): StateDirSummary {
   return filesSummary(stateDir);
 }
 
 /** The files each summary reads: a change to any of them (a new inode, size, mtime or ctime) makes it read again. */
 const SUMMARY_FILES = ['session.json', SESSION_STATE, 'work_log.md'];
 /** Per state dir: the files' identities when it was read, and what they said. */
-const summaries = new Map<string, { key: string; summary: SessionSummary }>();
+const summaries = new Map<string, { key: string; summary: StateDirSummary }>();
 
 /**
  * summarize, for a process that lists the same sessions again and again (the daemon answering `mori
@@ -40,7 +40,7 @@ const summaries = new Map<string, { key: string; summary: SessionSummary }>();
  * write is a new inode; an append, a new size). The session lock likewise, by its own stat; whether
  * its owner is alive is asked every time.
  */
-export function summarizeCached(stateDir: string): SessionSummary {
+export function summarizeCached(stateDir: string): StateDirSummary {
   const key = SUMMARY_FILES.map((f) => {
     const st = lstatSync(path.join(stateDir, f), { bigint: true, throwIfNoEntry: false });
     return st ? `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}` : '-';
@@ -113,10 +113,10 @@ export function forgetSummariesExcept(stateDirs: ReadonlySet<string>): void {
   for (const dir of lockOwners.keys()) if (!stateDirs.has(dir)) lockOwners.delete(dir);
 }
 
-function filesSummary(stateDir: string, supervisedBy = supervisor): SessionSummary {
+function filesSummary(stateDir: string, supervisedBy = supervisor): StateDirSummary {
   const file = readSessionFile(stateDir);
   if (!file.ok) return { stateDir, ok: false, error: file.message };
-  const summary: SessionSummary = { stateDir, ok: true, session: file.value, supervisedBy: supervisedBy(stateDir) };
+  const summary: StateDirSummary = { stateDir, ok: true, session: file.value, supervisedBy: supervisedBy(stateDir) };
   try {
     summary.task = currentTask(stateDir);
   } catch (err) {

@@ -3,7 +3,7 @@
 import { existsSync, lstatSync, mkdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { sessionNameProblem, type BackendName, type ProfileName, type ResumeMode, type SessionFile, type SessionWorktree } from '../../common/session.js';
+import { sessionNameProblem, type BackendName, type ProfileName, type ResumeMode, type SessionRecord, type SessionWorktree } from '../../common/session.js';
 import { fail, ok, type Result } from '../../common/result.js';
 import { fsyncDir } from './atomic-write.js';
 import { excludeStateDirs, type ExcludeOutcome } from '../git/git-exclude.js';
@@ -37,7 +37,7 @@ export interface CreateOptions {
 
 export interface Created {
   stateDir: string;
-  session: SessionFile;
+  session: SessionRecord;
   gitExclude: ExcludeOutcome;
 }
 

@@ -1,6 +1,6 @@
 // The Supervisor's options (clocks, backends, timings, policy) and what its start reports. Each part
 // receives only the pieces it uses, at construction. Runs in the supervisor's process.
-import type { SessionInfo } from '../../common/ipc.js';
+import type { LiveSession } from '../../common/ipc.js';
 import type { TerminalSize } from '../../common/terminal.js';
 import type { Env } from '../agents/profile.js';
 import type { PowerClock, Scheduler } from '../power/clock.js';
@@ -45,7 +45,7 @@ export interface SupervisorOptions {
 
 /** What `Supervisor.start` brought up. */
 export interface StartReport {
-  sessions: SessionInfo[];
+  sessions: LiveSession[];
   /** Sessions that could not be loaded or are driven by another process. */
   skipped: { stateDir: string; message: string }[];
 }

@@ -6,7 +6,7 @@
 // Runs in the supervisor's process.
 import path from 'node:path';
 import type { SupervisorEvent } from '../../common/events.js';
-import type { SessionInfo } from '../../common/ipc.js';
+import type { LiveSession } from '../../common/ipc.js';
 import { ok, type Result } from '../../common/result.js';
 import type { Env } from '../agents/profile.js';
 import { systemClock, systemScheduler, type PowerClock } from '../power/clock.js';
@@ -62,7 +62,7 @@ export interface SupervisorParts {
   resumer: ResumeController;
   startup: SessionStartup;
   /** The person's stop (session-stop.ts) of the session `ref` names. */
-  stop(ref: string): Promise<Result<SessionInfo>>;
+  stop(ref: string): Promise<Result<LiveSession>>;
   admin: SessionAdmin;
 }
 
@@ -107,7 +107,7 @@ export function buildParts(options: SupervisorOptions): SupervisorParts {
   const resumer = new ResumeController({ home, env, clock, scheduler, machine, store, moves, verify: options.verify, stuckAfterWakeMs: options.stuckAfterWakeMs, launcher, exits, journal, typist, resumePolicy: options.resumePolicy });
   // The Supervisor's own: bringing sessions up, removing and renaming them.
   const startup = new SessionStartup({ home, env, machine, tmux, queue, launcher, resumer, exits });
-  const stop = async (ref: string): Promise<Result<SessionInfo>> =>
+  const stop = async (ref: string): Promise<Result<LiveSession>> =>
     sessions.withSession(ref, async (rt) => {
       await stopSession(rt, { store, moves, emit });
       return ok(sessionInfo(rt));

@@ -5,7 +5,7 @@
 // this file only answers requests through them. Clock, timers and randomness are injectable.
 import path from 'node:path';
 import type { SupervisorEvent } from '../../common/events.js';
-import type { SessionInfo } from '../../common/ipc.js';
+import type { LiveSession } from '../../common/ipc.js';
 import { fail, ok, type Failure, type Result } from '../../common/result.js';
 import type { VerifyReport } from '../checks/verify-report.js';
 import type { InterruptReason } from '../../common/session.js';
@@ -15,7 +15,7 @@ import { tryLock } from '../state/pid-lock.js';
 import { ensureHome, readRegistry } from '../state/registry.js';
 import { resolveSession } from '../state/resolve-session.js';
 import { currentTaskCached } from '../state/session-summary.js';
-import type { Attachment, Terminal, TerminalView } from '../terminals/terminal.js';
+import type { Attachment, Terminal, FrameSink } from '../terminals/terminal.js';
 import { meantToRun } from './session/lifecycle.js';
 import { initialRestartState } from './session/restart-policy.js';
 import { interruptView, type InterruptView } from './resume/resume-plan.js';
@@ -117,12 +117,12 @@ export class Supervisor {
   // ---------------------------------------------------------------- requests
 
   /** Every session, each with its current task's first line (read again only when session_state.md changed). */
-  list(): SessionInfo[] {
+  list(): LiveSession[] {
     return this.parts.sessions.all().map((rt) => ({ ...sessionInfo(rt), task: currentTaskCached(rt.stateDir) }));
   }
 
   /** Starts (or restarts) a registered session on the person's request, even one they stopped or that finished. */
-  async startSession(ref: string): Promise<Result<SessionInfo>> {
+  async startSession(ref: string): Promise<Result<LiveSession>> {
     let found = this.parts.sessions.find(ref);
     if (!found.ok && found.code === 'not-found') found = this.loadRegistered(ref);
     if (!found.ok) return found;
@@ -140,7 +140,7 @@ export class Supervisor {
   }
 
   /** The person stops a session: the agent's whole process group is ended, and it is never auto-resumed. */
-  stopSession(ref: string): Promise<Result<SessionInfo>> {
+  stopSession(ref: string): Promise<Result<LiveSession>> {
     return this.parts.stop(ref);
   }
 
@@ -164,15 +164,15 @@ export class Supervisor {
   }
 
   /** The person's choice at a usage limit: resume now (also once stopped at it), or not at all (stopped at it). */
-  async limitChoice(ref: string, choice: 'resume-now' | 'dont-resume'): Promise<Result<SessionInfo>> {
-    return this.parts.sessions.withSession(ref, async (rt): Promise<Result<SessionInfo>> => {
+  async limitChoice(ref: string, choice: 'resume-now' | 'dont-resume'): Promise<Result<LiveSession>> {
+    return this.parts.sessions.withSession(ref, async (rt): Promise<Result<LiveSession>> => {
       const r = choice === 'resume-now' ? await this.parts.limits.resumeNow(rt) : this.parts.limits.dontResume(rt);
       return !r.ok ? r : choice === 'dont-resume' ? this.stopSession(ref) : ok(sessionInfo(rt));
     });
   }
 
   /** Connects a view to the session's terminal; `onEnd` is told when the terminal goes away. */
-  attach(ref: string, view: TerminalView, onEnd: (reason: string) => void, holding = true): Result<{ attachment: Attachment; terminal: Terminal; info: SessionInfo }> {
+  attach(ref: string, view: FrameSink, onEnd: (reason: string) => void, holding = true): Result<{ attachment: Attachment; terminal: Terminal; info: LiveSession }> {
     return this.parts.sessions.withSession(ref, (rt) => {
       const r = attachView(rt, view, onEnd, holding);
       return r.ok ? ok({ ...r.value, info: sessionInfo(rt) }) : r;
@@ -180,7 +180,7 @@ export class Supervisor {
   }
 
   /** Loads a session (one just created by `session.init`) so list() shows it, without starting it. */
-  loadSession(ref: string): Result<SessionInfo> {
+  loadSession(ref: string): Result<LiveSession> {
     const found = this.parts.sessions.find(ref);
     const loaded = found.ok ? found : this.loadRegistered(ref);
     if (loaded.ok && !found.ok) this.announceRegistered(loaded.value);
@@ -192,11 +192,11 @@ export class Supervisor {
    * runs), starting none: a launch comes only from the person's `start`. Each is announced with
    * `session.registered`; those that cannot be loaded are returned with the reason.
    */
-  loadNewlyRegistered(): Result<{ loaded: SessionInfo[]; skipped: StartReport['skipped'] }> {
+  loadNewlyRegistered(): Result<{ loaded: LiveSession[]; skipped: StartReport['skipped'] }> {
     const registry = readRegistry(this.home);
     if (!registry.ok) return registry;
     const { sessions } = this.parts;
-    const loaded: SessionInfo[] = [];
+    const loaded: LiveSession[] = [];
     const skipped: StartReport['skipped'] = [];
     for (const entry of registry.value) {
       if (sessions.find(entry.id).ok) continue;
@@ -230,7 +230,7 @@ export class Supervisor {
   }
 
   /** Records an interruption of a running session (sleep, network): checkpoint, log, intent. */
-  interruptSession(ref: string, reason: InterruptReason): Result<SessionInfo> {
+  interruptSession(ref: string, reason: InterruptReason): Result<LiveSession> {
     return this.parts.sessions.withSession(ref, (rt) => {
       if (rt.state !== 'running') return ok(sessionInfo(rt));
       background(this.parts.checkpoints.take(rt, reason === 'sleep' ? 'suspend' : `interrupted (${reason})`), `checkpointing ${rt.name}`);
@@ -248,7 +248,7 @@ export class Supervisor {
    * Resumes an interrupted session through the one resume path (resume-controller.ts): verify
    * (unless `context.checks` says it was), then relaunch, nudge, restart or leave it, as found.
    */
-  async resumeSession(ref: string, reason: InterruptReason, context: ResumeContext | null = null): Promise<Result<SessionInfo>> {
+  async resumeSession(ref: string, reason: InterruptReason, context: ResumeContext | null = null): Promise<Result<LiveSession>> {
     return this.parts.sessions.withSession(ref, async (rt) => {
       // The work tree as the interruption left it, recorded as the resume begins (not awaited: git never delays a
       // resume); on the next turn of the loop, so a wake's checks all start before the git spawns.

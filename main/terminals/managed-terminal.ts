@@ -7,7 +7,7 @@ import { clampSize } from '../../common/terminal.js';
 import { FlowControl } from './flow-control.js';
 import { HeadlessMirror } from './headless-mirror.js';
 import { OutputBatcher } from './output-batcher.js';
-import type { Attachment, PtySource, Terminal, TerminalProblem, TerminalView } from './terminal.js';
+import type { Attachment, PtySource, Terminal, TerminalProblem, FrameSink } from './terminal.js';
 import { Transcript } from './transcript.js';
 import { background } from '../background.js';
 
@@ -25,7 +25,7 @@ export interface ManagedTerminalOptions {
 
 interface AttachmentState {
   id: string;
-  view: TerminalView;
+  view: FrameSink;
   /** Output frames held back until the snapshot went out. */
   backlog: string[] | null;
 }
@@ -144,7 +144,7 @@ export class ManagedTerminal implements Terminal {
     return () => this.problemListeners.delete(listener);
   }
 
-  attach(view: TerminalView, options: { holding?: boolean } = {}): Attachment {
+  attach(view: FrameSink, options: { holding?: boolean } = {}): Attachment {
     this.detach(view);
     // Output read before this point goes to the views already attached and into the snapshot.
     this.batcher.flush();
@@ -191,7 +191,7 @@ export class ManagedTerminal implements Terminal {
       });
   }
 
-  detach(view: TerminalView): void {
+  detach(view: FrameSink): void {
     for (const state of [...this.attachments.values()]) if (state.view === view) this.detachId(state.id);
   }
 

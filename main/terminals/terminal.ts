@@ -31,7 +31,7 @@ export interface TerminalProblem {
 }
 
 /** A view (a UI terminal, `mori attach`) receiving frames: one snapshot, then output. */
-export interface TerminalView {
+export interface FrameSink {
   frame(frame: TerminalFrame): void;
 }
 
@@ -73,8 +73,8 @@ export interface Terminal {
   /** Problems beside the program (see TerminalProblem). Returns an unsubscribe function. */
   onProblem(listener: (problem: TerminalProblem) => void): () => void;
   /** A new view, holding its agent back unless `holding` is false (see Attachment.hold). */
-  attach(view: TerminalView, options?: { holding?: boolean }): Attachment;
-  detach(view: TerminalView): void;
+  attach(view: FrameSink, options?: { holding?: boolean }): Attachment;
+  detach(view: FrameSink): void;
   /** The serialized screen (with the mirror's scrollback), as a new view would start from. */
   snapshot(): Promise<string>;
   /** The visible screen as plain text, for activity detection. */

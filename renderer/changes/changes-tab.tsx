@@ -4,7 +4,7 @@
 // selected one). Read afresh when a `checkpoint.written` event for the session arrives and on Refresh;
 // its state and reads are changes-store.ts's. Runs in the renderer.
 import { rollbackNeedsConfirm } from '../../common/rollback-confirm.js';
-import type { DaemonEvent, SessionInfo } from '../../common/ipc.js';
+import type { DaemonEvent, LiveSession } from '../../common/ipc.js';
 import type { MoriApi } from '../../common/mori-api.js';
 import { ChangesStore } from './changes-store.js';
 import { checkpointLabel as label, checkpointTimeline, lineCounts, restoredWords } from './checkpoint-timeline.js';
@@ -14,7 +14,7 @@ import './changes-tab.css';
 import { usePane } from '../ui/pane-store.js';
 import { Shown, shown } from '../ui/shown-text.js';
 
-export function ChangesTab(props: { api: MoriApi; session: SessionInfo; onEvent: (l: (e: DaemonEvent) => void) => () => void }) {
+export function ChangesTab(props: { api: MoriApi; session: LiveSession; onEvent: (l: (e: DaemonEvent) => void) => () => void }) {
   const [store, { checkpoints, log, since, listing, selected, diff, status, restoring }] = usePane(() => new ChangesStore(props.api, props.session.id, props.onEvent));
   const timeline = checkpointTimeline(checkpoints, log);
   const sinceLabel = listing ? label(listing.since) : 'the start';

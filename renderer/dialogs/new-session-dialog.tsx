@@ -6,7 +6,7 @@
 // error about one field marks that field invalid and is its description (aria-describedby); the
 // daemon's own refusals (not a git repository, the branch exists…) are shown as it words them. Its
 // form is new-session-model.ts's, its state and calls new-session-store.ts's. Runs in the renderer.
-import type { SessionInfo } from '../../common/ipc.js';
+import type { LiveSession } from '../../common/ipc.js';
 import type { MoriApi } from '../../common/mori-api.js';
 import type { ProfileName, ResumeMode } from '../../common/session.js';
 import { PROFILE_NAMES } from '../../common/session-names.js';
@@ -28,7 +28,7 @@ const RESUME_CHOICES: readonly { value: ResumeMode | 'default'; label: string }[
   { value: 'fresh', label: 'Fresh' },
 ];
 
-export function NewSessionDialog(props: { api: MoriApi; onClose: () => void; onCreated: (s: SessionInfo) => void }) {
+export function NewSessionDialog(props: { api: MoriApi; onClose: () => void; onCreated: (s: LiveSession) => void }) {
   const [store, { form, error, errorField, busy }] = usePane(() => new NewSessionStore(props.api));
   const { projectDir, name, profile, command, task, backend, resume, worktree } = form;
   const shownBranch = branchShown(form);

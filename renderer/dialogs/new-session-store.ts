@@ -1,7 +1,7 @@
 // The new session dialog's state and actions (DESIGN.md §13): the form as typed, the error and the
 // field it is about, and Create: `session.init`, then `start`. The daemon's own refusals (not a git
 // repository, the branch exists…) are shown as it words them. Runs in the renderer.
-import type { SessionInfo } from '../../common/ipc.js';
+import type { LiveSession } from '../../common/ipc.js';
 import type { MoriApi } from '../../common/mori-api.js';
 import { PaneStore } from '../ui/pane-store.js';
 import { EMPTY_FORM, initRequest, type FormField, type NewSessionForm } from './new-session-model.js';
@@ -27,7 +27,7 @@ export class NewSessionStore extends PaneStore<NewSessionState> {
   }
 
   /** Creates the session and starts it: the session once created (started or not), null when it was not. */
-  async create(): Promise<{ session: SessionInfo; started: boolean } | null> {
+  async create(): Promise<{ session: LiveSession; started: boolean } | null> {
     const req = initRequest(this.state.form);
     if (!req.ok) {
       this.set({ error: req.error, errorField: req.field });

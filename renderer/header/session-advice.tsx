@@ -4,7 +4,7 @@
 // output and Restart after a crash loop, the install command with Copy, Review and trust…, the
 // state file to open, a restart's countdown. Its actions are advice-store.ts's. Runs in the renderer.
 import { useEffect, useState } from 'preact/hooks';
-import type { EditableStateFile, SessionInfo } from '../../common/ipc.js';
+import type { EditableStateFile, LiveSession } from '../../common/ipc.js';
 import type { MoriApi } from '../../common/mori-api.js';
 import { HEADER_ACTION_WORDS, headerAdvice, menuChoices, type HeaderAction } from '../../common/session-view.js';
 import type { TerminalPool } from '../terminal/terminal-pool.js';
@@ -20,7 +20,7 @@ const REFRESH_MS = 1_000;
 export function SessionAdvice(props: {
   api: MoriApi;
   pool: TerminalPool;
-  info: SessionInfo;
+  info: LiveSession;
   /** The last attention message the window saw for it. */
   message: string | null;
   onOpen: (view: EditableStateFile) => void;

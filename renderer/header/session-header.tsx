@@ -3,13 +3,13 @@
 // Stop: Rename…, disabled with the reason while the agent runs, Restart…, and Remove… in red), with the
 // line saying how the last action went. The dialogs they open are the window's (shell/window-dialogs.tsx). Runs
 // in the renderer.
-import type { SessionInfo } from '../../common/ipc.js';
+import type { LiveSession } from '../../common/ipc.js';
 import { MenuButton, type MenuItem } from '../ui/menu-button.js';
 import { SessionTitle } from './session-title.js';
 import type { WindowStore } from '../shell/window-store.js';
 import { shown } from '../ui/shown-text.js';
 
-export function SessionHeader(props: { store: WindowStore; current: SessionInfo; running: boolean; actionStatus: string }) {
+export function SessionHeader(props: { store: WindowStore; current: LiveSession; running: boolean; actionStatus: string }) {
   const { store, current } = props;
   const resume = current.intent.kind === 'interrupted' ? 'Resume' : 'Start';
   const more: MenuItem[] = [

@@ -2,7 +2,7 @@
 // init` checks one, then `session.rename`; the boxes of Remove, then `session.remove`, with "Remove
 // anyway" offered once the daemon refused to remove a worktree with uncommitted or unmerged work.
 // Runs in the renderer.
-import type { SessionInfo } from '../../common/ipc.js';
+import type { LiveSession } from '../../common/ipc.js';
 import type { MoriApi } from '../../common/mori-api.js';
 import { SESSION_NAME_PATTERN } from '../../common/session-names.js';
 import { PaneStore } from '../ui/pane-store.js';
@@ -21,7 +21,7 @@ export class RenameStore extends PaneStore<RenameState> {
 
   constructor(
     private readonly api: MoriApi,
-    private readonly session: SessionInfo,
+    private readonly session: LiveSession,
   ) {
     const { host, name } = renameParts(session.name);
     super({ name, error: '', busy: false });
@@ -67,7 +67,7 @@ export interface RemoveState {
 export class RemoveStore extends PaneStore<RemoveState> {
   constructor(
     private readonly api: MoriApi,
-    private readonly session: SessionInfo,
+    private readonly session: LiveSession,
   ) {
     super({ deleteState: false, removeWorktree: false, error: '', refused: false, busy: false });
   }

@@ -7,7 +7,7 @@
 // that (uncommitted or unmerged work) nothing is removed, the dialog says why and offers "Remove anyway".
 // Both go through the daemon (`session.rename`, `session.remove`) from session-manage-store.ts: the
 // list follows from its events. Runs in the renderer.
-import type { SessionInfo } from '../../common/ipc.js';
+import type { LiveSession } from '../../common/ipc.js';
 import type { MoriApi } from '../../common/mori-api.js';
 import { FormDialog } from '../ui/form-dialog.js';
 import { usePane } from '../ui/pane-store.js';
@@ -18,7 +18,7 @@ const RENAME_ERROR_ID = 'rename-session-error';
 const WORKTREE_HINT_ID = 'remove-session-worktree-hint';
 const REMOVE_SUMMARY_ID = 'remove-session-summary';
 
-export function RenameDialog(props: { api: MoriApi; session: SessionInfo; onClose: () => void; onStatus: (text: string) => void }) {
+export function RenameDialog(props: { api: MoriApi; session: LiveSession; onClose: () => void; onStatus: (text: string) => void }) {
   const [store, { name, error, busy }] = usePane(() => new RenameStore(props.api, props.session));
   const { host } = store;
   const rename = async (): Promise<void> => {
@@ -38,7 +38,7 @@ export function RenameDialog(props: { api: MoriApi; session: SessionInfo; onClos
   );
 }
 
-export function RemoveDialog(props: { api: MoriApi; session: SessionInfo; onClose: () => void; onStatus: (text: string) => void }) {
+export function RemoveDialog(props: { api: MoriApi; session: LiveSession; onClose: () => void; onStatus: (text: string) => void }) {
   const [store, { deleteState, removeWorktree, error, refused, busy }] = usePane(() => new RemoveStore(props.api, props.session));
   const branch = props.session.branch;
   const remove = async (force: boolean): Promise<void> => {

@@ -1,11 +1,11 @@
 // The session header's title: the name, its precise state as a badge, the profile, backend and project
 // folder, the branch of the session's own git worktree when it has one, and under them the current
 // task's first line. Runs in the window.
-import type { SessionInfo } from '../../common/ipc.js';
+import type { LiveSession } from '../../common/ipc.js';
 import { preciseState, stateWord } from '../../common/session-view.js';
 import { Shown, shown } from '../ui/shown-text.js';
 
-export function SessionTitle({ info }: { info: SessionInfo }) {
+export function SessionTitle({ info }: { info: LiveSession }) {
   const word = stateWord(info);
   return (
     <div class="session-heading">

@@ -4,7 +4,7 @@
 // folder is on box), headed `box: folder` — the groups in a stable order: this host's first, then by
 // host, by heading, sessions with no project folder last; a state change never moves a group. Pure:
 // runs in the renderer and in unit tests.
-import type { SessionInfo } from '../../common/ipc.js';
+import type { LiveSession } from '../../common/ipc.js';
 
 export interface ProjectGroup<T> {
   /** The remote the folder is on ('' for this host's). */
@@ -16,7 +16,7 @@ export interface ProjectGroup<T> {
   sessions: T[];
 }
 
-type Filterable = Pick<SessionInfo, 'name' | 'projectDir'>;
+type Filterable = Pick<LiveSession, 'name' | 'projectDir'>;
 
 /** Whether the session matches the filter text: every word is in its name or its project folder. */
 export function matchesFilter(s: Filterable, text: string): boolean {

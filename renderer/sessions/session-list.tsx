@@ -5,7 +5,7 @@
 // project folder, named by it. Arrow keys move the selection across all options, groups or not, and
 // never reach a terminal; Home and End go to the first and last; Enter takes the keyboard into the
 // selected session's terminal. Runs in the renderer.
-import type { SessionInfo } from '../../common/ipc.js';
+import type { LiveSession } from '../../common/ipc.js';
 import { needsPerson, preciseState, stateWord } from '../../common/session-view.js';
 import type { ProjectGroup } from './session-groups.js';
 import { ago } from './time-ago.js';
@@ -14,7 +14,7 @@ import { Shown, shown } from '../ui/shown-text.js';
 const baseName = (p: string | undefined): string => (p ? (p.replace(/\/+$/, '').split('/').pop() ?? p) : '');
 
 export interface SessionListProps {
-  groups: ProjectGroup<SessionInfo>[];
+  groups: ProjectGroup<LiveSession>[];
   /** Group headings shown: more than one project is present. */
   grouped: boolean;
   selected: string | null;
@@ -45,7 +45,7 @@ export function SessionList(props: SessionListProps) {
       document.getElementById(`session-${next.id}`)?.scrollIntoView({ block: 'nearest' });
     }
   };
-  const option = (s: SessionInfo) => {
+  const option = (s: LiveSession) => {
     const state = stateWord(s);
     const precise = preciseState(s);
     const last = props.lastActivity.get(s.id);

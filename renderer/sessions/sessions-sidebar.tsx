@@ -6,7 +6,7 @@
 // several. The splitter that resizes
 // the sidebar is renderer/sessions/sidebar-splitter.tsx, last in the sidebar's tab order. Runs in the renderer.
 import { useState } from 'preact/hooks';
-import type { SessionInfo } from '../../common/ipc.js';
+import type { LiveSession } from '../../common/ipc.js';
 import { needsYouRows, type SortKey } from '../../common/session-order.js';
 import { preciseState } from '../../common/session-view.js';
 import { matchesFilter } from './session-groups.js';
@@ -16,7 +16,7 @@ import { storedSort, storeSort } from './sidebar-prefs.js';
 import './sidebar.css';
 
 export function SessionsSidebar(props: {
-  sessions: SessionInfo[];
+  sessions: LiveSession[];
   selected: string | null;
   lastActivity: Map<string, number>;
   now: number;

@@ -3,7 +3,7 @@
 // palette lists them all in that order, and a window with no session selected selects its first. It
 // holds the steady order's memory (common/session-order.ts), so every caller sees the same order.
 // Runs in the renderer.
-import type { SessionInfo } from '../../common/ipc.js';
+import type { LiveSession } from '../../common/ipc.js';
 import { steadyOrder, type OrderMemory, type SortKey } from '../../common/session-order.js';
 import { groupByProject, type ProjectGroup } from './session-groups.js';
 import { storedSort } from './sidebar-prefs.js';
@@ -14,7 +14,7 @@ let activity: ReadonlyMap<string, number> = new Map();
 let visible: string[] = [];
 
 /** The sessions in the list's order, by project folder; the sidebar passes its order key and the last activity it knows. */
-export function listGroups(sessions: readonly SessionInfo[], sortKey?: SortKey, lastActivity?: ReadonlyMap<string, number>): ProjectGroup<SessionInfo>[] {
+export function listGroups(sessions: readonly LiveSession[], sortKey?: SortKey, lastActivity?: ReadonlyMap<string, number>): ProjectGroup<LiveSession>[] {
   if (sortKey) key = sortKey;
   if (lastActivity) activity = lastActivity;
   const r = steadyOrder(sessions, (key ??= storedSort()), activity, memory);
@@ -31,4 +31,4 @@ export function setShown(ids: string[]): void {
 export const shownAt = (index: number): string | undefined => visible[index];
 
 /** `sessions` in the list's order (every one, filtered or not). */
-export const inListOrder = (sessions: readonly SessionInfo[]): SessionInfo[] => listGroups(sessions).flatMap((g) => g.sessions);
+export const inListOrder = (sessions: readonly LiveSession[]): LiveSession[] => listGroups(sessions).flatMap((g) => g.sessions);

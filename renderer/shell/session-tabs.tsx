@@ -3,7 +3,7 @@
 // keyboard into the terminal) with a mark on a file's tab while it has unsaved edits, and the panel
 // of the open tab. The terminal stays mounted (its pool keeps the live xterms); the other panes are
 // mounted afresh on each reconnect (`epoch`) so they read again. Runs in the renderer.
-import type { SessionInfo } from '../../common/ipc.js';
+import type { LiveSession } from '../../common/ipc.js';
 import { ChecksPane } from '../checks/checks-pane.js';
 import { LazyChangesTab } from '../changes/lazy-changes-tab.js';
 import { rovingIndex } from '../ui/roving.js';
@@ -21,7 +21,7 @@ export const TABS: { id: Tab; label: string }[] = [
   { id: 'changes', label: 'Changes' },
 ];
 
-export function SessionTabs(props: { store: WindowStore; state: WindowState; current: SessionInfo }) {
+export function SessionTabs(props: { store: WindowStore; state: WindowState; current: LiveSession }) {
   const { store, current } = props;
   const { tab, epoch } = props.state;
   const api = store.api;

@@ -6,7 +6,7 @@
 // while it was away) comes from the daemon's last events, each event taken once. Runs in the renderer.
 import { useEffect, useState } from 'preact/hooks';
 import type { DaemonSettings } from '../../common/daemon-settings.js';
-import type { DaemonEvent, EditableStateFile, SessionInfo } from '../../common/ipc.js';
+import type { DaemonEvent, EditableStateFile, LiveSession } from '../../common/ipc.js';
 import type { ConnectionState, HostStatus, MoriApi } from '../../common/mori-api.js';
 import { linkOf, openLink } from '../ui/links.js';
 import { inListOrder, shownAt } from '../sessions/shown-order.js';
@@ -31,7 +31,7 @@ const RUNNING_STATES = ['running', 'starting', 'verifying', 'resuming'];
 const HASH_IDLE_WAIT_MS = 200;
 
 export interface WindowState {
-  sessions: SessionInfo[];
+  sessions: LiveSession[];
   selected: string | null;
   tab: Tab;
   connection: { state: ConnectionState; detail: string };
@@ -119,7 +119,7 @@ export class WindowStore {
     return () => this.eventListeners.delete(l);
   };
 
-  get current(): SessionInfo | null {
+  get current(): LiveSession | null {
     return this.state.sessions.find((s) => s.id === this.state.selected) ?? null;
   }
 
@@ -200,7 +200,7 @@ export class WindowStore {
   };
 
   /** A session the new-session dialog created: shown at once, before the list is re-read. */
-  created = (s: SessionInfo): void => {
+  created = (s: LiveSession): void => {
     const sessions = this.state.sessions.some((x) => x.id === s.id) ? this.state.sessions : [...this.state.sessions, s];
     this.set({ sessions, selected: s.id, tab: 'terminal' });
   };

@@ -6,7 +6,7 @@
 import type { TerminalExit, TerminalSize } from '../../common/terminal.js';
 import { ok, type Result } from '../../common/result.js';
 import { DirectBackend } from '../../main/terminals/direct/direct-backend.js';
-import type { Attachment, SpawnOptions, Terminal, TerminalProblem, TerminalView } from '../../main/terminals/terminal.js';
+import type { Attachment, SpawnOptions, Terminal, TerminalProblem, FrameSink } from '../../main/terminals/terminal.js';
 
 /** Fake pids start here: far above any a test machine hands out soon, so none names a real process. */
 const FIRST_FAKE_PID = 4_000_000;
@@ -92,7 +92,7 @@ export class FakeTerminal implements Terminal {
     return () => this.problemListeners.delete(listener);
   }
 
-  attach(view: TerminalView): Attachment {
+  attach(view: FrameSink): Attachment {
     view.frame({ kind: 'snapshot', data: this.screen, size: this.size });
     return { id: `${this.id}-view`, ready: Promise.resolve(), ack: () => {}, hold: () => {}, detach: () => {} };
   }

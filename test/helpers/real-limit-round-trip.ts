@@ -10,7 +10,7 @@
 // agents-real-limit-*.test.ts files, one CLI per file so vitest runs them side by side.
 import { rmSync } from 'node:fs';
 import { expect } from 'vitest';
-import type { SessionInfo } from '../../common/ipc.js';
+import type { LiveSession } from '../../common/ipc.js';
 import { clockWords } from '../../common/session-view.js';
 import { screen, sessionJson } from '../agent-clis/real-agents.js';
 import { DEADLINE_MS, hasEvent, UpHarness } from './mori-up.js';
@@ -84,10 +84,10 @@ export interface RoundTrip {
 }
 
 /** The session's live view from `mori ls --json`, or null. */
-export function liveSession(harness: UpHarness, name: string): SessionInfo | null {
+export function liveSession(harness: UpHarness, name: string): LiveSession | null {
   const r = harness.mori('ls', '--json');
   if (r.code !== 0) return null;
-  const ls = JSON.parse(r.stdout) as { sessions: { live: SessionInfo | null }[] };
+  const ls = JSON.parse(r.stdout) as { sessions: { live: LiveSession | null }[] };
   return ls.sessions.find((s) => s.live?.name === name)?.live ?? null;
 }
 

@@ -8,7 +8,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ControlClient } from '../../main/daemon-client/control-client.js';
-import type { ChecksListing, DaemonEvent, SessionInfo } from '../../common/ipc.js';
+import type { ChecksListing, DaemonEvent, LiveSession } from '../../common/ipc.js';
 import { APPROVALS_FROM_PERSON } from '../../main/daemon/approval-gate.js';
 import { call, client, waitEvent } from '../helpers/daemon.js';
 import { UpHarness } from '../helpers/mori-up.js';
@@ -104,8 +104,8 @@ describe('agent.trust', () => {
   });
 
   it('checks.list shows the changed command; a stale hash is a conflict; the current one approves it and the waiting session starts', async () => {
-    const waiting = (sessions: SessionInfo[]): boolean => sessions.some((s) => s.name === 'trusty' && s.state === 'attention' && s.attention?.reason === 'needs-trust');
-    await untilValue('trusty waiting for trust', async () => ((await call(c, 'list', {})) as unknown as SessionInfo[]), waiting);
+    const waiting = (sessions: LiveSession[]): boolean => sessions.some((s) => s.name === 'trusty' && s.state === 'attention' && s.attention?.reason === 'needs-trust');
+    await untilValue('trusty waiting for trust', async () => ((await call(c, 'list', {})) as unknown as LiveSession[]), waiting);
     const shown = (await listing('trusty')).agentCommand;
     expect(shown).toMatchObject({ profile: 'shell', command: command('changed'), trusted: false, changed: true, refused: null, where: expect.stringContaining('session.json') as unknown });
 

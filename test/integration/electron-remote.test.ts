@@ -19,7 +19,7 @@ import { app as fakeApp, fake, invokeFrom, powerMonitor, sendFrom, type BrowserW
 import { IPC } from '../../common/electron-ipc.js';
 import type { HostStatus } from '../../common/mori-api.js';
 import type { Result } from '../../common/result.js';
-import type { SessionInfo } from '../../common/ipc.js';
+import type { LiveSession } from '../../common/ipc.js';
 import { stopDaemon } from '../../main/daemon-client/daemon-process.js';
 import type { DaemonEvent } from '../../common/ipc.js';
 import { client } from '../helpers/daemon.js';
@@ -187,7 +187,7 @@ describe.skipIf(SKIP_WITHOUT_SSHD)('the desktop app with a remote host', () => {
     const lastHosts = (): HostStatus[] | undefined => told(IPC.hosts).at(-1)?.[0] as HostStatus[] | undefined;
     expect(lastHosts()).toEqual([{ name: 'box', state: 'open', detail: '' }]);
 
-    const listed = (await invokeFrom(wc, own, IPC.call, 'list', {})) as Result<SessionInfo[]>;
+    const listed = (await invokeFrom(wc, own, IPC.call, 'list', {})) as Result<LiveSession[]>;
     if (!listed.ok) throw new Error(listed.message);
     expect(listed.value.map((s) => s.name).sort()).toEqual(['box:work', 'here']);
     const work = listed.value.find((s) => s.name === 'box:work');
@@ -199,7 +199,7 @@ describe.skipIf(SKIP_WITHOUT_SSHD)('the desktop app with a remote host', () => {
     expect(read).toMatchObject({ ok: true, value: { text: readFileSync(path.join(remote.stateDir('work'), 'session_state.md'), 'utf8') } });
 
     // Its terminal: a login of its own to box, the snapshot, typing reaching box's agent, its output back.
-    const attached = (await invokeFrom(wc, own, IPC.attach, 'box:work', { cols: 100, rows: 30 })) as Result<{ id: number; info: SessionInfo }>;
+    const attached = (await invokeFrom(wc, own, IPC.attach, 'box:work', { cols: 100, rows: 30 })) as Result<{ id: number; info: LiveSession }>;
     if (!attached.ok) throw new Error(attached.message);
     expect(attached.value.info.name).toBe('box:work');
     const id = attached.value.id;

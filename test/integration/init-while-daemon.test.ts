@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SessionInfo } from '../../common/ipc.js';
+import type { LiveSession } from '../../common/ipc.js';
 import { client, waitEvent } from '../helpers/daemon.js';
 import { moriIn } from '../helpers/mori-cli.js';
 import { untilValue } from '../helpers/until.js';
@@ -46,7 +46,7 @@ describe('mori init while a daemon runs', () => {
     await waitEvent(events, 'session.registered for second', (e) => e.type === 'session.registered' && e.name === 'second');
     const listed = await untilValue(
       'second listed',
-      async (): Promise<SessionInfo | undefined> => {
+      async (): Promise<LiveSession | undefined> => {
         const r = await c.request('list', {});
         return r.ok ? r.value.find((s) => s.name === 'second') : undefined;
       },

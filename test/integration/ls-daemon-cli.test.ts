@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SessionInfo } from '../../common/ipc.js';
+import type { LiveSession } from '../../common/ipc.js';
 import { listRegisteredSessions } from '../../main/supervisor/session/session-listing.js';
 import { client } from '../helpers/daemon.js';
 import { initShellSession, MORI_BIN, moriIn } from '../helpers/mori-cli.js';
@@ -55,7 +55,7 @@ describe('mori ls with a daemon running', () => {
     const { c } = await client(home);
     const live = await untilValue(
       'both sessions running',
-      async (): Promise<SessionInfo[]> => {
+      async (): Promise<LiveSession[]> => {
         const r = await c.request('list', {});
         return r.ok ? r.value : [];
       },

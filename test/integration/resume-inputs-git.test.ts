@@ -3,7 +3,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SessionFile } from '../../common/session.js';
+import { SessionRecord } from '../../common/session.js';
 import { gatherResumeInputs, gatherResumeInputsAsync } from '../../main/supervisor/resume/resume-inputs.js';
 import { git, projectWithSession } from '../helpers/snapshot-repo.js';
 
@@ -17,7 +17,7 @@ describe('resume inputs', () => {
     writeFileSync(path.join(p.project, 'staged.txt'), 'y\n');
     git(p.project, 'add', 'staged.txt');
     writeFileSync(path.join(p.project, 'skip.log'), 'ignored\n');
-    const session = SessionFile.parse(JSON.parse(readFileSync(path.join(p.stateDir, 'session.json'), 'utf8')));
+    const session = SessionRecord.parse(JSON.parse(readFileSync(path.join(p.stateDir, 'session.json'), 'utf8')));
     const sync = gatherResumeInputs(p.stateDir, session);
     const async = await gatherResumeInputsAsync(p.stateDir, session);
     expect(sync.ok && async.ok).toBe(true);

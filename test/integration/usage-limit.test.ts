@@ -5,7 +5,7 @@
 // freezes every process) is resumed once, by the wake. Reset times are a few seconds ahead (claude's
 // epoch form, `usage limit reached|<seconds>`), the jitter bounded by MORI_LIMIT_JITTER_MS.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SessionInfo } from '../../common/ipc.js';
+import type { LiveSession } from '../../common/ipc.js';
 import { clockWords } from '../../common/session-view.js';
 import { hasEvent, UpHarness, type Up } from '../helpers/mori-up.js';
 import { until } from '../helpers/until.js';
@@ -21,10 +21,10 @@ afterEach(() => {
 
 const count = (text: string, needle: string): number => text.split(needle).length - 1;
 
-function live(harness: UpHarness, name: string): SessionInfo | null {
+function live(harness: UpHarness, name: string): LiveSession | null {
   const r = harness.mori('ls', '--json');
   if (r.code !== 0) return null;
-  const ls = JSON.parse(r.stdout) as { sessions: { name?: string; session?: { name: string }; live: SessionInfo | null }[] };
+  const ls = JSON.parse(r.stdout) as { sessions: { name?: string; session?: { name: string }; live: LiveSession | null }[] };
   return ls.sessions.find((s) => s.live?.name === name)?.live ?? null;
 }
 
@@ -38,7 +38,7 @@ async function waiting(name: string): Promise<{ harness: UpHarness; u: Up }> {
 }
 
 /** Types `limit:TEXT` into the agent: its screen shows the limit; the session goes limited. */
-async function hitLimit(harness: UpHarness, u: Up, name: string, text: string): Promise<SessionInfo> {
+async function hitLimit(harness: UpHarness, u: Up, name: string, text: string): Promise<LiveSession> {
   const sent = harness.mori('send', name, `limit:${text}`);
   expect(sent.code, sent.stderr).toBe(0);
   await until('limited', () => hasEvent(u, 'session.limited'), u.stderr);
@@ -117,7 +117,7 @@ describe('a usage limit read from the screen', () => {
     // Frozen at its prompt, as a person's laptop closes on an agent waiting out its limit: frozen
     // mid-turn (a loaded machine is slow to draw the prompt), the wake finds it working and rightly
     // does not nudge it.
-    let seen: SessionInfo | null = null;
+    let seen: LiveSession | null = null;
     await until(
       'at its prompt before the reset',
       () => (seen = live(harness, 'sl'))?.activity === 'waiting',

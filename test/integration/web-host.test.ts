@@ -12,7 +12,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createWebSocketApi, type ConnectionState, type MoriApi } from '../../common/mori-api.js';
-import { PROTOCOL_VERSION, type DaemonEvent, type SessionInfo } from '../../common/ipc.js';
+import { PROTOCOL_VERSION, type DaemonEvent, type LiveSession } from '../../common/ipc.js';
 import { WS_UNAUTHORIZED } from '../../common/web-session.js';
 import { daemonAnswering } from '../../main/daemon-client/daemon-process.js';
 import { wsOpener } from '../helpers/daemon.js';
@@ -160,7 +160,7 @@ describe('mori ui', () => {
     try {
       await until('the session to run', () => /SESSION STARTED/.test(h.workLog('web')));
       const list = await api.call('list', {});
-      expect(list.ok && list.value.map((s: SessionInfo) => s.name)).toEqual(['web']);
+      expect(list.ok && list.value.map((s: LiveSession) => s.name)).toEqual(['web']);
       let screen = '';
       let ended = '';
       const attached = await api.attach('web', { cols: 80, rows: 24 }, { snapshot: (d) => (screen += d), output: (d) => (screen += d), ended: (r) => (ended = r) });

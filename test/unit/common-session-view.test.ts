@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { AGENT_ACTIVITIES, type AgentActivity } from '../../common/agent-activity.js';
 import { RUNTIME_STATES, type RuntimeState } from '../../common/events.js';
-import type { DaemonEvent, SessionInfo } from '../../common/ipc.js';
+import type { DaemonEvent, LiveSession } from '../../common/ipc.js';
 import { applyList, foldEvent } from '../../common/session-list-store.js';
 import {
   attentionKind,
@@ -21,13 +21,13 @@ import {
   sessionStatus,
   stateWord,
   worstLevel,
-  type SessionRow,
+  type WatchedSession,
 } from '../../common/session-view.js';
 import { row } from '../helpers/session-rows.js';
 
-const at = (state: RuntimeState, activity: AgentActivity = 'unknown', extra: Partial<SessionRow> = {}): SessionRow => row('s', { state, activity }, extra);
+const at = (state: RuntimeState, activity: AgentActivity = 'unknown', extra: Partial<WatchedSession> = {}): WatchedSession => row('s', { state, activity }, extra);
 /** `level | tray words | window word` of one session. */
-const reads = (r: SessionRow): string => {
+const reads = (r: WatchedSession): string => {
   const s = sessionStatus(r);
   return `${s.level} | ${s.words} | ${stateWord(r.info)}`;
 };
@@ -88,7 +88,7 @@ describe('the words of a session', () => {
   });
 
   it('gives `mori ls`, `mori status` and the window one precise line: the word, with why and when', () => {
-    const info = (state: RuntimeState, more: Partial<SessionInfo> = {}): SessionInfo => row('s', { state, ...more }).info;
+    const info = (state: RuntimeState, more: Partial<LiveSession> = {}): LiveSession => row('s', { state, ...more }).info;
     expect(preciseState(info('running', { activity: 'needs-input', pid: 1 }))).toBe('needs input');
     expect(preciseState(info('running', { activity: 'waiting', pid: 1 }))).toBe('waiting');
     expect(preciseState(info('running', { activity: 'unknown', pid: 1 }))).toBe('running');
@@ -151,21 +151,21 @@ describe('the rows the app keeps', () => {
   const ev = (type: string, extra: Record<string, unknown> = {}): DaemonEvent => ({ type, at: 1, sessionId: 'id-s', name: 's', ...extra }) as DaemonEvent;
 
   it('follow the events `list` does not carry, and the next `list` answer', () => {
-    const rows = new Map<string, SessionRow>();
+    const rows = new Map<string, WatchedSession>();
     applyList(rows, [row('s').info, row('gone').info]);
     applyList(rows, [row('s').info, row('t', { state: 'interrupted', intent: { kind: 'interrupted', reason: 'sleep' } }).info]);
     expect([...rows.keys()]).toEqual(['id-s', 'id-t']);
     expect(rows.get('id-t')?.interrupted).toBe('sleep');
 
     foldEvent(rows, ev('session.attention', { reason: 'crash-loop', message: 'crashed 5 times' }));
-    expect(reads(rows.get('id-s') as SessionRow)).toBe('failing | crash loop | attention');
+    expect(reads(rows.get('id-s') as WatchedSession)).toBe('failing | crash loop | attention');
     foldEvent(rows, ev('verify.finished', { ok: false, summary: 'exit 1' }));
     applyList(rows, [row('s').info]);
     expect(rows.get('id-s')?.attention).toBeNull();
-    expect(reads(rows.get('id-s') as SessionRow)).toBe('failing | verification failed | waiting');
+    expect(reads(rows.get('id-s') as WatchedSession)).toBe('failing | verification failed | waiting');
     foldEvent(rows, ev('verify.started'));
     foldEvent(rows, ev('session.activity', { from: 'waiting', to: 'needs-input' }));
-    expect(reads(rows.get('id-s') as SessionRow)).toBe('needs-you | needs input | needs input');
+    expect(reads(rows.get('id-s') as WatchedSession)).toBe('needs-you | needs input | needs input');
     foldEvent(rows, ev('session.interrupted', { reason: 'network', retryInMs: null }));
     expect(rows.get('id-s')?.interrupted).toBe('network');
     foldEvent(rows, ev('session.resumed', { launch: 'resume' }));
@@ -173,11 +173,11 @@ describe('the rows the app keeps', () => {
   });
 
   it('take why a session waits for the person from the list, for a client that came after the event', () => {
-    const rows = new Map<string, SessionRow>();
+    const rows = new Map<string, WatchedSession>();
     const why = { reason: 'agent-missing', message: 'npm install -g @openai/codex' };
     applyList(rows, [row('m', { state: 'attention', attention: why }).info]);
     expect(rows.get('id-m')?.attention).toEqual(why);
-    expect(reads(rows.get('id-m') as SessionRow)).toMatch(/attention$/);
+    expect(reads(rows.get('id-m') as WatchedSession)).toMatch(/attention$/);
     // An event after it says it anew; a list no longer in attention clears it.
     foldEvent(rows, { ...ev('session.attention', { reason: 'crash-loop', message: 'crashed 5 times' }), sessionId: 'id-m', name: 'm' } as DaemonEvent);
     applyList(rows, [row('m', { state: 'attention', attention: why }).info]);

@@ -5,11 +5,11 @@
 import { describe, expect, it } from 'vitest';
 import type { DaemonEvent } from '../../common/ipc.js';
 import { decideNotifications, emptyMemory, pauseUntil, type DecideInput, type DeciderMemory } from '../../main/electron/notification-decider.js';
-import type { SessionRow } from '../../common/session-view.js';
+import type { WatchedSession } from '../../common/session-view.js';
 import { row } from '../helpers/session-rows.js';
 
 const NOW = Date.UTC(2026, 10, 30, 12);
-const input = (rows: SessionRow[], over: Partial<DecideInput> = {}): DecideInput => ({ rows, events: [], now: NOW, focusedSession: null, muted: new Set(), pausedUntil: null, ...over });
+const input = (rows: WatchedSession[], over: Partial<DecideInput> = {}): DecideInput => ({ rows, events: [], now: NOW, focusedSession: null, muted: new Set(), pausedUntil: null, ...over });
 const ev = (type: string, name: string, extra: Record<string, unknown> = {}): DaemonEvent => ({ type, at: NOW, sessionId: `id-${name}`, name, ...extra }) as DaemonEvent;
 
 function run(steps: DecideInput[]): string[][] {

@@ -5,7 +5,7 @@
 // factories; these stand-ins record what they were given.
 import type { MenuItemConstructorOptions, NativeImage, NotificationConstructorOptions } from 'electron';
 import { describe, expect, it } from 'vitest';
-import type { SessionRow } from '../../common/session-view.js';
+import type { WatchedSession } from '../../common/session-view.js';
 import { NotificationController } from '../../main/electron/notification-controller.js';
 import { TrayController, type TrayFactory } from '../../main/electron/tray-controller.js';
 import type { TraySnapshot } from '../../main/electron/tray-model.js';
@@ -16,7 +16,7 @@ const SHOWN = 'ok\\e[2K\\e[1G\\u202etxt.exe';
 
 describe('notifications', () => {
   it("show a session's messages with their control and bidi characters as escapes", () => {
-    let rows: SessionRow[] = [row('a'), row('b')];
+    let rows: WatchedSession[] = [row('a'), row('b')];
     const made: NotificationConstructorOptions[] = [];
     const c = new NotificationController({
       create: (o) => {

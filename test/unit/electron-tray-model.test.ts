@@ -3,11 +3,11 @@
 // reads in words, and the menu carries every action DESIGN.md §13 names.
 import { describe, expect, it } from 'vitest';
 import { row } from '../helpers/session-rows.js';
-import type { SessionRow } from '../../common/session-view.js';
+import type { WatchedSession } from '../../common/session-view.js';
 import { trayModel, type TrayItem, type TraySnapshot } from '../../main/electron/tray-model.js';
 
 
-const snap = (sessions: SessionRow[], over: Partial<TraySnapshot> = {}): TraySnapshot => ({
+const snap = (sessions: WatchedSession[], over: Partial<TraySnapshot> = {}): TraySnapshot => ({
   daemon: { state: 'open', detail: '' },
   sessions,
   notificationsPausedUntil: null,

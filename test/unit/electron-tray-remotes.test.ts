@@ -5,14 +5,14 @@
 // session's notification names the host, once, and a first listing's conditions are taken as told.
 import { describe, expect, it } from 'vitest';
 import { row } from '../helpers/session-rows.js';
-import type { SessionRow } from '../../common/session-view.js';
+import type { WatchedSession } from '../../common/session-view.js';
 import { remoteRow } from '../../main/electron/app-state.js';
 import { decideNotifications, emptyMemory, type DecideInput } from '../../main/electron/notification-decider.js';
 import { trayModel, type TrayItem, type TraySnapshot } from '../../main/electron/tray-model.js';
 import type { RemoteStatus, RemoteView } from '../../main/remote/remote-link.js';
 
 const NOW = Date.UTC(2026, 10, 30, 12);
-const snap = (sessions: SessionRow[], remotes: RemoteView[], over: Partial<TraySnapshot> = {}): TraySnapshot => ({
+const snap = (sessions: WatchedSession[], remotes: RemoteView[], over: Partial<TraySnapshot> = {}): TraySnapshot => ({
   daemon: { state: 'open', detail: '' },
   sessions,
   remotes,
@@ -22,7 +22,7 @@ const snap = (sessions: SessionRow[], remotes: RemoteView[], over: Partial<TrayS
   now: NOW,
   ...over,
 });
-const host = (name: string, status: RemoteStatus, sessions: SessionRow[] = [], message: string | null = null): RemoteView => ({
+const host = (name: string, status: RemoteStatus, sessions: WatchedSession[] = [], message: string | null = null): RemoteView => ({
   name,
   destination: `me@${name}`,
   status,
@@ -45,7 +45,7 @@ describe('the tray with remotes', () => {
   });
 
   it("acts on a remote session through its host: the action names the host and the id that host's daemon gave it", () => {
-    const action = (r: SessionRow, label: string) => {
+    const action = (r: WatchedSession, label: string) => {
       const item = trayModel(snap([], [host('box', 'ok', [r])])).menu.find((i) => i.label?.startsWith('box:'));
       return item?.submenu?.find((i) => i.label === label)?.action;
     };
@@ -91,7 +91,7 @@ describe('the tray with remotes', () => {
 });
 
 describe('notifications for remote sessions', () => {
-  const input = (rows: SessionRow[], over: Partial<DecideInput> = {}): DecideInput => ({ rows, events: [], now: NOW, focusedSession: null, muted: new Set(), pausedUntil: null, ...over });
+  const input = (rows: WatchedSession[], over: Partial<DecideInput> = {}): DecideInput => ({ rows, events: [], now: NOW, focusedSession: null, muted: new Set(), pausedUntil: null, ...over });
 
   it('names the host, tells a transition once, and takes a first listing\'s conditions as told', () => {
     const waiting = remoteRow('box', row('work'));

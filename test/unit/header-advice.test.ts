@@ -2,13 +2,13 @@
 // its sentence and the actions that fix it; a numbered menu on the agent's screen is read as its
 // choices and numbered prose is not; the install command is taken from the agent-missing message.
 import { describe, expect, it } from 'vitest';
-import type { SessionInfo } from '../../common/ipc.js';
+import type { LiveSession } from '../../common/ipc.js';
 import { clockWords, countdownWords, headerAdvice, installCommandOf, menuChoices } from '../../common/session-view.js';
 import { row } from '../helpers/session-rows.js';
 
 const NOW = Date.UTC(2026, 10, 30, 12);
-const info = (over: Partial<SessionInfo>): SessionInfo => row('s', over).info;
-const attention = (reason: string): SessionInfo => info({ state: 'attention', intent: { kind: 'attention', reason }, pid: null });
+const info = (over: Partial<LiveSession>): LiveSession => row('s', over).info;
+const attention = (reason: string): LiveSession => info({ state: 'attention', intent: { kind: 'attention', reason }, pid: null });
 
 describe('headerAdvice', () => {
   it('a usage limit says when it resumes and offers Resume now and Don\'t resume', () => {

@@ -4,21 +4,21 @@
 // events that name no session stay its own.
 import { describe, expect, it } from 'vitest';
 import { createHostsApi } from '../../common/hosts-api.js';
-import type { DaemonEvent, SessionInfo } from '../../common/ipc.js';
+import type { DaemonEvent, LiveSession } from '../../common/ipc.js';
 import type { ConnectionState, MoriApi, TerminalView } from '../../common/mori-api.js';
 import { ok } from '../../common/result.js';
 
-const info = (id: string, name: string): SessionInfo =>
-  ({ id, name, stateDir: `/p/.mori/${name}`, state: 'running', activity: 'waiting', backend: 'direct', pid: 1, intent: { kind: 'running' }, nextAttemptAt: null }) as SessionInfo;
+const info = (id: string, name: string): LiveSession =>
+  ({ id, name, stateDir: `/p/.mori/${name}`, state: 'running', activity: 'waiting', backend: 'direct', pid: 1, intent: { kind: 'running' }, nextAttemptAt: null }) as LiveSession;
 
 class Daemon {
   asked: { method: string; params: Record<string, unknown> }[] = [];
-  sessions: SessionInfo[];
+  sessions: LiveSession[];
   /** A list that never answers (a hung host). */
   hang = false;
   private events = new Set<(e: DaemonEvent) => void>();
   private states = new Set<(s: ConnectionState, d: string) => void>();
-  constructor(...sessions: SessionInfo[]) {
+  constructor(...sessions: LiveSession[]) {
     this.sessions = sessions;
   }
   emit(e: DaemonEvent): void {
@@ -45,7 +45,7 @@ class Daemon {
       this.states.add(l);
       return () => this.states.delete(l);
     },
-    attach: (session) => Promise.resolve(ok({ info: this.sessions.find((x) => x.id === session) as SessionInfo, input: () => undefined, resize: () => undefined, ack: () => undefined, hold: () => undefined, detach: () => undefined })),
+    attach: (session) => Promise.resolve(ok({ info: this.sessions.find((x) => x.id === session) as LiveSession, input: () => undefined, resize: () => undefined, ack: () => undefined, hold: () => undefined, detach: () => undefined })),
     close: () => undefined,
   };
 }

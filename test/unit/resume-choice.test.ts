@@ -2,7 +2,7 @@
 // last context and the share of the window; the words the work log gives; the ids a fresh start
 // leaves behind.
 import { describe, expect, it } from 'vitest';
-import { SessionFile } from '../../common/session.js';
+import { SessionRecord } from '../../common/session.js';
 import { DaemonSettings } from '../../common/daemon-settings.js';
 import { chooseResume, formatTokens, resumeModeOf } from '../../main/supervisor/resume/resume-choice.js';
 import { leaveBehind, PREVIOUS_IDS_KEPT } from '../../main/supervisor/session/previous-ids.js';
@@ -35,8 +35,8 @@ it('formatTokens', () => {
 });
 
 describe('the mode', () => {
-  const file = (extra: object): SessionFile =>
-    SessionFile.parse({ schemaVersion: 1, id: '6f1c1b0e-6a4f-4b8e-9a57-1d2c3b4a5f60', name: 'a', projectDir: '/p', createdAt: 'x', agent: { profile: 'claude' }, backend: 'direct', ...extra });
+  const file = (extra: object): SessionRecord =>
+    SessionRecord.parse({ schemaVersion: 1, id: '6f1c1b0e-6a4f-4b8e-9a57-1d2c3b4a5f60', name: 'a', projectDir: '/p', createdAt: 'x', agent: { profile: 'claude' }, backend: 'direct', ...extra });
 
   it("the session's own, else the daemon's (default auto, 60 %)", () => {
     const defaults = DaemonSettings.parse({}).resume;
@@ -48,7 +48,7 @@ describe('the mode', () => {
 
   it('a session.json naming no mode nor earlier ids reads as before; a wrong mode is refused by name', () => {
     expect(file({}).agent.previousIds).toEqual([]);
-    const bad = SessionFile.safeParse({ ...file({}), resume: 'sometimes' });
+    const bad = SessionRecord.safeParse({ ...file({}), resume: 'sometimes' });
     expect(bad.success).toBe(false);
     expect(bad.error?.issues[0]?.path).toEqual(['resume']);
   });

@@ -1,9 +1,9 @@
 // The pure interruption decisions: who is interrupted, who is resumed, whether a resume goes ahead
 // (recording an interruption, verifying first), and what is done to each agent.
 import { describe, expect, it } from 'vitest';
-import { decideResumeAction, planResume, sessionsToInterrupt, sessionsToResume, STUCK_AFTER_WAKE_MS, type ResumeStart, type SessionView } from '../../main/supervisor/resume/resume-plan.js';
+import { decideResumeAction, planResume, sessionsToInterrupt, sessionsToResume, STUCK_AFTER_WAKE_MS, type ResumeStart, type InterruptCandidate } from '../../main/supervisor/resume/resume-plan.js';
 
-const s = (over: Partial<SessionView> & { id: string }): SessionView => ({
+const s = (over: Partial<InterruptCandidate> & { id: string }): InterruptCandidate => ({
   state: 'running',
   alive: true,
   activity: 'working',

@@ -10,7 +10,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { SessionInfo } from '../../common/ipc.js';
+import type { LiveSession } from '../../common/ipc.js';
 import { claudeTranscriptPath } from '../../main/agents/claude/transcript.js';
 import { readSessionFile } from '../../main/state/session-file.js';
 import type { Supervisor } from '../../main/supervisor/supervisor.js';
@@ -51,7 +51,7 @@ async function until(ok: () => boolean, what: string): Promise<void> {
   }
 }
 const drain = (): Promise<void> => new Promise((r) => setTimeout(r, 50));
-const info = (s: Supervisor, name: string): SessionInfo => {
+const info = (s: Supervisor, name: string): LiveSession => {
   const i = s.list().find((x) => x.name === name);
   if (!i) throw new Error(`no session ${name}`);
   return i;

@@ -5,7 +5,7 @@
 // typed, once. A claude session at its limit gets no such key.
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { SessionInfo } from '../../common/ipc.js';
+import type { LiveSession } from '../../common/ipc.js';
 import { createSession } from '../../main/state/state-dir.js';
 import type { Supervisor } from '../../main/supervisor/supervisor.js';
 import { FakeBackend, type FakeTerminal } from '../fakes/fake-backend.js';
@@ -52,7 +52,7 @@ async function until(ok: () => boolean, what: string): Promise<void> {
   }
 }
 const drain = (): Promise<void> => new Promise((r) => setTimeout(r, 50));
-const info = (name: string): SessionInfo => {
+const info = (name: string): LiveSession => {
   const i = s.list().find((x) => x.name === name);
   if (!i) throw new Error(`no session ${name}`);
   return i;

@@ -4,7 +4,7 @@
 // in session.json whose time is weeks ahead waits for it, and neither resumes within seconds. A far
 // reset named while the session is limited already changes nothing and is noted once in the work log.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { SessionInfo } from '../../common/ipc.js';
+import type { LiveSession } from '../../common/ipc.js';
 import { clockWords } from '../../common/session-view.js';
 import { readSessionFile, updateSessionFile } from '../../main/state/session-file.js';
 import { LIMIT_JITTER_MS, LIMIT_RETRY_FIRST_MS } from '../../main/supervisor/limits/limit-plan.js';
@@ -52,7 +52,7 @@ async function until(ok: () => boolean, what: string): Promise<void> {
 }
 const drain = (): Promise<void> => new Promise((r) => setTimeout(r, 50));
 
-const info = (s: Supervisor, name: string): SessionInfo => {
+const info = (s: Supervisor, name: string): LiveSession => {
   const i = s.list().find((x) => x.name === name);
   if (!i) throw new Error(`no session ${name}`);
   return i;

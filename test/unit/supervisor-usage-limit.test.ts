@@ -8,7 +8,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { SessionInfo } from '../../common/ipc.js';
+import type { LiveSession } from '../../common/ipc.js';
 import { clockWords, preciseState, sessionStatus } from '../../common/session-view.js';
 import type { UsageLimitSignal } from '../../main/agents/usage-limit/usage-limit-signal.js';
 import { readSessionFile } from '../../main/state/session-file.js';
@@ -77,7 +77,7 @@ async function untilTyped(ok: () => boolean, what: string): Promise<void> {
 /** Lets pending async steps (a resume, a relaunch) run to their end with the clock still. */
 const drain = (): Promise<void> => new Promise((r) => setTimeout(r, 50));
 
-const info = (s: Supervisor, name: string): SessionInfo => {
+const info = (s: Supervisor, name: string): LiveSession => {
   const i = s.list().find((x) => x.name === name);
   if (!i) throw new Error(`no session ${name}`);
   return i;
@@ -122,7 +122,7 @@ async function running(name: string, random?: () => number): Promise<{ s: Superv
 }
 
 /** Shows the limit and lets the activity monitor read it: the session is limited. */
-async function limited(s: Supervisor, name: string, t: FakeTerminal, line = LIMIT_LINE): Promise<SessionInfo> {
+async function limited(s: Supervisor, name: string, t: FakeTerminal, line = LIMIT_LINE): Promise<LiveSession> {
   showLimit(t, line);
   time.advance(READ_MS);
   await until(() => info(s, name).state === 'limited', 'limited');

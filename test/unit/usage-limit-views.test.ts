@@ -3,10 +3,10 @@
 // from the notification decider and the window's notices, the rows kept from `session.limited`; and
 // the jitter and retry rules (main/supervisor/limits/limit-plan.ts).
 import { describe, expect, it } from 'vitest';
-import type { DaemonEvent, SessionInfo } from '../../common/ipc.js';
+import type { DaemonEvent, LiveSession } from '../../common/ipc.js';
 import type { UsageLimitPlan } from '../../common/session.js';
 import { foldEvent } from '../../common/session-list-store.js';
-import { clockWords, isLive, preciseState, sessionStatus, stateWord, type SessionRow } from '../../common/session-view.js';
+import { clockWords, isLive, preciseState, sessionStatus, stateWord, type WatchedSession } from '../../common/session-view.js';
 import { decideNotifications, emptyMemory, type DeciderMemory } from '../../main/electron/notification-decider.js';
 import { trayModel, type TrayItem } from '../../main/electron/tray-model.js';
 import { jitteredResumeAt, LIMIT_MIN_GAP_MS, limitRetryDelay } from '../../main/supervisor/limits/limit-plan.js';
@@ -17,7 +17,7 @@ import { row } from '../helpers/session-rows.js';
 const NOW = Date.UTC(2026, 10, 30, 12);
 const RESET = NOW + 50 * 60_000;
 const plan = (over: Partial<UsageLimitPlan> = {}): UsageLimitPlan => ({ detectedAt: NOW, resetAt: RESET, resumeAt: RESET + 12_345, source: 'screen', text: "You've hit your session limit · resets 12:50pm (UTC)", retries: 0, ...over });
-const limited = (name: string, p: UsageLimitPlan = plan(), over: Partial<SessionInfo> = {}): SessionRow => row(name, { state: 'limited', usageLimit: p, ...over });
+const limited = (name: string, p: UsageLimitPlan = plan(), over: Partial<LiveSession> = {}): WatchedSession => row(name, { state: 'limited', usageLimit: p, ...over });
 const labels = (items: readonly TrayItem[]): string[] => items.flatMap((i) => (i.label ? [i.label] : []));
 
 describe('a limited session as the person sees it', () => {
@@ -46,7 +46,7 @@ describe('a limited session as the person sees it', () => {
 
   it('notifies exactly once per limit: not again while it stays or its reset time is refined, again for a new limit', () => {
     let memory: DeciderMemory = emptyMemory();
-    const step = (rows: SessionRow[]): string[] => {
+    const step = (rows: WatchedSession[]): string[] => {
       const r = decideNotifications(memory, { rows, events: [], now: NOW, focusedSession: null, muted: new Set(), pausedUntil: null });
       memory = r.memory;
       return r.notices.map((n) => n.title);

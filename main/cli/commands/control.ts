@@ -3,7 +3,7 @@
 // `host:session` acts on a remote's daemon through ssh (its bridge starts it there). How a command
 // reaches S's daemon (`connectTarget`) is shared with `attach` (attach.ts). Runs in the CLI process.
 import type { Command } from 'commander';
-import { SessionInfo } from '../../../common/ipc.js';
+import { LiveSession } from '../../../common/ipc.js';
 import type { Result } from '../../../common/result.js';
 import { preciseState } from '../../../common/session-view.js';
 import { resolveSession } from '../../state/resolve-session.js';
@@ -79,7 +79,7 @@ async function withClient<T>(spec: string, fn: (c: DaemonLink, session: string) 
 }
 
 function infoText(value: unknown): string {
-  const info = SessionInfo.safeParse(value);
+  const info = LiveSession.safeParse(value);
   if (!info.success) return '';
   const i = info.data;
   return `${i.name}: ${preciseState(i)}${i.pid !== null ? ` (pid ${i.pid})` : ''}`;

@@ -7,9 +7,9 @@
 // Runs in the CLI process.
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import type { SessionSummary } from '../../state/session-summary.js';
+import type { StateDirSummary } from '../../state/session-summary.js';
 import type { StateProblem } from '../../supervisor/session/state-problems.js';
-import type { SessionListingEntry } from '../../supervisor/session/session-listing.js';
+import type { ListingEntry } from '../../supervisor/session/session-listing.js';
 import { moriHome } from '../../state/mori-home.js';
 import { reportFailure, reportSuccess, type OutputOptions } from '../output.js';
 import { listingFromDaemon, liveLine, liveState, noLiveNote, type LiveState } from '../live-state.js';
@@ -33,14 +33,14 @@ async function remoteListings(): Promise<{ listings: RemoteListing[]; problem: F
   return { listings: await listRemotes(remotes.value), problem: null };
 }
 
-function intentText(s: SessionSummary): string {
+function intentText(s: StateDirSummary): string {
   if (!s.session) return 'unreadable';
   const i = s.session.intent;
   const base = recordedWords(i);
   return s.supervisedBy ? `${base}, supervised by pid ${s.supervisedBy.pid}` : base;
 }
 
-export function line(s: SessionSummary, live: LiveState | null, problem?: StateProblem): string {
+export function line(s: StateDirSummary, live: LiveState | null, problem?: StateProblem): string {
   // A state file the supervisor could not write: session.json may not say what the supervisor meant.
   const unwritable = problem ? `\n   attention (${problem.reason ?? 'state-unwritable'}): ${visibleText(problem.message)}` : '';
   if (!s.ok || !s.session) return `?  ${visibleText(s.stateDir)}\n   error: ${visibleText(s.error ?? '')}${unwritable}`;
@@ -51,7 +51,7 @@ export function line(s: SessionSummary, live: LiveState | null, problem?: StateP
   return `${x.name}  ${now ?? intentText(s)}  ${x.agent.profile}/${x.backend}${used ? `  ${used}` : ''}  ${visibleText(x.projectDir)}${branch}\n   task: ${visibleText(s.task ?? '-')}${s.error ? `\n   warning: ${visibleText(s.error)}` : ''}${unwritable}`;
 }
 
-async function printListing(sessions: SessionListingEntry[], live: LiveState | null, remote: ReturnType<typeof remoteListings>, opts: OutputOptions): Promise<void> {
+async function printListing(sessions: ListingEntry[], live: LiveState | null, remote: ReturnType<typeof remoteListings>, opts: OutputOptions): Promise<void> {
   const { listings, problem } = await remote;
   const { remoteRows } = listings.length > 0 ? await import('../remote-rows.js') : { remoteRows: () => [] };
   const text = (): string => {

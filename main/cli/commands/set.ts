@@ -5,7 +5,7 @@
 // one follows it. Runs in the CLI process.
 import type { Command } from 'commander';
 import { fail, type Result } from '../../../common/result.js';
-import { RESUME_MODES, ResumeMode, type SessionFile } from '../../../common/session.js';
+import { RESUME_MODES, ResumeMode, type SessionRecord } from '../../../common/session.js';
 import { resolveSession } from '../../state/resolve-session.js';
 import { sessionFilePath } from '../../state/session-file.js';
 import { offlineSessionWrite } from '../offline-session-write.js';
@@ -13,7 +13,7 @@ import { reportFailure, reportSuccess, type OutputOptions } from '../output.js';
 
 const KEYS = ['resume'] as const;
 
-type Change = (s: SessionFile) => SessionFile;
+type Change = (s: SessionRecord) => SessionRecord;
 
 /** The change `KEY=VALUE` makes, or why it is not one. */
 export function settingChange(pair: string): Result<Change> {

@@ -17,7 +17,7 @@ import { line } from './ls.js';
 import { remoteTarget } from '../remote-target.js';
 import { usageFromDaemon, usageLine } from '../usage-words.js';
 import { visibleText } from '../../../common/visible-text.js';
-import type { SessionFile } from '../../../common/session.js';
+import type { SessionRecord } from '../../../common/session.js';
 
 /** Where the agent left off, per session_state.md; null when the file is absent or unreadable. */
 export interface LeftOff {
@@ -48,7 +48,7 @@ function leftOffText(l: LeftOff | null): string[] {
 }
 
 /** How it resumes, and the agent's earlier conversations a fresh start left (to go back to one). */
-function resumeText(session: SessionFile): string {
+function resumeText(session: SessionRecord): string {
   const earlier = session.agent.previousIds;
   return `resume: ${session.resume ?? "as the daemon's default"}${earlier.length > 0 ? `; earlier agent sessions: ${earlier.map(visibleText).join(', ')}` : ''}`;
 }

@@ -5,7 +5,7 @@ import type { ListedUsage } from '../../../common/usage-figures.js';
 import type { SessionUsage } from '../../../common/usage.js';
 import { contextShare, totalTokens } from '../../../common/usage.js';
 import { ok, type Result } from '../../../common/result.js';
-import type { SessionFile } from '../../../common/session.js';
+import type { SessionRecord } from '../../../common/session.js';
 import { readSessionFile } from '../../state/session-file.js';
 import { LISTING_WAIT_MS, type UsageBook } from '../usage-book.js';
 import { sessionDir, type Handler } from './context.js';
@@ -27,7 +27,7 @@ export const readUsage: Handler<'usage.read'> = async (p, ctx) => {
   return ok(out) as Result<SessionUsage[]>;
 };
 
-export async function listedUsage(book: UsageBook, session: SessionFile): Promise<ListedUsage | null> {
+export async function listedUsage(book: UsageBook, session: SessionRecord): Promise<ListedUsage | null> {
   const u = await book.read(session, LISTING_WAIT_MS);
   if (u.problem !== null && u.total.requests === 0) return null;
   const today = u.days.find((d) => d.day === u.today);

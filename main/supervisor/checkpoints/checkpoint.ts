@@ -10,7 +10,7 @@
 // process gives (one per supervisor, shared with the interruption orchestrator), so
 // checkpointing every session on suspend never blocks the event loop (which the drift detector would
 // read as a sleep). Runs in the supervisor's process and in the CLI.
-import type { Checkpoint, SessionFile } from '../../../common/session.js';
+import type { Checkpoint, SessionRecord } from '../../../common/session.js';
 import { fail, ok, type Result } from '../../../common/result.js';
 import { GIT_TIMEOUT_MS } from '../../git/git-info.js';
 import type { Limiter } from '../../state/limiter.js';
@@ -62,7 +62,7 @@ export function checkpointLogLine(previous: Checkpoint | null, cp: Checkpoint): 
 export interface CheckpointResult {
   checkpoint: Checkpoint;
   changed: boolean;
-  session: SessionFile;
+  session: SessionRecord;
 }
 
 /** What writing a checkpoint goes through: the writer of session.json, and the limiter of git runs. */

@@ -10,7 +10,7 @@
 // Runs in the supervisor.
 import { randomUUID } from 'node:crypto';
 import { ok, type Failure } from '../../../common/result.js';
-import type { InterruptReason, SessionFile } from '../../../common/session.js';
+import type { InterruptReason, SessionRecord } from '../../../common/session.js';
 import { checkAgentId } from '../../agents/agent-id.js';
 import { firstPrompt } from '../../agents/first-prompt.js';
 import type { AgentProfile, Env } from '../../agents/profile.js';
@@ -34,7 +34,7 @@ export type LaunchPlan = { ok: true; value: PlannedLaunch & { delivers?: Rollbac
 const stateInvalid = (f: Failure): PlanFailure => ({ ...f, attention: 'state-invalid' });
 
 /** The checked paths and agent session id of `session`; a state-invalid failure naming the file and field. */
-function checkedSession(stateDir: string, session: SessionFile): { ok: true; paths: SessionPaths; agentSessionId: string | null } | PlanFailure {
+function checkedSession(stateDir: string, session: SessionRecord): { ok: true; paths: SessionPaths; agentSessionId: string | null } | PlanFailure {
   const paths = sessionPaths(stateDir, session);
   if (!paths.ok) return stateInvalid(paths);
   const id = checkAgentId(session.agent.profile, session.agent.sessionId, `${sessionFilePath(stateDir)}: agent.sessionId`);
@@ -56,7 +56,7 @@ export interface TrustPlace {
   stateDir: string;
 }
 
-export function planNewLaunch(profile: AgentProfile, session: SessionFile, env: Env, trust: TrustPlace): LaunchPlan {
+export function planNewLaunch(profile: AgentProfile, session: SessionRecord, env: Env, trust: TrustPlace): LaunchPlan {
   const checked = checkedSession(trust.stateDir, session);
   if (!checked.ok) return checked;
   const approved = requireAgentCommandTrust(trust.home, trust.stateDir, session);
@@ -77,7 +77,7 @@ export interface RelaunchRequest {
   /** The Mori home holding the approvals. */
   home: string;
   stateDir: string;
-  session: SessionFile;
+  session: SessionRecord;
   reason: InterruptReason;
   /** How long the session was away, when known (asleep, offline). */
   awayMs?: number | null;
@@ -107,7 +107,7 @@ export async function planRelaunchLaunch(req: RelaunchRequest): Promise<LaunchPl
   if (!approved.ok) return approved;
   const { projectDir, agentCwd: checkedCwd } = checked.paths;
   const agentSessionId = checked.agentSessionId;
-  const interrupted: SessionFile = { ...session, intent: { kind: 'interrupted', reason: req.reason } };
+  const interrupted: SessionRecord = { ...session, intent: { kind: 'interrupted', reason: req.reason } };
   const inputs = await gatherResumeInputsAsync(req.stateDir, interrupted, interruptionFor(req.reason, req.awayMs ?? null));
   if (!inputs.ok) return inputs;
   const agentCwd = checkedCwd ?? projectDir;

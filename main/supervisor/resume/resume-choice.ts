@@ -4,7 +4,7 @@
 // the model's window, fresh past it; a context nobody measured goes by id. Whether the id can be
 // resumed at all (captured, its record on disk, not failed before) stays planRelaunch's. Pure; runs
 // in the supervisor's process.
-import type { ProfileName, ResumeMode, SessionFile } from '../../../common/session.js';
+import type { ProfileName, ResumeMode, SessionRecord } from '../../../common/session.js';
 
 /** The conversation's size as the agent's own record last showed it. */
 export interface ContextUsage {
@@ -56,7 +56,7 @@ export function chooseResume(mode: ResumeMode, sharePercent: number, context: Co
 }
 
 /** The session's own mode, else the daemon's. */
-export function resumeModeOf(session: Pick<SessionFile, 'resume'>, defaults: ResumeDefaults): ResumeMode {
+export function resumeModeOf(session: Pick<SessionRecord, 'resume'>, defaults: ResumeDefaults): ResumeMode {
   return session.resume ?? defaults.mode;
 }
 

@@ -2,7 +2,7 @@
 // the last verification — for one state dir. The effects half of resume-prompt.ts. Any Node process;
 // the supervisor uses the asynchronous one, whose git status never blocks its event loop.
 import path from 'node:path';
-import type { SessionFile } from '../../../common/session.js';
+import type { SessionRecord } from '../../../common/session.js';
 import { fail, ok, type Result } from '../../../common/result.js';
 import { gitChangedFiles, gitStateAsync } from '../../git/git-info.js';
 import { MarkdownDoc } from '../../state/markdown-doc.js';
@@ -27,7 +27,7 @@ const RECENT_LOG_ENTRIES = 5;
 /** For one-shot callers (`mori prompt`): git status runs synchronously. */
 export function gatherResumeInputs(
   stateDir: string,
-  session: SessionFile,
+  session: SessionRecord,
   interruption: Interruption | null = interruptionOf(session),
 ): Result<ResumePromptInput> {
   // The project where the state dir lies: session.json's projectDir could name any dir.
@@ -38,14 +38,14 @@ export function gatherResumeInputs(
 /** For the supervisor: git status runs as a child process the event loop does not wait on. */
 export async function gatherResumeInputsAsync(
   stateDir: string,
-  session: SessionFile,
+  session: SessionRecord,
   interruption: Interruption | null = interruptionOf(session),
 ): Promise<Result<ResumePromptInput>> {
   const project = projectDirOf(stateDir);
   return gatherWith(stateDir, session, interruption, project.ok ? (await gitStateAsync(project.value)).changedFiles : []);
 }
 
-function gatherWith(stateDir: string, session: SessionFile, interruption: Interruption | null, gitChanged: string[]): Result<ResumePromptInput> {
+function gatherWith(stateDir: string, session: SessionRecord, interruption: Interruption | null, gitChanged: string[]): Result<ResumePromptInput> {
   const file = path.join(stateDir, SESSION_STATE);
   let doc: MarkdownDoc;
   try {
@@ -68,6 +68,6 @@ function gatherWith(stateDir: string, session: SessionFile, interruption: Interr
 }
 
 /** The stored interruption, if the session is interrupted (how long is unknown from the file alone). */
-function interruptionOf(session: SessionFile): Interruption | null {
+function interruptionOf(session: SessionRecord): Interruption | null {
   return session.intent.kind === 'interrupted' ? interruptionFor(session.intent.reason, null) : null;
 }

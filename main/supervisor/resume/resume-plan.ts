@@ -4,7 +4,7 @@
 // the supervisor's process.
 import type { AgentActivity } from '../../../common/agent-activity.js';
 import type { RuntimeState } from '../../../common/events.js';
-import type { InterruptReason, SessionFile } from '../../../common/session.js';
+import type { InterruptReason, SessionRecord } from '../../../common/session.js';
 import type { Env } from '../../agents/profile.js';
 import type { SessionRuntime } from '../session/session-runtime.js';
 
@@ -13,7 +13,7 @@ export const STUCK_AFTER_WAKE_MS = 3 * 60_000;
 /** How long a wake waits for the network before verifying anyway (checks on loopback need none). */
 export const WAKE_NETWORK_WAIT_MS = 20_000;
 
-export interface SessionView {
+export interface InterruptCandidate {
   id: string;
   state: RuntimeState;
   /** The agent's process is alive (its terminal has not exited). */
@@ -25,7 +25,7 @@ export interface SessionView {
 }
 
 /** A session as a suspend, a wake or a network change sees it, with why it was interrupted. */
-export type InterruptView = SessionView & { interruptedFor: InterruptReason | null };
+export type InterruptView = InterruptCandidate & { interruptedFor: InterruptReason | null };
 
 /** A loaded session's view, read off its runtime (its profile says whether its agent needs the network). */
 export function interruptView(rt: SessionRuntime, env: Env): InterruptView {
@@ -42,7 +42,7 @@ export function interruptView(rt: SessionRuntime, env: Env): InterruptView {
 }
 
 /** Sessions a suspend or a network loss interrupts: running ones (network: only those that need it). */
-export function sessionsToInterrupt(sessions: readonly SessionView[], reason: 'sleep' | 'network'): string[] {
+export function sessionsToInterrupt(sessions: readonly InterruptCandidate[], reason: 'sleep' | 'network'): string[] {
   return sessions
     .filter((s) => !s.userStopped && (s.state === 'running' || s.state === 'starting'))
     .filter((s) => reason === 'sleep' || s.needsNetwork)
@@ -75,7 +75,7 @@ export type ResumeAction =
  * → type the nudge; alive but still in error long after the wake → restart with the resume command;
  * dead → relaunch (the launch plan picks resume-by-id or fresh).
  */
-export function decideResumeAction(s: SessionView, msSinceWake: number, alreadyNudged: boolean, stuckAfterMs = STUCK_AFTER_WAKE_MS): ResumeAction {
+export function decideResumeAction(s: InterruptCandidate, msSinceWake: number, alreadyNudged: boolean, stuckAfterMs = STUCK_AFTER_WAKE_MS): ResumeAction {
   if (!s.alive) return { kind: 'relaunch', why: 'agent not running' };
   if (s.activity === 'working') return { kind: 'none', why: 'agent working' };
   if (s.activity === 'error' && (alreadyNudged || msSinceWake >= stuckAfterMs)) {
@@ -91,7 +91,7 @@ export interface ResumeStart {
   asked: boolean;
   /** A stop the person asked for is under way. */
   stopping: boolean;
-  intent: SessionFile['intent']['kind'];
+  intent: SessionRecord['intent']['kind'];
   /** The agent's terminal is still there. */
   agentRunning: boolean;
   /** Verification before a resume is on (SupervisorOptions.verify). */

@@ -4,7 +4,7 @@
 // last) and printed in reading order; what does not fit is cut with a visible "… N more" line, and a
 // last line names every section cut, so the agent knows to read those in the state files.
 import type { CheckResultRecord } from '../../../common/session.js';
-import type { SessionState } from '../../state/session-state.js';
+import type { TaskState } from '../../state/session-state.js';
 import type { WorkLogEntry } from '../../state/work-log.js';
 
 /** DESIGN.md §5: big enough for a useful prompt, small enough not to pollute the agent's context. */
@@ -21,7 +21,7 @@ export interface Interruption {
 export interface ResumePromptInput {
   sessionName: string;
   stateDir: string;
-  state: SessionState;
+  state: TaskState;
   recentLog: WorkLogEntry[];
   gitChanged: string[];
   interruption: Interruption | null;

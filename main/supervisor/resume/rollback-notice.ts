@@ -2,10 +2,10 @@
 // session.json, the next resume prompt or nudge carries it, and it is cleared once one did (the
 // change handed to the SessionStore). Read from the file each time (a rollback is often made by
 // `mori rollback`, another process). Runs in the supervisor's process and in `mori prompt`.
-import type { SessionFile } from '../../../common/session.js';
+import type { SessionRecord } from '../../../common/session.js';
 import { readSessionFile, type SessionChange } from '../../state/session-file.js';
 
-export type RollbackNotice = NonNullable<SessionFile['rollbackNotice']>;
+export type RollbackNotice = NonNullable<SessionRecord['rollbackNotice']>;
 
 /** Files named in the note; the rest are counted. */
 const NAMED_FILES = 10;

@@ -7,7 +7,7 @@
 // id. What is done once nothing drives the session is session-removal.ts's, shared with the CLI when no
 // daemon runs. Runs in the supervisor's process.
 import type { SupervisorEvent } from '../../../common/events.js';
-import type { SessionInfo } from '../../../common/ipc.js';
+import type { LiveSession } from '../../../common/ipc.js';
 import { fail, ok, type Result } from '../../../common/result.js';
 import type { PowerClock, Scheduler } from '../../power/clock.js';
 import { readRegistry } from '../../state/registry.js';
@@ -25,14 +25,14 @@ const STOP_WAIT_MS = 15_000;
 const STOP_POLL_MS = 50;
 
 /** States in which nothing runs or is about to: a rename may move the state dir. */
-const AT_REST = new Set<SessionInfo['state']>(['idle', 'stopped', 'finished', 'attention']);
+const AT_REST = new Set<LiveSession['state']>(['idle', 'stopped', 'finished', 'attention']);
 
 export interface SessionAdminPorts {
   home: string;
   sessions: SessionSet;
   tmux: TmuxBackend | null;
   /** The person's stop (Supervisor.stopSession). */
-  stop: (ref: string) => Promise<Result<SessionInfo>>;
+  stop: (ref: string) => Promise<Result<LiveSession>>;
   emit: (e: SupervisorEvent) => void;
   /** Wall time for events, monotonic time for the wait on a stopped agent's exit. */
   clock: PowerClock;
@@ -55,7 +55,7 @@ export class SessionAdmin {
     return this.unregister({ id: rt.id, name: rt.name, stateDir: rt.stateDir }, deleteState);
   }
 
-  async rename(ref: string, name: string): Promise<Result<SessionInfo>> {
+  async rename(ref: string, name: string): Promise<Result<LiveSession>> {
     const found = this.ports.sessions.find(ref);
     if (!found.ok) return found;
     const rt = found.value;

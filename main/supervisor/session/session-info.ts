@@ -1,9 +1,9 @@
 // What the supervisor tells about one session (SessionInfo, common/ipc.ts), read off its runtime and
 // its stored truth. Pure. Runs in the supervisor's process.
-import type { SessionInfo } from '../../../common/ipc.js';
+import type { LiveSession } from '../../../common/ipc.js';
 import type { SessionRuntime } from './session-runtime.js';
 
-export function sessionInfo(rt: SessionRuntime): SessionInfo {
+export function sessionInfo(rt: SessionRuntime): LiveSession {
   return {
     id: rt.id,
     name: rt.name,

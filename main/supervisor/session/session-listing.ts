@@ -2,21 +2,21 @@
 // the state problem recorded for it, and what the running supervisor says of it now. One function for
 // both ends: the daemon answers `sessions.listing` with it (its modules and parsers are warm), and the
 // CLI calls it itself when no daemon answers. Any Node process.
-import type { SessionInfo } from '../../../common/ipc.js';
+import type { LiveSession } from '../../../common/ipc.js';
 import type { Result } from '../../../common/result.js';
 import { readRegistry } from '../../state/registry.js';
-import { forgetSummariesExcept, summarize, summarizeCached, type SessionSummary } from '../../state/session-summary.js';
+import { forgetSummariesExcept, summarize, summarizeCached, type StateDirSummary } from '../../state/session-summary.js';
 import { readStateProblems, type StateProblem } from './state-problems.js';
 
 /** `branch`: the branch of the session's own git worktree, when it has one. */
-export type SessionListingEntry = SessionSummary & { live: SessionInfo | null; branch?: string; stateProblem?: StateProblem };
+export type ListingEntry = StateDirSummary & { live: LiveSession | null; branch?: string; stateProblem?: StateProblem };
 
 /**
  * Every registered session of `home`, in registry order; `live` is what the supervisor says by
  * session id. `cached`: a process that lists again and again (the daemon) reads a session's files
  * again only when one changed (session-summary.ts's summarizeCached).
  */
-export function listRegisteredSessions(home: string, live: ReadonlyMap<string, SessionInfo> | null, cached = false): Result<SessionListingEntry[]> {
+export function listRegisteredSessions(home: string, live: ReadonlyMap<string, LiveSession> | null, cached = false): Result<ListingEntry[]> {
   const reg = readRegistry(home);
   if (!reg.ok) return reg;
   const problems = readStateProblems(home);

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import type { AgentActivity } from '../../../common/agent-activity.js';
 import type { LaunchKind, RuntimeState } from '../../../common/events.js';
-import type { SessionFile } from '../../../common/session.js';
+import type { SessionRecord } from '../../../common/session.js';
 import type { AgentProfile, LaunchSpec } from '../../agents/profile.js';
 import type { FailedResume } from '../../agents/profiles.js';
 import type { Cancel } from '../../power/clock.js';
@@ -117,7 +117,7 @@ export class SessionRuntime {
   private agentIdNotedAt = 0;
   private retryAt: number | null = null;
   private taken = 0;
-  private file: SessionFile;
+  private file: SessionRecord;
   readonly timers = new SessionTimers();
   /** Views told when the terminal goes away. */
   readonly viewEnders = new Set<(reason: string) => void>();
@@ -129,7 +129,7 @@ export class SessionRuntime {
 
   constructor(
     readonly stateDir: string,
-    session: SessionFile,
+    session: SessionRecord,
     readonly profile: AgentProfile,
     restart: RestartState,
     readonly releaseLock: () => void,
@@ -152,7 +152,7 @@ export class SessionRuntime {
   }
 
   /** The last session.json read or written: the stored truth (intent, exits, crashes). */
-  get session(): SessionFile {
+  get session(): SessionRecord {
     return this.file;
   }
 
@@ -246,7 +246,7 @@ export class SessionRuntime {
   }
 
   /** session.json as last read or written (the store), or a part of it another reader refreshed. */
-  setSession(session: SessionFile): void {
+  setSession(session: SessionRecord): void {
     this.file = session;
   }
 

@@ -9,7 +9,7 @@
 // person has to look at that file. Work-log entries never wait on the event loop: when a compaction
 // holds the log, the entry is appended asynchronously, after any entry still waiting. Runs in the
 // supervisor's process.
-import { SessionFile } from '../../../common/session.js';
+import { SessionRecord } from '../../../common/session.js';
 import { ok, type Result } from '../../../common/result.js';
 import { background } from '../../background.js';
 import type { PowerClock } from '../../power/clock.js';
@@ -32,7 +32,7 @@ export class SessionStore {
   /** The failure each session's file is in, by `<id>:<file>`; absent when its last write succeeded. */
   private readonly failing = new Map<string, string>();
   /** The intent in memory that session.json could not be given, by id. */
-  private readonly pending = new Map<string, SessionFile['intent']>();
+  private readonly pending = new Map<string, SessionRecord['intent']>();
   /** Entries being appended asynchronously, by id: later entries of the session queue behind them. */
   private readonly deferred = new Map<string, Promise<void>>();
 
@@ -58,7 +58,7 @@ export class SessionStore {
    * meant), the failure is reported, and a changed intent is kept in the Mori home. Returns whether
    * the file was written.
    */
-  write(rt: SessionRuntime, change: (s: SessionFile) => SessionFile): boolean {
+  write(rt: SessionRuntime, change: (s: SessionRecord) => SessionRecord): boolean {
     const r = updateSessionFile(rt.stateDir, change);
     if (r.ok) {
       rt.setSession(r.value);
@@ -67,7 +67,7 @@ export class SessionStore {
       return true;
     }
     try {
-      rt.setSession(SessionFile.parse(change(rt.session)));
+      rt.setSession(SessionRecord.parse(change(rt.session)));
     } catch {
       // the change itself is invalid: nothing better to hold than what was there
     }
@@ -85,12 +85,12 @@ export class SessionStore {
    * change once it is written. For the changes other parts make (a checkpoint, a rollback's notice,
    * a verification's results): a failure is answered, for the caller to report in its own words.
    */
-  async update(stateDir: string, change: SessionChange): Promise<Result<SessionFile>> {
+  async update(stateDir: string, change: SessionChange): Promise<Result<SessionRecord>> {
     const r = await updateSessionFileAsync(stateDir, change);
     if (!r.ok) return r;
     const rt = this.options.loaded(stateDir);
     // Only the change: anything else held in memory (a change not yet written) stays.
-    if (rt !== null) rt.setSession(SessionFile.parse(change(rt.session)));
+    if (rt !== null) rt.setSession(SessionRecord.parse(change(rt.session)));
     return ok(r.value);
   }
 

@@ -2,7 +2,7 @@
 // attachment is remembered with its session so that when the terminal goes away (exit, restart,
 // shutdown) every view is told why and let go. Runs in the supervisor's process.
 import { fail, ok, type Failure, type Result } from '../../../common/result.js';
-import type { Attachment, Terminal, TerminalView } from '../../terminals/terminal.js';
+import type { Attachment, Terminal, FrameSink } from '../../terminals/terminal.js';
 import type { RuntimeState } from '../../../common/events.js';
 import type { SessionRuntime } from './session-runtime.js';
 import { stateWord } from '../../../common/session-view.js';
@@ -16,7 +16,7 @@ export function notRunning(rt: SessionRuntime): Failure {
 }
 
 /** Connects `view` to the session's terminal; `onEnd` is told when the terminal goes away. */
-export function attachView(rt: SessionRuntime, view: TerminalView, onEnd: (reason: string) => void, holding = true): Result<{ attachment: Attachment; terminal: Terminal }> {
+export function attachView(rt: SessionRuntime, view: FrameSink, onEnd: (reason: string) => void, holding = true): Result<{ attachment: Attachment; terminal: Terminal }> {
   const t = rt.terminal;
   if (!t) return notRunning(rt);
   const attachment = t.attach(view, { holding });
