@@ -12,7 +12,7 @@ const OWNER = 'common/session-view.ts';
 /** What gives a copy away, each with what it would be a copy of. */
 const COPIES: { pattern: RegExp; what: string }[] = [
   { pattern: /['"](needs input|crash loop|verification failed|usage limit)['"]/, what: 'a state word as a string literal' },
-  { pattern: /(?<!Partial<)Record<(AgentActivity|SessionInfo\['activity'\]|RuntimeState|Level|DisplayState|StateWord)\s*,\s*(string|number)>/, what: 'a table of words or ranks by state, activity or level' },
+  { pattern: /(?<!Partial<)Record<(AgentActivity|LiveSession\['activity'\]|RuntimeState|Level|DisplayState|StateWord)\s*,\s*(string|number)>/, what: 'a table of words or ranks by state, activity or level' },
   { pattern: /\bfailing:\s*0\b/, what: 'an order of levels' },
   { pattern: /\b(function|const|let)\s+(sessionStatus|stateWord|preciseState|displayState|worstLevel|orderSessions|needsPerson|attentionKind|activityWords|lifecycleWords|LEVEL_ORDER|LEVELS|RANK|ACTIVITY_WORDS)\b/, what: 'a second definition of a session-view function or table' },
 ];
@@ -47,10 +47,10 @@ describe('how a session reads', () => {
 
   it('recognises the copies the tray, the window and `mori ls` used to hold', () => {
     const lines = [
-      "const ACTIVITY_WORDS: Record<SessionInfo['activity'], string> = {",
+      "const ACTIVITY_WORDS: Record<LiveSession['activity'], string> = {",
       "const LEVEL_ORDER: Record<Level, number> = { failing: 0, 'needs-you': 1, working: 2, ok: 3 };",
       "  'needs input': 0,",
-      'export function displayState(s: Pick<SessionInfo, "state" | "activity">): DisplayState {',
+      'export function displayState(s: Pick<LiveSession, "state" | "activity">): DisplayState {',
     ];
     for (const line of lines) expect(COPIES.some((c) => c.pattern.test(line)), line).toBe(true);
     expect(COPIES.some((c) => c.pattern.test('  settleMsFor?: Partial<Record<AgentActivity, number>>;'))).toBe(false);

@@ -1,4 +1,4 @@
-// What the supervisor tells about one session (SessionInfo, common/ipc.ts), read off its runtime and
+// What the supervisor tells about one session (LiveSession, common/ipc.ts), read off its runtime and
 // its stored truth. Pure. Runs in the supervisor's process.
 import type { LiveSession } from '../../../common/ipc.js';
 import type { SessionRuntime } from './session-runtime.js';
