@@ -13,9 +13,10 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { gitChangedFiles, gitHead } from '../main/git/git-info.js';
 import { updateSessionFile, updateSessionFileAsync } from '../main/state/session-file.js';
 import { createSession } from '../main/state/state-dir.js';
-import { appendEntry, appendEntryAsync, WORK_LOG } from '../main/state/work-log.js';
+import { appendEntry, appendEntryAsync } from '../main/state/work-log.js';
 import { writeCheckpoint } from '../main/supervisor/checkpoints/checkpoint.js';
 import { offlineCheckpointPorts } from '../main/cli/offline-session-write.js';
+import { WORK_LOG } from '../common/state-files.js';
 
 /** Checkpoints as the CLI takes them, sharing one limiter as one process's do. */
 const ports = offlineCheckpointPorts();

@@ -14,6 +14,7 @@ import { BackendName, Intent, ProfileName, ResumeMode, SessionWorktree, TASK_LIN
 import { TERMINAL_MAX_COLS, TERMINAL_MAX_ROWS, TerminalFrame } from './terminal.js';
 import { SessionUsage } from './usage.js';
 import { ChecksListing } from './ipc-checks.js';
+import { EDITABLE_STATE_FILES, STATE_FILES } from './state-files.js';
 
 /** The protocol's version, sent in `hello` by both ends (protocol-frames.ts, where requests are framed). */
 export { PROTOCOL_VERSION } from './protocol-frames.js';
@@ -85,8 +86,6 @@ const ListedLive = z.object({
  */
 const ListingEntry = z.object({ stateDir: z.string(), ok: z.boolean(), session: z.optional(ListedRecord), live: z.nullable(ListedLive) });
 
-/** The state files a client may read and write; session.json is Mori's own. */
-export const EDITABLE_STATE_FILES = ['session_state.md', 'environment.md', 'work_log.md'] as const;
 export const EditableStateFile = z.enum(EDITABLE_STATE_FILES);
 export type EditableStateFile = z.infer<typeof EditableStateFile>;
 /** A state file's version: the hash of its bytes, so any change by anyone is a new version. */
@@ -323,7 +322,7 @@ const ErrorCode = z.enum(ERROR_CODES);
 /** Events the daemon adds to the supervisor's, so a UI stays current without polling. */
 export const DaemonOwnEvent = z.lazy(() => z.discriminatedUnion('type', [
   /** A state file changed by someone other than Mori (the agent, an editor, a person). */
-  z.object({ type: z.literal('state.changed'), at: z.number(), sessionId: z.string(), name: z.string(), file: z.enum(['session_state.md', 'environment.md', 'work_log.md', 'session.json']), change: z.enum(['changed', 'deleted']) }),
+  z.object({ type: z.literal('state.changed'), at: z.number(), sessionId: z.string(), name: z.string(), file: z.enum(STATE_FILES), change: z.enum(['changed', 'deleted']) }),
   /** work_log.md grew or was compacted, by anyone (Mori's own entries included). */
   z.object({ type: z.literal('log.appended'), at: z.number(), sessionId: z.string(), name: z.string() }),
   z.object({ type: z.literal('settings.changed'), at: z.number(), settings: DaemonSettings }),

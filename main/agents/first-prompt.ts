@@ -1,6 +1,7 @@
 // The texts Mori gives an agent about its state files (DESIGN.md §3, §5): the first prompt of a new
 // session and the short nudge typed after an interruption. Pure; runs in the supervisor's process.
 import path from 'node:path';
+import { ENVIRONMENT, SESSION_STATE, WORK_LOG } from '../../common/state-files.js';
 
 /** The three markdown files of a session's state dir `<project>/.mori/<name>/`. */
 export interface StateFilePaths {
@@ -14,9 +15,9 @@ export function stateFilePaths(projectDir: string, name: string): StateFilePaths
   const dir = path.join(projectDir, '.mori', name);
   return {
     dir,
-    sessionState: path.join(dir, 'session_state.md'),
-    environment: path.join(dir, 'environment.md'),
-    workLog: path.join(dir, 'work_log.md'),
+    sessionState: path.join(dir, SESSION_STATE),
+    environment: path.join(dir, ENVIRONMENT),
+    workLog: path.join(dir, WORK_LOG),
   };
 }
 

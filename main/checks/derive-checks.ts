@@ -4,9 +4,7 @@
 import type { CheckKind, CheckSource, CheckSpec, DerivedChecks, ServiceSpec, UnparsedLine } from '../../common/checks.js';
 import type { EnvironmentFile, EnvironmentLine } from '../state/environment-file.js';
 import { defaultTimeout, parseExplicitLine, parseFreeLine } from './check-line.js';
-
-export const ENVIRONMENT_FILE = 'environment.md';
-export const SESSION_STATE_FILE = 'session_state.md';
+import { ENVIRONMENT, SESSION_STATE } from '../../common/state-files.js';
 
 export interface TouchedFile {
   path: string;
@@ -32,7 +30,7 @@ export function deriveChecks(env: EnvironmentFile, touched: readonly TouchedFile
   const checks: CheckSpec[] = [];
   const services: ServiceSpec[] = [];
   const unparsed: UnparsedLine[] = [];
-  const src = (l: EnvironmentLine): CheckSource => ({ file: ENVIRONMENT_FILE, line: l.line });
+  const src = (l: EnvironmentLine): CheckSource => ({ file: ENVIRONMENT, line: l.line });
   const byId = new Map<string, CheckSpec>();
   const slugs = new Set<string>();
 
@@ -97,7 +95,7 @@ export function deriveChecks(env: EnvironmentFile, touched: readonly TouchedFile
     add({ kind: parsed.kind, target: parsed.target, label: null, timeoutMs: parsed.timeoutMs ?? defaultTimeout(parsed.kind), source: src(l), service: null });
   }
   for (const f of touched) {
-    add({ kind: 'file', target: f.path, label: null, timeoutMs: defaultTimeout('file'), source: { file: SESSION_STATE_FILE, line: f.line }, service: null });
+    add({ kind: 'file', target: f.path, label: null, timeoutMs: defaultTimeout('file'), source: { file: SESSION_STATE, line: f.line }, service: null });
   }
   return { checks, services, unparsed };
 }

@@ -8,8 +8,9 @@ import { fail, ok, type Result } from '../../common/result.js';
 import { ENVIRONMENT_HEADINGS, type EnvironmentFile, type EnvironmentLine } from '../state/environment-file.js';
 import { MARKDOWN_PARSE_MAX_BYTES, MarkdownDoc, type Section } from '../state/markdown-doc.js';
 import { parseSessionState, SESSION_STATE_HEADINGS, splitFileList } from '../state/session-state.js';
-import { deriveChecks, ENVIRONMENT_FILE, SESSION_STATE_FILE, type TouchedFile } from './derive-checks.js';
+import { deriveChecks, type TouchedFile } from './derive-checks.js';
 import { readRegularFileSync } from '../state/state-file-guard.js';
+import { ENVIRONMENT, SESSION_STATE } from '../../common/state-files.js';
 
 export interface LoadedChecks extends DerivedChecks {
   /** Files that were absent, said plainly (`environment.md: no such file; no checks from it`). */
@@ -18,13 +19,13 @@ export interface LoadedChecks extends DerivedChecks {
 
 export function loadChecks(stateDir: string): Result<LoadedChecks> {
   const notes: string[] = [];
-  const env = readDoc(path.join(stateDir, ENVIRONMENT_FILE));
+  const env = readDoc(path.join(stateDir, ENVIRONMENT));
   if (!env.ok) return env;
-  const state = readDoc(path.join(stateDir, SESSION_STATE_FILE));
+  const state = readDoc(path.join(stateDir, SESSION_STATE));
   if (!state.ok) return state;
-  if (env.value === null) notes.push(`${ENVIRONMENT_FILE}: no such file; no checks from it`);
-  if (state.value === null) notes.push(`${SESSION_STATE_FILE}: no such file; no file checks from it`);
-  for (const [name, doc] of [[ENVIRONMENT_FILE, env.value], [SESSION_STATE_FILE, state.value]] as const) {
+  if (env.value === null) notes.push(`${ENVIRONMENT}: no such file; no checks from it`);
+  if (state.value === null) notes.push(`${SESSION_STATE}: no such file; no file checks from it`);
+  for (const [name, doc] of [[ENVIRONMENT, env.value], [SESSION_STATE, state.value]] as const) {
     if (doc?.truncated) notes.push(`${name}: ${doc.bytes.length.toLocaleString('en-US')} bytes; only its first ${MARKDOWN_PARSE_MAX_BYTES.toLocaleString('en-US')} are read`);
   }
   const environment = env.value ? environmentLines(env.value) : { setup: [], services: [], checks: [] };

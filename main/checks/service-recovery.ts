@@ -11,7 +11,7 @@ import { writeAtomicSync } from '../state/atomic-write.js';
 import { MarkdownDoc } from '../state/markdown-doc.js';
 import { tryLock, type LockAttempt } from '../state/pid-lock.js';
 import { ensureStateSubdir, openStateFileSync, readRegularFileSync } from '../state/state-file-guard.js';
-import { checkId, ENVIRONMENT_FILE } from './derive-checks.js';
+import { checkId } from './derive-checks.js';
 import { environmentLines } from './load-checks.js';
 import { withPid } from './pid-writeback.js';
 import { OutputTail } from './output-tail.js';
@@ -19,6 +19,7 @@ import { trackGroup, untrackGroup } from './in-flight.js';
 import { groupAlive, signalGroup } from '../os/process-group.js';
 import { runOne, type RunContext } from './run-checks.js';
 import { KILL_GRACE_MS } from './run-command.js';
+import { ENVIRONMENT } from '../../common/state-files.js';
 
 /** A dev server may compile before it listens; 30 s covers most, and a slower one is reported, not waited for. */
 export const SERVICE_DEADLINE_MS = 30_000;
@@ -194,7 +195,7 @@ function logTail(file: string): string {
  * finds the line by its text, so an edit made meanwhile is neither lost nor written into the wrong line.
  */
 export function writePidBack(stateDir: string, svc: ServiceSpec, pid: number): { ok: true } | { ok: false; why: string } {
-  const file = path.join(stateDir, ENVIRONMENT_FILE);
+  const file = path.join(stateDir, ENVIRONMENT);
   let doc: MarkdownDoc;
   try {
     doc = new MarkdownDoc(readRegularFileSync(file));

@@ -11,6 +11,7 @@ import type { Remote } from '../remote/remotes-store.js';
 import { MarkdownDoc } from '../state/markdown-doc.js';
 import { parseSessionState } from '../state/session-state.js';
 import { visibleText } from '../../common/visible-text.js';
+import { SESSION_STATE } from '../../common/state-files.js';
 
 function sessionRow(host: string, s: LiveSession): string {
   return `${host}:${s.name}  ${preciseState(s)}${s.pid !== null ? `, pid ${s.pid}` : ''}  ${s.profile ?? '?'}/${s.backend}  ${visibleText(s.projectDir ?? s.stateDir)}`;
@@ -39,7 +40,7 @@ export async function remoteStatus(remote: Remote, ref: string): Promise<Result<
     if (!listed.ok) return listed;
     const s = listed.value.find((x) => x.name === ref || x.id === ref);
     if (!s) return fail('not-found', `${remote.name} has no session "${ref}" (\`mori ls\` lists them)`);
-    const read = await c.value.request('state.read', { session: s.id, file: 'session_state.md' });
+    const read = await c.value.request('state.read', { session: s.id, file: SESSION_STATE });
     const state = read.ok ? parseSessionState(new MarkdownDoc(Buffer.from(read.value.text, 'utf8'))) : null;
     const leftOff = state ? { task: state.task.join(' ') || null, nextSteps: state.nextSteps, filesTouched: state.filesTouched, lastWorkingState: state.lastWorkingState } : null;
     const lines = [sessionRow(remote.name, s), `id: ${s.id}`, `state dir on ${remote.name}: ${visibleText(s.stateDir)}`];

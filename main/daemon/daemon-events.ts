@@ -10,12 +10,11 @@ import path from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import type { DaemonEvent, LoggedEvent } from '../../common/ipc.js';
 import { StateWatcher } from '../state/state-watcher.js';
-import { SESSION_STATE } from '../state/state-dir.js';
 import type { StateGrowthWatch } from './state-growth-watch.js';
-import { WORK_LOG } from '../state/work-log.js';
 import type { Supervisor } from '../supervisor/supervisor.js';
 import { earlierEvents } from './earlier-events.js';
 import { EventLog, eventLogCapacity } from './event-log.js';
+import { SESSION_STATE, WORK_LOG } from '../../common/state-files.js';
 
 /** An agent appending line by line makes bursts of writes; one `log.appended` per burst. */
 const LOG_DEBOUNCE_MS = 100;

@@ -9,8 +9,9 @@ import path from 'node:path';
 import type { EditableStateFile, LogEntry } from '../../common/ipc.js';
 import { fail, ok, type Result } from '../../common/result.js';
 import { writeAtomic } from '../state/atomic-write.js';
-import { appendEntryAsync, formatEntry, parseEntries, WORK_LOG, WORK_LOG_ARCHIVE, type WorkLogEntry } from '../state/work-log.js';
+import { appendEntryAsync, formatEntry, parseEntries, type WorkLogEntry } from '../state/work-log.js';
 import { readRegularFileSync } from '../state/state-file-guard.js';
+import { WORK_LOG, WORK_LOG_ARCHIVE } from '../../common/state-files.js';
 
 export const versionOf = (bytes: Buffer | string): string => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
 

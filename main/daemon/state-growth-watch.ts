@@ -7,11 +7,11 @@
 import path from 'node:path';
 import { DaemonSettings } from '../../common/daemon-settings.js';
 import { readSessionFile, type SessionWrite } from '../state/session-file.js';
-import { SESSION_STATE } from '../state/state-dir.js';
 import { appendEntry } from '../state/work-log.js';
 import { isAgentFileError, readAgentFileRange, statAgentFile } from '../os/agent-file.js';
 import { growthStep, growthWords, sectionSizes } from '../supervisor/resume/state-growth.js';
 import { readSettings } from './daemon-settings.js';
+import { SESSION_STATE } from '../../common/state-files.js';
 
 /** The sections are sized from at most this much of the file: past it, the first 4 MiB show which grew. */
 const READ_CAP_BYTES = 4 * 1024 * 1024;

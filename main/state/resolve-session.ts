@@ -6,7 +6,8 @@ import path from 'node:path';
 import { fail, ok, type Result } from '../../common/result.js';
 import { readRegistry, type RegistryEntry } from './registry.js';
 import type { SessionRecord } from '../../common/session.js';
-import { readSessionFile, SESSION_FILE } from './session-file.js';
+import { readSessionFile } from './session-file.js';
+import { SESSION_FILE } from '../../common/state-files.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -14,8 +14,8 @@ import { fail, ok, type Result } from '../../common/result.js';
 import { fsyncDir, fsyncDirAsync, tempNameFor, unlinkQuietly, writeTemp, writeTempSync } from './atomic-write.js';
 import { recordOwnWrite } from './own-writes.js';
 import { assertPlainStateFile, readRegularFileSync, UnsafeStateFile } from './state-file-guard.js';
+import { SESSION_FILE } from '../../common/state-files.js';
 
-export const SESSION_FILE = 'session.json';
 export const SESSION_BACKUP = 'session.json.bak';
 
 /** A change to session.json: what it becomes from what it is now. */

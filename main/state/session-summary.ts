@@ -8,9 +8,9 @@ import { MarkdownDoc } from './markdown-doc.js';
 import { isStale, readLockOwner, type LockOwner } from './pid-lock.js';
 import { readSessionFile } from './session-file.js';
 import { parseSessionState } from './session-state.js';
-import { SESSION_STATE } from './state-dir.js';
 import { readTailEntries, type WorkLogEntry } from './work-log.js';
 import { readRegularFileSync } from './state-file-guard.js';
+import { SESSION_FILE, SESSION_STATE, WORK_LOG } from '../../common/state-files.js';
 
 export const SESSION_LOCK = 'session.lock';
 
@@ -30,7 +30,7 @@ export function summarize(stateDir: string): StateDirSummary {
 }
 
 /** The files each summary reads: a change to any of them (a new inode, size, mtime or ctime) makes it read again. */
-const SUMMARY_FILES = ['session.json', SESSION_STATE, 'work_log.md'];
+const SUMMARY_FILES = [SESSION_FILE, SESSION_STATE, WORK_LOG];
 /** Per state dir: the files' identities when it was read, and what they said. */
 const summaries = new Map<string, { key: string; summary: StateDirSummary }>();
 
@@ -128,7 +128,7 @@ function filesSummary(stateDir: string, supervisedBy = supervisor): StateDirSumm
     summary.lastLog = last ? { heading: last.heading, lines: last.lines } : null;
   } catch (err) {
     summary.lastLog = null;
-    summary.error = `${path.join(stateDir, 'work_log.md')}: ${(err as Error).message}`;
+    summary.error = `${path.join(stateDir, WORK_LOG)}: ${(err as Error).message}`;
   }
   return summary;
 }

@@ -13,10 +13,9 @@ import { environmentTemplate, sessionStateTemplate, workLogTemplate } from './st
 import { ensureStateSubdir, STATE_ROOT } from './state-file-guard.js';
 import { appendEntry } from './work-log.js';
 import { confinedStateDir } from './project-dir.js';
+import { ENVIRONMENT, SESSION_STATE, WORK_LOG } from '../../common/state-files.js';
 
 export { STATE_ROOT, confinedStateDir };
-export const SESSION_STATE = 'session_state.md';
-export const ENVIRONMENT = 'environment.md';
 export const TRANSCRIPT_DIR = 'transcript';
 /** Files looked for in the project at init, to list under Context Files. */
 const CONTEXT_FILE_CANDIDATES = ['AGENTS.md', 'CLAUDE.md', 'GEMINI.md', 'CONVENTIONS.md'];
@@ -44,7 +43,6 @@ export interface Created {
 export function stateDirFor(projectDir: string, name: string): string {
   return path.join(projectDir, STATE_ROOT, name);
 }
-
 
 /** Makes `dir` when absent (one level, never through a symlink) and checks it is a real directory. */
 function makeRealDir(dir: string): Result<true> {
@@ -92,7 +90,7 @@ export async function createSession(opts: CreateOptions): Promise<Result<Created
   // `wx`: these are fresh files in a fresh dir; never clobber anything that appeared meanwhile.
   writeFileSync(path.join(stateDir, SESSION_STATE), sessionStateTemplate(input), { flag: 'wx' });
   writeFileSync(path.join(stateDir, ENVIRONMENT), environmentTemplate(input), { flag: 'wx' });
-  writeFileSync(path.join(stateDir, 'work_log.md'), workLogTemplate(), { flag: 'wx' });
+  writeFileSync(path.join(stateDir, WORK_LOG), workLogTemplate(), { flag: 'wx' });
   ensureStateSubdir(stateDir, TRANSCRIPT_DIR);
   appendEntry(stateDir, [`SESSION CREATED - agent ${opts.profile}${opts.task ? `; task: ${opts.task}` : ''}`]);
 

@@ -5,8 +5,9 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
-import { STATE_FILES, type StateFileChanged, type StateFileName } from '../../common/state-events.js';
+import type { StateFileChanged } from '../../common/state-events.js';
 import { isOwnWrite } from './own-writes.js';
+import { STATE_FILES, type StateFileName } from '../../common/state-files.js';
 
 /** Editors and agents write in bursts (truncate, write, write, rename); one event per burst. */
 export const WATCH_DEBOUNCE_MS = 150;

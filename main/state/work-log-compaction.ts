@@ -21,9 +21,10 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fsyncDir, unlinkQuietly, writeAtomicSync } from './atomic-write.js';
 import { assertPlainOpenedFile, assertPlainStateFile, readRegularFileSync, refusalFor, UnsafeStateFile } from './state-file-guard.js';
-import { appendDurably, openForRead, readFd, readWhole, WORK_LOG, WORK_LOG_ARCHIVE } from './work-log-files.js';
+import { appendDurably, openForRead, readFd, readWhole } from './work-log-files.js';
 import { withExclusiveSync } from './work-log-lock.js';
 import { scanWorkLog, type ScannedLog } from './work-log-scan.js';
+import { WORK_LOG, WORK_LOG_ARCHIVE } from '../../common/state-files.js';
 
 /** Default budget: 256 KiB is a few thousand entries, far more than a resume prompt reads. */
 export const WORK_LOG_BUDGET_BYTES = 256 * 1024;

@@ -1,13 +1,10 @@
-// The work log's file names and the low-level opens, reads and appends the work-log modules share:
+// The low-level opens, reads and appends the work-log modules share:
 // every open refuses a symlink (O_NOFOLLOW) and an append refuses a file with other hard links
 // (state-file-guard.ts). Any Node process.
 import { closeSync, fsyncSync, writeSync } from 'node:fs';
 import { openRegularSync, openStateFileSync, readFd } from './state-file-guard.js';
 
 export { readFd };
-
-export const WORK_LOG = 'work_log.md';
-export const WORK_LOG_ARCHIVE = 'work_log.archive.md';
 
 /** Opens a log for appending: never through a symlink, never a file with other names, never a FIFO. */
 export function openForAppend(file: string): number {

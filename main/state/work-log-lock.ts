@@ -15,6 +15,7 @@ import path from 'node:path';
 import { unlinkQuietly } from './atomic-write.js';
 import { pidAlive } from '../os/pid-alive.js';
 import { currentOwner, inspectLock, isStale, tryLock, UNPARSABLE_LOCK_STALE_MS } from './pid-lock.js';
+import { WORK_LOG } from '../../common/state-files.js';
 
 export const COMPACT_LOCK = 'work_log.compact.lock';
 const MARKER_PREFIX = 'work_log.appending.';
@@ -54,7 +55,7 @@ function createMarker(stateDir: string, prefix: string): string {
 }
 
 function busyError(stateDir: string, pid: number): Error {
-  return new Error(`${path.join(stateDir, 'work_log.md')}: being compacted by pid ${pid} for over ${APPEND_WAIT_MS} ms; entry not written`);
+  return new Error(`${path.join(stateDir, WORK_LOG)}: being compacted by pid ${pid} for over ${APPEND_WAIT_MS} ms; entry not written`);
 }
 
 /**
@@ -99,7 +100,7 @@ export function beginAppendSync(stateDir: string, waitMs = APPEND_WAIT_MS): () =
     const r = attempt(stateDir, waiting);
     if (typeof r === 'function') return r;
     if (waiting.marker !== null) unlinkQuietly(waiting.marker);
-    throw new CompactionBusy(`${path.join(stateDir, 'work_log.md')}: being compacted by pid ${r.pid}`);
+    throw new CompactionBusy(`${path.join(stateDir, WORK_LOG)}: being compacted by pid ${r.pid}`);
   }
   const deadline = Date.now() + waitMs;
   const waiting = { marker: null as string | null };

@@ -10,10 +10,10 @@ import { scanWorkLog } from './work-log-scan.js';
 import { recordOwnWrite } from './own-writes.js';
 import { assertStatePath, openRegularSync, openStateFile } from './state-file-guard.js';
 import { compactWorkLog, pendingJournal, settleWorkLog, WORK_LOG_BUDGET_BYTES } from './work-log-compaction.js';
-import { openForAppend, WORK_LOG } from './work-log-files.js';
+import { openForAppend } from './work-log-files.js';
 import { beginAppend, beginAppendSync } from './work-log-lock.js';
+import { WORK_LOG } from '../../common/state-files.js';
 
-export { WORK_LOG, WORK_LOG_ARCHIVE } from './work-log-files.js';
 export { compactWorkLog, settleWorkLog, WORK_LOG_BUDGET_BYTES } from './work-log-compaction.js';
 
 /** Tail reads start with this much (a few typical entries) and grow ×4 until they hold enough entries. */

@@ -1,6 +1,7 @@
 // The checks tab's decisions (DESIGN.md §7): what a listing asks the person to approve, how the
 // agent command and the dialog's question read, and each check's shown status. Pure. Runs in the renderer.
 import type { ChecksListing, DaemonEvent } from '../../common/ipc.js';
+import { ENVIRONMENT, SESSION_FILE } from '../../common/state-files.js';
 
 /** Lines of failing output shown under a check: the end is where the error is. */
 const OUTPUT_TAIL_LINES = 12;
@@ -10,7 +11,7 @@ export const outputTail = (text: string): string => text.trimEnd().split('\n').s
 
 /** Which of the events of the daemon make the checks of `sessionId` read again. */
 export function changesChecks(e: DaemonEvent, sessionId: string): boolean {
-  return 'sessionId' in e && e.sessionId === sessionId && (e.type === 'verify.started' || e.type === 'verify.finished' || (e.type === 'state.changed' && (e.file === 'environment.md' || e.file === 'session.json')));
+  return 'sessionId' in e && e.sessionId === sessionId && (e.type === 'verify.started' || e.type === 'verify.finished' || (e.type === 'state.changed' && (e.file === ENVIRONMENT || e.file === SESSION_FILE)));
 }
 
 /** What a listing asks the person to approve: the checks' list, the agent command, both or neither. */

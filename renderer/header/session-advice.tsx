@@ -11,6 +11,7 @@ import type { TerminalPool } from '../terminal/terminal-pool.js';
 import { usePane } from '../ui/pane-store.js';
 import { Shown, ShownLines, shown } from '../ui/shown-text.js';
 import { AdviceStore } from './advice-store.js';
+import { ENVIRONMENT, SESSION_STATE } from '../../common/state-files.js';
 
 /** Lines of the screen shown with a question or a crash: a prompt and its menu fit, a screenful does not. */
 const SCREEN_LINES = 8;
@@ -45,7 +46,7 @@ export function SessionAdvice(props: {
     else if (a === 'dont-resume') void store.call(info.id, 'limit.dont-resume', "Don't resume");
     else if (a === 'restart') void store.call(info.id, 'start', 'Restart');
     else if (a === 'review-trust') props.onReviewTrust();
-    else if (a === 'open-state-file') props.onOpen(/environment\.md/.test(props.message ?? '') ? 'environment.md' : 'session_state.md');
+    else if (a === 'open-state-file') props.onOpen(/environment\.md/.test(props.message ?? '') ? ENVIRONMENT : SESSION_STATE);
     else if (a === 'copy-install' && advice.detail) store.copy(advice.detail);
   };
 

@@ -11,12 +11,13 @@ import { StateEditor } from '../editor/state-editor.js';
 import { TerminalPane } from '../terminal/terminal-pane.js';
 import type { Tab, WindowState, WindowStore } from './window-store.js';
 import { WorkLog } from '../work-log/work-log.js';
+import { ENVIRONMENT, SESSION_STATE, WORK_LOG } from '../../common/state-files.js';
 
 export const TABS: { id: Tab; label: string }[] = [
   { id: 'terminal', label: 'Terminal' },
-  { id: 'session_state.md', label: 'session_state.md' },
-  { id: 'environment.md', label: 'environment.md' },
-  { id: 'work_log.md', label: 'work_log.md' },
+  { id: SESSION_STATE, label: SESSION_STATE },
+  { id: ENVIRONMENT, label: ENVIRONMENT },
+  { id: WORK_LOG, label: WORK_LOG },
   { id: 'checks', label: 'Checks' },
   { id: 'changes', label: 'Changes' },
 ];
@@ -66,8 +67,8 @@ export function SessionTabs(props: { store: WindowStore; state: WindowState; cur
       </div>
       <div class="panel" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
         <TerminalPane api={api} pool={store.pool} sessionId={current.id} visible={tab === 'terminal'} focusRequest={props.state.focusRequest} searchRequest={props.state.searchRequest} />
-        {tab === 'session_state.md' || tab === 'environment.md' ? <StateEditor key={`${current.id}:${tab}:${epoch}`} api={api} sessionId={current.id} file={tab} drafts={store.drafts} onEvent={store.onEvent} /> : null}
-        {tab === 'work_log.md' ? <WorkLog key={`${current.id}:${epoch}`} api={api} sessionId={current.id} onEvent={store.onEvent} /> : null}
+        {tab === SESSION_STATE || tab === ENVIRONMENT ? <StateEditor key={`${current.id}:${tab}:${epoch}`} api={api} sessionId={current.id} file={tab} drafts={store.drafts} onEvent={store.onEvent} /> : null}
+        {tab === WORK_LOG ? <WorkLog key={`${current.id}:${epoch}`} api={api} sessionId={current.id} onEvent={store.onEvent} /> : null}
         {tab === 'checks' ? (
           <ChecksPane key={`${current.id}:${epoch}`} api={api} sessionId={current.id} onEvent={store.onEvent} askTrust={props.state.trustRequest === current.id} onTrustAsked={store.trustAsked} />
         ) : null}

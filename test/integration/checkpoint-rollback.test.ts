@@ -13,10 +13,10 @@ import { rollbackSession } from '../../main/supervisor/checkpoints/rollback.js';
 import { gatherResumeInputs } from '../../main/supervisor/resume/resume-inputs.js';
 import { buildResumePrompt } from '../../main/supervisor/resume/resume-prompt.js';
 import { readSessionFile } from '../../main/state/session-file.js';
-import { WORK_LOG } from '../../main/state/work-log.js';
 import { moriIn, tempDir } from '../helpers/mori-cli.js';
 import { git, projectWithSession, type Project } from '../helpers/snapshot-repo.js';
 import { offlineCheckpointPorts } from '../../main/cli/offline-session-write.js';
+import { WORK_LOG } from '../../common/state-files.js';
 
 /** Checkpoints as the CLI takes them, sharing one limiter as one process's do. */
 const ports = offlineCheckpointPorts();

@@ -9,10 +9,10 @@ import { describe, expect, it } from 'vitest';
 import { createSession } from '../../main/state/state-dir.js';
 import { sessionChanges, sessionCheckpoints, sessionDiff } from '../../main/supervisor/checkpoints/changes.js';
 import { writeCheckpoint } from '../../main/supervisor/checkpoints/checkpoint.js';
-import { WORK_LOG } from '../../main/state/work-log.js';
 import { moriIn, tempDir } from '../helpers/mori-cli.js';
 import { git, projectWithSession, repoFacts, treeOf } from '../helpers/snapshot-repo.js';
 import { offlineCheckpointPorts } from '../../main/cli/offline-session-write.js';
+import { WORK_LOG } from '../../common/state-files.js';
 
 /** Checkpoints as the CLI takes them, sharing one limiter as one process's do. */
 const ports = offlineCheckpointPorts();

@@ -8,9 +8,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSession } from '../../main/state/state-dir.js';
 import { readSessionFile } from '../../main/state/session-file.js';
 import { CHECKPOINT_CONCURRENCY, writeCheckpoint } from '../../main/supervisor/checkpoints/checkpoint.js';
-import { WORK_LOG } from '../../main/state/work-log.js';
 import { gitRepo, tempDir } from '../helpers/mori-cli.js';
 import { offlineCheckpointPorts } from '../../main/cli/offline-session-write.js';
+import { WORK_LOG } from '../../common/state-files.js';
 
 /** Checkpoints as the CLI takes them, sharing one limiter as one process's do. */
 const ports = offlineCheckpointPorts();

@@ -6,11 +6,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { readLockOwner, tryLock } from '../../main/state/pid-lock.js';
 import { bootId } from '../../main/os/boot-id.js';
 import { processStartTime } from '../../main/os/process-start.js';
-import { appendEntry, compactWorkLog, parseEntries, readTailEntries, settleWorkLog, WORK_LOG, WORK_LOG_ARCHIVE } from '../../main/state/work-log.js';
+import { appendEntry, compactWorkLog, parseEntries, readTailEntries, settleWorkLog } from '../../main/state/work-log.js';
 import { COMPACTION_JOURNAL } from '../../main/state/work-log-compaction.js';
 import { tempDir } from '../helpers/mori-cli.js';
 import { bundleFixtures } from '../helpers/bundled-fixtures.js';
 import { until as waitUntil } from '../helpers/until.js';
+import { WORK_LOG, WORK_LOG_ARCHIVE } from '../../common/state-files.js';
 
 /** The fixtures, bundled (test/helpers/bundled-fixtures.ts): these tests start a few hundred of them. */
 let HOLDER = '';

@@ -6,9 +6,10 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createSession } from '../../main/state/state-dir.js';
 import { readSessionFile } from '../../main/state/session-file.js';
-import { parseEntries, settleWorkLog, WORK_LOG, WORK_LOG_ARCHIVE } from '../../main/state/work-log.js';
+import { parseEntries, settleWorkLog } from '../../main/state/work-log.js';
 import { tempDir } from '../helpers/mori-cli.js';
 import { bundleFixtures } from '../helpers/bundled-fixtures.js';
+import { WORK_LOG, WORK_LOG_ARCHIVE } from '../../common/state-files.js';
 
 /** The writer, bundled (test/helpers/bundled-fixtures.ts): this test starts one per kill. */
 let writer = '';

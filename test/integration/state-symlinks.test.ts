@@ -7,10 +7,11 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { writeAtomic, writeAtomicSync } from '../../main/state/atomic-write.js';
 import { readSessionFile, updateSessionFile, updateSessionFileAsync, writeSessionFile } from '../../main/state/session-file.js';
 import { UnsafeStateFile } from '../../main/state/state-file-guard.js';
-import { appendEntry, appendEntryAsync, compactWorkLog, WORK_LOG, WORK_LOG_ARCHIVE } from '../../main/state/work-log.js';
+import { appendEntry, appendEntryAsync, compactWorkLog } from '../../main/state/work-log.js';
 import { writeCheckpoint } from '../../main/supervisor/checkpoints/checkpoint.js';
 import { gitRepo, runMori, tempDir } from '../helpers/mori-cli.js';
 import { offlineCheckpointPorts } from '../../main/cli/offline-session-write.js';
+import { WORK_LOG, WORK_LOG_ARCHIVE } from '../../common/state-files.js';
 
 /** Checkpoints as the CLI takes them, sharing one limiter as one process's do. */
 const ports = offlineCheckpointPorts();

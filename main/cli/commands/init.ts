@@ -19,6 +19,7 @@ import { createSessionWorktree } from '../../git/session-worktree.js';
 import { createSession } from '../../state/state-dir.js';
 import { refusedInsideAgent } from '../approver-check.js';
 import { reportFailure, reportSuccess, type OutputOptions } from '../output.js';
+import { SESSION_STATE } from '../../../common/state-files.js';
 
 interface InitOptions extends OutputOptions {
   name?: string;
@@ -119,7 +120,7 @@ export function registerInit(program: Command): void {
           `  state dir: ${stateDir}`,
           `  agent: ${session.agent.profile}, backend: ${session.backend}`,
           ...(gitExclude.changed ? [`  added .mori/ to ${gitExclude.changed}`] : []),
-          `Next: describe the task in ${path.join(stateDir, 'session_state.md')}, then ${await startWords(session.name)}.`,
+          `Next: describe the task in ${path.join(stateDir, SESSION_STATE)}, then ${await startWords(session.name)}.`,
         ].join('\n'),
         opts,
       );

@@ -6,8 +6,9 @@ import { fail } from '../../../common/result.js';
 import { resolveSession } from '../../state/resolve-session.js';
 import { ranRemotely } from '../remote-of.js';
 import { UnsafeStateFile } from '../../state/state-file-guard.js';
-import { appendEntry, WORK_LOG } from '../../state/work-log.js';
+import { appendEntry } from '../../state/work-log.js';
 import { reportFailure, reportSuccess, type OutputOptions } from '../output.js';
+import { WORK_LOG } from '../../../common/state-files.js';
 
 export function registerLog(program: Command): void {
   program

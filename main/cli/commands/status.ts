@@ -7,7 +7,6 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { MarkdownDoc } from '../../state/markdown-doc.js';
 import { parseSessionState } from '../../state/session-state.js';
-import { SESSION_STATE } from '../../state/state-dir.js';
 import { resolveSession } from '../../state/resolve-session.js';
 import { summarize } from '../../state/session-summary.js';
 import { readRegularFileSync } from '../../state/state-file-guard.js';
@@ -18,6 +17,7 @@ import { remoteTarget } from '../remote-target.js';
 import { usageFromDaemon, usageLine } from '../usage-words.js';
 import { visibleText } from '../../../common/visible-text.js';
 import type { SessionRecord } from '../../../common/session.js';
+import { SESSION_STATE } from '../../../common/state-files.js';
 
 /** Where the agent left off, per session_state.md; null when the file is absent or unreadable. */
 export interface LeftOff {

@@ -8,6 +8,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { openRepoGit, type RepoGit } from '../../git/repo-git.js';
 import { addWorkTree, copyPersonsIndex } from '../../git/snapshot.js';
+import { SESSION_FILE } from '../../../common/state-files.js';
 
 /** A scan begun ahead: its repository (null when it could not be opened) and its temporary index (null when the scan failed). */
 export interface ScanAhead {
@@ -27,7 +28,7 @@ export function scanAhead(spec: string, cwd = process.cwd()): ScanAhead | null {
   const stateDir = path.resolve(cwd, spec);
   const parent = path.dirname(stateDir);
   // The shape resolve-session.ts and project-dir.ts check again: `<project>/.mori/<name>/session.json`.
-  if (path.basename(parent) !== '.mori' || !existsSync(path.join(stateDir, 'session.json'))) return null;
+  if (path.basename(parent) !== '.mori' || !existsSync(path.join(stateDir, SESSION_FILE))) return null;
   let projectDir: string;
   try {
     projectDir = realpathSync(path.dirname(parent));

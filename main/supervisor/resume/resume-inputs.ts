@@ -8,12 +8,12 @@ import { gitChangedFiles, gitStateAsync } from '../../git/git-info.js';
 import { MarkdownDoc } from '../../state/markdown-doc.js';
 import { projectDirOf } from '../../state/project-dir.js';
 import { parseSessionState } from '../../state/session-state.js';
-import { SESSION_STATE } from '../../state/state-dir.js';
 import { readTailEntries } from '../../state/work-log.js';
 import { interruptionFor } from './interrupt-words.js';
 import type { Interruption, ResumePromptInput } from './resume-prompt.js';
 import { readRegularFileSync } from '../../state/state-file-guard.js';
 import { pendingRollbackNotice, rollbackNoticeText } from './rollback-notice.js';
+import { SESSION_STATE } from '../../../common/state-files.js';
 
 /** The rollback note from session.json as it is now (the `session` given may predate the rollback). */
 function rollbackNote(stateDir: string): string | null {
