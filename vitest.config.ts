@@ -10,18 +10,18 @@ import { defineConfig } from 'vitest/config';
 import { MeasuredOrder } from './test/measured-order.js';
 import { ProjectTimes } from './test/project-times.js';
 
-/** The files that start a real agent CLI: their own project, the slowest and the one that needs test/agent-clis/install.sh. */
-const AGENTS_REAL = ['test/integration/agents-real-*.test.ts', 'test/integration/hooks-real-*.test.ts'];
+/** The files that start a real agent CLI: their own project, the slowest and the one that needs test/support/agent-clis/install.sh. */
+const AGENTS_REAL = ['test/integration/agents/real-*.test.ts', 'test/integration/agents/hooks/real-*.test.ts'];
 
 /** Removes the temp dirs each test file made, once its tests are done. */
-const setupFiles = ['test/setup/remove-temp-dirs.ts'];
+const setupFiles = ['test/support/setup/remove-temp-dirs.ts'];
 
 /**
  * Real processes, ptys, tmux servers and browsers on a 2-core machine need more than the 5 s
- * default. The projects that spawn `mori` compile the CLI first (test/global-setup.ts, once a run)
+ * default. The projects that spawn `mori` compile the CLI first (test/support/global-setup.ts, once a run)
  * so they exercise the same JavaScript that `mori` runs.
  */
-const REAL_PROCESSES = { testTimeout: 30_000, hookTimeout: 30_000, globalSetup: ['test/global-setup.ts'], setupFiles };
+const REAL_PROCESSES = { testTimeout: 30_000, hookTimeout: 30_000, globalSetup: ['test/support/global-setup.ts'], setupFiles };
 
 /**
  * With no test file named and no --project, only unit runs: `npx vitest` is the fast loop. A file

@@ -8,8 +8,8 @@ import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { ControlClient } from '../main/daemon-client/control-client.js';
 import { controlDir, RemoteClient } from '../main/remote/remote-client.js';
-import { MORI_BIN, tempDir } from '../test/helpers/mori-cli.js';
-import { shq, SSHD, SshServer } from '../test/helpers/sshd.js';
+import { MORI_BIN, tempDir } from '../testkit/mori-cli.js';
+import { shq, SSHD, SshServer } from '../testkit/sshd.js';
 import { echoLatencies, p95, Screen } from './echo-screen.js';
 
 const KEYSTROKES = 200;

@@ -17,7 +17,7 @@ const BUDGET = 0.01;
 const WINDOW_MS = Number(process.env.BENCH_WINDOW_S ?? 30) * 1000;
 /** Baseline window: the idle process alone; long enough for a tick-resolution reading. */
 const BASELINE_MS = Math.min(10_000, WINDOW_MS);
-const FAKE = fileURLToPath(new URL('../test/fixtures/fake-agent.mjs', import.meta.url));
+const FAKE = fileURLToPath(new URL('../testkit/fake-agent.mjs', import.meta.url));
 
 const ticksPerSecond = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
 

@@ -22,7 +22,7 @@ import { createSession } from '../main/state/state-dir.js';
 import { LIMIT_JITTER_MS, LIMIT_MIN_GAP_MS } from '../main/supervisor/limits/limit-plan.js';
 import { Supervisor } from '../main/supervisor/supervisor.js';
 
-const FAKE = fileURLToPath(new URL('../test/fixtures/fake-agent.mjs', import.meta.url));
+const FAKE = fileURLToPath(new URL('../testkit/fake-agent.mjs', import.meta.url));
 /** Ten sessions limited at once: the case the jitter is for. */
 const SESSIONS = Number(process.env.BENCH_LIMIT_SESSIONS ?? 10);
 /** The jitter's cap plus a second for Mori's own part. */

@@ -16,7 +16,7 @@ import { createSession } from '../main/state/state-dir.js';
 import { InterruptionOrchestrator } from '../main/daemon/interruption-orchestrator.js';
 import { Supervisor } from '../main/supervisor/supervisor.js';
 
-const FAKE = fileURLToPath(new URL('../test/fixtures/fake-agent.mjs', import.meta.url));
+const FAKE = fileURLToPath(new URL('../testkit/fake-agent.mjs', import.meta.url));
 const SESSIONS = 20;
 /** 20 sessions × 10 wakes: 200 samples for the p95. */
 const WAKES = 10;

@@ -7,7 +7,7 @@
 //  - a session flooding output (`yes`, for FLOOD_MS while its terminal is shown) keeps the page
 //    responsive — input delay (lateness of a 10 ms timer in the page) p95 ≤ 100 ms — and another
 //    session's terminal live: a line typed into it echoes within 1 s, right after the flood;
-//  - a view that is hidden never holds its agent back: the fake agent (test/fixtures/fake-agent.mjs)
+//  - a view that is hidden never holds its agent back: the fake agent (testkit/fake-agent.mjs)
 //    printing FLOOD_BYTES while a page is attached to its session and shows another keeps ≥ 0.8 of
 //    the rate of the same flood with no window open at all. Rounds alternate (no window, hidden
 //    view) and the best of each side is taken, so load from other work hits both alike; the rate is

@@ -11,9 +11,9 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axeAudit } from './axe-audit.js';
-import { buildRenderer, CHROMIUM, WindowHarness } from './window-harness.js';
-import { contrastOf, type Pair } from './contrast.js';
+import { axeAudit } from '../support/axe-audit.js';
+import { buildRenderer, CHROMIUM, WindowHarness } from '../support/window-harness.js';
+import { contrastOf, type Pair } from '../support/contrast.js';
 
 let w: WindowHarness;
 const SCHEMES = ['light', 'dark'] as const;

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { build, type Rollup } from 'vite';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { rendererConfig } from '../../vite.renderer.config.js';
-import { REPO } from '../helpers/mori-cli.js';
+import { REPO } from '../../testkit/mori-cli.js';
 
 /** A string only xterm's code holds: the class of its hidden input. */
 const XTERM_MARK = 'xterm-helper-textarea';

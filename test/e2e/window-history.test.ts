@@ -9,10 +9,10 @@ import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, client } from '../helpers/daemon.js';
-import { MORI_BIN } from '../helpers/mori-cli.js';
-import { until } from '../helpers/until.js';
-import { buildRenderer, CHROMIUM, SHOTS, WindowHarness } from './window-harness.js';
+import { call, client } from '../support/daemon.js';
+import { MORI_BIN } from '../../testkit/mori-cli.js';
+import { until } from '../../testkit/until.js';
+import { buildRenderer, CHROMIUM, SHOTS, WindowHarness } from '../support/window-harness.js';
 
 let w: WindowHarness;
 

@@ -5,10 +5,10 @@
 // (a MutationObserver on the list), so the figure is not the test's polling.
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runMoriAsync } from '../helpers/mori-cli.js';
-import { until } from '../helpers/until.js';
-import { buildRenderer, CHROMIUM, VIEWPORT, WindowHarness } from './window-harness.js';
-import { fakeHookCalledAt } from '../helpers/hook-calls.js';
+import { runMoriAsync } from '../../testkit/mori-cli.js';
+import { until } from '../../testkit/until.js';
+import { buildRenderer, CHROMIUM, VIEWPORT, WindowHarness } from '../support/window-harness.js';
+import { fakeHookCalledAt } from '../support/hook-calls.js';
 
 /** The promise: a hook's needs-input shows within a second of the hook call. */
 const HOOK_TO_WINDOW_MS = 1_000;

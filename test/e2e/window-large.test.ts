@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WINDOW_REQUEST_TIMEOUT_ENV } from '../../common/web-session.js';
 import { ControlClient } from '../../main/daemon-client/control-client.js';
-import { buildRenderer, CHROMIUM, WindowHarness } from './window-harness.js';
+import { buildRenderer, CHROMIUM, WindowHarness } from '../support/window-harness.js';
 import { existsSync } from 'node:fs';
 
 /** The page's request time limit in this file (10 s instead of 30: the last test waits it out). */

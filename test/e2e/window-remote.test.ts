@@ -1,5 +1,5 @@
 // The window with a session on another host (DESIGN.md §12, §13), in Chromium: a real `mori ui` whose
-// home has a remote `box` reached over a real OpenSSH server on loopback (test/helpers/sshd.ts), box
+// home has a remote `box` reached over a real OpenSSH server on loopback (testkit/sshd.ts), box
 // being a second Mori home with the fake agent, and a remote `gone` that nobody answers for. This
 // host's session shows at once all the same, and the sidebar says gone is unreachable and why. The
 // list shows box's session as `box:work` under `box: project`, beside this host's own `project`; its
@@ -10,11 +10,11 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MORI_BIN, moriIn } from '../helpers/mori-cli.js';
-import { UpHarness } from '../helpers/mori-up.js';
-import { freePort, shq, SKIP_WITHOUT_SSHD, SshServer } from '../helpers/sshd.js';
-import { until } from '../helpers/until.js';
-import { buildRenderer, CHROMIUM, WindowHarness } from './window-harness.js';
+import { MORI_BIN, moriIn } from '../../testkit/mori-cli.js';
+import { UpHarness } from '../support/mori-up.js';
+import { freePort, shq, SKIP_WITHOUT_SSHD, SshServer } from '../../testkit/sshd.js';
+import { until } from '../../testkit/until.js';
+import { buildRenderer, CHROMIUM, WindowHarness } from '../support/window-harness.js';
 
 let w: WindowHarness;
 let sshd: SshServer;

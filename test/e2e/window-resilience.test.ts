@@ -17,9 +17,9 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { until } from '../helpers/until.js';
-import { axeAudit } from './axe-audit.js';
-import { buildRenderer, CHROMIUM, WindowHarness } from './window-harness.js';
+import { until } from '../../testkit/until.js';
+import { axeAudit } from '../support/axe-audit.js';
+import { buildRenderer, CHROMIUM, WindowHarness } from '../support/window-harness.js';
 
 /** The renderer's pool size (renderer/terminal/terminal-pool.ts POOL_SIZE): the window has no Node import of it. */
 const POOL_SIZE = 4;

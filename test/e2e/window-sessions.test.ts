@@ -10,7 +10,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildRenderer, CHROMIUM, WindowHarness } from './window-harness.js';
+import { buildRenderer, CHROMIUM, WindowHarness } from '../support/window-harness.js';
 
 let w: WindowHarness;
 

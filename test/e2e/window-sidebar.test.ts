@@ -12,9 +12,9 @@ import { AxeBuilder } from '@axe-core/playwright';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gitRepo } from '../helpers/mori-cli.js';
-import { untilValue } from '../helpers/until.js';
-import { buildRenderer, CHROMIUM, WindowHarness } from './window-harness.js';
+import { gitRepo } from '../../testkit/mori-cli.js';
+import { untilValue } from '../../testkit/until.js';
+import { buildRenderer, CHROMIUM, WindowHarness } from '../support/window-harness.js';
 
 let w: WindowHarness;
 /** The second project folder; the harness's own is `project`. */

@@ -18,12 +18,12 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import WebSocket from 'ws';
 import { SECRET_STORAGE_KEY, WS_UNAUTHORIZED } from '../../common/web-session.js';
-import { MORI_BIN, REPO } from '../helpers/mori-cli.js';
-import { axeAudit } from './axe-audit.js';
+import { MORI_BIN, REPO } from '../../testkit/mori-cli.js';
+import { axeAudit } from '../support/axe-audit.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, call } from '../helpers/daemon.js';
-import { until } from '../helpers/until.js';
-import { buildRenderer, CHROMIUM, WindowHarness } from './window-harness.js';
+import { client, call } from '../support/daemon.js';
+import { until } from '../../testkit/until.js';
+import { buildRenderer, CHROMIUM, WindowHarness } from '../support/window-harness.js';
 
 let w: WindowHarness;
 let closedPort = 0;

@@ -10,9 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ControlClient } from '../../main/daemon-client/control-client.js';
 import type { ChecksListing, DaemonEvent, LiveSession } from '../../common/ipc.js';
 import { APPROVALS_FROM_PERSON } from '../../main/daemon/approval-gate.js';
-import { call, client, waitEvent } from '../helpers/daemon.js';
-import { UpHarness } from '../helpers/mori-up.js';
-import { until, untilValue } from '../helpers/until.js';
+import { call, client, waitEvent } from '../support/daemon.js';
+import { UpHarness } from '../support/mori-up.js';
+import { until, untilValue } from '../../testkit/until.js';
 
 let h: UpHarness;
 let c: ControlClient;

@@ -9,9 +9,9 @@ import { existsSync, mkdirSync, readFileSync, statSync, unlinkSync } from 'node:
 import net from 'node:net';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runMoriAsync } from '../helpers/mori-cli.js';
-import { UpHarness } from '../helpers/mori-up.js';
-import { until } from '../helpers/until.js';
+import { runMoriAsync } from '../../testkit/mori-cli.js';
+import { UpHarness } from '../support/mori-up.js';
+import { until } from '../../testkit/until.js';
 import { pidAlive } from '../../main/os/pid-alive.js';
 import { DaemonConnection, type DaemonConnectionState } from '../../main/daemon-client/daemon-connection.js';
 import type { DaemonEvent } from '../../common/ipc.js';

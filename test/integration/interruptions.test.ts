@@ -12,8 +12,8 @@ import { createPowerWatch, type PowerWatch } from '../../main/power/power-watch.
 import { InterruptionOrchestrator } from '../../main/daemon/interruption-orchestrator.js';
 import { CHECKPOINT_CONCURRENCY } from '../../main/supervisor/checkpoints/checkpoint.js';
 import { Supervisor } from '../../main/supervisor/supervisor.js';
-import { hasEvent, UpHarness } from '../helpers/mori-up.js';
-import { until } from '../helpers/until.js';
+import { hasEvent, UpHarness } from '../support/mori-up.js';
+import { until } from '../../testkit/until.js';
 
 let h: UpHarness | null = null;
 afterEach(() => {

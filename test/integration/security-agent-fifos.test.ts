@@ -15,10 +15,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { ControlClient } from '../../main/daemon-client/control-client.js';
 import { pidAlive } from '../../main/os/pid-alive.js';
 import { processStartTime } from '../../main/os/process-start.js';
-import { client } from '../helpers/daemon.js';
-import { runMoriAsync, type MoriRun } from '../helpers/mori-cli.js';
-import { UpHarness, until } from '../helpers/mori-up.js';
-import { untilValue } from '../helpers/until.js';
+import { client } from '../support/daemon.js';
+import { runMoriAsync, type MoriRun } from '../../testkit/mori-cli.js';
+import { UpHarness, until } from '../support/mori-up.js';
+import { untilValue } from '../../testkit/until.js';
 
 const SESSIONS = 4;
 /** How long the stand-in agent lives before it exits 1: the id polls run meanwhile, then a relaunch. */

@@ -7,8 +7,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { agentCommandHash } from '../../main/checks/trust.js';
 import { readApprovals, recordApproval } from '../../main/checks/trust-store.js';
-import { call, client } from '../helpers/daemon.js';
-import { hasEvent, until, UpHarness } from '../helpers/mori-up.js';
+import { call, client } from '../support/daemon.js';
+import { hasEvent, until, UpHarness } from '../support/mori-up.js';
 
 let h: UpHarness | null = null;
 afterEach(() => {

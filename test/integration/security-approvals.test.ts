@@ -14,8 +14,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { APPROVALS_FROM_PERSON } from '../../main/daemon/approval-gate.js';
 import { daemonAnswering } from '../../main/daemon-client/daemon-process.js';
-import { MORI_BIN } from '../helpers/mori-cli.js';
-import { DEADLINE_MS, until, UpHarness } from '../helpers/mori-up.js';
+import { MORI_BIN } from '../../testkit/mori-cli.js';
+import { DEADLINE_MS, until, UpHarness } from '../support/mori-up.js';
 
 let h: UpHarness | null = null;
 afterEach(() => {

@@ -19,9 +19,9 @@ import { createSession } from '../../main/state/state-dir.js';
 import { initialRestartState } from '../../main/supervisor/session/restart-policy.js';
 import { SessionRuntime } from '../../main/supervisor/session/session-runtime.js';
 import { SessionStore } from '../../main/supervisor/session/session-store.js';
-import { client } from '../helpers/daemon.js';
-import { runMoriAsync, tempDir } from '../helpers/mori-cli.js';
-import { UpHarness, until } from '../helpers/mori-up.js';
+import { client } from '../support/daemon.js';
+import { runMoriAsync, tempDir } from '../../testkit/mori-cli.js';
+import { UpHarness, until } from '../support/mori-up.js';
 
 let h: UpHarness;
 let c: ControlClient;

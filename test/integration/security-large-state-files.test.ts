@@ -10,7 +10,7 @@ import { loadChecks } from '../../main/checks/load-checks.js';
 import { MARKDOWN_PARSE_MAX_BYTES, MarkdownDoc } from '../../main/state/markdown-doc.js';
 import { pidAlive } from '../../main/os/pid-alive.js';
 import { parseSessionState } from '../../main/state/session-state.js';
-import { UpHarness, until } from '../helpers/mori-up.js';
+import { UpHarness, until } from '../support/mori-up.js';
 
 /** The size the window's large-file test uses: far past what anyone writes by hand. */
 const BIG_BYTES = 5 * 1024 * 1024;

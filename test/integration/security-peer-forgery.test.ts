@@ -11,8 +11,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { APPROVALS_FROM_PERSON } from '../../main/daemon/approval-gate.js';
-import { MORI_BIN } from '../helpers/mori-cli.js';
-import { DEADLINE_MS, until, UpHarness } from '../helpers/mori-up.js';
+import { MORI_BIN } from '../../testkit/mori-cli.js';
+import { DEADLINE_MS, until, UpHarness } from '../support/mori-up.js';
 
 let h: UpHarness | null = null;
 afterEach(() => {

@@ -7,8 +7,8 @@ import { linkSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { initShellSession, moriIn, runMoriAsync, tempDir } from '../helpers/mori-cli.js';
-import { UpHarness, until } from '../helpers/mori-up.js';
+import { initShellSession, moriIn, runMoriAsync, tempDir } from '../../testkit/mori-cli.js';
+import { UpHarness, until } from '../support/mori-up.js';
 
 const PRECIOUS = '# ~/.bashrc of the person\nexport PATH=$HOME/bin:$PATH\n';
 /** A file and a directory of the person's, outside every state dir. */

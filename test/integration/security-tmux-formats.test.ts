@@ -7,8 +7,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { claudeTranscriptPath } from '../../main/agents/claude/transcript.js';
 import { TmuxBackend } from '../../main/terminals/tmux/tmux-backend.js';
-import { collect, tempDir, testEnv, testSocketName, waitFor } from '../fixtures/terminals/harness.js';
-import { hasEvent, until, UpHarness } from '../helpers/mori-up.js';
+import { collect, tempDir, testEnv, testSocketName, waitFor } from '../support/fixtures/terminals/harness.js';
+import { hasEvent, until, UpHarness } from '../support/mori-up.js';
 
 /** The format job's shell sees the server's global environment: the marker's path comes from there (not MORI_*: agents never get those). */
 const MARKER_VAR = 'SECURITY_TEST_MARKER';

@@ -4,7 +4,7 @@
 import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { REPO } from '../helpers/mori-cli.js';
+import { REPO } from '../../testkit/mori-cli.js';
 
 /** The config the language service uses for each file (relative to the repo), or `inferred` when none. */
 function editorProjects(files: string[]): string[] {

@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO } from '../helpers/mori-cli.js';
+import { REPO } from '../../testkit/mori-cli.js';
 
 const SAFE_GIT = path.join('main', 'git', 'safe-git.ts');
 /** A string that is the git program, or starts a command line with it: 'git', "git status", `git -C`. */

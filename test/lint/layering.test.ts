@@ -1,7 +1,7 @@
 // The layering rule of DESIGN.md §2, run through ESLint itself on code placed in each layer.
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
-import { REPO } from '../helpers/mori-cli.js';
+import { REPO } from '../../testkit/mori-cli.js';
 
 // The files linted here do not exist, so no type information: the typed rules are off for them.
 const eslint = new ESLint({

@@ -1,10 +1,10 @@
 // main/ holds only product code: every file in it is reachable by imports from an entry point (the
 // `mori` command, or the Electron layer that electron-vite bundles). A test fake or a dead module
-// placed in main/ is caught here; fakes live in test/fakes/.
+// placed in main/ is caught here; fakes live in test/support/fakes/.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO } from '../helpers/mori-cli.js';
+import { REPO } from '../../testkit/mori-cli.js';
 
 function tsFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((e) => {

@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO } from '../helpers/mori-cli.js';
+import { REPO } from '../../testkit/mori-cli.js';
 
 /** What gives a copy away, where the one definition lives, and what it would be a copy of. */
 const RULES: { pattern: RegExp; owner: string; also?: string; what: string }[] = [

@@ -1,13 +1,13 @@
 // The window's screenshots in docs/screenshots/ are what README's table says they are: each one linked
 // from README in both themes, each link to a file that exists, every one at the size README states
-// (1440×900, the size the end-to-end tests take them at: test/e2e/window-harness.ts). The tests write
+// (1440×900, the size the end-to-end tests take them at: test/support/window-harness.ts). The tests write
 // them to out/e2e-screenshots/; scripts/docs-screenshots.mjs copies the ones README links.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO } from '../helpers/mori-cli.js';
+import { REPO } from '../../testkit/mori-cli.js';
 
-/** The size the end-to-end tests take them at (VIEWPORT in test/e2e/window-harness.ts, which loads a browser and Vite: not imported here). */
+/** The size the end-to-end tests take them at (VIEWPORT in test/support/window-harness.ts, which loads a browser and Vite: not imported here). */
 const VIEWPORT = { width: 1440, height: 900 };
 const DIR = path.join(REPO, 'docs', 'screenshots');
 const README = readFileSync(path.join(REPO, 'README.md'), 'utf8');

@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO } from '../helpers/mori-cli.js';
+import { REPO } from '../../testkit/mori-cli.js';
 
 const OWNER = path.join('common', 'state-files.ts');
 /** A string that is exactly one of the state files' names. */

@@ -6,7 +6,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makePrivateGitDir } from '../../main/git/private-git-dir.js';
-import { gitRepo, tempDir } from '../helpers/mori-cli.js';
+import { gitRepo, tempDir } from '../../testkit/mori-cli.js';
 
 function repoPaths(dir: string): { gitDir: string; commonDir: string; topLevel: string } {
   const gitDir = path.join(dir, '.git');

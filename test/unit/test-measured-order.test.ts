@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DURATIONS_FILE, measuredOrder, readDurations } from '../measured-order.js';
-import { REPO } from '../helpers/mori-cli.js';
+import { REPO } from '../../testkit/mori-cli.js';
 
 const SCRIPT = path.join(REPO, 'scripts', 'test-durations.mjs');
 
@@ -49,14 +49,14 @@ describe('scripts/test-durations.mjs', () => {
     const report = path.join(dir, 'report.json');
     const cache = path.join(dir, 'results.json');
     const log = path.join(dir, 'ci.txt');
-    const a = 'test/unit/web-auth.test.ts';
-    const b = 'test/unit/os-libc.test.ts';
+    const a = 'test/unit/web/auth.test.ts';
+    const b = 'test/unit/os/libc.test.ts';
     const c = 'test/integration/daemon.test.ts';
     writeFileSync(report, JSON.stringify({ testResults: [{ name: path.join(REPO, a), startTime: 1_000, endTime: 3_500 }] }));
     writeFileSync(cache, JSON.stringify({ version: '4.1.12', results: [[`:${b}`, { duration: 700, failed: false }], [`unit:${a}`, { duration: 9_000, failed: false }]] }));
     writeFileSync(log, `> \x1b[32m✓\x1b[39m ${c} \x1b[2m(2 tests)\x1b[22m\x1b[33m 12345\x1b[2mms\x1b[22m\n >  ❯ |integration| test/unit/gone-since.test.ts (1 test | 1 failed) 5ms\n`);
     const out = path.join(dir, 'durations.json');
-    const kept = 'test/unit/web-static-files.test.ts';
+    const kept = 'test/unit/web/static-files.test.ts';
     writeFileSync(out, JSON.stringify({ files: { [kept]: 4.2, 'test/unit/gone-since.test.ts': 1, [c]: 99 } }));
     execFileSync(process.execPath, [SCRIPT, `--out=${out}`, cache, report, log], { cwd: REPO, encoding: 'utf8' });
     const files = (JSON.parse(readFileSync(out, 'utf8')) as { files: Record<string, number> }).files;

@@ -2,7 +2,7 @@
 // `claude --resume <uuid> [prompt]` from the recorded cwd. The id is pre-assigned, the transcript is
 // `$CLAUDE_CONFIG_DIR/projects/<cwd mangled>/<uuid>.jsonl`. Never --continue: with two sessions in one
 // directory it resumes the wrong one. Flags and screens checked against Claude Code 2.1.332
-// (`claude --help`; screens captured from the real CLI: test/fixtures/agent-screens/claude-*.txt).
+// (`claude --help`; screens captured from the real CLI: test/support/fixtures/agent-screens/claude-*.txt).
 // Typed text (typing.ts's rules, observed on the real CLI): Claude Code 2.1.197 reads a long burst
 // of keys as a paste and drops a CR inside it (a 165-char text + CR in one write stays in its input
 // box; a CR written on its own afterwards submits it). It takes bracketed paste (newlines kept, no

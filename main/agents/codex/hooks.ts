@@ -8,8 +8,8 @@
 // hooks run beside the others'), and a hook of theirs Codex has not been told to trust stays
 // untrusted. The hash is Codex's own: sha256 of the hook's normalized identity as canonical JSON
 // (`event_name`, the matcher group with its one handler, keys sorted, absent fields left out),
-// checked against the 0.171.0 binary's `hooks/list` (test/unit/hooks-spool.test.ts) and by
-// test/integration/hooks-real-codex.test.ts, where a hook runs only when its trust is right. Its
+// checked against the 0.171.0 binary's `hooks/list` (test/unit/agents/hooks/spool.test.ts) and by
+// test/integration/agents/hooks/real-codex.test.ts, where a hook runs only when its trust is right. Its
 // events (and its `notify` program's) become activities and its SessionStart's id. Pure.
 import { createHash } from 'node:crypto';
 import type { AgentHooks } from '../profile.js';

@@ -14,7 +14,7 @@
 // connection without end (`Reconnecting... waiting for network`), finishing the turn by itself once
 // the API answers; only the `■` line it prints on giving up is an error.
 // Flags and screens checked against codex-cli 0.171.0 driven against a loopback Responses API
-// (screens: test/fixtures/agent-screens/codex-*.txt; test/integration/agents-real-codex.test.ts).
+// (screens: test/support/fixtures/agent-screens/codex-*.txt; test/integration/agents-real-codex.test.ts).
 // Typed text (typing.ts's rules, observed on the real CLI): Codex CLI 0.171.0 reads a burst as a
 // paste, so Enter right after the text is swallowed; about half a second of quiet before Enter lets
 // it through.

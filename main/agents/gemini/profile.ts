@@ -3,7 +3,7 @@
 // `gemini --resume <uuid> [-i prompt]` (never `--resume latest`). The chat is saved in its chats dir
 // for the project: `~/.gemini/tmp/<project slug>/chats/session-<time>-<uuid prefix>.jsonl`.
 // Flags and screens checked against Gemini CLI 0.61.0 driven against a loopback Gemini API (screens:
-// test/fixtures/agent-screens/gemini-*.txt; test/integration/agents-real-gemini.test.ts).
+// test/support/fixtures/agent-screens/gemini-*.txt; test/integration/agents-real-gemini.test.ts).
 // Typed text (typing.ts's rules, observed on the real CLI): Gemini CLI 0.61.0 drops every `?` of a
 // fast burst typed into an empty input box; the first character written alone makes the box
 // non-empty first.

@@ -17,7 +17,7 @@
 //     when it is created): the parent's turn goes on;
 //   - PermissionAsked / QuestionAsked: a permission or a question waits for the person;
 //   - Answered: the person replied to one (the turn goes on, or ends with Idle).
-// Event names and payloads checked against the 1.18.33 binary (test/integration/hooks-real-opencode.test.ts);
+// Event names and payloads checked against the 1.18.33 binary (test/integration/agents/hooks/real-opencode.test.ts);
 // each spooled event becomes an activity (opencodeReport). Pure.
 import { pathToFileURL } from 'node:url';
 import type { AgentHooks } from '../profile.js';

@@ -8,8 +8,8 @@
 // bytes to know whether a resume can work. Retrying is working: opencode retries a failed request by
 // itself under its prompt ("[retrying in 4s attempt #2]").
 // Flags and screens checked against opencode 1.18.33 driven against a loopback Messages API through
-// its built-in anthropic provider (screens: test/fixtures/agent-screens/opencode-*.txt;
-// test/integration/agents-real-opencode.test.ts).
+// its built-in anthropic provider (screens: test/support/fixtures/agent-screens/opencode-*.txt;
+// test/integration/agents/real-opencode.test.ts).
 // Typed text (typing.ts's rules, observed on the real CLI): opencode 1.18.33 (its own TUI) takes
 // bracketed paste into its prompt without submitting it; a CR written on its own afterwards submits.
 import { fail, ok } from '../../../common/result.js';

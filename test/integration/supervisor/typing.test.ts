@@ -1,0 +1,78 @@
+// The supervisor's typed input goes through deliverText (main/supervisor/typing/typed-input.ts), here
+// with the fake agent in real direct ptys: a nudge the agent does not take (its Enter is lost) ends in
+// a restart with the resume command; an agent retrying a request by itself is left alone (nothing
+// typed, `send` refused) and nudged once its retries ran out; `send` of a long text is taken.
+import { readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import type { SupervisorEvent } from '../../../common/events.js';
+import type { Supervisor } from '../../../main/supervisor/supervisor.js';
+import { SupervisorHarness } from '../../support/supervisor-harness.js';
+import { until } from '../../../testkit/until.js';
+
+let h: SupervisorHarness;
+let events: SupervisorEvent[] = [];
+
+beforeEach(() => {
+  h = new SupervisorHarness('sup-typing');
+  events = h.events;
+});
+afterEach(() => h.cleanup());
+
+/** The agent's hooks are off: these tests prove typing against what the screen alone shows. */
+async function start(name: string, script: string): Promise<Supervisor> {
+  await h.session(name);
+  const sup = h.supervisor({ env: h.env({ FAKE_AGENT_SCRIPT: script, FAKE_AGENT_NO_HOOKS: '1' }), verify: false });
+  expect((await sup.start()).ok).toBe(true);
+  return sup;
+}
+
+const starts = (): Record<string, unknown>[] => h.starts();
+const inputs = (): string[] => h.inputs();
+const workLog = (name: string): string => h.workLog(name);
+const activity = (to: string): boolean => events.some((e) => e.type === 'session.activity' && e.to === to);
+
+it('a nudge the agent does not take (Enter lost) is tried twice, then the agent is restarted with its resume command', async () => {
+  const s = await start('deaf', 'deaf');
+  await until('waiting', () => activity('waiting'));
+  s.interruptSession('deaf', 'network');
+  await s.resumeSession('deaf', 'network');
+  await until('the restart', () => starts().length === 2);
+  const [first, second] = starts();
+  expect((second!['argv'] as string[]).slice(0, 2)).toEqual(['--resume', first!['sessionId']]);
+  expect(inputs()).toEqual([]); // never submitted
+  expect(workLog('deaf')).toMatch(/agent still running, waiting, but the nudge was not taken \(the agent did not start working after Enter \(sent 2 times\)\): restarted; agent relaunched with its resume command/);
+  // One resume, one entry: the restart is said by the relaunch's SESSION RESUMED alone.
+  expect(workLog('deaf').match(/SESSION RESUMED - /g)).toHaveLength(1);
+}, 60_000);
+
+it('an agent retrying by itself gets nothing typed and `send` is refused; once its retries run out it is nudged', async () => {
+  const s = await start('retry', '');
+  await until('waiting', () => activity('waiting'));
+  expect((await s.send('retry', 'retry:9000')).ok).toBe(true);
+  await until('the retry countdown on screen', () => readFileSync(h.record, 'utf8').includes('"event":"retrying"'));
+  // Its screen read once more after the countdown appeared (the harness reads within a few ms of output).
+  await sleep(500);
+  s.interruptSession('retry', 'network');
+  await s.resumeSession('retry', 'network');
+  expect(workLog('retry')).toMatch(/agent still running, retrying a request by itself: left to it/);
+  const sent = await s.send('retry', 'hello');
+  expect(sent.ok).toBe(false);
+  expect(!sent.ok && sent.message).toMatch(/retrying a request by itself; nothing was typed/);
+  expect(inputs()).toEqual(['retry:9000']);
+  // The countdown ends in the connection-error screen; the watcher then resumes, which nudges.
+  await until('the nudge', () => inputs().some((l) => l.startsWith('You were interrupted')), () => workLog('retry'), 30_000);
+  // The resume's log line is written once the nudge is confirmed, which can be after the agent read it.
+  await until('the nudge logged', () => /agent still running, error: nudged to continue/.test(workLog('retry')), () => workLog('retry'), 10_000);
+  expect(starts()).toHaveLength(1);
+}, 60_000);
+
+it('send: a text of 170+ characters is taken whole, and the call says so', async () => {
+  const s = await start('send', '');
+  await until('waiting', () => activity('waiting'));
+  const text = `Please ${'carefully '.repeat(16)}check the build and report back what failed first.`;
+  expect(text.length).toBeGreaterThan(170);
+  const sent = await s.send('send', text);
+  expect(sent).toEqual({ ok: true, value: { chars: text.length } });
+  expect(inputs()).toEqual([text]);
+}, 60_000);
