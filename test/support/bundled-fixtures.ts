@@ -9,7 +9,7 @@ import { REPO, tempDir } from '../../testkit/mori-cli.js';
 /** Bundles test/support/fixtures/<name> for each name into a temp dir; the bundled file's path by name. */
 export async function bundleFixtures(names: string[]): Promise<Record<string, string>> {
   const dir = tempDir('bundled-fixtures');
-  const input = Object.fromEntries(names.map((n) => [n.replace(/\.mjs$/, ''), path.join(REPO, 'test', 'fixtures', n)]));
+  const input = Object.fromEntries(names.map((n) => [n.replace(/\.mjs$/, ''), path.join(REPO, 'test', 'support', 'fixtures', n)]));
   // Only Node's own modules stay outside: the fixtures' imports are pure JavaScript.
   const bundle = await rolldown({ input, platform: 'node', logLevel: 'warn', external: (id) => id.startsWith('node:') });
   await bundle.write({ dir, format: 'esm', entryFileNames: '[name].mjs', chunkFileNames: '[name]-[hash].mjs' });
