@@ -8,10 +8,11 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createSession } from '../main/state/state-dir.js';
 import { writeCheckpoint } from '../main/supervisor/checkpoints/checkpoint.js';
 import { offlineCheckpointPorts } from '../main/cli/offline-session-write.js';
+import { median, percentile } from './lib/percentile.js';
+import { BIN } from './lib/setup.js';
 
 /** Checkpoints as the CLI takes them, sharing one limiter as one process's do. */
 const ports = offlineCheckpointPorts();
@@ -23,7 +24,6 @@ const CHANGED = 100;
 const RUNS = 5;
 const BUDGET_MS = 500;
 const STAT_BUDGET_MS = 300;
-const BIN = fileURLToPath(new URL('../bin/mori.js', import.meta.url));
 
 function gitRepo(dir: string): void {
   const env = { ...process.env, GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@b', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@b' };
@@ -57,8 +57,6 @@ function change(dir: string, run: number): void {
   for (let i = 0; i < 10; i++) writeFileSync(path.join(dir, `m${i * 9}`, `new-${run}-${i}.ts`), `export const added = ${run};\n`);
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
-const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.95))] ?? NaN;
 
 function timedNode(args: string[], env: NodeJS.ProcessEnv): number {
   const start = performance.now();
@@ -99,7 +97,7 @@ async function main(): Promise<void> {
     const same = await writeCheckpoint(c.value.stateDir, project, ports);
     unchangedMs = performance.now() - start;
     if (!same.ok || same.value.changed) throw new Error('an unchanged tree made a new checkpoint');
-    const ms = p95(runs);
+    const ms = percentile(runs, 95);
     const env = { ...process.env, MORI_HOME: home };
     const statMs: number[] = [];
     const nodeMs: number[] = [];

@@ -17,6 +17,7 @@ import { appendEntry, appendEntryAsync } from '../main/state/work-log.js';
 import { writeCheckpoint } from '../main/supervisor/checkpoints/checkpoint.js';
 import { offlineCheckpointPorts } from '../main/cli/offline-session-write.js';
 import { WORK_LOG } from '../common/state-files.js';
+import { median } from './lib/percentile.js';
 
 /** Checkpoints as the CLI takes them, sharing one limiter as one process's do. */
 const ports = offlineCheckpointPorts();
@@ -105,7 +106,6 @@ function syncGit(sessions: Session[]): number {
   return performance.now() - start;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
 async function main(): Promise<void> {
   const root = mkdtempSync(path.join(os.tmpdir(), 'mori-bench-suspend-'));

@@ -6,10 +6,10 @@ import { spawnSync } from 'node:child_process';
 import { linkSync, mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createSession } from '../main/state/state-dir.js';
+import { median } from './lib/percentile.js';
+import { REPO } from './lib/setup.js';
 
-const REPO = fileURLToPath(new URL('..', import.meta.url));
 const SESSIONS = 50;
 const SIZES_MB = [1, 10, 100];
 /** Runs per size; the median is reported so one slow run on a busy machine does not decide. */
@@ -45,7 +45,6 @@ function timeLs(home: string): { ms: number; count: number } {
   return { ms, count: out.sessions.length };
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
 async function main(): Promise<void> {
   const root = mkdtempSync(path.join(os.tmpdir(), 'mori-bench-cold-'));

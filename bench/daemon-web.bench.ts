@@ -8,13 +8,13 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { createWebSocketApi, type WebSocketLike } from '../common/mori-api.js';
 import { ControlClient } from '../main/daemon-client/control-client.js';
-import { echoLatencies, p95, Screen } from './echo-screen.js';
+import { echoLatencies, Screen } from './lib/echo-screen.js';
+import { ascending, percentile } from './lib/percentile.js';
+import { BIN } from './lib/setup.js';
 
-const BIN = fileURLToPath(new URL('../bin/mori.js', import.meta.url));
 const SESSIONS = 20;
 const KEYSTROKES = 200;
 /** Rounds alternate socket / web host so load on the machine hits both alike. */
@@ -106,8 +106,8 @@ async function main(): Promise<void> {
     w.value.detach();
     api.close();
     attachClient.value.close();
-    const echoSocketP95 = p95(viaSocket);
-    const echoWebP95 = p95(viaWeb);
+    const echoSocketP95 = percentile(viaSocket, 95);
+    const echoWebP95 = percentile(viaWeb, 95);
     const echoLimit = BUDGET.echoRatio * echoSocketP95 + BUDGET.echoSlackMs;
 
     // --- attach snapshot of a session that printed 10,000 lines
@@ -136,7 +136,7 @@ async function main(): Promise<void> {
       snapshots.push(got - t0);
       s.value.close();
     }
-    const snapshotP95 = p95(snapshots);
+    const snapshotP95 = percentile(snapshots, 95);
 
     // --- suspend hint with every session running
     const t0 = performance.now();
@@ -159,7 +159,7 @@ async function main(): Promise<void> {
         suspendMs: +suspendMs.toFixed(1),
         suspendInterrupted: interrupted,
         snapshotP95Ms: +snapshotP95.toFixed(2),
-        snapshotMs: [...snapshots].sort((a, b) => a - b).map((x) => +x.toFixed(1)),
+        snapshotMs: ascending(snapshots).map((x) => +x.toFixed(1)),
       }) + '\n',
     );
   } finally {

@@ -10,7 +10,8 @@ import { ControlClient } from '../main/daemon-client/control-client.js';
 import { controlDir, RemoteClient } from '../main/remote/remote-client.js';
 import { MORI_BIN, tempDir } from '../testkit/mori-cli.js';
 import { shq, SSHD, SshServer } from '../testkit/sshd.js';
-import { echoLatencies, p95, Screen } from './echo-screen.js';
+import { echoLatencies, Screen } from './lib/echo-screen.js';
+import { percentile } from './lib/percentile.js';
 
 const KEYSTROKES = 200;
 /** Rounds alternate ssh / socket so a burst of load on the machine hits both alike. */
@@ -78,8 +79,8 @@ async function main(): Promise<void> {
       ssh.push(...(await echoLatencies((d) => remote?.notify('input', { data: d }), viaSsh, per)));
       socket.push(...(await echoLatencies((d) => local?.notify('input', { data: d }), viaSocket, per)));
     }
-    const sshP95 = p95(ssh);
-    const socketP95 = p95(socket);
+    const sshP95 = percentile(ssh, 95);
+    const socketP95 = percentile(socket, 95);
     const limit = BUDGET.ratio * socketP95 + BUDGET.slackMs;
     process.stdout.write(
       JSON.stringify({

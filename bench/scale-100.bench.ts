@@ -13,15 +13,14 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import type { LiveSession } from '../common/ipc.js';
 import type { WatchedSession } from '../common/session-view.js';
 import { ControlClient } from '../main/daemon-client/control-client.js';
 import { TrayController, type TrayFactory } from '../main/electron/tray-controller.js';
+import { percentile } from './lib/percentile.js';
+import { BIN, REPO } from './lib/setup.js';
 
-const REPO = fileURLToPath(new URL('..', import.meta.url));
-const BIN = path.join(REPO, 'bin', 'mori.js');
 const SESSIONS = 100;
 const HISTORY_LINES = 10_000;
 /** CPU window once idle; long enough that a 10 ms clock tick is 0.03 % of it. */
@@ -37,7 +36,6 @@ const BUDGET = { rssMB: 250, cpuPercent: 1, lsMs: 200, listPaintMs: 1_000, trayM
 const MB = 1024 * 1024;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const pct = (xs: number[], p: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))] ?? NaN;
 const round = (x: number): number => Math.round(x * 10) / 10;
 const ticksPerSecond = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
 
@@ -221,13 +219,13 @@ async function main(): Promise<void> {
       cpuWindowS: CPU_WINDOW_MS / 1000,
       checkpointIntervalS: CHECKPOINT_EVERY_MS / 1000,
       checkpointsInWindow,
-      lsJsonMedianMs: round(pct(ls, 0.5)),
-      nodeStartMedianMs: round(pct(nodeStart, 0.5)),
-      lsToNodeStart: Math.round((pct(ls, 0.5) / pct(nodeStart, 0.5)) * 100) / 100,
+      lsJsonMedianMs: round(percentile(ls, 50)),
+      nodeStartMedianMs: round(percentile(nodeStart, 50)),
+      lsToNodeStart: Math.round((percentile(ls, 50) / percentile(nodeStart, 50)) * 100) / 100,
       listPaintMs: paints.map(round),
       listPaintMaxMs: round(Math.max(...paints)),
-      trayRebuildP50Ms: Math.round(pct(trayMs, 0.5) * 100) / 100,
-      trayRebuildP95Ms: Math.round(pct(trayMs, 0.95) * 100) / 100,
+      trayRebuildP50Ms: Math.round(percentile(trayMs, 50) * 100) / 100,
+      trayRebuildP95Ms: Math.round(percentile(trayMs, 95) * 100) / 100,
     };
     const pass =
       result.daemonRss100MB <= BUDGET.rssMB &&

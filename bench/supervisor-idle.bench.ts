@@ -6,9 +6,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createSession } from '../main/state/state-dir.js';
 import { Supervisor } from '../main/supervisor/supervisor.js';
+import { FAKE_AGENT as FAKE } from './lib/setup.js';
 
 const SESSIONS = 20;
 /** DESIGN.md §10: the budget, as a fraction of one core. */
@@ -17,7 +17,6 @@ const BUDGET = 0.01;
 const WINDOW_MS = Number(process.env.BENCH_WINDOW_S ?? 30) * 1000;
 /** Baseline window: the idle process alone; long enough for a tick-resolution reading. */
 const BASELINE_MS = Math.min(10_000, WINDOW_MS);
-const FAKE = fileURLToPath(new URL('../testkit/fake-agent.mjs', import.meta.url));
 
 const ticksPerSecond = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
 

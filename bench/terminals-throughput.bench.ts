@@ -20,6 +20,7 @@ import type { ManagedTerminal } from '../main/terminals/managed-terminal.js';
 import type { Terminal } from '../main/terminals/terminal.js';
 import { TmuxBackend } from '../main/terminals/tmux/tmux-backend.js';
 import { tmuxClientEnv } from '../main/terminals/tmux/tmux-server.js';
+import { median } from './lib/percentile.js';
 
 const FILE_MB = Number(process.env.MORI_BENCH_MB ?? 100);
 /** Direct pairs: seven runs a side (~1.5 s each) keep this part near 25 s. */
@@ -160,7 +161,6 @@ async function tmuxPipeline(backend: TmuxBackend, file: string, dir: string, rou
 }
 
 const best = (xs: number[]): number => Math.min(...xs);
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 const mbps = (bytes: number, seconds: number): number => Number((bytes / (1024 * 1024) / seconds).toFixed(1));
 const ratio = (x: number): number => Number(x.toFixed(2));
 

@@ -16,13 +16,13 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { SupervisorEvent } from '../common/events.js';
 import { createSession } from '../main/state/state-dir.js';
 import { LIMIT_JITTER_MS, LIMIT_MIN_GAP_MS } from '../main/supervisor/limits/limit-plan.js';
 import { Supervisor } from '../main/supervisor/supervisor.js';
+import { ascending, percentile } from './lib/percentile.js';
+import { FAKE_AGENT as FAKE } from './lib/setup.js';
 
-const FAKE = fileURLToPath(new URL('../testkit/fake-agent.mjs', import.meta.url));
 /** Ten sessions limited at once: the case the jitter is for. */
 const SESSIONS = Number(process.env.BENCH_LIMIT_SESSIONS ?? 10);
 /** The jitter's cap plus a second for Mori's own part. */
@@ -96,9 +96,7 @@ async function main(): Promise<void> {
     await sup.shutdown();
     rmSync(root, { recursive: true, force: true });
   }
-  const sorted = (xs: number[]): number[] => [...xs].sort((a, b) => a - b);
-  const pct = (xs: number[], p: number): number => sorted(xs)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? NaN;
-  const inOrder = sorted(resumes);
+  const inOrder = ascending(resumes);
   const gaps = inOrder.slice(1).map((t, i) => t - (inOrder[i] as number));
   const minGap = Math.min(...gaps);
   const max = Math.max(...delays);
@@ -109,11 +107,11 @@ async function main(): Promise<void> {
       pass: delays.length === SESSIONS && max <= BUDGET_MS && minGap >= LIMIT_MIN_GAP_MS && extraResumes === 0 && lateLimits === 0,
       sessions: SESSIONS,
       samples: delays.length,
-      p50AfterResetMs: Math.round(pct(delays, 50)),
-      p95AfterResetMs: Math.round(pct(delays, 95)),
+      p50AfterResetMs: Math.round(percentile(delays, 50)),
+      p95AfterResetMs: Math.round(percentile(delays, 95)),
       maxAfterResetMs: Math.round(max),
       minAfterResetMs: Math.round(Math.min(...delays)),
-      p50BeyondPlanMs: Math.round(pct(beyondPlan, 50)),
+      p50BeyondPlanMs: Math.round(percentile(beyondPlan, 50)),
       maxBeyondPlanMs: Math.round(Math.max(...beyondPlan)),
       minGapBetweenSessionsMs: Math.round(minGap),
       spreadFirstToLastMs: Math.round((inOrder.at(-1) ?? NaN) - (inOrder[0] ?? NaN)),

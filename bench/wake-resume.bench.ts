@@ -9,14 +9,14 @@ import { appendFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { SupervisorEvent } from '../common/events.js';
 import { createPowerWatch } from '../main/power/power-watch.js';
 import { createSession } from '../main/state/state-dir.js';
 import { InterruptionOrchestrator } from '../main/daemon/interruption-orchestrator.js';
 import { Supervisor } from '../main/supervisor/supervisor.js';
+import { percentile } from './lib/percentile.js';
+import { FAKE_AGENT as FAKE } from './lib/setup.js';
 
-const FAKE = fileURLToPath(new URL('../testkit/fake-agent.mjs', import.meta.url));
 const SESSIONS = 20;
 /** 20 sessions × 10 wakes: 200 samples for the p95. */
 const WAKES = 10;
@@ -82,8 +82,7 @@ async function main(): Promise<void> {
     server.close();
     rmSync(root, { recursive: true, force: true });
   }
-  const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? NaN;
-  const p95 = pct(beyond, 95);
+  const p95 = percentile(beyond, 95);
   process.stdout.write(
     JSON.stringify({
       name: 'wake-resume',
@@ -92,12 +91,12 @@ async function main(): Promise<void> {
       sessions: SESSIONS,
       wakes: WAKES,
       samples: beyond.length,
-      p50BeyondChecksMs: Math.round(pct(beyond, 50)),
+      p50BeyondChecksMs: Math.round(percentile(beyond, 50)),
       p95BeyondChecksMs: Math.round(p95),
       maxBeyondChecksMs: Math.round(Math.max(...beyond)),
-      p50ChecksMs: Math.round(pct(checks, 50)),
-      p50ConfirmedBeyondChecksMs: Math.round(pct(confirmed, 50)),
-      p95ConfirmedBeyondChecksMs: Math.round(pct(confirmed, 95)),
+      p50ChecksMs: Math.round(percentile(checks, 50)),
+      p50ConfirmedBeyondChecksMs: Math.round(percentile(confirmed, 50)),
+      p95ConfirmedBeyondChecksMs: Math.round(percentile(confirmed, 95)),
     }) + '\n',
   );
   process.exit(0);

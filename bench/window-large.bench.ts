@@ -7,12 +7,11 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { build } from 'vite';
+import { percentile } from './lib/percentile.js';
+import { BIN, REPO } from './lib/setup.js';
 
-const REPO = fileURLToPath(new URL('..', import.meta.url));
-const BIN = path.join(REPO, 'bin', 'mori.js');
 /** A state file an agent let grow far past what anyone reads. */
 const BIG_BYTES = 5 * 1024 * 1024;
 /** Keys typed: enough for a 95th percentile that is not just the slowest one or two. */
@@ -23,7 +22,6 @@ const KEY_GAP_MS = 30;
 const BUDGET_P95_MS = 50;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const pct = (xs: number[], p: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))] ?? NaN;
 const round = (x: number): number => Math.round(x * 10) / 10;
 
 /** A markdown session_state.md of about `bytes`: the usual headings, then many sections of notes. */
@@ -95,8 +93,8 @@ async function main(): Promise<void> {
       fileMB: round(BIG_BYTES / 1024 / 1024),
       openMs,
       keys: KEYS,
-      inputDelayP50Ms: round(pct(delays, 0.5)),
-      inputDelayP95Ms: round(pct(delays, 0.95)),
+      inputDelayP50Ms: round(percentile(delays, 50)),
+      inputDelayP95Ms: round(percentile(delays, 95)),
       inputDelayMaxMs: round(Math.max(...delays)),
     };
     const pass = result.inputDelayP95Ms <= BUDGET_P95_MS;

@@ -17,12 +17,11 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium, type Page, type WebSocket } from 'playwright-core';
 import { build } from 'vite';
+import { percentile } from './lib/percentile.js';
+import { BIN, REPO } from './lib/setup.js';
 
-const REPO = fileURLToPath(new URL('..', import.meta.url));
-const BIN = path.join(REPO, 'bin', 'mori.js');
 const FAKE_AGENT = path.join(REPO, 'test', 'fixtures', 'fake-agent.mjs');
 const SESSIONS = 20;
 const LOADS = 5;
@@ -39,7 +38,6 @@ const SHOWN = 's05';
 const BUDGET = { firstPaintMs: 1_000, switchMs: 100, inputDelayMs: 100, otherEchoMs: 1_000, hiddenRatio: 0.8 };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const pct = (xs: number[], p: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))] ?? NaN;
 const round = (x: number): number => Math.round(x * 10) / 10;
 
 function mori(home: string, args: string[]): void {
@@ -229,9 +227,9 @@ async function main(): Promise<void> {
     const result = {
       firstPaintMs: firstPaint.map(round),
       firstPaintMaxMs: round(Math.max(...firstPaint)),
-      switchP50Ms: round(pct(switches, 0.5)),
-      switchP95Ms: round(pct(switches, 0.95)),
-      floodInputDelayP95Ms: round(pct(lateness, 0.95)),
+      switchP50Ms: round(percentile(switches, 50)),
+      switchP95Ms: round(percentile(switches, 95)),
+      floodInputDelayP95Ms: round(percentile(lateness, 95)),
       floodInputDelayMaxMs: round(Math.max(...lateness)),
       otherEchoMs,
       floodReceivedMB: round(received / 1e6),

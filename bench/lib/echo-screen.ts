@@ -1,6 +1,5 @@
 // What the echo benches share: a terminal's output as it arrives with an event-driven wait for a
-// key in it (no polling delay in the figure), keystroke → echo latencies one key at a time, and p95.
-export const p95 = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.95))] ?? NaN;
+// key in it (no polling delay in the figure), keystroke → echo latencies one key at a time.
 
 export class Screen {
   text = '';
