@@ -10,12 +10,15 @@ import path from 'node:path';
 import type { SessionRecord } from '../common/session.js';
 import { claudeTranscriptPath } from '../main/agents/claude/transcript.js';
 import { LISTING_WAIT_MS, UsageBook } from '../main/daemon/usage-book.js';
+import { median } from './lib/percentile.js';
+import { REPO } from './lib/setup.js';
 
 const SESSIONS = Number(process.env.BENCH_USAGE_SESSIONS ?? 100);
 const MB = Number(process.env.BENCH_USAGE_MB ?? 50);
 const FIRST_BUDGET_MS = 1000;
 const LATER_BUDGET_MS = 5;
-const FIXTURE = path.join(import.meta.dirname, '..', 'test', 'fixtures', 'usage', 'claude', 'projects', '-fixture-project', '0f5e3a52-5c1e-4b8e-9a43-6c1f2d7b9e10.jsonl');
+// A real Claude Code record, the one the usage tests read (read as data, not imported).
+const FIXTURE = path.join(REPO, 'test', 'support', 'fixtures', 'usage', 'claude', 'projects', '-fixture-project', '0f5e3a52-5c1e-4b8e-9a43-6c1f2d7b9e10.jsonl');
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'mori-usage-bench-'));
 const env = { CLAUDE_CONFIG_DIR: path.join(root, 'claude') };
@@ -64,7 +67,6 @@ for (let round = 0; round < 5; round++) {
 }
 rmSync(root, { recursive: true, force: true });
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 const addedMs = median(grown) - median(idle);
 const expected = SESSIONS * (requestsPerFile + 5);
 const round1 = (n: number): number => Math.round(n * 10) / 10;

@@ -20,9 +20,8 @@ import path from 'node:path';
 import { chromium, type Page, type WebSocket } from 'playwright-core';
 import { build } from 'vite';
 import { percentile } from './lib/percentile.js';
-import { BIN, REPO } from './lib/setup.js';
+import { BIN, FAKE_AGENT, REPO } from './lib/setup.js';
 
-const FAKE_AGENT = path.join(REPO, 'test', 'fixtures', 'fake-agent.mjs');
 const SESSIONS = 20;
 const LOADS = 5;
 const SWITCHES = 20;

@@ -44,7 +44,7 @@ function hostileRepo(): { project: string; markers: string; head: string } {
   writeFileSync(path.join(project, 'code.txt'), 'version one\n');
   writeFileSync(path.join(project, 'other.dat'), 'data one\n');
   writeFileSync(path.join(project, '.gitattributes'), '*.txt filter=tree diff=tree\n');
-  git(project, 'add', '..');
+  git(project, 'add', '.');
   git(project, 'commit', '-q', '-m', 'start');
   const head = git(project, 'rev-parse', 'HEAD').trim();
   writeFileSync(path.join(project, '.git', 'info', 'attributes'), '*.dat filter=info\n');

@@ -48,7 +48,7 @@ function fixture(sub = ''): Fixture {
   const project = path.join(repo, sub);
   mkdirSync(project, { recursive: true });
   writeFileSync(path.join(project, 'a.txt'), 'a\n');
-  git(repo, 'add', '..');
+  git(repo, 'add', '.');
   git(repo, 'commit', '-q', '-m', 'start');
   const cache = tempDir('remembered-xdg');
   const log = path.join(tempDir('git-log'), 'runs');

@@ -10,7 +10,7 @@ describe('sessionNameProblem', () => {
   });
   it('refuses a name macOS would open as a bundle, saying so', () => {
     for (const ext of ['app', 'bundle', 'framework', 'plugin', 'kext', 'pkg', 'mpkg', 'prefpane', 'appex', 'workflow', 'xpc']) {
-      expect(sessionNameProblem(`x.${ext}`), ext).toBe(`it may not end in "..${ext}": macOS would open its state folder as an app or package, not as a folder`);
+      expect(sessionNameProblem(`x.${ext}`), ext).toBe(`it may not end in ".${ext}": macOS would open its state folder as an app or package, not as a folder`);
     }
   });
 });

@@ -14,7 +14,7 @@ import { totalTokens } from '../../../../common/usage.js';
 import { SessionUsageReader } from '../../../../main/agents/usage/session-usage.js';
 import { REPO } from '../../../../testkit/mori-cli.js';
 
-const FIXTURES = path.join(REPO, 'test', 'fixtures', 'usage');
+const FIXTURES = path.join(REPO, 'test', 'support', 'fixtures', 'usage');
 const CCUSAGE = path.join(REPO, 'node_modules', '.bin', 'ccusage');
 
 interface CcusageTotals {

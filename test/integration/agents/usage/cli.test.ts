@@ -10,8 +10,8 @@ import { claudeTranscriptPath } from '../../../../main/agents/claude/transcript.
 import { moriIn, REPO } from '../../../../testkit/mori-cli.js';
 import { until, untilValue } from '../../../../testkit/until.js';
 
-const FIXTURE = path.join(REPO, 'test', 'fixtures', 'usage', 'claude', 'projects', '-fixture-project', '0f5e3a52-5c1e-4b8e-9a43-6c1f2d7b9e10.jsonl');
-const FAKE = path.join(REPO, 'test', 'fixtures', 'fake-agent.mjs');
+const FIXTURE = path.join(REPO, 'test', 'support', 'fixtures', 'usage', 'claude', 'projects', '-fixture-project', '0f5e3a52-5c1e-4b8e-9a43-6c1f2d7b9e10.jsonl');
+const FAKE = path.join(REPO, 'testkit', 'fake-agent.mjs');
 
 let root: string;
 let home: string;

@@ -45,7 +45,7 @@ function fingerprint(dir: string): Record<string, string> {
       for (const e of readdirSync(at).sort()) walk(path.join(rel, e));
     } else out[rel] = `file ${mode} ${st.nlink} ${createHash('sha256').update(readFileSync(at)).digest('hex')}`;
   };
-  walk('../..');
+  walk('.');
   return out;
 }
 

@@ -56,7 +56,7 @@ describe('the report script', () => {
     expect(await report(spool, 'PreToolUse', '{"tool_name":"Bash"}')).toMatchObject({ code: 0 });
     const names = calls();
     expect(names).toHaveLength(2);
-    expect(names.map((n) => n.split('../..')[1]).sort()).toEqual(['PreToolUse', 'Stop']);
+    expect(names.map((n) => n.split('.')[1]).sort()).toEqual(['PreToolUse', 'Stop']);
     const stop = names.find((n) => n.endsWith('.Stop')) as string;
     expect(readFileSync(path.join(spool, stop), 'utf8')).toBe('{"session_id":"x"}');
   });

@@ -14,7 +14,7 @@ import { SessionUsageReader } from '../../../../main/agents/usage/session-usage.
 import { calcPrice } from '@pydantic/genai-prices';
 import { contextWindow, PRICE_TABLE, requestCost } from '../../../../main/agents/usage/usage-cost.js';
 
-const FIXTURES = path.join(import.meta.dirname, '../../..', 'fixtures', 'usage');
+const FIXTURES = path.join(import.meta.dirname, '../../..', 'support', 'fixtures', 'usage');
 const CLAUDE_ID = '0f5e3a52-5c1e-4b8e-9a43-6c1f2d7b9e10';
 const CLAUDE_FILE = path.join(FIXTURES, 'claude', 'projects', '-fixture-project', `${CLAUDE_ID}.jsonl`);
 const CODEX_DAY = path.join(FIXTURES, 'codex', 'sessions', '2026', '12', '06');
@@ -122,7 +122,7 @@ describe('prices and windows', () => {
   });
 
   it('names the installed table, knows the windows it lacks from the overrides, and none for an unknown model', async () => {
-    const pkg = JSON.parse(readFileSync(path.join(import.meta.dirname, '../../..', '../../..', 'node_modules', '@pydantic', 'genai-prices', 'package.json'), 'utf8')) as { version: string };
+    const pkg = JSON.parse(readFileSync(path.join(import.meta.dirname, '../../../..', 'node_modules', '@pydantic', 'genai-prices', 'package.json'), 'utf8')) as { version: string };
     expect(PRICE_TABLE).toBe(`@pydantic/genai-prices ${pkg.version}`);
     expect(contextWindow('gemini-2.5-pro', 'google')).toBe(1_048_576);
     expect(contextWindow('claude-sonnet-4-5', 'anthropic')).toBe(200_000);
