@@ -5,7 +5,7 @@ import * as z from 'zod/mini';
 import './zod-english.js';
 import { AgentActivity } from './agent-activity.js';
 import { NetworkOfflineEvent, NetworkOnlineEvent, ResumeEvent, SuspendEvent } from './power.js';
-import { InterruptReason, UsageLimitPlan } from './session.js';
+import { InterruptReason, ProfileName, UsageLimitPlan } from './session.js';
 
 /** A session's runtime state (DESIGN.md §4): the lifecycle, not the stored intent. */
 export const RUNTIME_STATES = ['idle', 'starting', 'running', 'interrupted', 'backoff', 'limited', 'verifying', 'resuming', 'attention', 'stopped', 'finished'] as const;
@@ -68,6 +68,8 @@ export const SupervisorEvent = z.lazy(() => z.discriminatedUnion('type', [
   z.object({ type: z.literal('session.registered'), ...sessionBase }),
   /** The person renamed the session (`name` is the new one); its id is the same. */
   z.object({ type: z.literal('session.renamed'), ...sessionBase, from: z.string() }),
+  /** The session was handed from one agent profile to another (`reason` in the person's words); same id, same state. */
+  z.object({ type: z.literal('session.handedOff'), ...sessionBase, from: ProfileName, to: ProfileName, reason: z.string() }),
   z.object({ type: z.literal('power.suspend'), ...SuspendEvent.shape }),
   z.object({ type: z.literal('power.resume'), ...ResumeEvent.shape }),
   z.object({ type: z.literal('network.offline'), ...NetworkOfflineEvent.shape }),

@@ -22,7 +22,7 @@ export interface HostApi {
 }
 
 /** Methods whose value is one session: its id and name get the host's prefix. */
-const SESSION_VALUED = new Set<IpcMethod>(['start', 'stop', 'limit.resume-now', 'limit.dont-resume', 'session.rename', 'attach']);
+const SESSION_VALUED = new Set<IpcMethod>(['start', 'stop', 'limit.resume-now', 'limit.dont-resume', 'session.rename', 'session.handoff', 'attach']);
 
 /** A remote's session as the window names it: `host:<id>`, `host:<name>`. */
 export const prefixedSession = (host: string, info: LiveSession): LiveSession => ({ ...info, id: `${host}:${info.id}`, name: `${host}:${info.name}` });

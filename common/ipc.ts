@@ -227,6 +227,20 @@ export const IpcMethods = lazyMethods({
     }),
     result: LiveSession,
   }),
+  /**
+   * Hands the session to an agent of another profile: its agent is stopped (its own id kept in
+   * agent.previousIds) and one of `profile` starts fresh in the same directory with the full resume
+   * prompt, told who worked before it and `reason`. `command` only for shell/custom (approved apart).
+   */
+  'session.handoff': () => ({
+    params: z.object({
+      session: SessionRef,
+      profile: ProfileName,
+      reason: z.optional(z.string().check(z.minLength(1), z.maxLength(200))),
+      command: z.optional(z.string().check(z.minLength(1), z.maxLength(10_000))),
+    }),
+    result: LiveSession,
+  }),
   /** Gives a session a new name (same id): its state dir moves to `.mori/<name>/`. Refused while its agent runs. */
   'session.rename': () => ({ params: z.object({ session: SessionRef, name: z.string().check(z.minLength(1), z.maxLength(64)) }), result: LiveSession }),
   /**

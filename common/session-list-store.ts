@@ -29,6 +29,9 @@ export function foldEvent(rows: Map<string, WatchedSession>, e: DaemonEvent): vo
       row.attention = null;
       row.interrupted = null;
       break;
+    case 'session.handedOff':
+      row.info = { ...row.info, profile: e.to };
+      break;
     case 'session.stopped':
       row.attention = null;
       row.verify = null;

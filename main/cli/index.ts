@@ -27,6 +27,7 @@ const COMMAND_MODULES: Record<string, () => Promise<Registrar>> = {
   'resume-now': async () => (await import('./commands/control.js')).registerControl,
   'dont-resume': async () => (await import('./commands/control.js')).registerControl,
   send: async () => (await import('./commands/control.js')).registerControl,
+  handoff: async () => (await import('./commands/control.js')).registerControl,
   attach: async () => (await import('./commands/attach.js')).registerAttach,
   remote: async () => (await import('./commands/remote.js')).registerRemote,
   bridge: async () => (await import('./commands/remote.js')).registerRemote,

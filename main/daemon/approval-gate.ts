@@ -1,6 +1,6 @@
 // Approvals come only from the person (DESIGN.md §7, §11): which requests approve something (trust a
 // command list or an agent command, create a session with its command approved, change the daemon's
-// settings, stop the daemon, remove or rename a session), which launch an agent (create or start a
+// settings, stop the daemon, remove or rename a session), which launch an agent (create, start or hand off a
 // session: an agent does not start agents), and the decision for whoever asked. A caller inside a
 // supervised agent's process tree is refused either with a message saying where approvals are given.
 // The supervisor asks it about the process on the other end of the control socket; the CLI about
@@ -63,6 +63,9 @@ export function launchingAction(method: IpcMethod, _params: unknown): string | n
       return 'creating a session (it starts an agent on the task it is given)';
     case 'start':
       return 'starting a session (it launches its agent)';
+    // An agent does not hand its session (or another) to an agent of its choosing.
+    case 'session.handoff':
+      return 'handing a session to another agent (it launches one)';
     default:
       return null;
   }

@@ -18,6 +18,7 @@ import { CHECKPOINT_CONCURRENCY, Checkpointer, type CheckpointPorts } from './ch
 import { ExitHandler } from './exits/exit-handler.js';
 import { AgentIdLearner } from './launch/agent-id-learner.js';
 import { AgentLauncher } from './launch/agent-launcher.js';
+import { Handoff } from './resume/handoff.js';
 import { LaunchQueue } from './launch/launch-queue.js';
 import { UsageLimits } from './limits/usage-limits.js';
 import { ResumeController } from './resume/resume-controller.js';
@@ -60,6 +61,7 @@ export interface SupervisorParts {
   queue: LaunchQueue;
   journal: ResumeJournal;
   resumer: ResumeController;
+  handoff: Handoff;
   startup: SessionStartup;
   /** The person's stop (session-stop.ts) of the session `ref` names. */
   stop(ref: string): Promise<Result<LiveSession>>;
@@ -105,6 +107,7 @@ export function buildParts(options: SupervisorOptions): SupervisorParts {
     limits: { report: (rt, signal) => void limits.report(rt, signal), working: (rt) => limits.agentWorking(rt) },
   });
   const resumer = new ResumeController({ home, env, clock, scheduler, machine, store, moves, verify: options.verify, stuckAfterWakeMs: options.stuckAfterWakeMs, launcher, exits, journal, typist, resumePolicy: options.resumePolicy });
+  const handoff = new Handoff({ home, env, clock, machine, store, launcher, exits, emit });
   // The Supervisor's own: bringing sessions up, removing and renaming them.
   const startup = new SessionStartup({ home, env, machine, tmux, queue, launcher, resumer, exits });
   const stop = async (ref: string): Promise<Result<LiveSession>> =>
@@ -119,5 +122,5 @@ export function buildParts(options: SupervisorOptions): SupervisorParts {
   exits.onRestartDue((rt, reason) => resumer.resume(rt, reason, null));
   limits.onResumeDue((rt, context, how) => resumer.resume(rt, 'usage-limit', context, how));
 
-  return { home, clock, env, machine, events, sessions, store, moves, direct, tmux, typist, checkpoints, checkpointPorts, limits, hooks, exits, queue, journal, resumer, startup, stop, admin };
+  return { home, clock, env, machine, events, sessions, store, moves, direct, tmux, typist, checkpoints, checkpointPorts, limits, hooks, exits, queue, journal, resumer, handoff, startup, stop, admin };
 }

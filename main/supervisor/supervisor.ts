@@ -27,6 +27,7 @@ import { buildParts, type SupervisorParts } from './supervisor-parts.js';
 import type { ResumeContext, StartReport, SupervisorOptions } from './supervisor-options.js';
 import { shutdownSessions } from './supervisor-shutdown.js';
 import type { LimitReport } from './limits/usage-limits.js';
+import type { HandoffRequest } from './resume/handoff.js';
 import { sessionInfo } from './session/session-info.js';
 import type { SessionRuntime } from './session/session-runtime.js';
 import { attachView, notRunning } from './session/view-hub.js';
@@ -142,6 +143,14 @@ export class Supervisor {
   /** The person stops a session: the agent's whole process group is ended, and it is never auto-resumed. */
   stopSession(ref: string): Promise<Result<LiveSession>> {
     return this.parts.stop(ref);
+  }
+
+  /** Hands the session to an agent of another profile (resume/handoff.ts): the old one ended, the new one started fresh. */
+  async handOff(ref: string, req: HandoffRequest): Promise<Result<LiveSession>> {
+    return this.parts.sessions.withSession(ref, async (rt): Promise<Result<LiveSession>> => {
+      const r = await this.parts.handoff.handOff(rt, req);
+      return r.ok ? ok(sessionInfo(rt)) : r;
+    });
   }
 
   /**

@@ -19,6 +19,7 @@ export const STORY_TYPES: readonly DaemonEvent['type'][] = [
   'session.limited',
   'session.stopped',
   'session.renamed',
+  'session.handedOff',
   'session.removed',
   'verify.finished',
   'power.suspend',

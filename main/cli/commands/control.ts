@@ -1,4 +1,4 @@
-// `mori start S | stop S | resume-now S | dont-resume S | send S TEXT` (DESIGN.md §9, §12): act on the running supervisor
+// `mori start S | stop S | resume-now S | dont-resume S | send S TEXT | handoff S --to PROFILE` (DESIGN.md §9, §12): act on the running supervisor
 // through its control socket, starting the daemon first when none answers (and saying so); S as
 // `host:session` acts on a remote's daemon through ssh (its bridge starts it there). How a command
 // reaches S's daemon (`connectTarget`) is shared with `attach` (attach.ts). Runs in the CLI process.
@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import { LiveSession } from '../../../common/ipc.js';
 import type { Result } from '../../../common/result.js';
 import { preciseState } from '../../../common/session-view.js';
+import { ProfileName } from '../../../common/session.js';
 import { resolveSession } from '../../state/resolve-session.js';
 import { readSessionFile } from '../../state/session-file.js';
 import { connectOrStart, type Started } from '../../daemon-client/daemon-process.js';
@@ -117,6 +118,25 @@ export function registerControl(program: Command): void {
         reportSuccess({ ok: true, session: r.value }, infoText(r.value), opts);
       });
   }
+
+  program
+    .command('handoff <session>')
+    .description("hand a session to an agent of another profile: its agent is stopped (its id kept), the new one starts with the resume prompt")
+    .requiredOption('--to <profile>', 'the agent profile to continue with (claude, codex, gemini, opencode, aider, shell, custom)')
+    .option('--reason <words>', 'why, for the work log and the new agent')
+    .option('--command <cmd>', 'the command line, for the shell and custom profiles')
+    .option('--json', 'print JSON')
+    .action(async (spec: string, opts: OutputOptions & { to: string; reason?: string; command?: string }) => {
+      // A hand-off launches an agent: the person's, never an agent's (the daemon refuses it too).
+      const refused = await refusedInsideAgent(moriHome(), `\`mori handoff ${spec}\` (a hand-off launches another agent)`);
+      if (refused) return reportFailure(refused, opts);
+      const profile = ProfileName.safeParse(opts.to);
+      if (!profile.success) return reportFailure({ ok: false, code: 'usage', message: `--to: unknown agent profile "${opts.to}" (one of: ${ProfileName.options.join(', ')})` }, opts);
+      const params = { profile: profile.data, ...(opts.reason !== undefined ? { reason: opts.reason } : {}), ...(opts.command !== undefined ? { command: opts.command } : {}) };
+      const r = await withClient(spec, (c, session) => c.request('session.handoff', { session, ...params }));
+      if (!r.ok) return reportFailure(r, opts);
+      reportSuccess({ ok: true, session: r.value }, infoText(r.value), opts);
+    });
 
   program
     .command('send <session> <text...>')

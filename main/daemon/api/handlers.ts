@@ -7,7 +7,7 @@ import type { HandlerMap } from './context.js';
 import { stopDaemon } from './daemon.js';
 import { networkHintHandler, powerHintHandler } from './hints.js';
 import { appendWorkLog, tailWorkLog } from './log.js';
-import { initSession, limitDontResume, limitResumeNow, listSessions, listSessionsWithState, renameSession, sendToSession, startSession, stopSession } from './sessions.js';
+import { handOffSession, initSession, limitDontResume, limitResumeNow, listSessions, listSessionsWithState, renameSession, sendToSession, startSession, stopSession } from './sessions.js';
 import { getSettings, setSettings } from './settings.js';
 import { removeSession } from './session-remove.js';
 import { readState, writeState } from './state.js';
@@ -36,6 +36,7 @@ export const HANDLERS: HandlerMap = {
   'events.recent': eventsRecent,
   'session.init': initSession,
   'session.rename': renameSession,
+  'session.handoff': handOffSession,
   'session.remove': removeSession,
   'state.read': readState,
   'state.write': writeState,

@@ -19,6 +19,7 @@ export const startSession: Handler<'start'> = (p, ctx) => ctx.supervisor.startSe
 export const stopSession: Handler<'stop'> = (p, ctx) => ctx.supervisor.stopSession(p.session);
 export const limitResumeNow: Handler<'limit.resume-now'> = (p, ctx) => ctx.supervisor.limitChoice(p.session, 'resume-now');
 export const limitDontResume: Handler<'limit.dont-resume'> = (p, ctx) => ctx.supervisor.limitChoice(p.session, 'dont-resume');
+export const handOffSession: Handler<'session.handoff'> = (p, ctx) => ctx.supervisor.handOff(p.session, { to: p.profile, reason: p.reason, command: p.command });
 export const sendToSession: Handler<'send'> = (p, ctx) => ctx.supervisor.send(p.session, p.text, p.enter);
 
 export const renameSession: Handler<'session.rename'> = async (p, ctx) => {

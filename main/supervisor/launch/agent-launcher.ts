@@ -60,6 +60,8 @@ export interface LaunchRequest {
   gen: number;
   /** Why a live agent was ended to make way for this launch (stuck, a nudge not taken); null: it was not running. */
   restartedBecause?: string | null;
+  /** The session was just handed to this agent's profile (resume/handoff.ts): the old agent was running or not, as it was. */
+  handedOff?: boolean;
 }
 
 /** Where a relaunch says it resumes the session (resume/resume-journal.ts, the one writer of it). */
@@ -116,7 +118,8 @@ export class AgentLauncher {
     const { spec, kind } = plan.value;
     const program = checkAgentProgram(rt.profile.name, spec.file, this.ports.env, spec.cwd);
     if (!program.ok) return moves.attention(rt, 'agent-missing', program.message);
-    if (!moves.move(rt, req.reason === null ? 'launch' : 'resume')) return;
+    // A hand-off may come while the old agent's run was the session's state (running): it is taken up, not launched anew.
+    if (!moves.move(rt, req.reason === null && req.handedOff !== true ? 'launch' : 'resume')) return;
     if (req.reason !== null) this.ports.journal.resuming(rt, kind);
     const { backend, note } = await this.backendFor(rt.session.backend);
     const size = this.ports.size ?? DEFAULT_SIZE;

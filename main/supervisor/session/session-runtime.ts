@@ -118,6 +118,7 @@ export class SessionRuntime {
   private retryAt: number | null = null;
   private taken = 0;
   private file: SessionRecord;
+  private agentProfile: AgentProfile;
   readonly timers = new SessionTimers();
   /** Views told when the terminal goes away. */
   readonly viewEnders = new Set<(reason: string) => void>();
@@ -130,12 +131,13 @@ export class SessionRuntime {
   constructor(
     readonly stateDir: string,
     session: SessionRecord,
-    readonly profile: AgentProfile,
+    profile: AgentProfile,
     restart: RestartState,
     readonly releaseLock: () => void,
   ) {
     const k = session.intent.kind;
     this.file = session;
+    this.agentProfile = profile;
     this.current = k === 'user-stopped' ? 'stopped' : k === 'finished' ? 'finished' : k === 'attention' ? 'attention' : 'idle';
     this.restartState = restart;
     this.failed = session.failedResume;
@@ -149,6 +151,11 @@ export class SessionRuntime {
 
   get name(): string {
     return this.file.name;
+  }
+
+  /** The agent profile the session runs; another only after a hand-off (handOver). */
+  get profile(): AgentProfile {
+    return this.agentProfile;
   }
 
   /** The last session.json read or written: the stored truth (intent, exits, crashes). */
@@ -298,6 +305,12 @@ export class SessionRuntime {
   /** No restart is pending any more. */
   cancelRetry(): void {
     this.retryAt = null;
+  }
+
+  /** The session was handed to another agent (resume/handoff.ts): its profile, and no failed resume of the old one. */
+  handOver(profile: AgentProfile): void {
+    this.agentProfile = profile;
+    this.failed = null;
   }
 
   /** An agent that picks its own id was launched at `wallMs`; null: its id is known (or not sought). */

@@ -36,6 +36,7 @@ describe('launchingAction', () => {
   it('names creating and starting a session whatever the params; the rest an agent may do (log, status, checks, typing into and stopping its session) is not refused', () => {
     expect(launchingAction('session.init', { projectDir: '/p', name: 'n', profile: 'claude', backend: 'direct', task: 'anything' })).toMatch(/creating a session/);
     expect(launchingAction('start', { session: 's' })).toMatch(/starting a session/);
+    expect(launchingAction('session.handoff', { session: 's', profile: 'codex' })).toMatch(/handing a session to another agent/);
     // An agent-profile session is refused as a launch; one with a command as the approval it also is.
     expect(agentRefusedAction('session.init', { projectDir: '/p', name: 'n', profile: 'claude', backend: 'direct' })).toMatch(/creating a session \(/);
     expect(agentRefusedAction('session.init', { projectDir: '/p', name: 'n', profile: 'shell', backend: 'direct', command: 'sh' })).toMatch(/command approved/);
