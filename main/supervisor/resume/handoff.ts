@@ -109,7 +109,8 @@ export class Handoff {
     const preface = handoffPreface(from, rt.profile, previousId, reason);
     const prompt = `${preface}\n\n${buildResumePrompt({ ...inputs.value, budget: RESUME_PROMPT_BUDGET - preface.length })}`;
     const spec = rt.profile.newSession({ cwd: paths.value.projectDir, prompt, newAgentSessionId: randomUUID(), command: session.agent.command, env: ports.env });
-    return spec.ok ? ok({ kind: 'fresh', spec: spec.value, whyFresh: `handed over from ${from.name}` }) : spec;
+    // The SESSION HANDED OFF entry before it says why: the launch's own says only how.
+    return spec.ok ? ok({ kind: 'fresh', spec: spec.value }) : spec;
   }
 }
 
