@@ -1,6 +1,6 @@
 // The selected session's header (DESIGN.md §13): its name, its state in words, where it runs (and its worktree's branch), and
 // its actions (Verify; Stop…, which asks first, or Start/Resume; and a More actions menu away from
-// Stop: Rename…, disabled with the reason while the agent runs, Restart…, and Remove… in red), with the
+// Stop: Rename…, disabled with the reason while the agent runs, Restart…, Continue with… (another agent), and Remove… in red), with the
 // line saying how the last action went. The dialogs they open are the window's (shell/window-dialogs.tsx). Runs
 // in the renderer.
 import type { LiveSession } from '../../common/ipc.js';
@@ -15,6 +15,7 @@ export function SessionHeader(props: { store: WindowStore; current: LiveSession;
   const more: MenuItem[] = [
     { id: 'rename', label: 'Rename…', run: () => store.openDialog('rename'), ...(props.running ? { disabledReason: 'Stop the session first: its agent runs in the folder a rename moves.' } : {}) },
     ...(props.running ? [{ id: 'restart', label: 'Restart…', run: () => store.openDialog('restart') }] : []),
+    { id: 'handoff', label: 'Continue with…', run: () => store.openDialog('handoff') },
     { id: 'remove', label: 'Remove…', run: () => store.openDialog('remove'), danger: true },
   ];
   return (

@@ -1,9 +1,9 @@
 // The window's one open dialog (DESIGN.md §13): a new session, the command palette (the sessions in
 // the list's order, the first nine with their Mod+digit, and every action of the window — the
-// selected session's (verify, start or stop, restart, trust, rename, remove, mute, its tabs), the
+// selected session's (verify, start or stop, restart, continue with another agent, trust, rename, remove, mute, its tabs), the
 // theme, settings, notices — each with its shortcut; in the app also the selected session's state
 // folder, which only its main process can open), the keyboard shortcuts, the settings, or one asked
-// about the selected session (rename, remove, stop, restart). Runs in the renderer.
+// about the selected session (rename, remove, stop, restart, continue with…). Runs in the renderer.
 import { inListOrder } from '../sessions/shown-order.js';
 import { NewSessionDialog } from '../dialogs/new-session-dialog.js';
 import { Palette, type PaletteItem } from '../dialogs/palette.js';
@@ -15,6 +15,7 @@ import { stepTerminalFontSize } from '../ui/window-prefs.js';
 import { setThemeChoice, THEMES, themeChoice } from '../ui/theme.js';
 import { RemoveDialog, RenameDialog } from '../header/session-manage.js';
 import { StopDialog } from '../header/stop-dialog.js';
+import { HandoffDialog } from '../header/handoff-dialog.js';
 import { TABS } from './session-tabs.js';
 
 function paletteItems(store: WindowStore): PaletteItem[] {
@@ -37,6 +38,7 @@ function paletteItems(store: WindowStore): PaletteItem[] {
       // A running session cannot be renamed (its agent runs in the folder a rename moves).
       items.push({ id: 'rename', label: `Rename ${current.name}…`, run: () => store.openDialog('rename') });
     }
+    items.push({ id: 'handoff', label: `Continue ${current.name} with another agent…`, run: () => store.openDialog('handoff') });
     items.push({ id: 'trust', label: `Review and trust the checks of ${current.name}…`, run: () => store.reviewTrust(current.id) });
     items.push({ id: 'remove', label: `Remove ${current.name}…`, run: () => store.openDialog('remove') });
     for (const t of TABS) items.push({ id: `tab-${t.id}`, label: `Show ${t.label}`, run: () => store.setTab(t.id) });
@@ -70,6 +72,7 @@ export function WindowDialogs(props: { store: WindowStore; state: WindowState })
     case 'remove':
     case 'stop':
     case 'restart':
+    case 'handoff':
       return <SessionDialog store={store} dialog={props.state.dialog} />;
     case 'settings':
       return <SettingsDialog api={store.api} onClose={store.closeDialog} browserNotifications={props.state.permission} onAskBrowser={store.askBrowser} />;
@@ -79,7 +82,7 @@ export function WindowDialogs(props: { store: WindowStore; state: WindowState })
 }
 
 /** A dialog about the selected session; none when no session is selected (it was removed meanwhile). */
-function SessionDialog(props: { store: WindowStore; dialog: 'rename' | 'remove' | 'stop' | 'restart' }) {
+function SessionDialog(props: { store: WindowStore; dialog: 'rename' | 'remove' | 'stop' | 'restart' | 'handoff' }) {
   const { store } = props;
   const current = store.current;
   if (!current) return null;
@@ -88,6 +91,8 @@ function SessionDialog(props: { store: WindowStore; dialog: 'rename' | 'remove' 
       return <RenameDialog api={store.api} session={current} onClose={store.closeDialog} onStatus={store.setActionStatus} />;
     case 'remove':
       return <RemoveDialog api={store.api} session={current} onClose={store.closeDialog} onStatus={store.setActionStatus} />;
+    case 'handoff':
+      return <HandoffDialog api={store.api} session={current} onClose={store.closeDialog} onStatus={store.setActionStatus} />;
     default: {
       const restart = props.dialog === 'restart';
       return <StopDialog name={current.name} restart={restart} onCancel={store.closeDialog} onConfirm={() => void (restart ? store.restart() : store.act('stop', 'Stop'))} />;

@@ -20,8 +20,8 @@ import { TerminalPool } from '../terminal/terminal-pool.js';
 import { stepTerminalFontSize } from '../ui/window-prefs.js';
 
 export type Tab = 'terminal' | EditableStateFile | 'checks' | 'changes';
-/** The window's one open dialog; rename, remove, stop and restart are about the selected session. */
-export type Dialog = 'new' | 'settings' | 'shortcuts' | 'palette' | 'rename' | 'remove' | 'stop' | 'restart';
+/** The window's one open dialog; rename, remove, stop, restart and handoff are about the selected session. */
+export type Dialog = 'new' | 'settings' | 'shortcuts' | 'palette' | 'rename' | 'remove' | 'stop' | 'restart' | 'handoff';
 export type BrowserPermission = NotificationPermission | 'unsupported';
 
 /** How often the "4 min ago" words are redrawn: they change by the minute. */

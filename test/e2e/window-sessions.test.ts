@@ -70,7 +70,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('renaming and remov
     await expect.poll(focusedText).toMatch(/^Rename…/);
     expect(await rename.getAttribute('aria-disabled')).toBe('true');
     expect(await rename.getAttribute('aria-description')).toMatch(/Stop the session first/);
-    expect(await menu.getByRole('menuitem').allInnerTexts()).toEqual([expect.stringMatching(/^Rename…/), 'Restart…', 'Remove…']);
+    expect(await menu.getByRole('menuitem').allInnerTexts()).toEqual([expect.stringMatching(/^Rename…/), 'Restart…', 'Continue with…', 'Remove…']);
     await w.shot('sessions-more-actions');
     await axeClean('more actions menu');
     await page.keyboard.press('Enter');
