@@ -4,7 +4,7 @@
 import * as z from 'zod/mini';
 import './zod-english.js';
 import { NOTIFY_EVENTS } from './notify-events.js';
-import { ResumeMode } from './session.js';
+import { OnUsageLimit, ResumeMode } from './session.js';
 
 /** `host:port`, an IPv6 host in brackets: what the reachability probe connects to. */
 const ProbeTargetText = z.string().check(z.regex(/^(?:\[[^\]]+\]|[^:\s[\]]+):\d{1,5}$/, 'expected host:port'));
@@ -39,6 +39,8 @@ export const DaemonSettings = z.object({
     }),
     { baseDelayMs: null, maxDelayMs: null, crashLoopCount: null },
   ),
+  /** What a session that names no policy of its own does at a usage limit (DESIGN.md §5); read when the daemon starts. */
+  onUsageLimit: z._default(OnUsageLimit, 'wait'),
   /** How relaunches take up the conversation (DESIGN.md §5); read when the daemon starts. */
   resume: z._default(
     z.object({

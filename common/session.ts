@@ -29,6 +29,15 @@ export const RESUME_MODES = ['auto', 'by-id', 'fresh'] as const;
 export const ResumeMode = z.enum(RESUME_MODES);
 export type ResumeMode = z.infer<typeof ResumeMode>;
 
+/**
+ * What a session does at its agent's usage limit (DESIGN.md §5, "Hand-off"): `wait` for the reset, or
+ * `handoff:<profile>`, continue with that agent (an agent profile: shell and custom need a command
+ * approved apart).
+ */
+export const ON_USAGE_LIMIT_PATTERN = /^(?:wait|handoff:(?:claude|codex|gemini|opencode|aider))$/;
+export const OnUsageLimit = z.string().check(z.regex(ON_USAGE_LIMIT_PATTERN, 'expected wait or handoff:<agent profile> (claude, codex, gemini, opencode, aider)'));
+export type OnUsageLimit = z.infer<typeof OnUsageLimit>;
+
 export const InterruptReason = z.enum(['sleep', 'network', 'crash', 'app-exit', 'reboot', 'supervisor-stopped', 'usage-limit']);
 export type InterruptReason = z.infer<typeof InterruptReason>;
 
@@ -130,6 +139,8 @@ export const SessionRecord = z.object({
   autoResume: z._default(z.boolean(), true),
   /** How a relaunch takes up the conversation; absent: the daemon's default (settings.json `resume.mode`). */
   resume: z.optional(ResumeMode),
+  /** What it does at its agent's usage limit; absent: the daemon's default (settings.json `onUsageLimit`). */
+  onUsageLimit: z.optional(OnUsageLimit),
   intent: z._default(Intent, { kind: 'new' }),
   lastExit: z._default(z.nullable(ExitRecord), null),
   /**

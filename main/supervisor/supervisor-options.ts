@@ -1,6 +1,7 @@
 // The Supervisor's options (clocks, backends, timings, policy) and what its start reports. Each part
 // receives only the pieces it uses, at construction. Runs in the supervisor's process.
 import type { LiveSession } from '../../common/ipc.js';
+import type { OnUsageLimit } from '../../common/session.js';
 import type { TerminalSize } from '../../common/terminal.js';
 import type { Env } from '../agents/profile.js';
 import type { PowerClock, Scheduler } from '../power/clock.js';
@@ -41,6 +42,8 @@ export interface SupervisorOptions {
    * known, so `auto` resumes by id whenever the agent's record exists).
    */
   resumePolicy?: { defaults?: ResumeDefaults; contextUsage?: ContextUsageSource };
+  /** What a session that names no policy of its own does at a usage limit (settings.json `onUsageLimit`; default wait). */
+  onUsageLimit?: OnUsageLimit;
 }
 
 /** What `Supervisor.start` brought up. */

@@ -19,6 +19,8 @@ import { ExitHandler } from './exits/exit-handler.js';
 import { AgentIdLearner } from './launch/agent-id-learner.js';
 import { AgentLauncher } from './launch/agent-launcher.js';
 import { Handoff } from './resume/handoff.js';
+import { background } from '../background.js';
+import { limitFallback, limitHandoffReason } from './limits/limit-fallback.js';
 import { LaunchQueue } from './launch/launch-queue.js';
 import { UsageLimits } from './limits/usage-limits.js';
 import { ResumeController } from './resume/resume-controller.js';
@@ -121,6 +123,16 @@ export function buildParts(options: SupervisorOptions): SupervisorParts {
   store.onUnwritable((rt, message, reason) => moves.unwritable(rt, message, reason));
   exits.onRestartDue((rt, reason) => resumer.resume(rt, reason, null));
   limits.onResumeDue((rt, context, how) => resumer.resume(rt, 'usage-limit', context, how));
+  // A new limit of a session whose policy names a fallback agent: it continues with that agent (limit-fallback.ts).
+  events.on((e) => {
+    if (e.type !== 'session.limited' || e.news !== 'new') return;
+    const found = sessions.find(e.sessionId);
+    const rt = found.ok ? found.value : null;
+    // The policy as session.json says now (`mori set` writes it while the session runs).
+    if (rt) store.reload(rt);
+    const to = rt ? limitFallback(rt.session, options.onUsageLimit) : null;
+    if (rt && to !== null) background(handoff.handOff(rt, { to, reason: limitHandoffReason(e.plan.resetAt) }), `handing ${rt.name} over at its usage limit`);
+  });
 
   return { home, clock, env, machine, events, sessions, store, moves, direct, tmux, typist, checkpoints, checkpointPorts, limits, hooks, exits, queue, journal, resumer, handoff, startup, stop, admin };
 }

@@ -184,3 +184,36 @@ it('is refused from inside a supervised agent, through the CLI and a raw client,
   expect(h.workLog('victim')).not.toMatch(/HANDED OFF/);
   expect(h.workLog('attacker')).toMatch(/APPROVAL REFUSED - session\.handoff asked from inside this session's agent/);
 });
+
+it('onUsageLimit=handoff:codex: at a usage limit the session continues with codex at once, the reset named; wait (the default) waits', { timeout: 90_000 }, async () => {
+  h = harness('handoff-limit');
+  h.init('lim', 'direct');
+  h.init('waits', 'direct');
+  writeFileSync(path.join(h.stateDir('lim'), 'session_state.md'), STATE);
+  const set = h.mori('set', 'lim', 'onUsageLimit=handoff:codex');
+  expect(set.code, set.stderr).toBe(0);
+  expect(set.stdout).toContain('at a usage limit handoff:codex');
+  expect(h.mori('set', 'lim', 'onUsageLimit=handoff:shell').code).toBe(2);
+  const up = h.mori('up', '--daemon', 'lim', 'waits');
+  expect(up.code, up.stderr).toBe(0);
+  await until('both claude agents', () => h!.starts().length === 2 && ['lim', 'waits'].every((n) => sessionJson(h!, n).agent.sessionId !== null), () => h!.workLog('lim'), DEADLINE_MS);
+  const claudeId = sessionJson(h, 'lim').agent.sessionId!;
+  // Claude's words, the reset an hour ahead (UTC): the session would wait an hour.
+  const reset = new Date(Math.floor(Date.now() / 60_000) * 60_000 + 60 * 60_000);
+  const hh = reset.getUTCHours();
+  const clock = `${((hh + 11) % 12) + 1}:${String(reset.getUTCMinutes()).padStart(2, '0')}${hh < 12 ? 'am' : 'pm'}`;
+  for (const name of ['lim', 'waits']) expect(h.mori('send', name, `limit:You've hit your session limit · resets ${clock} (UTC)`).code).toBe(0);
+
+  await until('the codex agent', () => h!.starts().length === 3, () => h!.workLog('lim'), DEADLINE_MS);
+  const codex = records(h).filter((x) => x.event === 'start')[2]!;
+  expect(codex.argv).toContain('--no-daemon');
+  for (const part of ['Claude Code worked on it before you', 'handed over because: usage limit reached, resets', 'handle escaped quotes', 'src/parser.ts']) expect(codex.prompt, part).toContain(part);
+  expect(sessionJson(h, 'lim').agent).toMatchObject({ profile: 'codex', previousIds: [claudeId] });
+  await until('the hand-off logged', () => /SESSION HANDED OFF - claude → codex \(usage limit reached, resets /.test(h!.workLog('lim')), () => h!.workLog('lim'), DEADLINE_MS);
+  expect(h.workLog('lim').match(/- SESSION HANDED OFF/g)).toHaveLength(1);
+  // The session on the default waits for its reset with claude.
+  await until('waits limited', () => /SESSION LIMITED/.test(h!.workLog('waits')), () => h!.workLog('waits'), DEADLINE_MS);
+  expect(sessionJson(h, 'waits').agent.profile).toBe('claude');
+  expect(h.workLog('waits')).not.toMatch(/HANDED OFF/);
+  expect(h.starts()).toHaveLength(3);
+});
