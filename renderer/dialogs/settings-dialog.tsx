@@ -21,6 +21,7 @@ const EVENT_WORDS: Record<NotifyEvent, string> = {
   'crash-loop': 'Crash loop',
   resumed: 'Resumed after sleep or an outage',
   'usage-limit': 'Usage limit',
+  'handed-off': 'Continued with another agent',
 };
 
 const THEME_WORDS: Record<ThemeChoice, string> = { system: 'System (default)', light: 'Light', dark: 'Dark' };

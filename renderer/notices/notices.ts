@@ -65,6 +65,8 @@ export function noticeFor(e: DaemonEvent): Notice | null {
       const when = `${e.plan.resetAt !== null ? 'resumes' : 'retrying'} at ${clockWords(e.plan.resumeAt)}`;
       return make('usage-limit', e.sessionId, e.name, `${e.name}: usage limit, ${when}`, e.plan.text);
     }
+    case 'session.handedOff':
+      return make('handed-off', e.sessionId, e.name, `${e.name} continues with ${e.to}`, `Handed over from ${e.from}: ${e.reason}.`);
     case 'session.resumed':
       return make('resumed', e.sessionId, e.name, `${e.name} resumed`, LAUNCH_WORDS[e.launch]);
     case 'power.resume':

@@ -2,7 +2,7 @@
 // both the claude and the codex profiles, driven by roles and names: the header's More actions menu
 // opens a dialog asking which agent continues the session (its own profile not offered) and why; the
 // hand-off stops the claude agent and starts codex with the resume prompt, the status line says so,
-// the header shows codex, and the work log has its entry. The palette opens the same dialog, now
+// the header shows codex, one notice tells it, and the work log has its entry. The palette opens the same dialog, now
 // offering claude back. axe finds no serious or critical violation in the dialog. Screenshots, light
 // and dark at 1440×900 and 1280×720, go to out/e2e-screenshots/handoff-*.png.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -61,6 +61,8 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('continuing a sessi
     expect(sessionJson('alpha').agent).toMatchObject({ profile: 'codex', previousIds: [claudeId] });
     expect(w.h.workLog('alpha')).toContain(`SESSION HANDED OFF - claude → codex (usage limit); claude session ${claudeId} kept in previousIds`);
     await expect.poll(() => header.innerText()).toMatch(/codex · direct/);
+    // One notice of the hand-off, from its one event.
+    await expect.poll(() => page.getByText('alpha continues with codex', { exact: true }).count()).toBe(1);
     await w.shot('handoff-done');
 
     // The palette's action opens the same dialog, offering claude back now.

@@ -38,6 +38,8 @@ describe('notices', () => {
     expect(noticeFor({ type: 'session.activity', ...base, from: 'working', to: 'needs-input' } as DaemonEvent)?.title).toBe('api needs input');
     expect(noticeFor({ type: 'session.attention', ...base, reason: 'crash-loop', message: 'crashed 5 times' } as DaemonEvent)?.kind).toBe('crash-loop');
     expect(noticeFor({ type: 'session.resumed', ...base, launch: 'resume' } as DaemonEvent)?.kind).toBe('resumed');
+    const handedOff = noticeFor({ type: 'session.handedOff', ...base, from: 'claude', to: 'codex', reason: 'usage limit reached' } as DaemonEvent);
+    expect(handedOff).toMatchObject({ kind: 'handed-off', title: 'api continues with codex', body: 'Handed over from claude: usage limit reached.' });
     expect(noticeFor({ type: 'checkpoint.written', ...base, gitHead: null, changedFiles: 0, changed: false } as DaemonEvent)).toBeNull();
   });
 });
