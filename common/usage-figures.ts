@@ -2,6 +2,13 @@
 // row's figures, token counts in a narrow column, a share as a percentage. Kept apart from usage.ts
 // (zod schemas) so `mori ls` loads no schema for its column. Pure TypeScript.
 
+/**
+ * The context share (%) past which a session says so unless the person set another (settings.json's
+ * `usage.contextWarnPercent`). 80 %: past it the agent is near compacting or forgetting, and a by-id
+ * resume reloads most of a window.
+ */
+export const CONTEXT_WARN_PERCENT = 80;
+
 /** What a listing row carries of a session's usage: today's tokens and the context's share of its window. */
 export interface ListedUsage {
   todayTokens: number;
@@ -9,6 +16,26 @@ export interface ListedUsage {
   contextShare: number | null;
   /** The record is still being read: the figures so far. */
   partial?: boolean;
+  /** The share set (0–1) when the context is past it: the row says so. */
+  over?: number;
+}
+
+/** Whether a context share is past the share the person set (either unknown: not). */
+export const isOver = (share: number | null, warnShare: number | undefined): boolean => share !== null && warnShare !== undefined && share >= warnShare;
+
+/** The cost fields of a total (a type only: no schema loaded). */
+interface Costed {
+  requests: number;
+  cost: number;
+  unpriced: number;
+}
+
+/** `$1.23`, `$1.23 + 2 requests with no price`, or `no price`. */
+export function costText(t: Costed): string {
+  if (t.requests > 0 && t.unpriced === t.requests) return 'no price';
+  // Cents below a dollar would read as nothing: four decimals there.
+  const usd = t.cost < 1 ? `$${t.cost.toFixed(4)}` : `$${t.cost.toFixed(2)}`;
+  return t.unpriced > 0 ? `${usd} + ${t.unpriced} request${t.unpriced === 1 ? '' : 's'} with no price` : usd;
 }
 
 /** Three significant digits, without trailing zeros after the point. */

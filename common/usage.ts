@@ -49,6 +49,8 @@ export const SessionUsage = z.object({
   priceTable: z.string(),
   /** The record is still being read (a listing waits only so long): the figures so far. */
   partial: z._default(z.boolean(), false),
+  /** The share of the window (0–1) past which the session says so (settings.json's `usage.contextWarnPercent`). */
+  warnShare: z.optional(z.number()),
 });
 export type SessionUsage = z.infer<typeof SessionUsage>;
 
