@@ -13,6 +13,7 @@ import { Modal } from '../ui/modal.js';
 import { usePane } from '../ui/pane-store.js';
 import { SettingsStore } from './settings-store.js';
 import { RESTART_DEFAULTS } from '../../common/restart-defaults.js';
+import { CONTEXT_WARN_PERCENT } from '../../common/usage-figures.js';
 import { THEMES, type ThemeChoice } from '../ui/theme.js';
 
 const EVENT_WORDS: Record<NotifyEvent, string> = {
@@ -117,6 +118,14 @@ export function SettingsDialog(props: { api: MoriApi; onClose: () => void; brows
           <label>
             Notice when session_state.md passes (bytes)
             <input type="number" min={1024} value={s.resume.stateFileNoticeBytes} onInput={(e) => store.resume({ stateFileNoticeBytes: (e.target as HTMLInputElement).value })} />
+          </label>
+        </fieldset>
+        <fieldset>
+          <legend>Usage</legend>
+          <label>
+            Warn when a session's context passes this share of the model's window (%){' '}
+            <span class="field-hint">(default: {CONTEXT_WARN_PERCENT})</span>
+            <input type="number" min={1} max={100} value={s.usage.contextWarnPercent} onInput={(e) => store.usage((e.target as HTMLInputElement).value)} />
           </label>
         </fieldset>
         <fieldset>
