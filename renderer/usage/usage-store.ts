@@ -1,6 +1,6 @@
 // A session's usage as the window shows it (DESIGN.md §5 "Usage", §13): `usage.read` on open, again
 // when the daemon says the agent finished a turn, stopped or was resumed (each a point where its
-// record holds a new request), and on a slow interval while the window is visible for agents that
+// record holds a new request) or the settings changed (the share set may be another), and on a slow interval while the window is visible for agents that
 // report no activity. A reading that crosses the share the person set gives one notice. Runs in the
 // renderer.
 import type { DaemonEvent } from '../../common/ipc.js';
@@ -24,8 +24,9 @@ export interface UsageState {
   notice: string;
 }
 
-/** The events after which the agent's record may hold a new request. */
+/** The events after which the agent's record may hold a new request, or the share set changed. */
 function worked(e: DaemonEvent, sessionId: string): boolean {
+  if (e.type === 'settings.changed') return true;
   if (!('sessionId' in e) || e.sessionId !== sessionId) return false;
   if (e.type === 'session.activity') return e.from === 'working';
   return e.type === 'session.exited' || e.type === 'session.resumed' || e.type === 'session.stopped';

@@ -1,7 +1,7 @@
 // The window's usage model and store (renderer/usage/): the meter's value and words, the badge past
 // the share the person set, one notice per crossing (not per reading), the Usage tab's figures and
-// bars; the store reads on open, after a turn's end, on its interval only while visible, and drops
-// an overtaken answer. Plain Node: no page, an API answering when told.
+// bars; the store reads on open, after a turn's end or a change of settings, on its interval only
+// while visible, and drops an overtaken answer. Plain Node: no page, an API answering when told.
 import { describe, expect, it } from 'vitest';
 import type { DaemonEvent } from '../../../../common/ipc.js';
 import type { MoriApi } from '../../../../common/mori-api.js';
@@ -88,6 +88,9 @@ describe('usage store', () => {
     expect(h.calls).toHaveLength(1);
     h.emit({ type: 'session.activity', sessionId: 's1', from: 'working', to: 'waiting' });
     expect(h.calls).toHaveLength(2);
+    h.emit({ type: 'settings.changed', at: 1, settings: {} });
+    expect(h.calls).toHaveLength(3);
+    h.calls.pop();
     h.clock.visible = false;
     h.ticks.forEach((t) => t());
     expect(h.calls).toHaveLength(2);
