@@ -44,6 +44,20 @@ function short(x: number): string {
   return t.includes('.') ? t.replace(/0+$/, '').replace(/\.$/, '') : t;
 }
 
+/** The event fields the next predicate reads (a type only: no schema loaded). */
+interface EventLike {
+  type: string;
+  from?: unknown;
+}
+
+/**
+ * Whether, after this daemon event, an agent's record may hold a new request (a turn ended, the
+ * agent exited, stopped or was resumed) or the share set changed: the moments a client reads usage
+ * again instead of on a timer.
+ */
+export const usageMayHaveChanged = (e: EventLike): boolean =>
+  e.type === 'settings.changed' || (e.type === 'session.activity' && e.from === 'working') || e.type === 'session.exited' || e.type === 'session.resumed' || e.type === 'session.stopped';
+
 /** `950`, `12.3k`, `4.56M`: a token count in a narrow column (three digits: what a person reads at a glance). */
 export function compactTokens(n: number): string {
   if (n < 1000) return String(n);

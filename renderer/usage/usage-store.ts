@@ -5,6 +5,7 @@
 // renderer.
 import type { DaemonEvent } from '../../common/ipc.js';
 import type { MoriApi } from '../../common/mori-api.js';
+import { usageMayHaveChanged } from '../../common/usage-figures.js';
 import type { SessionUsage } from '../../common/usage.js';
 import { PaneStore } from '../ui/pane-store.js';
 import { crossingNotice } from './usage-model.js';
@@ -24,13 +25,8 @@ export interface UsageState {
   notice: string;
 }
 
-/** The events after which the agent's record may hold a new request, or the share set changed. */
-function worked(e: DaemonEvent, sessionId: string): boolean {
-  if (e.type === 'settings.changed') return true;
-  if (!('sessionId' in e) || e.sessionId !== sessionId) return false;
-  if (e.type === 'session.activity') return e.from === 'working';
-  return e.type === 'session.exited' || e.type === 'session.resumed' || e.type === 'session.stopped';
-}
+/** The events after which this session's figures may have changed. */
+const worked = (e: DaemonEvent, sessionId: string): boolean => usageMayHaveChanged(e) && (e.type === 'settings.changed' || ('sessionId' in e && e.sessionId === sessionId));
 
 /** The window's clock and visibility (a test gives its own). */
 const browserTimers = {
