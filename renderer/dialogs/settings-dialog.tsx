@@ -122,10 +122,13 @@ export function SettingsDialog(props: { api: MoriApi; onClose: () => void; brows
         </fieldset>
         <fieldset>
           <legend>Usage</legend>
+          <p class="field-hint">A session whose context passes this share of its model's window says so: in mori ls, mori status and the window's meter.</p>
           <label>
-            Warn when a session's context passes this share of the model's window (%){' '}
-            <span class="field-hint">(default: {CONTEXT_WARN_PERCENT})</span>
-            <input type="number" min={1} max={100} value={s.usage.contextWarnPercent} onInput={(e) => store.usage((e.target as HTMLInputElement).value)} />
+            Context share that warns (%)
+            <input type="number" min={1} max={100} aria-describedby="usage-warn-default" value={s.usage.contextWarnPercent} onInput={(e) => store.usage((e.target as HTMLInputElement).value)} />
+            <span class="field-hint" id="usage-warn-default">
+              Default: {CONTEXT_WARN_PERCENT} %
+            </span>
           </label>
         </fieldset>
         <fieldset>

@@ -159,12 +159,12 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window, access
     const focused = (): Promise<string> => page.evaluate(() => document.activeElement?.textContent ?? '');
     await tabs.getByRole('tab', { name: 'Terminal' }).focus();
     await page.keyboard.press('End');
-    expect(await selected()).toBe('Changes');
-    expect(await focused()).toBe('Changes');
+    expect(await selected()).toBe('Usage');
+    expect(await focused()).toBe('Usage');
     await page.keyboard.press('Home');
     expect(await selected()).toBe('Terminal');
     await page.keyboard.press('ArrowLeft');
-    expect(await selected()).toBe('Changes');
+    expect(await selected()).toBe('Usage');
     await page.keyboard.press('ArrowRight');
     expect(await focused()).toBe('Terminal');
     expect(await tabs.locator('[tabindex="0"]').count()).toBe(1);

@@ -4,7 +4,7 @@
 // request's context against the model's window (role meter, its value in words), the Usage tab today's
 // and all tokens, the cost with the price table's version and a row and a bar per day; past the share
 // the settings set, the meter's badge says so and one announcement names the crossing. Both views
-// have no serious or critical axe violation. Screenshots at 1440×900 and 1280×720, light and dark, go
+// have no serious or critical axe violation; the settings' Usage field says its default. Screenshots at 1440×900 and 1280×720, light and dark, go
 // to out/e2e-screenshots/.
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -115,4 +115,16 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('usage in the windo
     await setWarnPercent(80);
     await meterBox.getByText('over 1 %').waitFor({ state: 'detached', timeout: 30_000 });
   }, 120_000);
+
+  it('has the share in the settings, saying its default', async () => {
+    const { page } = w;
+    await page.getByRole('button', { name: 'Settings' }).click();
+    const usage = page.getByRole('group', { name: 'Usage' });
+    const field = usage.getByRole('spinbutton', { name: 'Context share that warns (%)' });
+    expect(await field.inputValue()).toBe('80');
+    expect(await usage.innerText()).toMatch(/Default: 80 %/);
+    await field.scrollIntoViewIfNeeded();
+    await w.shot('usage-settings');
+    await page.keyboard.press('Escape');
+  }, 60_000);
 });
