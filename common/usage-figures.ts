@@ -1,6 +1,7 @@
 // The pure arithmetic and words of usage figures (DESIGN.md §5 "Usage") that need no schema: a listing
 // row's figures, token counts in a narrow column, a share as a percentage. Kept apart from usage.ts
 // (zod schemas) so `mori ls` loads no schema for its column. Pure TypeScript.
+import type { LastRequest, UsageTotals } from './usage.js';
 
 /**
  * The context share (%) past which a session says so unless the person set another (settings.json's
@@ -68,3 +69,10 @@ export function compactTokens(n: number): string {
 
 /** `23 %`, or `?` when the share is unknown. */
 export const percent = (share: number | null): string => (share === null ? '?' : `${Math.round(share * 100)} %`);
+
+/** All tokens of a total. */
+export const totalTokens = (t: UsageTotals): number => t.input + t.output + t.cacheRead + t.cacheWrite;
+
+/** The last request's share of its window (0–1), or null when the window is unknown. */
+export const contextShare = (last: LastRequest | null): number | null =>
+  last === null || last.contextWindow === null || last.contextWindow === 0 ? null : last.contextTokens / last.contextWindow;

@@ -2,8 +2,8 @@
 // (the last request's context against the model's window, and whether it is past the share the
 // person set), the Usage tab's figures (today, in all, the cost with its price table) and its bars
 // per day, and when a new reading crosses the share (one notice per crossing). Pure: no DOM, no API.
-import { compactTokens, costText, isOver, percent } from '../../common/usage-figures.js';
-import { contextShare, totalTokens, type SessionUsage } from '../../common/usage.js';
+import { compactTokens, contextShare, costText, isOver, percent, totalTokens } from '../../common/usage-figures.js';
+import type { SessionUsage } from '../../common/usage.js';
 
 export interface MeterView {
   /** 0–100 for a meter's value, or null when the model's window is unknown (no meter, words only). */
