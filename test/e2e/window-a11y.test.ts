@@ -183,7 +183,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window, access
     await dialog.getByText('Use some letters or digits').waitFor();
     expect(await name.getAttribute('aria-invalid')).toBe('true');
     // The field's description is the error, as a screen reader reads it on focus.
-    const description = await name.evaluate((el) => document.getElementById(el.getAttribute('aria-describedby') ?? '')?.textContent ?? '');
+    const description = await name.evaluate((el) => (el.getAttribute('aria-describedby') ?? '').split(/\s+/).map((id) => document.getElementById(id)?.textContent ?? '').join(' '));
     expect(description).toContain('Use some letters or digits');
     expect(await dialog.getByRole('textbox', { name: 'Project folder' }).getAttribute('aria-invalid')).toBeNull();
     await page.keyboard.press('Escape');
