@@ -43,7 +43,8 @@ async function setWarnPercent(contextWarnPercent: number): Promise<void> {
   }
 }
 
-describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('usage in the window', () => {
+// Each test waits on a page that reads the daemon's usage readers: a loaded runner needs more than the 30 s default.
+describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('usage in the window', { timeout: 90_000 }, () => {
   beforeAll(async () => {
     await buildRenderer();
     w = new WindowHarness('window-usage');
