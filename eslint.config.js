@@ -121,7 +121,7 @@ const importTable = [
 // Who imports whom inside renderer/ (DESIGN.md §2, the window's folders): ui/ holds what every pane
 // shares and imports none of them; each pane's folder imports ui/ and, for types only, another pane or
 // shell/ (the window that composes them, free to import any folder).
-const RENDERER_PANES = ['sessions', 'header', 'terminal', 'editor', 'work-log', 'changes', 'checks', 'dialogs', 'notices'];
+const RENDERER_PANES = ['sessions', 'header', 'terminal', 'editor', 'work-log', 'changes', 'checks', 'dialogs', 'notices', 'usage'];
 const rendererBan = (from, folder, allowTypeImports) => ({
   group: [`../${folder}/**`],
   allowTypeImports,

@@ -5,6 +5,7 @@ import * as z from 'zod/mini';
 import './zod-english.js';
 import { NOTIFY_EVENTS } from './notify-events.js';
 import { OnUsageLimit, ResumeMode } from './session.js';
+import { CONTEXT_WARN_PERCENT } from './usage-figures.js';
 
 /** `host:port`, an IPv6 host in brackets: what the reachability probe connects to. */
 const ProbeTargetText = z.string().check(z.regex(/^(?:\[[^\]]+\]|[^:\s[\]]+):\d{1,5}$/, 'expected host:port'));
@@ -59,6 +60,14 @@ export const DaemonSettings = z.object({
       stateFileNoticeBytes: z._default(z.int().check(z.minimum(1024), z.maximum(10 * 1024 * 1024)), 16 * 1024),
     }),
     { mode: 'auto', contextSharePercent: 60, stateFileNoticeBytes: 16 * 1024 },
+  ),
+  /** How usage figures are shown (DESIGN.md §5 "Usage"); read at each listing, so a change counts at once. */
+  usage: z._default(
+    z.object({
+      /** A session whose last request's context passes this share (%) of the model's window says so (`mori ls`, `mori status`, the window). */
+      contextWarnPercent: z._default(z.int().check(z.minimum(1), z.maximum(100)), CONTEXT_WARN_PERCENT),
+    }),
+    { contextWarnPercent: CONTEXT_WARN_PERCENT },
   ),
 });
 export type DaemonSettings = z.infer<typeof DaemonSettings>;

@@ -49,13 +49,13 @@ export const SessionUsage = z.object({
   priceTable: z.string(),
   /** The record is still being read (a listing waits only so long): the figures so far. */
   partial: z._default(z.boolean(), false),
+  /** The share of the window (0–1) past which the session says so (settings.json's `usage.contextWarnPercent`). */
+  warnShare: z.optional(z.number()),
 });
 export type SessionUsage = z.infer<typeof SessionUsage>;
 
 export const emptyTotals = (): UsageTotals => ({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0, requests: 0, cost: 0, unpriced: 0, models: [] });
 
-/** All tokens of a total. */
-export const totalTokens = (t: UsageTotals): number => t.input + t.output + t.cacheRead + t.cacheWrite;
 
 /** `b` added into `a` (a copy). */
 export function addTotals(a: UsageTotals, b: UsageTotals): UsageTotals {
@@ -71,6 +71,5 @@ export function addTotals(a: UsageTotals, b: UsageTotals): UsageTotals {
   };
 }
 
-/** The last request's share of its window (0–1), or null when the window is unknown. */
-export const contextShare = (last: LastRequest | null): number | null =>
-  last === null || last.contextWindow === null || last.contextWindow === 0 ? null : last.contextTokens / last.contextWindow;
+// The arithmetic on these figures needs no schema: it lives in usage-figures.ts, where the window takes it from.
+export { contextShare, totalTokens } from './usage-figures.js';

@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import type { Result } from '../../common/result.js';
 import { fail } from '../../common/result.js';
-import { compactTokens, percent } from '../../common/usage-figures.js';
+import { compactTokens, costText, isOver, percent } from '../../common/usage-figures.js';
 import { contextShare, totalTokens, type SessionUsage, type UsageTotals } from '../../common/usage.js';
 import { visibleText } from '../../common/visible-text.js';
 import { controlSocketPath } from '../daemon/control-socket-path.js';
@@ -23,19 +23,16 @@ export async function usageFromDaemon(sessions: string[], home = moriHome()): Pr
   }
 }
 
-/** `$1.23`, `$1.23 + 2 requests with no price`, or `no price`. */
-export function costText(t: UsageTotals): string {
-  if (t.requests > 0 && t.unpriced === t.requests) return 'no price';
-  // Cents below a dollar would read as nothing: four decimals there.
-  const usd = t.cost < 1 ? `$${t.cost.toFixed(4)}` : `$${t.cost.toFixed(2)}`;
-  return t.unpriced > 0 ? `${usd} + ${t.unpriced} request${t.unpriced === 1 ? '' : 's'} with no price` : usd;
-}
+export { costText };
 
 /** `context 45.2k of 200k (23 %)`, or `context 45.2k (window unknown)`; null before any request. */
 export function contextText(u: SessionUsage): string | null {
   if (u.last === null) return null;
   const win = u.last.contextWindow;
-  return win === null ? `context ${compactTokens(u.last.contextTokens)} (window unknown)` : `context ${compactTokens(u.last.contextTokens)} of ${compactTokens(win)} (${percent(contextShare(u.last))})`;
+  if (win === null) return `context ${compactTokens(u.last.contextTokens)} (window unknown)`;
+  const share = contextShare(u.last);
+  const over = isOver(share, u.warnShare) ? `, over the ${percent(u.warnShare ?? null)} set` : '';
+  return `context ${compactTokens(u.last.contextTokens)} of ${compactTokens(win)} (${percent(share)})${over}`;
 }
 
 /** `mori status`'s line: today, total, cost with its table, context. */

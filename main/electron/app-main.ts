@@ -13,6 +13,7 @@ import { RemoteHub, type RemoteHubOptions } from '../remote/remote-hub.js';
 import { appActions } from './app-actions.js';
 import { AppNotifications } from './app-notifications.js';
 import { AppState } from './app-state.js';
+import { TrayUsage } from './tray-usage.js';
 import { AppTray } from './app-tray.js';
 import { appWindow } from './app-window.js';
 import { type AutoStart, linuxAutoStart, loginItemAutoStart } from './autostart.js';
@@ -89,7 +90,9 @@ export async function startApp(o: AppOptions): Promise<MoriApp | null> {
   const dock = new DockController((o.platform ?? process.platform) === 'darwin' ? app.dock : undefined);
   const { window, router } = appWindow({ home: o.home, page: o.page, preload: o.preload, settings, connection, remotes, dock, quitting: () => quitting || !host.shown, log });
   const notes = new AppNotifications({ connection, state, window, settings, log, ...(o.coalesceMs !== undefined ? { coalesceMs: o.coalesceMs } : {}) });
-  const tray = new AppTray({ iconDir: o.iconDir, state, settings, autoStart, muted: () => notes.muted(), onClick: () => window.open(null), quitting: () => quitting });
+  // Today's usage for the tooltip, read when the events say an agent may have made a request; the tray renders again when it changed.
+  const usage = new TrayUsage((m, p) => connection.request(m, p), () => tray.render());
+  const tray = new AppTray({ iconDir: o.iconDir, state, settings, autoStart, muted: () => notes.muted(), onClick: () => window.open(null), quitting: () => quitting, usageToday: () => usage.today() });
   // The local daemon's request only: a laptop's sleep interrupts its own agents, never a remote
   // host's, which keep running (and are not resumed) whatever this machine does.
   const request = connection.request.bind(connection) as typeof connection.request;
@@ -137,6 +140,7 @@ export async function startApp(o: AppOptions): Promise<MoriApp | null> {
   tray.onAction((a) => void act(a).then(undefined, (err: unknown) => log(`tray action ${a.kind} failed: ${String(err)}`)));
   state.onChange((events, quiet) => {
     tray.render();
+    usage.heard(events);
     dock.sessions(state.sessions());
     // From the first full picture on: the first one only teaches the notifications what is already so.
     // Remote news is decided on while the local daemon is away too (the local rows then do not change).
@@ -156,6 +160,7 @@ export async function startApp(o: AppOptions): Promise<MoriApp | null> {
   // In the background: a remote that hangs shows as connecting, never holding up the local daemon.
   remotes.start();
   await keeper.start();
+  background(usage.refresh(), 'reading the usage the tray shows');
   if (!o.hidden || !host.shown) window.open(null);
   if (!host.shown) new Notification({ title: 'Mori has no tray icon here', body: `${host.why}. Closing the window quits Mori; the agents keep running.` }).show();
   return result;

@@ -9,6 +9,7 @@ import type { AutoStart } from './autostart.js';
 import type { SettingsStore } from './settings.js';
 import { TrayController } from './tray-controller.js';
 import type { TrayAction } from './tray-model.js';
+import type { TodayUsage } from './tray-usage.js';
 
 export interface AppTrayOptions {
   iconDir: string;
@@ -20,6 +21,8 @@ export interface AppTrayOptions {
   onClick: () => void;
   /** True once the app is quitting: no timer is set then. */
   quitting: () => boolean;
+  /** Today's usage across the sessions, for the tooltip (tray-usage.ts). */
+  usageToday?: () => TodayUsage | null;
 }
 
 export class AppTray {
@@ -67,6 +70,7 @@ export class AppTray {
       startAtLogin: this.o.autoStart.enabled(),
       muted: this.o.muted(),
       now: Date.now(),
+      usageToday: this.o.usageToday?.() ?? null,
     });
     this.pauseEnd?.();
     // The menu says "paused until …": one render when the pause ends takes that back. A single timer

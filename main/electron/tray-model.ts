@@ -1,11 +1,12 @@
 // What the tray shows, decided from one snapshot of the app's state (DESIGN.md §13): the icon (the
 // worst level of all sessions on every machine, or `offline` while the local daemon does not answer),
-// the tooltip, and the menu as plain data whose items name an action instead of holding a click
+// the tooltip (with today's tokens and cost when read), and the menu as plain data whose items name an action instead of holding a click
 // handler. Remote sessions come after the local ones, a section per host (`box:work` rows under
 // `box`); a remote that cannot be reached is one quiet line and adds nothing to the icon. The tray
 // controller turns it into Electron objects. Pure: Electron main process, no Electron import.
 import { byLevel, isLive, sessionStatus, worstLevel, type Level, type WatchedSession } from '../../common/session-view.js';
 import type { RemoteView } from '../remote/remote-link.js';
+import { todayWords, type TodayUsage } from './tray-usage.js';
 
 export type TrayIcon = Level | 'offline';
 
@@ -39,6 +40,8 @@ export interface TraySnapshot {
   /** Sessions whose notifications are muted. */
   muted: ReadonlySet<string>;
   now: number;
+  /** Today's usage across this host's sessions (tray-usage.ts), or null/absent when none was read. */
+  usageToday?: TodayUsage | null;
 }
 
 export interface TrayView {
@@ -120,12 +123,13 @@ function tooltipFor(snapshot: TraySnapshot, icon: TrayIcon): string {
     counts.set(l, (counts.get(l) ?? 0) + 1);
   }
   if (all.length === 0) return 'Mori — no sessions';
+  const usage = snapshot.usageToday ? `\n${todayWords(snapshot.usageToday)}` : '';
   const parts: string[] = [];
   if (counts.get('failing')) parts.push(`${counts.get('failing')} failing`);
   if (counts.get('needs-you')) parts.push(`${counts.get('needs-you')} need${counts.get('needs-you') === 1 ? 's' : ''} you`);
   if (counts.get('working')) parts.push(`${counts.get('working')} working`);
   if (counts.get('ok')) parts.push(`${counts.get('ok')} ok`);
-  return `Mori — ${parts.join(', ')}`;
+  return `Mori — ${parts.join(', ')}${usage}`;
 }
 
 function daemonWords(d: TraySnapshot['daemon']): string {

@@ -2,8 +2,10 @@
 // the remote's command (`mori bridge`), whose stdin and stdout carry the control protocol as
 // newline-delimited JSON, spoken through the one client core (common/protocol-client.ts). Mori opens no
 // port and holds no credential: ssh authenticates as the person's ssh does (keys, agent, config), never
-// by prompting (BatchMode). A remote of another protocol version is named, with what to run there; a
-// remote that does not answer in time is given up on and its ssh killed. Runs in the CLI process.
+// by prompting (BatchMode). A login that does not finish within login-bound.ts's bound is said as such
+// (never as the supervisor's fault); a remote of another protocol version is named, with what to run
+// there; a remote that does not answer in time is given up on and its ssh killed. Runs in the CLI
+// process and the Electron main process.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -13,6 +15,7 @@ import { ProtocolClient, type DaemonHello, type StreamMessage, type Transport } 
 import { fail, ok, type Result } from '../../common/result.js';
 import { moriHome } from '../state/mori-home.js';
 import type { Remote } from './remotes-store.js';
+import { loginTimeoutSeconds } from './login-bound.js';
 
 /** Kept of ssh's stderr for the message when it fails: its last lines say why; 8 KiB holds many. */
 const STDERR_KEPT_CHARS = 8 * 1024;
@@ -33,7 +36,7 @@ export function controlDir(home: string): string {
 }
 
 /** The words given to `ssh`: the remote's own options first (ssh keeps the first value of an option), then Mori's defaults. */
-export function sshArgs(remote: Remote, home: string): string[] {
+export function sshArgs(remote: Remote, home: string, loginSeconds = loginTimeoutSeconds()): string[] {
   return [
     ...remote.sshOptions,
     // No terminal on the remote: the channel carries JSON lines, byte for byte.
@@ -46,6 +49,9 @@ export function sshArgs(remote: Remote, home: string): string[] {
     '-o', `ControlPersist=${CONTROL_PERSIST_S}`,
     // Never a password or host-key prompt: a command without a terminal would wait on it forever.
     '-o', 'BatchMode=yes',
+    // A host that accepts TCP and never speaks ssh (a wrong port, a firewall's tarpit) fails its login
+    // within the bound `mori ls` waits, instead of holding a command until its request's timeout.
+    '-o', `ConnectTimeout=${loginSeconds}`,
     // A connection that died silently (sleep, a network change) is noticed within 45 s.
     '-o', 'ServerAliveInterval=15',
     '-o', 'ServerAliveCountMax=3',
@@ -55,12 +61,23 @@ export function sshArgs(remote: Remote, home: string): string[] {
   ];
 }
 
+/** ssh's words when its ConnectTimeout passed: the TCP connect, or the banner or key exchange after it. */
+export const LOGIN_TIMED_OUT = /timed out during banner exchange|Connection timed out|timed out during key exchange|port \d+ timed out/i;
+
+/** A login that did not finish: the host, what ssh said, and what to look at; nothing about Mori's supervisor, which was never reached. */
+export function loginUnfinished(r: Remote, said: string): string {
+  const saying = said ? ` (ssh: ${said})` : '';
+  return `${r.name} (${r.destination}): the ssh login did not finish within ${loginTimeoutSeconds()} s${saying}; check that ${r.destination} answers ssh on that port (\`ssh ${r.destination}\`)`;
+}
+
 /** ssh's stdin and stdout as the core's transport: one message per line; the close says why, from ssh's stderr. */
 class SshTransport implements Transport {
   private onFrameListener: (frame: string) => void = () => undefined;
   private onCloseListener: (why: string) => void = () => undefined;
   stderr = '';
   closedWhy: string | null = null;
+  /** Whether the far side said anything on stdout: the login finished and the remote command runs. */
+  heard = false;
 
   constructor(
     private readonly child: ChildProcess,
@@ -69,6 +86,7 @@ class SshTransport implements Transport {
     let buffer = '';
     child.stdout?.setEncoding('utf8');
     child.stdout?.on('data', (chunk: string) => {
+      this.heard = true;
       buffer += chunk;
       let nl: number;
       while ((nl = buffer.indexOf('\n')) >= 0) {
@@ -123,6 +141,7 @@ class SshTransport implements Transport {
     const r = this.remote;
     const said = this.stderr.trim().split('\n').filter(Boolean).slice(-3).join(' / ');
     const tail = said ? `: ${said}` : '';
+    if (code === SSH_FAILED && LOGIN_TIMED_OUT.test(said)) return loginUnfinished(r, said);
     if (code === SSH_FAILED) return `${r.name} (${r.destination}) cannot be reached through ssh${tail}`;
     if (code === NOT_FOUND) return `${r.name}: \`${r.remoteCommand}\` was not found there${tail}; install Mori there, or give the command with \`mori remote add ${r.name} ${r.destination} --remote-command '...'\``;
     return `${r.name}: the connection ended (${signal ?? `exit ${code}`})${tail}`;
@@ -146,6 +165,15 @@ export interface RemoteConnectOptions {
 
 /** A remote's daemon start takes up to 30 s (daemon-process.ts), plus the ssh handshake on a slow link. */
 export const REMOTE_CONNECT_TIMEOUT_MS = 45_000;
+
+/**
+ * A hello that got no answer while ssh still ran: the remote command (its bridge) said nothing, or its
+ * supervisor did not answer. What to do is on that host: the local supervisor has nothing to do with it.
+ */
+function unanswered(remote: Remote, heard: boolean): string {
+  const what = heard ? 'its Mori supervisor did not answer hello' : `ssh ran, and \`${remote.remoteCommand}\` there said nothing`;
+  return `${remote.name} (${remote.destination}): ${what}; look on ${remote.name} (\`mori status\` there, \`${REPLACE_DAEMON_HINT}\` there restarts its supervisor)`;
+}
 
 /** What to run on a remote whose daemon speaks `theirs`. */
 export function otherVersionMessage(remote: Remote, hello: DaemonHello): string {
@@ -181,7 +209,8 @@ export class RemoteClient {
     if (!hello.ok) {
       client.close();
       // ssh ended first: its reason, not the core's advice for a local daemon.
-      return transport.closedWhy !== null ? fail('disconnected', transport.closedWhy) : hello;
+      if (transport.closedWhy !== null) return fail('disconnected', transport.closedWhy);
+      return fail('disconnected', unanswered(remote, transport.heard));
     }
     if (hello.value.protocol !== PROTOCOL_VERSION && !opts.allowOtherVersion) {
       client.close();

@@ -4,17 +4,9 @@
 import { PROTOCOL_VERSION, type LiveSession } from '../../common/ipc.js';
 import { RemoteClient, otherVersionMessage } from './remote-client.js';
 import type { Remote } from './remotes-store.js';
+import { listTimeoutMs } from './login-bound.js';
 
-/** How long `mori ls` waits for a remote: a reachable host answers well within it; an unreachable one costs no more. */
-export const LIST_TIMEOUT_MS = 2_000;
-/** Overrides LIST_TIMEOUT_MS: a heavily loaded machine (a shared test runner) needs longer to log in at all. */
-export const LIST_TIMEOUT_ENV = 'MORI_REMOTE_LIST_TIMEOUT_MS';
-
-/** The list deadline: LIST_TIMEOUT_MS unless the environment gives a positive number of milliseconds. */
-export function listTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
-  const v = Number(env[LIST_TIMEOUT_ENV]);
-  return Number.isInteger(v) && v > 0 ? v : LIST_TIMEOUT_MS;
-}
+export { LIST_TIMEOUT_ENV, LIST_TIMEOUT_MS, listTimeoutMs } from './login-bound.js';
 
 export interface RemoteListing {
   name: string;

@@ -121,14 +121,14 @@ function filesSummary(stateDir: string, supervisedBy = supervisor): StateDirSumm
     summary.task = currentTask(stateDir);
   } catch (err) {
     summary.task = null;
-    summary.error = `${path.join(stateDir, SESSION_STATE)}: ${(err as Error).message}`;
+    summary.error = namingFile(path.join(stateDir, SESSION_STATE), err);
   }
   try {
     const last: WorkLogEntry | undefined = readTailEntries(stateDir, 1)[0];
     summary.lastLog = last ? { heading: last.heading, lines: last.lines } : null;
   } catch (err) {
     summary.lastLog = null;
-    summary.error = `${path.join(stateDir, WORK_LOG)}: ${(err as Error).message}`;
+    summary.error = namingFile(path.join(stateDir, WORK_LOG), err);
   }
   return summary;
 }
@@ -148,4 +148,10 @@ function supervisor(stateDir: string): { pid: number; since: string } | null {
   const owner = readLockOwner(path.join(stateDir, SESSION_LOCK));
   if (owner === null || isStale(owner)) return null;
   return { pid: owner.pid, since: owner.acquiredAt };
+}
+
+/** The error's words naming its file once: the state file guard's own errors already begin with it. */
+function namingFile(file: string, err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  return message.startsWith(`${file}: `) ? message : `${file}: ${message}`;
 }

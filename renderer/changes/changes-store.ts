@@ -1,6 +1,7 @@
 // The Changes tab's state and actions (DESIGN.md §3, §4, §13): the checkpoints, the work log beside
 // them, the files changed since the chosen point and the selected file's diff, read on open, on each
-// `checkpoint.written` of the session and on Refresh. A read's answer lands only while no newer read
+// `checkpoint.written` of the session (so a new checkpoint shows without asking) and on Refresh; and how
+// a modified file's diff is laid out (unified or side by side, kept in this browser). A read's answer lands only while no newer read
 // began (an event and Refresh in quick succession), a diff's only while its file is still the one
 // selected. Runs in the renderer.
 import type { ChangesListing, CheckpointInfo, FileDiff } from '../../common/checkpoints.js';
@@ -8,6 +9,7 @@ import type { DaemonEvent, LogEntry } from '../../common/ipc.js';
 import type { MoriApi } from '../../common/mori-api.js';
 import { PaneStore } from '../ui/pane-store.js';
 import { stillSelected } from './checkpoint-timeline.js';
+import { storedLayout, storeLayout, type DiffLayout } from './changes-prefs.js';
 
 /** Work-log entries read for the timeline: the newest ones, as many as one page holds. */
 const LOG_ENTRIES = 500;
@@ -23,6 +25,7 @@ export interface ChangesState {
   status: string;
   /** The Restore dialog's checkpoint and files (none: all), while it is open. */
   restoring: { to: CheckpointInfo; files: string[] } | null;
+  layout: DiffLayout;
 }
 
 export class ChangesStore extends PaneStore<ChangesState> {
@@ -31,7 +34,7 @@ export class ChangesStore extends PaneStore<ChangesState> {
     readonly sessionId: string,
     private readonly onEvent: (l: (e: DaemonEvent) => void) => () => void,
   ) {
-    super({ checkpoints: [], log: [], since: 'start', listing: null, selected: null, diff: null, status: '', restoring: null });
+    super({ checkpoints: [], log: [], since: 'start', listing: null, selected: null, diff: null, status: '', restoring: null, layout: storedLayout() });
   }
 
   open(): void {
@@ -70,6 +73,11 @@ export class ChangesStore extends PaneStore<ChangesState> {
   changeSince(since: string): void {
     this.set({ since });
     void this.load(since);
+  }
+
+  setLayout(layout: DiffLayout): void {
+    storeLayout(layout);
+    this.set({ layout });
   }
 
   restore(to: CheckpointInfo, files: string[]): void {

@@ -1,21 +1,26 @@
 // The Changes tab (DESIGN.md §3, §4, §13): the files changed since the session began (or since a
 // chosen checkpoint) with their line counts, the selected file's diff, and the checkpoints as a
 // timeline beside the work-log lines of their time, each with a Restore action (all files, or the
-// selected one). Read afresh when a `checkpoint.written` event for the session arrives and on Refresh;
+// selected one); a splitter between the files and the checkpoints sets how much of the column the
+// files take. Read afresh when a `checkpoint.written` event for the session arrives and on Refresh;
 // its state and reads are changes-store.ts's. Runs in the renderer.
 import { rollbackNeedsConfirm } from '../../common/rollback-confirm.js';
 import type { DaemonEvent, LiveSession } from '../../common/ipc.js';
 import type { MoriApi } from '../../common/mori-api.js';
 import { ChangesStore } from './changes-store.js';
 import { checkpointLabel as label, checkpointTimeline, lineCounts, restoredWords } from './checkpoint-timeline.js';
+import { storedHeight } from './changes-prefs.js';
 import { FileDiffView } from './file-diff-view.js';
+import { FilesSplitter } from './files-splitter.js';
 import { RestoreDialog } from './restore-dialog.js';
 import './changes-tab.css';
+import { useState } from 'preact/hooks';
 import { usePane } from '../ui/pane-store.js';
 import { Shown, shown } from '../ui/shown-text.js';
 
 export function ChangesTab(props: { api: MoriApi; session: LiveSession; onEvent: (l: (e: DaemonEvent) => void) => () => void }) {
-  const [store, { checkpoints, log, since, listing, selected, diff, status, restoring }] = usePane(() => new ChangesStore(props.api, props.session.id, props.onEvent));
+  const [filesHeight, setFilesHeight] = useState(storedHeight);
+  const [store, { checkpoints, log, since, listing, selected, diff, status, restoring, layout }] = usePane(() => new ChangesStore(props.api, props.session.id, props.onEvent));
   const timeline = checkpointTimeline(checkpoints, log);
   const sinceLabel = listing ? label(listing.since) : 'the start';
   const working = rollbackNeedsConfirm(props.session);
@@ -42,7 +47,7 @@ export function ChangesTab(props: { api: MoriApi; session: LiveSession; onEvent:
       </div>
       <div class="changes-body">
         <div class="changes-side">
-          <section aria-label="Changed files" class="changes-files">
+          <section aria-label="Changed files" class="changes-files" style={{ height: `${filesHeight}px` }}>
             <h2>Changed files</h2>
             {listing && listing.files.length === 0 ? <p class="empty">No file changed since {sinceLabel}.</p> : null}
             <ul>
@@ -69,6 +74,7 @@ export function ChangesTab(props: { api: MoriApi; session: LiveSession; onEvent:
               ))}
             </ul>
           </section>
+          <FilesSplitter height={filesHeight} onHeight={setFilesHeight} />
           <section aria-label="Checkpoints" class="changes-timeline">
             <h2>Checkpoints</h2>
             {timeline.length === 0 ? <p class="empty">No checkpoints yet.</p> : null}
@@ -107,7 +113,7 @@ export function ChangesTab(props: { api: MoriApi; session: LiveSession; onEvent:
             </ol>
           </section>
         </div>
-        <div class="changes-main">{diff ? <FileDiffView diff={diff} checkpointLabel={sinceLabel} /> : <p class="empty">{listing && listing.files.length > 0 ? 'Choose a file to see its diff.' : ''}</p>}</div>
+        <div class="changes-main">{diff ? <FileDiffView diff={diff} checkpointLabel={sinceLabel} layout={layout} onLayout={(l) => store.setLayout(l)} /> : <p class="empty">{listing && listing.files.length > 0 ? 'Choose a file to see its diff.' : ''}</p>}</div>
       </div>
       {restoring ? (
         <RestoreDialog

@@ -13,6 +13,7 @@ import { Modal } from '../ui/modal.js';
 import { usePane } from '../ui/pane-store.js';
 import { SettingsStore } from './settings-store.js';
 import { RESTART_DEFAULTS } from '../../common/restart-defaults.js';
+import { CONTEXT_WARN_PERCENT } from '../../common/usage-figures.js';
 import { THEMES, type ThemeChoice } from '../ui/theme.js';
 
 const EVENT_WORDS: Record<NotifyEvent, string> = {
@@ -118,6 +119,17 @@ export function SettingsDialog(props: { api: MoriApi; onClose: () => void; brows
           <label>
             Notice when session_state.md passes (bytes)
             <input type="number" min={1024} value={s.resume.stateFileNoticeBytes} onInput={(e) => store.resume({ stateFileNoticeBytes: (e.target as HTMLInputElement).value })} />
+          </label>
+        </fieldset>
+        <fieldset>
+          <legend>Usage</legend>
+          <p class="field-hint">A session whose context passes this share of its model's window says so: in mori ls, mori status and the window's meter.</p>
+          <label>
+            Context share that warns (%)
+            <input type="number" min={1} max={100} aria-describedby="usage-warn-default" value={s.usage.contextWarnPercent} onInput={(e) => store.usage((e.target as HTMLInputElement).value)} />
+            <span class="field-hint" id="usage-warn-default">
+              Default: {CONTEXT_WARN_PERCENT} %
+            </span>
           </label>
         </fieldset>
         <fieldset>

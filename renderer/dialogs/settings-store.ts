@@ -72,6 +72,12 @@ export class SettingsStore extends PaneStore<SettingsState> {
     this.set({ settings: { ...s, resume: { mode: patch.mode ?? r.mode, contextSharePercent: num(patch.contextSharePercent, r.contextSharePercent), stateFileNoticeBytes: num(patch.stateFileNoticeBytes, r.stateFileNoticeBytes) } } });
   }
 
+  /** The context share that warns (a field left empty keeps the value it had). */
+  usage(contextWarnPercent: string): void {
+    const s = this.state.settings;
+    if (s) this.set({ settings: { ...s, usage: { contextWarnPercent: contextWarnPercent.trim() === '' ? s.usage.contextWarnPercent : Number(contextWarnPercent) } } });
+  }
+
   setProbes(probes: string): void {
     this.set({ probes });
   }

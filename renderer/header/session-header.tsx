@@ -3,13 +3,15 @@
 // Stop: Rename…, disabled with the reason while the agent runs, Restart…, Continue with… (another agent), and Remove… in red), with the
 // line saying how the last action went. The dialogs they open are the window's (shell/window-dialogs.tsx). Runs
 // in the renderer.
+import type { ComponentChildren } from 'preact';
 import type { LiveSession } from '../../common/ipc.js';
 import { MenuButton, type MenuItem } from '../ui/menu-button.js';
 import { SessionTitle } from './session-title.js';
 import type { WindowStore } from '../shell/window-store.js';
 import { shown } from '../ui/shown-text.js';
 
-export function SessionHeader(props: { store: WindowStore; current: LiveSession; running: boolean; actionStatus: string }) {
+/** `meter`: the context meter (the window's usage/ pane) shown under the title. */
+export function SessionHeader(props: { store: WindowStore; current: LiveSession; running: boolean; actionStatus: string; meter?: ComponentChildren }) {
   const { store, current } = props;
   const resume = current.intent.kind === 'interrupted' ? 'Resume' : 'Start';
   const more: MenuItem[] = [
@@ -21,7 +23,10 @@ export function SessionHeader(props: { store: WindowStore; current: LiveSession;
   return (
     <>
       <header class="session-header">
-        <SessionTitle info={current} />
+        <div class="session-header-main">
+          <SessionTitle info={current} />
+          {props.meter}
+        </div>
         <div class="session-actions">
           <button type="button" onClick={() => void store.act('checks.verify', 'Verify')}>
             Verify

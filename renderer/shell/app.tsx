@@ -5,6 +5,7 @@
 import { useEffect, useMemo } from 'preact/hooks';
 import type { MoriApi } from '../../common/mori-api.js';
 import { ConnectionBanner } from './connection-banner.js';
+import { ContextMeter } from '../usage/context-meter.js';
 import { NoticesPanel } from '../notices/notices-panel.js';
 import { SessionAdvice } from '../header/session-advice.js';
 import { SessionHeader } from '../header/session-header.js';
@@ -50,7 +51,13 @@ export function App(props: { api: MoriApi; pageNotifies: boolean }) {
         <ConnectionBanner connection={state.connection} everOpen={state.everOpen} inputLost={store.pool.inputLostSince(state.lostConnectionAt ?? 0)} />
         {current ? (
           <>
-            <SessionHeader store={store} current={current} running={store.running} actionStatus={state.actionStatus} />
+            <SessionHeader
+              store={store}
+              current={current}
+              running={store.running}
+              actionStatus={state.actionStatus}
+              meter={<ContextMeter key={`${current.id}:${state.epoch}`} api={store.api} sessionId={current.id} onEvent={store.onEvent} />}
+            />
             <SessionAdvice
               key={current.id}
               api={store.api}

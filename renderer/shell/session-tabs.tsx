@@ -1,5 +1,5 @@
 // The selected session's tabs (DESIGN.md §13): its terminal, its editable state files, its work log,
-// its checks and its changes, as a tablist (arrow keys move; Enter on the Terminal tab takes the
+// its checks, its changes and its usage, as a tablist (arrow keys move; Enter on the Terminal tab takes the
 // keyboard into the terminal) with a mark on a file's tab while it has unsaved edits, and the panel
 // of the open tab. The terminal stays mounted (its pool keeps the live xterms); the other panes are
 // mounted afresh on each reconnect (`epoch`) so they read again. Runs in the renderer.
@@ -9,6 +9,7 @@ import { LazyChangesTab } from '../changes/lazy-changes-tab.js';
 import { rovingIndex } from '../ui/roving.js';
 import { StateEditor } from '../editor/state-editor.js';
 import { TerminalPane } from '../terminal/terminal-pane.js';
+import { UsagePane } from '../usage/usage-pane.js';
 import type { Tab, WindowState, WindowStore } from './window-store.js';
 import { WorkLog } from '../work-log/work-log.js';
 import { ENVIRONMENT, SESSION_STATE, WORK_LOG } from '../../common/state-files.js';
@@ -20,6 +21,7 @@ export const TABS: { id: Tab; label: string }[] = [
   { id: WORK_LOG, label: WORK_LOG },
   { id: 'checks', label: 'Checks' },
   { id: 'changes', label: 'Changes' },
+  { id: 'usage', label: 'Usage' },
 ];
 
 export function SessionTabs(props: { store: WindowStore; state: WindowState; current: LiveSession }) {
@@ -73,6 +75,7 @@ export function SessionTabs(props: { store: WindowStore; state: WindowState; cur
           <ChecksPane key={`${current.id}:${epoch}`} api={api} sessionId={current.id} onEvent={store.onEvent} askTrust={props.state.trustRequest === current.id} onTrustAsked={store.trustAsked} />
         ) : null}
         {tab === 'changes' ? <LazyChangesTab key={`${current.id}:${epoch}`} api={api} session={current} onEvent={store.onEvent} /> : null}
+        {tab === 'usage' ? <UsagePane key={`${current.id}:${epoch}`} api={api} sessionId={current.id} onEvent={store.onEvent} /> : null}
       </div>
     </>
   );

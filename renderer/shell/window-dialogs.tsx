@@ -63,7 +63,7 @@ export function WindowDialogs(props: { store: WindowStore; state: WindowState })
   const { store } = props;
   switch (props.state.dialog) {
     case 'new':
-      return <NewSessionDialog api={store.api} onClose={store.closeDialog} onCreated={store.created} />;
+      return <NewSessionDialog api={store.api} sessions={props.state.sessions} onClose={store.closeDialog} onCreated={store.created} />;
     case 'palette':
       return <Palette items={paletteItems(store)} onClose={store.closeDialog} />;
     case 'shortcuts':

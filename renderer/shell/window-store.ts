@@ -19,7 +19,7 @@ import type { ShortcutAction } from '../ui/shortcuts.js';
 import { TerminalPool } from '../terminal/terminal-pool.js';
 import { stepTerminalFontSize } from '../ui/window-prefs.js';
 
-export type Tab = 'terminal' | EditableStateFile | 'checks' | 'changes';
+export type Tab = 'terminal' | EditableStateFile | 'checks' | 'changes' | 'usage';
 /** The window's one open dialog; rename, remove, stop, restart and handoff are about the selected session. */
 export type Dialog = 'new' | 'settings' | 'shortcuts' | 'palette' | 'rename' | 'remove' | 'stop' | 'restart' | 'handoff';
 export type BrowserPermission = NotificationPermission | 'unsupported';

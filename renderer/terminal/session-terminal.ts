@@ -77,6 +77,8 @@ export class SessionTerminal {
   stale = false;
   /** Why the last attachment ended, while it is not attached. */
   ended: string | null = null;
+  /** The last search's matches: which one is shown (-1: past the addon's count limit) of how many; null before any. */
+  found: { index: number; count: number } | null = null;
 
   constructor(
     private readonly api: MoriApi,
@@ -115,6 +117,11 @@ export class SessionTerminal {
     });
     this.listeners.push(
       { dispose: offScreenReader },
+      // Counted only with decorations on (the addon highlights each match to count it).
+      this.search.onDidChangeResults((r) => {
+        this.found = { index: r.resultIndex, count: r.resultCount };
+        this.hooks.changed();
+      }),
       { dispose: offFontSize },
       this.term.onData((d) => {
         if (this.attached) this.attached.input(d);

@@ -1,5 +1,6 @@
 // The terminal tab: hosts the terminal pool's stage (the live xterms, all but the shown one hidden), a
-// search box (Mod+F; Enter: next, Shift+Enter: previous; "No match" when nothing is found), a line saying when the agent is not attached, and
+// search box (Mod+F; Enter: next, Shift+Enter: previous; "3 of 12" matches, or "No match"; Escape ends the
+// search and returns to the terminal), a line saying when the agent is not attached, and
 // one saying that typing was not sent (while nothing could take it). The keyboard enters the terminal
 // on a click or when asked (`focusRequest` changes: Enter in the list or on the tab); F6 leaves it.
 // Runs in the renderer.
@@ -7,6 +8,12 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { MoriApi } from '../../common/mori-api.js';
 import { TerminalHistory } from './terminal-history.js';
 import type { TerminalPool } from './terminal-pool.js';
+
+/** "3 of 12"; past the addon's count limit the place is unknown: "1000+ matches". */
+function countWords(c: { at: number; of: number } | null): string {
+  if (!c || c.of === 0) return '';
+  return c.at === 0 ? `${c.of}+ matches` : `${c.at} of ${c.of}`;
+}
 
 export function TerminalPane(props: { api: MoriApi; pool: TerminalPool; sessionId: string; visible: boolean; focusRequest: number; searchRequest: number }) {
   const host = useRef<HTMLDivElement>(null);
@@ -43,16 +50,21 @@ export function TerminalPane(props: { api: MoriApi; pool: TerminalPool; sessionI
           onInput={(e) => {
             setQuery((e.target as HTMLInputElement).value);
             setNoMatch(false);
+            props.pool.endSearch();
           }}
           onKeyDown={(e) => {
             if (e.key === 'Enter') setNoMatch(query !== '' && !props.pool.find(query, e.shiftKey));
+            if (e.key === 'Escape') {
+              e.preventDefault();
+              setNoMatch(false);
+              props.pool.endSearch();
+              props.pool.focus();
+            }
           }}
         />
-        {noMatch ? (
-          <span class="search-none" role="status">
-            No match
-          </span>
-        ) : null}
+        <span class="search-count" role="status">
+          {noMatch ? 'No match' : countWords(props.pool.searchCount())}
+        </span>
         <button type="button" aria-pressed={history} onClick={() => setHistory((h) => !h)}>
           Earlier output
         </button>

@@ -32,6 +32,17 @@ function loadTerminals(): Promise<TerminalModule> {
   return terminalModule;
 }
 
+/**
+ * How matches show: every match marked, the current one stronger, both in the scrollbar's ruler
+ * (the addon counts matches only with decorations on; it takes #RRGGBB colours, readable on both themes).
+ */
+const SEARCH_DECORATIONS = {
+  matchBackground: '#8a6d1f',
+  matchOverviewRuler: '#d4a72c',
+  activeMatchBackground: '#d4a72c',
+  activeMatchColorOverviewRuler: '#f2cc60',
+};
+
 export class TerminalPool {
   readonly stage: HTMLDivElement;
   private readonly terminals = new Map<string, SessionTerminal>();
@@ -184,10 +195,27 @@ export class TerminalPool {
     return this.terminals.get(sessionId)?.lastLines(n) ?? [];
   }
 
+  /** Finds the next (or previous) match in the shown terminal, every match highlighted and counted (searchCount). */
   find(text: string, backwards: boolean): boolean {
     const t = this.current();
     if (!t || !text) return false;
-    return backwards ? t.search.findPrevious(text) : t.search.findNext(text);
+    const opts = { decorations: SEARCH_DECORATIONS };
+    return backwards ? t.search.findPrevious(text, opts) : t.search.findNext(text, opts);
+  }
+
+  /** The shown terminal's last search: which match (1-based; 0 when past the addon's count limit) of how many. */
+  searchCount(): { at: number; of: number } | null {
+    const f = this.current()?.found;
+    return f ? { at: f.index + 1, of: f.count } : null;
+  }
+
+  /** The search is over: its highlights and count go. */
+  endSearch(): void {
+    const t = this.current();
+    if (!t) return;
+    t.search.clearDecorations();
+    t.found = null;
+    this.changed();
   }
 
   forget(sessionId: string): void {

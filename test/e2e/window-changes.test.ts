@@ -1,11 +1,13 @@
 // The window's Changes tab in Debian's Chromium through a real `mori ui` and daemon, in a git
-// project, driven by roles and names: the fake agent edits files, `mori checkpoint` records them, and
-// the tab (on Refresh) lists each changed file with its line counts and shows the diff of the
-// selected one; while the agent works the Restore dialog says so and holds Restore until the person
+// project, driven by roles and names: the fake agent edits files while the tab is open, the daemon
+// checkpoints them, and the tab (by the checkpoint's event, no Refresh) lists each changed
+// file with its line counts and shows the diff of the selected one, unified by default, side by side
+// on request, coloured by its language; the list between the files and the checkpoints is resized by
+// keyboard and shows every file at 1280×720; while the agent works the Restore dialog says so and holds Restore until the person
 // ticks the confirmation, and then restores the selected file; a suspend's checkpoint arrives by its `checkpoint.written` event (no
 // Refresh) with `SESSION INTERRUPTED - system sleep` beside it in the timeline; Restore shows its
 // plan first, then puts back one file alone, and then every file, on disk. Screenshots
-// (light and dark, 1440×900) go to out/e2e-screenshots/.
+// (light and dark, 1440×900 and 1280×720) go to out/e2e-screenshots/.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -60,15 +62,10 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the Changes tab', 
     await w?.stop();
   });
 
-  it('lists the files the agent changed with their line counts and shows a diff', async () => {
+  it('lists the files of a new checkpoint as it is written, with their line counts, and shows a unified, coloured diff', async () => {
     await expect.poll(async () => (await session()).state === 'running' && w.h.starts().length > 0, { timeout: 25_000 }).toBe(true);
     const first = w.h.mori('checkpoint', 'work', '-m', 'before the agent');
     expect(first.code, first.stderr).toBe(0);
-    send('edit:app.txt=one\\nTWO\\nthree\\nfour\\n');
-    send('edit:notes/new.txt=hello\\n');
-    await until('the agent to write both files', () => read('notes/new.txt') === 'hello\n' && read('app.txt') === 'one\nTWO\nthree\nfour\n');
-    const second = w.h.mori('checkpoint', 'work', '-m', 'after the edits', '--json');
-    expect(second.code, second.stderr).toBe(0);
 
     const { page } = w;
     // The first look at the page: on a runner busy with other files its list can take more than 30 s.
@@ -78,29 +75,89 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the Changes tab', 
     });
     await row.click();
     await page.getByRole('tab', { name: 'Changes', exact: true }).click();
-    await page.getByRole('button', { name: 'Refresh' }).click();
     const files = page.getByRole('region', { name: 'Changed files' });
-    await files.getByRole('button', { name: 'app.txt, modified, +2 −1' }).waitFor();
+    await files.getByText('No file changed since checkpoint #1.').waitFor();
+
+    // The agent edits while the tab is open; the checkpoint's event reads the tab afresh: no Refresh.
+    send('edit:app.txt=one\\nTWO\\nthree\\nfour\\n');
+    send('edit:notes/new.txt=hello\\n');
+    send('edit:src/answer.ts=// the answer\\nexport const answer: number = 42;\\n');
+    await until('the agent to write the files', () => read('notes/new.txt') === 'hello\n' && read('app.txt') === 'one\nTWO\nthree\nfour\n' && read('src/answer.ts') !== null);
+    // Taken by the daemon, as its periodic checkpoints are: it announces it (`checkpoint.written`).
+    expect(await call(c, 'checkpoint.take', { session: 'work', message: 'after the edits' })).toMatchObject({ created: true });
+    await files.getByRole('button', { name: 'app.txt, modified, +2 −1' }).waitFor({ timeout: 10_000 });
     await files.getByRole('button', { name: 'notes/new.txt, added, +1 −0' }).waitFor();
-    await page.getByRole('status').getByText('2 files changed since checkpoint #1, +3 −1').waitFor();
+    await page.getByRole('status').getByText('3 files changed since checkpoint #1, +5 −1').waitFor();
     // The tab's sections are headed one level below the session's title (a screen reader's outline).
     await page.getByRole('heading', { name: 'Changed files', level: 2 }).waitFor();
     await page.getByRole('heading', { name: 'Checkpoints', level: 2 }).waitFor();
 
+    // A modified file: unified by default, the checkpoint's line above the one that replaced it.
     await files.getByRole('button', { name: /^app\.txt/ }).click();
     const diff = page.getByRole('region', { name: 'app.txt changes since checkpoint #1' });
-    await diff.getByRole('textbox', { name: 'app.txt at checkpoint #1' }).getByText('two').waitFor();
-    await diff.getByRole('textbox', { name: 'app.txt now' }).getByText('TWO').waitFor();
+    const unified = diff.getByRole('textbox', { name: 'app.txt changes since checkpoint #1, unified' });
+    await unified.getByText('TWO', { exact: true }).waitFor();
+    expect(await unified.getByText('two', { exact: true }).evaluate((el) => el.closest('.cm-deletedChunk') !== null)).toBe(true);
+    const layout = diff.getByRole('group', { name: 'Diff layout' });
+    expect(await layout.getByRole('button', { name: 'Unified' }).getAttribute('aria-pressed')).toBe('true');
+    // Side by side on request, each side its own text box.
+    await layout.getByRole('button', { name: 'Side by side' }).click();
+    await diff.getByRole('textbox', { name: 'app.txt at checkpoint #1' }).getByText('two', { exact: true }).waitFor();
+    await diff.getByRole('textbox', { name: 'app.txt now' }).getByText('TWO', { exact: true }).waitFor();
     expect(await diff.getByRole('textbox', { name: 'app.txt now' }).innerText()).toContain('four');
     // The merge view is read-only: typing changes nothing.
     await diff.getByRole('textbox', { name: 'app.txt now' }).click();
     await page.keyboard.type('typed');
     expect(await diff.getByRole('textbox', { name: 'app.txt now' }).innerText()).not.toContain('typed');
+    await w.shot('changes-split');
+    await layout.getByRole('button', { name: 'Unified' }).click();
+    await unified.waitFor();
+
+    // An added TypeScript file: one column (no empty left half, no layout to choose), coloured by its language.
+    await files.getByRole('button', { name: /^src\/answer\.ts/ }).click();
+    const ts = page.getByRole('region', { name: 'src/answer.ts changes since checkpoint #1' });
+    const code = ts.getByRole('textbox', { name: 'src/answer.ts changes since checkpoint #1, unified' });
+    const keyword = code.getByText('export', { exact: true });
+    await keyword.waitFor();
+    expect(await ts.getByRole('group', { name: 'Diff layout' }).count()).toBe(0);
+    const colour = (l: typeof keyword): Promise<string> => l.evaluate((el) => getComputedStyle(el).color);
+    // The keyword and the comment each in a colour of their own, not the text's.
+    const plain = await code.evaluate((el) => getComputedStyle(el).color);
+    expect(new Set([plain, await colour(keyword), await colour(code.getByText('// the answer', { exact: true }))]).size).toBe(3);
 
     const timeline = page.getByRole('region', { name: 'Checkpoints' });
     await timeline.getByRole('listitem', { name: 'Checkpoint #2' }).getByText('after the edits', { exact: false }).waitFor();
     await w.shot('changes');
     expect(await axeAudit(page, 'changes', { within: '#panel-changes' })).toEqual([]);
+  });
+
+  it('the changed files list is resized by keyboard, and shows every file at 1280×720', async () => {
+    const { page } = w;
+    const files = page.getByRole('region', { name: 'Changed files' });
+    const splitter = page.getByRole('separator', { name: 'Resize the changed files list' });
+    const value = async (): Promise<number> => Number(await splitter.getAttribute('aria-valuenow'));
+    const height = async (): Promise<number> => (await files.boundingBox())?.height ?? 0;
+    await splitter.focus();
+    const [v0, h0] = [await value(), await height()];
+    await page.keyboard.press('ArrowDown');
+    expect(await value()).toBe(v0 + 24);
+    expect(await height()).toBe(h0 + 24);
+    await page.keyboard.press('Shift+ArrowUp');
+    expect(await value()).toBe(v0 + 24 - 96);
+    await page.keyboard.press('Home');
+    expect(await value()).toBe(80);
+    expect(await height()).toBe(80);
+    for (let i = 0; i < 6; i++) await page.keyboard.press('ArrowDown');
+    expect(await value()).toBe(80 + 6 * 24);
+
+    await page.setViewportSize({ width: 1280, height: 720 });
+    const box = await files.boundingBox();
+    for (const name of [/^app\.txt/, /^notes\/new\.txt/, /^src\/answer\.ts/]) {
+      const b = await files.getByRole('button', { name }).boundingBox();
+      expect(b && box && b.y + b.height <= box.y + box.height, `${String(name)} in view`).toBe(true);
+    }
+    await w.shot('changes-1280x720');
+    await page.setViewportSize({ width: 1440, height: 900 });
   });
 
   it('says the agent is working, holds Restore until the person confirms, then restores while it works', async () => {
@@ -163,11 +220,11 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the Changes tab', 
     const all = page.getByRole('dialog', { name: 'Restore files to checkpoint #1?' });
     const allPlan = all.getByRole('list', { name: 'Files the restore changes' });
     await allPlan.getByText('notes/new.txt').waitFor();
-    expect((await allPlan.getByRole('listitem').allInnerTexts()).sort()).toEqual(['delete notes/last.txt', 'delete notes/new.txt']);
+    expect((await allPlan.getByRole('listitem').allInnerTexts()).sort()).toEqual(['delete notes/last.txt', 'delete notes/new.txt', 'delete src/answer.ts']);
     await w.shot('changes-restore');
     await all.getByRole('button', { name: 'Restore', exact: true }).click();
     await all.waitFor({ state: 'detached' });
-    expect([read('app.txt'), read('notes/new.txt'), read('notes/last.txt'), read('README.md')]).toEqual([ORIGINAL, null, null, '# project\n']);
+    expect([read('app.txt'), read('notes/new.txt'), read('notes/last.txt'), read('src/answer.ts'), read('README.md')]).toEqual([ORIGINAL, null, null, null, '# project\n']);
     await files.getByText('No file changed since checkpoint #1.').waitFor();
   });
 });

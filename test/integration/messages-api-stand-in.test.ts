@@ -1,8 +1,8 @@
-// The Messages API stand-in (test/support/stand-ins/messages-api.ts) that the real Claude Code talks to in
+// The Messages API stand-in (testkit/messages-api.ts) that the real Claude Code talks to in
 // tests: streamed SSE events in the API's order, scripted turns, the request log, a stop that cuts an
 // open stream and refuses connections, a restart on the same port, the usage-limit answer.
 import { afterEach, expect, it } from 'vitest';
-import { messageTexts, MessagesApiStandIn } from '../support/stand-ins/messages-api.js';
+import { messageTexts, MessagesApiStandIn } from '../../testkit/messages-api.js';
 
 let api: MessagesApiStandIn | null = null;
 afterEach(async () => {

@@ -209,6 +209,13 @@ export function registerChecks(program: Command): void {
     .option('--yes', 'approve without a prompt (for scripts)')
     .option('--json', 'print JSON')
     .action(async (spec: string, opts: TrustCliOptions) => {
+      // An approval is the person's on the host whose checks would run: never given from here.
+      const target = await remoteOf(spec);
+      if (!target.ok) return reportFailure(target, opts);
+      if (target.value) {
+        const { remote, session } = target.value;
+        return reportFailure(fail('usage', `approvals for ${spec} are given on ${remote.name}: run \`mori trust ${session}\` there (\`ssh ${remote.destination}\`); nothing was approved`), opts);
+      }
       const opened = openSession(spec);
       if (!opened.ok) return reportFailure(opened, opts);
       const { stateDir, session } = opened.value;

@@ -79,12 +79,19 @@ async function withClient<T>(spec: string, fn: (c: DaemonLink, session: string) 
   }
 }
 
-function infoText(value: unknown): string {
+/** A session's answer in a line; one on a remote is named `host:name` and says it is on that host. */
+export function infoText(value: unknown, host: string | null = null): string {
   const info = LiveSession.safeParse(value);
   if (!info.success) return '';
   const i = info.data;
-  return `${i.name}: ${preciseState(i)}${i.pid !== null ? ` (pid ${i.pid})` : ''}`;
+  return `${host !== null ? `${host}:` : ''}${i.name}: ${preciseState(i)}${i.pid !== null ? ` (pid ${i.pid})` : ''}${host !== null ? ` on ${host}` : ''}`;
 }
+
+/** The remote a reference names, for the lines above (null for a local session). */
+const hostOf = (spec: string): string | null => {
+  const t = remoteTarget(spec);
+  return t.ok && t.value ? t.value.remote.name : null;
+};
 
 export function registerControl(program: Command): void {
   for (const action of ['start', 'stop'] as const) {
@@ -100,7 +107,7 @@ export function registerControl(program: Command): void {
         }
         const r = await withClient(spec, (c, session) => c.request(action, { session }));
         if (!r.ok) return reportFailure(r, opts);
-        reportSuccess({ ok: true, session: r.value }, infoText(r.value), opts);
+        reportSuccess({ ok: true, session: r.value }, infoText(r.value, hostOf(spec)), opts);
       });
   }
 
@@ -115,7 +122,7 @@ export function registerControl(program: Command): void {
       .action(async (spec: string, opts: OutputOptions) => {
         const r = await withClient(spec, (c, session) => c.request(method, { session }));
         if (!r.ok) return reportFailure(r, opts);
-        reportSuccess({ ok: true, session: r.value }, infoText(r.value), opts);
+        reportSuccess({ ok: true, session: r.value }, infoText(r.value, hostOf(spec)), opts);
       });
   }
 

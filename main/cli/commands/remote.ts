@@ -5,6 +5,7 @@
 import type { Command } from 'commander';
 import { fail } from '../../../common/result.js';
 import { runBridge } from '../../remote/bridge.js';
+import { tryLogin } from '../../remote/login-check.js';
 import { DEFAULT_REMOTE_COMMAND, readRemotes, Remote } from '../../remote/remotes-store.js';
 import { addRemote, removeRemote } from '../../remote/remotes-update.js';
 import { moriHome } from '../../state/mori-home.js';
@@ -47,7 +48,10 @@ export function registerRemote(program: Command): void {
       if (refused) return reportFailure(refused, opts);
       const r = await addRemote(moriHome(), parsed.data);
       if (!r.ok) return reportFailure(r, opts);
-      reportSuccess({ ok: true, remote: parsed.data }, `added ${remoteLine(parsed.data)}\nits sessions show in \`mori ls\` as ${name}:SESSION`, opts);
+      // Tried once, so a typo or a closed port shows now rather than as an unreachable row later; kept either way.
+      const login = await tryLogin(parsed.data, moriHome());
+      const tried = login.ok ? `the ssh login to ${destination} worked` : `${login.message}; the remote is kept: fix ssh, then \`mori ls\``;
+      reportSuccess({ ok: true, remote: parsed.data, login: login.ok ? { ok: true } : { ok: false, message: login.message } }, `added ${remoteLine(parsed.data)}\n${tried}\nits sessions show in \`mori ls\` as ${name}:SESSION`, opts);
     });
 
   remote

@@ -12,7 +12,7 @@ import { createSessionWorktree } from '../../git/session-worktree.js';
 import { createSession } from '../../state/state-dir.js';
 import { listRegisteredSessions } from '../../supervisor/session/session-listing.js';
 import { bad, type Handler } from './context.js';
-import { listedUsage } from './usage.js';
+import { listedUsage, warnShare } from './usage.js';
 
 export const listSessions: Handler<'list'> = (_p, ctx) => ok(ctx.supervisor.list());
 export const startSession: Handler<'start'> = (p, ctx) => ctx.supervisor.startSession(p.session);
@@ -60,8 +60,9 @@ export const listSessionsWithState: Handler<'sessions.listing'> = async (_p, ctx
   if (!listed.ok) return listed;
   // A row whose agent's record was read carries its usage figures (the readers keep their offsets).
   const rows = [];
+  const warn = warnShare(ctx.home);
   for (const entry of listed.value) {
-    const usage = entry.session === undefined ? null : await listedUsage(ctx.usage, entry.session);
+    const usage = entry.session === undefined ? null : await listedUsage(ctx.usage, entry.session, warn);
     rows.push(usage === null ? entry : { ...entry, usage });
   }
   // The entries are plain JSON objects; the schema names only the fields a client reads.

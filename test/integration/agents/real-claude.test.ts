@@ -12,8 +12,8 @@ import { hasEvent, UpHarness, type Up } from '../../support/mori-up.js';
 import { until } from '../../../testkit/until.js';
 import { DEFAULT_SETTLE_MS } from '../../../main/agents/activity-debouncer.js';
 import { screen, sessionJson } from '../../support/agent-clis/real-agents.js';
-import { CLAUDE_CODE_PACKAGE, claudeEnv, claudePid, claudeReplies, claudeStatus, claudeTranscript, installedAgentCli, seedClaudeConfig } from '../../support/real-claude.js';
-import { messageTexts, MessagesApiStandIn, type LoggedRequest, type ScriptedTurn } from '../../support/stand-ins/messages-api.js';
+import { CLAUDE_CODE_PACKAGE, claudeEnv, claudePid, claudeReplies, claudeStatus, claudeTranscript, installedAgentCli, seedClaudeConfig } from '../../../testkit/real-claude.js';
+import { messageTexts, MessagesApiStandIn, type LoggedRequest, type ScriptedTurn } from '../../../testkit/messages-api.js';
 
 const bin = installedAgentCli(CLAUDE_CODE_PACKAGE, 'claude');
 const skipped = bin === null ? ` (skipped: not installed; run \`test/support/agent-clis/install.sh ${CLAUDE_CODE_PACKAGE}\`)` : '';

@@ -7,9 +7,9 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { UpHarness } from '../../support/mori-up.js';
-import { CLAUDE_CODE_PACKAGE, claudeEnv, claudeGatewayToken, installedAgentCli, seedClaudeConfig } from '../../support/real-claude.js';
+import { CLAUDE_CODE_PACKAGE, claudeEnv, claudeGatewayToken, installedAgentCli, seedClaudeConfig } from '../../../testkit/real-claude.js';
 import { endHarness, limitRoundTrip, ROUND_TRIP_TIMEOUT_MS } from '../../support/real-limit-round-trip.js';
-import { MessagesApiStandIn, messageTexts } from '../../support/stand-ins/messages-api.js';
+import { MessagesApiStandIn, messageTexts } from '../../../testkit/messages-api.js';
 
 const bin = installedAgentCli(CLAUDE_CODE_PACKAGE, 'claude');
 const REPLY = 'stand-in reply';

@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { installedCli, opencodeEnv } from '../../support/agent-clis/real-agents.js';
 import { UpHarness } from '../../support/mori-up.js';
 import { endHarness, limitRoundTrip, ROUND_TRIP_TIMEOUT_MS } from '../../support/real-limit-round-trip.js';
-import { MessagesApiStandIn, messageTexts } from '../../support/stand-ins/messages-api.js';
+import { MessagesApiStandIn, messageTexts } from '../../../testkit/messages-api.js';
 
 const found = installedCli('opencode-ai', '1.18.33', 'opencode');
 const skip = 'skip' in found ? found.skip : null;

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DEADLINE_MS, hasEvent, UpHarness } from '../../support/mori-up.js';
 import { until } from '../../../testkit/until.js';
 import { installedCli, opencodeEnv, screen, sessionJson } from '../../support/agent-clis/real-agents.js';
-import { messageTexts, MessagesApiStandIn } from '../../support/stand-ins/messages-api.js';
+import { messageTexts, MessagesApiStandIn } from '../../../testkit/messages-api.js';
 
 export const OPENCODE_VERSION = '1.18.33';
 const found = installedCli('opencode-ai', OPENCODE_VERSION, 'opencode');

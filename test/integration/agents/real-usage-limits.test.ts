@@ -11,9 +11,9 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEADLINE_MS, UpHarness } from '../../support/mori-up.js';
 import { until } from '../../../testkit/until.js';
-import { CLAUDE_CODE_PACKAGE, claudeEnv, claudeGatewayToken, installedAgentCli, seedClaudeConfig } from '../../support/real-claude.js';
+import { CLAUDE_CODE_PACKAGE, claudeEnv, claudeGatewayToken, installedAgentCli, seedClaudeConfig } from '../../../testkit/real-claude.js';
 import { codexEnv, geminiEnv, installedCli, screen, sessionJson } from '../../support/agent-clis/real-agents.js';
-import { MessagesApiStandIn } from '../../support/stand-ins/messages-api.js';
+import { MessagesApiStandIn } from '../../../testkit/messages-api.js';
 import { startGeminiApi } from '../../support/stand-ins/gemini-api.js';
 import { startResponsesApi } from '../../support/stand-ins/responses-api.js';
 

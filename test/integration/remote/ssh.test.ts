@@ -251,7 +251,7 @@ describe.skipIf(SKIP_WITHOUT_SSHD)('sessions on another host through ssh', () =>
     expect(r.stdout).toMatch(/^gone: {2}unreachable/m);
     expect(r.stdout).toMatch(/Connection refused/);
     expect(r.stdout).toMatch(/^hung: {2}unreachable/m);
-    expect(r.stdout).toMatch(/hung \(.*\) did not answer within 2 s/);
+    expect(r.stdout).toMatch(/hung \(.*\): ssh ran, and `sleep 60` there said nothing; look on hung/);
     // The hung remote costs its 2 s deadline and no more (what else `ls` does overlaps it); the slack
     // is a loaded runner's noise in starting Node, far below the hung command's 60 s.
     expect(took, `ls took ${took} ms; with box alone ${baseline} ms`).toBeLessThan(baseline + 2_000 + 2_500);

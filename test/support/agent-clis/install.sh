@@ -3,7 +3,7 @@
 # one prefix per package@version under ${MORI_AGENT_CLIS:-$HOME/.cache/mori-agent-clis}, so pinned
 # versions live side by side and an installed one is never fetched again. Usage:
 #   test/support/agent-clis/install.sh @openai/codex@0.171.0 @google/gemini-cli@0.61.0
-# The tests find the executables under <dir>/<name>@<version>/bin (test/support/agent-clis/real-agents.ts, test/support/real-claude.ts).
+# The tests find the executables under <dir>/<name>@<version>/bin (test/support/agent-clis/real-agents.ts, testkit/real-claude.ts).
 # A failed install is reported and skipped: the tests for that CLI then skip with the reason.
 set -uo pipefail
 dir="${MORI_AGENT_CLIS:-$HOME/.cache/mori-agent-clis}"

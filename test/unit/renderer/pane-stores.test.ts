@@ -7,7 +7,7 @@ import type { DaemonEvent, LogEntry } from '../../../common/ipc.js';
 import type { MoriApi } from '../../../common/mori-api.js';
 import { ChangesStore } from '../../../renderer/changes/changes-store.js';
 import { stillSelected } from '../../../renderer/changes/checkpoint-timeline.js';
-import { EMPTY_FORM, initRequest } from '../../../renderer/dialogs/new-session-model.js';
+import { EMPTY_FORM, initRequest, recentFolders, slugName } from '../../../renderer/dialogs/new-session-model.js';
 import { removeSummary, renameParts } from '../../../renderer/header/session-manage-model.js';
 import { withNewest, withOlder } from '../../../renderer/work-log/work-log-model.js';
 import { WorkLogStore } from '../../../renderer/work-log/work-log-store.js';
@@ -99,13 +99,19 @@ describe('pane models', () => {
     expect(withOlder([entry(3), entry(4)], [entry(1), entry(2)], 3).map((e) => e.index)).toEqual([1, 2, 3, 4]);
   });
 
-  it('makes the session.init request of the new session form, or names the field in error', () => {
-    expect(initRequest(EMPTY_FORM)).toMatchObject({ ok: false, field: 'projectDir' });
-    expect(initRequest({ ...EMPTY_FORM, projectDir: '/p', name: 'Bad Name' })).toMatchObject({ ok: false, field: 'name' });
-    expect(initRequest({ ...EMPTY_FORM, projectDir: '/p', name: 'x', profile: 'shell' })).toMatchObject({ ok: false, field: 'command' });
+  it('makes the session.init request of the new session form, or says what is wrong with every field at once', () => {
+    expect(initRequest(EMPTY_FORM)).toEqual({ ok: false, errors: { projectDir: expect.any(String), name: expect.any(String) } });
+    expect(initRequest({ ...EMPTY_FORM, projectDir: '/p', name: '!!!', profile: 'shell' })).toEqual({ ok: false, errors: { name: expect.stringMatching(/letters or digits/), command: expect.any(String) } });
+    expect(initRequest({ ...EMPTY_FORM, projectDir: '/p', name: 'Tool.app' })).toEqual({ ok: false, errors: { name: expect.stringMatching(/^Not as "tool\.app": it may not end in "\.app"/) } });
     expect(initRequest({ ...EMPTY_FORM, projectDir: ' /p ', name: 'x', task: ' t ', command: 'ignored' })).toEqual({ ok: true, params: { projectDir: '/p', name: 'x', profile: 'claude', backend: 'tmux', task: 't' } });
-    expect(initRequest({ ...EMPTY_FORM, projectDir: '/p', name: 'x', worktree: true, branch: ' ' })).toMatchObject({ ok: true, params: { worktree: {} } });
+    expect(initRequest({ ...EMPTY_FORM, projectDir: '/p', name: 'Fix refunds!', worktree: true, branch: ' ' })).toMatchObject({ ok: true, params: { name: 'fix-refunds', worktree: {} } });
     expect(initRequest({ ...EMPTY_FORM, projectDir: '/p', name: 'x', worktree: true, branch: 'b' })).toMatchObject({ ok: true, params: { worktree: { branch: 'b' } } });
+  });
+
+  it('makes a session name of what is typed, and offers the folders of this host\'s sessions', () => {
+    expect(['Fix refunds!', '  --Café au lait_', 'a/b c', 'v1.2', '!!!', 'x'.repeat(70) + '-y'].map(slugName)).toEqual(['fix-refunds', 'cafe-au-lait_', 'a-b-c', 'v1.2', '', 'x'.repeat(64)]);
+    const s = (name: string, projectDir?: string, branch?: string) => ({ name, ...(projectDir ? { projectDir } : {}), ...(branch ? { branch } : {}) });
+    expect(recentFolders([s('a', '/p'), s('b', '/q'), s('c', '/p'), s('box:d', '/r'), s('e', '/wt/e', 'mori/e'), s('f')])).toEqual(['/p', '/q']);
   });
 
   it("renames a remote session's part after its host, says what removal does, keeps the selected file while it is listed", () => {

@@ -21,8 +21,8 @@ import { until } from '../../../../testkit/until.js';
 import { geminiDefaultsRefusal } from '../../../../main/agents/gemini/defaults-check.js';
 import { geminiEnv, installedCli, screen, sessionJson } from '../../../support/agent-clis/real-agents.js';
 import { geminiTurns, startGeminiApi } from '../../../support/stand-ins/gemini-api.js';
-import { CLAUDE_CODE_PACKAGE, claudeEnv, claudePid, installedAgentCli, seedClaudeConfig } from '../../../support/real-claude.js';
-import { messageTexts, MessagesApiStandIn } from '../../../support/stand-ins/messages-api.js';
+import { CLAUDE_CODE_PACKAGE, claudeEnv, claudePid, installedAgentCli, seedClaudeConfig } from '../../../../testkit/real-claude.js';
+import { messageTexts, MessagesApiStandIn } from '../../../../testkit/messages-api.js';
 import { bodyText, type StandIn } from '../../../support/stand-ins/loopback-server.js';
 
 const claudeBin = installedAgentCli(CLAUDE_CODE_PACKAGE, 'claude');

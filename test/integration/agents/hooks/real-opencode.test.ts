@@ -14,7 +14,7 @@ import { DEADLINE_MS, UpHarness } from '../../../support/mori-up.js';
 import { activities, killPanes, spoolDir, timedLines, watchCalls } from '../../../support/hook-calls.js';
 import { until } from '../../../../testkit/until.js';
 import { installedCli, opencodeEnv, screen, sessionJson } from '../../../support/agent-clis/real-agents.js';
-import { MessagesApiStandIn } from '../../../support/stand-ins/messages-api.js';
+import { MessagesApiStandIn } from '../../../../testkit/messages-api.js';
 
 const opencode = installedCli('opencode-ai', '1.18.33', 'opencode');
 /**

@@ -1,8 +1,9 @@
 // Usage through the real CLI binary against a real daemon: a claude-profile session (the fake agent
 // stands in for the program) whose transcript gets the real Claude Code record of the fixture
 // appended. `mori usage --json` sums it as the fixture's figures, `mori status` says a usage line,
-// `mori ls` shows today's tokens and the context used; a request appended later is added, once.
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// `mori ls` shows today's tokens and the context used; a request appended later is added, once; past
+// the context share set in settings.json both say so.
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -79,5 +80,12 @@ describe('mori usage, status and ls', () => {
     expect(table.out).toMatch(/^alpha \(claude\)/m);
     expect(table.out).toMatch(/^total .*\$\d/m);
     expect(moriIn(home, ['usage', '--since', 'yesterday'], env).code).toBe(2);
+
+    // A context share the person set (1 %, under the fixture's 1.2 %) is said at the next listing.
+    writeFileSync(path.join(home, 'settings.json'), JSON.stringify({ usage: { contextWarnPercent: 1 } }));
+    expect(moriIn(home, ['status', 'alpha'], env).out).toMatch(/context 12\.4k of 1M \(1 %\), over the 1 % set/);
+    expect(moriIn(home, ['ls'], env).out).toMatch(/alpha .* ctx 1 % \(over 1 %\)/);
+    writeFileSync(path.join(home, 'settings.json'), JSON.stringify({ usage: { contextWarnPercent: 2 } }));
+    expect(moriIn(home, ['ls'], env).out).not.toMatch(/over/);
   }, 180_000);
 });

@@ -1,4 +1,4 @@
-// Test helpers for the real Claude Code: where test/support/agent-clis/install.sh put it (a shared cache
+// What the tests and benchmarks of the real Claude Code share: where test/support/agent-clis/install.sh put it (a shared cache
 // outside node_modules, one prefix per package@version), an isolated config dir and HOME seeded so
 // it starts straight into its prompt (onboarding done, the stand-in API key approved, theme chosen,
 // the project trusted, no updates or telemetry), and the environment that points it at the Messages

@@ -1,11 +1,11 @@
-// A stand-in for the Anthropic Messages API, so the real Claude Code can run in tests with no
-// traffic beyond loopback: `POST /v1/messages` answers with streamed SSE events (message_start,
+// A stand-in for the Anthropic Messages API, so the real Claude Code can run in tests and
+// benchmarks with no traffic beyond loopback: `POST /v1/messages` answers with streamed SSE events (message_start,
 // content_block_start/delta/stop, message_delta, message_stop) or a JSON message, from a script of
 // turns; every request is logged (unknown routes too, answered 404); it can be stopped (open
 // connections cut, as when the API goes away) and started again on the same port (the API back);
 // `limitUntil(epochMs)` makes it answer every Messages request as a spent subscription does (HTTP 429
 // with the unified rate-limit headers Claude Code reads to print its limit line and reset time).
-// Listens on 127.0.0.1 only. Runs inside the test process.
+// Listens on 127.0.0.1 only. Runs inside the test's (or benchmark's) process.
 import http from 'node:http';
 import type net from 'node:net';
 
@@ -32,6 +32,8 @@ export interface LoggedRequest {
   /** `turn`: a Messages request with tools (the agent's main loop); `side`: other Messages requests (titles, checks); `other`: any other route. */
   kind: 'turn' | 'side' | 'other';
   at: number;
+  /** The prompt's tokens as this stand-in counts them (the raw body's characters / 4), the total its usage reports. */
+  inputTokens: number;
 }
 
 export interface MessagesApiOptions {
@@ -176,13 +178,14 @@ export class MessagesApiStandIn {
       body = null;
     }
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const promptTokens = Math.ceil(raw.length / 4);
     const isMessages = req.method === 'POST' && url.pathname === '/v1/messages';
     const tools = Array.isArray(body?.['tools']) ? (body['tools'] as unknown[]) : [];
     const kind: LoggedRequest['kind'] = isMessages ? (tools.length > 0 ? 'turn' : 'side') : 'other';
-    this.requests.push({ method: req.method ?? '?', path: url.pathname, query: url.search, headers: req.headers, body, kind, at: Date.now() });
+    this.requests.push({ method: req.method ?? '?', path: url.pathname, query: url.search, headers: req.headers, body, kind, at: Date.now(), inputTokens: promptTokens });
 
     if (req.method === 'POST' && url.pathname === '/v1/messages/count_tokens') {
-      return json(res, 200, { input_tokens: Math.ceil(raw.length / 4) });
+      return json(res, 200, { input_tokens: promptTokens });
     }
     if (!isMessages) {
       return json(res, 404, { type: 'error', error: { type: 'not_found_error', message: `no route ${req.method} ${url.pathname}` } });
@@ -191,7 +194,7 @@ export class MessagesApiStandIn {
     const turn: ScriptedTurn = kind === 'turn' ? (this.script.shift() ?? { text: this.defaultText }) : { text: 'OK' };
     const model = typeof body?.['model'] === 'string' ? body['model'] : 'claude-stand-in';
     const id = `msg_standin_${this.nextId++}`;
-    const usage = promptUsage(Math.ceil(raw.length / 4), this.nextId > 2);
+    const usage = promptUsage(promptTokens, this.nextId > 2);
     if (body?.['stream'] !== true) {
       return json(res, 200, {
         id, type: 'message', role: 'assistant', model, content: [{ type: 'text', text: turn.text }],
