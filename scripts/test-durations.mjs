@@ -40,7 +40,7 @@ function readRecord(file) {
     throw new Error(`${file}: JSON that is neither a Vitest JSON report (testResults) nor its results cache (results)`);
   } else {
     const plain = text.replace(/\x1b\[[0-9;]*m/g, '');
-    for (const m of plain.matchAll(/[✓×❯↓]\s+(?:\|[^|]*\|\s+)?(\S+\.test\.ts)\s+\(\d+ tests?[^)]*\)\s+(\d+(?:\.\d+)?)(ms|s)\b/g)) {
+    for (const m of plain.matchAll(/[✓×❯↓]\s+(?:\|[^|]*\|\s+|[a-z-]+\s+)?(\S+\.test\.ts)\s+\(\d+ tests?[^)]*\)\s+(\d+(?:\.\d+)?)(ms|s)\b/g)) {
       measured.set(m[1], Number(m[2]) * (m[3] === 's' ? 1000 : 1));
     }
     if (measured.size === 0) throw new Error(`${file}: no "✓ test/….test.ts (N tests) Tms" line in it: not a Vitest log`);
