@@ -201,6 +201,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window keeps a
     await show('charlie');
     await page.getByRole('tab', { name: 'session_state.md' }).click();
     const editor = page.getByRole('textbox', { name: 'session_state.md text' });
+    const hasFocus = (): Promise<boolean> => editor.evaluate((el) => el === document.activeElement || el.contains(document.activeElement));
     await editor.getByText('Current Task').waitFor();
     await editor.click();
     await page.keyboard.press('Control+End');
@@ -230,8 +231,9 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window keeps a
     await tab.waitFor();
     expect(readFileSync(file, 'utf8')).not.toContain('a draft line');
 
-    // Ctrl+S saves: on disk, and the marker goes.
+    // Ctrl+S saves: on disk, and the marker goes. The keys go where the caret is: the editor, once it has focus.
     await editor.click();
+    await expect.poll(hasFocus).toBe(true);
     await page.keyboard.press('Control+s');
     await page.getByRole('status').getByText('Saved', { exact: true }).waitFor();
     expect(readFileSync(file, 'utf8')).toContain('- a draft line');
@@ -239,11 +241,13 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window keeps a
 
     // An unsaved edit, then the agent writes: Compare shows both sides as a diff.
     await editor.click();
+    await expect.poll(hasFocus).toBe(true);
     await page.keyboard.press('Control+End');
     await page.keyboard.type('\n- mine, not saved');
     writeFileSync(file, readFileSync(file, 'utf8') + '\n- the agent wrote this\n');
     const changed = page.getByRole('alert').getByText('changed on disk while you were editing');
-    await changed.waitFor({ timeout: 5_000 });
+    // The daemon's file watch, its event and the page's re-read: seconds on a loaded runner.
+    await changed.waitFor({ timeout: 15_000 });
     // The draft keeps the version it was made from: after each of two reloads the banner is back.
     for (let i = 0; i < 2; i++) {
       page.once('dialog', (d) => d.accept().catch(() => undefined));
