@@ -341,7 +341,8 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the session header
     expect(await dialog.count()).toBe(0);
   });
 
-  it('Ctrl+K opens a palette of sessions and every action with their shortcuts; typing filters fuzzily and Enter runs', async () => {
+  // Many palette searches and runs: more than the 30 s default on a loaded runner.
+  it('Ctrl+K opens a palette of sessions and every action with their shortcuts; typing filters fuzzily and Enter runs', { timeout: 90_000 }, async () => {
     const { page } = w;
     const list = page.getByRole('listbox', { name: 'Sessions' });
     await list.getByRole('option', { name: /asker/ }).click();
