@@ -87,7 +87,9 @@ const partLayer = (part, i) => ({
     }],
   },
 });
-const CLIENT_BANS = ['supervisor', 'checks', 'git', 'agents', 'terminals', 'power'];
+const CLIENT_BANS = ['supervisor', 'checks', 'git', 'agents', 'terminals', 'power', 'sandbox'];
+/** main/sandbox/: a session's sandbox rules and their bubblewrap form, read by the launch (supervisor) and the daemon and CLI above it. */
+const SANDBOX = 'sandbox';
 
 const importTable = [
   // main/os: process and system utilities every folder may use; imports nothing of ours but common/.
@@ -95,12 +97,25 @@ const importTable = [
     files: ['main/os/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': ['error', {
-        patterns: [...BASE, ...UPPER].map((f) => banFolder('os/', f)).concat({ group: ['**/background.js'], message: 'main/os/ imports nothing of ours but common/ (DESIGN.md §2, who imports whom)' }),
+        patterns: [...BASE, SANDBOX, ...UPPER].map((f) => banFolder('os/', f)).concat({ group: ['**/background.js'], message: 'main/os/ imports nothing of ours but common/ (DESIGN.md §2, who imports whom)' }),
       }],
     },
   },
-  folderLayer('background.ts', ['main/*.ts'], ['os', ...BASE, ...UPPER]),
-  ...BASE.map((f) => folderLayer(`${f}/`, [`main/${f}/**/*.ts`], UPPER)),
+  folderLayer('background.ts', ['main/*.ts'], ['os', ...BASE, SANDBOX, ...UPPER]),
+  ...BASE.map((f) => folderLayer(`${f}/`, [`main/${f}/**/*.ts`], [SANDBOX, ...UPPER])),
+  // main/sandbox: above the base, below the supervisor that launches through it; of the agents it reads only the profile's types.
+  {
+    files: ['main/sandbox/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        patterns: [...BASE.filter((f) => f !== 'agents'), ...UPPER].map((f) => banFolder('sandbox/', f)).concat({
+          group: ['**/agents/**'],
+          allowTypeImports: true,
+          message: 'main/sandbox/ imports only the types of main/agents/ (DESIGN.md §2, who imports whom)',
+        }),
+      }],
+    },
+  },
   folderLayer('checks/', ['main/checks/**/*.ts'], above('checks')),
   folderLayer('supervisor/', ['main/supervisor/**/*.ts'], above('supervisor')),
   ...SUPERVISOR_PARTS.map(partLayer),

@@ -197,4 +197,9 @@ export interface AgentProfile {
   status?: { find(env: Env, agentSessionId: string, pid: number): Promise<AgentStatus | null> };
   /** Its own record of each request's tokens (usage/usage-record.ts); absent: Mori shows no usage for it. */
   usage?: UsageSource;
+  /**
+   * The CLI's own config and data dirs and files (absolute, after the env overrides it honours), which
+   * a sandboxed session binds read-write (DESIGN.md §11 "Sandbox"); absent: none.
+   */
+  configPaths?(env: Env): string[];
 }

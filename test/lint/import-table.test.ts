@@ -87,6 +87,19 @@ describe('who imports whom in main/', () => {
     expect(await banned('main/os/ok.ts', '../../common/result.js')).toEqual([]);
     expect(await banned('main/state/ok.ts', '../os/signals.js')).toEqual([]);
   });
+
+  it('keeps main/sandbox/ between the base and the supervisor, reading only the types of the agents', async () => {
+    expect(await banned('main/sandbox/bad.ts', '../supervisor/supervisor.js')).toHaveLength(1);
+    expect(await banned('main/sandbox/bad.ts', '../terminals/terminal.js')).toHaveLength(1);
+    expect(await banned('main/sandbox/bad.ts', '../agents/profiles.js')).toHaveLength(1);
+    expect(await banned('main/sandbox/ok.ts', '../agents/profile.js', 'type')).toEqual([]);
+    expect(await banned('main/sandbox/ok.ts', '../os/pid-alive.js')).toEqual([]);
+    expect(await banned('main/terminals/bad.ts', '../sandbox/bwrap-args.js')).toHaveLength(1);
+    expect(await banned('main/os/bad.ts', '../sandbox/bwrap-args.js')).toHaveLength(1);
+    expect(await banned('main/web/bad.ts', '../sandbox/bwrap-args.js')).toHaveLength(1);
+    expect(await banned('main/supervisor/launch/ok.ts', '../../sandbox/bwrap-args.js')).toEqual([]);
+    expect(await banned('main/daemon/ok.ts', '../sandbox/sandbox-probe.js')).toEqual([]);
+  });
 });
 
 describe('who imports whom in main/supervisor/', () => {

@@ -25,6 +25,7 @@ import { codexUsage } from './usage.js';
 import type { AgentProfile } from '../profile.js';
 import { writtenSince } from '../record-files.js';
 import { codexRolloutExists, codexRolloutPath, findCodexSession, parseCodexExitId } from './rollouts.js';
+import { codexHome } from './rollouts.js';
 import { nudgeText } from '../first-prompt.js';
 import { positionalPrompt, resolveBin, UUID_ID_FORM, UUID_PATTERN } from '../launch-helpers.js';
 import type { TypingRules } from '../typing.js';
@@ -54,6 +55,7 @@ export const codexProfile: AgentProfile = {
   name: 'codex',
   label: 'Codex CLI',
   defaultBin: 'codex',
+  configPaths: (env) => [codexHome(env)],
   idSource: 'discovered',
   newSession(input) {
     const args = [...CODEX_OPTIONS];

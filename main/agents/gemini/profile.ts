@@ -14,6 +14,7 @@ import { geminiUsage } from './usage.js';
 import type { AgentProfile } from '../profile.js';
 import { writtenSince } from '../record-files.js';
 import { geminiChatExists, geminiChatPath } from './chats.js';
+import { geminiDir } from './chats.js';
 import { nudgeText } from '../first-prompt.js';
 import { positionalPrompt, resolveBin, UUID_ID_FORM, UUID_PATTERN } from '../launch-helpers.js';
 import { PASTE_SETTLE_MS, type TypingRules } from '../typing.js';
@@ -40,6 +41,7 @@ export const geminiProfile: AgentProfile = {
   name: 'gemini',
   label: 'Gemini CLI',
   defaultBin: 'gemini',
+  configPaths: (env) => [geminiDir(env)],
   idSource: 'pre-assigned',
   newSession(input) {
     if (!UUID_PATTERN.test(input.newAgentSessionId)) return fail('usage', `gemini needs a UUID session id, got "${input.newAgentSessionId}"`);

@@ -20,6 +20,7 @@ import { writtenSince } from '../record-files.js';
 import { nudgeText } from '../first-prompt.js';
 import { positionalPrompt, resolveBin } from '../launch-helpers.js';
 import { findOpencodeSession, OPENCODE_ID_PATTERN, opencodePromptHistory, opencodeSessionExists } from './sessions.js';
+import { opencodeCacheDir, opencodeConfigDir, opencodeDataDir, opencodeStateDir } from './sessions.js';
 import { PASTE_SETTLE_MS, type TypingRules } from '../typing.js';
 
 /** `--prompt <text>`, the text kept from being read as an option. */
@@ -65,6 +66,7 @@ export const opencodeProfile: AgentProfile = {
   name: 'opencode',
   label: 'opencode',
   defaultBin: 'opencode',
+  configPaths: (env) => [opencodeConfigDir(env), opencodeDataDir(env), opencodeStateDir(env), opencodeCacheDir(env)],
   idSource: 'discovered',
   newSession(input) {
     return ok({ file: resolveBin('opencode', 'opencode', input.env), args: promptArgs(input.prompt), cwd: input.cwd, agentSessionId: null, typePrompt: null });

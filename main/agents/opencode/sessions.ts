@@ -39,6 +39,10 @@ const xdg = (env: Env, variable: string, fallback: string): string => {
   return v !== undefined && v !== '' && path.isAbsolute(v) ? v : path.join(homeDir(env), fallback);
 };
 
+/** Its config (opencode.json, plugins, themes): `$XDG_CONFIG_HOME/opencode`. */
+export const opencodeConfigDir = (env: Env): string => path.join(xdg(env, 'XDG_CONFIG_HOME', '.config'), 'opencode');
+/** Where it installs its plugins and provider packages: `$XDG_CACHE_HOME/opencode`. */
+export const opencodeCacheDir = (env: Env): string => path.join(xdg(env, 'XDG_CACHE_HOME', '.cache'), 'opencode');
 export const opencodeDataDir = (env: Env): string => path.join(xdg(env, 'XDG_DATA_HOME', path.join('.local', 'share')), 'opencode');
 export const opencodeStateDir = (env: Env): string => path.join(xdg(env, 'XDG_STATE_HOME', path.join('.local', 'state')), 'opencode');
 /** Appended when a prompt is submitted in the TUI (all sessions share it). */
