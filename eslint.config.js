@@ -28,7 +28,7 @@ const UPPER = ['checks', 'supervisor', 'daemon', 'daemon-client', 'web', 'remote
  * Files of main/daemon/ its clients read too: the socket's address, the log files, and the approval
  * rule the CLI applies to itself. The rest of main/daemon/ is the daemon's own.
  */
-const DAEMON_SHARED = ['control-socket-path', 'daemon-log', 'approval-gate', 'agent-ancestry'];
+const DAEMON_SHARED = ['control-socket-path', 'daemon-log', 'approval-gate', 'agent-ancestry', 'daemon-settings'];
 
 /** One folder of main/ banned from `from`, with the reason; `except` names files of it that stay allowed. */
 const banFolder = (from, folder, except = []) => ({

@@ -4,7 +4,7 @@
 import * as z from 'zod/mini';
 import './zod-english.js';
 import { NOTIFY_EVENTS } from './notify-events.js';
-import { OnUsageLimit, ResumeMode } from './session.js';
+import { OnUsageLimit, ResumeMode, SandboxHomeName, SandboxNetworkName } from './session.js';
 import { CONTEXT_WARN_PERCENT } from './usage-figures.js';
 
 /** `host:port`, an IPv6 host in brackets: what the reachability probe connects to. */
@@ -13,6 +13,22 @@ const ProbeTargetText = z.string().check(z.regex(/^(?:\[[^\]]+\]|[^:\s[\]]+):\d{
 export { NOTIFY_EVENTS } from './notify-events.js';
 export const NotifyEvent = z.enum(NOTIFY_EVENTS);
 export type NotifyEvent = z.infer<typeof NotifyEvent>;
+
+/** A path a sandbox binds: absolute, or `~/…` in the person's home. */
+const SandboxPath = z.string().check(z.regex(/^(?:\/|~\/)/, 'expected an absolute path or ~/…'), z.maxLength(4096));
+
+/** Sandboxes (DESIGN.md §11 "Sandbox"): whether new sessions get one, their defaults, and paths every sandbox binds. */
+export const SandboxSettings = z.object({
+  /** New sessions are sandboxed unless `mori init --no-sandbox`; off until the person turns it on. */
+  default: z._default(z.boolean(), false),
+  network: z._default(SandboxNetworkName, 'full'),
+  home: z._default(SandboxHomeName, 'read-only'),
+  // Bounded: a person lists a few caches and dotfiles, not hundreds.
+  readWrite: z._default(z.array(SandboxPath).check(z.maxLength(64)), []),
+  readOnly: z._default(z.array(SandboxPath).check(z.maxLength(64)), []),
+});
+export type SandboxSettings = z.infer<typeof SandboxSettings>;
+export const SANDBOX_DEFAULTS: SandboxSettings = { default: false, network: 'full', home: 'read-only', readWrite: [], readOnly: [] };
 
 export const DaemonSettings = z.object({
   /** null: the API hosts of the agents that run (or MORI_PROBE); else exactly these targets. */
@@ -69,6 +85,8 @@ export const DaemonSettings = z.object({
     }),
     { contextWarnPercent: CONTEXT_WARN_PERCENT },
   ),
+  /** Sandboxes; read when the daemon starts. */
+  sandbox: z._default(SandboxSettings, { ...SANDBOX_DEFAULTS }),
 });
 export type DaemonSettings = z.infer<typeof DaemonSettings>;
 export type DaemonSettingsInput = z.input<typeof DaemonSettings>;

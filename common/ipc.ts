@@ -47,6 +47,8 @@ export const LiveSession = z.object({
   usageLimit: z.optional(z.nullable(UsageLimitPlan)),
   /** The branch of the session's own git worktree, when it has one. */
   branch: z.optional(z.string()),
+  /** Its agent runs in a sandbox (DESIGN.md §11 "Sandbox"); absent: not. */
+  sandboxed: z.optional(z.boolean()),
   /** While in `attention`: why, as last announced (`session.attention`), for a client that came after it. */
   attention: z.optional(z.object({ reason: z.string(), message: z.string() })),
   /** The first line of session_state.md's current task (`list` only; agent-written: shown through visible-text). */
@@ -224,6 +226,8 @@ export const IpcMethods = lazyMethods({
       resume: z.optional(ResumeMode),
       /** Make a git worktree of projectDir's repository on a new branch (default `mori/<name>`) and work there. */
       worktree: z.optional(z.object({ branch: z.optional(z.string().check(z.minLength(1), z.maxLength(200))) })),
+      /** Run its agent in a sandbox (true) or not (false); absent: the daemon's default. Choosing is an approval. */
+      sandbox: z.optional(z.boolean()),
     }),
     result: LiveSession,
   }),

@@ -114,6 +114,17 @@ export type UsageLimitPlan = z.infer<typeof UsageLimitPlan>;
 export const SessionWorktree = z.object({ path: z.string().check(z.minLength(1)), branch: z.string().check(z.minLength(1)), repo: z.string().check(z.minLength(1)) });
 export type SessionWorktree = z.infer<typeof SessionWorktree>;
 
+/** How a sandboxed session reaches the network (DESIGN.md §11 "Sandbox"): as the person does, not at all, or through a proxy to listed hosts. */
+export const SANDBOX_NETWORKS = ['full', 'none', 'allowlist'] as const;
+export const SandboxNetworkName = z.enum(SANDBOX_NETWORKS);
+/** What a sandboxed session sees of the person's home outside the paths bound. */
+export const SANDBOX_HOMES = ['read-only', 'hidden'] as const;
+export const SandboxHomeName = z.enum(SANDBOX_HOMES);
+
+/** A session's sandbox (DESIGN.md §11 "Sandbox"): whether its agent runs in one, and how. */
+export const SessionSandbox = z.object({ on: z.boolean(), network: SandboxNetworkName, home: SandboxHomeName });
+export type SessionSandbox = z.infer<typeof SessionSandbox>;
+
 export const SessionRecord = z.object({
   schemaVersion: z.literal(SESSION_SCHEMA_VERSION),
   id: z.uuid(),
@@ -167,6 +178,8 @@ export const SessionRecord = z.object({
   stateGrowthNotice: z._default(z.nullable(z.object({ at: z.string(), bytes: z.int() })), null),
   /** The git worktree made for the session (its projectDir), when it was created with one. */
   worktree: z.optional(SessionWorktree),
+  /** Its sandbox; absent (files from before sandboxes): none. Changed only by the person (an approval). */
+  sandbox: z.optional(SessionSandbox),
 });
 export type SessionRecord = z.infer<typeof SessionRecord>;
 export type SessionRecordInput = z.input<typeof SessionRecord>;

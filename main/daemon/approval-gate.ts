@@ -24,7 +24,9 @@ export function approvingAction(method: IpcMethod, params: unknown): string | nu
     case 'session.init': {
       // A session of an agent profile names no command; only shell/custom ones approve theirs.
       const p = parseParams('session.init', params);
-      return p.ok && p.value.command === undefined ? null : 'creating a session with its command approved';
+      if (!p.ok || p.value.command !== undefined) return 'creating a session with its command approved';
+      // Whether an agent runs sandboxed is the person's choice: an agent does not choose its own or another's.
+      return p.value.sandbox === undefined ? null : 'choosing whether a session runs in a sandbox';
     }
     // Probe targets and restart limits are the person's, as is whether notifications reach them.
     case 'settings.set':

@@ -127,7 +127,7 @@ export async function runDaemonHost(o: DaemonHostOptions): Promise<void> {
     policy: restartPolicy(settings.ok ? settings.value : null),
     // `auto` weighs the conversation's size from the same usage readers `mori usage` shows.
     resumePolicy: { ...(settings.ok ? { defaults: settings.value.resume } : {}), contextUsage: usage.contextSource },
-    ...(settings.ok ? { onUsageLimit: settings.value.onUsageLimit } : {}),
+    ...(settings.ok ? { onUsageLimit: settings.value.onUsageLimit, sandbox: settings.value.sandbox } : {}),
     ...(stagger !== undefined ? { startStaggerMs: stagger } : {}),
     ...(checkpointEvery !== undefined ? { checkpointIntervalMs: checkpointEvery } : {}),
     // Tests only: activity from the agents' hooks alone, the screen not read (proves the hooks by themselves).

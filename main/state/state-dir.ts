@@ -3,7 +3,7 @@
 import { existsSync, lstatSync, mkdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { sessionNameProblem, type BackendName, type ProfileName, type ResumeMode, type SessionRecord, type SessionWorktree } from '../../common/session.js';
+import { sessionNameProblem, type BackendName, type ProfileName, type ResumeMode, type SessionRecord, type SessionSandbox, type SessionWorktree } from '../../common/session.js';
 import { fail, ok, type Result } from '../../common/result.js';
 import { fsyncDir } from './atomic-write.js';
 import { excludeStateDirs, type ExcludeOutcome } from '../git/git-exclude.js';
@@ -32,6 +32,8 @@ export interface CreateOptions {
   home?: string | undefined;
   /** Recorded in session.json: the worktree made for the session (projectDir is its path). */
   worktree?: SessionWorktree | undefined;
+  /** Recorded in session.json: its sandbox (sandbox-choice.ts); absent: none. */
+  sandbox?: SessionSandbox | undefined;
 }
 
 export interface Created {
@@ -105,6 +107,7 @@ export async function createSession(opts: CreateOptions): Promise<Result<Created
     backend: opts.backend,
     ...(opts.resume ? { resume: opts.resume } : {}),
     ...(opts.worktree ? { worktree: opts.worktree } : {}),
+    ...(opts.sandbox ? { sandbox: opts.sandbox } : {}),
   });
   fsyncDir(stateDir);
   fsyncDir(path.dirname(stateDir));

@@ -2,6 +2,7 @@
 // receives only the pieces it uses, at construction. Runs in the supervisor's process.
 import type { LiveSession } from '../../common/ipc.js';
 import type { OnUsageLimit } from '../../common/session.js';
+import type { SandboxSettings } from '../../common/daemon-settings.js';
 import type { TerminalSize } from '../../common/terminal.js';
 import type { Env } from '../agents/profile.js';
 import type { PowerClock, Scheduler } from '../power/clock.js';
@@ -44,6 +45,8 @@ export interface SupervisorOptions {
   resumePolicy?: { defaults?: ResumeDefaults; contextUsage?: ContextUsageSource };
   /** What a session that names no policy of its own does at a usage limit (settings.json `onUsageLimit`; default wait). */
   onUsageLimit?: OnUsageLimit;
+  /** The paths every sandboxed session binds (settings.json `sandbox`); default none. */
+  sandbox?: Pick<SandboxSettings, 'readWrite' | 'readOnly'>;
 }
 
 /** What `Supervisor.start` brought up. */

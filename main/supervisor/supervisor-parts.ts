@@ -102,7 +102,8 @@ export function buildParts(options: SupervisorOptions): SupervisorParts {
   const ids = new AgentIdLearner({ env, scheduler, store, sessions: () => sessions.all() });
   const journal = new ResumeJournal({ home, clock, store, emit });
   const launcher = new AgentLauncher({
-    ...{ env, clock, scheduler, machine, direct, tmux, store, moves, emit, checkpoints, ids, journal, typist, hooks },
+    ...{ env, home, clock, scheduler, machine, direct, tmux, store, moves, emit, checkpoints, ids, journal, typist, hooks },
+    sandbox: options.sandbox,
     size: options.size,
     activity: options.activity,
     onExit: (rt, t, exit) => exits.onExit(rt, t, exit),

@@ -18,6 +18,8 @@ import { controlSocketPath } from '../../daemon/control-socket-path.js';
 import { createSessionWorktree } from '../../git/session-worktree.js';
 import { createSession } from '../../state/state-dir.js';
 import { refusedInsideAgent } from '../approver-check.js';
+import { readSettings } from '../../daemon/daemon-settings.js';
+import { newSessionSandbox } from '../../../common/sandbox-choice.js';
 import { reportFailure, reportSuccess, type OutputOptions } from '../output.js';
 import { SESSION_STATE } from '../../../common/state-files.js';
 
@@ -30,6 +32,8 @@ interface InitOptions extends OutputOptions {
   resume?: string;
   worktree?: boolean;
   branch?: string;
+  /** commander's --sandbox/--no-sandbox: absent when neither is given. */
+  sandbox?: boolean;
 }
 
 /** tmux when it is installed (agents then outlive the app), else direct. */
@@ -61,6 +65,8 @@ export function registerInit(program: Command): void {
     .option('--resume <mode>', `how a relaunch takes up the conversation: ${RESUME_MODES.join(', ')} (default: the daemon's setting, auto)`)
     .option('--worktree', 'work in a new git worktree of the repository (under the Mori home), on a new branch')
     .option('--branch <name>', 'the worktree\'s new branch (default: mori/<name>)')
+    .option('--sandbox', "run the agent in a sandbox: it reaches its project, its agent's own dirs and the network, not Mori, the person's other files or other sessions (default: the daemon's setting, off)")
+    .option('--no-sandbox', 'run the agent without a sandbox, as the person\'s own processes run')
     .option('--json', 'print JSON')
     .action(async (dir: string | undefined, opts: InitOptions) => {
       if (opts.branch !== undefined && !opts.worktree) return reportFailure(fail('usage', '--branch is only for --worktree'), opts);
@@ -85,6 +91,10 @@ export function registerInit(program: Command): void {
       );
       if (refused) return reportFailure(refused, opts);
 
+      const settings = readSettings(moriHome());
+      if (!settings.ok) return reportFailure(settings, opts);
+      const sandbox = newSessionSandbox(opts.sandbox, settings.value.sandbox);
+      if (!sandbox.ok) return reportFailure(sandbox, opts);
       let worktree: SessionWorktree | undefined;
       if (opts.worktree) {
         const made = await createSessionWorktree(path.resolve(dir ?? '.'), opts.name ?? '', opts.branch, moriHome());
@@ -100,6 +110,7 @@ export function registerInit(program: Command): void {
         backend: backend.data,
         command: opts.command,
         resume: resume?.data,
+        sandbox: sandbox.value,
       });
       if (!created.ok) return reportFailure(worktree ? fail(created.code, `${created.message} (the worktree ${worktree.path} on branch ${worktree.branch} is left in place)`) : created, opts);
       const { stateDir, session, gitExclude } = created.value;
@@ -113,12 +124,12 @@ export function registerInit(program: Command): void {
       if (gitExclude.refused) warnings.push(gitExclude.refused);
       for (const w of warnings) if (!opts.json) process.stderr.write(`mori: warning: ${w}\n`);
       reportSuccess(
-        { ok: true, id: session.id, name: session.name, stateDir, gitExclude: gitExclude.changed, warnings, ...(worktree ? { worktree } : {}) },
+        { ok: true, id: session.id, name: session.name, stateDir, sandboxed: session.sandbox?.on === true, gitExclude: gitExclude.changed, warnings, ...(worktree ? { worktree } : {}) },
         [
           `Created session "${session.name}" (${session.id})`,
           ...(worktree ? [`  worktree: ${worktree.path} (branch ${worktree.branch})`] : []),
           `  state dir: ${stateDir}`,
-          `  agent: ${session.agent.profile}, backend: ${session.backend}`,
+          `  agent: ${session.agent.profile}, backend: ${session.backend}${session.sandbox?.on ? `, sandboxed (network ${session.sandbox.network}, home ${session.sandbox.home})` : ''}`,
           ...(gitExclude.changed ? [`  added .mori/ to ${gitExclude.changed}`] : []),
           `Next: describe the task in ${path.join(stateDir, SESSION_STATE)}, then ${await startWords(session.name)}.`,
         ].join('\n'),

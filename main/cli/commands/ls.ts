@@ -47,8 +47,9 @@ export function line(s: StateDirSummary, live: LiveState | null, problem?: State
   const x = s.session;
   const now = live ? liveLine(live, x.id) : null;
   const branch = x.worktree ? `  ⎇ ${visibleText(x.worktree.branch)}` : '';
+  const sandboxed = x.sandbox?.on ? `  sandboxed (network ${x.sandbox.network})` : '';
   const used = listedUsageText((s as { usage?: ListedUsage | null }).usage);
-  return `${x.name}  ${now ?? intentText(s)}  ${x.agent.profile}/${x.backend}${used ? `  ${used}` : ''}  ${visibleText(x.projectDir)}${branch}\n   task: ${visibleText(s.task ?? '-')}${s.error ? `\n   warning: ${visibleText(s.error)}` : ''}${unwritable}`;
+  return `${x.name}  ${now ?? intentText(s)}  ${x.agent.profile}/${x.backend}${used ? `  ${used}` : ''}  ${visibleText(x.projectDir)}${branch}${sandboxed}\n   task: ${visibleText(s.task ?? '-')}${s.error ? `\n   warning: ${visibleText(s.error)}` : ''}${unwritable}`;
 }
 
 async function printListing(sessions: ListingEntry[], live: LiveState | null, remote: ReturnType<typeof remoteListings>, opts: OutputOptions): Promise<void> {

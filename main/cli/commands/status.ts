@@ -79,7 +79,7 @@ export function registerStatus(program: Command): void {
       const used = live ? await usageFromDaemon([s.session.id]) : null;
       const usage = used?.ok ? (used.value[0] ?? null) : null;
       reportSuccess(
-        { ...s, leftOff: progress.value, live: live?.sessions.get(s.session.id) ?? null, supervisor: live ? { pid: live.pid } : null, usage },
+        { ...s, sandboxed: s.session.sandbox?.on === true, leftOff: progress.value, live: live?.sessions.get(s.session.id) ?? null, supervisor: live ? { pid: live.pid } : null, usage },
         [line(s, live), `id: ${s.session.id}`, `state dir: ${visibleText(s.stateDir)}`, resumeText(s.session), ...(usage ? [usageLine(usage)] : []), ...leftOffText(progress.value), ...last, ...warning, ...(live ? [] : [noLiveNote()])].join('\n'),
         opts,
       );

@@ -10,6 +10,8 @@ import { agentCommandNeedsTrust, approveAgentCommand } from '../../checks/trust.
 import type { SessionWorktree } from '../../../common/session.js';
 import { createSessionWorktree } from '../../git/session-worktree.js';
 import { createSession } from '../../state/state-dir.js';
+import { newSessionSandbox } from '../../../common/sandbox-choice.js';
+import { readSettings } from '../daemon-settings.js';
 import { listRegisteredSessions } from '../../supervisor/session/session-listing.js';
 import { bad, type Handler } from './context.js';
 import { listedUsage, warnShare } from './usage.js';
@@ -35,13 +37,17 @@ export const initSession: Handler<'session.init'> = async (p, ctx) => {
   if (!needsCommand && command) return bad(`session.init: a command is only for the shell and custom profiles, not ${profile}`);
   const placeholders = command ? checkTemplatePlaceholders(command) : null;
   if (placeholders && !placeholders.ok) return bad(`session.init: ${placeholders.message}`);
+  const settings = readSettings(ctx.home);
+  if (!settings.ok) return settings;
+  const sandbox = newSessionSandbox(p.sandbox, settings.value.sandbox);
+  if (!sandbox.ok) return sandbox;
   let worktree: SessionWorktree | undefined;
   if (p.worktree) {
     const made = await createSessionWorktree(projectDir, name, p.worktree.branch, ctx.home);
     if (!made.ok) return made;
     worktree = made.value;
   }
-  const created = await createSession({ projectDir: worktree?.path ?? projectDir, worktree, name, profile, task, backend, command, resume: p.resume, home: ctx.home });
+  const created = await createSession({ projectDir: worktree?.path ?? projectDir, worktree, name, profile, task, backend, command, resume: p.resume, sandbox: sandbox.value, home: ctx.home });
   if (!created.ok) return created;
   // The person typed this command in the new-session dialog, as with `mori init --command`: it is
   // approved now; any later change to it in session.json needs approval again.

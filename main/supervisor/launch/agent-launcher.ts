@@ -23,6 +23,8 @@ import type { UsageLimitSignal } from '../../agents/usage-limit/usage-limit-sign
 import { ScreenLimitWatch } from '../limits/screen-limit-watch.js';
 import { transcriptUsageLimit, turnEnded } from '../limits/transcript-limit-watch.js';
 import { describeLaunch, type PlanResult } from './planned-launch.js';
+import { sandboxedCommand, sandboxProgram, sandboxReady } from './sandbox-launch.js';
+import { SANDBOX_DEFAULTS, type SandboxSettings } from '../../../common/daemon-settings.js';
 import { leaveBehind } from '../session/previous-ids.js';
 import { AgentRun, type SessionRuntime } from '../session/session-runtime.js';
 import type { MachineState } from '../session/machine-state.js';
@@ -75,6 +77,10 @@ export interface LaunchJournal {
 /** What launching and adopting an agent uses. */
 export interface AgentLauncherPorts {
   env: Env;
+  /** Mori's home: hidden from a sandboxed agent but for its launch's hook files. */
+  home: string;
+  /** The paths every sandbox binds (settings.json `sandbox`); absent: none. */
+  sandbox?: Pick<SandboxSettings, 'readWrite' | 'readOnly'> | undefined;
   clock: PowerClock;
   scheduler: Scheduler;
   machine: Readonly<MachineState>;
@@ -118,6 +124,9 @@ export class AgentLauncher {
     const { spec, kind } = plan.value;
     const program = checkAgentProgram(rt.profile.name, spec.file, this.ports.env, spec.cwd);
     if (!program.ok) return moves.attention(rt, 'agent-missing', program.message);
+    // A sandboxed session never starts without its sandbox: what is missing is the person's to install.
+    const ready = await sandboxReady(rt.session.sandbox, this.ports.env);
+    if (!ready.ok) return moves.attention(rt, 'sandbox-unavailable', ready.message);
     // A hand-off may come while the old agent's run was the session's state (running): it is taken up, not launched anew.
     if (!moves.move(rt, req.reason === null && req.handedOff !== true ? 'launch' : 'resume')) return;
     if (req.reason !== null) this.ports.journal.resuming(rt, kind);
@@ -125,12 +134,25 @@ export class AgentLauncher {
     const size = this.ports.size ?? DEFAULT_SIZE;
     const launchedAt = this.ports.clock.wallMs();
     const hooks = this.ports.hooks?.prepare(rt, spec, this.ports.env) ?? null;
-    const spawned = await backend.spawn({
-      id: rt.id,
+    const env = { ...agentEnvironment(this.ports.env, { sessionId: rt.id, stateDir: rt.stateDir }), ...hooks?.env };
+    const line = sandboxedCommand({
+      ...{ session: rt.session.sandbox, settings: this.ports.sandbox ?? SANDBOX_DEFAULTS, profile: rt.profile, workDir: spec.cwd, stateDir: rt.stateDir, env },
+      moriHome: this.ports.home,
+      hooks,
+      bwrap: sandboxProgram(this.ports.env),
       command: spec.file,
       args: hooks?.args ?? spec.args,
+    });
+    if (!line.ok) {
+      if (hooks !== null) this.ports.hooks?.end(rt, hooks.nonce);
+      return moves.attention(rt, 'sandbox-unavailable', line.message);
+    }
+    const spawned = await backend.spawn({
+      id: rt.id,
+      command: line.value.command,
+      args: line.value.args,
       cwd: spec.cwd,
-      env: { ...agentEnvironment(this.ports.env, { sessionId: rt.id, stateDir: rt.stateDir }), ...hooks?.env },
+      env,
       cols: size.cols,
       rows: size.rows,
       transcriptDir: path.join(rt.stateDir, TRANSCRIPT_DIR),

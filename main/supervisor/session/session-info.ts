@@ -19,6 +19,7 @@ export function sessionInfo(rt: SessionRuntime): LiveSession {
     failingChecks: (rt.session.lastVerification?.results ?? []).filter((r) => r.status === 'fail' || r.status === 'timeout').length,
     usageLimit: rt.session.usageLimit,
     ...(rt.session.worktree ? { branch: rt.session.worktree.branch } : {}),
+    ...(rt.session.sandbox?.on ? { sandboxed: true } : {}),
     ...(rt.state === 'attention' && rt.attentionMessage ? { attention: rt.attentionMessage } : {}),
   };
 }

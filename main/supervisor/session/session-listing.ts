@@ -8,8 +8,8 @@ import { readRegistry } from '../../state/registry.js';
 import { forgetSummariesExcept, summarize, summarizeCached, type StateDirSummary } from '../../state/session-summary.js';
 import { readStateProblems, type StateProblem } from './state-problems.js';
 
-/** `branch`: the branch of the session's own git worktree, when it has one. */
-export type ListingEntry = StateDirSummary & { live: LiveSession | null; branch?: string; stateProblem?: StateProblem };
+/** `branch`: the branch of the session's own git worktree, when it has one; `sandboxed`: its agent runs in a sandbox. */
+export type ListingEntry = StateDirSummary & { live: LiveSession | null; branch?: string; sandboxed: boolean; stateProblem?: StateProblem };
 
 /**
  * Every registered session of `home`, in registry order; `live` is what the supervisor says by
@@ -27,7 +27,7 @@ export function listRegisteredSessions(home: string, live: ReadonlyMap<string, L
       const s = cached ? summarizeCached(e.stateDir) : summarize(e.stateDir);
       const problem = problems.get(e.id);
       const branch = s.session?.worktree?.branch;
-      return { ...s, live: live?.get(s.session?.id ?? e.id) ?? null, ...(branch ? { branch } : {}), ...(problem ? { stateProblem: problem } : {}) };
+      return { ...s, live: live?.get(s.session?.id ?? e.id) ?? null, ...(branch ? { branch } : {}), sandboxed: s.session?.sandbox?.on === true, ...(problem ? { stateProblem: problem } : {}) };
     }),
   };
 }

@@ -43,6 +43,9 @@ export interface PreparedHooks {
   nonce: string;
   args: string[];
   env: Record<string, string>;
+  /** Where its calls are written (a sandbox binds it writable), and the files its hooks read (bound read-only). */
+  spoolDir: string;
+  readable: string[];
 }
 
 const SESSION_SOURCES: Record<string, string> = {
@@ -85,7 +88,7 @@ export class HookSignals {
       this.ports.store.log(rt, `HOOKS OFF - ${err instanceof Error ? err.message : String(err)}; activity is read from the screen alone`);
       return null;
     }
-    return { nonce, args: layer.args, env: layer.env };
+    return { nonce, args: layer.args, env: layer.env, spoolDir: place.spoolDir, readable: [place.script, ...layer.files.map((f) => f.path)] };
   }
 
   /** Starts reading this launch's calls into `monitor` for as long as `run` is the session's run. */
