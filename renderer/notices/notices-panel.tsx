@@ -7,6 +7,7 @@ import type { NoticeGroup } from './notice-groups.js';
 import { Shown, ShownLines } from '../ui/shown-text.js';
 import type { BrowserPermission } from '../shell/window-store.js';
 import { When } from '../ui/when.js';
+import { permissionWords } from '../ui/notification-permission.js';
 
 const OUTCOME_WORDS: Record<Exclude<NoticeGroup['outcome'], null>, string> = { ongoing: 'Ongoing', resumed: 'Resumed', 'gave-up': 'Gave up', stopped: 'Stopped' };
 
@@ -66,6 +67,8 @@ export function NoticesPanel(props: {
         <button type="button" onClick={props.onAskBrowser}>
           Allow browser notifications
         </button>
+      ) : props.permission === 'denied' ? (
+        <p class="muted">{permissionWords(props.permission)}</p>
       ) : null}
     </section>
   );
