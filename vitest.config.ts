@@ -21,7 +21,15 @@ const setupFiles = ['test/support/setup/remove-temp-dirs.ts'];
  * default. The projects that spawn `mori` compile the CLI first (test/support/global-setup.ts, once a run)
  * so they exercise the same JavaScript that `mori` runs.
  */
-const REAL_PROCESSES = { testTimeout: 30_000, hookTimeout: 30_000, globalSetup: ['test/support/global-setup.ts'], setupFiles };
+const REAL_PROCESSES = {
+  testTimeout: 30_000,
+  hookTimeout: 30_000,
+  globalSetup: ['test/support/global-setup.ts'],
+  setupFiles,
+  // On CI (a fresh, loaded runner) a test that fails is tried once more; one that passes only then
+  // is named at the end of the run (test/project-times.ts), so a flaky test is seen, not hidden.
+  retry: process.env['CI'] ? 1 : 0,
+};
 
 /**
  * With no test file named and no --project, only unit runs: `npx vitest` is the fast loop. A file
@@ -51,7 +59,18 @@ export default defineConfig({
       // ESLint or a language service over the tree: seconds each, more on a loaded 2-core machine.
       { test: { name: 'lint', include: ['test/lint/**/*.test.ts'], setupFiles, testTimeout: 30_000, hookTimeout: 30_000 } },
       { test: { name: 'integration', include: ['test/integration/**/*.test.ts'], exclude: AGENTS_REAL, ...REAL_PROCESSES } },
-      { test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], ...REAL_PROCESSES } },
+      // A failing window test reports the page it left (its accessibility tree, errors, a screenshot).
+      // The window's tests run after the others (group 1): a browser's timing on a 2-core machine
+      // shared with the real agent CLIs and tmux servers is what failed them.
+      {
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          ...REAL_PROCESSES,
+          setupFiles: [...setupFiles, 'test/support/setup/window-failure-report.ts'],
+          sequence: { groupOrder: 1 },
+        },
+      },
       { test: { name: 'agents-real', include: AGENTS_REAL, ...REAL_PROCESSES } },
     ],
     fileParallelism: true,

@@ -299,7 +299,11 @@ export const IpcMethods = lazyMethods({
   /** The session's checkpoints, oldest first: its first and its most recent (DESIGN.md §3). */
   'checkpoints.list': () => ({ params: z.object({ session: SessionRef }), result: z.object({ checkpoints: z.array(CheckpointInfo) }) }),
   /** Snapshots the work tree now; `created` false when it was the last checkpoint's (that one comes back). */
-  'checkpoint.take': () => ({ params: z.object({ session: SessionRef, message: z.optional(z.string().check(z.maxLength(500))) }), result: z.object({ created: z.boolean(), checkpoint: CheckpointInfo }) }),
+  'checkpoint.take': () => ({
+    params: z.object({ session: SessionRef, message: z.optional(z.string().check(z.maxLength(500))) }),
+    // `changedFiles`: the files changed against HEAD (absent from a daemon of an earlier build).
+    result: z.object({ created: z.boolean(), checkpoint: CheckpointInfo, changedFiles: z.optional(z.array(z.string())) }),
+  }),
   /** Files added, modified and deleted between checkpoint `since` and the work tree now. */
   'changes.list': () => ({ params: z.object({ session: SessionRef, since: z._default(CheckpointSpec, 'start') }), result: ChangesListing }),
   /** Per file (all changed, or `paths`, project-relative): the unified patch and, for text, both sides. Ask per file for big changes. */

@@ -1,7 +1,9 @@
 // A Vitest reporter that ends a run with a line per project (unit, integration, e2e, agents-real):
 // its files and tests, its wall time (its first file's start to its last file's end; the projects
 // share the workers, so their spans overlap) and the time its files took summed. Printed after the
-// default reporter's summary. Runs in Vitest's main process.
+// default reporter's summary, with the tests that passed only on a second try (CI retries the
+// projects that run real processes once; each such test is named, never hidden). Runs in Vitest's
+// main process.
 import { performance } from 'node:perf_hooks';
 import type { Reporter, TestModule, Vitest } from 'vitest/node';
 
@@ -32,6 +34,8 @@ export class ProjectTimes implements Reporter {
   private runStart = performance.now();
   private readonly started = new Map<string, number>();
   private readonly spans = new Map<string, Span>();
+  /** Tests that failed, then passed when tried again: "project file > name". */
+  private readonly flaky: string[] = [];
 
   onInit(vitest: Vitest): void {
     this.vitest = vitest;
@@ -41,6 +45,7 @@ export class ProjectTimes implements Reporter {
     this.runStart = performance.now();
     this.started.clear();
     this.spans.clear();
+    this.flaky.length = 0;
   }
 
   onTestModuleStart(m: TestModule): void {
@@ -56,6 +61,7 @@ export class ProjectTimes implements Reporter {
     for (const t of m.children.allTests()) {
       s.tests++;
       if (t.result().state === 'failed') s.failed++;
+      if (t.diagnostic()?.flaky) this.flaky.push(`${name} ${m.relativeModuleId} > ${t.fullName}`);
     }
     s.firstStart = Math.min(s.firstStart, start);
     s.lastEnd = Math.max(s.lastEnd, end);
@@ -69,5 +75,9 @@ export class ProjectTimes implements Reporter {
     const log = (line: string): void => (this.vitest ? this.vitest.logger.log(line) : console.log(line));
     log('\n Time per project');
     for (const line of projectLines(ordered, this.runStart)) log(line);
+    if (this.flaky.length > 0) {
+      log(`\n Passed on a second try (${count(this.flaky.length, 'test')})`);
+      for (const f of this.flaky) log(`  ${f}`);
+    }
   }
 }

@@ -38,6 +38,8 @@ const COMMAND_MODULES: Record<string, () => Promise<Registrar>> = {
   changes: async () => (await import('./commands/checkpoints.js')).registerCheckpoints,
   rollback: async () => (await import('./commands/checkpoints.js')).registerCheckpoints,
   usage: async () => (await import('./commands/usage.js')).registerUsage,
+  // Hidden: a sandboxed session's network proxy, run detached by the daemon.
+  'net-proxy': async () => (await import('./commands/net-proxy.js')).registerNetProxy,
 };
 
 /** The program with the named command registered, or every command (help, errors) when it is unknown. */

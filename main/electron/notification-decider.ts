@@ -6,7 +6,8 @@
 // for the session the person is looking at in the focused window, or while notifications are
 // paused, nor for a condition already so when its session was first seen (a remote's first listing)
 // — and those conditions still count as told, so un-pausing or reconnecting does not replay them. A
-// remote's session is named `host:session`, so its notification names the host.
+// remote's session is named `host:session`, so its notification names the host. A hand-off is no
+// interruption: the agent it ends is not told as resumed afterwards.
 // Pure: Electron main process, no Electron import.
 import type { DaemonEvent } from '../../common/ipc.js';
 import { clockWords, resumedAfterAbsence, sessionStatus, type WatchedSession } from '../../common/session-view.js';
@@ -92,6 +93,9 @@ export function decideNotifications(memory: DeciderMemory, input: DecideInput): 
 
   for (const e of input.events) {
     if (e.type === 'session.interrupted') interruptedBy.set(e.sessionId, e.reason);
+    // The interrupted agent is gone, ended by the hand-off: what follows is another agent's run, not
+    // the interrupted one resumed (the hand-off is told by its own notice).
+    if (e.type === 'session.handedOff') interruptedBy.delete(e.sessionId);
     if (e.type === 'session.resumed') {
       const reason = interruptedBy.get(e.sessionId);
       interruptedBy.delete(e.sessionId);

@@ -208,7 +208,8 @@ export class Supervisor {
     const loaded: LiveSession[] = [];
     const skipped: StartReport['skipped'] = [];
     for (const entry of registry.value) {
-      if (sessions.find(entry.id).ok) continue;
+      // Loaded already, or being removed or renamed (its entry is about to change).
+      if (sessions.find(entry.id).ok || sessions.isHeld(entry.id)) continue;
       const r = sessions.load(entry.stateDir);
       if (!r.ok) skipped.push({ stateDir: entry.stateDir, message: r.message });
       else {

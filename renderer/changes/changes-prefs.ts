@@ -1,11 +1,8 @@
-// The Changes tab's preferences, kept in this browser (localStorage): the changed-files list's height
-// and how a modified file's diff is laid out (unified or side by side). A stored value that is not
-// one of ours (another version's, or edited by hand) reads as the default. Runs in the renderer.
+// The Changes tab's preferences, kept in this browser (ui/stored-prefs.ts): the changed-files list's
+// height and how a modified file's diff is laid out (unified or side by side). Runs in the renderer.
+import { choicePref, sizePref } from '../ui/stored-prefs.js';
 
 export type DiffLayout = 'unified' | 'split';
-
-const HEIGHT_KEY = 'mori.changesFilesHeight';
-const LAYOUT_KEY = 'mori.changesDiffLayout';
 
 /** The list's height when none is kept: about eight files, with the checkpoints still in view at 1280×720. */
 export const DEFAULT_HEIGHT = 220;
@@ -18,31 +15,11 @@ export const HEIGHT_STEP = 24;
 /** Shift with an arrow: a bigger step. */
 export const HEIGHT_BIG_STEP = 96;
 
-export const clampHeight = (px: number): number => Math.round(Math.min(MAX_HEIGHT, Math.max(MIN_HEIGHT, px)));
+const height = sizePref('mori.changesFilesHeight', { fallback: DEFAULT_HEIGHT, min: MIN_HEIGHT, max: MAX_HEIGHT });
+export const clampHeight = height.clamp;
+export const storedHeight = height.stored;
+export const storeHeight = height.store;
 
-function read(key: string): string | null {
-  try {
-    return localStorage.getItem(key);
-  } catch {
-    return null;
-  }
-}
-
-function write(key: string, value: string): void {
-  try {
-    localStorage.setItem(key, value);
-  } catch {
-    // A browser that refuses storage: the choice holds for this page only.
-  }
-}
-
-export function storedHeight(): number {
-  const n = Number(read(HEIGHT_KEY));
-  return Number.isFinite(n) && n > 0 ? clampHeight(n) : DEFAULT_HEIGHT;
-}
-
-export const storeHeight = (px: number): void => write(HEIGHT_KEY, String(clampHeight(px)));
-
-export const storedLayout = (): DiffLayout => (read(LAYOUT_KEY) === 'split' ? 'split' : 'unified');
-
-export const storeLayout = (l: DiffLayout): void => write(LAYOUT_KEY, l);
+const layout = choicePref<DiffLayout>('mori.changesDiffLayout', ['unified', 'split'], 'unified');
+export const storedLayout = layout.stored;
+export const storeLayout = layout.store;

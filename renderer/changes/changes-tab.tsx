@@ -17,6 +17,7 @@ import './changes-tab.css';
 import { useState } from 'preact/hooks';
 import { usePane } from '../ui/pane-store.js';
 import { Shown, shown } from '../ui/shown-text.js';
+import { When } from '../ui/when.js';
 
 export function ChangesTab(props: { api: MoriApi; session: LiveSession; onEvent: (l: (e: DaemonEvent) => void) => () => void }) {
   const [filesHeight, setFilesHeight] = useState(storedHeight);
@@ -82,7 +83,9 @@ export function ChangesTab(props: { api: MoriApi; session: LiveSession; onEvent:
               {timeline.map(({ checkpoint: c, lines }) => (
                 <li key={c.commit} aria-label={`Checkpoint #${c.seq}`} class={listing?.since.commit === c.commit ? 'since' : ''}>
                   <div class="cp-head">
-                    <strong>#{c.seq}</strong> <code>{c.id}</code> <span class="muted">{new Date(c.at).toLocaleString()}</span>
+                    <strong>#{c.seq}</strong> <code>{c.id}</code> <span class="muted">
+                      <When at={c.at} />
+                    </span>
                   </div>
                   <div class="cp-reason">
                     {shown(c.reason)} · {c.files} file{c.files === 1 ? '' : 's'} against HEAD{c.message ? ` · “${shown(c.message)}”` : ''}

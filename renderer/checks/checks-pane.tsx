@@ -13,6 +13,7 @@ import { ChecksStore } from './checks-store.js';
 import { TrustDialog } from './trust-dialog.js';
 import { usePane } from '../ui/pane-store.js';
 import { Shown, ShownLines, shown } from '../ui/shown-text.js';
+import { When } from '../ui/when.js';
 
 export function ChecksPane(props: {
   api: MoriApi;
@@ -47,8 +48,12 @@ export function ChecksPane(props: {
         ) : null}
         <span class="muted" role="status">
           {running ? 'Verifying…' : shown(status)}
-          {listing?.lastVerification ? ` Last verified ${new Date(listing.lastVerification.at).toLocaleString()}` : ''}
         </span>
+        {listing?.lastVerification ? (
+          <span class="muted checks-last">
+            Last verified <When at={listing.lastVerification.at} />
+          </span>
+        ) : null}
       </div>
       {pending.agent ? (
         <p class="banner">

@@ -15,6 +15,7 @@ import { SettingsStore } from './settings-store.js';
 import { RESTART_DEFAULTS } from '../../common/restart-defaults.js';
 import { CONTEXT_WARN_PERCENT } from '../../common/usage-figures.js';
 import { THEMES, type ThemeChoice } from '../ui/theme.js';
+import { permissionWords } from '../ui/notification-permission.js';
 
 const EVENT_WORDS: Record<NotifyEvent, string> = {
   'verify-failed': 'Verification failed',
@@ -71,7 +72,7 @@ export function SettingsDialog(props: { api: MoriApi; onClose: () => void; brows
               Allow browser notifications
             </button>
           ) : (
-            <p class="muted">Browser notifications: {props.browserNotifications}</p>
+            <p class="muted">{permissionWords(props.browserNotifications)}</p>
           )}
         </fieldset>
         <label>

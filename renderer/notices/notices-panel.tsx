@@ -6,6 +6,8 @@ import { useRef } from 'preact/hooks';
 import type { NoticeGroup } from './notice-groups.js';
 import { Shown, ShownLines } from '../ui/shown-text.js';
 import type { BrowserPermission } from '../shell/window-store.js';
+import { When } from '../ui/when.js';
+import { permissionWords } from '../ui/notification-permission.js';
 
 const OUTCOME_WORDS: Record<Exclude<NoticeGroup['outcome'], null>, string> = { ongoing: 'Ongoing', resumed: 'Resumed', 'gave-up': 'Gave up', stopped: 'Stopped' };
 
@@ -53,7 +55,7 @@ export function NoticesPanel(props: {
             </div>
             <span class="muted">
               {n.outcome ? `${OUTCOME_WORDS[n.outcome]} · ` : ''}
-              {new Date(n.at).toLocaleTimeString()}
+              <When at={n.at} />
             </span>
             <div>
               <ShownLines text={n.body} />
@@ -65,6 +67,8 @@ export function NoticesPanel(props: {
         <button type="button" onClick={props.onAskBrowser}>
           Allow browser notifications
         </button>
+      ) : props.permission === 'denied' ? (
+        <p class="muted">{permissionWords(props.permission)}</p>
       ) : null}
     </section>
   );

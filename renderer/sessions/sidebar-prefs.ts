@@ -1,10 +1,7 @@
-// The sidebar's preferences, kept in this browser (localStorage): its width, and whether the list
-// orders by name or by last activity after what needs the person. A stored value that is not one
-// of ours (another version's, or edited by hand) reads as the default. Runs in the renderer.
+// The sidebar's preferences, kept in this browser (ui/stored-prefs.ts): its width, and whether the
+// list orders by name or by last activity after what needs the person. Runs in the renderer.
 import type { SortKey } from '../../common/session-order.js';
-
-const WIDTH_KEY = 'mori.sidebarWidth';
-const SORT_KEY = 'mori.sessionsOrder';
+import { choicePref, sizePref } from '../ui/stored-prefs.js';
 
 /** The sidebar's width when none is kept: room for a session's name, state and project. */
 export const DEFAULT_WIDTH = 300;
@@ -17,31 +14,11 @@ export const WIDTH_STEP = 16;
 /** Shift with an arrow: a bigger step. */
 export const WIDTH_BIG_STEP = 64;
 
-export const clampWidth = (px: number): number => Math.round(Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, px)));
+const width = sizePref('mori.sidebarWidth', { fallback: DEFAULT_WIDTH, min: MIN_WIDTH, max: MAX_WIDTH });
+export const clampWidth = width.clamp;
+export const storedWidth = width.stored;
+export const storeWidth = width.store;
 
-function read(key: string): string | null {
-  try {
-    return localStorage.getItem(key);
-  } catch {
-    return null;
-  }
-}
-
-function write(key: string, value: string): void {
-  try {
-    localStorage.setItem(key, value);
-  } catch {
-    // A browser that refuses storage: the choice holds for this page only.
-  }
-}
-
-export function storedWidth(): number {
-  const n = Number(read(WIDTH_KEY));
-  return Number.isFinite(n) && n > 0 ? clampWidth(n) : DEFAULT_WIDTH;
-}
-
-export const storeWidth = (px: number): void => write(WIDTH_KEY, String(clampWidth(px)));
-
-export const storedSort = (): SortKey => (read(SORT_KEY) === 'activity' ? 'activity' : 'name');
-
-export const storeSort = (key: SortKey): void => write(SORT_KEY, key);
+const sort = choicePref<SortKey>('mori.sessionsOrder', ['name', 'activity'], 'name');
+export const storedSort = sort.stored;
+export const storeSort = sort.store;

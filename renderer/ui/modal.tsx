@@ -2,14 +2,16 @@
 // `dialog` named by its title for assistive technology, and when it goes focus returns to what had
 // it before (the button that opened it). Runs in the renderer.
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 
 export function Modal(props: { title: string; onClose: () => void; children: ComponentChildren; wide?: boolean }) {
   const ref = useRef<HTMLDialogElement>(null);
   // The opener is read while the dialog first renders: by the time effects run, a field inside the
   // dialog may already have taken focus in an effect of its own (children's effects run first).
   const [opener] = useState(() => (document.activeElement instanceof HTMLElement ? document.activeElement : null));
-  useEffect(() => {
+  // Shown as the render commits, not after the next paint: a key typed right after the one that
+  // opened the dialog (Ctrl+K, then the query) must land in the dialog, never in the terminal behind it.
+  useLayoutEffect(() => {
     ref.current?.showModal();
     return () => {
       if (opener?.isConnected) opener.focus();

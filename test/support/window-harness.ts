@@ -64,6 +64,9 @@ export async function buildRenderer(): Promise<void> {
   }
 }
 
+/** The windows open now, for the failure report (test/support/setup/window-failure-report.ts). */
+export const openWindows = new Set<WindowHarness>();
+
 export class WindowHarness {
   readonly h: UpHarness;
   ui: ChildProcess | null = null;
@@ -114,6 +117,7 @@ export class WindowHarness {
       };
     }`);
     this.page = await context.newPage();
+    openWindows.add(this);
     this.page.on('pageerror', (e) => process.stderr.write(`page error: ${e.message}\n`));
     this.page.on('console', (m) => {
       if (m.type() === 'error') this.consoleErrors.push(`${m.text()} (${m.location().url})`);
@@ -153,6 +157,7 @@ export class WindowHarness {
   }
 
   async stop(): Promise<void> {
+    openWindows.delete(this);
     await this.browser?.close();
     this.ui?.kill('SIGTERM');
     const daemon = this.daemonPid();

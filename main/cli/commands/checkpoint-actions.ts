@@ -1,9 +1,10 @@
 // What `mori checkpoint|checkpoints|changes|rollback` do (DESIGN.md §4, §9), loaded by checkpoints.ts
 // when one of them runs: take a snapshot now, list them, show what changed since one, and put files
 // back as one recorded them. Thin over main/supervisor/checkpoints/; a remote session's through its
-// host's daemon (remote-commands.ts). Runs in the CLI process.
+// host's daemon (remote-commands.ts); a checkpoint through the local daemon when one runs. Runs in the
+// CLI process.
 import { BUSY_MESSAGE, rollbackNeedsConfirm } from '../../../common/rollback-confirm.js';
-import { fail } from '../../../common/result.js';
+import { fail, ok, type Result } from '../../../common/result.js';
 import { projectDirOf } from '../../state/project-dir.js';
 import { openSession } from '../../state/resolve-session.js';
 import { NOT_A_REPOSITORY } from '../../git/snapshot.js';
@@ -29,20 +30,53 @@ export interface RollbackCliOptions extends OutputOptions {
   dryRun?: boolean;
 }
 
+/** A checkpoint taken on demand, by the running daemon or here. */
+interface Taken {
+  created: boolean;
+  id: string;
+  seq: number;
+  commit: string;
+  tree: string;
+  changedFiles: string[];
+}
+
+/**
+ * Takes a checkpoint of session `spec` now: through the running daemon when one answers (it writes
+ * session.json through its own store and announces `checkpoint.written` to the window and
+ * `mori ls`), else here.
+ */
 export async function checkpointNow(spec: string, opts: CheckpointCliOptions): Promise<void> {
   if (await ranRemotely(spec, opts, (m, remote, session) => m.remoteCheckpoint(remote, session, opts.message))) return;
   const opened = openSession(spec);
   if (!opened.ok) return reportFailure(opened, opts);
-  const project = projectDirOf(opened.value.stateDir);
-  if (!project.ok) return reportFailure(project, opts);
-  const [{ writeCheckpoint }, { offlineCheckpointPorts }] = await Promise.all([import('../../supervisor/checkpoints/checkpoint.js'), import('../offline-session-write.js')]);
-  const r = await writeCheckpoint(opened.value.stateDir, project.value, offlineCheckpointPorts(), new Date(), { reason: 'on demand', message: opts.message });
+  const { stateDir, session } = opened.value;
+  const { viaRunningDaemon } = await import('../running-daemon.js');
+  const r = await viaRunningDaemon<Taken>(
+    'mori checkpoint',
+    async (c) => {
+      const taken = await c.request('checkpoint.take', { session: session.id, ...(opts.message !== undefined ? { message: opts.message } : {}) });
+      if (!taken.ok) return taken;
+      const { created, checkpoint: cp, changedFiles = [] } = taken.value;
+      return ok({ created, id: cp.id, seq: cp.seq, commit: cp.commit, tree: cp.tree, changedFiles });
+    },
+    () => checkpointHere(stateDir, opts.message),
+  );
   if (!r.ok) return reportFailure(r, opts);
+  const t = r.value;
+  const text = t.created ? `Checkpoint ${t.id} (#${t.seq}): ${t.changedFiles.length} file(s) changed against HEAD.` : `Unchanged since checkpoint ${t.id} (#${t.seq}): nothing new recorded.`;
+  reportSuccess({ ok: true, ...t }, text, opts);
+}
+
+/** The checkpoint written by this process (no daemon answers). */
+async function checkpointHere(stateDir: string, message: string | undefined): Promise<Result<Taken>> {
+  const project = projectDirOf(stateDir);
+  if (!project.ok) return project;
+  const [{ writeCheckpoint }, { offlineCheckpointPorts }] = await Promise.all([import('../../supervisor/checkpoints/checkpoint.js'), import('../offline-session-write.js')]);
+  const r = await writeCheckpoint(stateDir, project.value, offlineCheckpointPorts(), new Date(), { reason: 'on demand', message });
+  if (!r.ok) return r;
   const snap = r.value.checkpoint.snapshot;
-  if (snap === null) return reportFailure(fail('failed', `${project.value}: ${NOT_A_REPOSITORY}`), opts);
-  const id = snap.commit.slice(0, 7);
-  const text = r.value.changed ? `Checkpoint ${id} (#${snap.seq}): ${r.value.checkpoint.changedFiles.length} file(s) changed against HEAD.` : `Unchanged since checkpoint ${id} (#${snap.seq}): nothing new recorded.`;
-  reportSuccess({ ok: true, created: r.value.changed, id, ...snap, changedFiles: r.value.checkpoint.changedFiles }, text, opts);
+  if (snap === null) return fail('failed', `${project.value}: ${NOT_A_REPOSITORY}`);
+  return ok({ created: r.value.changed, id: snap.commit.slice(0, 7), seq: snap.seq, commit: snap.commit, tree: snap.tree, changedFiles: r.value.checkpoint.changedFiles });
 }
 
 export async function listCheckpointsOf(spec: string, opts: OutputOptions): Promise<void> {

@@ -15,8 +15,8 @@ import { moriHome } from '../../state/mori-home.js';
 import { refusedInsideAgent } from '../approver-check.js';
 import { reportFailure, reportSuccess, type OutputOptions } from '../output.js';
 import type { Result } from '../../../common/result.js';
-import { ControlClient } from '../../daemon-client/control-client.js';
 import { removeOffline, renameOffline } from '../offline-admin.js';
+import { viaRunningDaemon } from '../running-daemon.js';
 import { sessionRef } from './control.js';
 
 interface RmOptions extends OutputOptions {
@@ -48,17 +48,6 @@ async function confirm(question: string): Promise<boolean> {
   }
 }
 
-/** The running supervisor's answer to `ask`, or `offline()` when none answers. */
-async function viaSupervisor(ask: (c: ControlClient) => Promise<Result<unknown>>, offline: () => Promise<Result<unknown>>): Promise<Result<unknown>> {
-  const c = await ControlClient.connect(moriHome(), { client: `mori rm/rename (pid ${process.pid})` });
-  if (!c.ok) return offline();
-  try {
-    return await ask(c.value);
-  } finally {
-    c.value.close();
-  }
-}
-
 export function registerRemove(program: Command): void {
   program
     .command('rename <session> <newname>')
@@ -67,7 +56,8 @@ export function registerRemove(program: Command): void {
     .action(async (spec: string, name: string, opts: OutputOptions) => {
       const refused = await refusedInsideAgent(moriHome(), '`mori rename` (renaming a session)');
       if (refused) return reportFailure(refused, opts);
-      const r = await viaSupervisor(
+      const r = await viaRunningDaemon<unknown>(
+        'mori rm/rename',
         (c) => c.request('session.rename', { session: sessionRef(spec), name }),
         () => renameOffline(spec, name, moriHome()),
       );
@@ -100,7 +90,8 @@ export function registerRemove(program: Command): void {
       const removeWorktree = opts.removeWorktree ?? false;
       const force = removeWorktree && (opts.force ?? false);
       // The one removal (session-removal.ts) takes the worktree after the session, checked again once the agent is stopped.
-      const r = await viaSupervisor(
+      const r = await viaRunningDaemon<unknown>(
+        'mori rm/rename',
         (c) => c.request('session.remove', { session: sessionRef(spec), deleteState, removeWorktree, force }),
         () => removeWithWorktree(spec, wt.value, { removeWorktree, force }, () => removeOffline(spec, deleteState, moriHome())),
       );

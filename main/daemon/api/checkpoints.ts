@@ -35,7 +35,7 @@ export const takeSessionCheckpoint: Handler<'checkpoint.take'> = async (p, ctx) 
   ctx.events.emit({ type: 'checkpoint.written', at: Date.now(), sessionId: s.value.id, name: s.value.name, gitHead: cp.gitHead, changedFiles: cp.changedFiles.length, changed: r.value.changed });
   return withSessionRepo(s.value.stateDir, async ({ git, sessionId }) => {
     const entry = (await listCheckpoints(git, sessionId)).find((e) => e.seq === snap.seq);
-    return entry ? ok({ created: r.value.changed, checkpoint: checkpointInfo(entry) }) : fail('failed', `checkpoint #${snap.seq} is gone from the repository`);
+    return entry ? ok({ created: r.value.changed, checkpoint: checkpointInfo(entry), changedFiles: cp.changedFiles }) : fail('failed', `checkpoint #${snap.seq} is gone from the repository`);
   });
 };
 

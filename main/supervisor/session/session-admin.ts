@@ -5,7 +5,9 @@
 // scheduled (its environment and transcript name the state dir); otherwise the session is let go, its
 // state dir moved, its approvals carried over, and it is loaded again under its new name with the same
 // id. What is done once nothing drives the session is session-removal.ts's, shared with the CLI when no
-// daemon runs. Runs in the supervisor's process.
+// daemon runs. While either rewrites the registry the session's id is held out of loading
+// (session-set.ts), so the registry's watch does not load it again in between. Runs in the
+// supervisor's process.
 import type { SupervisorEvent } from '../../../common/events.js';
 import type { LiveSession } from '../../../common/ipc.js';
 import { fail, ok, type Result } from '../../../common/result.js';
@@ -51,8 +53,10 @@ export class SessionAdmin {
     const rt = found.value;
     const stopped = await this.stopAndWait(rt);
     if (!stopped.ok) return stopped;
-    this.ports.sessions.forget(rt.id);
-    return this.unregister({ id: rt.id, name: rt.name, stateDir: rt.stateDir }, deleteState);
+    return this.holding(rt.id, () => {
+      this.ports.sessions.forget(rt.id);
+      return this.unregister({ id: rt.id, name: rt.name, stateDir: rt.stateDir }, deleteState);
+    });
   }
 
   async rename(ref: string, name: string): Promise<Result<LiveSession>> {
@@ -64,8 +68,11 @@ export class SessionAdmin {
       return fail('conflict', `session "${rt.name}" is ${state}: stop it first (\`mori stop ${rt.name}\`), then rename it; its agent was given the state dir's path`);
     }
     await this.ports.checkpointsSettled();
-    this.ports.sessions.forget(rt.id);
-    const moved = await renameSessionFiles(this.ports.home, rt.stateDir, name);
+    const moved = await this.holding(rt.id, () => {
+      this.ports.sessions.forget(rt.id);
+      return renameSessionFiles(this.ports.home, rt.stateDir, name);
+    });
+    // Loaded again at once after the hold ends (no await between): the watch finds it loaded.
     const loaded = this.ports.sessions.load(moved.ok ? moved.value.stateDir : rt.stateDir);
     if (!moved.ok) return moved;
     if (!loaded.ok) return fail(loaded.code, `renamed to "${name}" (${moved.value.stateDir}), but it could not be loaded again: ${loaded.message}`);
@@ -85,7 +92,22 @@ export class SessionAdmin {
     if (entries.length > 1) return fail('usage', `"${ref}" names ${entries.length} sessions; give the id`);
     const entry = entries[0];
     if (!entry) return fail('not-found', `no session "${ref}" in the registry (see \`mori ls\`)`);
-    return this.unregister(entry, deleteState);
+    // Held too: the registry's watch may be about to load it (registered a moment ago, or retried).
+    return this.holding(entry.id, () => this.unregister(entry, deleteState));
+  }
+
+  /**
+   * Runs `change` (which lets go of session `id` and rewrites its registry entry) with the id held
+   * out of loading, so the registry's watch cannot load the old entry in between. Only memory is
+   * held: after a crash the registry alone says what the next supervisor loads.
+   */
+  private async holding<T>(id: string, change: () => Promise<T>): Promise<T> {
+    const release = this.ports.sessions.hold(id);
+    try {
+      return await change();
+    } finally {
+      release();
+    }
   }
 
   /** Removed (session-removal.ts), then announced. */

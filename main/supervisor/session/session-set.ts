@@ -2,7 +2,10 @@
 // lock; its crash history read back onto this supervisor's awake clock; an intent a failed write
 // left pending honoured), finding one by name, id or path, and letting go of all. Only registered
 // sessions are loaded: an unregistered state dir's session.json names the command a shell/custom
-// profile runs, and nothing unregistered may choose what Mori executes. Runs in the supervisor's process.
+// profile runs, and nothing unregistered may choose what Mori executes. A session being removed or
+// renamed is held out of loading from the moment it is let go until its registry entry is rewritten:
+// the registry's watch, reading the old entry in between, would otherwise load it again (a ghost
+// holding the state dir's lock). Runs in the supervisor's process.
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { fail, ok, type Failure, type Result } from '../../../common/result.js';
@@ -28,6 +31,8 @@ function real(dir: string): string {
 
 export class SessionSet {
   private readonly byId = new Map<string, SessionRuntime>();
+  /** Ids held out of loading, each with how many removals or renames hold it. */
+  private readonly held = new Map<string, number>();
 
   constructor(
     private readonly home: string,
@@ -63,6 +68,7 @@ export class SessionSet {
     if (!file.ok) return file;
     const existing = this.byId.get(file.value.id);
     if (existing) return ok(existing);
+    if (this.isHeld(file.value.id)) return fail('conflict', `${stateDir}: the session is being removed or renamed`);
     const profile = getProfile(file.value.agent.profile);
     if (!profile.ok) return profile;
     let lock: LockAttempt;
@@ -109,6 +115,27 @@ export class SessionSet {
     rt.timers.clear();
     rt.releaseLock();
     this.byId.delete(id);
+  }
+
+  /**
+   * Keeps the session `id` from being loaded until the returned function is called: a removal or a
+   * rename holds it from before it lets go of the session until the registry says where it went.
+   */
+  hold(id: string): () => void {
+    this.held.set(id, (this.held.get(id) ?? 0) + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const n = (this.held.get(id) ?? 1) - 1;
+      if (n > 0) this.held.set(id, n);
+      else this.held.delete(id);
+    };
+  }
+
+  /** Whether a removal or a rename holds `id` out of loading. */
+  isHeld(id: string): boolean {
+    return this.held.has(id);
   }
 
   /** Lets go of every session's lock (and forgets them when `forget`). */

@@ -1,7 +1,8 @@
 // The notification decider (main/electron/notification-decider.ts): one notification per transition,
 // none again for an unchanged condition, one for several sessions making the same transition in a
 // batch, none for the focused session, a muted one, or while paused (the app's pause or the daemon's
-// shared one), none of a kind the shared settings turn off — and those still count as told.
+// shared one), none of a kind the shared settings turn off — and those still count as told; a
+// session handed to another agent is not told as resumed.
 import { describe, expect, it } from 'vitest';
 import type { DaemonEvent } from '../../../common/ipc.js';
 import { decideNotifications, emptyMemory, pauseUntil, type DecideInput, type DeciderMemory } from '../../../main/electron/notification-decider.js';
@@ -53,6 +54,16 @@ describe('decideNotifications', () => {
     expect(run([input(rows, { events: one })])).toEqual([['a resumed after a network outage||id-a']]);
     const crash = [ev('session.interrupted', 'a', { reason: 'crash', retryInMs: 100 }), ev('session.resumed', 'a', { launch: 'resume' })];
     expect(run([input(rows, { events: crash })])).toEqual([[]]);
+  });
+
+  it('does not tell a session handed to another agent as resumed: the interrupted agent was ended by the hand-off', () => {
+    const rows = [row('a'), row('b')];
+    const interrupted = rows.map((r) => ev('session.interrupted', r.info.name, { reason: 'network', retryInMs: null }));
+    const handedOff = ev('session.handedOff', 'a', { from: 'claude', to: 'codex', reason: 'by hand' });
+    const resumed = rows.map((r) => ev('session.resumed', r.info.name, { launch: 'resume' }));
+    // Across batches, and within one.
+    expect(run([input(rows, { events: interrupted }), input(rows, { events: [handedOff] }), input(rows, { events: resumed })])).toEqual([[], [], ['b resumed after a network outage||id-b']]);
+    expect(run([input(rows, { events: [...interrupted, handedOff, ...resumed] })])).toEqual([['b resumed after a network outage||id-b']]);
   });
 
   it('says nothing for the focused session, a muted one, or while paused, and does not replay those later', () => {

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { DaemonSettings } from '../../../common/daemon-settings.js';
 import { NOTIFY_EVENTS } from '../../../common/notify-events.js';
 import { browserNotificationWanted, type BrowserNotifyContext } from '../../../renderer/notices/browser-notifications.js';
+import { permissionWords } from '../../../renderer/ui/notification-permission.js';
 import type { Notice } from '../../../renderer/notices/notices.js';
 
 const notice = (kind: Notice['kind'], sessionId: string | null = 'a'): Notice => ({ id: 1, at: 0, kind, sessionId, name: sessionId, title: `${sessionId ?? 'mori'} ${kind}`, body: '' });
@@ -63,5 +64,14 @@ describe('browserNotificationWanted', () => {
     expect(wanted(notice('needs-input', 'a'), { focused: true, selected: null })).toBe(true);
     // News of no session (the machine woke) is not the selected session's.
     expect(wanted(notice('resumed', null), { focused: true, selected: 'a' })).toBe(true);
+  });
+});
+
+describe('permissionWords', () => {
+  it('leaves the Allow button while the browser may still ask, and says a block and how to lift it', () => {
+    expect(permissionWords('default')).toBeNull();
+    expect(permissionWords('denied')).toMatch(/blocks notifications.*site settings.*reload/);
+    expect(permissionWords('granted')).toMatch(/on/);
+    expect(permissionWords('unsupported')).toMatch(/from the app/);
   });
 });

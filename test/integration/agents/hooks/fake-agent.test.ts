@@ -97,12 +97,13 @@ describe('hooks under mori up', () => {
       return id !== null && id !== first;
     });
     const cleared = sessionJson('cl').agent.sessionId as string;
-    expect(h.workLog('cl')).toMatch(new RegExp(`AGENT SESSION CHANGED - Claude Code session ${first} → ${cleared}: the conversation was cleared`));
+    const said = new RegExp(`AGENT SESSION CHANGED - Claude Code session ${first} → ${cleared}: the conversation was cleared`);
+    await until('the work log says so', () => said.test(h.workLog('cl')), () => h.workLog('cl'));
     // A compaction whose SessionStart names another conversation moves the id too, said as such.
     const compacted = '5d0f3a2b-8c1e-4f6a-9b7d-2e3c4a5b6c7d';
     sent('cl', `compact:${compacted}`);
     await until('the compacted id in session.json', () => sessionJson('cl').agent.sessionId === compacted);
-    expect(h.workLog('cl')).toContain(`AGENT SESSION CHANGED - Claude Code session ${cleared} → ${compacted}: the conversation was compacted`);
+    await until('the work log says so', () => h.workLog('cl').includes(`AGENT SESSION CHANGED - Claude Code session ${cleared} → ${compacted}: the conversation was compacted`), () => h.workLog('cl'));
     const pid = h.starts()[0]?.pid as number;
     process.kill(pid, 'SIGKILL');
     await until('the relaunch', () => h.starts().length === 2, () => u.stderr());
@@ -124,7 +125,9 @@ describe('hooks under mori up', () => {
       return id !== null && id !== first;
     });
     const cleared = sessionJson('off').agent.sessionId as string;
-    expect(h.workLog('off')).toMatch(new RegExp(`AGENT SESSION CHANGED - Claude Code session ${first} → ${cleared}: its status file names a new conversation`));
+    // session.json is written first, the work log's line just after.
+    const said = new RegExp(`AGENT SESSION CHANGED - Claude Code session ${first} → ${cleared}: its status file names a new conversation`);
+    await until('the work log says so', () => said.test(h.workLog('off')), () => h.workLog('off'));
     // No hook ran: the id came from the status file alone.
     expect(readFileSync(h.record, 'utf8')).not.toMatch(/"event":"hook"/);
     process.kill(h.starts()[0]?.pid as number, 'SIGKILL');
