@@ -26,9 +26,11 @@ export const SandboxSettings = z.object({
   // Bounded: a person lists a few caches and dotfiles, not hundreds.
   readWrite: z._default(z.array(SandboxPath).check(z.maxLength(64)), []),
   readOnly: z._default(z.array(SandboxPath).check(z.maxLength(64)), []),
+  /** The `allowlist` mode's hosts beyond each agent's own APIs: `host`, `*.domain` or an IP literal, with an optional `:port` (checked at launch). */
+  allowedHosts: z._default(z.array(z.string().check(z.minLength(1), z.maxLength(260))).check(z.maxLength(64)), []),
 });
 export type SandboxSettings = z.infer<typeof SandboxSettings>;
-export const SANDBOX_DEFAULTS: SandboxSettings = { default: false, network: 'full', home: 'read-only', readWrite: [], readOnly: [] };
+export const SANDBOX_DEFAULTS: SandboxSettings = { default: false, network: 'full', home: 'read-only', readWrite: [], readOnly: [], allowedHosts: [] };
 
 export const DaemonSettings = z.object({
   /** null: the API hosts of the agents that run (or MORI_PROBE); else exactly these targets. */
