@@ -14,6 +14,7 @@ import { RemoteHosts } from '../sessions/remote-hosts.js';
 import { SessionTabs } from './session-tabs.js';
 import { SidebarSplitter } from '../sessions/sidebar-splitter.js';
 import { useWindowKeys } from './use-window-keys.js';
+import { Welcome } from './welcome.js';
 import { WindowDialogs } from './window-dialogs.js';
 import { useWindowState, WindowStore } from './window-store.js';
 
@@ -71,10 +72,7 @@ export function App(props: { api: MoriApi; pageNotifies: boolean }) {
             <SessionTabs store={store} state={state} current={current} />
           </>
         ) : (
-          <div class="welcome">
-            <h1>Mori</h1>
-            <p>Keeps coding agents working through crashes, sleep, network drops and restarts.</p>
-          </div>
+          <Welcome />
         )}
       </main>
       <WindowDialogs store={store} state={state} />

@@ -14,7 +14,11 @@ export function Modal(props: { title: string; onClose: () => void; children: Com
   useLayoutEffect(() => {
     ref.current?.showModal();
     return () => {
-      if (opener?.isConnected) opener.focus();
+      // After the dialog has left the page: while it is still shown as modal, the rest of the page is
+      // inert and focus cannot move there.
+      queueMicrotask(() => {
+        if (opener?.isConnected) opener.focus();
+      });
     };
   }, []);
   const titleId = `dialog-${props.title.replace(/\W+/g, '-').toLowerCase()}`;

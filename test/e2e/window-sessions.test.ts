@@ -153,6 +153,10 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('renaming and remov
     await expect.poll(() => page.getByRole('listbox', { name: 'Sessions' }).getByRole('option').count()).toBe(0);
     expect(existsSync(w.h.stateDir('beta'))).toBe(false);
     await expect.poll(() => alive(pid as number), { timeout: 15_000 }).toBe(false);
+    // With no session left, the window says what Mori does, the first step and what the state files are for.
+    const welcome = page.getByRole('main');
+    expect(await welcome.getByRole('heading', { level: 2 }).allInnerTexts()).toEqual(['Start a session', 'Let it work from its files', 'Close the lid']);
+    expect(await welcome.getByRole('term').allInnerTexts()).toEqual(['session_state.md', 'environment.md', 'work_log.md']);
     await w.shot('sessions-none-left');
     expect(await page.getByRole('region', { name: 'Notifications' }).getByText(/needs attention/).count()).toBe(0);
   }, 120_000);

@@ -144,7 +144,8 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('a worktree session
     await anyway.press('Enter');
     await dialog.waitFor({ state: 'detached', timeout: 25_000 });
     await expect.poll(() => page.getByRole('listbox', { name: 'Sessions' }).getByRole('option', { name: /wtui/ }).count()).toBe(0);
-    expect(existsSync(wt)).toBe(false);
+    // The session leaves the list (and its dialog with it) as it is forgotten; its worktree goes just after.
+    await expect.poll(() => existsSync(wt), { timeout: 25_000 }).toBe(false);
     expect(git('worktree', 'list', '--porcelain').out).not.toContain(wt);
     expect(git('rev-parse', '--verify', '--quiet', 'refs/heads/mori/wtui').code).toBe(0);
   }, 120_000);
