@@ -17,7 +17,7 @@ import { remotesPath } from '../../remote/remotes-path.js';
 import type { RemoteListing } from '../../remote/remote-sessions.js';
 import type { Failure } from '../../../common/result.js';
 import { visibleLines, visibleText } from '../../../common/visible-text.js';
-import { recordedWords } from '../../../common/session-view.js';
+import { profileWords, recordedWords } from '../../../common/session-view.js';
 import type { ListedUsage } from '../../../common/usage-figures.js';
 import { listedUsageText } from '../usage-column.js';
 
@@ -49,7 +49,7 @@ export function line(s: StateDirSummary, live: LiveState | null, problem?: State
   const branch = x.worktree ? `  ⎇ ${visibleText(x.worktree.branch)}` : '';
   const sandboxed = x.sandbox?.on ? `  sandboxed (network ${x.sandbox.network})` : '';
   const used = listedUsageText((s as { usage?: ListedUsage | null }).usage);
-  return `${x.name}  ${now ?? intentText(s)}  ${x.agent.profile}/${x.backend}${used ? `  ${used}` : ''}  ${visibleText(x.projectDir)}${branch}${sandboxed}\n   task: ${visibleText(s.task ?? '-')}${s.error ? `\n   warning: ${visibleText(s.error)}` : ''}${unwritable}`;
+  return `${x.name}  ${now ?? intentText(s)}  ${profileWords(x.agent.profile, x.handedOver)}/${x.backend}${used ? `  ${used}` : ''}  ${visibleText(x.projectDir)}${branch}${sandboxed}\n   task: ${visibleText(s.task ?? '-')}${s.error ? `\n   warning: ${visibleText(s.error)}` : ''}${unwritable}`;
 }
 
 async function printListing(sessions: ListingEntry[], live: LiveState | null, remote: ReturnType<typeof remoteListings>, opts: OutputOptions): Promise<void> {
