@@ -10,6 +10,7 @@ import { claudeProfile } from './claude/profile.js';
 import { codexProfile } from './codex/profile.js';
 import { geminiProfile } from './gemini/profile.js';
 import { opencodeProfile } from './opencode/profile.js';
+import { qwenProfile } from './qwen/profile.js';
 import { customProfile, shellProfile } from './shell/profile.js';
 
 export const PROFILES: Readonly<Record<ProfileName, AgentProfile>> = {
@@ -17,6 +18,7 @@ export const PROFILES: Readonly<Record<ProfileName, AgentProfile>> = {
   codex: codexProfile,
   gemini: geminiProfile,
   opencode: opencodeProfile,
+  qwen: qwenProfile,
   aider: aiderProfile,
   shell: shellProfile,
   custom: customProfile,

@@ -15,6 +15,8 @@
 // - Gemini CLI 0.61.0: `Access resets at ${time}.`, time from Intl `{hour, minute: '2-digit',
 //   timeZoneName: 'short'}` (`3:45 PM PDT`, `3:45 PM GMT+2`, `3:45 PM GMT+5:30`, `3:45 PM UTC`);
 //   API errors it relays carry `Please retry in 23.5s`.
+// - Qwen Code 0.24.4 relays the provider's own words (`Quota exhausted: … will reset at ${when}`);
+//   a machine-made `when` is ISO 8601 (`2026-12-06T11:21:25.934Z`, `2026-12-06 11:21:25+08:00`).
 // - OpenCode 1.18.33: `Usage limit reached. It will reset in ${d}` with d `2 days 3 hours`,
 //   `4 hours 12 minutes`, `37 minutes` or `less than a minute`.
 import { isKnownZone, nextDateTime, nextWallTime, ZONE_ABBREVIATIONS, zonedWallTimeToEpoch, isRealDate, type ResetZone } from './zone-time.js';
@@ -95,6 +97,17 @@ export function parseDuration(text: string): number | null {
 
 /** A date and/or time at the start of `tail` (what follows "resets"/"at"), as epoch ms. */
 function parseWhen(tail: string, nowMs: number, localZone: ResetZone): number | null {
+  const iso = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?(?![0-9A-Za-z])/i.exec(tail);
+  if (iso) {
+    const [year, month, day, hour, minute, second] = [iso[1], iso[2], iso[3], iso[4], iso[5], iso[6] ?? '0'].map(Number) as [number, number, number, number, number, number];
+    if (!isRealDate(year, month, day) || hour > 23 || minute > 59 || second > 59) return null;
+    const offset = iso[7];
+    if (offset === undefined) return zonedWallTimeToEpoch({ year, month, day, hour, minute }, localZone) + second * 1000;
+    const sign = offset.startsWith('-') ? -1 : 1;
+    const digits = offset.replace(/[^0-9]/g, '');
+    const offsetMinutes = offset.toUpperCase() === 'Z' ? 0 : sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2)));
+    return Date.UTC(year, month - 1, day, hour, minute, second) - offsetMinutes * 60_000;
+  }
   const clockRe = String.raw`(\d{1,2}(?::\d{2})?\s?[ap]\.?m\.?|\d{1,2}:\d{2})(?![0-9A-Za-z])`;
   const dated = new RegExp(String.raw`^([A-Za-z]{3})[a-z]{0,6}\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(?:(\d{4}),?\s+)?(?:at\s+)?` + clockRe, 'i').exec(tail);
   if (dated) {
