@@ -88,7 +88,7 @@ export const qwenProfile: AgentProfile = {
     turnStart: /^ {2}> \S/,
     needsInput: [/Waiting for user confirmation/, /Allow execution of/, /Apply this change\?/, /Do you want to proceed\?/],
     retrying: [QWEN_RETRYING],
-    error: [/^\s*✕ \[API Error/, /^\s*✕ Quota exhausted:/],
+    error: [/^\s*✕ \[API Error/m, /^\s*✕ Quota exhausted:/m],
     // The spinner line while a turn runs: "… (1s · esc to cancel)".
     working: [/esc to cancel\)/],
     waiting: [/Type your message or @path\/to\/file/, /shift \+ tab to cycle\)/],

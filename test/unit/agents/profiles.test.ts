@@ -113,8 +113,8 @@ describe('new-session and resume command lines', () => {
     expect(PROFILES.custom.nudge({ projectDir: '/p', name: 'auth' })).toBeNull();
   });
 
-  it('getProfile knows the seven names and reports an unknown one', () => {
-    expect(Object.keys(PROFILES).sort()).toEqual(['aider', 'claude', 'codex', 'custom', 'gemini', 'opencode', 'shell']);
+  it('getProfile knows the names of every profile and reports an unknown one', () => {
+    expect(Object.keys(PROFILES).sort()).toEqual(['aider', 'claude', 'codex', 'custom', 'gemini', 'opencode', 'qwen', 'shell']);
     const bad = getProfile('cursor');
     expect(bad.ok === false && bad.message).toMatch(/unknown agent profile "cursor"/);
   });
