@@ -178,3 +178,14 @@ export function opencodeEnv(apiUrl: string, root: string): Record<string, string
     OPENCODE_DISABLE_CLAUDE_CODE: '1',
   };
 }
+
+/**
+ * An isolated Qwen Code (HOME, so its home is `<root>/qwen-home/.qwen`) whose model is the Chat
+ * Completions stand-in through its default auth type (`openai`, from OPENAI_BASE_URL, OPENAI_API_KEY
+ * and OPENAI_MODEL): no settings file of the person's, so it starts in its own default approval mode.
+ */
+export function qwenEnv(api: StandIn, root: string): Record<string, string | undefined> {
+  const home = path.join(root, 'qwen-home');
+  mkdirSync(home, { recursive: true });
+  return { ...proxyTo(api), HOME: home, QWEN_HOME: undefined, QWEN_RUNTIME_DIR: undefined, OPENAI_BASE_URL: `${api.url}/v1`, OPENAI_API_KEY: 'sk-stand-in', OPENAI_MODEL: 'qwen-stand-in' };
+}
