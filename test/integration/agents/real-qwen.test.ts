@@ -29,6 +29,8 @@ const MAIN_TOOL = 'ask_user_question';
 /** Qwen Code 0.24.4 starts and sends its first request in ~5 s on an idle 2-core machine: room for a busy one. */
 const CLI_START_MS = DEADLINE_MS * 3;
 const TEST_TIMEOUT_MS = CLI_START_MS * 4;
+/** Quiet time after a turn before the crash: its side agents' requests come within a second or two of its answer. */
+const SETTLED_MS = 3_000;
 /** The bound from a hook call to the daemon's event. */
 const HOOK_TO_EVENT_MS = 1_000;
 
@@ -90,6 +92,15 @@ describe.skipIf('skip' in found)(`Qwen Code ${QWEN_VERSION} under mori up${'skip
     // Its record of the session, under the person's Qwen home, keyed by the project dir.
     const chat = path.join(harness.tmp, 'qwen-home', '.qwen', 'projects', harness.project.replace(/[^a-zA-Z0-9]/g, '-'), 'chats', `${id}.jsonl`);
     await until('its chat holding the answer', () => existsSync(chat) && readFileSync(chat, 'utf8').includes(`${REPLY} 1`), w);
+
+    // Its turn settled: no request (its side agents' included) for SETTLED_MS. Qwen Code 0.24.4
+    // killed within a moment of its answer resumed without that answer in the history it sent.
+    let seen = a.requests.length;
+    let quietSince = Date.now();
+    await until('the agent settled', () => {
+      if (a.requests.length !== seen) [seen, quietSince] = [a.requests.length, Date.now()];
+      return Date.now() - quietSince > SETTLED_MS;
+    }, w);
 
     // A crash: the agent's process group killed outright, as the OOM killer would.
     const before = a.requests.length;
