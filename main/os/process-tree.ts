@@ -4,7 +4,7 @@
 // SIGKILL after a grace period. Linux reads /proc; elsewhere `ps` (no environment markers).
 // Runs in the supervisor's process.
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { pidAlive } from './pid-alive.js';
 
 /** The environment variable that marks a terminal's processes: value `<backend>:<id>`. */
@@ -62,6 +62,15 @@ export function innermostPid(pid: number): number | null {
     const ids = /^NSpid:\s+([\d\s]+)$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]?.trim().split(/\s+/);
     const inner = Number(ids?.at(-1));
     return inner > 0 ? inner : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The working directory of a process (Linux); null where it cannot be read. */
+export function processCwd(pid: number): string | null {
+  try {
+    return hasProc ? readlinkSync(`/proc/${pid}/cwd`) : null;
   } catch {
     return null;
   }

@@ -1,5 +1,6 @@
 // Claude Code in a bubblewrap sandbox, with real bwrap: its status file, named by the pid it has
-// inside the sandbox's pid namespace, is found from outside by the terminal's process; and its global
+// inside the sandbox's pid namespace, is found from outside by the terminal's process, and not when
+// it names another folder (another sandbox's claude with the same pid inside); and its global
 // config, which it rewrites by a temporary file renamed over it, lives in its bound config dir
 // (seeded once from ~/.claude.json), so the rewrite works under a read-only home.
 import { spawn, spawnSync } from 'node:child_process';
@@ -24,8 +25,8 @@ describe('a sandboxed claude', () => {
     const dir = path.join(home, '.claude', 'sessions');
     mkdirSync(dir, { recursive: true });
     // claude's file, named by the pid it has and holding it: printf's %s is the shell's own pid ($$).
-    const script = `printf '{"pid":%s,"sessionId":"${UUID}","status":"idle"}' $$ > "${dir}/$$.json"; exec sleep 30`;
-    const child = spawn('bwrap', ['--die-with-parent', '--unshare-pid', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--bind', dir, dir, '--', 'sh', '-c', script], { stdio: 'ignore' });
+    const script = `printf '{"pid":%s,"sessionId":"${UUID}","cwd":"${dir}","status":"idle"}' $$ > "${dir}/$$.json"; exec sleep 30`;
+    const child = spawn('bwrap', ['--die-with-parent', '--unshare-pid', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--bind', dir, dir, '--chdir', dir, '--', 'sh', '-c', script], { stdio: 'ignore' });
     try {
       const env = { HOME: home };
       const written = (): string => readdirSync(dir).map((f) => readFileSync(path.join(dir, f), 'utf8')).join('');
@@ -36,6 +37,10 @@ describe('a sandboxed claude', () => {
       const found = await findClaudeStatusUnder(env, child.pid as number, innerPidsUnder);
       expect(found?.sessionId).toBe(UUID);
       expect(found?.pid).toBe(named);
+      // Another sandbox's claude has the same pid inside and writes the same file: naming another folder, it is not this one's.
+      const file = path.join(dir, `${named}.json`);
+      writeFileSync(file, JSON.stringify({ pid: named, sessionId: '11111111-2222-4333-8444-555555555555', cwd: path.join(root, 'other'), status: 'busy' }));
+      expect(await findClaudeStatusUnder(env, child.pid as number, innerPidsUnder)).toBeNull();
       // Under a process that is not there: nothing.
       expect(await findClaudeStatusUnder(env, 2 ** 22 + 1, innerPidsUnder)).toBeNull();
     } finally {
