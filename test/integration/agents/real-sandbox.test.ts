@@ -3,14 +3,18 @@
 // the session's proxy (its host is allowed because it is ANTHROPIC_BASE_URL) and not directly, its hooks
 // alone move the session through working and back to waiting from inside the sandbox, and a SIGKILL of
 // claude (found by the pid it has inside the sandbox) is resumed by its own id, the earlier turn in the
-// next request. Claude Code comes from test/support/agent-clis/install.sh's cache; absent → skipped.
+// next request. The real Codex's first turn the same way, its stand-in's host allowed in the settings
+// (its base URL is in its config.toml, which Mori does not read). The CLIs come from
+// test/support/agent-clis/install.sh's cache; absent → skipped.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { UpHarness } from '../../support/mori-up.js';
 import { activities, killPanes, started } from '../../support/hook-calls.js';
-import { screen, sessionJson } from '../../support/agent-clis/real-agents.js';
+import { codexEnv, installedCli, requestWith, screen, sessionJson } from '../../support/agent-clis/real-agents.js';
+import { startResponsesApi } from '../../support/stand-ins/responses-api.js';
+import type { StandIn } from '../../support/stand-ins/loopback-server.js';
 import { until } from '../../../testkit/until.js';
 import { CLAUDE_CODE_PACKAGE, claudeEnv, claudePid, claudeReplies, claudeStatus, installedAgentCli, seedClaudeConfig } from '../../../testkit/real-claude.js';
 import { messageTexts, MessagesApiStandIn, type LoggedRequest } from '../../../testkit/messages-api.js';
@@ -30,7 +34,10 @@ const NAME = 'sbx';
 
 let h: UpHarness | null = null;
 let api: MessagesApiStandIn | null = null;
+let codexApi: StandIn | null = null;
 afterEach(async () => {
+  await codexApi?.close();
+  codexApi = null;
   if (h) killPanes(h);
   const tmp = h?.tmp;
   try {
@@ -101,4 +108,26 @@ describe.skipIf(bin === null || (!bwrapWorks && !process.env['CI']))(`Claude Cod
     expect(started(u).length).toBeGreaterThanOrEqual(2);
     expect(harness.workLog(NAME)).toMatch(/SESSION RESUMED - [^\n]*resum/);
   }, 240_000);
+});
+
+const codex = installedCli('@openai/codex', '0.171.0', 'codex');
+
+describe.skipIf('skip' in codex || (!bwrapWorks && !process.env['CI']))('Codex 0.171.0 in a sandbox with an allowlist network', () => {
+  it("first turn through the proxy: the task reaches the stand-in, and its id is recorded", async () => {
+    const a = await startResponsesApi();
+    codexApi = a;
+    const harness = new UpHarness('sbx-codex');
+    h = harness;
+    Object.assign(harness.env, codexEnv(a, harness.tmp, harness.project), { MORI_AGENT_BIN_CODEX: (codex as { bin: string }).bin });
+    mkdirSync(harness.home, { recursive: true, mode: 0o700 });
+    writeFileSync(path.join(harness.home, 'settings.json'), JSON.stringify({ sandbox: { network: 'allowlist', allowedHosts: [`127.0.0.1:${a.port}`] } }));
+    const init = harness.mori('init', harness.project, '--name', NAME, '--agent', 'codex', '--backend', 'tmux', '--sandbox', '--task', 'write the word pelican into notes.txt', '--json');
+    expect(init.code, init.stderr).toBe(0);
+    const u = harness.up();
+    const why = (): string => `\n--- activities: ${activities(u).join(' ')}\n--- stderr: ${u.stderr()}\n--- screen:\n${(() => { try { return screen(harness, sessionJson(harness, NAME).id); } catch { return '(none)'; } })()}`;
+    // Its own loopback only inside: the request came through the bridge and the proxy.
+    await until('the task in a request', () => requestWith(a, ['pelican']), why, STEP_MS);
+    await until('its session id in session.json', () => sessionJson(harness, NAME).agent.sessionId !== null, why, STEP_MS);
+    expect(a.proxied).toEqual([]);
+  }, 180_000);
 });
