@@ -91,7 +91,11 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the New session di
     await dialog.getByRole('textbox', { name: 'Name' }).fill('boxed');
     await dialog.getByRole('radio', { name: 'direct', exact: true }).check();
     expect(await axeAudit(page, 'new-session-sandbox', { within: 'dialog' })).toEqual([]);
-    await w.shot('new-session-sandbox-1440x900');
+    for (const [width, height] of [[1440, 900], [1280, 720]] as const) {
+      await page.setViewportSize({ width, height });
+      await w.shot(`new-session-sandbox-${width}x${height}`);
+    }
+    await page.setViewportSize({ width: 1440, height: 900 });
     // Off hides the network: it is no choice then.
     await sandbox.getByRole('radio', { name: 'Off' }).check();
     expect(await network.count()).toBe(0);
