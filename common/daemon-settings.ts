@@ -26,9 +26,11 @@ export const SandboxSettings = z.object({
   // Bounded: a person lists a few caches and dotfiles, not hundreds.
   readWrite: z._default(z.array(SandboxPath).check(z.maxLength(64)), []),
   readOnly: z._default(z.array(SandboxPath).check(z.maxLength(64)), []),
+  /** The `allowlist` mode's hosts beyond each agent's own APIs: `host`, `*.domain` or an IP literal, with an optional `:port` (checked at launch). */
+  allowedHosts: z._default(z.array(z.string().check(z.minLength(1), z.maxLength(260))).check(z.maxLength(64)), []),
 });
 export type SandboxSettings = z.infer<typeof SandboxSettings>;
-export const SANDBOX_DEFAULTS: SandboxSettings = { default: false, network: 'full', home: 'read-only', readWrite: [], readOnly: [] };
+export const SANDBOX_DEFAULTS: SandboxSettings = { default: false, network: 'full', home: 'read-only', readWrite: [], readOnly: [], allowedHosts: [] };
 
 export const DaemonSettings = z.object({
   /** null: the API hosts of the agents that run (or MORI_PROBE); else exactly these targets. */
@@ -87,6 +89,18 @@ export const DaemonSettings = z.object({
   ),
   /** Sandboxes; read when the daemon starts. */
   sandbox: z._default(SandboxSettings, { ...SANDBOX_DEFAULTS }),
+  /**
+   * Keeping the machine from idle sleep while agents work (DESIGN.md §6 "Keep awake"); off until the
+   * person turns it on. A closing lid still suspends: that is what the resume is for.
+   */
+  keepAwake: z._default(
+    z.object({
+      enabled: z._default(z.boolean(), false),
+      // Two minutes by default: a pause between two turns, or a check before the next, is not the end of the work.
+      graceMinutes: z._default(z.int().check(z.minimum(0), z.maximum(120)), 2),
+    }),
+    { enabled: false, graceMinutes: 2 },
+  ),
 });
 export type DaemonSettings = z.infer<typeof DaemonSettings>;
 export type DaemonSettingsInput = z.input<typeof DaemonSettings>;

@@ -27,6 +27,9 @@ export { IPC_MAX_LINE_CHARS } from './ipc-limits.js';
 const Cols = z.int().check(z.minimum(1), z.maximum(TERMINAL_MAX_COLS));
 const Rows = z.int().check(z.minimum(1), z.maximum(TERMINAL_MAX_ROWS));
 
+/** A hand-over as the words need it (session-view.ts profileWords): from whom, to whom, until when. */
+const HandedOverWords = z.object({ from: ProfileName, to: ProfileName, until: z.number() });
+
 /** What the supervisor tells about one session. */
 export const LiveSession = z.object({
   id: z.string(),
@@ -45,6 +48,8 @@ export const LiveSession = z.object({
   failingChecks: z.optional(z.int().check(z.nonnegative())),
   /** The usage limit it waits out (`limited`) or was stopped at ("Don't resume"): resetAt, resumeAt… */
   usageLimit: z.optional(z.nullable(UsageLimitPlan)),
+  /** Handed to `to` at `from`'s usage limit, going back at `until` (epoch ms); absent: not handed over. */
+  handedOver: z.optional(HandedOverWords),
   /** The branch of the session's own git worktree, when it has one. */
   branch: z.optional(z.string()),
   /** Its agent runs in a sandbox (DESIGN.md §11 "Sandbox"); absent: not. */
@@ -70,6 +75,7 @@ const ListedRecord = z.object({
   backend: z.string(),
   agent: z.object({ profile: z.string() }),
   intent: Intent,
+  handedOver: z.optional(z.nullable(HandedOverWords)),
   worktree: z.optional(z.object({ branch: z.string() })),
 });
 
@@ -160,6 +166,11 @@ export const IpcMethods = lazyMethods({
   }),
   /** Stops the daemon: tmux agents keep running (re-attached by the next one); `stopAgents` stops every agent as the person would. */
   'daemon.stop': () => ({ params: z.object({ stopAgents: z._default(z.boolean(), false) }), result: z.object({ pid: z.int() }) }),
+  /** Whether the daemon keeps the machine from idle sleep now (settings `keepAwake`), for how many working sessions, until when. */
+  'daemon.awake': () => ({
+    params: z.object({}),
+    result: z.object({ enabled: z.boolean(), holding: z.boolean(), working: z.int().check(z.nonnegative()), releaseAt: z.nullable(z.number()) }),
+  }),
   list: () => ({ params: z.object({}), result: z.array(LiveSession) }),
   /**
    * Every registered session as `mori ls` lists it (main/supervisor/session/session-listing.ts): its

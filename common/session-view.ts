@@ -43,6 +43,14 @@ export function clockWords(ms: number): string {
 }
 
 /**
+ * The agent a session runs, saying whom it stands in for while handed over at a usage limit, to go
+ * back at the reset: "codex (for claude until 14:00)"; else the profile alone.
+ */
+export function profileWords(profile: string, handedOver: { from: string; to: string; until: number } | null | undefined): string {
+  return handedOver && handedOver.to === profile ? `${profile} (for ${handedOver.from} until ${clockWords(handedOver.until)})` : profile;
+}
+
+/**
  * A usage limit in words: "usage limit · resumes 00:50" when the agent named its reset time, else
  * "usage limit · retrying 01:15" (a try at the retry interval, DESIGN.md §4).
  */

@@ -32,10 +32,11 @@ export type ResumeMode = z.infer<typeof ResumeMode>;
 /**
  * What a session does at its agent's usage limit (DESIGN.md §5, "Hand-off"): `wait` for the reset, or
  * `handoff:<profile>`, continue with that agent (an agent profile: shell and custom need a command
- * approved apart).
+ * approved apart) until the reset, then go back to the first agent (`handoff:<profile>:back`, the
+ * same) or stay with the other (`handoff:<profile>:stay`).
  */
-export const ON_USAGE_LIMIT_PATTERN = /^(?:wait|handoff:(?:claude|codex|gemini|opencode|aider))$/;
-export const OnUsageLimit = z.string().check(z.regex(ON_USAGE_LIMIT_PATTERN, 'expected wait or handoff:<agent profile> (claude, codex, gemini, opencode, aider)'));
+export const ON_USAGE_LIMIT_PATTERN = /^(?:wait|handoff:(?:claude|codex|gemini|opencode|aider)(?::(?:back|stay))?)$/;
+export const OnUsageLimit = z.string().check(z.regex(ON_USAGE_LIMIT_PATTERN, 'expected wait or handoff:<agent profile>[:back|:stay] (claude, codex, gemini, opencode, aider)'));
 export type OnUsageLimit = z.infer<typeof OnUsageLimit>;
 
 export const InterruptReason = z.enum(['sleep', 'network', 'crash', 'app-exit', 'reboot', 'supervisor-stopped', 'usage-limit']);
@@ -110,6 +111,25 @@ export const UsageLimitPlan = z.object({
 });
 export type UsageLimitPlan = z.infer<typeof UsageLimitPlan>;
 
+/**
+ * A session handed to another agent at its first agent's usage limit, to go back at the reset
+ * (DESIGN.md §5, "Hand-off"): who it was (its profile, its own id and the directory that id was
+ * captured in), whom it went to, when (wall-clock epoch ms), when it goes back (`until`: the limit's
+ * planned resume) and the limit's reset (null: none named), and the checkpoint taken at the hand-off
+ * (its commit; null outside git), from which the files the other changed are told.
+ */
+export const HandedOver = z.object({
+  from: ProfileName,
+  fromId: z.nullable(z.string()),
+  fromCwd: z.nullable(z.string()),
+  to: ProfileName,
+  at: z.number(),
+  until: z.number(),
+  resetAt: z.nullable(z.number()),
+  checkpoint: z.nullable(z.string()),
+});
+export type HandedOver = z.infer<typeof HandedOver>;
+
 /** A session's own git worktree (`mori init --worktree`): where it is, its branch, the repository it belongs to. */
 export const SessionWorktree = z.object({ path: z.string().check(z.minLength(1)), branch: z.string().check(z.minLength(1)), repo: z.string().check(z.minLength(1)) });
 export type SessionWorktree = z.infer<typeof SessionWorktree>;
@@ -174,6 +194,8 @@ export const SessionRecord = z.object({
   pidBoots: z._default(z.record(z.string(), z.object({ bootId: z.string(), seenAt: z.string() })), {}),
   /** The usage limit the session waits out, kept across Mori restarts and reboots; null when none. */
   usageLimit: z._default(z.nullable(UsageLimitPlan), null),
+  /** Handed to another agent until its first agent's usage limit resets; null when not (or for good). */
+  handedOver: z._default(z.nullable(HandedOver), null),
   /** The notice that session_state.md grew past the size set (state-growth.ts): given once, cleared when it is back under. */
   stateGrowthNotice: z._default(z.nullable(z.object({ at: z.string(), bytes: z.int() })), null),
   /** The git worktree made for the session (its projectDir), when it was created with one. */

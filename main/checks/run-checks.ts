@@ -8,6 +8,7 @@ import type { PidBoots } from './pid-boots.js';
 import { probeFile, probePid } from './probe-local.js';
 import { probeDns, probeHttp, probeTcp, type ProbeResult } from './probe-network.js';
 import { runCommand } from './run-command.js';
+import type { CheckWrap } from '../sandbox/check-sandbox.js';
 import { checkHost, needsTrust } from './trust.js';
 
 /** Commands are test suites and linters that use the CPU: two at once keeps a laptop usable. */
@@ -32,6 +33,8 @@ export interface RunContext {
   probeConcurrency?: number;
   /** SIGTERM → SIGKILL grace for killed command groups (tests shorten it). */
   graceMs?: number;
+  /** The session's sandbox: commands run inside it (sandbox/check-sandbox.ts). */
+  sandbox?: CheckWrap | null;
   /** Called as each check finishes, for progress in the UI. */
   onResult?: (r: CheckResult) => void;
 }
@@ -81,7 +84,7 @@ export async function runOne(c: CheckSpec, ctx: RunContext): Promise<CheckResult
   if (ctx.signal?.aborted) return { ...base, status: 'skipped', durationMs: 0, detail: 'cancelled before it started' };
   const started = performance.now();
   if (c.kind === 'command') {
-    const run = await runCommand(c.target, { cwd: ctx.projectDir, timeoutMs: c.timeoutMs, signal: ctx.signal, ...(ctx.graceMs === undefined ? {} : { graceMs: ctx.graceMs }) });
+    const run = await runCommand(c.target, { cwd: ctx.projectDir, timeoutMs: c.timeoutMs, signal: ctx.signal, sandbox: ctx.sandbox, ...(ctx.graceMs === undefined ? {} : { graceMs: ctx.graceMs }) });
     return { ...base, status: run.status, durationMs: run.durationMs, detail: run.detail, outputTail: run.outputTail };
   }
   let r: ProbeResult;

@@ -3,6 +3,7 @@
 // the whole group (SIGTERM, then SIGKILL after a grace period), and nothing of the group left running
 // when it returns. Runs in the supervisor and the CLI.
 import { spawn } from 'node:child_process';
+import type { CheckWrap } from '../sandbox/check-sandbox.js';
 import { trackGroup, untrackGroup } from './in-flight.js';
 import { OutputTail } from './output-tail.js';
 import { groupAlive, signalGroup } from '../os/process-group.js';
@@ -20,6 +21,8 @@ export interface CommandOptions {
   signal?: AbortSignal | undefined;
   graceMs?: number;
   env?: NodeJS.ProcessEnv;
+  /** The session's sandbox (sandbox/check-sandbox.ts): the command runs inside it; absent: as it is. */
+  sandbox?: CheckWrap | null | undefined;
 }
 
 export interface CommandRun {
@@ -42,9 +45,14 @@ export function runCommand(command: string, opts: CommandOptions): Promise<Comma
     return Promise.resolve({ status: 'skipped', exitCode: null, exitSignal: null, durationMs: 0, detail: 'cancelled before it started', outputTail: '', pgid: null });
   }
   return new Promise((resolve) => {
+    const line = opts.sandbox ? opts.sandbox(['/bin/sh', '-c', command]) : { ok: true as const, value: { command: '/bin/sh', args: ['-c', command] } };
+    if (!line.ok) {
+      resolve({ status: 'fail', exitCode: null, exitSignal: null, durationMs: elapsed(), detail: `could not start in its sandbox: ${line.message}`, outputTail: '', pgid: null });
+      return;
+    }
     let child;
     try {
-      child = spawn('/bin/sh', ['-c', command], { cwd: opts.cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: opts.env ?? process.env });
+      child = spawn(line.value.command, line.value.args, { cwd: opts.cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: opts.env ?? process.env });
     } catch (err) {
       resolve({ status: 'fail', exitCode: null, exitSignal: null, durationMs: elapsed(), detail: `could not start: ${(err as Error).message}`, outputTail: '', pgid: null });
       return;

@@ -113,7 +113,9 @@ async function startAndWait(svc: ServiceSpec, start: string, checks: readonly Ch
   let pid: number;
   try {
     writeSync(fd, `\n--- ${new Date().toISOString()} Mori starts ${svc.name}: ${start}\n`);
-    const child = spawn('/bin/sh', ['-c', start], { cwd: ctx.projectDir, detached: true, stdio: ['ignore', fd, fd] });
+    const line = ctx.sandbox ? ctx.sandbox(['/bin/sh', '-c', start], { outlivesCaller: true }) : { ok: true as const, value: { command: '/bin/sh', args: ['-c', start] } };
+    if (!line.ok) return { recovery: { service: svc.name, slug: svc.slug, action: 'failed', pid: null, log, pidWritten: false, detail: `could not start in its sandbox: ${line.message}` }, results: [] };
+    const child = spawn(line.value.command, line.value.args, { cwd: ctx.projectDir, detached: true, stdio: ['ignore', fd, fd] });
     const spawned = await new Promise<number | Error>((resolve) => {
       child.once('spawn', () => resolve(child.pid ?? new Error('no pid')));
       child.once('error', (err) => resolve(err));

@@ -18,6 +18,7 @@ import { notePids, samePidBoots, type PidBoots } from './pid-boots.js';
 import { runChecks } from './run-checks.js';
 import { recoverService, type ServiceRecovery } from './service-recovery.js';
 import { checksTrust, type TrustState } from './trust.js';
+import { checkSandbox } from '../sandbox/check-sandbox.js';
 
 export interface VerifyOptions {
   /** Start services whose checks fail and that have a trusted `start:` command. */
@@ -37,6 +38,8 @@ export interface VerifyOptions {
   commandConcurrency?: number;
   probeConcurrency?: number;
   onResult?: (r: CheckResult) => void;
+  /** The paths every sandbox binds (settings.json `sandbox`), for a sandboxed session's commands; default none. */
+  sandboxPaths?: { readWrite: readonly string[]; readOnly: readonly string[] };
   /** Append the summary entry to work_log.md (default true). */
   log?: boolean;
   now?: () => Date;
@@ -82,6 +85,8 @@ export async function verifySession(stateDir: string, opts: VerifyOptions = {}):
     ...(opts.commandConcurrency === undefined ? {} : { commandConcurrency: opts.commandConcurrency }),
     ...(opts.probeConcurrency === undefined ? {} : { probeConcurrency: opts.probeConcurrency }),
     ...(opts.onResult ? { onResult: opts.onResult } : {}),
+    // An approved command runs where the agent does: inside the session's sandbox.
+    sandbox: checkSandbox(session.value.sandbox, { projectDir: project.value, stateDir, moriHome: opts.home ?? moriHome(), env: process.env, ...(opts.sandboxPaths ? { paths: opts.sandboxPaths } : {}) }),
   };
   let results = await runChecks(derived.checks, ctx);
 

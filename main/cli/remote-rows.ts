@@ -4,7 +4,7 @@
 // where the agent left off from session_state.md, read through the control API). Runs in the CLI process.
 import { PROTOCOL_VERSION, type LiveSession } from '../../common/ipc.js';
 import { fail, ok, type Result } from '../../common/result.js';
-import { preciseState } from '../../common/session-view.js';
+import { preciseState, profileWords } from '../../common/session-view.js';
 import { RemoteClient } from '../remote/remote-client.js';
 import type { RemoteListing } from '../remote/remote-sessions.js';
 import type { Remote } from '../remote/remotes-store.js';
@@ -14,7 +14,7 @@ import { visibleText } from '../../common/visible-text.js';
 import { SESSION_STATE } from '../../common/state-files.js';
 
 function sessionRow(host: string, s: LiveSession): string {
-  return `${host}:${s.name}  ${preciseState(s)}${s.pid !== null ? `, pid ${s.pid}` : ''}  ${s.profile ?? '?'}/${s.backend}  ${visibleText(s.projectDir ?? s.stateDir)}`;
+  return `${host}:${s.name}  ${preciseState(s)}${s.pid !== null ? `, pid ${s.pid}` : ''}  ${s.profile ? profileWords(s.profile, s.handedOver) : '?'}/${s.backend}  ${visibleText(s.projectDir ?? s.stateDir)}`;
 }
 
 /** The rows of one remote: its sessions, or why there are none to show. */

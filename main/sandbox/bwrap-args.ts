@@ -62,17 +62,27 @@ function mountArgs(m: Mount): string[] {
   }
 }
 
-/** The arguments before `--` and the agent's own command line; fails for a mode not built on this platform. */
-export function bwrapArgs(rules: SandboxRules, place: BwrapPlace): Result<string[]> {
-  if (rules.network === 'allowlist') return fail('failed', 'the sandbox network mode "allowlist" is not available yet; use "full" or "none"');
-  for (const d of place.makeDirs ?? []) {
+/** Makes the read-write dirs a sandbox binds before its agent's first run; fails naming the one that cannot be made. */
+export function makeSandboxDirs(dirs: readonly string[]): Result<true> {
+  for (const d of dirs) {
     try {
       mkdirSync(d, { recursive: true, mode: 0o700 });
     } catch (err) {
       return fail('failed', `${d}: cannot be made for the sandbox (${(err as Error).message})`);
     }
   }
-  const args = ['--die-with-parent', '--unshare-pid', '--unshare-ipc', ...(rules.network === 'none' ? ['--unshare-net'] : [])];
+  return ok(true);
+}
+
+/**
+ * The arguments before `--` and the agent's own command line. `none` and `allowlist` get a network
+ * namespace of their own (its loopback only); `allowlist` reaches its proxy through a socket bound
+ * in among the read-only paths.
+ */
+export function bwrapArgs(rules: SandboxRules, place: BwrapPlace): Result<string[]> {
+  const made = makeSandboxDirs(place.makeDirs ?? []);
+  if (!made.ok) return made;
+  const args = ['--die-with-parent', '--unshare-pid', '--unshare-ipc', ...(rules.network !== 'full' ? ['--unshare-net'] : [])];
   args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc');
   const done: Mount[] = [];
   for (const m of mounts(rules)) {

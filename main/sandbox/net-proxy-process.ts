@@ -13,6 +13,9 @@ import { readNetProxyState, type NetProxyState } from './net-proxy-state.js';
 
 export const NET_PROXY_SOCKET = 'net-proxy.sock';
 export const NET_PROXY_LOG = 'net-proxy.log';
+/** `$MORI_HOME/net-proxy/<session id>`: each sandboxed session's proxy dir (its socket, state and log). */
+export const NET_PROXY_DIR = 'net-proxy';
+export const sessionNetProxyDir = (moriHome: string, sessionId: string): string => path.join(moriHome, NET_PROXY_DIR, sessionId);
 /** A node start, the CLI's load and a listen take well under a second; a loaded machine gets ten. */
 const START_DEADLINE_MS = 10_000;
 /** A proxy closes at once on SIGTERM; one that has not after this is killed. */

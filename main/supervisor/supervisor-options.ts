@@ -46,7 +46,7 @@ export interface SupervisorOptions {
   /** What a session that names no policy of its own does at a usage limit (settings.json `onUsageLimit`; default wait). */
   onUsageLimit?: OnUsageLimit;
   /** The paths every sandboxed session binds (settings.json `sandbox`); default none. */
-  sandbox?: Pick<SandboxSettings, 'readWrite' | 'readOnly'>;
+  sandbox?: Pick<SandboxSettings, 'readWrite' | 'readOnly' | 'allowedHosts'>;
 }
 
 /** What `Supervisor.start` brought up. */

@@ -18,6 +18,7 @@ import { CHECKPOINT_CONCURRENCY, Checkpointer, type CheckpointPorts } from './ch
 import { ExitHandler } from './exits/exit-handler.js';
 import { AgentIdLearner } from './launch/agent-id-learner.js';
 import { AgentLauncher } from './launch/agent-launcher.js';
+import { HandBack } from './resume/hand-back.js';
 import { Handoff } from './resume/handoff.js';
 import { background } from '../background.js';
 import { limitFallback, limitHandoffReason } from './limits/limit-fallback.js';
@@ -64,6 +65,7 @@ export interface SupervisorParts {
   journal: ResumeJournal;
   resumer: ResumeController;
   handoff: Handoff;
+  handBack: HandBack;
   startup: SessionStartup;
   /** The person's stop (session-stop.ts) of the session `ref` names. */
   stop(ref: string): Promise<Result<LiveSession>>;
@@ -110,7 +112,8 @@ export function buildParts(options: SupervisorOptions): SupervisorParts {
     limits: { report: (rt, signal) => void limits.report(rt, signal), working: (rt) => limits.agentWorking(rt) },
   });
   const resumer = new ResumeController({ home, env, clock, scheduler, machine, store, moves, verify: options.verify, stuckAfterWakeMs: options.stuckAfterWakeMs, launcher, exits, journal, typist, resumePolicy: options.resumePolicy });
-  const handoff = new Handoff({ home, env, clock, machine, store, launcher, exits, emit });
+  const handoff = new Handoff({ home, env, clock, machine, store, launcher, exits, checkpoints, emit });
+  const handBack = new HandBack({ home, env, clock, scheduler, machine, store, launcher, exits, emit });
   // The Supervisor's own: bringing sessions up, removing and renaming them.
   const startup = new SessionStartup({ home, env, machine, tmux, queue, launcher, resumer, exits });
   const stop = async (ref: string): Promise<Result<LiveSession>> =>
@@ -131,9 +134,16 @@ export function buildParts(options: SupervisorOptions): SupervisorParts {
     const rt = found.ok ? found.value : null;
     // The policy as session.json says now (`mori set` writes it while the session runs).
     if (rt) store.reload(rt);
-    const to = rt ? limitFallback(rt.session, options.onUsageLimit) : null;
-    if (rt && to !== null) background(handoff.handOff(rt, { to, reason: limitHandoffReason(e.plan.resetAt) }), `handing ${rt.name} over at its usage limit`);
+    const fallback = rt ? limitFallback(rt.session, options.onUsageLimit) : null;
+    if (!rt || fallback === null) return;
+    // `back`: the way back is kept for the limit's planned resume, the time Mori would have resumed it.
+    const goesBack = fallback.atReset === 'back' ? { until: e.plan.resumeAt, resetAt: e.plan.resetAt } : undefined;
+    const handed = handoff.handOff(rt, { to: fallback.to, reason: limitHandoffReason(e.plan.resetAt), resumes: 'usage-limit', goesBack });
+    background(
+      handed.then(() => handBack.arm(rt)),
+      `handing ${rt.name} over at its usage limit`,
+    );
   });
 
-  return { home, clock, env, machine, events, sessions, store, moves, direct, tmux, typist, checkpoints, checkpointPorts, limits, hooks, exits, queue, journal, resumer, handoff, startup, stop, admin };
+  return { home, clock, env, machine, events, sessions, store, moves, direct, tmux, typist, checkpoints, checkpointPorts, limits, hooks, exits, queue, journal, resumer, handoff, handBack, startup, stop, admin };
 }

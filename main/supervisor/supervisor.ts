@@ -109,6 +109,8 @@ export class Supervisor {
       const action = startup.action(rt, census);
       await limits.startUp(rt, action, () => startup.bringUp(rt, action, false), async () => tmux?.remove(rt.id));
     }
+    // A session handed over at a limit goes back at its reset, kept across Mori's restarts (at once when it passed).
+    for (const rt of toStart) this.parts.handBack.arm(rt);
     // Dead panes of sessions not meant to run (stopped, finished): nothing to resume, only to clear.
     for (const rt of sessions.all()) if (census.dead.has(rt.id) && !toStart.includes(rt)) await tmux?.remove(rt.id);
     this.parts.events.emit({ type: 'supervisor.ready', at: this.parts.clock.wallMs(), sessions: sessions.size, pid: process.pid });

@@ -2,7 +2,7 @@
 // folder, the branch of the session's own git worktree when it has one, and under them the current
 // task's first line. Runs in the window.
 import type { LiveSession } from '../../common/ipc.js';
-import { preciseState, stateWord } from '../../common/session-view.js';
+import { preciseState, profileWords, stateWord } from '../../common/session-view.js';
 import { Shown, shown } from '../ui/shown-text.js';
 
 export function SessionTitle({ info }: { info: LiveSession }) {
@@ -18,7 +18,7 @@ export function SessionTitle({ info }: { info: LiveSession }) {
           </span>
         ) : null}
         <span class="muted">
-          {info.profile ?? ''} · {info.backend} · <Shown text={info.projectDir ?? info.stateDir} />
+          {info.profile ? profileWords(info.profile, info.handedOver) : ''} · {info.backend} · <Shown text={info.projectDir ?? info.stateDir} />
         </span>
       </div>
       {info.task ? (

@@ -8,7 +8,7 @@
 import type { LiveSession } from '../../common/ipc.js';
 import { needsPerson, preciseState, stateWord } from '../../common/session-view.js';
 import type { ProjectGroup } from './session-groups.js';
-import { ago } from '../ui/time-ago.js';
+import { ago } from '../../common/time-words.js';
 import { Shown, shown } from '../ui/shown-text.js';
 
 const baseName = (p: string | undefined): string => (p ? (p.replace(/\/+$/, '').split('/').pop() ?? p) : '');

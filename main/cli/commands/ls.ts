@@ -17,9 +17,11 @@ import { remotesPath } from '../../remote/remotes-path.js';
 import type { RemoteListing } from '../../remote/remote-sessions.js';
 import type { Failure } from '../../../common/result.js';
 import { visibleLines, visibleText } from '../../../common/visible-text.js';
-import { recordedWords } from '../../../common/session-view.js';
+import { profileWords, recordedWords } from '../../../common/session-view.js';
 import type { ListedUsage } from '../../../common/usage-figures.js';
 import { listedUsageText } from '../usage-column.js';
+import { awakeWords } from '../../power/keep-awake.js';
+import { localStamp } from '../../../common/time-words.js';
 
 /** Every remote's listing (none without remotes.json: nothing of ssh is loaded then), or why remotes.json cannot be read. */
 async function remoteListings(): Promise<{ listings: RemoteListing[]; problem: Failure | null }> {
@@ -49,7 +51,7 @@ export function line(s: StateDirSummary, live: LiveState | null, problem?: State
   const branch = x.worktree ? `  ⎇ ${visibleText(x.worktree.branch)}` : '';
   const sandboxed = x.sandbox?.on ? `  sandboxed (network ${x.sandbox.network})` : '';
   const used = listedUsageText((s as { usage?: ListedUsage | null }).usage);
-  return `${x.name}  ${now ?? intentText(s)}  ${x.agent.profile}/${x.backend}${used ? `  ${used}` : ''}  ${visibleText(x.projectDir)}${branch}${sandboxed}\n   task: ${visibleText(s.task ?? '-')}${s.error ? `\n   warning: ${visibleText(s.error)}` : ''}${unwritable}`;
+  return `${x.name}  ${now ?? intentText(s)}  ${profileWords(x.agent.profile, x.handedOver)}/${x.backend}${used ? `  ${used}` : ''}  ${visibleText(x.projectDir)}${branch}${sandboxed}\n   task: ${visibleText(s.task ?? '-')}${s.error ? `\n   warning: ${visibleText(s.error)}` : ''}${unwritable}`;
 }
 
 async function printListing(sessions: ListingEntry[], live: LiveState | null, remote: ReturnType<typeof remoteListings>, opts: OutputOptions): Promise<void> {
@@ -57,7 +59,8 @@ async function printListing(sessions: ListingEntry[], live: LiveState | null, re
   const { remoteRows } = listings.length > 0 ? await import('../remote-rows.js') : { remoteRows: () => [] };
   const text = (): string => {
     const local = sessions.length === 0 ? 'No sessions yet: `mori init --name N --agent PROFILE`.' : sessions.map((s) => line(s, live, s.stateProblem)).join('\n');
-    return [live ? local : `${local}\n${noLiveNote()}`, ...listings.flatMap(remoteRows)].join('\n');
+    const awake = live?.awake ? awakeWords(live.awake, (ms) => localStamp(ms).slice(11)) : null;
+    return [live ? local : `${local}\n${noLiveNote()}`, ...listings.flatMap(remoteRows), ...(awake ? [`(${awake})`] : [])].join('\n');
   };
   reportSuccess({ ok: true, supervisor: live ? { pid: live.pid } : null, sessions, remotes: listings, ...(problem ? { remotesProblem: problem.message } : {}) }, text, opts);
   // The local list is shown all the same; the file that keeps the remotes from it is named.

@@ -1,6 +1,7 @@
 // `mori set S KEY=VALUE…`: changes a session's own settings in its session.json:
 // `resume=auto|by-id|fresh|default` (how a relaunch takes up the conversation) and
-// `onUsageLimit=wait|handoff:<agent>|default` (what it does at a usage limit); `default` follows the
+// `onUsageLimit=wait|handoff:<agent>[:stay]|default` (what it does at a usage limit: wait, or continue
+// with another agent and go back at the reset, or stay with it); `default` follows the
 // daemon's settings.json. Written by the CLI's own writer of session.json, which never undoes a
 // write made meanwhile; a running supervisor reads the file again before each relaunch, so the next
 // one follows it. Runs in the CLI process.
@@ -35,7 +36,7 @@ export function settingChange(pair: string): Result<Change> {
   }
   if (key === 'onUsageLimit') {
     const policy = OnUsageLimit.safeParse(value);
-    if (!policy.success) return fail('usage', `onUsageLimit: "${value}" is not a policy; use wait, handoff:<claude|codex|gemini|opencode|aider> or default`);
+    if (!policy.success) return fail('usage', `onUsageLimit: "${value}" is not a policy; use wait, handoff:<claude|codex|gemini|opencode|aider> (back to this agent at the reset), handoff:<agent>:stay or default`);
     return { ok: true, value: (s) => ({ ...s, onUsageLimit: policy.data }) };
   }
   const mode = ResumeMode.safeParse(value);
@@ -46,7 +47,7 @@ export function settingChange(pair: string): Result<Change> {
 export function registerSet(program: Command): void {
   program
     .command('set <session> <settings...>')
-    .description(`change a session's settings: resume=${RESUME_MODES.join('|')}|default, onUsageLimit=wait|handoff:<agent>|default`)
+    .description(`change a session's settings: resume=${RESUME_MODES.join('|')}|default, onUsageLimit=wait|handoff:<agent>[:stay]|default`)
     .option('--json', 'print JSON')
     .action(async (spec: string, pairs: string[], opts: OutputOptions) => {
       const changes: Change[] = [];

@@ -24,6 +24,7 @@ import { ScreenLimitWatch } from '../limits/screen-limit-watch.js';
 import { transcriptUsageLimit, turnEnded } from '../limits/transcript-limit-watch.js';
 import { describeLaunch, type PlanResult } from './planned-launch.js';
 import { sandboxedCommand, sandboxProgram, sandboxReady } from './sandbox-launch.js';
+import { SessionNetProxies } from './sandbox-network.js';
 import { SANDBOX_DEFAULTS, type SandboxSettings } from '../../../common/daemon-settings.js';
 import { leaveBehind } from '../session/previous-ids.js';
 import { AgentRun, type SessionRuntime } from '../session/session-runtime.js';
@@ -80,7 +81,9 @@ export interface AgentLauncherPorts {
   /** Mori's home: hidden from a sandboxed agent but for its launch's hook files. */
   home: string;
   /** The paths every sandbox binds (settings.json `sandbox`); absent: none. */
-  sandbox?: Pick<SandboxSettings, 'readWrite' | 'readOnly'> | undefined;
+  sandbox?: Pick<SandboxSettings, 'readWrite' | 'readOnly' | 'allowedHosts'> | undefined;
+  /** The sandboxed sessions' network proxies; by default this process starts them as `mori net-proxy`. */
+  proxies?: SessionNetProxies;
   clock: PowerClock;
   scheduler: Scheduler;
   machine: Readonly<MachineState>;
@@ -105,7 +108,11 @@ export interface AgentLauncherPorts {
 }
 
 export class AgentLauncher {
-  constructor(private readonly ports: AgentLauncherPorts) {}
+  private readonly proxies: SessionNetProxies;
+
+  constructor(private readonly ports: AgentLauncherPorts) {
+    this.proxies = ports.proxies ?? new SessionNetProxies(ports.home);
+  }
 
   /** The id learner of the agents this launches. */
   get ids(): AgentIdLearner {
@@ -135,10 +142,9 @@ export class AgentLauncher {
     const launchedAt = this.ports.clock.wallMs();
     const hooks = this.ports.hooks?.prepare(rt, spec, this.ports.env) ?? null;
     const env = { ...agentEnvironment(this.ports.env, { sessionId: rt.id, stateDir: rt.stateDir }), ...hooks?.env };
-    const line = sandboxedCommand({
-      ...{ session: rt.session.sandbox, settings: this.ports.sandbox ?? SANDBOX_DEFAULTS, profile: rt.profile, workDir: spec.cwd, stateDir: rt.stateDir, env },
-      moriHome: this.ports.home,
-      hooks,
+    const line = await sandboxedCommand({
+      ...{ sessionId: rt.id, session: rt.session.sandbox, settings: this.ports.sandbox ?? SANDBOX_DEFAULTS, profile: rt.profile, workDir: spec.cwd, stateDir: rt.stateDir, env },
+      ...{ moriHome: this.ports.home, hooks, proxies: this.proxies },
       bwrap: sandboxProgram(this.ports.env),
       command: spec.file,
       args: hooks?.args ?? spec.args,
@@ -152,7 +158,7 @@ export class AgentLauncher {
       command: line.value.command,
       args: line.value.args,
       cwd: spec.cwd,
-      env,
+      env: { ...env, ...line.value.env },
       cols: size.cols,
       rows: size.rows,
       transcriptDir: path.join(rt.stateDir, TRANSCRIPT_DIR),
@@ -163,7 +169,10 @@ export class AgentLauncher {
       if (spawned.ok) background(spawned.value.kill(), `ending a superseded launch of ${rt.name}`);
       return;
     }
-    if (!spawned.ok) return moves.attention(rt, 'launch-failed', spawned.message);
+    if (!spawned.ok) {
+      if (rt.session.sandbox?.network === 'allowlist') background(this.proxies.stop(rt.id), `stopping the network proxy of ${rt.name}`);
+      return moves.attention(rt, 'launch-failed', spawned.message);
+    }
     // An agent that picks its own id starts a new one on every launch but a resume: the old id is no
     // longer this session's until the poll learns the new one.
     const learnsId = this.ids.learns(rt, spec.agentSessionId !== null);
@@ -294,6 +303,8 @@ export class AgentLauncher {
     this.ports.checkpoints.schedule(rt, terminal);
     terminal.onExit((exit) => {
       if (nonce !== null) ports.hooks?.end(rt, nonce);
+      // The sandbox ended with its agent: so does its network proxy (a relaunch starts it again).
+      if (rt.session.sandbox?.network === 'allowlist') background(this.proxies.stop(rt.id), `stopping the network proxy of ${rt.name}`);
       this.ports.onExit(rt, terminal, exit);
     });
     // The transcript is the agent's history on disk: a failure to write it is said in the work log

@@ -3,10 +3,12 @@
 // agent.profile changes, and the new agent starts fresh in the same project or worktree with the full
 // resume prompt, told who worked before it and why it took over. The session keeps its id, name,
 // state files, checkpoints and history. The new profile's command goes through trust as any launch
-// does (launch-plan.ts's rule). Runs in the supervisor's process.
+// does (launch-plan.ts's rule). At a usage limit whose policy goes back at the reset, session.json
+// keeps who it was handed over from (`handedOver`, with the checkpoint taken at the hand-off) for
+// hand-back.ts. Runs in the supervisor's process.
 import { randomUUID } from 'node:crypto';
 import { fail, ok, type Result } from '../../../common/result.js';
-import type { ProfileName, SessionRecord } from '../../../common/session.js';
+import type { HandedOver, InterruptReason, ProfileName, SessionRecord } from '../../../common/session.js';
 import type { SupervisorEvent } from '../../../common/events.js';
 import type { AgentProfile, Env } from '../../agents/profile.js';
 import { PROFILES } from '../../agents/profiles.js';
@@ -14,6 +16,7 @@ import { background } from '../../background.js';
 import { requireAgentCommandTrust } from '../../checks/trust.js';
 import type { PowerClock } from '../../power/clock.js';
 import { sessionPaths } from '../../state/project-dir.js';
+import type { Checkpointer } from '../checkpoints/checkpoint.js';
 import type { ExitHandler } from '../exits/exit-handler.js';
 import type { AgentLauncher } from '../launch/agent-launcher.js';
 import type { PlanResult } from '../launch/planned-launch.js';
@@ -33,6 +36,10 @@ export interface HandoffRequest {
   reason?: string | undefined;
   /** The command line of a shell or custom profile; approved apart, as any session's. */
   command?: string | undefined;
+  /** The interruption the new agent resumes the session from (a usage limit): its launch is a SESSION RESUMED; absent: a SESSION STARTED. */
+  resumes?: InterruptReason | undefined;
+  /** Given: the session goes back to this agent at `until` (epoch ms; the limit's reset is `resetAt`), kept in session.json's `handedOver`. */
+  goesBack?: { until: number; resetAt: number | null } | undefined;
 }
 
 export interface HandoffPorts {
@@ -43,7 +50,18 @@ export interface HandoffPorts {
   store: Pick<SessionStore, 'update' | 'log'>;
   launcher: Pick<AgentLauncher, 'launch' | 'ids'>;
   exits: Pick<ExitHandler, 'detach'>;
+  checkpoints: Pick<Checkpointer, 'take'>;
   emit(e: SupervisorEvent): void;
+}
+
+/** Ends the session's running agent for `why`, its exit no crash; a failure to end it is noted in the work log. */
+export async function endAgent(ports: Pick<HandoffPorts, 'exits' | 'store'>, rt: SessionRuntime, why: string): Promise<void> {
+  const run = rt.run;
+  if (run === null) return;
+  const name = rt.profile.name;
+  ports.exits.detach(rt, why);
+  await run.terminal.kill().catch((err: unknown) => ports.store.log(rt, `SESSION NOTE - the ${name} agent could not be ended: ${String(err)}`));
+  background(run.terminal.dispose(), `releasing the terminal of ${rt.name}`);
 }
 
 /** The lines the new agent reads first: who worked before it, which conversation is kept, and why it took over. */
@@ -75,25 +93,27 @@ export class Handoff {
     const from = rt.profile;
     const reason = req.reason ?? HANDOFF_DEFAULT_REASON;
     const gen = rt.takeCharge();
-    rt.timers.clear('retry', 'limit', 'stuck');
+    rt.timers.clear('retry', 'limit', 'stuck', 'hand-back');
     rt.cancelRetry();
     // The old agent's id, learnt now if the poll had not yet: it is what the person goes back to.
     const previousId = await ports.launcher.ids.discover(rt);
-    const run = rt.run;
-    if (run !== null) {
-      ports.exits.detach(rt, `the session is handed to ${to.label}`);
-      await run.terminal.kill().catch((err: unknown) => ports.store.log(rt, `SESSION NOTE - the ${from.name} agent could not be ended: ${String(err)}`));
-      background(run.terminal.dispose(), `releasing the terminal of ${rt.name}`);
-    }
+    const fromCwd = rt.session.agent.cwd;
+    await endAgent(ports, rt, `the session is handed to ${to.label}`);
+    // Going back, the other's changes are told from here: the work tree as the first agent left it.
+    if (req.goesBack !== undefined) await ports.checkpoints.take(rt, 'hand-off');
     if (gen !== rt.generation || ports.machine.shuttingDown) return fail('conflict', `session "${rt.name}" was stopped or restarted during its hand-off to ${to.name}`);
-    const written = await ports.store.update(rt.stateDir, (s) => handedOver(s, to.name, previousId, req.command));
+    const back: HandedOver | null =
+      req.goesBack === undefined
+        ? null
+        : { from: from.name, fromId: previousId, fromCwd, to: to.name, at: ports.clock.wallMs(), until: req.goesBack.until, resetAt: req.goesBack.resetAt, checkpoint: rt.session.lastCheckpoint?.snapshot?.commit ?? null };
+    const written = await ports.store.update(rt.stateDir, (s) => ({ ...handedOver(s, to.name, previousId, req.command), handedOver: back }));
     if (!written.ok) return written;
     rt.handOver(to);
     ports.store.log(rt, `SESSION HANDED OFF - ${from.name} → ${to.name} (${reason})${previousId === null ? '' : `; ${from.name} session ${previousId} kept in previousIds`}`);
     ports.emit({ type: 'session.handedOff', at: ports.clock.wallMs(), sessionId: rt.id, name: rt.name, from: from.name, to: to.name, reason });
     const plan = await this.plan(rt, written.value, from, previousId, reason);
     if (gen !== rt.generation || ports.machine.shuttingDown) return ok(undefined);
-    await ports.launcher.launch(rt, plan, { reason: null, context: null, gen, handedOff: true });
+    await ports.launcher.launch(rt, plan, { reason: req.resumes ?? null, context: null, gen, handedOff: true });
     return ok(undefined);
   }
 

@@ -21,7 +21,7 @@ import { sessionFilePath } from '../../state/session-file.js';
 import type { PlanFailure, PlannedLaunch } from '../launch/planned-launch.js';
 import { gatherResumeInputsAsync } from './resume-inputs.js';
 import { interruptionFor } from './interrupt-words.js';
-import { buildResumePrompt } from './resume-prompt.js';
+import { buildResumePrompt, RESUME_PROMPT_BUDGET } from './resume-prompt.js';
 import { pendingRollbackNotice, type RollbackNotice } from './rollback-notice.js';
 import { chooseResume, DEFAULT_RESUME, NO_CONTEXT_USAGE, resumeModeOf, type ContextUsageSource, type ResumeChoice, type ResumeDefaults } from './resume-choice.js';
 
@@ -87,17 +87,23 @@ export interface RelaunchRequest {
   resumeDefaults?: ResumeDefaults | undefined;
   /** Where the conversation's last context is read (default: unknown). */
   contextUsage?: ContextUsageSource | undefined;
+  /** Lines heading both prompts (hand-back.ts: what another agent did meanwhile). */
+  preface?: string | undefined;
+  /** By id whatever the resume policy says (a session handed back to its first agent: its conversation is why it goes back). */
+  byId?: boolean | undefined;
 }
 
 /** The resume policy's choice, reading the conversation's size only when `auto` needs it and an id can be resumed. */
 async function choose(req: RelaunchRequest, agentSessionId: string | null, cwd: string, transcriptExists: boolean): Promise<ResumeChoice> {
   const defaults = req.resumeDefaults ?? DEFAULT_RESUME;
-  const mode = resumeModeOf(req.session, defaults);
+  const mode = req.byId === true ? 'by-id' : resumeModeOf(req.session, defaults);
   const measurable = mode === 'auto' && transcriptExists && agentSessionId !== null;
   const source = req.contextUsage ?? NO_CONTEXT_USAGE;
   const context = measurable ? await source.lastContext({ profile: req.profile.name, agentSessionId, cwd, stateDir: req.stateDir }).catch(() => undefined) : undefined;
   return chooseResume(mode, defaults.contextSharePercent, context);
 }
+
+const headed = (preface: string | undefined, prompt: string): string => (preface === undefined ? prompt : `${preface}\n\n${prompt}`);
 
 export async function planRelaunchLaunch(req: RelaunchRequest): Promise<LaunchPlan> {
   const { profile, session } = req;
@@ -120,8 +126,8 @@ export async function planRelaunchLaunch(req: RelaunchRequest): Promise<LaunchPl
     transcriptExists,
     // The resumed agent has its conversation: it needs why it stopped and what the checks found
     // (failing first), not the whole state again.
-    resumePrompt: buildResumePrompt({ ...inputs.value, budget: RESUME_WITH_CONTEXT_BUDGET }),
-    fullPrompt: buildResumePrompt(inputs.value),
+    resumePrompt: headed(req.preface, buildResumePrompt({ ...inputs.value, budget: RESUME_WITH_CONTEXT_BUDGET })),
+    fullPrompt: headed(req.preface, buildResumePrompt({ ...inputs.value, budget: RESUME_PROMPT_BUDGET - (req.preface?.length ?? 0) })),
     newAgentSessionId: randomUUID(),
     command: session.agent.command,
     env: req.env,

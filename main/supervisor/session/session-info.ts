@@ -18,6 +18,7 @@ export function sessionInfo(rt: SessionRuntime): LiveSession {
     profile: rt.session.agent.profile,
     failingChecks: (rt.session.lastVerification?.results ?? []).filter((r) => r.status === 'fail' || r.status === 'timeout').length,
     usageLimit: rt.session.usageLimit,
+    ...(rt.session.handedOver ? { handedOver: { from: rt.session.handedOver.from, to: rt.session.handedOver.to, until: rt.session.handedOver.until } } : {}),
     ...(rt.session.worktree ? { branch: rt.session.worktree.branch } : {}),
     ...(rt.session.sandbox?.on ? { sandboxed: true } : {}),
     ...(rt.state === 'attention' && rt.attentionMessage ? { attention: rt.attentionMessage } : {}),

@@ -4,12 +4,14 @@
 // out of the registry, drops the person's approvals for its state dir, clears a state problem
 // recorded for it and, only when asked, deletes the state dir; a rename moves the state dir
 // (state/session-move.ts) and carries the approvals over. The caller has stopped the agent and let go
-// of the session first. A session's own git worktree (git/session-worktree.ts) goes after it only when
+// of the session first; its sandbox's network proxy goes with it. A session's own git worktree (git/session-worktree.ts) goes after it only when
 // asked, the branch always kept: checked before anything is removed and again once the session is
 // gone (its agent may have written meanwhile); uncommitted changes or commits no other branch holds
 // refuse it (`conflict`) unless forced. Runs in the supervisor's process (the daemon's `session.remove`)
 // and in the CLI.
+import { rmSync } from 'node:fs';
 import { fail, ok, type Result } from '../../../common/result.js';
+import { sessionNetProxyDir, stopNetProxy } from '../../sandbox/net-proxy-process.js';
 import type { SessionWorktree } from '../../../common/session.js';
 import { moveApprovals, stateDirKey } from '../../checks/trust-store.js';
 import { checkedForRemoval, removeSessionWorktree, sessionWorktreeOf } from '../../git/session-worktree.js';
@@ -42,6 +44,10 @@ export interface SessionFilesPlace {
 export async function removeSessionFiles(place: SessionFilesPlace, s: RegisteredSession, deleteState: boolean, beforeDelete: () => void = () => undefined): Promise<Result<Removed>> {
   // A dead pane left behind, or a tmux session no supervisor attached, goes with the session.
   await place.tmux?.remove(s.id).catch(() => undefined);
+  // Its sandbox's network proxy, which a tmux agent ended without a supervisor may have left.
+  const proxyDir = sessionNetProxyDir(place.home, s.id);
+  await stopNetProxy(proxyDir);
+  rmSync(proxyDir, { recursive: true, force: true });
   const key = stateDirKey(s.stateDir);
   if (deleteState) beforeDelete();
   const gone = await unregisterSession(s.id, s.stateDir, deleteState, place.home);

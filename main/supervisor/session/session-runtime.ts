@@ -15,8 +15,8 @@ import { projectDirOf } from '../../state/project-dir.js';
 import type { Terminal } from '../../terminals/terminal.js';
 import type { RestartState } from './restart-policy.js';
 
-/** What a session's timers are for: a restart in backoff, checkpoints, a stuck/retrying agent, learning an agent's id, the resume after a usage limit. */
-type TimerKind = 'retry' | 'checkpoint' | 'stuck' | 'id-watch' | 'limit';
+/** What a session's timers are for: a restart in backoff, checkpoints, a stuck/retrying agent, learning an agent's id, the resume after a usage limit, the way back to the first agent at its reset. */
+type TimerKind = 'retry' | 'checkpoint' | 'stuck' | 'id-watch' | 'limit' | 'hand-back';
 
 /** The session's timers by purpose; each is cleared before it is set again, all at once on detach. */
 export class SessionTimers {

@@ -66,12 +66,13 @@ describe('bwrapArgs', () => {
     expect(o.indexOf(`--ro-bind ${root}/proj ${root}/proj`)).toBeGreaterThan(o.indexOf(`--bind ${root}/proj ${root}/proj`));
   });
 
-  it('cuts the network off for none, refuses allowlist, and makes the dirs asked for', () => {
+  it('cuts the network off for none and allowlist (its own loopback), not for full, and makes the dirs asked for', () => {
     const none = bwrapArgs({ ...rules, network: 'none', readWrite: [...rules.readWrite, at('home/.codex')] }, { cwd: at('proj'), makeDirs: [at('home/.codex')] });
     expect(none.ok && none.value.includes('--unshare-net')).toBe(true);
     expect(none.ok && ops(none.value)).toContain(`--bind ${root}/home/.codex ${root}/home/.codex`);
     const allow = bwrapArgs({ ...rules, network: 'allowlist' }, { cwd: at('proj') });
-    expect(allow.ok).toBe(false);
-    expect(!allow.ok && allow.message).toMatch(/allowlist.*not available yet/);
+    expect(allow.ok && allow.value.includes('--unshare-net')).toBe(true);
+    const full = bwrapArgs(rules, { cwd: at('proj') });
+    expect(full.ok && full.value.includes('--unshare-net')).toBe(false);
   });
 });
