@@ -154,10 +154,14 @@ export async function runDaemonHost(o: DaemonHostOptions): Promise<void> {
       inhibitor: new SleepInhibitor(() => inhibitorCommand(process.platform, process.pid, 'coding agents are working'), say),
       now: () => Date.now(),
       log: say,
+      publish: (holding, working) => supervisor.publish({ type: 'keep-awake', at: Date.now(), holding, working }),
     },
     (settings.ok ? settings.value : DaemonSettings.parse({})).keepAwake,
   );
-  supervisor.on(() => awake.update());
+  // Its own event is no news to it.
+  supervisor.on((e) => {
+    if (e.type !== 'keep-awake') awake.update();
+  });
   let server: ControlServer | null = null;
   let registry: RegistryWatch | null = null;
   let stop: (stopAgents: boolean, bySignal?: boolean) => void = () => undefined;

@@ -1,7 +1,8 @@
 // The daemon's side of keeping the machine awake (DESIGN.md §6 "Keep awake"): after every supervisor
 // event it counts the sessions at work, steps keep-awake.ts's decision, holds or releases the sleep
 // inhibitor, and runs the timer that ends the grace period. The settings are read at start and again
-// when they are set. Says what it does in the daemon's log, once per change. Runs in the daemon.
+// when they are set. Says what it does in the daemon's log and as a `keep-awake` event, once per
+// change. Runs in the daemon.
 import type { DaemonSettings } from '../../common/daemon-settings.js';
 import type { LiveSession } from '../../common/ipc.js';
 import { awakeStep, NOT_HOLDING, workingCount, type AwakeState } from '../power/keep-awake.js';
@@ -12,6 +13,8 @@ export interface KeepAwakePorts {
   inhibitor: Pick<SleepInhibitor, 'hold' | 'release' | 'held'>;
   now(): number;
   log(message: string): void;
+  /** Tells the daemon's clients (the tray) that the hold began or ended. */
+  publish(holding: boolean, working: number): void;
 }
 
 export class KeepAwakeHost {
@@ -46,9 +49,11 @@ export class KeepAwakeHost {
     if (next.holding && !this.ports.inhibitor.held) {
       this.ports.inhibitor.hold();
       this.ports.log(`keeping the machine awake (${next.working} working)`);
+      this.ports.publish(true, next.working);
     } else if (!next.holding && this.ports.inhibitor.held) {
       this.ports.inhibitor.release();
       this.ports.log('no longer keeping the machine awake');
+      this.ports.publish(false, 0);
     }
     if (next.releaseAt !== this.state.releaseAt) {
       if (this.timer) clearTimeout(this.timer);
