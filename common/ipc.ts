@@ -168,6 +168,11 @@ export const IpcMethods = lazyMethods({
   }),
   /** Stops the daemon: tmux agents keep running (re-attached by the next one); `stopAgents` stops every agent as the person would. */
   'daemon.stop': () => ({ params: z.object({ stopAgents: z._default(z.boolean(), false) }), result: z.object({ pid: z.int() }) }),
+  /** Whether the daemon keeps the machine from idle sleep now (settings `keepAwake`), for how many working sessions, until when. */
+  'daemon.awake': () => ({
+    params: z.object({}),
+    result: z.object({ enabled: z.boolean(), holding: z.boolean(), working: z.int().check(z.nonnegative()), releaseAt: z.nullable(z.number()) }),
+  }),
   list: () => ({ params: z.object({}), result: z.array(LiveSession) }),
   /**
    * Every registered session as `mori ls` lists it (main/supervisor/session/session-listing.ts): its
