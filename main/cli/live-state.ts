@@ -75,10 +75,10 @@ export async function listingFromDaemon(home = moriHome()): Promise<{ live: Live
     const r = adopted.value.result;
     if (!r.ok) return null;
     const live = new Map<string, LiveSession>();
-    // In the order a local listing has them: the summary's fields, then `live`, then a state problem.
-    const sessions = (r.value as ListingEntry[]).map(({ live: now, stateProblem, ...summary }) => {
-      if (now) live.set(now.id, now);
-      return { ...summary, live: now, ...(stateProblem ? { stateProblem } : {}) };
+    // In the order the daemon sent them, which is a local listing's (session-listing.ts); a state problem last, and only when there is one.
+    const sessions = (r.value as ListingEntry[]).map(({ stateProblem, ...entry }) => {
+      if (entry.live) live.set(entry.live.id, entry.live);
+      return { ...entry, ...(stateProblem ? { stateProblem } : {}) };
     });
     const awake = await c.request('daemon.awake', {});
     return { live: { pid: c.daemon.pid, sessions: live, ...(awake.ok ? { awake: awake.value } : {}) }, sessions };
