@@ -89,6 +89,18 @@ export const DaemonSettings = z.object({
   ),
   /** Sandboxes; read when the daemon starts. */
   sandbox: z._default(SandboxSettings, { ...SANDBOX_DEFAULTS }),
+  /**
+   * Keeping the machine from idle sleep while agents work (DESIGN.md §6 "Keep awake"); off until the
+   * person turns it on. A closing lid still suspends: that is what the resume is for.
+   */
+  keepAwake: z._default(
+    z.object({
+      enabled: z._default(z.boolean(), false),
+      // Two minutes by default: a pause between two turns, or a check before the next, is not the end of the work.
+      graceMinutes: z._default(z.int().check(z.minimum(0), z.maximum(120)), 2),
+    }),
+    { enabled: false, graceMinutes: 2 },
+  ),
 });
 export type DaemonSettings = z.infer<typeof DaemonSettings>;
 export type DaemonSettingsInput = z.input<typeof DaemonSettings>;

@@ -10,7 +10,7 @@ import { AgentActivity } from './agent-activity.js';
 import { DaemonSettings } from './daemon-settings.js';
 import { RuntimeState, SupervisorEvent } from './events.js';
 import { ERROR_CODES } from './result.js';
-import { BackendName, Intent, ProfileName, ResumeMode, SessionWorktree, TASK_LINE_MAX, UsageLimitPlan } from './session.js';
+import { BackendName, Intent, ProfileName, ResumeMode, SandboxNetworkName, SessionWorktree, TASK_LINE_MAX, UsageLimitPlan } from './session.js';
 import { TERMINAL_MAX_COLS, TERMINAL_MAX_ROWS, TerminalFrame } from './terminal.js';
 import { SessionUsage } from './usage.js';
 import { ChecksListing } from './ipc-checks.js';
@@ -54,6 +54,8 @@ export const LiveSession = z.object({
   branch: z.optional(z.string()),
   /** Its agent runs in a sandbox (DESIGN.md §11 "Sandbox"); absent: not. */
   sandboxed: z.optional(z.boolean()),
+  /** How its sandbox reaches the network, when it has one. */
+  sandboxNetwork: z.optional(SandboxNetworkName),
   /** While in `attention`: why, as last announced (`session.attention`), for a client that came after it. */
   attention: z.optional(z.object({ reason: z.string(), message: z.string() })),
   /** The first line of session_state.md's current task (`list` only; agent-written: shown through visible-text). */
@@ -166,6 +168,11 @@ export const IpcMethods = lazyMethods({
   }),
   /** Stops the daemon: tmux agents keep running (re-attached by the next one); `stopAgents` stops every agent as the person would. */
   'daemon.stop': () => ({ params: z.object({ stopAgents: z._default(z.boolean(), false) }), result: z.object({ pid: z.int() }) }),
+  /** Whether the daemon keeps the machine from idle sleep now (settings `keepAwake`), for how many working sessions, until when. */
+  'daemon.awake': () => ({
+    params: z.object({}),
+    result: z.object({ enabled: z.boolean(), holding: z.boolean(), working: z.int().check(z.nonnegative()), releaseAt: z.nullable(z.number()) }),
+  }),
   list: () => ({ params: z.object({}), result: z.array(LiveSession) }),
   /**
    * Every registered session as `mori ls` lists it (main/supervisor/session/session-listing.ts): its
@@ -234,6 +241,8 @@ export const IpcMethods = lazyMethods({
       worktree: z.optional(z.object({ branch: z.optional(z.string().check(z.minLength(1), z.maxLength(200))) })),
       /** Run its agent in a sandbox (true) or not (false); absent: the daemon's default. Choosing is an approval. */
       sandbox: z.optional(z.boolean()),
+      /** How its sandbox reaches the network; absent: the settings' (`sandbox.network`). */
+      sandboxNetwork: z.optional(SandboxNetworkName),
     }),
     result: LiveSession,
   }),

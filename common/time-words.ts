@@ -1,5 +1,5 @@
 // A moment in words, the same in the window and the `mori` command: how long ago ("4 min ago"), and
-// the local date and time beside it ("2026-12-06 07:46", on hover in the window, in brackets in a
+// the local date and time beside it ("2026-12-06 07:46", on hover in the window, before it in a
 // terminal). Pure: runs in the renderer and the CLI.
 
 /** "just now", "4 min ago", "3 h ago", "2 d ago": the list's last-activity column. */
@@ -22,8 +22,11 @@ export function localStamp(ms: number): string {
   return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
 }
 
-/** A terminal's way of saying a moment: "2026-12-06 07:46 (4 min ago)"; an ISO text that is not a time stays as given. */
+/**
+ * A terminal's way of saying a moment: "2026-12-06 07:46, 4 min ago" (a comma, not brackets: it is
+ * often said inside brackets already); a text that is not a time stays as given.
+ */
 export function momentText(at: string | number, nowMs: number): string {
   const ms = typeof at === 'number' ? at : Date.parse(at);
-  return Number.isFinite(ms) ? `${localStamp(ms)} (${ago(ms, nowMs)})` : String(at);
+  return Number.isFinite(ms) ? `${localStamp(ms)}, ${ago(ms, nowMs)}` : String(at);
 }

@@ -202,4 +202,10 @@ export interface AgentProfile {
    * a sandboxed session binds read-write (DESIGN.md §11 "Sandbox"); absent: none.
    */
   configPaths?(env: Env): string[];
+  /**
+   * What a bubblewrap sandbox changes for this CLI (DESIGN.md §11 "Sandbox"): variables added to its
+   * environment (before configPaths is asked) and files copied once into their new place when absent
+   * there; absent: nothing.
+   */
+  sandboxed?(env: Env): { env: Record<string, string>; copyOnce: readonly { from: string; to: string }[] };
 }

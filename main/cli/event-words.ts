@@ -48,6 +48,8 @@ function eventWords(e: DaemonEvent): string {
       return `${time} ${who}work log grew`;
     case 'settings.changed':
       return `${time} settings changed`;
+    case 'keep-awake':
+      return `${time} ${e.holding ? `keeping the machine awake (${e.working} working)` : 'no longer keeping the machine awake'}`;
     case 'checkpoint.written':
       return `${time} ${who}checkpoint${e.changed ? ` (${e.changedFiles} changed files)` : ', unchanged'}`;
     default:

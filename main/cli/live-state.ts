@@ -2,7 +2,7 @@
 // and `mori status`; null when none answers, so they say the states are as last recorded. Never
 // starts a daemon, and loads the protocol only when a socket file exists. Runs in the CLI process.
 import { existsSync } from 'node:fs';
-import type { LiveSession } from '../../common/ipc.js';
+import type { IpcResult, LiveSession } from '../../common/ipc.js';
 import { preciseState } from '../../common/session-view.js';
 import { moriHome } from '../state/mori-home.js';
 import { controlSocketPath } from '../daemon/control-socket-path.js';
@@ -13,6 +13,8 @@ import type { ListingEntry } from '../supervisor/session/session-listing.js';
 export interface LiveState {
   pid: number;
   sessions: Map<string, LiveSession>;
+  /** Whether the daemon keeps the machine awake now; absent when it did not say (an older daemon). */
+  awake?: IpcResult<'daemon.awake'>;
 }
 
 /** Why there is no live state: the note `mori ls` prints instead. */
@@ -73,12 +75,13 @@ export async function listingFromDaemon(home = moriHome()): Promise<{ live: Live
     const r = adopted.value.result;
     if (!r.ok) return null;
     const live = new Map<string, LiveSession>();
-    // In the order a local listing has them: the summary's fields, then `live`, then a state problem.
-    const sessions = (r.value as ListingEntry[]).map(({ live: now, stateProblem, ...summary }) => {
-      if (now) live.set(now.id, now);
-      return { ...summary, live: now, ...(stateProblem ? { stateProblem } : {}) };
+    // In the order the daemon sent them, which is a local listing's (session-listing.ts); a state problem last, and only when there is one.
+    const sessions = (r.value as ListingEntry[]).map(({ stateProblem, ...entry }) => {
+      if (entry.live) live.set(entry.live.id, entry.live);
+      return { ...entry, ...(stateProblem ? { stateProblem } : {}) };
     });
-    return { live: { pid: c.daemon.pid, sessions: live }, sessions };
+    const awake = await c.request('daemon.awake', {});
+    return { live: { pid: c.daemon.pid, sessions: live, ...(awake.ok ? { awake: awake.value } : {}) }, sessions };
   } finally {
     c.close();
   }

@@ -8,7 +8,7 @@
 // MORI_LIMIT_JITTER_SLOT (first|last) places a limit's resume at that end of its jitter instead of at
 // random (tests; a person has no reason to).
 import path from 'node:path';
-import type { DaemonSettings } from '../../common/daemon-settings.js';
+import { DaemonSettings } from '../../common/daemon-settings.js';
 import type { RuntimeState, SupervisorEvent } from '../../common/events.js';
 import { fail, type Failure } from '../../common/result.js';
 import type { ProfileName } from '../../common/session.js';
@@ -24,6 +24,8 @@ import { DAEMON_LOG, logDir, RotatingLog } from './daemon-log.js';
 import { readSettings } from './daemon-settings.js';
 import { RegistryWatch } from './registry-watch.js';
 import { InterruptionOrchestrator } from './interruption-orchestrator.js';
+import { KeepAwakeHost } from './keep-awake-host.js';
+import { inhibitorCommand, SleepInhibitor } from '../power/sleep-inhibitor.js';
 import { beginShutdown, shutdownRequested } from './shutdown-deadline.js';
 
 function envMs(name: string): number | undefined {
@@ -145,6 +147,21 @@ export async function runDaemonHost(o: DaemonHostOptions): Promise<void> {
   const power = watchPower(supervisor);
   if (settings.ok) applyProbeTargets(power, settings.value);
   const orchestrator = new InterruptionOrchestrator(supervisor, power);
+  const say = (message: string): void => void process.stderr.write(`mori: ${message}\n`);
+  const awake = new KeepAwakeHost(
+    {
+      list: () => supervisor.list(),
+      inhibitor: new SleepInhibitor(() => inhibitorCommand(process.platform, process.pid, 'coding agents are working'), say),
+      now: () => Date.now(),
+      log: say,
+      publish: (holding, working) => supervisor.publish({ type: 'keep-awake', at: Date.now(), holding, working }),
+    },
+    (settings.ok ? settings.value : DaemonSettings.parse({})).keepAwake,
+  );
+  // Its own event is no news to it.
+  supervisor.on((e) => {
+    if (e.type !== 'keep-awake') awake.update();
+  });
   let server: ControlServer | null = null;
   let registry: RegistryWatch | null = null;
   let stop: (stopAgents: boolean, bySignal?: boolean) => void = () => undefined;
@@ -158,6 +175,7 @@ export async function runDaemonHost(o: DaemonHostOptions): Promise<void> {
       (async () => {
         orchestrator.dispose();
         power.dispose();
+        awake.dispose();
         await registry?.close();
         if (stopAgents) await stopEveryAgent(supervisor);
         await server?.close();
@@ -165,8 +183,13 @@ export async function runDaemonHost(o: DaemonHostOptions): Promise<void> {
       })().then(resolve, reject);
     };
   });
-  const serverStarted = await startControlServer(supervisor, home, { power, stop, onSettings: (s) => applyProbeTargets(power, s), usage });
+  const onSettings = (s: DaemonSettings): void => {
+    applyProbeTargets(power, s);
+    awake.setSettings(s.keepAwake);
+  };
+  const serverStarted = await startControlServer(supervisor, home, { power, stop, onSettings, usage, awake: () => awake.status() });
   if (!serverStarted.ok) {
+    awake.dispose();
     orchestrator.dispose();
     power.dispose();
     await supervisor.shutdown();

@@ -14,6 +14,7 @@ import { appActions } from './app-actions.js';
 import { AppNotifications } from './app-notifications.js';
 import { AppState } from './app-state.js';
 import { TrayUsage } from './tray-usage.js';
+import { TrayAwake } from './tray-awake.js';
 import { AppTray } from './app-tray.js';
 import { appWindow } from './app-window.js';
 import { type AutoStart, linuxAutoStart, loginItemAutoStart } from './autostart.js';
@@ -92,7 +93,10 @@ export async function startApp(o: AppOptions): Promise<MoriApp | null> {
   const notes = new AppNotifications({ connection, state, window, settings, log, ...(o.coalesceMs !== undefined ? { coalesceMs: o.coalesceMs } : {}) });
   // Today's usage for the tooltip, read when the events say an agent may have made a request; the tray renders again when it changed.
   const usage = new TrayUsage((m, p) => connection.request(m, p), () => tray.render());
-  const tray = new AppTray({ iconDir: o.iconDir, state, settings, autoStart, muted: () => notes.muted(), onClick: () => window.open(null), quitting: () => quitting, usageToday: () => usage.today() });
+  // Whether the local daemon keeps the machine awake, from its own connection's events.
+  const awake = new TrayAwake((m, p) => connection.request(m, p), () => tray.render());
+  connection.onEvent((e) => awake.heard([e]));
+  const tray = new AppTray({ iconDir: o.iconDir, state, settings, autoStart, muted: () => notes.muted(), onClick: () => window.open(null), quitting: () => quitting, usageToday: () => usage.today(), awake: () => awake.now() });
   // The local daemon's request only: a laptop's sleep interrupts its own agents, never a remote
   // host's, which keep running (and are not resumed) whatever this machine does.
   const request = connection.request.bind(connection) as typeof connection.request;
@@ -161,6 +165,7 @@ export async function startApp(o: AppOptions): Promise<MoriApp | null> {
   remotes.start();
   await keeper.start();
   background(usage.refresh(), 'reading the usage the tray shows');
+  background(awake.refresh(), 'asking whether the daemon keeps the machine awake');
   if (!o.hidden || !host.shown) window.open(null);
   if (!host.shown) new Notification({ title: 'Mori has no tray icon here', body: `${host.why}. Closing the window quits Mori; the agents keep running.` }).show();
   return result;

@@ -10,6 +10,7 @@ import type { SettingsStore } from './settings.js';
 import { TrayController } from './tray-controller.js';
 import type { TrayAction } from './tray-model.js';
 import type { TodayUsage } from './tray-usage.js';
+import type { AwakeNow } from './tray-awake.js';
 
 export interface AppTrayOptions {
   iconDir: string;
@@ -23,6 +24,8 @@ export interface AppTrayOptions {
   quitting: () => boolean;
   /** Today's usage across the sessions, for the tooltip (tray-usage.ts). */
   usageToday?: () => TodayUsage | null;
+  /** Whether the daemon keeps the machine awake, for the tooltip (tray-awake.ts). */
+  awake?: () => AwakeNow | null;
 }
 
 export class AppTray {
@@ -71,6 +74,7 @@ export class AppTray {
       muted: this.o.muted(),
       now: Date.now(),
       usageToday: this.o.usageToday?.() ?? null,
+      awake: this.o.awake?.() ?? null,
     });
     this.pauseEnd?.();
     // The menu says "paused until …": one render when the pause ends takes that back. A single timer

@@ -7,6 +7,7 @@
 import { byLevel, isLive, sessionStatus, worstLevel, type Level, type WatchedSession } from '../../common/session-view.js';
 import type { RemoteView } from '../remote/remote-link.js';
 import { todayWords, type TodayUsage } from './tray-usage.js';
+import { awakeLine, type AwakeNow } from './tray-awake.js';
 
 export type TrayIcon = Level | 'offline';
 
@@ -42,6 +43,8 @@ export interface TraySnapshot {
   now: number;
   /** Today's usage across this host's sessions (tray-usage.ts), or null/absent when none was read. */
   usageToday?: TodayUsage | null;
+  /** Whether the local daemon keeps the machine awake (tray-awake.ts); absent or null: not known to. */
+  awake?: AwakeNow | null;
 }
 
 export interface TrayView {
@@ -123,7 +126,8 @@ function tooltipFor(snapshot: TraySnapshot, icon: TrayIcon): string {
     counts.set(l, (counts.get(l) ?? 0) + 1);
   }
   if (all.length === 0) return 'Mori — no sessions';
-  const usage = snapshot.usageToday ? `\n${todayWords(snapshot.usageToday)}` : '';
+  const awake = awakeLine(snapshot.awake ?? null);
+  const usage = `${snapshot.usageToday ? `\n${todayWords(snapshot.usageToday)}` : ''}${awake ? `\n${awake}` : ''}`;
   const parts: string[] = [];
   if (counts.get('failing')) parts.push(`${counts.get('failing')} failing`);
   if (counts.get('needs-you')) parts.push(`${counts.get('needs-you')} need${counts.get('needs-you') === 1 ? 's' : ''} you`);

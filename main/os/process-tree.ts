@@ -4,7 +4,7 @@
 // SIGKILL after a grace period. Linux reads /proc; elsewhere `ps` (no environment markers).
 // Runs in the supervisor's process.
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { pidAlive } from './pid-alive.js';
 
 /** The environment variable that marks a terminal's processes: value `<backend>:<id>`. */
@@ -53,6 +53,49 @@ export function descendsFrom(pid: number, root: number): boolean {
     at = parentOf(at);
   }
   return false;
+}
+
+/** The pid a process knows itself by: the last of its NSpid line (its own pid namespace's, a sandbox's); null when unreadable. */
+export function innermostPid(pid: number): number | null {
+  if (!hasProc) return pid;
+  try {
+    const ids = /^NSpid:\s+([\d\s]+)$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]?.trim().split(/\s+/);
+    const inner = Number(ids?.at(-1));
+    return inner > 0 ? inner : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The working directory of a process (Linux); null where it cannot be read. */
+export function processCwd(pid: number): string | null {
+  try {
+    return hasProc ? readlinkSync(`/proc/${pid}/cwd`) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The pids `root` and the processes under it know themselves by (innermost, inside a sandbox's pid
+ * namespace; their own elsewhere), each to its pid here: a file a process names by its own pid is
+ * found from outside its namespace.
+ */
+export function innerPidsUnder(root: number): Map<number, number> {
+  const children = new Map<number, number[]>();
+  for (const p of listProcesses()) children.set(p.ppid, [...(children.get(p.ppid) ?? []), p.pid]);
+  const out = new Map<number, number>();
+  const seen = new Set<number>();
+  const stack = [root];
+  while (stack.length > 0) {
+    const pid = stack.pop() as number;
+    const inner = innermostPid(pid);
+    if (inner === null || seen.has(pid)) continue;
+    seen.add(pid);
+    out.set(inner, pid);
+    stack.push(...(children.get(pid) ?? []));
+  }
+  return out;
 }
 
 /** Parses one /proc/<pid>/stat line (the command name may hold spaces and parentheses). */

@@ -20,8 +20,7 @@ import { AgentIdLearner } from './launch/agent-id-learner.js';
 import { AgentLauncher } from './launch/agent-launcher.js';
 import { HandBack } from './resume/hand-back.js';
 import { Handoff } from './resume/handoff.js';
-import { background } from '../background.js';
-import { limitFallback, limitHandoffReason } from './limits/limit-fallback.js';
+import { LimitHandoffs } from './resume/limit-handoff.js';
 import { LaunchQueue } from './launch/launch-queue.js';
 import { UsageLimits } from './limits/usage-limits.js';
 import { ResumeController } from './resume/resume-controller.js';
@@ -127,22 +126,10 @@ export function buildParts(options: SupervisorOptions): SupervisorParts {
   store.onUnwritable((rt, message, reason) => moves.unwritable(rt, message, reason));
   exits.onRestartDue((rt, reason) => resumer.resume(rt, reason, null));
   limits.onResumeDue((rt, context, how) => resumer.resume(rt, 'usage-limit', context, how));
-  // A new limit of a session whose policy names a fallback agent: it continues with that agent (limit-fallback.ts).
+  // A limit of a session whose policy names a fallback agent: it continues with that agent (limit-handoff.ts).
+  const limitHandoffs = new LimitHandoffs({ clock, scheduler, env, sessions, store, limits, handoff, handBack, onUsageLimit: options.onUsageLimit });
   events.on((e) => {
-    if (e.type !== 'session.limited' || e.news !== 'new') return;
-    const found = sessions.find(e.sessionId);
-    const rt = found.ok ? found.value : null;
-    // The policy as session.json says now (`mori set` writes it while the session runs).
-    if (rt) store.reload(rt);
-    const fallback = rt ? limitFallback(rt.session, options.onUsageLimit) : null;
-    if (!rt || fallback === null) return;
-    // `back`: the way back is kept for the limit's planned resume, the time Mori would have resumed it.
-    const goesBack = fallback.atReset === 'back' ? { until: e.plan.resumeAt, resetAt: e.plan.resetAt } : undefined;
-    const handed = handoff.handOff(rt, { to: fallback.to, reason: limitHandoffReason(e.plan.resetAt), resumes: 'usage-limit', goesBack });
-    background(
-      handed.then(() => handBack.arm(rt)),
-      `handing ${rt.name} over at its usage limit`,
-    );
+    if (e.type === 'session.limited') limitHandoffs.limited(e);
   });
 
   return { home, clock, env, machine, events, sessions, store, moves, direct, tmux, typist, checkpoints, checkpointPorts, limits, hooks, exits, queue, journal, resumer, handoff, handBack, startup, stop, admin };

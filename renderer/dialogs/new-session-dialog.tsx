@@ -1,8 +1,8 @@
 // The new session dialog (DESIGN.md §13): project folder (typed, or one of the recent folders: those
 // of the sessions the window knows), name (made a slug as it is typed, the result shown under it),
 // agent profile from the list, task, backend, how its relaunches take up the conversation (resume:
-// auto, by id, fresh, or the daemon's setting), and whether it runs in its own git worktree on a new
-// branch (`session.init`'s worktree, DESIGN.md §9). The window never sends a command line, except the
+// auto, by id, fresh, or the daemon's setting), whether it runs in its own git worktree on a new
+// branch (`session.init`'s worktree, DESIGN.md §9), and in a sandbox (new-session-sandbox.tsx). The window never sends a command line, except the
 // shell/custom profile's own field, which `session.init` approves as the person typed it. Creates the
 // session, then starts it. Every field in error says so under itself at once (marked invalid, the
 // error its description), the first of them taking the keyboard; the daemon's own refusals (not a git
@@ -19,6 +19,7 @@ import { usePane } from '../ui/pane-store.js';
 import { Shown } from '../ui/shown-text.js';
 import { needsCommand as commandNeeded, recentFolders, shownBranch as branchShown, slugName, type FormField } from './new-session-model.js';
 import { NewSessionStore } from './new-session-store.js';
+import { SandboxChoice } from './new-session-sandbox.js';
 import './new-session-dialog.css';
 
 const ERROR_ID = 'new-session-error';
@@ -180,6 +181,7 @@ export function NewSessionDialog(props: { api: MoriApi; sessions: readonly LiveS
           </>
         ) : null}
       </fieldset>
+      <SandboxChoice on={form.sandbox} network={form.network} onChange={(patch) => store.edit(patch)} />
       <fieldset>
         <legend>Backend</legend>
         {(['tmux', 'direct'] as const).map((b) => (

@@ -4,7 +4,7 @@
 // error at once, and the `session.init` request it makes. The window never sends a command line,
 // except the shell/custom profile's own field. Pure. Runs in the renderer.
 import type { IpcParams, LiveSession } from '../../common/ipc.js';
-import type { BackendName, ProfileName, ResumeMode } from '../../common/session.js';
+import type { BackendName, ProfileName, ResumeMode, SessionSandbox } from '../../common/session.js';
 import { sessionNameProblem } from '../../common/session-names.js';
 
 export interface NewSessionForm {
@@ -20,12 +20,15 @@ export interface NewSessionForm {
   worktree: boolean;
   /** The branch the person typed; null while it follows the name (`mori/<name>`, the daemon's default). */
   branch: string | null;
+  /** Its agent in a sandbox, and how that reaches the network; both from the daemon's settings until changed. */
+  sandbox: boolean;
+  network: SessionSandbox['network'];
 }
 
 export type FormField = 'projectDir' | 'name' | 'command';
 export type FormErrors = Partial<Record<FormField, string>>;
 
-export const EMPTY_FORM: NewSessionForm = { projectDir: '', name: '', profile: 'claude', command: '', task: '', backend: 'tmux', resume: 'default', worktree: false, branch: null };
+export const EMPTY_FORM: NewSessionForm = { projectDir: '', name: '', profile: 'claude', command: '', task: '', backend: 'tmux', resume: 'default', worktree: false, branch: null, sandbox: false, network: 'full' };
 
 /** A session name's longest (SESSION_NAME_PATTERN: a first character and up to 63 more). */
 const NAME_MAX = 64;
@@ -95,6 +98,8 @@ export function initRequest(f: NewSessionForm): { ok: true; params: IpcParams<'s
       ...(command ? { command: f.command.trim() } : {}),
       ...(f.resume !== 'default' ? { resume: f.resume } : {}),
       ...(f.worktree ? { worktree: f.branch?.trim() ? { branch: f.branch.trim() } : {} } : {}),
+      sandbox: f.sandbox,
+      ...(f.sandbox ? { sandboxNetwork: f.network } : {}),
     },
   };
 }

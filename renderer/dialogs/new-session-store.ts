@@ -1,7 +1,7 @@
 // The new session dialog's state and actions (DESIGN.md §13): the form as typed, each field's error
 // (all of them, shown once Create was tried and updated as the person types), the daemon's own
-// refusal (not a git repository, the branch exists…) as it words it, and Create: `session.init`,
-// then `start`. Runs in the renderer.
+// refusal (not a git repository, the branch exists…) as it words it, the sandbox's choice as the
+// daemon's settings have it until changed, and Create: `session.init`, then `start`. Runs in the renderer.
 import type { LiveSession } from '../../common/ipc.js';
 import type { MoriApi } from '../../common/mori-api.js';
 import { PaneStore } from '../ui/pane-store.js';
@@ -23,10 +23,23 @@ export class NewSessionStore extends PaneStore<NewSessionState> {
     super({ form: EMPTY_FORM, error: '', errors: {}, tried: false, busy: false });
   }
 
-  /** Nothing to read: the form starts empty. */
-  open(): void {}
+  /** The form starts empty, its sandbox choice as the daemon's settings say (off when they cannot be read). */
+  open(): void {
+    void this.readSettings();
+  }
+
+  private async readSettings(): Promise<void> {
+    const current = this.newRead();
+    const r = await this.api.call('settings.get', {});
+    if (!r.ok || !current() || this.sandboxEdited) return;
+    this.set({ form: { ...this.state.form, sandbox: r.value.sandbox.default, network: r.value.sandbox.network } });
+  }
+
+  /** The person chose the sandbox before the settings came: theirs stands. */
+  private sandboxEdited = false;
 
   edit(patch: Partial<NewSessionForm>): void {
+    if (patch.sandbox !== undefined || patch.network !== undefined) this.sandboxEdited = true;
     const form = { ...this.state.form, ...patch };
     this.set({ form, ...(this.state.tried ? { errors: formErrors(form) } : {}) });
   }

@@ -123,6 +123,21 @@ export function SettingsDialog(props: { api: MoriApi; onClose: () => void; brows
           </label>
         </fieldset>
         <fieldset>
+          <legend>Keep awake</legend>
+          <p class="field-hint">While an agent works, and for a while after the last one stops, the machine does not go to sleep when idle. Closing the lid still suspends it: that is what the resume is for.</p>
+          <label class="inline">
+            <input type="checkbox" checked={s.keepAwake.enabled} onChange={(e) => store.keepAwake({ enabled: (e.target as HTMLInputElement).checked })} />
+            Keep the machine awake while agents work
+          </label>
+          <label>
+            Minutes after the last one stops
+            <input type="number" min={0} max={120} aria-describedby="keep-awake-default" value={s.keepAwake.graceMinutes} onInput={(e) => store.keepAwake({ graceMinutes: (e.target as HTMLInputElement).value })} />
+            <span class="field-hint" id="keep-awake-default">
+              Default: 2
+            </span>
+          </label>
+        </fieldset>
+        <fieldset>
           <legend>Usage</legend>
           <p class="field-hint">A session whose context passes this share of its model's window says so: in mori ls, mori status and the window's meter.</p>
           <label>

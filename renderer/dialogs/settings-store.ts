@@ -78,6 +78,15 @@ export class SettingsStore extends PaneStore<SettingsState> {
     if (s) this.set({ settings: { ...s, usage: { contextWarnPercent: contextWarnPercent.trim() === '' ? s.usage.contextWarnPercent : Number(contextWarnPercent) } } });
   }
 
+  /** Keeping the machine awake while agents work: on or off, and the grace period (a field left empty keeps what it had). */
+  keepAwake(patch: { enabled?: boolean; graceMinutes?: string }): void {
+    const s = this.state.settings;
+    if (!s) return;
+    const k = s.keepAwake;
+    const grace = patch.graceMinutes === undefined || patch.graceMinutes.trim() === '' ? k.graceMinutes : Number(patch.graceMinutes);
+    this.set({ settings: { ...s, keepAwake: { enabled: patch.enabled ?? k.enabled, graceMinutes: grace } } });
+  }
+
   setProbes(probes: string): void {
     this.set({ probes });
   }

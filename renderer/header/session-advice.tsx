@@ -11,6 +11,7 @@ import type { TerminalPool } from '../terminal/terminal-pool.js';
 import { usePane } from '../ui/pane-store.js';
 import { Shown, ShownLines, shown } from '../ui/shown-text.js';
 import { AdviceStore } from './advice-store.js';
+import { advicePrimary } from './primary-action.js';
 import { ENVIRONMENT, SESSION_STATE } from '../../common/state-files.js';
 
 /** Lines of the screen shown with a question or a crash: a prompt and its menu fit, a screenful does not. */
@@ -52,6 +53,7 @@ export function SessionAdvice(props: {
 
   const screen = advice.screen ? props.pool.lastLines(info.id, SCREEN_LINES) : [];
   const choices = advice.screen === 'prompt' ? menuChoices(screen) : [];
+  const primary = advicePrimary(advice.actions);
   return (
     <section class={`advice advice-${advice.tone}`} role="region" aria-label="What needs you">
       <p class="advice-sentence">{advice.sentence}</p>
@@ -80,13 +82,15 @@ export function SessionAdvice(props: {
             }}
           >
             <input type="text" aria-label="Reply to the agent" placeholder="Reply" value={reply} onInput={(e) => store.setReply((e.target as HTMLInputElement).value)} />
-            <button type="submit">{HEADER_ACTION_WORDS.reply}</button>
+            <button type="submit" class={primary === 'reply' ? 'primary' : ''}>
+              {HEADER_ACTION_WORDS.reply}
+            </button>
           </form>
         ) : null}
         {advice.actions
           .filter((a) => a !== 'reply')
           .map((a) => (
-            <button type="button" key={a} class={a === 'resume-now' || a === 'restart' ? 'primary' : ''} onClick={() => run(a)}>
+            <button type="button" key={a} class={a === primary ? 'primary' : ''} onClick={() => run(a)}>
               {HEADER_ACTION_WORDS[a]}
             </button>
           ))}

@@ -9,6 +9,8 @@ import { MenuButton, type MenuItem } from '../ui/menu-button.js';
 import { SessionTitle } from './session-title.js';
 import type { WindowStore } from '../shell/window-store.js';
 import { shown } from '../ui/shown-text.js';
+import { headerAdvice } from '../../common/session-view.js';
+import { startIsPrimary } from './primary-action.js';
 
 /** `meter`: the context meter (the window's usage/ pane) shown under the title. */
 export function SessionHeader(props: { store: WindowStore; current: LiveSession; running: boolean; actionStatus: string; meter?: ComponentChildren }) {
@@ -36,7 +38,7 @@ export function SessionHeader(props: { store: WindowStore; current: LiveSession;
               Stop…
             </button>
           ) : (
-            <button type="button" onClick={() => void store.act('start', resume)}>
+            <button type="button" class={startIsPrimary(props.running, headerAdvice(current, null, Date.now())?.actions ?? null) ? 'primary' : ''} onClick={() => void store.act('start', resume)}>
               {resume}
             </button>
           )}

@@ -1,6 +1,7 @@
 // The selected session's tabs (DESIGN.md §13): its terminal, its editable state files, its work log,
 // its checks, its changes and its usage, as a tablist (arrow keys move; Enter on the Terminal tab takes the
-// keyboard into the terminal) with a mark on a file's tab while it has unsaved edits, and the panel
+// keyboard into the terminal) with a mark on a file's tab while it has unsaved edits (its place kept,
+// and the bold of the selected tab reserved, so no tab changes width), and the panel
 // of the open tab. The terminal stays mounted (its pool keeps the live xterms); the other panes are
 // mounted afresh on each reconnect (`epoch`) so they read again. Runs in the renderer.
 import type { LiveSession } from '../../common/ipc.js';
@@ -23,6 +24,9 @@ export const TABS: { id: Tab; label: string }[] = [
   { id: 'changes', label: 'Changes' },
   { id: 'usage', label: 'Usage' },
 ];
+
+/** The tabs that can hold unsaved edits: each keeps a place for its marker, so it does not widen when one appears. */
+const EDITABLE: readonly Tab[] = [SESSION_STATE, ENVIRONMENT];
 
 export function SessionTabs(props: { store: WindowStore; state: WindowState; current: LiveSession }) {
   const { store, current } = props;
@@ -58,10 +62,14 @@ export function SessionTabs(props: { store: WindowStore; state: WindowState; cur
               }
             }}
           >
-            {t.label}
-            {unsaved.includes(t.id) ? (
-              <span class="tab-unsaved" aria-label="unsaved changes" title="Unsaved changes">
-                ●
+            <span class="tab-label" data-label={t.label}>
+              {t.label}
+            </span>
+            {EDITABLE.includes(t.id) ? (
+              <span class="tab-mark">
+                {unsaved.includes(t.id) ? (
+                  <span class="tab-unsaved" role="img" aria-label="unsaved changes" title="Unsaved changes" />
+                ) : null}
               </span>
             ) : null}
           </button>

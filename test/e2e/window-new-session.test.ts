@@ -2,8 +2,11 @@
 // and names: Create with two bad fields says what is wrong under each of them at once (each field
 // invalid, its error its description, the first taking the keyboard); what is typed as a name shows
 // the session name it makes and is created under it; a recent folder (a session's project folder)
-// fills the folder in. Screenshots at 1440×900 and 1280×720, light and dark, and axe on the dialog.
-import { existsSync } from 'node:fs';
+// fills the folder in; the Sandbox choice starts as the daemon's settings have it (on, their network),
+// its network chosen there is the session's, and the header says "sandboxed" with it. Screenshots at
+// 1440×900 and 1280×720, light and dark, and axe on the dialog.
+import { existsSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeAudit } from '../support/axe-audit.js';
@@ -71,5 +74,44 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the New session di
     await dialog.getByRole('button', { name: 'Create and start' }).click();
     await dialog.waitFor({ state: 'detached' });
     await page.getByRole('listbox', { name: 'Sessions' }).getByRole('option', { name: /fix-refunds/ }).waitFor();
+  });
+
+  it("offers the sandbox as the settings have it; the network chosen is the session's, and its header says sandboxed with it", async () => {
+    const { page } = w;
+    writeFileSync(path.join(w.h.home, 'settings.json'), JSON.stringify({ sandbox: { default: true, network: 'none' } }));
+    await page.getByRole('button', { name: 'New session' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New session' });
+    const sandbox = dialog.getByRole('group', { name: 'Sandbox' });
+    const network = sandbox.getByRole('combobox', { name: 'Network' });
+    await network.waitFor();
+    expect(await sandbox.getByRole('radio', { name: 'On' }).isChecked()).toBe(true);
+    expect(await network.inputValue()).toBe('none');
+    await network.selectOption('allowlist');
+    await dialog.getByRole('textbox', { name: 'Project folder' }).fill(w.h.project);
+    await dialog.getByRole('textbox', { name: 'Name' }).fill('boxed');
+    await dialog.getByRole('radio', { name: 'direct', exact: true }).check();
+    expect(await axeAudit(page, 'new-session-sandbox', { within: 'dialog' })).toEqual([]);
+    for (const [width, height] of [[1440, 900], [1280, 720]] as const) {
+      await page.setViewportSize({ width, height });
+      await w.shot(`new-session-sandbox-${width}x${height}`);
+    }
+    await page.setViewportSize({ width: 1440, height: 900 });
+    // Off hides the network: it is no choice then.
+    await sandbox.getByRole('radio', { name: 'Off' }).check();
+    expect(await network.count()).toBe(0);
+    await sandbox.getByRole('radio', { name: 'On' }).check();
+    await network.selectOption('allowlist');
+    await dialog.getByRole('button', { name: 'Create and start' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const sessions = page.getByRole('listbox', { name: 'Sessions' });
+    await sessions.getByRole('option', { name: /boxed/ }).click();
+    await page.getByRole('heading', { level: 1, name: 'boxed' }).waitFor({ timeout: 25_000 });
+    const header = page.locator('header.session-header');
+    await header.getByText('sandboxed · allowlist network').waitFor();
+    await w.shot('header-sandboxed-1440x900');
+    // A session without one says nothing of it.
+    await sessions.getByRole('option', { name: /first/ }).click();
+    await page.getByRole('heading', { level: 1, name: 'first' }).waitFor({ timeout: 25_000 });
+    expect(await header.innerText()).not.toContain('sandboxed');
   });
 });

@@ -4,7 +4,7 @@
 // request's context against the model's window (role meter, its value in words), the Usage tab today's
 // and all tokens, the cost with the price table's version and a row and a bar per day; past the share
 // the settings set, the meter's badge says so and one announcement names the crossing. Both views
-// have no serious or critical axe violation; the settings' Usage field says its default. Screenshots at 1440×900 and 1280×720, light and dark, go
+// have no serious or critical axe violation; the settings' Usage field says its default, and Keep awake is turned on and saved. Screenshots at 1440×900 and 1280×720, light and dark, go
 // to out/e2e-screenshots/.
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -126,6 +126,19 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('usage in the windo
     expect(await usage.innerText()).toMatch(/Default: 80 %/);
     await field.scrollIntoViewIfNeeded();
     await w.shot('usage-settings');
-    await page.keyboard.press('Escape');
+    // Keep awake beside it: off by default, turned on and saved into the daemon's settings.
+    const awake = page.getByRole('group', { name: 'Keep awake' });
+    const box = awake.getByRole('checkbox', { name: 'Keep the machine awake while agents work' });
+    expect(await box.isChecked()).toBe(false);
+    expect(await awake.getByRole('spinbutton', { name: 'Minutes after the last one stops' }).inputValue()).toBe('2');
+    await box.check();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('dialog', { name: 'Settings' }).waitFor({ state: 'detached' });
+    const { c } = await client(w.h.home);
+    try {
+      expect(DaemonSettings.parse(await call(c, 'settings.get', {})).keepAwake).toEqual({ enabled: true, graceMinutes: 2 });
+    } finally {
+      c.close();
+    }
   }, 60_000);
 });

@@ -120,7 +120,13 @@ export class UpHarness {
       child,
       exited,
       stderr: () => err,
-      lines: () => out.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>),
+      // Whole lines only: the last one may still be arriving (a pipe hands over chunks, not lines).
+      lines: () =>
+        out
+          .slice(0, out.lastIndexOf('\n') + 1)
+          .split('\n')
+          .filter((l) => l.startsWith('{'))
+          .map((l) => JSON.parse(l) as Record<string, unknown>),
     };
   }
 

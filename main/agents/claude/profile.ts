@@ -7,12 +7,10 @@
 // of keys as a paste and drops a CR inside it (a 165-char text + CR in one write stays in its input
 // box; a CR written on its own afterwards submits it). It takes bracketed paste (newlines kept, no
 // submit) and collapses a long one into `[Pasted text #N +K lines]`.
-import path from 'node:path';
 import { fail, ok } from '../../../common/result.js';
 import type { AgentProfile, Env } from '../profile.js';
 import { claudeTranscriptExists } from './transcript.js';
-import { claudeConfigDir } from './transcript.js';
-import { homeDir } from '../launch-helpers.js';
+import { claudeConfigPaths, claudeSandboxed } from './config-paths.js';
 import { claudeBusySince, findClaudeAgentStatus } from './session-status.js';
 import { claudeHooks } from './hooks.js';
 import { claudeLimits } from './limits.js';
@@ -56,8 +54,8 @@ export const claudeProfile: AgentProfile = {
   name: 'claude',
   label: 'Claude Code',
   defaultBin: 'claude',
-  // ~/.claude.json sits beside the default dir even when CLAUDE_CONFIG_DIR moves the dir.
-  configPaths: (env) => [claudeConfigDir(env), path.join(homeDir(env), '.claude.json')],
+  configPaths: (env) => claudeConfigPaths(env),
+  sandboxed: (env) => claudeSandboxed(env),
   idSource: 'pre-assigned',
   newSession(input) {
     if (!UUID_PATTERN.test(input.newAgentSessionId)) return fail('usage', `claude needs a UUID session id, got "${input.newAgentSessionId}"`);

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { isAgentFileError, listAgentDir, statAgentFile, withAgentFile } from '../../os/agent-file.js';
 import type { AgentActivity } from '../../../common/agent-activity.js';
-import { descendsFrom } from '../../os/process-tree.js';
+import { innerPidsUnder, processCwd } from '../../os/process-tree.js';
 import type { AgentStatus, Env } from '../profile.js';
 import { claudeConfigDir, claudeTranscriptPath } from './transcript.js';
 
@@ -85,17 +85,31 @@ export async function findClaudeStatus(env: Env, sessionId: string): Promise<Cla
 
 /**
  * The status file of a claude process running under `root` (the terminal's process: claude itself, or
- * a wrapper or shell above it), whatever conversation it is on now: after a `/clear` the file names
- * the new one. `isUnder(pid, root)` says whether a process descends from root (the caller reads /proc).
+ * a wrapper, a shell or a sandbox above it), whatever conversation it is on now: after a `/clear` the
+ * file names the new one. claude names the file by the pid it knows itself by, inside a sandbox its
+ * pid namespace's: `pidsUnder(root)` gives the pids root and the processes under it know themselves
+ * by (the caller reads /proc). Every sandboxed claude has the same few pids inside, so two sandboxes
+ * sharing the config dir write the same file: one named by a pid inside a sandbox is taken only when
+ * it names the folder that process runs in (`cwdOf`; null: unknown, not taken).
  */
-export async function findClaudeStatusUnder(env: Env, root: number, isUnder: (pid: number, root: number) => boolean): Promise<ClaudeSessionStatus | null> {
+export async function findClaudeStatusUnder(
+  env: Env,
+  root: number,
+  pidsUnder: (root: number) => ReadonlyMap<number, number>,
+  cwdOf: (pid: number) => string | null = processCwd,
+): Promise<ClaudeSessionStatus | null> {
   const dir = path.join(claudeConfigDir(env), 'sessions');
-  for (const { name } of await listAgentDir(dir, MAX_STATUS_FILES)) {
+  const names = await listAgentDir(dir, MAX_STATUS_FILES);
+  if (names.length === 0) return null;
+  const under = pidsUnder(root);
+  for (const { name } of names) {
     const pid = Number(/^(\d+)\.json$/.exec(name)?.[1]);
-    if (!(pid > 0) || !isUnder(pid, root)) continue;
+    const outer = under.get(pid);
+    if (!(pid > 0) || outer === undefined) continue;
     const parsed = await readStatusFile(path.join(dir, name));
     // The file's own pid must be the one it is named for: a file copied from another process says nothing.
-    if (parsed !== null && parsed.pid === pid) return parsed;
+    if (parsed === null || parsed.pid !== pid) continue;
+    if (outer === pid || (parsed.cwd !== null && parsed.cwd === cwdOf(outer))) return parsed;
   }
   return null;
 }
@@ -129,6 +143,6 @@ export function combineActivity(reported: AgentActivity | null, screen: AgentAct
 
 /** Its status capability: the file naming this session, else the one of a claude running under the terminal's process `pid`. */
 export async function findClaudeAgentStatus(env: Env, agentSessionId: string, pid: number): Promise<AgentStatus | null> {
-  const s = (await findClaudeStatus(env, agentSessionId)) ?? (await findClaudeStatusUnder(env, pid, descendsFrom));
+  const s = (await findClaudeStatus(env, agentSessionId)) ?? (await findClaudeStatusUnder(env, pid, innerPidsUnder));
   return s === null ? null : { activity: activityFromClaudeStatus(s.status), sessionId: s.sessionId, writtenAtMs: s.writtenAtMs };
 }

@@ -20,6 +20,8 @@ import { visibleLines, visibleText } from '../../../common/visible-text.js';
 import { profileWords, recordedWords } from '../../../common/session-view.js';
 import type { ListedUsage } from '../../../common/usage-figures.js';
 import { listedUsageText } from '../usage-column.js';
+import { awakeWords } from '../../power/keep-awake.js';
+import { localStamp } from '../../../common/time-words.js';
 
 /** Every remote's listing (none without remotes.json: nothing of ssh is loaded then), or why remotes.json cannot be read. */
 async function remoteListings(): Promise<{ listings: RemoteListing[]; problem: Failure | null }> {
@@ -57,7 +59,8 @@ async function printListing(sessions: ListingEntry[], live: LiveState | null, re
   const { remoteRows } = listings.length > 0 ? await import('../remote-rows.js') : { remoteRows: () => [] };
   const text = (): string => {
     const local = sessions.length === 0 ? 'No sessions yet: `mori init --name N --agent PROFILE`.' : sessions.map((s) => line(s, live, s.stateProblem)).join('\n');
-    return [live ? local : `${local}\n${noLiveNote()}`, ...listings.flatMap(remoteRows)].join('\n');
+    const awake = live?.awake ? awakeWords(live.awake, (ms) => localStamp(ms).slice(11)) : null;
+    return [live ? local : `${local}\n${noLiveNote()}`, ...listings.flatMap(remoteRows), ...(awake ? [`(${awake})`] : [])].join('\n');
   };
   reportSuccess({ ok: true, supervisor: live ? { pid: live.pid } : null, sessions, remotes: listings, ...(problem ? { remotesProblem: problem.message } : {}) }, text, opts);
   // The local list is shown all the same; the file that keeps the remotes from it is named.

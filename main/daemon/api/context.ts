@@ -25,6 +25,8 @@ export interface DaemonHooks {
   onSettings?: (settings: DaemonSettings) => void;
   /** The usage readers, when the daemon's host made them first (its resume policy reads them too). */
   usage?: UsageBook;
+  /** Whether it keeps the machine awake now, and for how many working sessions (keep-awake-host.ts). */
+  awake?: () => IpcResult<'daemon.awake'>;
 }
 
 export interface DaemonContext extends DaemonHooks {

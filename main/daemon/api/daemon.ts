@@ -1,5 +1,6 @@
 // `daemon.stop` (DESIGN.md §12): stops the daemon through its socket (`mori down`, the app's "Quit and
-// stop agents"), after the reply is on its way. Runs in the daemon.
+// stop agents"), after the reply is on its way; `daemon.awake`: whether it keeps the machine awake.
+// Runs in the daemon.
 import { fail, ok } from '../../../common/result.js';
 import type { Handler } from './context.js';
 
@@ -10,3 +11,5 @@ export const stopDaemon: Handler<'daemon.stop'> = (p, ctx) => {
   setImmediate(() => stop(p.stopAgents));
   return ok({ pid: process.pid });
 };
+
+export const daemonAwake: Handler<'daemon.awake'> = (_p, ctx) => ok(ctx.awake?.() ?? { enabled: false, holding: false, working: 0, releaseAt: null });

@@ -4,7 +4,7 @@ import { diffSessionChanges, listSessionChanges, listSessionCheckpoints, rollbac
 import { listSessionChecks, trustAgentCommand, trustSessionChecks, verifySessionChecks } from './checks.js';
 import { ack, attach, detach, eventsRecent, eventsSince, hello, hold, input, resize, subscribe } from './connection.js';
 import type { HandlerMap } from './context.js';
-import { stopDaemon } from './daemon.js';
+import { daemonAwake, stopDaemon } from './daemon.js';
 import { networkHintHandler, powerHintHandler } from './hints.js';
 import { appendWorkLog, tailWorkLog } from './log.js';
 import { handOffSession, initSession, limitDontResume, limitResumeNow, listSessions, listSessionsWithState, renameSession, sendToSession, startSession, stopSession } from './sessions.js';
@@ -18,6 +18,7 @@ import { readUsage } from './usage.js';
 export const HANDLERS: HandlerMap = {
   hello,
   'daemon.stop': stopDaemon,
+  'daemon.awake': daemonAwake,
   list: listSessions,
   'sessions.listing': listSessionsWithState,
   start: startSession,

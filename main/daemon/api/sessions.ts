@@ -39,7 +39,7 @@ export const initSession: Handler<'session.init'> = async (p, ctx) => {
   if (placeholders && !placeholders.ok) return bad(`session.init: ${placeholders.message}`);
   const settings = readSettings(ctx.home);
   if (!settings.ok) return settings;
-  const sandbox = newSessionSandbox(p.sandbox, settings.value.sandbox);
+  const sandbox = newSessionSandbox(p.sandbox, settings.value.sandbox, p.sandboxNetwork);
   if (!sandbox.ok) return sandbox;
   let worktree: SessionWorktree | undefined;
   if (p.worktree) {

@@ -4,7 +4,7 @@
 // process it starts run inside; in `allowlist` mode the agent runs behind the bridge to its proxy
 // (sandbox-network.ts). A sandbox that cannot be made is a failure the launcher turns into
 // attention(sandbox-unavailable): never a launch without it. Runs in the supervisor's process.
-import { existsSync, realpathSync } from 'node:fs';
+import { constants, copyFileSync, existsSync, mkdirSync, realpathSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { SandboxSettings } from '../../../common/daemon-settings.js';
@@ -22,7 +22,7 @@ export interface SandboxedLaunch {
   sessionId: string;
   session: SessionSandbox | undefined;
   settings: Pick<SandboxSettings, 'readWrite' | 'readOnly'> & { allowedHosts?: readonly string[] | undefined };
-  profile: Pick<AgentProfile, 'configPaths' | 'probeHosts' | 'apiHosts'>;
+  profile: Pick<AgentProfile, 'configPaths' | 'probeHosts' | 'apiHosts' | 'sandboxed'>;
   workDir: string;
   stateDir: string;
   moriHome: string;
@@ -63,11 +63,33 @@ function realRules(rules: SandboxRules): SandboxRules {
   return { ...rules, readWrite: real(rules.readWrite), readOnly: real(rules.readOnly), hidden: real(rules.hidden) };
 }
 
+/**
+ * Copies each file to its new place once, before the agent's first sandboxed run: never over one
+ * there (the CLI's own since), a source absent is nothing to carry over.
+ */
+function copyOnce(files: readonly { from: string; to: string }[]): Result<true> {
+  for (const { from, to } of files) {
+    try {
+      mkdirSync(path.dirname(to), { recursive: true, mode: 0o700 });
+      copyFileSync(from, to, constants.COPYFILE_EXCL);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== 'EEXIST' && code !== 'ENOENT') return fail('failed', `${to}: cannot be made from ${from} for the sandbox (${(err as Error).message})`);
+    }
+  }
+  return ok(true);
+}
+
 /** The command, arguments and added variables to spawn: the agent's own when the session has no sandbox. */
 export async function sandboxedCommand(l: SandboxedLaunch): Promise<Result<SandboxedLine>> {
   if (l.session?.on !== true) return ok({ command: l.command, args: [...l.args], env: {} });
   const platform = l.platform ?? process.platform;
-  const configPaths = l.profile.configPaths?.(l.env) ?? [];
+  // Bind mounts are Linux's: what the CLI changes to write its config through them (Seatbelt rules are per path, nothing to change).
+  const own = platform === 'linux' ? (l.profile.sandboxed?.(l.env) ?? null) : null;
+  const agentEnv = { ...l.env, ...own?.env };
+  const copied = copyOnce(own?.copyOnce ?? []);
+  if (!copied.ok) return copied;
+  const configPaths = l.profile.configPaths?.(agentEnv) ?? [];
   let net: AllowlistLaunch | null = null;
   if (l.session.network === 'allowlist') {
     const hosts = allowlistHosts(l.profile, l.settings.allowedHosts ?? [], l.env);
@@ -76,11 +98,11 @@ export async function sandboxedCommand(l: SandboxedLaunch): Promise<Result<Sandb
     net = r.value;
   }
   const rules = sessionSandboxRules(
-    { workDir: l.workDir, stateDir: l.stateDir, moriHome: l.moriHome, hooks: l.hooks, configPaths, env: l.env, uid: os.userInfo().uid },
+    { workDir: l.workDir, stateDir: l.stateDir, moriHome: l.moriHome, hooks: l.hooks, configPaths, env: agentEnv, uid: os.userInfo().uid },
     { network: l.session.network, home: l.session.home, readWrite: l.settings.readWrite, readOnly: [...l.settings.readOnly, ...(net?.readOnly ?? [])] },
   );
   const argv = net?.argv ?? [l.command, ...l.args];
-  const env = net?.env ?? {};
+  const env = { ...own?.env, ...net?.env };
   // The CLI's own dirs are made before its first run: inside a read-only home it could not make them.
   const makeDirs = [...(l.hooks ? [l.hooks.spoolDir] : []), ...configPaths.filter((p) => path.extname(p) === '')];
   if (platform === 'darwin') {

@@ -20,7 +20,7 @@ export function sessionInfo(rt: SessionRuntime): LiveSession {
     usageLimit: rt.session.usageLimit,
     ...(rt.session.handedOver ? { handedOver: { from: rt.session.handedOver.from, to: rt.session.handedOver.to, until: rt.session.handedOver.until } } : {}),
     ...(rt.session.worktree ? { branch: rt.session.worktree.branch } : {}),
-    ...(rt.session.sandbox?.on ? { sandboxed: true } : {}),
+    ...(rt.session.sandbox?.on ? { sandboxed: true, sandboxNetwork: rt.session.sandbox.network } : {}),
     ...(rt.state === 'attention' && rt.attentionMessage ? { attention: rt.attentionMessage } : {}),
   };
 }

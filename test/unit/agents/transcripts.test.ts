@@ -11,7 +11,7 @@ import { claudeProjectDirName, claudeTranscriptPath } from '../../../main/agents
 import { codexRolloutExists, findCodexSession, parseCodexExitId } from '../../../main/agents/codex/rollouts.js';
 import { geminiChatExists } from '../../../main/agents/gemini/chats.js';
 import { findClaudeStatus, findClaudeStatusUnder, readClaudeStatusByPid } from '../../../main/agents/claude/session-status.js';
-import { descendsFrom } from '../../../main/os/process-tree.js';
+import { innerPidsUnder } from '../../../main/os/process-tree.js';
 import { firstPrompt, stateFilePaths } from '../../../main/agents/first-prompt.js';
 import { PROFILES } from '../../../main/agents/profiles.js';
 
@@ -77,7 +77,7 @@ describe('claude', () => {
     // Under this process (a FIFO named for it): nothing, at once.
     rmSync(path.join(dir, '4242.json'));
     execFileSync('mkfifo', [path.join(dir, `${process.pid}.json`)]);
-    expect(await findClaudeStatusUnder(env, process.ppid, descendsFrom)).toBeNull();
+    expect(await findClaudeStatusUnder(env, process.ppid, innerPidsUnder)).toBeNull();
   });
 
   it("finds the status file of a claude under the terminal's process, whatever conversation it names; not another's, nor one naming another pid", async () => {
@@ -89,10 +89,10 @@ describe('claude', () => {
     writeFileSync(path.join(dir, '1.json'), JSON.stringify({ pid: 1, sessionId: other, status: 'busy' })); // not under root
     // Named for a process under root, but its content is another process's (copied there): ignored.
     writeFileSync(path.join(dir, `${process.pid}.json`), JSON.stringify({ pid: 4242, sessionId: other, status: 'busy' }));
-    expect(await findClaudeStatusUnder(env, root, descendsFrom)).toBeNull();
+    expect(await findClaudeStatusUnder(env, root, innerPidsUnder)).toBeNull();
     writeFileSync(path.join(dir, `${process.pid}.json`), JSON.stringify({ pid: process.pid, sessionId: UUID, status: 'idle' }));
-    expect((await findClaudeStatusUnder(env, root, descendsFrom))?.sessionId).toBe(UUID);
-    expect(await findClaudeStatusUnder(env, process.pid + 1_000_000, descendsFrom)).toBeNull();
+    expect((await findClaudeStatusUnder(env, root, innerPidsUnder))?.sessionId).toBe(UUID);
+    expect(await findClaudeStatusUnder(env, process.pid + 1_000_000, innerPidsUnder)).toBeNull();
   });
 });
 

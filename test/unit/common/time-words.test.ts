@@ -19,7 +19,7 @@ describe('time words', () => {
   it('gives the local date and minute, and both together for a terminal', () => {
     const at = new Date(2026, 11, 6, 7, 46, 30).getTime();
     expect(localStamp(at)).toBe('2026-12-06 07:46');
-    expect(momentText(new Date(at).toISOString(), at + 4 * MIN)).toBe('2026-12-06 07:46 (4 min ago)');
+    expect(momentText(new Date(at).toISOString(), at + 4 * MIN)).toBe('2026-12-06 07:46, 4 min ago');
     expect(momentText('not a time', at)).toBe('not a time');
   });
 });

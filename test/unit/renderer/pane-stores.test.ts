@@ -103,7 +103,9 @@ describe('pane models', () => {
     expect(initRequest(EMPTY_FORM)).toEqual({ ok: false, errors: { projectDir: expect.any(String), name: expect.any(String) } });
     expect(initRequest({ ...EMPTY_FORM, projectDir: '/p', name: '!!!', profile: 'shell' })).toEqual({ ok: false, errors: { name: expect.stringMatching(/letters or digits/), command: expect.any(String) } });
     expect(initRequest({ ...EMPTY_FORM, projectDir: '/p', name: 'Tool.app' })).toEqual({ ok: false, errors: { name: expect.stringMatching(/^Not as "tool\.app": it may not end in "\.app"/) } });
-    expect(initRequest({ ...EMPTY_FORM, projectDir: ' /p ', name: 'x', task: ' t ', command: 'ignored' })).toEqual({ ok: true, params: { projectDir: '/p', name: 'x', profile: 'claude', backend: 'tmux', task: 't' } });
+    expect(initRequest({ ...EMPTY_FORM, projectDir: ' /p ', name: 'x', task: ' t ', command: 'ignored' })).toEqual({ ok: true, params: { projectDir: '/p', name: 'x', profile: 'claude', backend: 'tmux', task: 't', sandbox: false } });
+    // The sandbox as chosen (the settings' until changed), its network only when on.
+    expect(initRequest({ ...EMPTY_FORM, projectDir: '/p', name: 'x', sandbox: true, network: 'allowlist' })).toMatchObject({ ok: true, params: { sandbox: true, sandboxNetwork: 'allowlist' } });
     expect(initRequest({ ...EMPTY_FORM, projectDir: '/p', name: 'Fix refunds!', worktree: true, branch: ' ' })).toMatchObject({ ok: true, params: { name: 'fix-refunds', worktree: {} } });
     expect(initRequest({ ...EMPTY_FORM, projectDir: '/p', name: 'x', worktree: true, branch: 'b' })).toMatchObject({ ok: true, params: { worktree: { branch: 'b' } } });
   });

@@ -3,7 +3,8 @@
 // meets its limit (its epoch form, a reset seconds ahead), codex takes the session, works (a file, a
 // work-log entry), and at the reset codex is ended and claude resumes by its own id, told the entries
 // and the files codex changed since the hand-off and nothing of claude's own before it; one SESSION
-// RESUMED and one session.handedOff per move, nothing typed. `handoff:codex:stay`: codex keeps it.
+// RESUMED and one session.handedOff per move, nothing typed. `handoff:codex:stay`: codex keeps it. A
+// limit first seen with no reset (a retry banner) is handed over only once its reset is known.
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
@@ -150,5 +151,30 @@ it('handoff:codex:stay keeps codex past the reset, and says nothing of claude', 
   const log = h.workLog('st');
   expect(log).not.toMatch(/HANDED BACK/);
   expect(count(log, /- SESSION RESUMED/g)).toBe(1);
+  expect(events(u, 'session.handedOff')).toHaveLength(1);
+});
+
+it('a limit first seen with no reset is handed over once its reset is known, the way back kept for it', { timeout: 90_000 }, async () => {
+  h = harness('hand-wait');
+  h.init('w', 'direct');
+  writeFileSync(path.join(h.stateDir('w'), 'session_state.md'), STATE);
+  expect(h.mori('set', 'w', 'onUsageLimit=handoff:codex').code).toBe(0);
+  const u = h.up(['w']);
+  await until('the claude agent', () => starts(h!).length === 1 && sessionJson(h!, 'w').agent.sessionId !== null, () => u.stderr() + h!.workLog('w'), DEADLINE_MS);
+  // Claude Code's retry banner first: a limit that names no reset yet.
+  expect(h.mori('send', 'w', 'limit:5-hour limit reached ∙ retrying…').code).toBe(0);
+  await until('limited with no reset', () => /no reset time given/.test(h!.workLog('w')), () => u.stderr() + h!.workLog('w'), DEADLINE_MS);
+  await new Promise((r) => setTimeout(r, 2_000));
+  expect(starts(h)).toHaveLength(1);
+  // Its record then names the reset: handed over now, the way back kept for that reset.
+  const resetSec = Math.ceil(Date.now() / 1000) + 30;
+  expect(h.mori('send', 'w', `limit:Claude AI usage limit reached|${resetSec}`).code).toBe(0);
+  await until('the codex agent', () => starts(h!).length === 2, () => u.stderr() + h!.workLog('w'), DEADLINE_MS);
+  const until_ = sessionJson(h, 'w').handedOver?.until ?? 0;
+  expect(until_).toBeGreaterThanOrEqual(resetSec * 1000);
+  // Within the jitter of a second after it.
+  expect(until_).toBeLessThanOrEqual(resetSec * 1000 + 1_000);
+  expect(h.workLog('w')).toContain(`- SESSION HANDED OFF - claude → codex (usage limit reached, resets ${clockWords(resetSec * 1000)})`);
+  expect(count(h.workLog('w'), /- SESSION HANDED OFF/g)).toBe(1);
   expect(events(u, 'session.handedOff')).toHaveLength(1);
 });
