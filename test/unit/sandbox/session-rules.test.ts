@@ -58,7 +58,9 @@ describe('sessionSandboxRules', () => {
   });
 
   it("follows each CLI's own overrides of its dirs", () => {
-    expect(claudeProfile.configPaths?.({ HOME: '/h', CLAUDE_CONFIG_DIR: '/c' })).toEqual(['/c', '/h/.claude.json']);
+    // With CLAUDE_CONFIG_DIR set, claude keeps its .claude.json inside that dir, not in the home.
+    expect(claudeProfile.configPaths?.({ HOME: '/h', CLAUDE_CONFIG_DIR: '/c' })).toEqual(['/c']);
+    expect(claudeProfile.configPaths?.({ HOME: '/h' })).toEqual(['/h/.claude', '/h/.claude.json']);
     expect(codexProfile.configPaths?.({ HOME: '/h', CODEX_HOME: '/x' })).toEqual(['/x']);
     expect(geminiProfile.configPaths?.({ HOME: '/h', GEMINI_CLI_HOME: '/g' })).toEqual(['/g/.gemini']);
     expect(opencodeProfile.configPaths?.({ HOME: '/h' })).toEqual(['/h/.config/opencode', '/h/.local/share/opencode', '/h/.local/state/opencode', '/h/.cache/opencode']);
