@@ -70,6 +70,8 @@ export interface LimitOptions {
   continuesItselfWithinMs?: number;
   /** Which one must go on first, the CLI by itself or Mori's nudge (with continuesItselfWithinMs): asserted. */
   first?: 'agent' | 'mori';
+  /** More `mori init` arguments for the session (e.g. `--sandbox`). */
+  initArgs?: readonly string[];
 }
 
 export interface RoundTrip {
@@ -105,7 +107,7 @@ export async function limitRoundTrip(harness: UpHarness, profile: string, rig: L
   const jitterMs = options.jitterMs ?? 0;
   harness.env['MORI_LIMIT_JITTER_MS'] = String(jitterMs);
   if (options.jitterSlot !== undefined) harness.env['MORI_LIMIT_JITTER_SLOT'] = options.jitterSlot;
-  const init = harness.mori('init', harness.project, '--name', 's', '--agent', profile, '--backend', 'tmux', '--task', TASK);
+  const init = harness.mori('init', harness.project, '--name', 's', '--agent', profile, '--backend', 'tmux', ...(options.initArgs ?? []), '--task', TASK);
   expect(init.code, init.stderr).toBe(0);
   const u = harness.up();
   const shown = (): string => {

@@ -3,6 +3,7 @@
 // first turn reaches its stand-in through the session's proxy (inside, its network namespace has only
 // its own loopback) and Mori records the CLI's own session id; after a SIGKILL of the agent's process
 // group the relaunch, sandboxed again, resumes that id and its next request carries the earlier turn.
+// And the real Claude Code's usage limit waited out in the sandbox (test/support/real-limit-round-trip.ts).
 // The CLIs come from test/support/agent-clis/install.sh's cache; absent → skipped.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,6 +17,8 @@ import { startGeminiApi } from '../../support/stand-ins/gemini-api.js';
 import type { StandIn } from '../../support/stand-ins/loopback-server.js';
 import { until } from '../../../testkit/until.js';
 import { messageTexts, MessagesApiStandIn } from '../../../testkit/messages-api.js';
+import { CLAUDE_CODE_PACKAGE, claudeEnv, claudeGatewayToken, installedAgentCli, seedClaudeConfig } from '../../../testkit/real-claude.js';
+import { limitRoundTrip, ROUND_TRIP_TIMEOUT_MS } from '../../support/real-limit-round-trip.js';
 
 const bwrapWorks = ((): boolean => {
   try {
@@ -188,4 +191,35 @@ describe.skipIf('skip' in opencode || noSandbox)(`opencode ${OPENCODE_VERSION} i
     expect(harness.workLog(NAME)).toMatch(/SESSION RESUMED - [^\n]*resum/);
     expect(sandboxedProcesses((opencode as { bin: string }).bin), 'the relaunched opencode sandboxed too').toBeGreaterThan(0);
   }, 300_000);
+});
+
+const claude = installedAgentCli(CLAUDE_CODE_PACKAGE, 'claude');
+
+describe.skipIf(claude === null || noSandbox)(`Claude Code ${CLAUDE_CODE_PACKAGE} at its usage limit in a sandbox with an allowlist network`, () => {
+  it('is limited with the reset the API sent, and resumed once after it with its conversation', async () => {
+    const api = await MessagesApiStandIn.start({ defaultText: `${REPLY}.` });
+    stop = () => api.stop();
+    const harness = (h = new UpHarness('sbx-claude-limit'));
+    Object.assign(harness.env, claudeEnv(claude as string, api.url, path.join(harness.tmp, 'user-home')), {
+      // The 429 is worded as a plan limit only for a gateway token (an API key gets "Request rejected (429)").
+      ANTHROPIC_API_KEY: undefined,
+      ANTHROPIC_AUTH_TOKEN: claudeGatewayToken(),
+    });
+    seedClaudeConfig(String(harness.env['CLAUDE_CONFIG_DIR']), harness.project);
+    // Its stand-in's host is allowed without a setting: it is ANTHROPIC_BASE_URL.
+    mkdirSync(harness.home, { recursive: true, mode: 0o700 });
+    writeFileSync(path.join(harness.home, 'settings.json'), JSON.stringify({ sandbox: { network: 'allowlist' } }));
+    const trip = await limitRoundTrip(
+      harness,
+      'claude',
+      {
+        limitUntil: (ms) => api.limitUntil(ms),
+        turns: () => api.turns().map((r) => ({ text: messageTexts(r.body).map((m) => m.text).join('\n'), at: r.at })),
+        replyWords: REPLY,
+      },
+      { initArgs: ['--sandbox'] },
+    );
+    expect(trip.resumedAfterS).toBeGreaterThanOrEqual(0);
+    expect(sandboxedProcesses(claude as string), 'the resumed claude in its own pid and network namespace').toBeGreaterThan(0);
+  }, ROUND_TRIP_TIMEOUT_MS);
 });
