@@ -82,6 +82,11 @@ describe.skipIf((!existsSync(CHROMIUM) || SKIP_WITHOUT_SSHD) && !process.env['CI
     expect(text).toMatch(/(…|\)|`)$/);
     expect(await said.evaluate((li) => li.scrollWidth <= li.clientWidth)).toBe(true);
     await w.shot('remote-unreachable');
+    // A smaller laptop screen too, then back to the harness's size.
+    const size = page.viewportSize();
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await w.shot('remote-unreachable-1280');
+    if (size) await page.setViewportSize(size);
     expect(await axeAudit(page, 'remote-unreachable')).toEqual([]);
 
     // The host comes back: the next login in the background gets through, and mute is no longer listed.
