@@ -7,6 +7,7 @@
 import * as z from 'zod/mini';
 import './zod-english.js';
 import { PROFILE_NAMES, SESSION_NAME_PATTERN } from './session-names.js';
+import { SANDBOX_NETWORKS } from './sandbox-networks.js';
 
 /** Bumped whenever session.json changes shape; readers refuse versions they do not know. */
 export const SESSION_SCHEMA_VERSION = 1;
@@ -134,8 +135,7 @@ export type HandedOver = z.infer<typeof HandedOver>;
 export const SessionWorktree = z.object({ path: z.string().check(z.minLength(1)), branch: z.string().check(z.minLength(1)), repo: z.string().check(z.minLength(1)) });
 export type SessionWorktree = z.infer<typeof SessionWorktree>;
 
-/** How a sandboxed session reaches the network (DESIGN.md §11 "Sandbox"): as the person does, not at all, or through a proxy to listed hosts. */
-export const SANDBOX_NETWORKS = ['full', 'none', 'allowlist'] as const;
+export { SANDBOX_NETWORKS } from './sandbox-networks.js';
 export const SandboxNetworkName = z.enum(SANDBOX_NETWORKS);
 /** What a sandboxed session sees of the person's home outside the paths bound. */
 export const SANDBOX_HOMES = ['read-only', 'hidden'] as const;

@@ -60,7 +60,12 @@ export class UsageBook {
       .finally(() => void (h.reading = null));
     const reading = h.reading;
     if (waitMs === null) await reading;
-    else await Promise.race([reading, new Promise((resolve) => setTimeout(resolve, waitMs).unref())]);
+    else {
+      // Cleared once the read wins: a listing would otherwise leave a timer per session behind.
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([reading, new Promise((resolve) => (timer = setTimeout(resolve, waitMs).unref()))]);
+      clearTimeout(timer);
+    }
     const { reader } = h;
     return { ...base, problem: reader.problem, days: reader.tally.perDay(), total: reader.tally.total(), last: reader.tally.last, partial: h.reading !== null || !h.caughtUp };
   }

@@ -70,6 +70,16 @@ export function loginUnfinished(r: Remote, said: string): string {
   return `${r.name} (${r.destination}): the ssh login did not finish within ${loginTimeoutSeconds()} s${saying}; check that ${r.destination} answers ssh on that port (\`ssh ${r.destination}\`)`;
 }
 
+/**
+ * ssh's last words on stderr, its last three whole lines joined: a line still being written when ssh's
+ * exit was seen (stderr is not waited for, see below) is left out rather than shown cut ("… / Conn"),
+ * unless it is all there is.
+ */
+export function saidLines(stderr: string): string {
+  const whole = stderr.lastIndexOf('\n') >= 0 ? stderr.slice(0, stderr.lastIndexOf('\n')) : stderr;
+  return whole.split('\n').map((l) => l.trim()).filter(Boolean).slice(-3).join(' / ');
+}
+
 /** ssh's stdin and stdout as the core's transport: one message per line; the close says why, from ssh's stderr. */
 class SshTransport implements Transport {
   private onFrameListener: (frame: string) => void = () => undefined;
@@ -139,7 +149,7 @@ class SshTransport implements Transport {
   /** Why the connection ended, in the person's words: ssh's own failure, a missing command, or the bridge's last words. */
   private why(code: number | null, signal: NodeJS.Signals | null): string {
     const r = this.remote;
-    const said = this.stderr.trim().split('\n').filter(Boolean).slice(-3).join(' / ');
+    const said = saidLines(this.stderr);
     const tail = said ? `: ${said}` : '';
     if (code === SSH_FAILED && LOGIN_TIMED_OUT.test(said)) return loginUnfinished(r, said);
     if (code === SSH_FAILED) return `${r.name} (${r.destination}) cannot be reached through ssh${tail}`;

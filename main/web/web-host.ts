@@ -19,6 +19,7 @@ import { IPC_MAX_LINE_CHARS, IpcRequestEnvelope, type IpcServerMessage } from '.
 import { MAX_TOKEN_CHARS, REMOTES_PATH, SESSION_PATH, TOKEN_PARAM, WebAuthMessage, WS_UNAUTHORIZED, WS_UNAUTHORIZED_REASON, type WebRemotesReply } from '../../common/web-session.js';
 import { API_PATH } from '../../common/web-session-names.js';
 import { ControlClient } from '../daemon-client/control-client.js';
+import { closeReason } from './close-reason.js';
 import { hostAllowed, newToken, originAllowed, WebAuth } from './web-auth.js';
 import { rendererRoot, securityHeaders, serveStatic } from './static-files.js';
 
@@ -157,7 +158,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
           if (!options.connectRemote) return Promise.resolve(fail('usage', 'this host reaches no remotes'));
           return options.connectRemote(remote);
         };
-        bridge(ws, connect).catch((err: unknown) => ws.close(1011, `bridge failed: ${(err as Error).message ?? String(err)}`.slice(0, 120)));
+        bridge(ws, connect).catch((err: unknown) => ws.close(1011, closeReason(`bridge failed: ${(err as Error).message ?? String(err)}`)));
       });
     });
   });
@@ -255,8 +256,8 @@ async function bridge(ws: WebSocket, connect: () => Promise<Result<Upstream>>): 
 
   const connected = await connect();
   if (!connected.ok) {
-    // A close reason is at most 123 bytes; the page shows it as why it is not connected.
-    ws.close(1011, Buffer.from(connected.message).subarray(0, 120).toString());
+    // The page shows the reason as why it is not connected (cut to a close frame's 123 bytes at a word).
+    ws.close(1011, closeReason(connected.message));
     return;
   }
   daemon = connected.value;

@@ -1,7 +1,7 @@
 // The new session dialog's Sandbox choice (DESIGN.md §11 "Sandbox", §13): off or on, and when on how
 // its sandbox reaches the network; both start as the daemon's settings have them. Runs in the renderer.
 import type { SessionSandbox } from '../../common/session.js';
-import { SANDBOX_NETWORKS } from '../../common/session.js';
+import { SANDBOX_NETWORKS } from '../../common/sandbox-networks.js';
 
 const HINT_ID = 'new-session-sandbox-hint';
 const NETWORK_HINT_ID = 'new-session-network-hint';

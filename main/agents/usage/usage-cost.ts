@@ -93,11 +93,22 @@ export function requestCost(r: UsageRecord, provider: string): number | null {
   return price === null ? null : price.total_price;
 }
 
+/**
+ * Windows found, per provider and model: a lookup takes up to half a millisecond (an unknown model
+ * runs every matcher of the table), and every request tallied asks for its model's window, so a
+ * listing after one request was appended to each of a hundred records would spend ~40 ms here.
+ */
+const windows = new Map<string, number | null>();
+
 /** The model's context window in tokens, or null when neither the table nor the overrides know it. */
 export function contextWindow(model: string | null, provider: string): number | null {
   if (model === null) return null;
   const override = WINDOW_OVERRIDES[model];
   if (override !== undefined) return override;
-  const price = lookup({ ...at(NaN), model }, provider);
-  return price?.model.context_window ?? null;
+  const key = `${provider}\n${model}`;
+  const known = windows.get(key);
+  if (known !== undefined) return known;
+  const found = lookup({ ...at(NaN), model }, provider)?.model.context_window ?? null;
+  windows.set(key, found);
+  return found;
 }
