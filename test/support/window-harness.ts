@@ -7,6 +7,7 @@ import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { build } from 'vite';
 import { MORI_BIN, REPO } from '../../testkit/mori-cli.js';
+import { SECRET_STORAGE_KEY } from '../../common/web-session-names.js';
 import { UpHarness } from './mori-up.js';
 import { until } from '../../testkit/until.js';
 
@@ -123,6 +124,10 @@ export class WindowHarness {
       if (m.type() === 'error') this.consoleErrors.push(`${m.text()} (${m.location().url})`);
     });
     await this.page.goto(this.url);
+    // The link's one-time token has left the address bar at once; a reload before its exchange has
+    // answered (a loaded runner: seconds) would find neither the token nor the secret. Tests begin
+    // once the page holds its secret, as a person's tab does a moment after it opened.
+    await this.page.waitForFunction((key) => sessionStorage.getItem(key) !== null, SECRET_STORAGE_KEY, { timeout: 60_000 });
   }
 
   /** The pid of the daemon `mori ui` started (it says so on stderr), or null when one was running already. */
