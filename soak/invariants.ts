@@ -1,0 +1,136 @@
+// The soak's invariant checkers: pure functions over what a run left (work logs, the agents' own
+// records, the fault times, the states and figures read at the end), each returning the violations
+// it found as sentences. Unit-tested on hand-made logs. Any process.
+
+/** One record line of a soak agent (testkit/fake-agent.mjs, FAKE_AGENT_SOAK_DIR). */
+export interface AgentRecord {
+  event: string;
+  pid: number;
+  at: number;
+  n?: number;
+  line?: string;
+  mode?: string;
+  since?: number;
+}
+
+/** Mori's lifecycle entries in a work log, in order. */
+const ENTRY = /^- (SESSION INTERRUPTED|SESSION RESUMED|SESSION NEEDS ATTENTION|SESSION STARTED|SESSION STOPPED|SESSION FINISHED|REATTACHED)\b(.*)$/;
+
+/**
+ * Every SESSION INTERRUPTED answered by one SESSION RESUMED or a SESSION NEEDS ATTENTION with its
+ * reason (or REATTACHED: the supervisor was what stopped, and the next one found the tmux agent
+ * still running and went on with it, the interruption's one answer): a resume with no interruption pending is a second resume for one interruption; an
+ * interruption still pending at the end is unanswered (`settled`: the run is over and the bound passed).
+ */
+export function checkInterruptions(workLog: string, settled: boolean): string[] {
+  const out: string[] = [];
+  let pending: string | null = null;
+  let lastResume = '';
+  for (const line of workLog.split('\n')) {
+    const m = ENTRY.exec(line);
+    if (!m) continue;
+    const [, kind, rest] = m;
+    if (kind === 'SESSION INTERRUPTED') pending = line;
+    else if (kind === 'SESSION RESUMED') {
+      if (pending === null) out.push(`a second resume for one interruption: "${line}" after "${lastResume}"`);
+      pending = null;
+      lastResume = line;
+    } else if (kind === 'SESSION NEEDS ATTENTION') {
+      if (!/^ - \S/.test(rest ?? '')) out.push(`an attention without its reason: "${line}"`);
+      pending = null;
+    } else pending = null;
+  }
+  if (settled && pending !== null) out.push(`an interruption never answered: "${pending}"`);
+  return out;
+}
+
+const SOAK_LINE = /^- soak (\S+) #(\d+) ok$/;
+
+/** The agent's numbered lines all in the work log, in order, each whole; `written`: the numbers its record says it appended. */
+export function checkWorkLogLines(workLog: string, tag: string, written: readonly number[]): string[] {
+  const out: string[] = [];
+  const seen: number[] = [];
+  for (const line of workLog.split('\n')) {
+    if (!line.includes('- soak ')) continue;
+    const m = SOAK_LINE.exec(line);
+    if (!m) {
+      out.push(`a torn line: "${line.slice(0, 120)}"`);
+      continue;
+    }
+    if (m[1] !== tag) continue;
+    const n = Number(m[2]);
+    const prev = seen[seen.length - 1];
+    if (prev !== undefined && n <= prev) out.push(`line #${n} after #${prev}: out of order or twice`);
+    seen.push(n);
+  }
+  const present = new Set(seen);
+  const lost = written.filter((n) => !present.has(n));
+  if (lost.length > 0) out.push(`${lost.length} line(s) the agent wrote are not in the work log: #${lost.slice(0, 10).join(', #')}`);
+  return out;
+}
+
+/** No text typed twice into one agent: the same input twice in a row into one process with no fault between. */
+export function checkTypedTwice(records: readonly AgentRecord[], faultTimes: readonly number[]): string[] {
+  const out: string[] = [];
+  const last = new Map<number, AgentRecord>();
+  for (const r of records) {
+    if (r.event !== 'input') continue;
+    const prev = last.get(r.pid);
+    if (prev && prev.line === r.line && !faultTimes.some((t) => t > prev.at && t <= r.at)) {
+      out.push(`"${r.line?.slice(0, 80)}" typed twice into pid ${r.pid} (${r.at - prev.at} ms apart)`);
+    }
+    last.set(r.pid, r);
+  }
+  return out;
+}
+
+/**
+ * How long a turn must have shown before a typed input counts as a nudge while the agent worked:
+ * the screen's reading becomes current after 1.5 s (design §4), plus a second for a loaded machine.
+ */
+export const WORKING_GRACE_MS = 2_500;
+
+/** No nudge while the agent worked: an input that came in a turn begun more than the grace before. */
+export function checkNudgeWhileWorking(records: readonly AgentRecord[]): string[] {
+  return records
+    .filter((r) => r.event === 'input' && r.mode === 'working' && r.since !== undefined && r.at - r.since > WORKING_GRACE_MS)
+    .map((r) => `"${r.line?.slice(0, 80)}" typed into pid ${r.pid} ${r.at - (r.since ?? 0)} ms into a turn`);
+}
+
+/** The live states a session may be left in once the faults are over: running, limited with a plan, in attention with a reason. */
+const SETTLED = /^(running|limited|attention|finished)$/;
+
+export function checkNotStuck(states: readonly { name: string; state: string }[]): string[] {
+  return states.filter((s) => !SETTLED.test(s.state)).map((s) => `${s.name} is "${s.state}" past the bound`);
+}
+
+/** The daemon's RSS and open fds after the run within 10 % of their level after warm-up. */
+export const GROWTH_ALLOWED = 0.1;
+
+export function checkFootprint(warm: { rssKiB: number; fds: number } | null, end: { rssKiB: number; fds: number } | null): string[] {
+  if (!warm || !end) return [`the daemon's footprint could not be read (${warm ? 'end' : 'warm-up'})`];
+  const out: string[] = [];
+  if (end.rssKiB > warm.rssKiB * (1 + GROWTH_ALLOWED)) out.push(`RSS ${warm.rssKiB} → ${end.rssKiB} KiB`);
+  if (end.fds > warm.fds * (1 + GROWTH_ALLOWED)) out.push(`open fds ${warm.fds} → ${end.fds}`);
+  return out;
+}
+
+/** No orphan: at most one agent per session, one tmux server and one daemon while it runs; none of them, and no private git dir, once it is down. */
+export function checkOrphans(
+  live: { agents: ReadonlyMap<number, readonly number[]>; tmux: readonly number[]; daemons: readonly number[] },
+  down: { agents: number; daemons: number; privateGitDirs: number; directAgents: number },
+): string[] {
+  const out: string[] = [];
+  for (const [i, pids] of live.agents) if (pids.length > 1) out.push(`session ${i} has ${pids.length} agents: ${pids.join(', ')}`);
+  if (live.tmux.length > 1) out.push(`${live.tmux.length} tmux servers on one socket: ${live.tmux.join(', ')}`);
+  if (live.daemons.length > 1) out.push(`${live.daemons.length} daemons for one home`);
+  if (down.daemons > 0) out.push(`${down.daemons} daemon(s) alive after mori down`);
+  if (down.directAgents > 0) out.push(`${down.directAgents} direct agent(s) alive after mori down`);
+  if (down.privateGitDirs > 0) out.push(`${down.privateGitDirs} private git dir(s) left`);
+  return out;
+}
+
+/** No file Mori does not own overwritten: each file's content at the end as at the start. */
+export function checkUnowned(before: ReadonlyMap<string, string>, after: ReadonlyMap<string, string>): string[] {
+  return [...before].filter(([f, h]) => after.get(f) !== h).map(([f]) => `${f} changed`);
+}

@@ -1,0 +1,49 @@
+// `npm run soak -- [--faults N | --minutes M] [--seed S] [--sessions K] [--keep]`: the seeded soak,
+// its seed printed first (stderr) so a failing run replays, then one JSON object on stdout; exits 1
+// on any violation. Runs as its own Node process (tsx).
+import { parseArgs } from 'node:util';
+import { randomSeed } from './prng.js';
+import { runSoak } from './runner.js';
+
+/** Without --faults or --minutes: the CI run's size. */
+const DEFAULT_FAULTS = 100;
+/** The issue's night: twenty sessions, as many as a person runs side by side. */
+const DEFAULT_SESSIONS = 20;
+
+const { values } = parseArgs({
+  options: {
+    faults: { type: 'string' },
+    minutes: { type: 'string' },
+    seed: { type: 'string' },
+    sessions: { type: 'string' },
+    keep: { type: 'boolean' },
+  },
+});
+
+function count(name: string, raw: string | undefined, fallback: number | undefined): number | undefined {
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0) {
+    process.stderr.write(`soak: --${name} must be a positive number, not "${raw}"\n`);
+    process.exit(2);
+  }
+  return n;
+}
+
+if (values.faults !== undefined && values.minutes !== undefined) {
+  process.stderr.write('soak: give --faults or --minutes, not both\n');
+  process.exit(2);
+}
+const seed = values.seed !== undefined ? Number(values.seed) >>> 0 : randomSeed();
+process.stderr.write(`soak: seed ${seed}\n`);
+const minutes = count('minutes', values.minutes, undefined);
+const result = await runSoak({
+  seed,
+  faults: minutes === undefined ? count('faults', values.faults, DEFAULT_FAULTS) : undefined,
+  minutes,
+  sessions: count('sessions', values.sessions, DEFAULT_SESSIONS)!,
+  keep: values.keep === true,
+  log: (l) => process.stderr.write(`${l}\n`),
+});
+process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+process.exit(result['pass'] === true ? 0 : 1);

@@ -1,0 +1,52 @@
+// The soak's fault schedule: which fault, on which session, after what pause and for how long, drawn
+// from a seed alone, so the same seed gives the same faults. Pure; any process.
+import { rng } from './prng.js';
+
+export const FAULT_KINDS = ['kill-agent', 'kill-group', 'kill-daemon', 'kill-tmux', 'down-up', 'sleep'] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
+
+export interface Fault {
+  /** Its place in the schedule, from 0. */
+  i: number;
+  kind: FaultKind;
+  /** The session it aims at (an index below `sessions`); the daemon-wide faults ignore it. */
+  session: number;
+  /** The pause before it, ms. */
+  gapMs: number;
+  /** How long it lasts: the time a killed daemon stays down, a `down` before the `up`, a sleep. */
+  holdMs: number;
+}
+
+/**
+ * How often each fault comes, out of 100. The agent kills are the commonest fault of a real night;
+ * the daemon-wide ones are rarer as each costs seconds of a loaded machine (a Node start, a sleep
+ * past the drift detector's 5 s), and every agent they hit counts toward its crash-loop guard.
+ */
+export const FAULT_WEIGHTS: Readonly<Record<FaultKind, number>> = {
+  'kill-agent': 44,
+  'kill-group': 28,
+  'kill-daemon': 8,
+  'kill-tmux': 7,
+  'down-up': 8,
+  sleep: 5,
+};
+
+/** Pauses between faults: short enough that faults overlap a resume under way, long enough for ~1 fault a second. */
+const GAP_MS = [100, 800] as const;
+/** A killed daemon or a `mori down` stays down up to 2 s before `mori up --daemon`, as a login item restarts it. */
+const DOWN_MS = [0, 2_000] as const;
+/** A sleep must outlast the drift detector's 5 s threshold (plus its 1 s tick) to be seen as one. */
+const SLEEP_MS = [6_500, 9_000] as const;
+
+export function schedule(seed: number, faults: number, sessions: number): Fault[] {
+  const r = rng(seed);
+  const out: Fault[] = [];
+  for (let i = 0; i < faults; i++) {
+    const kind = r.pick(FAULT_WEIGHTS);
+    const session = r.int(0, sessions - 1);
+    const gapMs = r.int(GAP_MS[0], GAP_MS[1]);
+    const holdMs = kind === 'sleep' ? r.int(SLEEP_MS[0], SLEEP_MS[1]) : kind === 'kill-daemon' || kind === 'down-up' ? r.int(DOWN_MS[0], DOWN_MS[1]) : 0;
+    out.push({ i, kind, session, gapMs, holdMs });
+  }
+  return out;
+}

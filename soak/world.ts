@@ -1,0 +1,225 @@
+// The soak's world: a temp root with its own MORI_HOME, TMPDIR, tmux socket and one git project per
+// session (the fake agent in soak mode behind the claude profile, half on tmux, half direct), the
+// daemon started and stopped through the real `mori`, and what runs now found in /proc.
+// Runs in the soak's own Node process (Linux: /proc).
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gitRepo, runMori, runMoriAsync, type MoriRun } from '../testkit/mori-cli.js';
+
+export const FAKE_AGENT = fileURLToPath(new URL('../testkit/fake-agent.mjs', import.meta.url));
+/** A turn of the soak agent: long enough that a nudge into a working agent is seen as one, short enough for many lines a minute. */
+const TURN_MS = 1_500;
+/** `mori init` runs this many at once: a Node start each, on two shared cores. */
+const INIT_BATCH = 4;
+
+export class World {
+  readonly root: string;
+  readonly home: string;
+  readonly tmp: string;
+  readonly records: string;
+  readonly socket: string;
+  readonly env: NodeJS.ProcessEnv;
+  readonly names: string[];
+
+  constructor(readonly sessions: number) {
+    this.root = realTmp(`mori-soak-`);
+    this.home = path.join(this.root, 'home');
+    this.tmp = path.join(this.root, 'tmp');
+    this.records = path.join(this.root, 'records');
+    mkdirSync(this.home, { mode: 0o700 });
+    mkdirSync(this.tmp);
+    mkdirSync(this.records);
+    this.socket = `mori-soak-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+    this.names = Array.from({ length: sessions }, (_, i) => `s${i}`);
+    this.env = {
+      TMPDIR: this.tmp,
+      MORI_TMUX_SOCKET: this.socket,
+      MORI_AGENT_BIN_CLAUDE: FAKE_AGENT,
+      CLAUDE_CONFIG_DIR: path.join(this.root, 'claude'),
+      FAKE_AGENT_SOAK_DIR: this.records,
+      FAKE_AGENT_SOAK_TURN_MS: String(TURN_MS),
+      FAKE_AGENT_RECORD: '',
+      FAKE_AGENT_SCRIPT: '',
+      MORI_START_STAGGER_MS: '0',
+      MORI_RESTART_BASE_MS: '100',
+      MORI_PROBE: 'none',
+    };
+  }
+
+  project(i: number): string {
+    return path.join(this.root, this.names[i]!);
+  }
+
+  stateDir(i: number): string {
+    return path.join(this.project(i), '.mori', this.names[i]!);
+  }
+
+  mori(...args: string[]): MoriRun {
+    return runMori(args, { home: this.home, cwd: this.root, env: this.env });
+  }
+
+  /** One git project and session per name, half of them on tmux (so a tmux server's death hits some). */
+  async init(): Promise<void> {
+    for (let b = 0; b < this.sessions; b += INIT_BATCH) {
+      const batch = this.names.slice(b, b + INIT_BATCH).map(async (name, k) => {
+        const i = b + k;
+        mkdirSync(this.project(i));
+        gitRepo(this.project(i));
+        const backend = i % 2 === 0 ? 'tmux' : 'direct';
+        const r = await runMoriAsync(['init', this.project(i), '--name', name, '--agent', 'claude', '--backend', backend, '--task', 'soak: work in turns'], {
+          home: this.home,
+          env: this.env,
+        });
+        if (r.code !== 0) throw new Error(`mori init ${name} failed: ${r.stderr}`);
+      });
+      await Promise.all(batch);
+    }
+  }
+
+  /** `mori up --daemon`: its pid, or null with the reason when another answers or it failed. */
+  up(): { pid: number | null; out: string } {
+    const r = this.mori('up', '--daemon', '--json');
+    try {
+      return { pid: Number((JSON.parse(r.stdout) as { pid: number }).pid), out: r.stdout };
+    } catch {
+      return { pid: null, out: `${r.stdout}${r.stderr}` };
+    }
+  }
+
+  down(): MoriRun {
+    return this.mori('down');
+  }
+
+  /** The daemon's pid as its socket's `mori ls` says, or null when none answers. */
+  daemonPid(): number | null {
+    const r = this.mori('ls', '--json');
+    try {
+      const pid = (JSON.parse(r.stdout) as { supervisor?: { pid?: number } }).supervisor?.pid;
+      return typeof pid === 'number' ? pid : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Live processes of this world: fake agents by session index, tmux servers of its socket, daemons of its home. */
+  processes(): { agents: Map<number, number[]>; tmux: number[]; daemons: number[] } {
+    const agents = new Map<number, number[]>();
+    const tmux: number[] = [];
+    const daemons: number[] = [];
+    for (const d of readdirSync('/proc').filter((x) => /^\d+$/.test(x))) {
+      const pid = Number(d);
+      let cmd: string[];
+      try {
+        cmd = readFileSync(`/proc/${d}/cmdline`, 'utf8').split('\0');
+        if (/^\S+\s+\S+\s+Z/.test(readFileSync(`/proc/${d}/stat`, 'utf8').replace(/\(.*\)/, 'x'))) continue; // a zombie is dead
+      } catch {
+        continue;
+      }
+      if (cmd.includes(FAKE_AGENT)) {
+        let cwd = '';
+        try {
+          cwd = readlinkSync(`/proc/${d}/cwd`);
+        } catch {
+          continue;
+        }
+        const i = this.names.findIndex((_, k) => cwd === this.project(k));
+        if (i >= 0) agents.set(i, [...(agents.get(i) ?? []), pid]);
+      } else if (cmd[0]?.endsWith('tmux') && cmd.includes(this.socket)) {
+        // A daemon's control-mode client is its child; any other tmux of the socket is a server (or an orphan).
+        const parent = parentOf(pid);
+        if (parent === null || !this.isDaemon(parent)) tmux.push(pid);
+      } else if (cmd[2] === 'up' && this.isDaemon(pid)) {
+        // A daemon's child with its command line is a pty's fork not yet exec'd (node-pty forks the daemon).
+        const parent = parentOf(pid);
+        if (parent === null || !this.isDaemon(parent)) daemons.push(pid);
+      }
+    }
+    return { agents, tmux, daemons };
+  }
+
+  private isDaemon(pid: number): boolean {
+    const env = environOf(pid);
+    return env.includes(`MORI_HOME=${this.home}`) && env.includes('MORI_DAEMON_CHILD=1');
+  }
+
+  /** Private git dirs left in this world's TMPDIR. */
+  privateGitDirs(): string[] {
+    return readdirSync(this.tmp).filter((f) => f.startsWith('mori-git-'));
+  }
+
+  /** Ends whatever is left (a soak that threw) and removes the root. */
+  cleanup(keep: boolean): void {
+    this.down();
+    const left = this.processes();
+    for (const pid of [...[...left.agents.values()].flat(), ...left.tmux, ...left.daemons]) signal(pid, 'SIGKILL');
+    spawnSync('tmux', ['-L', this.socket, 'kill-server'], { stdio: 'ignore' });
+    if (!keep) rmSync(this.root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+  }
+}
+
+function environOf(pid: number): string[] {
+  try {
+    return readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+  } catch {
+    return [];
+  }
+}
+
+/** A process in a few words for a finding: its pid, parent and command line. */
+export function describe(pid: number): string {
+  let cmd = '';
+  try {
+    cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim();
+  } catch {
+    return `${pid} (gone)`;
+  }
+  return `${pid} (parent ${parentOf(pid)}: ${cmd.slice(0, 160)})`;
+}
+
+function parentOf(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return null;
+  }
+}
+
+/** The process group a pid leads or belongs to (/proc/<pid>/stat's fifth field), or null when it is gone. */
+export function processGroup(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+  } catch {
+    return null;
+  }
+}
+
+/** Sends a signal; false when the process is gone. */
+export function signal(pid: number, sig: NodeJS.Signals): boolean {
+  try {
+    process.kill(pid, sig);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The resident set (KiB) and open fds of a process, or null when it is gone. */
+export function footprint(pid: number): { rssKiB: number; fds: number } | null {
+  try {
+    const rss = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return { rssKiB: Number(rss), fds: readdirSync(`/proc/${pid}/fd`).length };
+  } catch {
+    return null;
+  }
+}
+
+function realTmp(prefix: string): string {
+  const base = path.join(os.tmpdir(), `${prefix}${process.pid}-${Date.now().toString(36)}`);
+  mkdirSync(base);
+  return base;
+}
