@@ -18,8 +18,8 @@ export type InterruptCause = 'crash' | 'sleep' | 'network' | 'usage-limit' | 're
 /** By the agent's own id, fresh with the resume prompt, or the live agent went on (nudged or not). */
 export type ResumeHow = 'by-id' | 'fresh' | 'went-on';
 
-/** `WORDS IN CAPITALS - rest`: the shape of every line Mori writes (hand-back-words.ts reads it too). */
-const MORI_LINE = /^([A-Z][A-Z]+(?: [A-Z]+)*) - (.*)$/;
+/** `WORDS IN CAPITALS - rest`: the shape of every line Mori writes; a checkpoint's has its id before the dash. */
+const MORI_LINE = /^([A-Z][A-Z]+(?: [A-Z]+)*)(?: [0-9a-f]{7,40})? - (.*)$/;
 /** The verification summary (common/checks.ts summarizeResults), inside a VERIFIED or a RESUMED line. */
 const CHECKS = /checks (\d+)\/(\d+) passed(?: \((.*?)\))?(?:;|$)/;
 

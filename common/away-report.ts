@@ -215,7 +215,7 @@ function needsNow(s: AwaySessionInput, checksNow: AwayChecks | null, lastAttenti
   return null;
 }
 
-const RANK = (why: string): number => (why.startsWith('needs attention') ? 0 : why.startsWith('checks red') ? 1 : 2);
+const needOrder = (why: string): number => (why.startsWith('needs attention') ? 0 : why.startsWith('checks red') ? 1 : 2);
 
 /** The report: pure, from the inputs alone. */
 export function buildAwayReport(input: AwayInput): AwayReport {
@@ -254,8 +254,8 @@ export function buildAwayReport(input: AwayInput): AwayReport {
   const needsYou = sessions
     .filter((s) => s.needs !== null)
     .map((s) => ({ session: s.name, why: s.needs as string }))
-    .sort((a, b) => RANK(a.why) - RANK(b.why));
+    .sort((a, b) => needOrder(a.why) - needOrder(b.why));
   // Sessions that need the person come first, in the same order.
-  const order = (s: AwaySession): number => (s.needs === null ? 3 : RANK(s.needs));
+  const order = (s: AwaySession): number => (s.needs === null ? 3 : needOrder(s.needs));
   return { sinceMs: input.sinceMs, nowMs: input.nowMs, sinceFrom: input.sinceFrom, needsYou, sessions: sessions.sort((a, b) => order(a) - order(b)), quiet };
 }
