@@ -91,9 +91,9 @@ export interface AwaySession {
   /** The checks as they stood before the period and as they stand now (null: none ran). */
   checksBefore: AwayChecks | null;
   checksNow: AwayChecks | null;
-  changes: AwaySessionInput['changes'];
+  changes: { sinceSeq: number; files: { path: string; kind: string }[] } | { problem: string } | null;
   usage: { requests: number; cost: number; tokens: number; unpriced: number; fromDay: string; priceTable: string } | { problem: string };
-  account: { task: readonly string[]; nextSteps: readonly string[]; lastWorkingState: string | null; logLines: string[] } | { problem: string };
+  account: { task: string[]; nextSteps: string[]; lastWorkingState: string | null; logLines: string[] } | { problem: string };
 }
 
 export interface AwayReport {
@@ -246,9 +246,9 @@ export function buildAwayReport(input: AwayInput): AwayReport {
       timeline,
       checksBefore: walk.before,
       checksNow,
-      changes: s.changes,
+      changes: s.changes === null || 'problem' in s.changes ? s.changes : { sinceSeq: s.changes.sinceSeq, files: [...s.changes.files] },
       usage: usageIn(s.usage, input.sinceDay),
-      account: 'problem' in s.task ? s.task : { ...s.task, logLines: walk.logLines.slice(-ACCOUNT_LINES) },
+      account: 'problem' in s.task ? s.task : { task: [...s.task.task], nextSteps: [...s.task.nextSteps], lastWorkingState: s.task.lastWorkingState, logLines: walk.logLines.slice(-ACCOUNT_LINES) },
     });
   }
   const needsYou = sessions
