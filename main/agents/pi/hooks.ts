@@ -11,6 +11,8 @@
 //   - Idle (agent_end whose last answer did not fail); Failed (one that did: Pi may retry it by
 //     itself, so the screen, which shows its countdown or its final error, says what follows);
 //   - SessionEnd (session_shutdown).
+// The same layer turns off its install telemetry and its update check (PI_TELEMETRY=0,
+// PI_SKIP_VERSION_CHECK=1) unless the person's environment says otherwise.
 // Pi asks no permission for its tools, so nothing here means needs-input. Event names and payloads
 // checked against the 0.73.1 package (test/integration/agents/real-pi.test.ts). Pure.
 import type { AgentHooks } from '../profile.js';
@@ -21,6 +23,13 @@ import { PI_ID_FORM, piSessionDir } from './sessions.js';
 
 /** The events Mori's extension writes, as the spool files' event names. */
 export const PI_HOOK_EVENTS = ['SessionStart', 'Busy', 'Idle', 'Failed', 'SessionEnd'] as const;
+
+/** What Mori's layer turns off: the install/update ping to pi.dev, and the latest-version check at start. */
+export const PI_QUIET_ENV = { PI_TELEMETRY: '0', PI_SKIP_VERSION_CHECK: '1' } as const;
+
+/** The quiet variables the person's environment does not already set. */
+const quietEnv = (env: Readonly<Record<string, string | undefined>>): Record<string, string> =>
+  Object.fromEntries(Object.entries(PI_QUIET_ENV).filter(([k]) => env[k] === undefined || env[k] === ''));
 
 /** The extension module's text, its spool dir and Mori's session dir fixed in it. */
 export function piExtensionText(spoolDir: string, sessionDir: string): string {
@@ -83,7 +92,7 @@ function piReport(event: string, payload: unknown): HookReport {
 
 export const piHooks: AgentHooks = {
   layer(args, place, env): HookLayer {
-    return { args: [...args, '-e', place.pluginFile], env: {}, files: [{ path: place.pluginFile, text: piExtensionText(place.spoolDir, piSessionDir(env)) }] };
+    return { args: [...args, '-e', place.pluginFile], env: quietEnv(env), files: [{ path: place.pluginFile, text: piExtensionText(place.spoolDir, piSessionDir(env)) }] };
   },
   report: piReport,
 };

@@ -52,7 +52,8 @@ describe("Pi 0.73.1's extension", () => {
   it("is a module in Mori's home named with -e, its spool and session dirs in it", () => {
     const layer = hookLayer(pi, ['--session', '/a/x.jsonl'], place, { PI_CODING_AGENT_DIR: '/a' });
     expect(layer?.args).toEqual(['--session', '/a/x.jsonl', '-e', '/m/hooks/n1.mjs']);
-    expect(layer?.env).toEqual({});
+    expect(layer?.env).toEqual({ PI_TELEMETRY: '0', PI_SKIP_VERSION_CHECK: '1' });
+    expect(hookLayer(pi, [], place, { PI_TELEMETRY: '1' })?.env).toEqual({ PI_SKIP_VERSION_CHECK: '1' });
     expect(layer?.files[0]?.path).toBe('/m/hooks/n1.mjs');
     expect(layer?.files[0]?.text).toContain('const dir = "/m/hooks/n1";');
     expect(layer?.files[0]?.text).toContain('const sessions = "/a/sessions/mori";');
