@@ -3,7 +3,8 @@
 // the state-file prompt in its first request into the session file Mori named (`--session`), goes
 // working → waiting by Mori's extension alone (the screen not read: MORI_TEST_HOOKS_ONLY), its
 // SessionStart naming that file; after a SIGKILL the relaunch resumes the same file and its next
-// request carries the earlier turn. Nothing is written into the project. The CLI comes from
+// request carries the earlier turn into the same file, from which `mori usage` reads both answers.
+// Nothing is written into the project. The CLI comes from
 // test/support/agent-clis/install.sh's cache; absent → skipped.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -85,6 +86,14 @@ describe.skipIf('skip' in found)(`Pi ${PI_VERSION} under mori up${'skip' in foun
     await until('the resumed answer in the same file', () => readFileSync(file, 'utf8').includes(`${REPLY} 2`), w, CLI_START_MS);
     expect(readdirSync(path.dirname(file))).toEqual([`${id}.jsonl`]);
     await until('the resumed agent idle', () => activities(u).filter((x) => x === 'waiting').length >= 3 && activities(u).at(-1) === 'waiting', w, CLI_START_MS);
+    // `mori usage` reads both answers from the session file; the stand-in's second is mostly cached.
+    const usage = harness.mori('usage', 's', '--json');
+    expect(usage.code, usage.stderr).toBe(0);
+    const [total] = (JSON.parse(usage.stdout) as { sessions: { total: { requests: number; input: number; output: number; cacheRead: number } }[] }).sessions.map((x) => x.total);
+    expect(total?.requests).toBe(2);
+    expect(total?.input).toBeGreaterThan(0);
+    expect(total?.output).toBe(6 + 7);
+    expect(total?.cacheRead).toBeGreaterThan(0);
     // Nothing Mori wrote for it is in the project.
     expect(readdirSync(harness.project).filter((n) => n === '.pi')).toEqual([]);
     console.log(`pi: whole test ${Math.round((Date.now() - t0) / 1000)} s`);
