@@ -85,7 +85,8 @@ export function AwayDialog(props: { state: AwayState } & AwayActions) {
   const view = report === null ? null : awayView(report);
   return (
     <Modal title="While you were away" onClose={props.onClose} wide>
-      <div class="away-body">
+      {/* Focus starts on the report itself, so that the arrows scroll it and Enter acts on nothing unread. */}
+      <div class="away-body" tabIndex={0} role="region" aria-label="The report">
         {view === null ? null : (
           <>
             <p class="muted">{view.since}</p>

@@ -5,8 +5,9 @@
 // window's last look before it. On opening, the report shows by itself: what needs the person first,
 // each item in order with its outcome, the agent's text with its escapes shown; the Changes button
 // opens the session's Changes; the palette brings it back; "Got it" moves the window's mark, and a
-// reload does not show it again. No serious axe violation in either theme. Screenshots at 1440×900
-// and 1280×720, light and dark, go to out/e2e-screenshots/away-*.png.
+// reload does not show it again; a real crash loop the daemon lives through (the fake agent crashing)
+// opens it on the next opening after a look before it. No serious axe violation in either theme.
+// Screenshots at 1440×900, 1280×720 and 390×844, light and dark, go to out/e2e-screenshots/away-*.png.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,14 +15,24 @@ import { offlineCheckpointPorts } from '../../main/cli/offline-session-write.js'
 import { updateSessionFile } from '../../main/state/session-file.js';
 import { appendEntry } from '../../main/state/work-log.js';
 import { writeCheckpoint } from '../../main/supervisor/checkpoints/checkpoint.js';
-import { untilValue } from '../../testkit/until.js';
+import { until, untilValue } from '../../testkit/until.js';
 import { axeAudit } from '../support/axe-audit.js';
+import { call, client } from '../support/daemon.js';
 import { at, NIGHT, NIGHT_CHECKPOINTS } from '../support/fixtures/away-night.js';
 import { buildRenderer, CHROMIUM, WindowHarness } from '../support/window-harness.js';
 
 let w: WindowHarness;
 /** The night began 10 hours ago, so it ended an hour ago. */
 const base = new Date(Date.now() - 10 * 3_600_000);
+
+async function send(session: string, text: string): Promise<void> {
+  const { c } = await client(w.h.home);
+  try {
+    await call(c, 'send', { session, text, enter: true });
+  } finally {
+    c.close();
+  }
+}
 
 const windowMark = (): number => (JSON.parse(readFileSync(path.join(w.h.home, 'last-looked.json'), 'utf8')) as Record<string, number>)['window'] ?? 0;
 
@@ -44,6 +55,8 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('while you were awa
       const r = await writeCheckpoint(web, w.h.project, offlineCheckpointPorts(), at(m, base), { reason: 'periodic' });
       expect(r.ok && r.value.changed).toBe(true);
     }
+    // Two crashes make a crash loop here (five by default): read when the daemon starts.
+    writeFileSync(path.join(w.h.home, 'settings.json'), JSON.stringify({ restart: { crashLoopCount: 2 } }));
     // The person last looked at the window half an hour before the night began.
     writeFileSync(path.join(w.h.home, 'last-looked.json'), JSON.stringify({ window: base.getTime() - 30 * 60_000 }));
     await w.start();
@@ -106,5 +119,40 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('while you were awa
     await untilValue('the reloaded window recording its look', () => Promise.resolve(windowMark()), (m) => m > looked, 60_000);
     await page.getByRole('tab', { name: 'Changes' }).waitFor();
     expect(await dialog.count()).toBe(0);
+  });
+
+  it("a crash loop the daemon lived through while nobody looked opens the report on the window's next opening", async () => {
+    const { page } = w;
+    // web's agent (the fake one behind claude) crashes twice: the daemon restarts it once, then stops at the loop.
+    for (const i of [1, 2]) {
+      await until(`start ${i} of web's agent`, () => w.h.starts().length >= i, () => w.h.workLog('web'));
+      await expect.poll(() => page.getByRole('listbox', { name: 'Sessions' }).getByRole('option', { name: /web/ }).innerText(), { timeout: 25_000 }).toMatch(/waiting/);
+      await send('web', 'crash');
+    }
+    await until('the crash loop in the work log', () => w.h.workLog('web').includes('SESSION NEEDS ATTENTION - crash-loop'), () => w.h.workLog('web'));
+    // The person had last looked half an hour ago (after the night, before the crashes).
+    writeFileSync(path.join(w.h.home, 'last-looked.json'), JSON.stringify({ window: Date.now() - 30 * 60_000 }));
+    await page.reload();
+    const dialog = page.getByRole('dialog', { name: 'While you were away' });
+    await dialog.waitFor({ timeout: 60_000 });
+    expect(await dialog.getByRole('region', { name: 'Needs you now' }).getByRole('listitem').allInnerTexts()).toEqual([
+      expect.stringMatching(/^api: needs attention \(crash-loop\)/),
+      expect.stringMatching(/^web: needs attention \(crash-loop\)/),
+    ]);
+    const items = await dialog.getByRole('list', { name: 'What happened in web (claude)' }).getByRole('listitem').allInnerTexts();
+    expect(items, w.h.workLog('web')).toEqual([expect.stringMatching(/crash loop \(2 crashes\) → still in attention: crash-loop/)]);
+    // Nothing of the night before the look.
+    expect(await dialog.getByRole('list', { name: 'What happened in api (claude)' }).count()).toBe(0);
+    // On a phone's screen it fits the width, its actions in reach.
+    await page.setViewportSize({ width: 390, height: 844 });
+    // The dialog itself (the window behind it is the phone layout's to fit).
+    const box = await dialog.evaluate((d) => ({ left: d.getBoundingClientRect().left, right: d.getBoundingClientRect().right, inner: d.scrollWidth - d.clientWidth }));
+    expect(box.left).toBeGreaterThanOrEqual(0);
+    expect(box.right).toBeLessThanOrEqual(390);
+    expect(box.inner).toBe(0);
+    await dialog.getByRole('button', { name: 'Got it' }).waitFor();
+    expect(await dialog.getByRole('button', { name: 'Got it' }).isVisible()).toBe(true);
+    await w.shot('away-phone');
+    await page.setViewportSize({ width: 1440, height: 900 });
   });
 });
