@@ -56,6 +56,8 @@ export const LiveSession = z.object({
   sandboxed: z.optional(z.boolean()),
   /** How its sandbox reaches the network, when it has one. */
   sandboxNetwork: z.optional(SandboxNetworkName),
+  /** The permission mode its agent's record says it runs in ("auto", "default", "bypass"…; agent-written: shown through visible-text); absent: unknown. */
+  permissionMode: z.optional(z.string().check(z.maxLength(32))),
   /** While in `attention`: why, as last announced (`session.attention`), for a client that came after it. */
   attention: z.optional(z.object({ reason: z.string(), message: z.string() })),
   /** The first line of session_state.md's current task (`list` only; agent-written: shown through visible-text). */

@@ -198,6 +198,14 @@ export interface AgentProfile {
   /** Its own record of each request's tokens (usage/usage-record.ts); absent: Mori shows no usage for it. */
   usage?: UsageSource;
   /**
+   * A supervisor of the CLI's own that may hold a conversation (DESIGN.md §5 "Agents that supervise
+   * themselves"): `holding` gives the words saying so, and the way to it, when one of its live
+   * sessions holds `agentSessionId` (a resume would start a copy), else null. Absent: none.
+   */
+  ownSupervisor?: { holding(env: Env, agentSessionId: string): Promise<string | null> };
+  /** The permission mode its record says the conversation runs in ("auto", "default", "bypass"…), or null; absent: none kept. */
+  permissionMode?(ref: AgentSessionRef, env: Env): Promise<string | null>;
+  /**
    * The CLI's own config and data dirs and files (absolute, after the env overrides it honours), which
    * a sandboxed session binds read-write (DESIGN.md §11 "Sandbox"); absent: none.
    */

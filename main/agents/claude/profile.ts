@@ -15,6 +15,8 @@ import { claudeBusySince, findClaudeAgentStatus } from './session-status.js';
 import { claudeHooks } from './hooks.js';
 import { claudeLimits } from './limits.js';
 import { claudeUsage } from './usage.js';
+import { claudeDaemonHolding, heldWords } from './agent-daemon.js';
+import { claudePermissionMode } from './permission-mode.js';
 import { nudgeText } from '../first-prompt.js';
 import { positionalPrompt, resolveBin, UUID_ID_FORM, UUID_PATTERN } from '../launch-helpers.js';
 import { PASTE_SETTLE_MS, type TypingRules } from '../typing.js';
@@ -107,4 +109,12 @@ export const claudeProfile: AgentProfile = {
   limits: claudeLimits,
   usage: claudeUsage,
   status: { find: findClaudeAgentStatus },
+  // Its background service (`claude --bg`, agent-daemon.ts): a conversation it holds is opened with `claude attach`, never resumed.
+  ownSupervisor: {
+    async holding(env, agentSessionId) {
+      const held = await claudeDaemonHolding(env, agentSessionId);
+      return held === null ? null : heldWords(held);
+    },
+  },
+  permissionMode: claudePermissionMode,
 };

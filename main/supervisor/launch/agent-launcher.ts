@@ -129,6 +129,9 @@ export class AgentLauncher {
       return moves.attention(rt, 'launch-failed', plan.message);
     }
     const { spec, kind } = plan.value;
+    // A conversation the CLI's own supervisor holds is not resumed: `--resume` would start a copy of it.
+    const held = kind === 'resume' && spec.agentSessionId !== null ? await rt.profile.ownSupervisor?.holding(this.ports.env, spec.agentSessionId) : null;
+    if (held) return moves.attention(rt, 'held-by-agent-daemon', held);
     const program = checkAgentProgram(rt.profile.name, spec.file, this.ports.env, spec.cwd);
     if (!program.ok) return moves.attention(rt, 'agent-missing', program.message);
     // A sandboxed session never starts without its sandbox: what is missing is the person's to install.
@@ -239,6 +242,14 @@ export class AgentLauncher {
     if (signal !== null && rt.run === run && (signal.resetAtMs === null || signal.resetAtMs > ports.clock.wallMs())) ports.limits.report(rt, signal);
   }
 
+  /** The permission mode the agent's record says now (read at each activity change: a mode changes between turns). */
+  private async readPermissionMode(rt: SessionRuntime, run: AgentRun): Promise<void> {
+    const read = rt.profile.permissionMode;
+    if (read === undefined) return;
+    const mode = await read({ agentSessionId: rt.session.agent.sessionId, cwd: rt.session.agent.cwd ?? rt.projectDir }, this.ports.env);
+    if (rt.run === run && mode !== null) rt.notePermissionMode(mode);
+  }
+
   /**
    * The agent's status file (claude's) names another conversation than the one recorded (a `/clear`
    * with hooks off, where no SessionStart tells): the next resume opens the one the person is in. The id is the
@@ -291,6 +302,7 @@ export class AgentLauncher {
         ports.emit({ type: 'session.activity', ...ports.moves.base(rt), from: t.from, to: t.to });
         if (t.to === 'working') ports.limits.working(rt);
         if (turnEnded(t.from, t.to)) background(this.transcriptLimit(rt, run), `reading the transcript of ${rt.name} for a usage limit`);
+        background(this.readPermissionMode(rt, run), `reading the permission mode of ${rt.name}`);
         const prompt = t.to === 'waiting' ? run.takePendingPrompt() : null;
         if (prompt !== null) {
           background(ports.typist.type(rt, prompt, 'first prompt'), `typing the first prompt of ${rt.name}`);
