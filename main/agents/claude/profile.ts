@@ -85,6 +85,9 @@ export const claudeProfile: AgentProfile = {
       /Do you trust the files in this folder\?/,
       /Enter to confirm · Esc to cancel/,
       /Esc to cancel · Tab to amend/,
+      // Its choosers (the offer to make auto mode the default, shown after a turn in manual mode).
+      /↑\/↓ to choose · Esc to cancel/,
+      /Make auto mode your default permission mode\?/,
       /Select login method|Paste code here if prompted|Press Enter to continue/,
     ],
     // The retry line names the error it retries ("Unable to connect to API … · Retrying in 5s"): the
