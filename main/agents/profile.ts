@@ -151,6 +151,16 @@ export interface AgentStatus {
   writtenAtMs: number;
 }
 
+/** A conversation the CLI's own supervisor holds: the words saying so, and its conversation id and arguments to open it there. */
+export interface HeldConversation {
+  words: string;
+  agentSessionId: string;
+  /** Where it runs, as its supervisor records it; null: not said. */
+  cwd: string | null;
+  /** The arguments of the CLI's own program that open it in a terminal (`attach <short>`). */
+  attachArgs: string[];
+}
+
 export interface AgentProfile {
   name: ProfileName;
   /** The name people know the agent by. */
@@ -199,10 +209,10 @@ export interface AgentProfile {
   usage?: UsageSource;
   /**
    * A supervisor of the CLI's own that may hold a conversation (DESIGN.md §5 "Agents that supervise
-   * themselves"): `holding` gives the words saying so, and the way to it, when one of its live
-   * sessions holds `agentSessionId` (a resume would start a copy), else null. Absent: none.
+   * themselves"): `holding` says so, and how to open it there, when one of its live sessions holds
+   * `agentSessionId` (its id or the supervisor's short id; a resume would start a copy), else null. Absent: none.
    */
-  ownSupervisor?: { holding(env: Env, agentSessionId: string): Promise<string | null> };
+  ownSupervisor?: { holding(env: Env, agentSessionId: string): Promise<HeldConversation | null> };
   /** The permission mode its record says the conversation runs in ("auto", "default", "bypass"…), or null; absent: none kept. */
   permissionMode?(ref: AgentSessionRef, env: Env): Promise<string | null>;
   /**

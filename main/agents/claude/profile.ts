@@ -116,7 +116,7 @@ export const claudeProfile: AgentProfile = {
   ownSupervisor: {
     async holding(env, agentSessionId) {
       const held = await claudeDaemonHolding(env, agentSessionId);
-      return held === null ? null : heldWords(held);
+      return held === null ? null : { words: heldWords(held), agentSessionId: held.sessionId, cwd: held.cwd, attachArgs: ['attach', held.short] };
     },
   },
   permissionMode: claudePermissionMode,

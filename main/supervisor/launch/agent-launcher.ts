@@ -128,10 +128,15 @@ export class AgentLauncher {
       if (plan.code === 'untrusted') return moves.attention(rt, 'needs-trust', plan.message);
       return moves.attention(rt, 'launch-failed', plan.message);
     }
-    const { spec, kind } = plan.value;
-    // A conversation the CLI's own supervisor holds is not resumed: `--resume` would start a copy of it.
-    const held = kind === 'resume' && spec.agentSessionId !== null ? await rt.profile.ownSupervisor?.holding(this.ports.env, spec.agentSessionId) : null;
-    if (held) return moves.attention(rt, 'held-by-agent-daemon', held);
+    const { kind } = plan.value;
+    // A conversation the CLI's own supervisor holds is not resumed: `--resume` would start a copy of
+    // it. One taken from it (`mori init --adopt`) is opened there, however the relaunch was planned;
+    // any other waits for the person.
+    const adopted = rt.session.agent.fromOwnSupervisor === true;
+    const heldId = kind === 'resume' ? plan.value.spec.agentSessionId : adopted && kind !== 'new' ? rt.session.agent.sessionId : null;
+    const held = heldId !== null ? await rt.profile.ownSupervisor?.holding(this.ports.env, heldId) : null;
+    if (held && !adopted) return moves.attention(rt, 'held-by-agent-daemon', held.words);
+    const spec = held ? { ...plan.value.spec, args: held.attachArgs, agentSessionId: held.agentSessionId, typePrompt: null } : plan.value.spec;
     const program = checkAgentProgram(rt.profile.name, spec.file, this.ports.env, spec.cwd);
     if (!program.ok) return moves.attention(rt, 'agent-missing', program.message);
     // A sandboxed session never starts without its sandbox: what is missing is the person's to install.
@@ -143,7 +148,8 @@ export class AgentLauncher {
     const { backend, note } = await this.backendFor(rt.session.backend);
     const size = this.ports.size ?? DEFAULT_SIZE;
     const launchedAt = this.ports.clock.wallMs();
-    const hooks = this.ports.hooks?.prepare(rt, spec, this.ports.env) ?? null;
+    // An attached conversation runs in the agent's own supervisor, started without Mori's hook layer.
+    const hooks = held ? null : (this.ports.hooks?.prepare(rt, spec, this.ports.env) ?? null);
     const env = { ...agentEnvironment(this.ports.env, { sessionId: rt.id, stateDir: rt.stateDir }), ...hooks?.env };
     const line = await sandboxedCommand({
       ...{ sessionId: rt.id, session: rt.session.sandbox, settings: this.ports.sandbox ?? SANDBOX_DEFAULTS, profile: rt.profile, workDir: spec.cwd, stateDir: rt.stateDir, env },
@@ -186,7 +192,7 @@ export class AgentLauncher {
       agent: { ...leaveBehind(s.agent, plan.value.leavesBehind ?? null), sessionId: learnsId ? null : (spec.agentSessionId ?? s.agent.sessionId), cwd: spec.agentSessionId !== null ? spec.cwd : s.agent.cwd },
       lastBootId: bootId(),
     }));
-    const words = describeLaunch(plan.value);
+    const words = held ? `agent opened where its own supervisor runs it (${rt.profile.defaultBin} ${held.attachArgs.join(' ')})` : describeLaunch(plan.value);
     const adopt = (): boolean => {
       this.adopt(rt, spawned.value, kind, spec, hooks);
       if (learnsId) this.ids.watch(rt, spawned.value, launchedAt);

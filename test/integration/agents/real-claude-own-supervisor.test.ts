@@ -4,19 +4,21 @@
 // says the mode its transcript records; in `default` its offer after the first turn to make auto mode
 // the default is needs-input too (claude says itself idle meanwhile). A conversation its own background service holds (`claude --bg
 // --resume <id>` after `mori stop`) is not resumed by `mori start`: attention(held-by-agent-daemon)
-// names `claude attach <short>`, and no second claude runs the conversation. (In auto mode against a
+// names `claude attach <short>`, and no second claude runs the conversation. `mori init --adopt
+// claude:<short>` takes a background session up by attaching to it: a `mori send` reaches its
+// conversation in the same claude; an id it does not hold is refused. (In auto mode against a
 // stand-in claude refuses a risky command instead of asking: its safety check runs on Anthropic's
 // server, which the stand-in is not; an ask rule of the person's is what makes it ask here.) Claude
 // Code comes from test/support/agent-clis/install.sh's cache; absent, these skip and say so.
 import { spawnSync } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hasEvent, UpHarness, type Up } from '../../support/mori-up.js';
 import { activities, killPanes, spoolDir, timedLines, watchCalls } from '../../support/hook-calls.js';
 import { screen, sessionJson } from '../../support/agent-clis/real-agents.js';
 import { until } from '../../../testkit/until.js';
-import { CLAUDE_CODE_PACKAGE, claudeEnv, claudePid, installedAgentCli, seedClaudeConfig } from '../../../testkit/real-claude.js';
+import { CLAUDE_CODE_PACKAGE, claudeEnv, claudePid, claudeTranscript, installedAgentCli, seedClaudeConfig } from '../../../testkit/real-claude.js';
 import { MessagesApiStandIn } from '../../../testkit/messages-api.js';
 import { listProcesses } from '../../../main/os/process-tree.js';
 
@@ -72,7 +74,7 @@ function endTree(root: number): void {
 }
 
 /** The stand-in, a harness whose claude talks to it with the person's `settings`, and the session made. */
-async function rig(prefix: string, settings: Record<string, unknown>) {
+async function rig(prefix: string, settings: Record<string, unknown>, init = true) {
   api = await MessagesApiStandIn.start({ defaultText: 'OK.' });
   const harness = new UpHarness(prefix);
   h = harness;
@@ -80,8 +82,25 @@ async function rig(prefix: string, settings: Record<string, unknown>) {
   const configDir = String(harness.env['CLAUDE_CONFIG_DIR']);
   seedClaudeConfig(configDir, harness.project);
   writeFileSync(path.join(configDir, 'settings.json'), `${JSON.stringify(settings, null, 2)}\n`);
-  harness.init(NAME, 'tmux');
+  if (init) harness.init(NAME, 'tmux');
   return { api, h: harness, configDir };
+}
+
+/** `claude --bg <args>` run as the person would in the project: its short id; its daemon is ended after the test. */
+async function background(harness: UpHarness, configDir: string, args: string[]): Promise<string> {
+  const bg = spawnSync(bin as string, ['--bg', ...args], { cwd: harness.project, env: { ...process.env, ...harness.env }, encoding: 'utf8', timeout: STEP_MS });
+  const short = /backgrounded · ([0-9a-z]+)/.exec(bg.stdout)?.[1];
+  expect(short, `${bg.stdout}\n${bg.stderr}`).toBeDefined();
+  const lock = (): { pid?: number } | null => {
+    try {
+      return JSON.parse(readFileSync(path.join(configDir, 'daemon.lock'), 'utf8')) as { pid?: number };
+    } catch {
+      return null;
+    }
+  };
+  await until("claude's daemon", () => typeof lock()?.pid === 'number', () => bg.stdout, STEP_MS);
+  daemonPid = lock()?.pid as number;
+  return short as string;
 }
 
 const agentId = (harness: UpHarness): string | null => (JSON.parse(readFileSync(path.join(harness.stateDir(NAME), 'session.json'), 'utf8')) as { agent: { sessionId: string | null } }).agent.sessionId;
@@ -141,19 +160,8 @@ describe.skipIf(bin === null)(`Claude Code ${CLAUDE_CODE_PACKAGE} beside its own
     expect(r.h.mori('stop', NAME).code).toBe(0);
     await until("Mori's claude gone", () => claudePid(r.configDir, id) === null, why(r.h, u), STEP_MS);
     // The person hands the conversation to Claude's own background service.
-    const bg = spawnSync(bin as string, ['--bg', '--resume', id], { cwd: r.h.project, env: { ...process.env, ...r.h.env }, encoding: 'utf8', timeout: STEP_MS });
-    const short = /backgrounded · ([0-9a-z]+)/.exec(bg.stdout)?.[1];
-    expect(short, `${bg.stdout}\n${bg.stderr}`).toBeDefined();
-    const lock = (): { pid?: number } | null => {
-      try {
-        return JSON.parse(readFileSync(path.join(r.configDir, 'daemon.lock'), 'utf8')) as { pid?: number };
-      } catch {
-        return null;
-      }
-    };
-    await until("claude's daemon", () => typeof lock()?.pid === 'number', () => bg.stdout, STEP_MS);
-    daemonPid = lock()?.pid as number;
-    await until('the background claude on the conversation', () => claudePid(r.configDir, id) !== null, () => bg.stdout, STEP_MS);
+    const short = await background(r.h, r.configDir, ['--resume', id]);
+    await until('the background claude on the conversation', () => claudePid(r.configDir, id) !== null, () => short, STEP_MS);
     const held = claudePid(r.configDir, id);
     const turns = r.api.turns().length;
 
@@ -167,5 +175,44 @@ describe.skipIf(bin === null)(`Claude Code ${CLAUDE_CODE_PACKAGE} beside its own
     expect(u.lines().filter((e) => e['type'] === 'session.started')).toHaveLength(1);
     expect(claudePid(r.configDir, id)).toBe(held);
     expect(r.api.turns().length).toBe(turns);
+  }, TEST_MS);
+
+  it('mori init --adopt claude:<short> takes up a background session by attaching to it: a mori send reaches its conversation, no copy made', async () => {
+    const r = await rig('os-adopt', {}, false);
+    const short = await background(r.h, r.configDir, ['remember the word HERON']);
+    await until('the background turn', () => r.api.turns().some((t) => JSON.stringify(t.body).includes('HERON')), () => short, STEP_MS);
+    const made = r.h.mori('init', '--name', NAME, '--adopt', `claude:${short}`, '--backend', 'tmux', '--json');
+    expect(made.code, made.stderr).toBe(0);
+    const record = sessionJson(r.h, NAME) as unknown as { agent: { sessionId: string; cwd: string; fromOwnSupervisor?: boolean } };
+    const id = record.agent.sessionId;
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(record.agent).toMatchObject({ fromOwnSupervisor: true, cwd: r.h.project });
+    const held = claudePid(r.configDir, id);
+    expect(held).not.toBeNull();
+    const u = r.h.up();
+    await until('attached', () => hasEvent(u, 'session.started', {}) && /HERON/.test(safeScreen(r.h)), why(r.h, u), STEP_MS);
+    expect(r.h.workLog(NAME)).toContain(`claude attach ${short}`);
+    // Opened by attaching, not by a resume that claude may or may not turn into one.
+    const started = spawnSync('tmux', ['-L', r.h.socketName, 'list-panes', '-a', '-F', '#{pane_start_command}'], { encoding: 'utf8' }).stdout;
+    expect(started).toMatch(new RegExp(`attach.{0,4}${short}`));
+    expect(started).not.toContain('--resume');
+    const before = r.api.turns().length;
+    const sent = r.h.mori('send', NAME, 'what was the word?');
+    expect(sent.code, `${sent.stderr}${why(r.h, u)()}`).toBe(0);
+    await until('the question at the API', () => r.api.turns().slice(before).some((t) => JSON.stringify(t.body).includes('what was the word?')), why(r.h, u), STEP_MS);
+    // The same conversation, in the same claude: its request carries the earlier turn; no second transcript.
+    const asked = r.api.turns().slice(before).find((t) => JSON.stringify(t.body).includes('what was the word?'))!;
+    expect(JSON.stringify(asked.body)).toContain('HERON');
+    expect(claudePid(r.configDir, id)).toBe(held);
+    const transcripts = readdirSync(path.dirname(claudeTranscript(r.configDir, r.h.project, id))).filter((f) => f.endsWith('.jsonl'));
+    expect(transcripts).toEqual([`${id}.jsonl`]);
+  }, TEST_MS);
+
+  it('mori init --adopt of an id no background session holds fails, naming claude agents, and creates nothing', async () => {
+    const r = await rig('os-adopt-none', {}, false);
+    const made = r.h.mori('init', '--name', NAME, '--adopt', 'claude:0123abcd');
+    expect(made.code).not.toBe(0);
+    expect(made.stderr).toContain('holds no running session "0123abcd" (`claude agents` lists those it holds)');
+    expect(existsSync(r.h.stateDir(NAME))).toBe(false);
   }, TEST_MS);
 });

@@ -2,7 +2,8 @@
 // 2.1.332 writes it: test/support/fixtures/claude-daemon/roster.json): a conversation one of its live
 // workers holds is found by its id or short id; a worker whose processes are gone, or whose pid now
 // belongs to a later process, holds nothing; a roster that is not one, a FIFO or a symlink in its place
-// holds nothing and blocks nothing. Real files and a real child process.
+// holds nothing and blocks nothing. The profile opens a held one with `claude attach <short>`. Real
+// files and a real child process.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
@@ -60,9 +61,9 @@ describe("Claude Code's background service", () => {
     expect(await claudeDaemonHolding(env, SESSION)).toMatchObject({ short: '3b8ccf36' });
     expect(await claudeDaemonHolding(env, '3b8ccf36')).toMatchObject({ sessionId: SESSION });
     expect(await claudeDaemonHolding(env, '0b9f6a4e-4c1d-4e8b-9a57-3c2d1e0f9a8b')).toBeNull();
-    const words = await claudeProfile.ownSupervisor?.holding(env, SESSION);
-    expect(words).toContain('claude attach 3b8ccf36');
-    expect(words).toBe(heldWords((await claudeDaemonHolding(env, SESSION))!));
+    const held = await claudeProfile.ownSupervisor?.holding(env, '3b8ccf36');
+    expect(held).toEqual({ words: heldWords((await claudeDaemonHolding(env, SESSION))!), agentSessionId: SESSION, cwd: '/tmp/cbg/proj', attachArgs: ['attach', '3b8ccf36'] });
+    expect(held?.words).toContain('claude attach 3b8ccf36');
   });
 
   it('a worker whose processes ended, or whose pid a later process has, holds nothing', async () => {
