@@ -253,7 +253,9 @@ export class AgentLauncher {
     const read = rt.profile.permissionMode;
     if (read === undefined) return;
     const mode = await read({ agentSessionId: rt.session.agent.sessionId, cwd: rt.session.agent.cwd ?? rt.projectDir }, this.ports.env);
-    if (rt.run === run && mode !== null) rt.notePermissionMode(mode);
+    if (rt.run !== run || mode === null || mode === rt.permissionMode) return;
+    rt.notePermissionMode(mode);
+    this.ports.emit({ type: 'session.permissionMode', ...this.ports.moves.base(rt), mode });
   }
 
   /**
