@@ -42,6 +42,13 @@ import type { TmuxBackend } from '../../terminals/tmux/tmux-backend.js';
 import type { HookSignals, PreparedHooks } from '../signals/hook-signals.js';
 import { NO_SCREEN_PATTERNS } from '../signals/no-screen-patterns.js';
 
+/**
+ * While a run's permission mode is unknown (its record not written yet, or no activity change since),
+ * it is read again this often: a tail read of a file, cheap at this pace, and the header shows the mode
+ * within seconds of the agent writing it.
+ */
+const MODE_RETRY_MS = 3_000;
+
 /** The size a terminal starts at before any view says otherwise: a common laptop terminal. */
 export const DEFAULT_SIZE = { cols: 120, rows: 40 };
 
@@ -248,6 +255,21 @@ export class AgentLauncher {
     if (signal !== null && rt.run === run && (signal.resetAtMs === null || signal.resetAtMs > ports.clock.wallMs())) ports.limits.report(rt, signal);
   }
 
+  /** Reads the permission mode until it is known (then each activity change reads it again). */
+  private watchPermissionMode(rt: SessionRuntime, run: AgentRun): void {
+    if (rt.profile.permissionMode === undefined) return;
+    const again = (): void => {
+      if (rt.run !== run) return;
+      background(
+        this.readPermissionMode(rt, run).then(() => {
+          if (rt.run === run && rt.permissionMode === null) this.ports.scheduler.after(MODE_RETRY_MS, again);
+        }),
+        `reading the permission mode of ${rt.name}`,
+      );
+    };
+    again();
+  }
+
   /** The permission mode the agent's record says now (read at each activity change: a mode changes between turns). */
   private async readPermissionMode(rt: SessionRuntime, run: AgentRun): Promise<void> {
     const read = rt.profile.permissionMode;
@@ -318,6 +340,7 @@ export class AgentLauncher {
       },
     });
     run.watchWith(monitor);
+    this.watchPermissionMode(rt, run);
     if (hooks !== null) ports.hooks?.attach(rt, run, monitor, hooks.nonce);
     const nonce = hooks?.nonce ?? (launch === 'reattach' ? (ports.hooks?.reattach(rt, run, monitor) ?? null) : null);
     this.ports.checkpoints.schedule(rt, terminal);
