@@ -8,6 +8,7 @@ import * as z from 'zod/mini';
 import './zod-english.js';
 import { AgentActivity } from './agent-activity.js';
 import { DaemonSettings } from './daemon-settings.js';
+import { NOTIFY_METHODS } from './notify-methods.js';
 import { RuntimeState, SupervisorEvent } from './events.js';
 import { ERROR_CODES } from './result.js';
 import { BackendName, Intent, ProfileName, ResumeMode, SandboxNetworkName, SessionWorktree, TASK_LINE_MAX, UsageLimitPlan } from './session.js';
@@ -334,6 +335,7 @@ export const IpcMethods = lazyMethods({
   'settings.get': () => ({ params: z.object({}), result: DaemonSettings }),
   /** Replaces the settings (validated, written atomically); the value is what was stored. */
   'settings.set': () => ({ params: z.object({ settings: DaemonSettings }), result: DaemonSettings }),
+  ...NOTIFY_METHODS,
   /** Electron's powerMonitor, forwarded: a suspend checkpoints and logs every running session before the reply. */
   'hint.power': () => ({ params: z.object({ kind: z.enum(['suspend', 'resume', 'lock', 'unlock']) }), result: z.object({ interrupted: z.int() }) }),
   /** The OS says the network changed: probe now. */
