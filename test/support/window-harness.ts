@@ -16,6 +16,10 @@ export const CHROMIUM = '/usr/bin/chromium';
 export const SHOTS = path.join(REPO, 'out', 'e2e-screenshots');
 /** The size the screenshots are taken at: a common laptop screen. */
 export const VIEWPORT = { width: 1440, height: 900 };
+/** A phone held upright (an iPhone 12 to 15's CSS pixels), for the window's narrow layout. */
+export const PHONE_VIEWPORT = { width: 390, height: 844 };
+/** A phone's browser: touch events and taps, the page's viewport meta honoured. */
+export const PHONE = { isMobile: true, hasTouch: true } as const;
 
 /** Newest modification time under `dir` (files only), 0 when it does not exist. */
 function newestMtime(dir: string): number {
@@ -84,6 +88,8 @@ export class WindowHarness {
     private readonly viewport = VIEWPORT,
     /** The environment of the daemon `mori ui` starts, and of the test's `mori` commands. */
     env: NodeJS.ProcessEnv = {},
+    /** The browser's kind: PHONE for a touch screen that honours the page's viewport meta; a desktop's without. */
+    private readonly device: { isMobile?: boolean; hasTouch?: boolean } = {},
   ) {
     this.h = new UpHarness(prefix, env);
     mkdirSync(SHOTS, { recursive: true });
@@ -102,7 +108,7 @@ export class WindowHarness {
     await until('the URL of mori ui', () => out.includes('\n'), () => this.uiErr);
     this.url = (JSON.parse(out.split('\n')[0] ?? '') as { url: string }).url;
     this.browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-    const context = await this.browser.newContext({ viewport: this.viewport });
+    const context = await this.browser.newContext({ viewport: this.viewport, ...this.device });
     // The browser's notifications allowed, and each one the page raises recorded in `window.shownNotifications` (its title) and `window.shownNotificationObjects`.
     await context.grantPermissions(['notifications']);
     await context.addInitScript(`{
