@@ -30,7 +30,7 @@ export function App(props: { api: MoriApi; pageNotifies: boolean }) {
     <div class="app" data-screen={current ? state.screen : 'list'}>
       <aside class="sidebar" aria-label="Sessions and notices">
         <div class="brand">Mori</div>
-        <SessionsSidebar sessions={state.sessions} selected={state.selected} lastActivity={store.lastActivity} now={state.now} onSelect={store.select} onEnter={store.enterTerminal} />
+        <SessionsSidebar sessions={state.sessions} selected={state.selected} lastActivity={store.lastActivity} now={state.now} onSelect={store.select} onOpen={store.open} onEnter={store.enterTerminal} />
         <RemoteHosts hosts={state.hosts} />
         <div class="sidebar-actions">
           <button type="button" class="primary" onClick={() => store.openDialog('new')}>

@@ -145,7 +145,10 @@ export class WindowStore {
 
   // ---- actions ----
 
-  select = (id: string): void => this.set({ selected: id, screen: 'session' });
+  /** The selection moved (the list's arrow keys): on a phone the list stays. */
+  select = (id: string): void => this.set({ selected: id });
+  /** A session chosen (a click or tap in the list, Needs you, Mod+1…9): on a phone its screen. */
+  open = (id: string): void => this.set({ selected: id, screen: 'session' });
   /** A notification about a session was clicked (the page's, the app's through the address, or a notice in the list): its terminal. */
   openSession = (id: string): void => this.set({ selected: id, tab: 'terminal', screen: 'session' });
   /** A phone's back action: the list again, the selection kept. */
@@ -155,7 +158,7 @@ export class WindowStore {
   closeDialog = (): void => this.set({ dialog: null });
   setActionStatus = (actionStatus: string): void => this.set({ actionStatus });
 
-  enterTerminal = (): void => this.set({ tab: 'terminal', focusRequest: this.state.focusRequest + 1 });
+  enterTerminal = (): void => this.set({ tab: 'terminal', screen: 'session', focusRequest: this.state.focusRequest + 1 });
 
   searchTerminal = (): void => this.set({ tab: 'terminal', searchRequest: this.state.searchRequest + 1 });
 
@@ -226,7 +229,7 @@ export class WindowStore {
     else if (action.kind === 'font-size') stepTerminalFontSize(action.step);
     else {
       const id = shownAt(action.index);
-      if (id) this.select(id);
+      if (id) this.open(id);
     }
   };
 

@@ -4,7 +4,8 @@
 // screen is wider than the phone; every button and tab shown is at least 44 px each way; Verify and
 // Stop are in the header, and the agent's question with its choices and reply box sits at the bottom
 // of the screen, answered by a tap; the terminal fits the width and its text size buttons change it;
-// the page's web app manifest is served as one, with its icons, and Chromium finds it installable.
+// the list's arrow keys move the selection without leaving the list; Stop…'s dialog fits too; the
+// page's web app manifest is served as one, with its icons, and Chromium finds it installable.
 // No serious or critical axe violation on either screen. Screenshots of each screen, light and dark
 // at 390×844, go to out/e2e-screenshots/.
 import { existsSync, readFileSync } from 'node:fs';
@@ -152,15 +153,35 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window on a ph
     await advice.waitFor({ state: 'detached', timeout: 25_000 });
   });
 
-  it('goes back to the list with the back action, the session still selected there', async () => {
+  it('goes back to the list with the back action, the session still selected there; arrow keys move the selection without leaving it', async () => {
     const { page } = w;
     await page.getByRole('button', { name: 'Back to sessions' }).tap();
     const list = page.getByRole('listbox', { name: 'Sessions' });
     await list.waitFor({ state: 'visible' });
     expect(await list.getByRole('option', { name: /asker/ }).getAttribute('aria-selected')).toBe('true');
     expect(await page.getByRole('heading', { name: 'asker' }).isVisible()).toBe(false);
+    // The list with the asks' notices under it: still no wider than the phone, every target 44 px.
+    await page.getByRole('button', { name: /^Dismiss: asker needs input/ }).first().waitFor();
+    expect(await overflow(page)).toEqual({ by: 0, outside: [] });
+    expect(await smallTargets(page, TARGET_PX)).toEqual([]);
+    await w.shot('phone-list-notices');
+    // A keyboard's arrows move the selection and stay on the list; a tap opens the session.
+    await list.focus();
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(() => list.getByRole('option', { name: /quiet/ }).getAttribute('aria-selected')).toBe('true');
+    expect(await list.isVisible()).toBe(true);
     await list.getByRole('option', { name: /quiet/ }).tap();
     await page.getByRole('heading', { name: 'quiet' }).waitFor();
+
+    // Stop… asks in a dialog that fits the phone, its buttons as large as the rest.
+    await page.getByRole('button', { name: 'Stop…', exact: true }).tap();
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    expect(await overflow(page)).toEqual({ by: 0, outside: [] });
+    expect(await smallTargets(page, TARGET_PX)).toEqual([]);
+    await w.shot('phone-stop-dialog');
+    await dialog.getByRole('button', { name: 'Cancel' }).tap();
+    await dialog.waitFor({ state: 'detached' });
     await page.getByRole('button', { name: 'Back to sessions' }).tap();
     await list.waitFor({ state: 'visible' });
   });
