@@ -82,21 +82,26 @@ export class WindowHarness {
   page!: Page;
   /** What `mori ui` wrote to stderr (shown when a test cannot find what it waits for). */
   uiErr = '';
+  /** More arguments for `mori ui` (`--tls-cert F --tls-key F`), set before start(). */
+  readonly uiArgs: string[] = [];
 
   constructor(
     prefix: string,
     private readonly viewport = VIEWPORT,
     /** The environment of the daemon `mori ui` starts, and of the test's `mori` commands. */
     env: NodeJS.ProcessEnv = {},
-    /** The browser's kind: PHONE for a touch screen that honours the page's viewport meta; a desktop's without. */
-    private readonly device: { isMobile?: boolean; hasTouch?: boolean } = {},
+    /**
+     * The browser's kind: PHONE for a touch screen that honours the page's viewport meta; a desktop's
+     * without. ignoreHTTPSErrors for a `mori ui` with a self-signed certificate the test made.
+     */
+    private readonly device: { isMobile?: boolean; hasTouch?: boolean; ignoreHTTPSErrors?: boolean } = {},
   ) {
     this.h = new UpHarness(prefix, env);
     mkdirSync(SHOTS, { recursive: true });
   }
 
   async start(): Promise<void> {
-    const ui = spawn(process.execPath, [MORI_BIN, 'ui', '--no-open', '--json'], {
+    const ui = spawn(process.execPath, [MORI_BIN, 'ui', '--no-open', '--json', ...this.uiArgs], {
       cwd: this.h.project,
       env: { ...process.env, MORI_HOME: this.h.home, ...this.h.env },
       stdio: ['ignore', 'pipe', 'pipe'],
