@@ -1,7 +1,7 @@
 // Which notifications to show (DESIGN.md §13), decided from a batch of daemon events and the
 // sessions as they are after it: one per transition into a condition the person must hear about
 // (needs input, crash loop, verification failed, attention, usage limit, resumed after sleep or an
-// outage), never again while the condition stays; several sessions making the same transition in
+// outage, a conversation past the context share set), never again while the condition stays; several sessions making the same transition in
 // one batch make one notification ("3 sessions resumed after sleep"). Nothing for a muted session,
 // for the session the person is looking at in the focused window, or while notifications are
 // paused, nor for a condition already so when its session was first seen (a remote's first listing)
@@ -13,6 +13,7 @@
 // Pure TypeScript: the app's main process and the daemon decide with it.
 import type { DaemonEvent } from './ipc.js';
 import { clockWords, resumedAfterAbsence, sessionStatus, type WatchedSession } from './session-view.js';
+import { contextOverWords } from './usage-figures.js';
 
 /**
  * How long changes are gathered before deciding: a wake resumes sessions one after another (the
@@ -128,6 +129,11 @@ export function decideNotifications(memory: DeciderMemory, input: DecideInput): 
     if (e.type === 'session.exited' && e.outcome === 'finished') {
       const row = byId.get(e.sessionId);
       if (all && row) candidates.push({ group: 'finished', row, title: `${row.info.name} finished`, body: lastLine(row.verify?.summary ?? '') || 'The agent ended its run.', plural: (n) => `${n} sessions finished` });
+    }
+    if (e.type === 'session.contextOver') {
+      const row = byId.get(e.sessionId);
+      const w = contextOverWords(e.name, e.share, e.warn, e.model);
+      if (row) candidates.push({ group: 'context-over', row, title: w.title, body: w.body, plural: (n) => `${n} sessions are past their context share` });
     }
     if (e.type === 'session.resumed') {
       const reason = interruptedBy.get(e.sessionId);

@@ -5,6 +5,9 @@
 // does (HTTP 429, `usage_limit_reached` with `resets_at`). A script of tool calls answers the turns
 // after the first `after` with a `function_call` each (e.g. `exec_command`), in order, each only to a
 // request that offers that tool (Codex's side requests, such as a thread title, offer none).
+// Each output item is announced (`response.output_item.added`) before it is done, as the API does:
+// Pi reads an item's text only from an item it saw added. `delayMs` holds each answer back, so a
+// test can see the agent working.
 // Loopback only; started by the real-CLI tests.
 import type { ServerResponse } from 'node:http';
 import { startStandIn, type LoggedRequest, type StandIn } from './loopback-server.js';
@@ -64,13 +67,14 @@ function responseUsage(requestChars: number, turn: number): Record<string, unkno
 }
 
 /** `calls`: replies for the model turns that follow the first `after` ones, in order; the rest say `stand-in reply N`. */
-export async function startResponsesApi(port = 0, script: { after: number; calls: ResponsesToolCall[] } = { after: 0, calls: [] }): Promise<LimitableStandIn> {
+export async function startResponsesApi(port = 0, script: { after: number; calls: ResponsesToolCall[]; delayMs?: number } = { after: 0, calls: [] }): Promise<LimitableStandIn> {
   let turn = 0;
   let limitedUntilMs: number | null = null;
   const calls = [...script.calls];
-  const api = await startStandIn((req: LoggedRequest, res) => {
+  const api = await startStandIn(async (req: LoggedRequest, res) => {
     if (req.method === 'POST' && req.path.startsWith('/v1/responses')) {
       if (limitedUntilMs !== null) return usageLimited(res, limitedUntilMs);
+      if ((script.delayMs ?? 0) > 0) await new Promise((r) => setTimeout(r, script.delayMs));
       turn++;
       const id = `resp_${turn}`;
       const text = `stand-in reply ${turn}`;
@@ -79,8 +83,10 @@ export async function startResponsesApi(port = 0, script: { after: number; calls
         call !== undefined
           ? { type: 'function_call', id: `fc_${turn}`, call_id: `call_${turn}`, name: call.name, arguments: JSON.stringify(call.arguments) }
           : { type: 'message', role: 'assistant', id: `msg_${turn}`, content: [{ type: 'output_text', text }] };
+      const added = item.type === 'message' ? { ...item, content: [] } : { ...item, arguments: '' };
       sse(res, [
         { type: 'response.created', response: { id } },
+        { type: 'response.output_item.added', item: added },
         { type: 'response.output_item.done', item },
         {
           type: 'response.completed',
