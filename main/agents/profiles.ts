@@ -11,6 +11,7 @@ import { codexProfile } from './codex/profile.js';
 import { geminiProfile } from './gemini/profile.js';
 import { opencodeProfile } from './opencode/profile.js';
 import { qwenProfile } from './qwen/profile.js';
+import { copilotProfile } from './copilot/profile.js';
 import { customProfile, shellProfile } from './shell/profile.js';
 
 export const PROFILES: Readonly<Record<ProfileName, AgentProfile>> = {
@@ -19,6 +20,7 @@ export const PROFILES: Readonly<Record<ProfileName, AgentProfile>> = {
   gemini: geminiProfile,
   opencode: opencodeProfile,
   qwen: qwenProfile,
+  copilot: copilotProfile,
   aider: aiderProfile,
   shell: shellProfile,
   custom: customProfile,

@@ -63,6 +63,20 @@ function responseUsage(requestChars: number, turn: number): Record<string, unkno
   return { input_tokens: input, input_tokens_details: { cached_tokens: cached }, output_tokens: output, output_tokens_details: { reasoning_tokens: 2 }, total_tokens: input + output };
 }
 
+/** A message's text as the API streams it before its item is done: the item added, then its text as one delta. */
+function textEvents(item: Record<string, unknown>): Record<string, unknown>[] {
+  if (item['type'] !== 'message') return [{ type: 'response.output_item.added', output_index: 0, item }];
+  const text = ((item['content'] as { text: string }[])[0] ?? { text: '' }).text;
+  const id = item['id'];
+  return [
+    { type: 'response.output_item.added', output_index: 0, item: { ...item, content: [] } },
+    { type: 'response.content_part.added', item_id: id, output_index: 0, content_index: 0, part: { type: 'output_text', text: '' } },
+    { type: 'response.output_text.delta', item_id: id, output_index: 0, content_index: 0, delta: text },
+    { type: 'response.output_text.done', item_id: id, output_index: 0, content_index: 0, text },
+    { type: 'response.content_part.done', item_id: id, output_index: 0, content_index: 0, part: { type: 'output_text', text } },
+  ];
+}
+
 /** `calls`: replies for the model turns that follow the first `after` ones, in order; the rest say `stand-in reply N`. */
 export async function startResponsesApi(port = 0, script: { after: number; calls: ResponsesToolCall[] } = { after: 0, calls: [] }): Promise<LimitableStandIn> {
   let turn = 0;
@@ -80,12 +94,16 @@ export async function startResponsesApi(port = 0, script: { after: number; calls
           ? { type: 'function_call', id: `fc_${turn}`, call_id: `call_${turn}`, name: call.name, arguments: JSON.stringify(call.arguments) }
           : { type: 'message', role: 'assistant', id: `msg_${turn}`, content: [{ type: 'output_text', text }] };
       sse(res, [
-        { type: 'response.created', response: { id } },
-        { type: 'response.output_item.done', item },
+        { type: 'response.created', response: { id, status: 'in_progress', output: [] } },
+        ...textEvents(item),
+        { type: 'response.output_item.done', output_index: 0, item },
         {
           type: 'response.completed',
           response: {
             id,
+            status: 'completed',
+            // Copilot CLI takes the answer from the completed response's output, not the item events.
+            output: [item],
             usage: responseUsage(JSON.stringify(req.body ?? '').length, turn),
           },
         },
