@@ -5,7 +5,8 @@
 // (`--disable-client-telemetry`) and its update download (COPILOT_AUTO_UPDATE=false). Its events and
 // payloads (camelCase, `sessionId`; checked against 1.0.102) become activities and its
 // sessionStart's id. errorOccurred fires once per retried attempt, so it reports nothing (limits.ts
-// reads the end of a failed turn). Pure: the caller writes the layer's files.
+// reads the end of a failed turn). A permission refused with Esc ends the turn with no hook at all
+// (1.0.102): the screen says waiting then. Pure: the caller writes the layer's files.
 import path from 'node:path';
 import * as z from 'zod/mini';
 import '../../../common/zod-english.js';
@@ -16,7 +17,7 @@ import { reportCommand } from '../hooks/report-script.js';
 import { UUID_ID_FORM } from '../launch-helpers.js';
 
 /** Copilot CLI's events Mori registers (its hook types, 1.0.102). */
-export const COPILOT_HOOK_EVENTS = ['sessionStart', 'userPromptSubmitted', 'preToolUse', 'permissionRequest', 'notification', 'agentStop', 'preCompact', 'sessionEnd'] as const;
+export const COPILOT_HOOK_EVENTS = ['sessionStart', 'userPromptSubmitted', 'preToolUse', 'postToolUse', 'permissionRequest', 'notification', 'agentStop', 'preCompact', 'sessionEnd'] as const;
 
 /** The plugin's name in its listings; a plugin needs a manifest to be loaded from a directory. */
 export const COPILOT_PLUGIN_NAME = 'mori-hooks';
@@ -51,6 +52,7 @@ function copilotReport(event: string, payload: unknown): HookReport {
   switch (event) {
     case 'userPromptSubmitted':
     case 'preToolUse':
+    case 'postToolUse':
     case 'preCompact':
       return { activity: 'working' };
     case 'permissionRequest':

@@ -67,6 +67,7 @@ describe("Copilot CLI 1.0.102's hooks", () => {
     expect(hookReport(copilot, 'sessionStart', { ...base, source: 'new', initialPrompt: 'hi' })).toEqual({ activity: 'waiting', agentSession: { id: ID, source: 'startup' } });
     expect(hookReport(copilot, 'sessionStart', { ...base, source: 'resume' }).agentSession).toEqual({ id: ID, source: 'resume' });
     expect(hookReport(copilot, 'userPromptSubmitted', { ...base, prompt: 'hi' }).activity).toBe('working');
+    expect(hookReport(copilot, 'postToolUse', { ...base, toolName: 'bash' }).activity).toBe('working');
     expect(hookReport(copilot, 'permissionRequest', { ...base, hookName: 'permissionRequest', toolName: 'bash' }).activity).toBe('needs-input');
     expect(hookReport(copilot, 'notification', { ...base, notification_type: 'permission_prompt', title: 'Permission needed' }).activity).toBe('needs-input');
     expect(hookReport(copilot, 'agentStop', { ...base, transcriptPath: '/h/x/events.jsonl', stopReason: 'end_turn' }).activity).toBe('waiting');
