@@ -2,9 +2,10 @@
 // `stream: true`, answered as server-sent events (response.created, one assistant message,
 // response.completed). Each reply names the turn (`stand-in reply N`) so a test can see it carried
 // into a later request. `limitUntil(epochMs)` makes it refuse every turn as a spent ChatGPT plan
-// does (HTTP 429, `usage_limit_reached` with `resets_at`). A script of tool calls answers the turns
-// after the first `after` with a `function_call` each (e.g. `exec_command`), in order, each only to a
-// request that offers that tool (Codex's side requests, such as a thread title, offer none).
+// does (HTTP 429, `usage_limit_reached` with `resets_at`; its message names the reset when asked). A
+// script of tool calls answers the turns after the first `after` with a `function_call` each (e.g.
+// `exec_command`), in order, each only to a request that offers that tool (Codex's side requests,
+// such as a thread title, offer none). Copilot CLI reads the same stream.
 // Loopback only; started by the real-CLI tests.
 import type { ServerResponse } from 'node:http';
 import { startStandIn, type LoggedRequest, type StandIn } from './loopback-server.js';
@@ -26,11 +27,11 @@ export interface LimitableStandIn extends StandIn {
  * `usage_limit_reached` with `resets_at` (epoch seconds) and `resets_in_seconds`. Codex CLI reads
  * `type`, `plan_type` and `resets_at` from it; the plan is left out, as it is for an API-key provider.
  */
-function usageLimited(res: ServerResponse, untilMs: number): void {
+function usageLimited(res: ServerResponse, untilMs: number, words: LimitWords): void {
   const body = JSON.stringify({
     error: {
       type: 'usage_limit_reached',
-      message: 'The usage limit has been reached',
+      message: words(untilMs),
       resets_at: Math.floor(untilMs / 1000),
       resets_in_seconds: Math.max(0, Math.ceil((untilMs - Date.now()) / 1000)),
     },
@@ -38,6 +39,13 @@ function usageLimited(res: ServerResponse, untilMs: number): void {
   res.writeHead(429, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
   res.end(body);
 }
+
+/** The refusal's message for a limit resetting at an epoch ms. */
+export type LimitWords = (untilMs: number) => string;
+/** Codex reads the reset from `resets_at`, so its words name none. */
+const CODEX_LIMIT_WORDS: LimitWords = () => 'The usage limit has been reached';
+/** Words naming the reset, for a CLI that relays the provider's message (Copilot CLI's "Last error: 429 …"). */
+export const resetNamingWords: LimitWords = (untilMs) => `The usage limit has been reached; it will reset at ${new Date(untilMs).toISOString()}`;
 
 /** A tool call the model makes: the tool's name and its arguments (sent as the JSON string the API sends). */
 export interface ResponsesToolCall {
@@ -78,13 +86,13 @@ function textEvents(item: Record<string, unknown>): Record<string, unknown>[] {
 }
 
 /** `calls`: replies for the model turns that follow the first `after` ones, in order; the rest say `stand-in reply N`. */
-export async function startResponsesApi(port = 0, script: { after: number; calls: ResponsesToolCall[] } = { after: 0, calls: [] }): Promise<LimitableStandIn> {
+export async function startResponsesApi(port = 0, script: { after: number; calls: ResponsesToolCall[] } = { after: 0, calls: [] }, limitWords: LimitWords = CODEX_LIMIT_WORDS): Promise<LimitableStandIn> {
   let turn = 0;
   let limitedUntilMs: number | null = null;
   const calls = [...script.calls];
   const api = await startStandIn((req: LoggedRequest, res) => {
     if (req.method === 'POST' && req.path.startsWith('/v1/responses')) {
-      if (limitedUntilMs !== null) return usageLimited(res, limitedUntilMs);
+      if (limitedUntilMs !== null) return usageLimited(res, limitedUntilMs, limitWords);
       turn++;
       const id = `resp_${turn}`;
       const text = `stand-in reply ${turn}`;
