@@ -1,8 +1,9 @@
 // GitHub Copilot CLI under a real `mori up` (tmux backend), its model the Responses stand-in on
 // loopback through its own-provider mode, offline. A new session sends the task with the state-file
 // prompt in its first request under the session id Mori gave it (`--session-id`), goes working →
-// waiting, and its events file is on disk; after a SIGKILL the relaunch resumes that id with
-// `--resume=<id>` and its next request carries the earlier turn. With the screen not read
+// waiting, and its events file is on disk; after a SIGKILL, and again after a reboot (Mori, the
+// agents and tmux gone, a new boot id), the relaunch resumes that id with `--resume=<id>` and its
+// next request carries the earlier turns. With the screen not read
 // (MORI_TEST_HOOKS_ONLY), Mori's hooks alone (its plugin directory) move it to needs-input within a
 // second of its permissionRequest when the model runs a shell command, and nothing is written into
 // the project or the person's own Copilot home but what the CLI itself keeps there. The CLI comes
@@ -54,11 +55,11 @@ function setUp(label: string, extra: NodeJS.ProcessEnv = {}): UpHarness {
 const why = (harness: UpHarness, u: Up) => (): string => `${u.stderr()}\n--- activities: ${activities(u).join(' ')}\n${screen(harness, sessionJson(harness, 's').id)}`;
 
 describe.skipIf('skip' in found)(`Copilot CLI ${COPILOT_VERSION} under mori up${'skip' in found ? ` (skipped: ${found.skip})` : ''}`, () => {
-  it('sends the task under the id Mori gave it; after a SIGKILL it resumes that id with --resume and its history', async () => {
+  it('sends the task under the id Mori gave it; after a SIGKILL and after a reboot it resumes that id with --resume and its history', async () => {
     const t0 = Date.now();
     api = await startResponsesApi();
     const a = api;
-    const harness = setUp('crash');
+    const harness = setUp('crash', { MORI_BOOT_ID: 'boot-a' });
     const u = harness.up();
     const w = why(harness, u);
     await until('the task in a request', () => responseTurns(a).some((r) => bodyText(r.body).includes(TASK_WORD)), w, CLI_START_MS);
@@ -87,7 +88,21 @@ describe.skipIf('skip' in found)(`Copilot CLI ${COPILOT_VERSION} under mori up${
     expect(existsSync(path.join(harness.project, '.github'))).toBe(false);
     expect(existsSync(path.join(harness.tmp, 'copilot-home', 'hooks'))).toBe(false);
     expect(readFileSync(path.join(harness.tmp, 'copilot-home', 'config.json'), 'utf8')).not.toContain(harness.home);
-    console.log(`copilot: first turn, crash and resume: ${Math.round((Date.now() - t0) / 1000)} s`);
+
+    // A reboot: Mori and every agent gone (the tmux server too), a new boot id.
+    u.child.kill('SIGKILL');
+    await u.exited;
+    killPanes(harness);
+    spawnSync('tmux', ['-L', harness.socketName, 'kill-server'], { stdio: 'ignore' });
+    const afterReboot = a.requests.length;
+    const u2 = harness.up([], { MORI_BOOT_ID: 'boot-b' });
+    await until('the relaunch after the reboot', () => started(u2).length === 1, u2.stderr);
+    expect(started(u2)[0]?.['launch']).toBe('resume');
+    const again = (): boolean => a.requests.slice(afterReboot).some((r) => needles.every((n) => bodyText(r.body).includes(n)));
+    await until('the turn after the reboot carrying the earlier ones', again, () => `${requestsSummary(a, needles, afterReboot)}\n${u2.stderr()}`, CLI_START_MS);
+    expect(sessionJson(harness, 's').agent.sessionId).toBe(id);
+    expect(harness.workLog('s')).toMatch(/SESSION RESUMED - reboot; [^\n]*agent relaunched with its resume command/);
+    console.log(`copilot: first turn, crash, resume and reboot: ${Math.round((Date.now() - t0) / 1000)} s`);
   }, TEST_TIMEOUT_MS);
 
   it('its hooks alone: needs-input within a second of the permission it asks for a shell command, working once allowed, then waiting', async () => {
