@@ -20,7 +20,7 @@ import { positionalPrompt, resolveBin, UUID_ID_FORM, UUID_PATTERN } from '../lau
 import { PASTE_SETTLE_MS, type TypingRules } from '../typing.js';
 import { copilotHooks } from './hooks.js';
 import { copilotLimits } from './limits.js';
-import { copilotEventsPath, copilotHome, copilotRecordExists } from './record.js';
+import { copilotCacheDirs, copilotEventsPath, copilotHome, copilotRecordExists } from './record.js';
 import { copilotUsage } from './usage.js';
 
 export const COPILOT_TYPING: TypingRules = {
@@ -63,7 +63,8 @@ export const copilotProfile: AgentProfile = {
   name: 'copilot',
   label: 'GitHub Copilot CLI',
   defaultBin: 'copilot',
-  configPaths: (env) => [copilotHome(env)],
+  // Its home and its caches (its package is unpacked there on first run): a sandbox binds them.
+  configPaths: (env) => [...new Set([copilotHome(env), ...copilotCacheDirs(env)])],
   idSource: 'pre-assigned',
   newSession(input) {
     if (!UUID_PATTERN.test(input.newAgentSessionId)) return fail('usage', `copilot needs a UUID session id, got "${input.newAgentSessionId}"`);

@@ -15,6 +15,18 @@ export function copilotHome(env: Env): string {
   return home !== undefined && home !== '' ? path.resolve(home) : path.join(homeDir(env), '.copilot');
 }
 
+/**
+ * Its cache dirs: where it unpacks its package on first run (~235 MB: `$COPILOT_PKG_CACHE_HOME`, else
+ * `$COPILOT_CACHE_HOME`, else `$XDG_CACHE_HOME/copilot`, else `~/.cache/copilot`) and keeps its other caches.
+ */
+export function copilotCacheDirs(env: Env): string[] {
+  const set = (v: string | undefined): v is string => v !== undefined && v !== '';
+  const xdg = env['XDG_CACHE_HOME'];
+  const cache = set(env['COPILOT_CACHE_HOME']) ? env['COPILOT_CACHE_HOME'] : path.join(set(xdg) ? xdg : path.join(homeDir(env), '.cache'), 'copilot');
+  const pkg = env['COPILOT_PKG_CACHE_HOME'];
+  return [path.resolve(cache), ...(set(pkg) ? [path.resolve(pkg)] : [])];
+}
+
 /** The events file of this session id (a UUID, so it names one dir and never climbs out). */
 export function copilotEventsFile(env: Env, sessionId: string): string | null {
   if (!UUID_PATTERN.test(sessionId)) return null;

@@ -100,6 +100,12 @@ describe("Copilot CLI's launches and records", () => {
     expect(copilot.resumeSession({ cwd: '/p', agentSessionId: '--continue', prompt: null, env }).ok).toBe(false);
   });
 
+  it('gives a sandbox its home and the caches it unpacks its package into', () => {
+    expect(copilot.configPaths?.({ HOME: '/h' })).toEqual(['/h/.copilot', '/h/.cache/copilot']);
+    expect(copilot.configPaths?.({ HOME: '/h', COPILOT_HOME: '/c', XDG_CACHE_HOME: '/x', COPILOT_PKG_CACHE_HOME: '/p' })).toEqual(['/c', '/x/copilot', '/p']);
+    expect(copilot.configPaths?.({ HOME: '/h', COPILOT_CACHE_HOME: '/k' })).toEqual(['/h/.copilot', '/k']);
+  });
+
   it('finds its events under COPILOT_HOME, resumable once they hold a prompt', async () => {
     tmp = mkdtempSync(path.join(os.tmpdir(), 'mori-copilot-'));
     const env = { COPILOT_HOME: path.join(tmp, 'ch') };
