@@ -1,9 +1,9 @@
 // GitHub Copilot CLI under a real `mori up` (tmux backend), its model the Responses stand-in on
 // loopback through its own-provider mode, offline. A new session sends the task with the state-file
 // prompt in its first request under the session id Mori gave it (`--session-id`), goes working →
-// waiting, and its events file is on disk; after a SIGKILL, and again after a reboot (Mori, the
-// agents and tmux gone, a new boot id), the relaunch resumes that id with `--resume=<id>` and its
-// next request carries the earlier turns. With the screen not read
+// waiting, its events file is on disk and `mori usage` counts its request; after a SIGKILL, and
+// again after a reboot (Mori, the agents and tmux gone, a new boot id), the relaunch resumes that
+// id with `--resume=<id>` and its next request carries the earlier turns. With the screen not read
 // (MORI_TEST_HOOKS_ONLY), Mori's hooks alone (its plugin directory) move it to needs-input within a
 // second of its permissionRequest when the model runs a shell command, and nothing is written into
 // the project or the person's own Copilot home but what the CLI itself keeps there. The CLI comes
@@ -70,6 +70,15 @@ describe.skipIf('skip' in found)(`Copilot CLI ${COPILOT_VERSION} under mori up${
     expect(started(u)[0]?.['launch']).toBe('new');
     const events = path.join(harness.tmp, 'copilot-home', 'session-state', id, 'events.jsonl');
     await until('its events holding the answer', () => existsSync(events) && readFileSync(events, 'utf8').includes(`${REPLY} 1`), w);
+    // Its request's tokens, read from its events file by the daemon's usage book.
+    let usage: Record<string, unknown> | undefined;
+    await until('its usage in mori usage', () => {
+      const r = harness.mori('usage', 's', '--json');
+      usage = r.code === 0 ? (JSON.parse(r.stdout) as { sessions: { total: Record<string, unknown> }[] }).sessions[0]?.total : undefined;
+      return typeof usage?.['requests'] === 'number' && usage['requests'] >= 1;
+    }, () => JSON.stringify(usage));
+    expect(usage?.['input']).toEqual(expect.any(Number));
+    expect(usage?.['input'] as number).toBeGreaterThan(0);
 
     // A crash: the agent's process group killed outright, as the OOM killer would.
     const before = a.requests.length;
