@@ -14,6 +14,7 @@ import { BackendName, Intent, ProfileName, ResumeMode, SandboxNetworkName, Sessi
 import { TERMINAL_MAX_COLS, TERMINAL_MAX_ROWS, TerminalFrame } from './terminal.js';
 import { SessionUsage } from './usage.js';
 import { ChecksListing } from './ipc-checks.js';
+import { AwayReportSchema, ReportReadParams } from './ipc-report.js';
 import { EDITABLE_STATE_FILES, STATE_FILES } from './state-files.js';
 
 /** The protocol's version, sent in `hello` by both ends (protocol-frames.ts, where requests are framed). */
@@ -295,6 +296,8 @@ export const IpcMethods = lazyMethods({
   /** Earlier terminal output from the session's transcript: up to `maxBytes` ending `beforeEnd` bytes before its end. */
   /** Token usage, cost and context of the sessions named (all when none), read since the last request (DESIGN.md §5 "Usage"). */
   'usage.read': () => ({ params: z.object({ sessions: z._default(z.array(SessionRef).check(z.maxLength(10_000)), []) }), result: z.array(SessionUsage) }),
+  /** The report of the time away (DESIGN.md §9), over the sessions the supervisor holds. */
+  'report.read': () => ({ params: ReportReadParams, result: AwayReportSchema }),
   'transcript.read': () => ({
     params: z.object({ session: SessionRef, beforeEnd: z._default(z.int().check(z.nonnegative()), 0), maxBytes: z._default(z.int().check(z.minimum(1), z.maximum(TRANSCRIPT_PAGE_MAX_BYTES)), TRANSCRIPT_PAGE_MAX_BYTES) }),
     /** `bytes` read (the next page's `beforeEnd` grows by it); `data` as UTF-8 text, possibly starting mid-line. */

@@ -10,6 +10,7 @@ import { claudeProfile } from './claude/profile.js';
 import { codexProfile } from './codex/profile.js';
 import { geminiProfile } from './gemini/profile.js';
 import { opencodeProfile } from './opencode/profile.js';
+import { piProfile } from './pi/profile.js';
 import { qwenProfile } from './qwen/profile.js';
 import { copilotProfile } from './copilot/profile.js';
 import { customProfile, shellProfile } from './shell/profile.js';
@@ -21,6 +22,7 @@ export const PROFILES: Readonly<Record<ProfileName, AgentProfile>> = {
   opencode: opencodeProfile,
   qwen: qwenProfile,
   copilot: copilotProfile,
+  pi: piProfile,
   aider: aiderProfile,
   shell: shellProfile,
   custom: customProfile,

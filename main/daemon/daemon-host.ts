@@ -20,6 +20,8 @@ import { sweepPrivateGitDirs } from '../git/private-git-sweep.js';
 import { Supervisor, type SupervisorOptions } from '../supervisor/supervisor.js';
 import { startControlServer, type ControlServer } from './control-server.js';
 import { UsageBook } from './usage-book.js';
+import { ContextWatch } from './context-watch.js';
+import { warnShare } from './api/usage.js';
 import { DAEMON_LOG, logDir, RotatingLog } from './daemon-log.js';
 import { readSettings } from './daemon-settings.js';
 import { RegistryWatch } from './registry-watch.js';
@@ -162,6 +164,19 @@ export async function runDaemonHost(o: DaemonHostOptions): Promise<void> {
   supervisor.on((e) => {
     if (e.type !== 'keep-awake') awake.update();
   });
+  // A turn that ended may have taken the conversation past the context share set: said once.
+  const contextWatch = new ContextWatch({
+    record: (id) => {
+      const live = supervisor.list().find((x) => x.id === id);
+      const r = live ? readSessionFile(live.stateDir) : null;
+      return r?.ok ? r.value : null;
+    },
+    read: (session) => usage.read(session),
+    warn: () => warnShare(home),
+    publish: (e) => supervisor.publish(e),
+    now: () => Date.now(),
+  });
+  supervisor.on((e) => contextWatch.heard(e));
   let server: ControlServer | null = null;
   let registry: RegistryWatch | null = null;
   let stop: (stopAgents: boolean, bySignal?: boolean) => void = () => undefined;

@@ -1,7 +1,7 @@
 // Which notifications to show (DESIGN.md §13), decided from a batch of daemon events and the
 // sessions as they are after it: one per transition into a condition the person must hear about
 // (needs input, crash loop, verification failed, attention, usage limit, resumed after sleep or an
-// outage), never again while the condition stays; several sessions making the same transition in
+// outage, a conversation past the context share set), never again while the condition stays; several sessions making the same transition in
 // one batch make one notification ("3 sessions resumed after sleep"). Nothing for a muted session,
 // for the session the person is looking at in the focused window, or while notifications are
 // paused, nor for a condition already so when its session was first seen (a remote's first listing)
@@ -11,6 +11,7 @@
 // Pure: Electron main process, no Electron import.
 import type { DaemonEvent } from '../../common/ipc.js';
 import { clockWords, resumedAfterAbsence, sessionStatus, type WatchedSession } from '../../common/session-view.js';
+import { contextOverWords } from '../../common/usage-figures.js';
 
 export interface Notice {
   title: string;
@@ -96,6 +97,11 @@ export function decideNotifications(memory: DeciderMemory, input: DecideInput): 
     // The interrupted agent is gone, ended by the hand-off: what follows is another agent's run, not
     // the interrupted one resumed (the hand-off is told by its own notice).
     if (e.type === 'session.handedOff') interruptedBy.delete(e.sessionId);
+    if (e.type === 'session.contextOver') {
+      const row = byId.get(e.sessionId);
+      const w = contextOverWords(e.name, e.share, e.warn, e.model);
+      if (row) candidates.push({ group: 'context-over', row, title: w.title, body: w.body, plural: (n) => `${n} sessions are past their context share` });
+    }
     if (e.type === 'session.resumed') {
       const reason = interruptedBy.get(e.sessionId);
       interruptedBy.delete(e.sessionId);

@@ -24,6 +24,7 @@ const EVENT_WORDS: Record<NotifyEvent, string> = {
   resumed: 'Resumed after sleep or an outage',
   'usage-limit': 'Usage limit',
   'handed-off': 'Continued with another agent',
+  'context-over': 'Context past the share set',
 };
 
 const THEME_WORDS: Record<ThemeChoice, string> = { system: 'System (default)', light: 'Light', dark: 'Dark' };

@@ -13,6 +13,7 @@ import { removeSession } from './session-remove.js';
 import { readState, writeState } from './state.js';
 import { readSessionTranscript } from './transcript.js';
 import { readUsage } from './usage.js';
+import { readReport } from './report.js';
 
 /** Each method's handler; a method without one does not compile. */
 export const HANDLERS: HandlerMap = {
@@ -45,6 +46,7 @@ export const HANDLERS: HandlerMap = {
   'log.append': appendWorkLog,
   'transcript.read': readSessionTranscript,
   'usage.read': readUsage,
+  'report.read': readReport,
   'checks.list': listSessionChecks,
   'checks.verify': verifySessionChecks,
   'checks.trust': trustSessionChecks,

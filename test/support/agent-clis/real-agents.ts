@@ -218,3 +218,17 @@ export function copilotEnv(api: StandIn, root: string, project: string): Record<
     COPILOT_GITHUB_TOKEN: undefined,
   };
 }
+
+/**
+ * Pi's agent dir (PI_CODING_AGENT_DIR, the test's own: never ~/.pi) with a provider at the stand-in
+ * speaking the Responses API, chosen as its default in settings.json; PI_OFFLINE keeps it from the network at start.
+ */
+export function piEnv(api: StandIn, root: string): Record<string, string | undefined> {
+  const home = path.join(root, 'pi-home');
+  const agentDir = path.join(home, '.pi', 'agent');
+  mkdirSync(agentDir, { recursive: true });
+  const provider = { baseUrl: `${api.url}/v1`, api: 'openai-responses', apiKey: 'sk-stand-in', models: [{ id: 'pi-stand-in', contextWindow: 128_000 }] };
+  writeFileSync(path.join(agentDir, 'models.json'), JSON.stringify({ providers: { 'stand-in': provider } }));
+  writeFileSync(path.join(agentDir, 'settings.json'), JSON.stringify({ defaultProvider: 'stand-in', defaultModel: 'pi-stand-in' }));
+  return { ...proxyTo(api), HOME: home, PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: '1' };
+}

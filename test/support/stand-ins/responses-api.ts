@@ -6,6 +6,9 @@
 // script of tool calls answers the turns after the first `after` with a `function_call` each (e.g.
 // `exec_command`), in order, each only to a request that offers that tool (Codex's side requests,
 // such as a thread title, offer none). Copilot CLI reads the same stream.
+// Each output item is announced (`response.output_item.added`) before it is done, as the API does:
+// Pi reads an item's text only from an item it saw added. `delayMs` holds each answer back, so a
+// test can see the agent working.
 // Loopback only; started by the real-CLI tests.
 import type { ServerResponse } from 'node:http';
 import { startStandIn, type LoggedRequest, type StandIn } from './loopback-server.js';
@@ -86,13 +89,14 @@ function textEvents(item: Record<string, unknown>): Record<string, unknown>[] {
 }
 
 /** `calls`: replies for the model turns that follow the first `after` ones, in order; the rest say `stand-in reply N`. */
-export async function startResponsesApi(port = 0, script: { after: number; calls: ResponsesToolCall[] } = { after: 0, calls: [] }, limitWords: LimitWords = CODEX_LIMIT_WORDS): Promise<LimitableStandIn> {
+export async function startResponsesApi(port = 0, script: { after: number; calls: ResponsesToolCall[]; delayMs?: number } = { after: 0, calls: [] }, limitWords: LimitWords = CODEX_LIMIT_WORDS): Promise<LimitableStandIn> {
   let turn = 0;
   let limitedUntilMs: number | null = null;
   const calls = [...script.calls];
-  const api = await startStandIn((req: LoggedRequest, res) => {
+  const api = await startStandIn(async (req: LoggedRequest, res) => {
     if (req.method === 'POST' && req.path.startsWith('/v1/responses')) {
       if (limitedUntilMs !== null) return usageLimited(res, limitedUntilMs, limitWords);
+      if ((script.delayMs ?? 0) > 0) await new Promise((r) => setTimeout(r, script.delayMs));
       turn++;
       const id = `resp_${turn}`;
       const text = `stand-in reply ${turn}`;

@@ -66,6 +66,15 @@ describe('decideNotifications', () => {
     expect(run([input(rows, { events: [...interrupted, handedOff, ...resumed] })])).toEqual([['b resumed after a network outage||id-b']]);
   });
 
+  it('tells a conversation past the context share set, one notice for several in a batch, none for a kind turned off', () => {
+    const rows = [row('a'), row('b')];
+    const over = (name: string): DaemonEvent => ev('session.contextOver', name, { share: 0.84, warn: 0.8, model: null });
+    expect(run([input(rows, { events: [over('a')] })])[0]).toEqual([expect.stringMatching(/^a: context 84 % full\|The conversation fills 84 % of the model's window, past the 80 % you set.*\|id-a$/)]);
+    expect(run([input(rows, { events: [over('a'), over('b')] })])[0]).toEqual(['2 sessions are past their context share|a, b|']);
+    const off = { paused: false, events: ['needs-input'] };
+    expect(run([input(rows, { events: [over('a')], daemonNotifications: off })])[0]).toEqual([]);
+  });
+
   it('says nothing for the focused session, a muted one, or while paused, and does not replay those later', () => {
     const asks = row('a', { activity: 'needs-input' });
     expect(run([input([row('a')]), input([asks], { focusedSession: 'id-a' }), input([asks])])).toEqual([[], [], []]);
