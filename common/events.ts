@@ -68,6 +68,8 @@ export const SupervisorEvent = z.lazy(() => z.discriminatedUnion('type', [
   z.object({ type: z.literal('session.registered'), ...sessionBase }),
   /** The person renamed the session (`name` is the new one); its id is the same. */
   z.object({ type: z.literal('session.renamed'), ...sessionBase, from: z.string() }),
+  /** The agent's record says its permission mode changed (auto, default, bypass…: its profile's words); the window's header shows it. */
+  z.object({ type: z.literal('session.permissionMode'), ...sessionBase, mode: z.string().check(z.maxLength(32)) }),
   /** The session was handed from one agent profile to another (`reason` in the person's words); same id, same state. */
   z.object({ type: z.literal('session.handedOff'), ...sessionBase, from: ProfileName, to: ProfileName, reason: z.string() }),
   // The conversation crossed the context share the person set (0–1 both), once per crossing (context-watch.ts).

@@ -8,6 +8,7 @@ import * as z from 'zod/mini';
 import './zod-english.js';
 import { AgentActivity } from './agent-activity.js';
 import { DaemonSettings } from './daemon-settings.js';
+import { NOTIFY_METHODS } from './notify-methods.js';
 import { RuntimeState, SupervisorEvent } from './events.js';
 import { ERROR_CODES } from './result.js';
 import { BackendName, Intent, ProfileName, ResumeMode, SandboxNetworkName, SessionWorktree, TASK_LINE_MAX, UsageLimitPlan } from './session.js';
@@ -57,6 +58,8 @@ export const LiveSession = z.object({
   sandboxed: z.optional(z.boolean()),
   /** How its sandbox reaches the network, when it has one. */
   sandboxNetwork: z.optional(SandboxNetworkName),
+  /** The permission mode its agent's record says it runs in ("auto", "default", "bypass"…; agent-written: shown through visible-text); absent: unknown. */
+  permissionMode: z.optional(z.string().check(z.maxLength(32))),
   /** While in `attention`: why, as last announced (`session.attention`), for a client that came after it. */
   attention: z.optional(z.object({ reason: z.string(), message: z.string() })),
   /** The first line of session_state.md's current task (`list` only; agent-written: shown through visible-text). */
@@ -337,6 +340,7 @@ export const IpcMethods = lazyMethods({
   'settings.get': () => ({ params: z.object({}), result: DaemonSettings }),
   /** Replaces the settings (validated, written atomically); the value is what was stored. */
   'settings.set': () => ({ params: z.object({ settings: DaemonSettings }), result: DaemonSettings }),
+  ...NOTIFY_METHODS,
   /** Electron's powerMonitor, forwarded: a suspend checkpoints and logs every running session before the reply. */
   'hint.power': () => ({ params: z.object({ kind: z.enum(['suspend', 'resume', 'lock', 'unlock']) }), result: z.object({ interrupted: z.int() }) }),
   /** The OS says the network changed: probe now. */

@@ -27,6 +27,7 @@ import { readSettings } from './daemon-settings.js';
 import { RegistryWatch } from './registry-watch.js';
 import { InterruptionOrchestrator } from './interruption-orchestrator.js';
 import { KeepAwakeHost } from './keep-awake-host.js';
+import { NoticeHost } from './notice-host.js';
 import { inhibitorCommand, SleepInhibitor } from '../power/sleep-inhibitor.js';
 import { beginShutdown, shutdownRequested } from './shutdown-deadline.js';
 
@@ -164,6 +165,17 @@ export async function runDaemonHost(o: DaemonHostOptions): Promise<void> {
   supervisor.on((e) => {
     if (e.type !== 'keep-awake') awake.update();
   });
+  const retryBase = envMs('MORI_NOTIFY_RETRY_BASE_MS');
+  const notices = new NoticeHost(
+    {
+      list: () => supervisor.list(),
+      log: say,
+      // Tests wait out a down target's retries in seconds, not minutes.
+      ...(retryBase !== undefined ? { retry: { tries: 5, baseMs: retryBase } } : {}),
+    },
+    settings.ok ? settings.value : DaemonSettings.parse({}),
+  );
+  supervisor.on((e) => notices.event(e));
   // A turn that ended may have taken the conversation past the context share set: said once.
   const contextWatch = new ContextWatch({
     record: (id) => {
@@ -191,6 +203,7 @@ export async function runDaemonHost(o: DaemonHostOptions): Promise<void> {
         orchestrator.dispose();
         power.dispose();
         awake.dispose();
+        notices.dispose();
         await registry?.close();
         if (stopAgents) await stopEveryAgent(supervisor);
         await server?.close();
@@ -201,10 +214,12 @@ export async function runDaemonHost(o: DaemonHostOptions): Promise<void> {
   const onSettings = (s: DaemonSettings): void => {
     applyProbeTargets(power, s);
     awake.setSettings(s.keepAwake);
+    notices.setSettings(s);
   };
-  const serverStarted = await startControlServer(supervisor, home, { power, stop, onSettings, usage, awake: () => awake.status() });
+  const serverStarted = await startControlServer(supervisor, home, { power, stop, onSettings, usage, awake: () => awake.status(), notifyTest: () => notices.test() });
   if (!serverStarted.ok) {
     awake.dispose();
+    notices.dispose();
     orchestrator.dispose();
     power.dispose();
     await supervisor.shutdown();

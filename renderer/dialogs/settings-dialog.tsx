@@ -11,6 +11,7 @@ import type { MoriApi } from '../../common/mori-api.js';
 import { FormBody } from '../ui/form-dialog.js';
 import { Modal } from '../ui/modal.js';
 import { usePane } from '../ui/pane-store.js';
+import { NoticeTargets } from './notice-targets.js';
 import { SettingsStore } from './settings-store.js';
 import { RESTART_DEFAULTS } from '../../common/restart-defaults.js';
 import { CONTEXT_WARN_PERCENT } from '../../common/usage-figures.js';
@@ -76,6 +77,7 @@ export function SettingsDialog(props: { api: MoriApi; onClose: () => void; brows
             <p class="muted">{permissionWords(props.browserNotifications)}</p>
           )}
         </fieldset>
+        <NoticeTargets api={props.api} />
         <label>
           Probe targets
           <textarea

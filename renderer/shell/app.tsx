@@ -1,7 +1,9 @@
 // The window (DESIGN.md §13): the sessions list on the left with the notices; the selected session's
 // header, advice and tabs; the banner while the daemon connection is down; the open dialog; "While
-// you were away" (renderer/away/, its own store). The state and its actions are
-// renderer/shell/window-store.ts's; this file only lays the parts out. Runs in the renderer.
+// you were away" (renderer/away/, its own store). On a phone (styles.css's narrow layout) the list
+// and the session are two screens, `data-screen` saying which is shown; without a session there is
+// only the list. The state and its actions are renderer/shell/window-store.ts's; this file only lays
+// the parts out. Runs in the renderer.
 import { useEffect, useMemo } from 'preact/hooks';
 import { AwayDialog } from '../away/away-dialog.js';
 import { AwayStore } from '../away/away-store.js';
@@ -29,10 +31,10 @@ export function App(props: { api: MoriApi; pageNotifies: boolean }) {
   useWindowKeys(store.shortcut);
   const current = store.current;
   return (
-    <div class="app">
+    <div class="app" data-screen={current ? state.screen : 'list'}>
       <aside class="sidebar" aria-label="Sessions and notices">
         <div class="brand">Mori</div>
-        <SessionsSidebar sessions={state.sessions} selected={state.selected} lastActivity={store.lastActivity} now={state.now} onSelect={store.select} onEnter={store.enterTerminal} />
+        <SessionsSidebar sessions={state.sessions} selected={state.selected} lastActivity={store.lastActivity} now={state.now} onSelect={store.select} onOpen={store.open} onEnter={store.enterTerminal} />
         <RemoteHosts hosts={state.hosts} />
         <div class="sidebar-actions">
           <button type="button" class="primary" onClick={() => store.openDialog('new')}>

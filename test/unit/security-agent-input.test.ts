@@ -13,7 +13,7 @@ const UUID = '0b9f6a4e-4c1d-4e8b-9a57-3c2d1e0f9a8b';
 const env = { HOME: '/home/someone' };
 
 describe('agent session ids', () => {
-  const uuidProfiles: ProfileName[] = ['claude', 'codex', 'gemini', 'qwen'];
+  const uuidProfiles: ProfileName[] = ['claude', 'codex', 'gemini', 'qwen', 'copilot'];
   const plainProfiles: ProfileName[] = ['aider', 'shell', 'custom'];
   const table: [string, boolean, boolean][] = [
     // id, valid for a UUID profile, valid for the others

@@ -8,6 +8,7 @@ import { daemonAwake, stopDaemon } from './daemon.js';
 import { networkHintHandler, powerHintHandler } from './hints.js';
 import { appendWorkLog, tailWorkLog } from './log.js';
 import { handOffSession, initSession, limitDontResume, limitResumeNow, listSessions, listSessionsWithState, renameSession, sendToSession, startSession, stopSession } from './sessions.js';
+import { addNotifyTarget, listTargets, removeNotifyTarget, testNotifyTargets } from './notify.js';
 import { getSettings, setSettings } from './settings.js';
 import { removeSession } from './session-remove.js';
 import { readState, writeState } from './state.js';
@@ -58,6 +59,10 @@ export const HANDLERS: HandlerMap = {
   rollback: rollbackSessionFiles,
   'settings.get': getSettings,
   'settings.set': setSettings,
+  'notify.list': listTargets,
+  'notify.add': addNotifyTarget,
+  'notify.remove': removeNotifyTarget,
+  'notify.test': testNotifyTargets,
   'hint.power': powerHintHandler,
   'hint.network': networkHintHandler,
 };

@@ -47,7 +47,7 @@ describe("Pi 0.73.1's screens", () => {
 });
 
 describe("Pi 0.73.1's extension", () => {
-  const place = { script: '/m/hooks/report.sh', spoolDir: '/m/hooks/n1', settingsFile: '/m/hooks/n1.json', pluginFile: '/m/hooks/n1.mjs' };
+  const place = { script: '/m/hooks/report.sh', spoolDir: '/m/hooks/n1', settingsFile: '/m/hooks/n1.json', pluginFile: '/m/hooks/n1.mjs', pluginDir: '/m/hooks/n1.plugin' };
 
   it("is a module in Mori's home named with -e, its spool and session dirs in it", () => {
     const layer = hookLayer(pi, ['--session', '/a/x.jsonl'], place, { PI_CODING_AGENT_DIR: '/a' });
