@@ -3,7 +3,8 @@
 // so an empty or partial file is a valid one. Pure TypeScript, shared by main and the renderer.
 import * as z from 'zod/mini';
 import './zod-english.js';
-import { NOTIFY_EVENTS } from './notify-events.js';
+import { NOTIFY_EVENTS, TARGET_DEFAULT_EVENTS, TARGET_EVENTS, TARGET_KINDS } from './notify-events.js';
+import { isHttpUrl } from './notify-targets.js';
 import { OnUsageLimit, ResumeMode, SandboxHomeName, SandboxNetworkName } from './session.js';
 import { CONTEXT_WARN_PERCENT } from './usage-figures.js';
 
@@ -32,6 +33,20 @@ export const SandboxSettings = z.object({
 export type SandboxSettings = z.infer<typeof SandboxSettings>;
 export const SANDBOX_DEFAULTS: SandboxSettings = { default: false, network: 'full', home: 'read-only', readWrite: [], readOnly: [], allowedHosts: [] };
 
+/**
+ * A target off the machine (DESIGN.md §13 "Notices off the machine"): ntfy's publish format or a JSON
+ * webhook, and the events it is sent. Its URL may carry a token: shown masked (notify-targets.ts).
+ */
+export const NotifyTarget = z.object({
+  // Short random ids: `mori notify rm` names one, and the window keys its rows by it.
+  id: z.string().check(z.regex(/^[a-z0-9]{4,16}$/, 'expected 4 to 16 lower-case letters or digits')),
+  kind: z.enum(TARGET_KINDS),
+  // 2 KiB: past a browser's limit for a URL.
+  url: z.string().check(z.maxLength(2048), z.refine(isHttpUrl, 'expected an http:// or https:// URL')),
+  events: z._default(z.array(z.enum(TARGET_EVENTS)).check(z.maxLength(TARGET_EVENTS.length)), [...TARGET_DEFAULT_EVENTS]),
+});
+export type NotifyTarget = z.infer<typeof NotifyTarget>;
+
 export const DaemonSettings = z.object({
   /** null: the API hosts of the agents that run (or MORI_PROBE); else exactly these targets. */
   probeTargets: z._default(z.nullable(z.array(ProbeTargetText).check(z.maxLength(32))), null),
@@ -48,6 +63,11 @@ export const DaemonSettings = z.object({
     }),
     { events: [...NOTIFY_EVENTS], paused: false, muted: [] },
   ),
+  /**
+   * Where notices go off the machine, changed only by `notify.add` / `notify.remove` (an approval):
+   * `settings.set` keeps these, and `settings.get` shows their URLs masked. A few, not a fleet.
+   */
+  notifyTargets: z._default(z.array(NotifyTarget).check(z.maxLength(16)), []),
   /** Restart limits (DESIGN.md §4); null keeps the built-in policy. Read when the daemon starts. */
   restart: z._default(
     z.object({

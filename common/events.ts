@@ -68,8 +68,12 @@ export const SupervisorEvent = z.lazy(() => z.discriminatedUnion('type', [
   z.object({ type: z.literal('session.registered'), ...sessionBase }),
   /** The person renamed the session (`name` is the new one); its id is the same. */
   z.object({ type: z.literal('session.renamed'), ...sessionBase, from: z.string() }),
+  /** The agent's record says its permission mode changed (auto, default, bypass…: its profile's words); the window's header shows it. */
+  z.object({ type: z.literal('session.permissionMode'), ...sessionBase, mode: z.string().check(z.maxLength(32)) }),
   /** The session was handed from one agent profile to another (`reason` in the person's words); same id, same state. */
   z.object({ type: z.literal('session.handedOff'), ...sessionBase, from: ProfileName, to: ProfileName, reason: z.string() }),
+  // The conversation crossed the context share the person set (0–1 both), once per crossing (context-watch.ts).
+  z.object({ type: z.literal('session.contextOver'), ...sessionBase, share: z.number(), warn: z.number(), model: z.nullable(z.string()) }),
   /** The daemon began or stopped keeping the machine from idle sleep (settings `keepAwake`); `working`: the sessions at work then. */
   z.object({ type: z.literal('keep-awake'), at: z.number(), holding: z.boolean(), working: z.int().check(z.nonnegative()) }),
   z.object({ type: z.literal('power.suspend'), ...SuspendEvent.shape }),

@@ -8,12 +8,14 @@ import * as z from 'zod/mini';
 import './zod-english.js';
 import { AgentActivity } from './agent-activity.js';
 import { DaemonSettings } from './daemon-settings.js';
+import { NOTIFY_METHODS } from './notify-methods.js';
 import { RuntimeState, SupervisorEvent } from './events.js';
 import { ERROR_CODES } from './result.js';
 import { BackendName, Intent, ProfileName, ResumeMode, SandboxNetworkName, SessionWorktree, TASK_LINE_MAX, UsageLimitPlan } from './session.js';
 import { TERMINAL_MAX_COLS, TERMINAL_MAX_ROWS, TerminalFrame } from './terminal.js';
 import { SessionUsage } from './usage.js';
 import { ChecksListing } from './ipc-checks.js';
+import { AwayReportSchema, ReportReadParams } from './ipc-report.js';
 import { EDITABLE_STATE_FILES, STATE_FILES } from './state-files.js';
 
 /** The protocol's version, sent in `hello` by both ends (protocol-frames.ts, where requests are framed). */
@@ -56,6 +58,8 @@ export const LiveSession = z.object({
   sandboxed: z.optional(z.boolean()),
   /** How its sandbox reaches the network, when it has one. */
   sandboxNetwork: z.optional(SandboxNetworkName),
+  /** The permission mode its agent's record says it runs in ("auto", "default", "bypass"…; agent-written: shown through visible-text); absent: unknown. */
+  permissionMode: z.optional(z.string().check(z.maxLength(32))),
   /** While in `attention`: why, as last announced (`session.attention`), for a client that came after it. */
   attention: z.optional(z.object({ reason: z.string(), message: z.string() })),
   /** The first line of session_state.md's current task (`list` only; agent-written: shown through visible-text). */
@@ -295,6 +299,8 @@ export const IpcMethods = lazyMethods({
   /** Earlier terminal output from the session's transcript: up to `maxBytes` ending `beforeEnd` bytes before its end. */
   /** Token usage, cost and context of the sessions named (all when none), read since the last request (DESIGN.md §5 "Usage"). */
   'usage.read': () => ({ params: z.object({ sessions: z._default(z.array(SessionRef).check(z.maxLength(10_000)), []) }), result: z.array(SessionUsage) }),
+  /** The report of the time away (DESIGN.md §9), over the sessions the supervisor holds. */
+  'report.read': () => ({ params: ReportReadParams, result: AwayReportSchema }),
   'transcript.read': () => ({
     params: z.object({ session: SessionRef, beforeEnd: z._default(z.int().check(z.nonnegative()), 0), maxBytes: z._default(z.int().check(z.minimum(1), z.maximum(TRANSCRIPT_PAGE_MAX_BYTES)), TRANSCRIPT_PAGE_MAX_BYTES) }),
     /** `bytes` read (the next page's `beforeEnd` grows by it); `data` as UTF-8 text, possibly starting mid-line. */
@@ -334,6 +340,7 @@ export const IpcMethods = lazyMethods({
   'settings.get': () => ({ params: z.object({}), result: DaemonSettings }),
   /** Replaces the settings (validated, written atomically); the value is what was stored. */
   'settings.set': () => ({ params: z.object({ settings: DaemonSettings }), result: DaemonSettings }),
+  ...NOTIFY_METHODS,
   /** Electron's powerMonitor, forwarded: a suspend checkpoints and logs every running session before the reply. */
   'hint.power': () => ({ params: z.object({ kind: z.enum(['suspend', 'resume', 'lock', 'unlock']) }), result: z.object({ interrupted: z.int() }) }),
   /** The OS says the network changed: probe now. */

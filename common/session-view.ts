@@ -359,6 +359,9 @@ export function headerAdvice(info: Pick<LiveSession, 'state' | 'activity' | 'int
       return advice('A state file could not be read; fix it, then Restart.', /(session_state|environment)\.md/.test(message ?? '') ? ['open-state-file', 'restart'] : ['restart'], 'bad', { detail: message });
     case 'usage-limit':
       return advice('Usage limit: Mori stopped waiting for it.', ['restart'], 'warn', { detail: message });
+    case 'held-by-agent-daemon':
+      // The agent's own background service runs the conversation: a resume here would start a copy of it.
+      return advice("The agent's own background service holds this conversation. Open it there, or stop it there, then Restart:", ['restart'], 'warn', { detail: message });
     default:
       return advice(`Needs attention: ${reason}.`, ['restart'], 'bad', { detail: message });
   }

@@ -165,6 +165,11 @@ export const SessionRecord = z.object({
      * go back to one (`claude --resume <id>`). Bounded: a person goes back a few, not hundreds.
      */
     previousIds: z._default(z.array(z.string()).check(z.maxLength(50)), []),
+    /**
+     * The conversation was taken from the agent's own supervisor (`mori init --adopt claude:<id>`):
+     * while that supervisor holds it, Mori opens it there (`claude attach`) instead of resuming it.
+     */
+    fromOwnSupervisor: z.optional(z.boolean()),
   }),
   backend: BackendName,
   autoResume: z._default(z.boolean(), true),

@@ -76,3 +76,11 @@ export const totalTokens = (t: UsageTotals): number => t.input + t.output + t.ca
 /** The last request's share of its window (0–1), or null when the window is unknown. */
 export const contextShare = (last: LastRequest | null): number | null =>
   last === null || last.contextWindow === null || last.contextWindow === 0 ? null : last.contextTokens / last.contextWindow;
+
+/** A notice's words for a conversation past the share set: "alpha: context 84 % full" and why it matters. */
+export function contextOverWords(name: string, share: number, warn: number, model: string | null): { title: string; body: string } {
+  return {
+    title: `${name}: context ${percent(share)} full`,
+    body: `The conversation fills ${percent(share)} of ${model ?? 'the model'}'s window, past the ${percent(warn)} you set: the agent is near compacting or forgetting, and a fresh start from the state files costs less than resuming it.`,
+  };
+}

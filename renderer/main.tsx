@@ -8,6 +8,8 @@ import type { MoriApi } from '../common/mori-api.js';
 import { App } from './shell/app.js';
 import { connectEarly } from './early-connect.js';
 import './styles.css';
+// After the styles it narrows for a phone: its rules win over theirs of the same weight.
+import './shell/phone.css';
 import { applyTheme } from './ui/theme.js';
 
 // The chosen theme before the first paint: no flash of the other one.

@@ -151,6 +151,16 @@ export interface AgentStatus {
   writtenAtMs: number;
 }
 
+/** A conversation the CLI's own supervisor holds: the words saying so, and its conversation id and arguments to open it there. */
+export interface HeldConversation {
+  words: string;
+  agentSessionId: string;
+  /** Where it runs, as its supervisor records it; null: not said. */
+  cwd: string | null;
+  /** The arguments of the CLI's own program that open it in a terminal (`attach <short>`). */
+  attachArgs: string[];
+}
+
 export interface AgentProfile {
   name: ProfileName;
   /** The name people know the agent by. */
@@ -197,6 +207,14 @@ export interface AgentProfile {
   status?: { find(env: Env, agentSessionId: string, pid: number): Promise<AgentStatus | null> };
   /** Its own record of each request's tokens (usage/usage-record.ts); absent: Mori shows no usage for it. */
   usage?: UsageSource;
+  /**
+   * A supervisor of the CLI's own that may hold a conversation (DESIGN.md §5 "Agents that supervise
+   * themselves"): `holding` says so, and how to open it there, when one of its live sessions holds
+   * `agentSessionId` (its id or the supervisor's short id; a resume would start a copy), else null. Absent: none.
+   */
+  ownSupervisor?: { holding(env: Env, agentSessionId: string): Promise<HeldConversation | null> };
+  /** The permission mode its record says the conversation runs in ("auto", "default", "bypass"…), or null; absent: none kept. */
+  permissionMode?(ref: AgentSessionRef, env: Env): Promise<string | null>;
   /**
    * The CLI's own config and data dirs and files (absolute, after the env overrides it honours), which
    * a sandboxed session binds read-write (DESIGN.md §11 "Sandbox"); absent: none.

@@ -10,7 +10,9 @@ import { claudeProfile } from './claude/profile.js';
 import { codexProfile } from './codex/profile.js';
 import { geminiProfile } from './gemini/profile.js';
 import { opencodeProfile } from './opencode/profile.js';
+import { piProfile } from './pi/profile.js';
 import { qwenProfile } from './qwen/profile.js';
+import { copilotProfile } from './copilot/profile.js';
 import { customProfile, shellProfile } from './shell/profile.js';
 
 export const PROFILES: Readonly<Record<ProfileName, AgentProfile>> = {
@@ -19,6 +21,8 @@ export const PROFILES: Readonly<Record<ProfileName, AgentProfile>> = {
   gemini: geminiProfile,
   opencode: opencodeProfile,
   qwen: qwenProfile,
+  copilot: copilotProfile,
+  pi: piProfile,
   aider: aiderProfile,
   shell: shellProfile,
   custom: customProfile,

@@ -40,6 +40,8 @@ function eventWords(e: DaemonEvent): string {
       return `${time} ${who}registered (not started)`;
     case 'session.renamed':
       return `${time} ${who}renamed from ${e.from}`;
+    case 'session.permissionMode':
+      return `${time} ${who}permission mode ${e.mode}`;
     case 'session.handedOff':
       return `${time} ${who}handed off ${e.from} → ${e.to} (${e.reason})`;
     case 'state.changed':

@@ -38,6 +38,8 @@ const COMMAND_MODULES: Record<string, () => Promise<Registrar>> = {
   changes: async () => (await import('./commands/checkpoints.js')).registerCheckpoints,
   rollback: async () => (await import('./commands/checkpoints.js')).registerCheckpoints,
   usage: async () => (await import('./commands/usage.js')).registerUsage,
+  notify: async () => (await import('./commands/notify.js')).registerNotify,
+  report: async () => (await import('./commands/report.js')).registerReport,
   // Hidden: a sandboxed session's network proxy, run detached by the daemon.
   'net-proxy': async () => (await import('./commands/net-proxy.js')).registerNetProxy,
 };

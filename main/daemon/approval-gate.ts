@@ -33,6 +33,13 @@ export function approvingAction(method: IpcMethod, params: unknown): string | nu
       return "changing the Mori daemon's settings";
     case 'daemon.stop':
       return 'stopping the Mori supervisor';
+    // Where notices go is the person's: an agent must not send them where it likes, nor send them at all.
+    case 'notify.add':
+      return 'adding a notice target';
+    case 'notify.remove':
+      return 'removing a notice target';
+    case 'notify.test':
+      return 'sending a test notice';
     // Sessions are the person's: an agent does not remove or rename one (its own included) by itself.
     case 'session.remove':
       return 'removing a session';

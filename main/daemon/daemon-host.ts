@@ -20,11 +20,14 @@ import { sweepPrivateGitDirs } from '../git/private-git-sweep.js';
 import { Supervisor, type SupervisorOptions } from '../supervisor/supervisor.js';
 import { startControlServer, type ControlServer } from './control-server.js';
 import { UsageBook } from './usage-book.js';
+import { ContextWatch } from './context-watch.js';
+import { warnShare } from './api/usage.js';
 import { DAEMON_LOG, logDir, RotatingLog } from './daemon-log.js';
 import { readSettings } from './daemon-settings.js';
 import { RegistryWatch } from './registry-watch.js';
 import { InterruptionOrchestrator } from './interruption-orchestrator.js';
 import { KeepAwakeHost } from './keep-awake-host.js';
+import { NoticeHost } from './notice-host.js';
 import { inhibitorCommand, SleepInhibitor } from '../power/sleep-inhibitor.js';
 import { beginShutdown, shutdownRequested } from './shutdown-deadline.js';
 
@@ -162,6 +165,30 @@ export async function runDaemonHost(o: DaemonHostOptions): Promise<void> {
   supervisor.on((e) => {
     if (e.type !== 'keep-awake') awake.update();
   });
+  const retryBase = envMs('MORI_NOTIFY_RETRY_BASE_MS');
+  const notices = new NoticeHost(
+    {
+      list: () => supervisor.list(),
+      log: say,
+      // Tests wait out a down target's retries in seconds, not minutes.
+      ...(retryBase !== undefined ? { retry: { tries: 5, baseMs: retryBase } } : {}),
+    },
+    settings.ok ? settings.value : DaemonSettings.parse({}),
+  );
+  supervisor.on((e) => notices.event(e));
+  // A turn that ended may have taken the conversation past the context share set: said once.
+  const contextWatch = new ContextWatch({
+    record: (id) => {
+      const live = supervisor.list().find((x) => x.id === id);
+      const r = live ? readSessionFile(live.stateDir) : null;
+      return r?.ok ? r.value : null;
+    },
+    read: (session) => usage.read(session),
+    warn: () => warnShare(home),
+    publish: (e) => supervisor.publish(e),
+    now: () => Date.now(),
+  });
+  supervisor.on((e) => contextWatch.heard(e));
   let server: ControlServer | null = null;
   let registry: RegistryWatch | null = null;
   let stop: (stopAgents: boolean, bySignal?: boolean) => void = () => undefined;
@@ -176,6 +203,7 @@ export async function runDaemonHost(o: DaemonHostOptions): Promise<void> {
         orchestrator.dispose();
         power.dispose();
         awake.dispose();
+        notices.dispose();
         await registry?.close();
         if (stopAgents) await stopEveryAgent(supervisor);
         await server?.close();
@@ -186,10 +214,12 @@ export async function runDaemonHost(o: DaemonHostOptions): Promise<void> {
   const onSettings = (s: DaemonSettings): void => {
     applyProbeTargets(power, s);
     awake.setSettings(s.keepAwake);
+    notices.setSettings(s);
   };
-  const serverStarted = await startControlServer(supervisor, home, { power, stop, onSettings, usage, awake: () => awake.status() });
+  const serverStarted = await startControlServer(supervisor, home, { power, stop, onSettings, usage, awake: () => awake.status(), notifyTest: () => notices.test() });
   if (!serverStarted.ok) {
     awake.dispose();
+    notices.dispose();
     orchestrator.dispose();
     power.dispose();
     await supervisor.shutdown();

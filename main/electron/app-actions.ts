@@ -7,7 +7,7 @@ import type { RemoteHub } from '../remote/remote-hub.js';
 import type { AppState } from './app-state.js';
 import type { AutoStart } from './autostart.js';
 import type { MainWindow } from './main-window.js';
-import { pauseUntil } from './notification-decider.js';
+import { pauseUntil } from '../../common/notification-decider.js';
 import type { SettingsStore } from './settings.js';
 import type { TrayAction } from './tray-model.js';
 

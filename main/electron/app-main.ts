@@ -6,7 +6,7 @@
 // all exist: the window and its IPC router (app-window.ts), the notifications and mutes
 // (app-notifications.ts), the tray (app-tray.ts), what its actions do (app-actions.ts).
 // Electron main process.
-import { app, nativeTheme, net, Notification, powerMonitor } from 'electron';
+import { app, nativeTheme, net, Notification, powerMonitor, powerSaveBlocker } from 'electron';
 import { stopDaemon, type DaemonLaunch } from '../daemon-client/daemon-process.js';
 import { DaemonConnection } from '../daemon-client/daemon-connection.js';
 import { RemoteHub, type RemoteHubOptions } from '../remote/remote-hub.js';
@@ -15,6 +15,7 @@ import { AppNotifications } from './app-notifications.js';
 import { AppState } from './app-state.js';
 import { TrayUsage } from './tray-usage.js';
 import { TrayAwake } from './tray-awake.js';
+import { AppAwakeBlocker } from './app-awake-blocker.js';
 import { AppTray } from './app-tray.js';
 import { appWindow } from './app-window.js';
 import { type AutoStart, linuxAutoStart, loginItemAutoStart } from './autostart.js';
@@ -94,7 +95,12 @@ export async function startApp(o: AppOptions): Promise<MoriApp | null> {
   // Today's usage for the tooltip, read when the events say an agent may have made a request; the tray renders again when it changed.
   const usage = new TrayUsage((m, p) => connection.request(m, p), () => tray.render());
   // Whether the local daemon keeps the machine awake, from its own connection's events.
-  const awake = new TrayAwake((m, p) => connection.request(m, p), () => tray.render());
+  // The app holds sleep too while the daemon does (the only hold on Windows): app-awake-blocker.ts.
+  const blocker = new AppAwakeBlocker(powerSaveBlocker);
+  const awake = new TrayAwake((m, p) => connection.request(m, p), () => {
+    blocker.follow(awake.now());
+    tray.render();
+  });
   connection.onEvent((e) => awake.heard([e]));
   const tray = new AppTray({ iconDir: o.iconDir, state, settings, autoStart, muted: () => notes.muted(), onClick: () => window.open(null), quitting: () => quitting, usageToday: () => usage.today(), awake: () => awake.now() });
   // The local daemon's request only: a laptop's sleep interrupts its own agents, never a remote
@@ -113,6 +119,7 @@ export async function startApp(o: AppOptions): Promise<MoriApp | null> {
         if (!r.ok) log(`stopping the agents failed: ${r.message}`);
       }
       stopHints();
+      blocker.stop();
       notes.dispose();
       remotes.stop();
       router.dispose();

@@ -6,15 +6,9 @@
 import type { NotificationConstructorOptions } from 'electron';
 import type { DaemonEvent } from '../../common/ipc.js';
 import { visibleLines, visibleText } from '../../common/visible-text.js';
-import { decideNotifications, emptyMemory, type DeciderMemory, type Notice } from './notification-decider.js';
+import { COALESCE_MS, decideNotifications, emptyMemory, type DeciderMemory, type Notice } from '../../common/notification-decider.js';
 import type { WatchedSession } from '../../common/session-view.js';
 
-/**
- * How long changes are gathered before deciding: a wake resumes sessions one after another (the
- * daemon staggers their starts), and those within this window make one notification. Short enough
- * that a single session's news is not noticeably late.
- */
-export const COALESCE_MS = 3_000;
 
 export interface NotificationLike {
   on(event: 'click', listener: () => void): unknown;

@@ -23,6 +23,8 @@ export function inhibitorCommand(platform: NodeJS.Platform, pid: number, why: st
 /** Holds idle sleep while held; `release` ends the hold. A program that cannot start says so once through `onProblem`. */
 export class SleepInhibitor {
   private child: ChildProcess | null = null;
+  /** Held without a process: the platform has no inhibitor program (the app's own blocker holds instead). */
+  private nominal = false;
 
   constructor(
     private readonly command: () => InhibitorCommand | null,
@@ -30,7 +32,7 @@ export class SleepInhibitor {
   ) {}
 
   get held(): boolean {
-    return this.child !== null;
+    return this.child !== null || this.nominal;
   }
 
   /** The holding process's pid, while it holds. */
@@ -39,9 +41,13 @@ export class SleepInhibitor {
   }
 
   hold(): void {
-    if (this.child) return;
+    if (this.held) return;
     const c = this.command();
-    if (!c) return this.onProblem(`keeping the machine awake is not supported on ${process.platform} by the daemon alone`);
+    if (!c) {
+      // Held in name, so the decision is not retried (and said again) after every event.
+      this.nominal = true;
+      return this.onProblem(`the daemon alone cannot keep the machine awake on ${process.platform}: the app does, while it runs`);
+    }
     const child = spawn(c.program, c.args, { stdio: 'ignore' });
     this.child = child;
     child.on('error', (e) => {
@@ -59,6 +65,7 @@ export class SleepInhibitor {
   release(): void {
     const child = this.child;
     this.child = null;
+    this.nominal = false;
     child?.kill('SIGTERM');
   }
 }

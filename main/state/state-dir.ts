@@ -34,6 +34,8 @@ export interface CreateOptions {
   worktree?: SessionWorktree | undefined;
   /** Recorded in session.json: its sandbox (sandbox-choice.ts); absent: none. */
   sandbox?: SessionSandbox | undefined;
+  /** A conversation taken from the agent's own supervisor (`mori init --adopt`): the session takes it up as a relaunch, not a new one. */
+  adopted?: { agentSessionId: string; cwd: string | null } | undefined;
 }
 
 export interface Created {
@@ -103,7 +105,12 @@ export async function createSession(opts: CreateOptions): Promise<Result<Created
     projectDir,
     createdAt: new Date().toISOString(),
     ...(opts.task ? { task: opts.task } : {}),
-    agent: { profile: opts.profile, ...(opts.command ? { command: opts.command } : {}), sessionId: null, cwd: null },
+    agent: {
+      profile: opts.profile,
+      ...(opts.command ? { command: opts.command } : {}),
+      ...(opts.adopted ? { sessionId: opts.adopted.agentSessionId, cwd: opts.adopted.cwd, fromOwnSupervisor: true } : { sessionId: null, cwd: null }),
+    },
+    ...(opts.adopted ? { intent: { kind: 'interrupted', reason: 'app-exit' } as const } : {}),
     backend: opts.backend,
     ...(opts.resume ? { resume: opts.resume } : {}),
     ...(opts.worktree ? { worktree: opts.worktree } : {}),

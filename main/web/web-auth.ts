@@ -77,9 +77,9 @@ export function hostAllowed(hostHeader: string | undefined, boundHost: string, p
   return names.some((n) => hostHeader === `${n}:${port}`);
 }
 
-/** A WebSocket's or an exchange's Origin must be this very host, as the browser reached it. */
-export function originAllowed(req: IncomingMessage): boolean {
+/** A WebSocket's or an exchange's Origin must be this very host, as the browser reached it (over `scheme`). */
+export function originAllowed(req: IncomingMessage, scheme: 'http' | 'https'): boolean {
   const origin = req.headers.origin;
   const host = req.headers.host;
-  return typeof origin === 'string' && typeof host === 'string' && origin === `http://${host}`;
+  return typeof origin === 'string' && typeof host === 'string' && origin === `${scheme}://${host}`;
 }

@@ -1,4 +1,4 @@
-// The web host (`mori ui`, DESIGN.md §2, §11, §12): an HTTP server that serves the renderer (or a
+// The web host (`mori ui`, DESIGN.md §2, §11, §12): an HTTP server (HTTPS with `tls`) that serves the renderer (or a
 // placeholder), trades the printed link's launch token once for a session secret (web-auth.ts), and
 // one WebSocket per page at /api that, once its first message carried that secret, speaks exactly the
 // control API — one JSON message per WebSocket message — bridged to the daemon's socket, one daemon
@@ -11,6 +11,7 @@
 // (ssh to that host's `mori bridge`, which refuses approvals there): the same API, that host's sessions.
 // Runs in the `mori ui` process.
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import https from 'node:https';
 import { fail, type Result } from '../../common/result.js';
 import type { Duplex } from 'node:stream';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +23,7 @@ import { ControlClient } from '../daemon-client/control-client.js';
 import { closeReason } from './close-reason.js';
 import { hostAllowed, newToken, originAllowed, WebAuth } from './web-auth.js';
 import { rendererRoot, securityHeaders, serveStatic } from './static-files.js';
+import type { TlsFiles } from './tls-files.js';
 
 /** Unsent output per page beyond which it is dropped, as the daemon does per connection (16 MiB). */
 export const MAX_WS_BUFFERED_BYTES = 16 * 1024 * 1024;
@@ -64,10 +66,12 @@ export interface WebHostOptions {
   listRemotes?: () => Result<string[]>;
   /** The page's request time limit, told with its secret (protocol-client.ts's when absent). */
   requestTimeoutMs?: number;
+  /** Served over HTTPS with this certificate and key (tls-files.ts), the link and the WebSocket too; plain HTTP without. */
+  tls?: TlsFiles;
 }
 
 export interface WebHost {
-  /** The link to open, its launch token in the fragment: `http://127.0.0.1:PORT/#token=…`. */
+  /** The link to open, its launch token in the fragment: `http://127.0.0.1:PORT/#token=…` (`https://` with TLS). */
   url: string;
   port: number;
   token: string;
@@ -83,9 +87,10 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const sockets = new Set<WebSocket>();
   /** Every socket past the upgrade's checks, until it closes: handshaking, authenticating or bridged. */
   const upgraded = new Set<Duplex>();
+  const scheme = options.tls ? 'https' : 'http';
 
-  const server = http.createServer((req: IncomingMessage, res: ServerResponse) => {
-    const headers = securityHeaders(`ws://${req.headers.host ?? `${hostForUrl}:${port}`}`);
+  const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
+    const headers = securityHeaders(`${options.tls ? 'wss' : 'ws'}://${req.headers.host ?? `${hostForUrl}:${port}`}`);
     const plain = (status: number, text: string, extra: Record<string, string> = {}): void => {
       res.writeHead(status, { ...headers, 'Content-Type': 'text/plain; charset=utf-8', ...extra });
       res.end(text + '\n');
@@ -94,7 +99,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     const url = new URL(req.url ?? '/', 'http://host.invalid');
     if (url.pathname === SESSION_PATH) {
       if (req.method !== 'POST') return plain(405, 'method not allowed', { Allow: 'POST' });
-      if (!originAllowed(req)) return plain(403, 'forbidden: not this host\'s own page');
+      if (!originAllowed(req, scheme)) return plain(403, 'forbidden: not this host\'s own page');
       return readBody(req, MAX_TOKEN_CHARS, (body) => {
         if (body === null) return plain(413, 'too large');
         const r = auth.exchange(body.trim());
@@ -108,7 +113,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     if (url.pathname === REMOTES_PATH) {
       // The secret as the body, as the exchange takes its token: no header or URL holds a credential.
       if (req.method !== 'POST') return plain(405, 'method not allowed', { Allow: 'POST' });
-      if (!originAllowed(req)) return plain(403, 'forbidden: not this host\'s own page');
+      if (!originAllowed(req, scheme)) return plain(403, 'forbidden: not this host\'s own page');
       return readBody(req, MAX_TOKEN_CHARS, (body) => {
         if (body === null) return plain(413, 'too large');
         if (!auth.secretValid(body.trim())) return plain(401, 'not authorized');
@@ -124,7 +129,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     // The built page holds no secret (it asks for one with the link's token), so it is served to any
     // client that names this host; everything that acts (the exchange, /api) needs the token or secret.
     serveStatic(root, url.pathname, res, headers);
-  });
+  };
+  const server = options.tls ? https.createServer({ cert: options.tls.cert, key: options.tls.key }, onRequest) : http.createServer(onRequest);
   // A malformed, oversized or reset request: answer 400 when the socket still can, never throw.
   server.on('clientError', (_err: Error, socket: Duplex) => {
     socket.on('error', () => undefined);
@@ -144,7 +150,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     if (target.pathname !== API_PATH) return refuse(404, 'Not Found');
     const remote = target.searchParams.get(HOST_PARAM);
     if (!hostAllowed(req.headers.host, options.host, port)) return refuse(421, 'Misdirected Request');
-    if (!originAllowed(req)) return refuse(403, 'Forbidden');
+    if (!originAllowed(req, scheme)) return refuse(403, 'Forbidden');
     if (upgraded.size >= MAX_WEB_SOCKETS) return refuse(503, 'Service Unavailable');
     upgraded.add(socket);
     socket.once('close', () => upgraded.delete(socket));
@@ -170,7 +176,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const addr = server.address();
   port = typeof addr === 'object' && addr ? addr.port : options.port;
   return {
-    url: `http://${hostForUrl}:${port}/#${TOKEN_PARAM}=${token}`,
+    url: `${scheme}://${hostForUrl}:${port}/#${TOKEN_PARAM}=${token}`,
     port,
     token,
     close: async () => {

@@ -11,6 +11,7 @@ import type { MoriApi } from '../../common/mori-api.js';
 import { FormBody } from '../ui/form-dialog.js';
 import { Modal } from '../ui/modal.js';
 import { usePane } from '../ui/pane-store.js';
+import { NoticeTargets } from './notice-targets.js';
 import { SettingsStore } from './settings-store.js';
 import { RESTART_DEFAULTS } from '../../common/restart-defaults.js';
 import { CONTEXT_WARN_PERCENT } from '../../common/usage-figures.js';
@@ -24,6 +25,7 @@ const EVENT_WORDS: Record<NotifyEvent, string> = {
   resumed: 'Resumed after sleep or an outage',
   'usage-limit': 'Usage limit',
   'handed-off': 'Continued with another agent',
+  'context-over': 'Context past the share set',
 };
 
 const THEME_WORDS: Record<ThemeChoice, string> = { system: 'System (default)', light: 'Light', dark: 'Dark' };
@@ -75,6 +77,7 @@ export function SettingsDialog(props: { api: MoriApi; onClose: () => void; brows
             <p class="muted">{permissionWords(props.browserNotifications)}</p>
           )}
         </fieldset>
+        <NoticeTargets api={props.api} />
         <label>
           Probe targets
           <textarea

@@ -1,4 +1,4 @@
-// The selected session's header (DESIGN.md §13): its name, its state in words, where it runs (and its worktree's branch), and
+// The selected session's header (DESIGN.md §13): on a phone a back action to the list first, its name, its state in words, where it runs (and its worktree's branch), and
 // its actions (Verify; Stop…, which asks first, or Start/Resume; and a More actions menu away from
 // Stop: Rename…, disabled with the reason while the agent runs, Restart…, Continue with… (another agent), and Remove… in red), with the
 // line saying how the last action went. The dialogs they open are the window's (shell/window-dialogs.tsx). Runs
@@ -25,6 +25,10 @@ export function SessionHeader(props: { store: WindowStore; current: LiveSession;
   return (
     <>
       <header class="session-header">
+        {/* Shown only in the narrow layout (styles.css), where the list is a screen of its own. */}
+        <button type="button" class="back-to-list" aria-label="Back to sessions" onClick={store.showList}>
+          <span aria-hidden="true">‹</span> Sessions
+        </button>
         <div class="session-header-main">
           <SessionTitle info={current} />
           {props.meter}

@@ -1,5 +1,5 @@
 // The session header's title: the name, its precise state as a badge, the profile, backend and project
-// folder, the branch of the session's own git worktree when it has one, "sandboxed" with its network
+// folder, the agent's permission mode when its record says one, the branch of the session's own git worktree when it has one, "sandboxed" with its network
 // when its agent runs in a sandbox, and under them the current task's first line. Runs in the window.
 import type { LiveSession } from '../../common/ipc.js';
 import { preciseState, profileWords, stateWord } from '../../common/session-view.js';
@@ -30,7 +30,8 @@ export function SessionTitle({ info }: { info: LiveSession }) {
           </span>
         ) : null}
         <span class="muted">
-          {info.profile ? profileWords(info.profile, info.handedOver) : ''} · {info.backend} · <Shown text={info.projectDir ?? info.stateDir} />
+          {info.profile ? profileWords(info.profile, info.handedOver) : ''}
+          {info.permissionMode ? <span title="The permission mode its agent's record says it runs in"> ({shown(info.permissionMode)} mode)</span> : null} · {info.backend} · <Shown text={info.projectDir ?? info.stateDir} />
         </span>
       </div>
       {info.task ? (

@@ -1,11 +1,12 @@
 // What the window tells the person happened (DESIGN.md §13): a daemon event becomes a notice when it
 // is one the person should know about — verification failed, needs input, crash loop, resumed after
-// sleep or an outage, a usage limit (once per limit). Pure: the in-page list and the browser's notifications both
+// sleep or an outage, a usage limit (once per limit), a conversation past the context share set. Pure: the in-page list and the browser's notifications both
 // show what this returns. Runs in the renderer (and in unit tests).
 import type { NotifyEvent } from '../../common/daemon-settings.js';
 import type { EventOf } from '../../common/events.js';
 import type { DaemonEvent } from '../../common/ipc.js';
 import { attentionKind, becameNeedsInput, clockWords } from '../../common/session-view.js';
+import { contextOverWords } from '../../common/usage-figures.js';
 
 export interface Notice {
   id: number;
@@ -67,6 +68,10 @@ export function noticeFor(e: DaemonEvent): Notice | null {
     }
     case 'session.handedOff':
       return make('handed-off', e.sessionId, e.name, `${e.name} continues with ${e.to}`, `Handed over from ${e.from}: ${e.reason}.`);
+    case 'session.contextOver': {
+      const w = contextOverWords(e.name, e.share, e.warn, e.model);
+      return make('context-over', e.sessionId, e.name, w.title, w.body);
+    }
     case 'session.resumed':
       return make('resumed', e.sessionId, e.name, `${e.name} resumed`, LAUNCH_WORDS[e.launch]);
     case 'power.resume':

@@ -20,7 +20,10 @@ export interface SessionListProps {
   selected: string | null;
   lastActivity: Map<string, number>;
   now: number;
+  /** The arrow keys moved the selection. */
   onSelect: (id: string) => void;
+  /** A row clicked or tapped: chosen (on a phone, its screen opens). */
+  onOpen: (id: string) => void;
   /** Enter on the list: the person wants to type into the selected session. */
   onEnter: () => void;
 }
@@ -57,7 +60,7 @@ export function SessionList(props: SessionListProps) {
         role="option"
         aria-selected={s.id === props.selected}
         class={`session-item state-${state.replace(' ', '-')}${needsPerson(state) ? ' needs-person' : ''}`}
-        onClick={() => props.onSelect(s.id)}
+        onClick={() => props.onOpen(s.id)}
       >
         <span class="dot" aria-hidden="true" />
         <span class="session-name">{s.name}</span>

@@ -20,7 +20,10 @@ export function SessionsSidebar(props: {
   selected: string | null;
   lastActivity: Map<string, number>;
   now: number;
+  /** The selection moved (arrow keys, the filter's ↓). */
   onSelect: (id: string) => void;
+  /** A session chosen with a click or tap (on a phone, its screen opens). */
+  onOpen: (id: string) => void;
   onEnter: () => void;
 }) {
   const [filter, setFilter] = useState('');
@@ -63,7 +66,7 @@ export function SessionsSidebar(props: {
           <ul>
             {needing.map((s) => (
               <li key={s.id}>
-                <button type="button" class="needs-you-item" aria-current={s.id === props.selected ? 'true' : undefined} onClick={() => props.onSelect(s.id)}>
+                <button type="button" class="needs-you-item" aria-current={s.id === props.selected ? 'true' : undefined} onClick={() => props.onOpen(s.id)}>
                   <span class="session-name">{s.name}</span>
                   <span class="needs-you-state">{preciseState(s)}</span>
                 </button>
@@ -91,7 +94,7 @@ export function SessionsSidebar(props: {
           No sessions match “{filter.trim()}”.
         </p>
       ) : (
-        <SessionList groups={groups} grouped={grouped} selected={props.selected} lastActivity={props.lastActivity} now={props.now} onSelect={props.onSelect} onEnter={props.onEnter} />
+        <SessionList groups={groups} grouped={grouped} selected={props.selected} lastActivity={props.lastActivity} now={props.now} onSelect={props.onSelect} onOpen={props.onOpen} onEnter={props.onEnter} />
       )}
     </>
   );

@@ -1,7 +1,7 @@
 // The window's one open dialog (DESIGN.md §13): a new session, the command palette (the sessions in
 // the list's order, the first nine with their Mod+digit, and every action of the window — the
 // selected session's (verify, start or stop, restart, continue with another agent, trust, rename, remove, mute, its tabs), the
-// theme, settings, notices — each with its shortcut; in the app also the selected session's state
+// theme, settings, notices, "While you were away" — each with its shortcut; in the app also the selected session's state
 // folder, which only its main process can open), the keyboard shortcuts, the settings, or one asked
 // about the selected session (rename, remove, stop, restart, continue with…). Runs in the renderer.
 import { inListOrder } from '../sessions/shown-order.js';
@@ -18,7 +18,7 @@ import { StopDialog } from '../header/stop-dialog.js';
 import { HandoffDialog } from '../header/handoff-dialog.js';
 import { TABS } from './session-tabs.js';
 
-function paletteItems(store: WindowStore): PaletteItem[] {
+function paletteItems(store: WindowStore, onAway: () => void): PaletteItem[] {
   const mac = /Mac/.test(navigator.platform);
   const current = store.current;
   const items: PaletteItem[] = inListOrder(store.state.sessions).map((s, i) => ({
@@ -52,6 +52,7 @@ function paletteItems(store: WindowStore): PaletteItem[] {
   items.push({ id: 'font-smaller', label: 'Smaller terminal text', keys: keysWords('Mod+−', mac), run: () => stepTerminalFontSize(-1) });
   items.push({ id: 'new', label: 'New session', keys: keysWords('Mod+N', mac), run: () => store.openDialog('new') });
   items.push({ id: 'settings', label: 'Settings', run: () => store.openDialog('settings') });
+  items.push({ id: 'away', label: 'While you were away', run: onAway });
   const theme = themeChoice();
   for (const t of THEMES) if (t !== theme) items.push({ id: `theme-${t}`, label: `Theme: ${t === 'system' ? 'follow the system' : t}`, run: () => setThemeChoice(t) });
   if (store.notices.groups.length > 0) items.push({ id: 'clear-notices', label: 'Clear all notifications', run: store.notices.clear });
@@ -59,13 +60,13 @@ function paletteItems(store: WindowStore): PaletteItem[] {
   return items;
 }
 
-export function WindowDialogs(props: { store: WindowStore; state: WindowState }) {
+export function WindowDialogs(props: { store: WindowStore; state: WindowState; onAway: () => void }) {
   const { store } = props;
   switch (props.state.dialog) {
     case 'new':
       return <NewSessionDialog api={store.api} sessions={props.state.sessions} onClose={store.closeDialog} onCreated={store.created} />;
     case 'palette':
-      return <Palette items={paletteItems(store)} onClose={store.closeDialog} />;
+      return <Palette items={paletteItems(store, props.onAway)} onClose={store.closeDialog} />;
     case 'shortcuts':
       return <ShortcutsDialog onClose={store.closeDialog} />;
     case 'rename':

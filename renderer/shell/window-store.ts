@@ -1,6 +1,6 @@
 // The window's state and what changes it (DESIGN.md §13): the sessions (re-read on each session
 // event, never polled), the selection (which follows `#session=<id>` and is kept in the address),
-// the open tab and dialog, the daemon connection, the notices, and the actions the header, the
+// the open tab and dialog, which of the two screens a phone shows, the daemon connection, the notices, and the actions the header, the
 // palette and the shortcuts run. Components read a snapshot (`useWindowState`) and call the actions;
 // the panes hear the daemon's events through `onEvent`. What happened before the window opened (or
 // while it was away) comes from the daemon's last events, each event taken once. Runs in the renderer.
@@ -21,6 +21,9 @@ import { stepTerminalFontSize } from '../ui/window-prefs.js';
 
 export type Tab = 'terminal' | EditableStateFile | 'checks' | 'changes' | 'usage';
 /** The window's one open dialog; rename, remove, stop, restart and handoff are about the selected session. */
+/** On a phone the list and a session are two screens (styles.css's narrow layout); a wider window shows both. */
+export type Screen = 'list' | 'session';
+
 export type Dialog = 'new' | 'settings' | 'shortcuts' | 'palette' | 'rename' | 'remove' | 'stop' | 'restart' | 'handoff';
 export type BrowserPermission = NotificationPermission | 'unsupported';
 
@@ -34,6 +37,7 @@ export interface WindowState {
   sessions: LiveSession[];
   selected: string | null;
   tab: Tab;
+  screen: Screen;
   connection: { state: ConnectionState; detail: string };
   /** True once the connection was open at least once: a later loss is "Reconnecting…". */
   everOpen: boolean;
@@ -98,6 +102,7 @@ export class WindowStore {
       lostConnectionAt: null,
       dialog: null,
       actionStatus: '',
+      screen: 'list',
       focusRequest: 0,
       searchRequest: 0,
       trustRequest: null,
@@ -140,15 +145,20 @@ export class WindowStore {
 
   // ---- actions ----
 
+  /** The selection moved (the list's arrow keys): on a phone the list stays. */
   select = (id: string): void => this.set({ selected: id });
+  /** A session chosen (a click or tap in the list, Needs you, Mod+1…9): on a phone its screen. */
+  open = (id: string): void => this.set({ selected: id, screen: 'session' });
   /** A notification about a session was clicked (the page's, the app's through the address, or a notice in the list): its terminal. */
-  openSession = (id: string): void => this.set({ selected: id, tab: 'terminal' });
+  openSession = (id: string): void => this.set({ selected: id, tab: 'terminal', screen: 'session' });
+  /** A phone's back action: the list again, the selection kept. */
+  showList = (): void => this.set({ screen: 'list' });
   setTab = (tab: Tab): void => this.set({ tab });
   openDialog = (dialog: Dialog): void => this.set({ dialog });
   closeDialog = (): void => this.set({ dialog: null });
   setActionStatus = (actionStatus: string): void => this.set({ actionStatus });
 
-  enterTerminal = (): void => this.set({ tab: 'terminal', focusRequest: this.state.focusRequest + 1 });
+  enterTerminal = (): void => this.set({ tab: 'terminal', screen: 'session', focusRequest: this.state.focusRequest + 1 });
 
   searchTerminal = (): void => this.set({ tab: 'terminal', searchRequest: this.state.searchRequest + 1 });
 
@@ -202,7 +212,7 @@ export class WindowStore {
   /** A session the new-session dialog created: shown at once, before the list is re-read. */
   created = (s: LiveSession): void => {
     const sessions = this.state.sessions.some((x) => x.id === s.id) ? this.state.sessions : [...this.state.sessions, s];
-    this.set({ sessions, selected: s.id, tab: 'terminal' });
+    this.set({ sessions, selected: s.id, tab: 'terminal', screen: 'session' });
   };
 
   askBrowser = (): void => {
@@ -219,7 +229,7 @@ export class WindowStore {
     else if (action.kind === 'font-size') stepTerminalFontSize(action.step);
     else {
       const id = shownAt(action.index);
-      if (id) this.select(id);
+      if (id) this.open(id);
     }
   };
 

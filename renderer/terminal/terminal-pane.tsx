@@ -3,11 +3,13 @@
 // search and returns to the terminal), a line saying when the agent is not attached, and
 // one saying that typing was not sent (while nothing could take it). The keyboard enters the terminal
 // on a click or when asked (`focusRequest` changes: Enter in the list or on the tab); F6 leaves it.
-// Runs in the renderer.
+// On a phone (styles.css's narrow layout) the keys' hint gives way to Smaller and Larger text
+// buttons, the terminal's text size as Mod+− and Mod+= set it. Runs in the renderer.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { MoriApi } from '../../common/mori-api.js';
 import { TerminalHistory } from './terminal-history.js';
 import type { TerminalPool } from './terminal-pool.js';
+import { stepTerminalFontSize } from '../ui/window-prefs.js';
 
 /** "3 of 12"; past the addon's count limit the place is unknown: "1000+ matches". */
 function countWords(c: { at: number; of: number } | null): string {
@@ -68,6 +70,14 @@ export function TerminalPane(props: { api: MoriApi; pool: TerminalPool; sessionI
         <button type="button" aria-pressed={history} onClick={() => setHistory((h) => !h)}>
           Earlier output
         </button>
+        <span class="terminal-text-size">
+          <button type="button" aria-label="Smaller terminal text" onClick={() => stepTerminalFontSize(-1)}>
+            A−
+          </button>
+          <button type="button" aria-label="Larger terminal text" onClick={() => stepTerminalFontSize(1)}>
+            A+
+          </button>
+        </span>
         {/* Not attached, the keys that type into the terminal say nothing: the reason takes their place. */}
         {status && !status.attached && status.ended ? (
           <span class="muted">Not attached: {status.ended}</span>

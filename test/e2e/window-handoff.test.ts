@@ -45,7 +45,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('continuing a sessi
     const dialog = page.getByRole('dialog', { name: 'Continue alpha with another agent' });
     const agent = dialog.getByRole('combobox', { name: 'Agent' });
     // Every agent but the one it runs; the shell and custom profiles need a command approved apart.
-    expect(await agent.getByRole('option').allInnerTexts()).toEqual(['codex', 'gemini', 'opencode', 'qwen', 'aider']);
+    expect(await agent.getByRole('option').allInnerTexts()).toEqual(['codex', 'gemini', 'opencode', 'qwen', 'copilot', 'pi', 'aider']);
     await agent.selectOption('codex');
     await dialog.getByRole('textbox', { name: 'Why (optional)' }).fill('usage limit');
     await w.shot('handoff-dialog');
@@ -71,7 +71,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('continuing a sessi
     await palette.getByRole('combobox', { name: 'Go to a session or run an action' }).fill('continue');
     await palette.getByRole('option', { name: 'Continue alpha with another agent…' }).click();
     const again = page.getByRole('dialog', { name: 'Continue alpha with another agent' });
-    expect(await again.getByRole('combobox', { name: 'Agent' }).getByRole('option').allInnerTexts()).toEqual(['claude', 'gemini', 'opencode', 'qwen', 'aider']);
+    expect(await again.getByRole('combobox', { name: 'Agent' }).getByRole('option').allInnerTexts()).toEqual(['claude', 'gemini', 'opencode', 'qwen', 'copilot', 'pi', 'aider']);
     await again.getByRole('button', { name: 'Cancel' }).click();
     await expect.poll(() => again.count()).toBe(0);
     expect(w.h.starts()).toHaveLength(2);

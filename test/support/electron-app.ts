@@ -50,6 +50,7 @@ export function resetElectronFakes(): void {
   fake.notifications.length = 0;
   fake.trays.length = 0;
   fake.windows.length = 0;
+  fake.sleepBlocks.clear();
   fake.singleInstance = true;
 }
 

@@ -16,6 +16,10 @@ export const CHROMIUM = '/usr/bin/chromium';
 export const SHOTS = path.join(REPO, 'out', 'e2e-screenshots');
 /** The size the screenshots are taken at: a common laptop screen. */
 export const VIEWPORT = { width: 1440, height: 900 };
+/** A phone held upright (an iPhone 12 to 15's CSS pixels), for the window's narrow layout. */
+export const PHONE_VIEWPORT = { width: 390, height: 844 };
+/** A phone's browser: touch events and taps, the page's viewport meta honoured. */
+export const PHONE = { isMobile: true, hasTouch: true } as const;
 
 /** Newest modification time under `dir` (files only), 0 when it does not exist. */
 function newestMtime(dir: string): number {
@@ -78,19 +82,26 @@ export class WindowHarness {
   page!: Page;
   /** What `mori ui` wrote to stderr (shown when a test cannot find what it waits for). */
   uiErr = '';
+  /** More arguments for `mori ui` (`--tls-cert F --tls-key F`), set before start(). */
+  readonly uiArgs: string[] = [];
 
   constructor(
     prefix: string,
     private readonly viewport = VIEWPORT,
     /** The environment of the daemon `mori ui` starts, and of the test's `mori` commands. */
     env: NodeJS.ProcessEnv = {},
+    /**
+     * The browser's kind: PHONE for a touch screen that honours the page's viewport meta; a desktop's
+     * without. ignoreHTTPSErrors for a `mori ui` with a self-signed certificate the test made.
+     */
+    private readonly device: { isMobile?: boolean; hasTouch?: boolean; ignoreHTTPSErrors?: boolean } = {},
   ) {
     this.h = new UpHarness(prefix, env);
     mkdirSync(SHOTS, { recursive: true });
   }
 
   async start(): Promise<void> {
-    const ui = spawn(process.execPath, [MORI_BIN, 'ui', '--no-open', '--json'], {
+    const ui = spawn(process.execPath, [MORI_BIN, 'ui', '--no-open', '--json', ...this.uiArgs], {
       cwd: this.h.project,
       env: { ...process.env, MORI_HOME: this.h.home, ...this.h.env },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -102,7 +113,7 @@ export class WindowHarness {
     await until('the URL of mori ui', () => out.includes('\n'), () => this.uiErr);
     this.url = (JSON.parse(out.split('\n')[0] ?? '') as { url: string }).url;
     this.browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-    const context = await this.browser.newContext({ viewport: this.viewport });
+    const context = await this.browser.newContext({ viewport: this.viewport, ...this.device });
     // The browser's notifications allowed, and each one the page raises recorded in `window.shownNotifications` (its title) and `window.shownNotificationObjects`.
     await context.grantPermissions(['notifications']);
     await context.addInitScript(`{

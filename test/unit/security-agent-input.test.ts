@@ -13,7 +13,7 @@ const UUID = '0b9f6a4e-4c1d-4e8b-9a57-3c2d1e0f9a8b';
 const env = { HOME: '/home/someone' };
 
 describe('agent session ids', () => {
-  const uuidProfiles: ProfileName[] = ['claude', 'codex', 'gemini', 'qwen'];
+  const uuidProfiles: ProfileName[] = ['claude', 'codex', 'gemini', 'qwen', 'copilot'];
   const plainProfiles: ProfileName[] = ['aider', 'shell', 'custom'];
   const table: [string, boolean, boolean][] = [
     // id, valid for a UUID profile, valid for the others
@@ -39,7 +39,7 @@ describe('agent session ids', () => {
   });
 
   it('covers every profile', () => {
-    expect([...uuidProfiles, ...plainProfiles, 'opencode'].sort()).toEqual([...PROFILE_NAMES].sort());
+    expect([...uuidProfiles, ...plainProfiles, 'opencode', 'pi'].sort()).toEqual([...PROFILE_NAMES].sort());
   });
 
   // opencode names sessions `ses_` + 26 letters and digits, as its log and database show (1.18.33).
@@ -55,6 +55,21 @@ describe('agent session ids', () => {
     ['', false],
   ])('opencode id %j: %s', (id, valid) => {
     expect(isAgentId('opencode', id)).toBe(valid);
+  });
+
+  // Pi's id is its session file's name (Mori's UUID, or Pi's own `<time>_<uuid>` after a /new): never a path.
+  it.each([
+    [UUID, true],
+    ['2026-12-06T10-41-42-289Z_01a24af1-fb8f-7443-8ce7-d2c7eb3ba19c', true],
+    ['a'.repeat(128), true],
+    ['a'.repeat(129), false],
+    ['../../etc/passwd', false],
+    ['x.jsonl', false],
+    ['-e', false],
+    ['a/b', false],
+    ['', false],
+  ])('pi id %j: %s', (id, valid) => {
+    expect(isAgentId('pi', id)).toBe(valid);
   });
 
   it('a refused id names where it came from and never reaches a command', () => {

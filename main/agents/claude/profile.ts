@@ -15,6 +15,8 @@ import { claudeBusySince, findClaudeAgentStatus } from './session-status.js';
 import { claudeHooks } from './hooks.js';
 import { claudeLimits } from './limits.js';
 import { claudeUsage } from './usage.js';
+import { claudeDaemonHolding, heldWords } from './agent-daemon.js';
+import { claudePermissionMode } from './permission-mode.js';
 import { nudgeText } from '../first-prompt.js';
 import { positionalPrompt, resolveBin, UUID_ID_FORM, UUID_PATTERN } from '../launch-helpers.js';
 import { PASTE_SETTLE_MS, type TypingRules } from '../typing.js';
@@ -83,6 +85,9 @@ export const claudeProfile: AgentProfile = {
       /Do you trust the files in this folder\?/,
       /Enter to confirm · Esc to cancel/,
       /Esc to cancel · Tab to amend/,
+      // Its choosers (the offer to make auto mode the default, shown after a turn in manual mode).
+      /↑\/↓ to choose · Esc to cancel/,
+      /Make auto mode your default permission mode\?/,
       /Select login method|Paste code here if prompted|Press Enter to continue/,
     ],
     // The retry line names the error it retries ("Unable to connect to API … · Retrying in 5s"): the
@@ -107,4 +112,12 @@ export const claudeProfile: AgentProfile = {
   limits: claudeLimits,
   usage: claudeUsage,
   status: { find: findClaudeAgentStatus },
+  // Its background service (`claude --bg`, agent-daemon.ts): a conversation it holds is opened with `claude attach`, never resumed.
+  ownSupervisor: {
+    async holding(env, agentSessionId) {
+      const held = await claudeDaemonHolding(env, agentSessionId);
+      return held === null ? null : { words: heldWords(held), agentSessionId: held.sessionId, cwd: held.cwd, attachArgs: ['attach', held.short] };
+    },
+  },
+  permissionMode: claudePermissionMode,
 };

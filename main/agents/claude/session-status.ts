@@ -134,10 +134,13 @@ export function activityFromClaudeStatus(status: ClaudeStatus): AgentActivity {
 
 /**
  * Merges the agent's own report with the screen: the report wins, except that an error on screen
- * stands (claude reports `busy` while it retries a lost connection).
+ * stands (claude reports `busy` while it retries a lost connection), and so does a question on screen
+ * while it reports `idle` (2.1.332 draws some choosers, as its offer to make auto mode the default,
+ * without marking itself waiting).
  */
 export function combineActivity(reported: AgentActivity | null, screen: AgentActivity): AgentActivity {
   if (screen === 'error') return 'error';
+  if (screen === 'needs-input' && reported === 'waiting') return 'needs-input';
   return reported ?? screen;
 }
 

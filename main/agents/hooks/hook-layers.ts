@@ -17,6 +17,8 @@ export interface HookPlace {
   settingsFile: string;
   /** Where this launch's plugin is written, for agents that take one (`$MORI_HOME/hooks/<nonce>.mjs`). */
   pluginFile: string;
+  /** Where this launch's plugin directory is written, for agents that load one (`$MORI_HOME/hooks/<nonce>.plugin/`). */
+  pluginDir: string;
 }
 
 export interface HookLayer {
@@ -24,7 +26,7 @@ export interface HookLayer {
   args: string[];
   /** Variables added to the agent's environment. */
   env: Record<string, string>;
-  /** Files to write (mode 0600) before the agent starts. */
+  /** Files to write (mode 0600, their dirs made 0700) before the agent starts. */
   files: { path: string; text: string }[];
   /** Set when the layer cannot be given (the person's own setting in the way): why. */
   off?: string;

@@ -2,27 +2,15 @@
 // lowest of its settings layers, named by QWEN_CODE_SYSTEM_DEFAULTS_PATH (its `hooks.<Event>` lists
 // are concatenated with the other layers', not gated by folder trust, and a project's `.env` cannot
 // redirect it). The same file turns off its usage statistics, telemetry and update check unless the
-// person's own settings say otherwise. Its events (Claude-style names and payloads, checked in its
-// 0.24.4 bundle) become activities, its SessionStart's id and its StopFailure's usage limit
-// (limits.ts). Pure: the caller writes the layer's files.
+// person's own settings say otherwise. Its events are the Claude-style ones (hooks/claude-style-events.ts,
+// checked in its 0.24.4 bundle); its StopFailure's usage limit is read by limits.ts. Pure: the caller writes the layer's files.
 import type { AgentHooks } from '../profile.js';
-import { fields, NONE, sessionStart, type HookReport } from '../hooks/hook-events.js';
+import { CLAUDE_STYLE_HOOK_EVENTS, claudeStyleReport } from '../hooks/claude-style-events.js';
 import { HOOK_TIMEOUT_S, hooksSetting, type HookLayer } from '../hooks/hook-layers.js';
-import { UUID_ID_FORM } from '../launch-helpers.js';
 import { qwenHookUsageLimit } from './limits.js';
 
-/** Qwen Code's events Mori registers (its HookEventName enum, 0.24.4). */
-export const QWEN_HOOK_EVENTS = [
-  'SessionStart',
-  'UserPromptSubmit',
-  'PreToolUse',
-  'PermissionRequest',
-  'Notification',
-  'Stop',
-  'StopFailure',
-  'PreCompact',
-  'SessionEnd',
-] as const;
+/** Qwen Code's events Mori registers (its HookEventName enum, 0.24.4: the Claude-style ones). */
+export const QWEN_HOOK_EVENTS = CLAUDE_STYLE_HOOK_EVENTS;
 
 /** The variable naming Qwen Code's system-defaults settings file. */
 export const QWEN_DEFAULTS_VAR = 'QWEN_CODE_SYSTEM_DEFAULTS_PATH';
@@ -34,33 +22,6 @@ export const QWEN_QUIET_SETTINGS = {
   general: { enableAutoUpdate: false },
 };
 
-/** Its Notification types that mean a person must answer. */
-const ASKING_NOTIFICATIONS = new Set(['permission_prompt', 'elicitation_dialog']);
-
-/** Qwen Code 0.24.4's hook events. */
-function qwenReport(event: string, payload: unknown): HookReport {
-  const p = fields(payload);
-  switch (event) {
-    case 'UserPromptSubmit':
-    case 'PreToolUse':
-    case 'PreCompact':
-      return { activity: 'working' };
-    case 'PermissionRequest':
-      return { activity: 'needs-input' };
-    case 'Notification':
-      if (p.notification_type !== undefined && ASKING_NOTIFICATIONS.has(p.notification_type)) return { activity: 'needs-input' };
-      return p.notification_type === 'idle_prompt' ? { activity: 'waiting' } : NONE;
-    case 'Stop':
-      return { activity: 'waiting' };
-    case 'StopFailure':
-      return { activity: 'error', stopFailure: payload };
-    case 'SessionStart':
-      return sessionStart(UUID_ID_FORM, p);
-    default:
-      return NONE;
-  }
-}
-
 export const qwenHooks: AgentHooks = {
   layer(args, place, env): HookLayer {
     const own = env[QWEN_DEFAULTS_VAR];
@@ -70,6 +31,6 @@ export const qwenHooks: AgentHooks = {
     const text = `${JSON.stringify({ ...QWEN_QUIET_SETTINGS, hooks: hooksSetting(QWEN_HOOK_EVENTS, place, HOOK_TIMEOUT_S) }, null, 2)}\n`;
     return { args: [...args], env: { [QWEN_DEFAULTS_VAR]: place.settingsFile }, files: [{ path: place.settingsFile, text }] };
   },
-  report: qwenReport,
+  report: claudeStyleReport,
   usageLimit: qwenHookUsageLimit,
 };

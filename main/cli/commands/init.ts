@@ -1,5 +1,5 @@
 // `mori init [DIR] --name N --agent PROFILE [--task TEXT] [--backend tmux|direct] [--command CMD]
-// [--resume auto|by-id|fresh] [--worktree [--branch B]]`: creates the state dir and registers the session; with --worktree, in a
+// [--resume auto|by-id|fresh] [--worktree [--branch B]] [--adopt claude:ID]`: creates the state dir and registers the session; with --worktree, in a
 // new git worktree of DIR's repository (session-worktree.ts), which becomes the session's project. A `--command` given here is the person's own, so
 // it is approved in the Mori home's trust store at once (DESIGN.md §7), and so refused from inside a
 // supervised agent (approver-check.ts). Runs in the CLI process.
@@ -18,6 +18,7 @@ import { controlSocketPath } from '../../daemon/control-socket-path.js';
 import { createSessionWorktree } from '../../git/session-worktree.js';
 import { createSession } from '../../state/state-dir.js';
 import { refusedInsideAgent } from '../approver-check.js';
+import { adoptTarget } from '../adopt-target.js';
 import { readSettings } from '../../daemon/daemon-settings.js';
 import { newSessionSandbox } from '../../../common/sandbox-choice.js';
 import { reportFailure, reportSuccess, type OutputOptions } from '../output.js';
@@ -34,6 +35,8 @@ interface InitOptions extends OutputOptions {
   branch?: string;
   /** commander's --sandbox/--no-sandbox: absent when neither is given. */
   sandbox?: boolean;
+  /** `<agent>:<id>`: a conversation the agent's own supervisor holds, taken up by this session (adopt-target.ts). */
+  adopt?: string;
 }
 
 /** tmux when it is installed (agents then outlive the app), else direct. */
@@ -58,7 +61,8 @@ export function registerInit(program: Command): void {
     .command('init [dir]')
     .description('create a session: <dir>/.mori/<name>/ with its state files, and register it')
     .requiredOption('--name <name>', 'session name (lowercase slug, unique in the project)')
-    .requiredOption('--agent <profile>', `agent profile: ${PROFILE_NAMES.join(', ')}`)
+    .option('--agent <profile>', `agent profile: ${PROFILE_NAMES.join(', ')} (required unless --adopt names it)`)
+    .option('--adopt <agent:id>', "take up a background session the agent's own supervisor holds (claude:<id> from `claude agents`): Mori opens it there, with its checks and state around it")
     .option('--task <text>', 'the task, written into session_state.md')
     .option('--backend <backend>', 'tmux (agents outlive Mori) or direct (default: tmux when installed)')
     .option('--command <cmd>', 'command line for the shell and custom profiles ({prompt} and {id} are filled in)')
@@ -70,7 +74,11 @@ export function registerInit(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (dir: string | undefined, opts: InitOptions) => {
       if (opts.branch !== undefined && !opts.worktree) return reportFailure(fail('usage', '--branch is only for --worktree'), opts);
-      const profile = ProfileName.safeParse(opts.agent);
+      const adopted = opts.adopt === undefined ? null : await adoptTarget(opts.adopt, process.env);
+      if (adopted !== null && !adopted.ok) return reportFailure(adopted, opts);
+      if (adopted !== null && opts.agent !== undefined && opts.agent !== adopted.value.profile) return reportFailure(fail('usage', `--agent ${opts.agent} and --adopt ${opts.adopt} name different agents`), opts);
+      if (adopted === null && opts.agent === undefined) return reportFailure(fail('usage', '--agent is required (or --adopt <agent>:<id>)'), opts);
+      const profile = ProfileName.safeParse(adopted?.value.profile ?? opts.agent);
       if (!profile.success) return reportFailure(fail('usage', `--agent: "${opts.agent}" is not a profile; use one of ${PROFILE_NAMES.join(', ')}`), opts);
       const backend = BackendName.safeParse(opts.backend ?? defaultBackend());
       if (!backend.success) return reportFailure(fail('usage', `--backend: "${opts.backend}" is not a backend; use tmux or direct`), opts);
@@ -95,6 +103,9 @@ export function registerInit(program: Command): void {
       if (!settings.ok) return reportFailure(settings, opts);
       const sandbox = newSessionSandbox(opts.sandbox, settings.value.sandbox);
       if (!sandbox.ok) return reportFailure(sandbox, opts);
+      // An adopted conversation runs where the agent's own supervisor started it: no sandbox or worktree of Mori's reaches it.
+      if (adopted !== null && (opts.worktree || opts.sandbox === true)) return reportFailure(fail('usage', `--adopt takes the session where ${opts.adopt ?? ''} runs: not with --worktree or --sandbox`), opts);
+      const sandboxOf = adopted !== null ? undefined : sandbox.value;
       let worktree: SessionWorktree | undefined;
       if (opts.worktree) {
         const made = await createSessionWorktree(path.resolve(dir ?? '.'), opts.name ?? '', opts.branch, moriHome());
@@ -102,7 +113,7 @@ export function registerInit(program: Command): void {
         worktree = made.value;
       }
       const created = await createSession({
-        projectDir: worktree?.path ?? path.resolve(dir ?? '.'),
+        projectDir: worktree?.path ?? path.resolve(dir ?? adopted?.value.held.cwd ?? '.'),
         worktree,
         name: opts.name ?? '',
         profile: profile.data,
@@ -110,7 +121,8 @@ export function registerInit(program: Command): void {
         backend: backend.data,
         command: opts.command,
         resume: resume?.data,
-        sandbox: sandbox.value,
+        sandbox: sandboxOf,
+        adopted: adopted ? { agentSessionId: adopted.value.held.agentSessionId, cwd: adopted.value.held.cwd } : undefined,
       });
       if (!created.ok) return reportFailure(worktree ? fail(created.code, `${created.message} (the worktree ${worktree.path} on branch ${worktree.branch} is left in place)`) : created, opts);
       const { stateDir, session, gitExclude } = created.value;

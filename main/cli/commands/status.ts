@@ -1,7 +1,7 @@
 // `mori status S`: one session — its intent, task, where the agent left off (next steps, the files it
 // touched and its last working state, from session_state.md) beside the last work-log entry, how it
-// resumes and the agent's earlier sessions a fresh start left, with the live state and a usage line
-// when a supervisor answers; `status host:session` asks that host's daemon. Runs in the
+// resumes and the agent's earlier sessions a fresh start left, with the live state, the agent's
+// permission mode and a usage line when a supervisor answers; `status host:session` asks that host's daemon. Runs in the
 // CLI process.
 import path from 'node:path';
 import type { Command } from 'commander';
@@ -78,9 +78,10 @@ export function registerStatus(program: Command): void {
       // Usage is read by the daemon (it keeps each record's offset); none without one.
       const used = live ? await usageFromDaemon([s.session.id]) : null;
       const usage = used?.ok ? (used.value[0] ?? null) : null;
+      const mode = live?.sessions.get(s.session.id)?.permissionMode;
       reportSuccess(
         { ...s, sandboxed: s.session.sandbox?.on === true, leftOff: progress.value, live: live?.sessions.get(s.session.id) ?? null, supervisor: live ? { pid: live.pid } : null, usage },
-        [line(s, live), `id: ${s.session.id}`, `state dir: ${visibleText(s.stateDir)}`, resumeText(s.session), ...(usage ? [usageLine(usage)] : []), ...leftOffText(progress.value), ...last, ...warning, ...(live ? [] : [noLiveNote()])].join('\n'),
+        [line(s, live), `id: ${s.session.id}`, `state dir: ${visibleText(s.stateDir)}`, resumeText(s.session), ...(mode !== undefined ? [`permission mode: ${visibleText(mode)}`] : []), ...(usage ? [usageLine(usage)] : []), ...leftOffText(progress.value), ...last, ...warning, ...(live ? [] : [noLiveNote()])].join('\n'),
         opts,
       );
     });

@@ -27,6 +27,8 @@ export interface DaemonHooks {
   usage?: UsageBook;
   /** Whether it keeps the machine awake now, and for how many working sessions (keep-awake-host.ts). */
   awake?: () => IpcResult<'daemon.awake'>;
+  /** Sends one test notice to each target off the machine (notice-host.ts). */
+  notifyTest?: () => Promise<IpcResult<'notify.test'>>;
 }
 
 export interface DaemonContext extends DaemonHooks {

@@ -8,11 +8,13 @@ import { daemonAwake, stopDaemon } from './daemon.js';
 import { networkHintHandler, powerHintHandler } from './hints.js';
 import { appendWorkLog, tailWorkLog } from './log.js';
 import { handOffSession, initSession, limitDontResume, limitResumeNow, listSessions, listSessionsWithState, renameSession, sendToSession, startSession, stopSession } from './sessions.js';
+import { addNotifyTarget, listTargets, removeNotifyTarget, testNotifyTargets } from './notify.js';
 import { getSettings, setSettings } from './settings.js';
 import { removeSession } from './session-remove.js';
 import { readState, writeState } from './state.js';
 import { readSessionTranscript } from './transcript.js';
 import { readUsage } from './usage.js';
+import { readReport } from './report.js';
 
 /** Each method's handler; a method without one does not compile. */
 export const HANDLERS: HandlerMap = {
@@ -45,6 +47,7 @@ export const HANDLERS: HandlerMap = {
   'log.append': appendWorkLog,
   'transcript.read': readSessionTranscript,
   'usage.read': readUsage,
+  'report.read': readReport,
   'checks.list': listSessionChecks,
   'checks.verify': verifySessionChecks,
   'checks.trust': trustSessionChecks,
@@ -56,6 +59,10 @@ export const HANDLERS: HandlerMap = {
   rollback: rollbackSessionFiles,
   'settings.get': getSettings,
   'settings.set': setSettings,
+  'notify.list': listTargets,
+  'notify.add': addNotifyTarget,
+  'notify.remove': removeNotifyTarget,
+  'notify.test': testNotifyTargets,
   'hint.power': powerHintHandler,
   'hint.network': networkHintHandler,
 };

@@ -42,6 +42,13 @@ import type { TmuxBackend } from '../../terminals/tmux/tmux-backend.js';
 import type { HookSignals, PreparedHooks } from '../signals/hook-signals.js';
 import { NO_SCREEN_PATTERNS } from '../signals/no-screen-patterns.js';
 
+/**
+ * While a run's permission mode is unknown (its record not written yet, or no activity change since),
+ * it is read again this often: a tail read of a file, cheap at this pace, and the header shows the mode
+ * within seconds of the agent writing it.
+ */
+const MODE_RETRY_MS = 3_000;
+
 /** The size a terminal starts at before any view says otherwise: a common laptop terminal. */
 export const DEFAULT_SIZE = { cols: 120, rows: 40 };
 
@@ -128,7 +135,15 @@ export class AgentLauncher {
       if (plan.code === 'untrusted') return moves.attention(rt, 'needs-trust', plan.message);
       return moves.attention(rt, 'launch-failed', plan.message);
     }
-    const { spec, kind } = plan.value;
+    const { kind } = plan.value;
+    // A conversation the CLI's own supervisor holds is not resumed: `--resume` would start a copy of
+    // it. One taken from it (`mori init --adopt`) is opened there, however the relaunch was planned;
+    // any other waits for the person.
+    const adopted = rt.session.agent.fromOwnSupervisor === true;
+    const heldId = kind === 'resume' ? plan.value.spec.agentSessionId : adopted && kind !== 'new' ? rt.session.agent.sessionId : null;
+    const held = heldId !== null ? await rt.profile.ownSupervisor?.holding(this.ports.env, heldId) : null;
+    if (held && !adopted) return moves.attention(rt, 'held-by-agent-daemon', held.words);
+    const spec = held ? { ...plan.value.spec, args: held.attachArgs, agentSessionId: held.agentSessionId, typePrompt: null } : plan.value.spec;
     const program = checkAgentProgram(rt.profile.name, spec.file, this.ports.env, spec.cwd);
     if (!program.ok) return moves.attention(rt, 'agent-missing', program.message);
     // A sandboxed session never starts without its sandbox: what is missing is the person's to install.
@@ -140,7 +155,8 @@ export class AgentLauncher {
     const { backend, note } = await this.backendFor(rt.session.backend);
     const size = this.ports.size ?? DEFAULT_SIZE;
     const launchedAt = this.ports.clock.wallMs();
-    const hooks = this.ports.hooks?.prepare(rt, spec, this.ports.env) ?? null;
+    // An attached conversation runs in the agent's own supervisor, started without Mori's hook layer.
+    const hooks = held ? null : (this.ports.hooks?.prepare(rt, spec, this.ports.env) ?? null);
     const env = { ...agentEnvironment(this.ports.env, { sessionId: rt.id, stateDir: rt.stateDir }), ...hooks?.env };
     const line = await sandboxedCommand({
       ...{ sessionId: rt.id, session: rt.session.sandbox, settings: this.ports.sandbox ?? SANDBOX_DEFAULTS, profile: rt.profile, workDir: spec.cwd, stateDir: rt.stateDir, env },
@@ -183,7 +199,7 @@ export class AgentLauncher {
       agent: { ...leaveBehind(s.agent, plan.value.leavesBehind ?? null), sessionId: learnsId ? null : (spec.agentSessionId ?? s.agent.sessionId), cwd: spec.agentSessionId !== null ? spec.cwd : s.agent.cwd },
       lastBootId: bootId(),
     }));
-    const words = describeLaunch(plan.value);
+    const words = held ? `agent opened where its own supervisor runs it (${rt.profile.defaultBin} ${held.attachArgs.join(' ')})` : describeLaunch(plan.value);
     const adopt = (): boolean => {
       this.adopt(rt, spawned.value, kind, spec, hooks);
       if (learnsId) this.ids.watch(rt, spawned.value, launchedAt);
@@ -239,6 +255,31 @@ export class AgentLauncher {
     if (signal !== null && rt.run === run && (signal.resetAtMs === null || signal.resetAtMs > ports.clock.wallMs())) ports.limits.report(rt, signal);
   }
 
+  /** Reads the permission mode until it is known (then each activity change reads it again). */
+  private watchPermissionMode(rt: SessionRuntime, run: AgentRun): void {
+    if (rt.profile.permissionMode === undefined) return;
+    const again = (): void => {
+      if (rt.run !== run) return;
+      background(
+        this.readPermissionMode(rt, run).then(() => {
+          if (rt.run === run && rt.permissionMode === null) this.ports.scheduler.after(MODE_RETRY_MS, again);
+        }),
+        `reading the permission mode of ${rt.name}`,
+      );
+    };
+    again();
+  }
+
+  /** The permission mode the agent's record says now (read at each activity change: a mode changes between turns). */
+  private async readPermissionMode(rt: SessionRuntime, run: AgentRun): Promise<void> {
+    const read = rt.profile.permissionMode;
+    if (read === undefined) return;
+    const mode = await read({ agentSessionId: rt.session.agent.sessionId, cwd: rt.session.agent.cwd ?? rt.projectDir }, this.ports.env);
+    if (rt.run !== run || mode === null || mode === rt.permissionMode) return;
+    rt.notePermissionMode(mode);
+    this.ports.emit({ type: 'session.permissionMode', ...this.ports.moves.base(rt), mode });
+  }
+
   /**
    * The agent's status file (claude's) names another conversation than the one recorded (a `/clear`
    * with hooks off, where no SessionStart tells): the next resume opens the one the person is in. The id is the
@@ -291,6 +332,7 @@ export class AgentLauncher {
         ports.emit({ type: 'session.activity', ...ports.moves.base(rt), from: t.from, to: t.to });
         if (t.to === 'working') ports.limits.working(rt);
         if (turnEnded(t.from, t.to)) background(this.transcriptLimit(rt, run), `reading the transcript of ${rt.name} for a usage limit`);
+        background(this.readPermissionMode(rt, run), `reading the permission mode of ${rt.name}`);
         const prompt = t.to === 'waiting' ? run.takePendingPrompt() : null;
         if (prompt !== null) {
           background(ports.typist.type(rt, prompt, 'first prompt'), `typing the first prompt of ${rt.name}`);
@@ -298,6 +340,7 @@ export class AgentLauncher {
       },
     });
     run.watchWith(monitor);
+    this.watchPermissionMode(rt, run);
     if (hooks !== null) ports.hooks?.attach(rt, run, monitor, hooks.nonce);
     const nonce = hooks?.nonce ?? (launch === 'reattach' ? (ports.hooks?.reattach(rt, run, monitor) ?? null) : null);
     this.ports.checkpoints.schedule(rt, terminal);

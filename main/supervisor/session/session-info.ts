@@ -21,6 +21,7 @@ export function sessionInfo(rt: SessionRuntime): LiveSession {
     ...(rt.session.handedOver ? { handedOver: { from: rt.session.handedOver.from, to: rt.session.handedOver.to, until: rt.session.handedOver.until } } : {}),
     ...(rt.session.worktree ? { branch: rt.session.worktree.branch } : {}),
     ...(rt.session.sandbox?.on ? { sandboxed: true, sandboxNetwork: rt.session.sandbox.network } : {}),
+    ...(rt.permissionMode !== null ? { permissionMode: rt.permissionMode } : {}),
     ...(rt.state === 'attention' && rt.attentionMessage ? { attention: rt.attentionMessage } : {}),
   };
 }

@@ -241,6 +241,17 @@ export class SessionRuntime {
   }
   private attentionWhy: { reason: string; message: string } | null = null;
 
+  /** The permission mode the agent's record last said (its profile's permissionMode), or null: unknown. */
+  get permissionMode(): string | null {
+    return this.mode;
+  }
+  private mode: string | null = null;
+
+  /** What the agent's record says its permission mode is now. */
+  notePermissionMode(mode: string): void {
+    this.mode = mode;
+  }
+
   /** What the latest `session.attention` said, kept while the session stays in `attention`. */
   noteAttention(reason: string, message: string): void {
     this.attentionWhy = { reason, message };

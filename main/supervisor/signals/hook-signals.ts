@@ -64,7 +64,7 @@ export class HookSignals {
   prepare(rt: SessionRuntime, spec: LaunchSpec, env: Env = {}): PreparedHooks | null {
     const nonce = randomBytes(NONCE_BYTES).toString('hex');
     const dir = hooksDir(this.ports.home);
-    const place = { script: path.join(dir, 'report.sh'), spoolDir: path.join(dir, nonce), settingsFile: path.join(dir, `${nonce}.json`), pluginFile: path.join(dir, `${nonce}.mjs`) };
+    const place = { script: path.join(dir, 'report.sh'), spoolDir: path.join(dir, nonce), settingsFile: path.join(dir, `${nonce}.json`), pluginFile: path.join(dir, `${nonce}.mjs`), pluginDir: path.join(dir, `${nonce}.plugin`) };
     const layer = hookLayer(rt.profile, spec.args, place, env);
     if (layer === null) return null;
     if (layer.off !== undefined) {
@@ -74,7 +74,10 @@ export class HookSignals {
     try {
       place.script = ensureReportScript(this.ports.home);
       mkdirSync(place.spoolDir, { recursive: true, mode: 0o700 });
-      for (const f of layer.files) writeFileSync(f.path, f.text, { mode: 0o600 });
+      for (const f of layer.files) {
+        mkdirSync(path.dirname(f.path), { recursive: true, mode: 0o700 });
+        writeFileSync(f.path, f.text, { mode: 0o600 });
+      }
       const refused = rt.profile.hooks?.refusal?.(place) ?? null;
       if (refused !== null) {
         this.remove(nonce);
@@ -131,6 +134,7 @@ export class HookSignals {
     rmSync(path.join(dir, nonce), { recursive: true, force: true });
     rmSync(path.join(dir, `${nonce}.json`), { force: true });
     rmSync(path.join(dir, `${nonce}.mjs`), { force: true });
+    rmSync(path.join(dir, `${nonce}.plugin`), { recursive: true, force: true });
   }
 
   private currentNonce(sessionId: string): string | null {

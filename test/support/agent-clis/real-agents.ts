@@ -189,3 +189,46 @@ export function qwenEnv(api: StandIn, root: string): Record<string, string | und
   mkdirSync(home, { recursive: true });
   return { ...proxyTo(api), HOME: home, QWEN_HOME: undefined, QWEN_RUNTIME_DIR: undefined, OPENAI_BASE_URL: `${api.url}/v1`, OPENAI_API_KEY: 'sk-stand-in', OPENAI_MODEL: 'qwen-stand-in' };
 }
+
+/**
+ * An isolated Copilot CLI (HOME and COPILOT_HOME in `root`) whose model is the Responses stand-in
+ * through its own-provider mode, offline (no GitHub sign-in, telemetry or update check). Its config
+ * (the person's own, here the test's) already trusts `project`, as a person who answered its
+ * folder-trust question once would have. The package it unpacks on first run (~235 MB) goes into a
+ * cache beside the installed CLIs, shared by every test and run.
+ */
+export function copilotEnv(api: StandIn, root: string, project: string): Record<string, string | undefined> {
+  const home = path.join(root, 'copilot-home');
+  mkdirSync(home, { recursive: true });
+  writeFileSync(path.join(home, 'config.json'), JSON.stringify({ trustedFolders: [project] }));
+  return {
+    ...proxyTo(api),
+    HOME: path.join(root, 'user-home'),
+    COPILOT_HOME: home,
+    COPILOT_PKG_CACHE_HOME: path.join(AGENT_CLIS_DIR, 'copilot-pkg-cache'),
+    COPILOT_OFFLINE: 'true',
+    COPILOT_PROVIDER_BASE_URL: `${api.url}/v1`,
+    COPILOT_PROVIDER_TYPE: 'openai',
+    COPILOT_PROVIDER_WIRE_API: 'responses',
+    COPILOT_PROVIDER_API_KEY: 'sk-stand-in',
+    COPILOT_MODEL: 'gpt-5.4',
+    COPILOT_ALLOW_ALL: undefined,
+    GH_TOKEN: undefined,
+    GITHUB_TOKEN: undefined,
+    COPILOT_GITHUB_TOKEN: undefined,
+  };
+}
+
+/**
+ * Pi's agent dir (PI_CODING_AGENT_DIR, the test's own: never ~/.pi) with a provider at the stand-in
+ * speaking the Responses API, chosen as its default in settings.json; PI_OFFLINE keeps it from the network at start.
+ */
+export function piEnv(api: StandIn, root: string): Record<string, string | undefined> {
+  const home = path.join(root, 'pi-home');
+  const agentDir = path.join(home, '.pi', 'agent');
+  mkdirSync(agentDir, { recursive: true });
+  const provider = { baseUrl: `${api.url}/v1`, api: 'openai-responses', apiKey: 'sk-stand-in', models: [{ id: 'pi-stand-in', contextWindow: 128_000 }] };
+  writeFileSync(path.join(agentDir, 'models.json'), JSON.stringify({ providers: { 'stand-in': provider } }));
+  writeFileSync(path.join(agentDir, 'settings.json'), JSON.stringify({ defaultProvider: 'stand-in', defaultModel: 'pi-stand-in' }));
+  return { ...proxyTo(api), HOME: home, PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: '1' };
+}

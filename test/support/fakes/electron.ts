@@ -25,6 +25,8 @@ export const fake = {
   external: [] as string[],
   online: true,
   exposed: new Map<string, unknown>(),
+  /** powerSaveBlocker's holds: id → kind, while started. */
+  sleepBlocks: new Map<number, string>(),
 };
 
 // ---- app ----
@@ -159,6 +161,18 @@ const _notificationCheck: Pick<typeof E.Notification, 'isSupported'> = FakeNotif
 // ---- power, network, shell ----
 class FakePowerMonitor extends EventEmitter {}
 export const powerMonitor = new FakePowerMonitor();
+let nextBlock = 1;
+export const powerSaveBlocker = {
+  start(type: 'prevent-app-suspension' | 'prevent-display-sleep'): number {
+    const id = nextBlock++;
+    fake.sleepBlocks.set(id, type);
+    return id;
+  },
+  stop(id: number): boolean {
+    return fake.sleepBlocks.delete(id);
+  },
+  isStarted: (id: number): boolean => fake.sleepBlocks.has(id),
+} satisfies Pick<typeof E.powerSaveBlocker, 'start' | 'stop' | 'isStarted'>;
 export const net = { isOnline: (): boolean => fake.online } satisfies Pick<typeof E.net, 'isOnline'>;
 /** The theme the app asks Chromium for (the page's prefers-color-scheme follows it). */
 export const nativeTheme: Pick<E.NativeTheme, 'themeSource'> = { themeSource: 'system' };
@@ -316,4 +330,4 @@ export const contextBridge = {
 } satisfies Pick<E.ContextBridge, 'exposeInMainWorld'>;
 export const ipcRenderer = new EventEmitter();
 
-export default { app, nativeImage, Menu, Tray, Notification: FakeNotification, powerMonitor, net, shell, session, BrowserWindow, ipcMain, contextBridge, ipcRenderer };
+export default { app, nativeImage, Menu, Tray, Notification: FakeNotification, powerMonitor, powerSaveBlocker, net, shell, session, BrowserWindow, ipcMain, contextBridge, ipcRenderer };

@@ -21,6 +21,8 @@ const CASES: [file: string, profile: keyof typeof PROFILES, expected: AgentActiv
   ['claude-2.1.332-idle-after-answer.txt', 'claude', 'waiting'],
   ['claude-idle-after-interrupt.txt', 'claude', 'waiting'],
   ['claude-permission-prompt.txt', 'claude', 'needs-input'],
+  // 2.1.332's offer to make auto mode the default, drawn after a turn in manual mode.
+  ['claude-2.1.332-auto-mode-offer.txt', 'claude', 'needs-input'],
   ['claude-api-key-question.txt', 'claude', 'needs-input'],
   ['claude-retry-connection-refused.txt', 'claude', 'working'],
   ['claude-retry-api-error.txt', 'claude', 'working'],
@@ -162,5 +164,8 @@ describe('claude status file', () => {
     expect(combineActivity('working', 'error')).toBe('error');
     expect(combineActivity('needs-input', 'working')).toBe('needs-input');
     expect(combineActivity(null, 'waiting')).toBe('waiting');
+    // A chooser claude draws while it says idle is a question; while it works, its report stands.
+    expect(combineActivity('waiting', 'needs-input')).toBe('needs-input');
+    expect(combineActivity('working', 'needs-input')).toBe('working');
   });
 });

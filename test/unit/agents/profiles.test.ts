@@ -114,7 +114,7 @@ describe('new-session and resume command lines', () => {
   });
 
   it('getProfile knows the names of every profile and reports an unknown one', () => {
-    expect(Object.keys(PROFILES).sort()).toEqual(['aider', 'claude', 'codex', 'custom', 'gemini', 'opencode', 'qwen', 'shell']);
+    expect(Object.keys(PROFILES).sort()).toEqual(['aider', 'claude', 'codex', 'copilot', 'custom', 'gemini', 'opencode', 'pi', 'qwen', 'shell']);
     const bad = getProfile('cursor');
     expect(bad.ok === false && bad.message).toMatch(/unknown agent profile "cursor"/);
   });

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { row } from '../../support/session-rows.js';
 import type { WatchedSession } from '../../../common/session-view.js';
 import { remoteRow } from '../../../main/electron/app-state.js';
-import { decideNotifications, emptyMemory, type DecideInput } from '../../../main/electron/notification-decider.js';
+import { decideNotifications, emptyMemory, type DecideInput } from '../../../common/notification-decider.js';
 import { trayModel, type TrayItem, type TraySnapshot } from '../../../main/electron/tray-model.js';
 import type { RemoteStatus, RemoteView } from '../../../main/remote/remote-link.js';
 

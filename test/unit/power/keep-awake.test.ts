@@ -4,7 +4,7 @@
 // end with the daemon).
 import { describe, expect, it } from 'vitest';
 import { awakeStep, awakeWords, NOT_HOLDING, workingCount } from '../../../main/power/keep-awake.js';
-import { inhibitorCommand } from '../../../main/power/sleep-inhibitor.js';
+import { inhibitorCommand, SleepInhibitor } from '../../../main/power/sleep-inhibitor.js';
 
 const on = { enabled: true, graceMs: 120_000 };
 
@@ -57,5 +57,20 @@ describe('keep awake', () => {
     });
     expect(inhibitorCommand('darwin', 42, 'agents work')).toEqual({ program: 'caffeinate', args: ['-i', '-w', '42'] });
     expect(inhibitorCommand('win32', 42, 'agents work')).toBeNull();
+  });
+
+  it('where the daemon has no inhibitor program (Windows), says so once and counts as held until released', () => {
+    const problems: string[] = [];
+    const inhibitor = new SleepInhibitor(() => null, (m) => problems.push(m));
+    inhibitor.hold();
+    inhibitor.hold();
+    expect(inhibitor.held).toBe(true);
+    expect(inhibitor.pid).toBeNull();
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/daemon alone cannot keep the machine awake on .*: the app does, while it runs/);
+    inhibitor.release();
+    expect(inhibitor.held).toBe(false);
+    inhibitor.hold();
+    expect(problems).toHaveLength(2);
   });
 });

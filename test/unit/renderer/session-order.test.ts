@@ -40,6 +40,9 @@ describe('notices', () => {
     expect(noticeFor({ type: 'session.resumed', ...base, launch: 'resume' } as DaemonEvent)?.kind).toBe('resumed');
     const handedOff = noticeFor({ type: 'session.handedOff', ...base, from: 'claude', to: 'codex', reason: 'usage limit reached' } as DaemonEvent);
     expect(handedOff).toMatchObject({ kind: 'handed-off', title: 'api continues with codex', body: 'Handed over from claude: usage limit reached.' });
+    const over = noticeFor({ type: 'session.contextOver', ...base, share: 0.84, warn: 0.8, model: 'claude-sonnet-4-5' } as DaemonEvent);
+    expect(over).toMatchObject({ kind: 'context-over', title: 'api: context 84 % full' });
+    expect(over?.body).toMatch(/^The conversation fills 84 % of claude-sonnet-4-5's window, past the 80 % you set/);
     expect(noticeFor({ type: 'checkpoint.written', ...base, gitHead: null, changedFiles: 0, changed: false } as DaemonEvent)).toBeNull();
   });
 });

@@ -95,7 +95,8 @@ describe('headless mirror', () => {
     });
     // Both hold the screen and scrollback (~220 KB of cells); a 256 K-char write once made xterm keep a 512 KB buffer more.
     expect(atOnce).toBeLessThan(inBits + 100_000);
-  });
+    // Twenty parses of 300 K chars: ~2 s alone, past the 15 s default on a runner busy with the other projects.
+  }, 60_000);
 
   it('after a flood shows and snapshots its last lines as a whole parse would, having parsed only them', async () => {
     // Over MIRROR_BACKLOG_MAX_CHARS in 4 K reads, as a pty gives them: a flood.

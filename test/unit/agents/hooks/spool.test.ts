@@ -192,7 +192,7 @@ describe('what a hook call reports', () => {
   });
 
   it("gives each agent its layer without touching the person's settings", () => {
-    const place = { script: '/h/hooks/report.sh', spoolDir: "/h/it's/n", settingsFile: '/h/hooks/n.json', pluginFile: "/h/hooks/it's n.mjs" };
+    const place = { script: '/h/hooks/report.sh', spoolDir: "/h/it's/n", settingsFile: '/h/hooks/n.json', pluginFile: "/h/hooks/it's n.mjs", pluginDir: "/h/hooks/it's n.plugin" };
     const claude = hookLayer(PROFILES.claude, ['--resume', 'x'], place);
     expect(claude?.args).toEqual(['--settings', '/h/hooks/n.json', '--resume', 'x']);
     const settings = JSON.parse(claude?.files[0]?.text ?? '{}') as { hooks: Record<string, { hooks: { command: string }[] }[]> };

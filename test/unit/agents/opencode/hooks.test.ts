@@ -39,7 +39,7 @@ describe("opencode's layer", () => {
   });
 
   it('is a plugin file and one variable; args untouched; off (nothing written) when their content cannot take it', () => {
-    const place = { script: '/h/hooks/report.sh', spoolDir: '/h/hooks/n', settingsFile: '/h/hooks/n.json', pluginFile: PLUGIN };
+    const place = { script: '/h/hooks/report.sh', spoolDir: '/h/hooks/n', settingsFile: '/h/hooks/n.json', pluginFile: PLUGIN, pluginDir: '/h/hooks/n.plugin' };
     const layer = hookLayer(PROFILES.opencode, ['--session', 'ses_x'], place, { HOME: '/h' });
     expect(layer?.args).toEqual(['--session', 'ses_x']);
     expect(layer?.env).toEqual({ OPENCODE_CONFIG_CONTENT: JSON.stringify({ plugin: [SPEC] }) });

@@ -79,7 +79,7 @@ describe("Qwen Code 0.24.4's hooks", () => {
   });
 
   it("are a system-defaults file Mori owns, with telemetry and the update check off; never over the person's own", () => {
-    const place = { script: '/m/hooks/report.sh', spoolDir: '/m/hooks/n1', settingsFile: '/m/hooks/n1.json', pluginFile: '/m/hooks/n1.mjs' };
+    const place = { script: '/m/hooks/report.sh', spoolDir: '/m/hooks/n1', settingsFile: '/m/hooks/n1.json', pluginFile: '/m/hooks/n1.mjs', pluginDir: '/m/hooks/n1.plugin' };
     const layer = hookLayer(qwen, ['--session-id', ID], place, {});
     expect(layer?.args).toEqual(['--session-id', ID]);
     expect(layer?.env).toEqual({ QWEN_CODE_SYSTEM_DEFAULTS_PATH: '/m/hooks/n1.json' });

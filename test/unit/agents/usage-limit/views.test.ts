@@ -7,7 +7,7 @@ import type { DaemonEvent, LiveSession } from '../../../../common/ipc.js';
 import type { UsageLimitPlan } from '../../../../common/session.js';
 import { foldEvent } from '../../../../common/session-list-store.js';
 import { clockWords, isLive, preciseState, sessionStatus, stateWord, type WatchedSession } from '../../../../common/session-view.js';
-import { decideNotifications, emptyMemory, type DeciderMemory } from '../../../../main/electron/notification-decider.js';
+import { decideNotifications, emptyMemory, type DeciderMemory } from '../../../../common/notification-decider.js';
 import { trayModel, type TrayItem } from '../../../../main/electron/tray-model.js';
 import { jitteredResumeAt, LIMIT_MIN_GAP_MS, limitRetryDelay } from '../../../../main/supervisor/limits/limit-plan.js';
 import { sessionsToInterrupt, sessionsToResume } from '../../../../main/supervisor/resume/resume-plan.js';

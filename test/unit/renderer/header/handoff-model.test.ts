@@ -5,11 +5,11 @@ import { handedOffText, handoffChoices } from '../../../../renderer/header/hando
 
 describe('handoffChoices', () => {
   it('offers every agent profile but the one the session runs', () => {
-    expect(handoffChoices('claude')).toEqual(['codex', 'gemini', 'opencode', 'qwen', 'aider']);
-    expect(handoffChoices('codex')).toEqual(['claude', 'gemini', 'opencode', 'qwen', 'aider']);
+    expect(handoffChoices('claude')).toEqual(['codex', 'gemini', 'opencode', 'qwen', 'copilot', 'pi', 'aider']);
+    expect(handoffChoices('codex')).toEqual(['claude', 'gemini', 'opencode', 'qwen', 'copilot', 'pi', 'aider']);
     // A shell session can be handed to any agent; none is offered a command line to run.
-    expect(handoffChoices('shell')).toEqual(['claude', 'codex', 'gemini', 'opencode', 'qwen', 'aider']);
-    expect(handoffChoices(undefined)).toEqual(['claude', 'codex', 'gemini', 'opencode', 'qwen', 'aider']);
+    expect(handoffChoices('shell')).toEqual(['claude', 'codex', 'gemini', 'opencode', 'qwen', 'copilot', 'pi', 'aider']);
+    expect(handoffChoices(undefined)).toEqual(['claude', 'codex', 'gemini', 'opencode', 'qwen', 'copilot', 'pi', 'aider']);
   });
 });
 

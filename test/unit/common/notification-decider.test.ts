@@ -1,11 +1,11 @@
-// The notification decider (main/electron/notification-decider.ts): one notification per transition,
+// The notification decider (common/notification-decider.ts): one notification per transition,
 // none again for an unchanged condition, one for several sessions making the same transition in a
 // batch, none for the focused session, a muted one, or while paused (the app's pause or the daemon's
 // shared one), none of a kind the shared settings turn off — and those still count as told; a
 // session handed to another agent is not told as resumed.
 import { describe, expect, it } from 'vitest';
 import type { DaemonEvent } from '../../../common/ipc.js';
-import { decideNotifications, emptyMemory, pauseUntil, type DecideInput, type DeciderMemory } from '../../../main/electron/notification-decider.js';
+import { decideNotifications, emptyMemory, pauseUntil, type DecideInput, type DeciderMemory } from '../../../common/notification-decider.js';
 import type { WatchedSession } from '../../../common/session-view.js';
 import { row } from '../../support/session-rows.js';
 
@@ -23,6 +23,29 @@ function run(steps: DecideInput[]): string[][] {
 }
 
 describe('decideNotifications', () => {
+  it('off the machine: also a session finished, handed off, resumed after its usage limit, each once with its kind; the desktop tells none of them', () => {
+    const rows = [row('a'), row('b'), row('c')];
+    const events = [
+      ev('session.exited', 'a', { code: 0, signal: null, outcome: 'finished' }),
+      ev('session.handedOff', 'b', { from: 'claude', to: 'codex', reason: 'by hand' }),
+      ev('session.limited', 'c', { plan: { resumeAt: NOW, resetAt: NOW, text: 'limit', detectedAt: NOW }, news: 'new' }),
+      ev('session.resumed', 'c', { launch: 'resume' }),
+    ];
+    const kinds = (offMachine: boolean) => decideNotifications(emptyMemory(), input(rows, { events, offMachine })).notices.map((n) => `${n.kind}|${n.title}`);
+    expect(kinds(true)).toEqual(['finished|a finished', 'handed-off|b continues with codex', 'usage-limit|c resumed after its usage limit']);
+    expect(kinds(false)).toEqual([]);
+    // A crash's exit is no finish.
+    expect(decideNotifications(emptyMemory(), input(rows, { events: [ev('session.exited', 'a', { code: 1, signal: null, outcome: 'crash' })], offMachine: true })).notices).toEqual([]);
+  });
+
+  it("off the machine, a usage limit's line from the agent's screen is not sent; the desktop shows it", () => {
+    const plan = { resumeAt: NOW, resetAt: NOW, text: 'You have hit your limit · resets 3pm', detectedAt: NOW, source: 'screen' as const, retries: 0 };
+    const limited = row('a', { state: 'limited', usageLimit: plan });
+    const body = (offMachine: boolean) => decideNotifications(emptyMemory(), input([limited], { offMachine })).notices.map((n) => n.body);
+    expect(body(true)).toEqual(['']);
+    expect(body(false)).toEqual([plan.text]);
+  });
+
   it('tells each transition once, never again while the condition stays, and again after it ends and comes back', () => {
     const ok = row('a');
     const asks = row('a', { activity: 'needs-input' });
@@ -64,6 +87,15 @@ describe('decideNotifications', () => {
     // Across batches, and within one.
     expect(run([input(rows, { events: interrupted }), input(rows, { events: [handedOff] }), input(rows, { events: resumed })])).toEqual([[], [], ['b resumed after a network outage||id-b']]);
     expect(run([input(rows, { events: [...interrupted, handedOff, ...resumed] })])).toEqual([['b resumed after a network outage||id-b']]);
+  });
+
+  it('tells a conversation past the context share set, one notice for several in a batch, none for a kind turned off', () => {
+    const rows = [row('a'), row('b')];
+    const over = (name: string): DaemonEvent => ev('session.contextOver', name, { share: 0.84, warn: 0.8, model: null });
+    expect(run([input(rows, { events: [over('a')] })])[0]).toEqual([expect.stringMatching(/^a: context 84 % full\|The conversation fills 84 % of the model's window, past the 80 % you set.*\|id-a$/)]);
+    expect(run([input(rows, { events: [over('a'), over('b')] })])[0]).toEqual(['2 sessions are past their context share|a, b|']);
+    const off = { paused: false, events: ['needs-input'] };
+    expect(run([input(rows, { events: [over('a')], daemonNotifications: off })])[0]).toEqual([]);
   });
 
   it('says nothing for the focused session, a muted one, or while paused, and does not replay those later', () => {
