@@ -9,8 +9,8 @@ import { isStale, readLockOwner, type LockOwner } from './pid-lock.js';
 import { readSessionFile } from './session-file.js';
 import { parseSessionState } from './session-state.js';
 import { readTailEntries, type WorkLogEntry } from './work-log.js';
-import { readRegularFileSync } from './state-file-guard.js';
-import { SESSION_FILE, SESSION_STATE, WORK_LOG } from '../../common/state-files.js';
+import { readRegularFileSync, stateFileDefect } from './state-file-guard.js';
+import { ENVIRONMENT, SESSION_FILE, SESSION_STATE, WORK_LOG } from '../../common/state-files.js';
 
 export const SESSION_LOCK = 'session.lock';
 
@@ -30,7 +30,7 @@ export function summarize(stateDir: string): StateDirSummary {
 }
 
 /** The files each summary reads: a change to any of them (a new inode, size, mtime or ctime) makes it read again. */
-const SUMMARY_FILES = [SESSION_FILE, SESSION_STATE, WORK_LOG];
+const SUMMARY_FILES = [SESSION_FILE, SESSION_STATE, ENVIRONMENT, WORK_LOG];
 /** Per state dir: the files' identities when it was read, and what they said. */
 const summaries = new Map<string, { key: string; summary: StateDirSummary }>();
 
@@ -129,6 +129,12 @@ function filesSummary(stateDir: string, supervisedBy = supervisor): StateDirSumm
   } catch (err) {
     summary.lastLog = null;
     summary.error = namingFile(path.join(stateDir, WORK_LOG), err);
+  }
+  // A state file the agent replaced by a symlink (to one of the person's files) or a FIFO: reads
+  // may go through it, every write refuses it, so the listing names it until a regular file is back.
+  if (summary.error === undefined) {
+    const defect = SUMMARY_FILES.map((f) => stateFileDefect(path.join(stateDir, f), false)).find((d) => d !== null);
+    if (defect) summary.error = defect;
   }
   return summary;
 }
