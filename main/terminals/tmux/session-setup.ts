@@ -15,9 +15,11 @@ export const TMUX_HISTORY_LIMIT = 10_000;
 
 /**
  * The session's first program, until the owner replaces it: waits silently. Should the owner die
- * before that, it ends by itself after a while and the session reads as an agent that exited.
+ * before that (a daemon killed mid-launch), it ends by itself after a minute (past any launch on a
+ * loaded machine) with a failure's status: the next daemon, which found it running and took it for
+ * the agent, reads a crash and resumes the session. Status 0 would read as the agent's own finish.
  */
-const PLACEHOLDER = ['sleep', '60'];
+export const PLACEHOLDER = ['sh', '-c', 'sleep 60; exit 1'];
 
 /** What replaces a new session's placeholder: the program, where it runs, its whole environment. */
 export interface Launch {
