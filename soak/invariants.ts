@@ -21,10 +21,12 @@ const ENTRY = /^- (SESSION INTERRUPTED|SESSION RESUMED|SESSION NEEDS ATTENTION|S
  * reason (or REATTACHED: the supervisor was what stopped, and the next one found the tmux agent
  * still running and went on with it, the interruption's one answer): a resume with no interruption pending is a second resume for one interruption; an
  * interruption still pending at the end is unanswered (`settled`: the run is over and the bound passed).
+ * One resume may follow an attention: the person's `mori start` once they fixed what it named.
  */
 export function checkInterruptions(workLog: string, settled: boolean): string[] {
   const out: string[] = [];
   let pending: string | null = null;
+  let afterAttention = false;
   let lastResume = '';
   for (const line of workLog.split('\n')) {
     const m = ENTRY.exec(line);
@@ -32,13 +34,14 @@ export function checkInterruptions(workLog: string, settled: boolean): string[] 
     const [, kind, rest] = m;
     if (kind === 'SESSION INTERRUPTED') pending = line;
     else if (kind === 'SESSION RESUMED') {
-      if (pending === null) out.push(`a second resume for one interruption: "${line}" after "${lastResume}"`);
+      if (pending === null && !afterAttention) out.push(`a second resume for one interruption: "${line}" after "${lastResume}"`);
       pending = null;
       lastResume = line;
     } else if (kind === 'SESSION NEEDS ATTENTION') {
       if (!/^ - \S/.test(rest ?? '')) out.push(`an attention without its reason: "${line}"`);
       pending = null;
     } else pending = null;
+    afterAttention = kind === 'SESSION NEEDS ATTENTION';
   }
   if (settled && pending !== null) out.push(`an interruption never answered: "${pending}"`);
   return out;
@@ -133,4 +136,24 @@ export function checkOrphans(
 /** No file Mori does not own overwritten: each file's content at the end as at the start. */
 export function checkUnowned(before: ReadonlyMap<string, string>, after: ReadonlyMap<string, string>): string[] {
   return [...before].filter(([f, h]) => after.get(f) !== h).map(([f]) => `${f} changed`);
+}
+
+/**
+ * After a bad file was put back, the session goes on: its agent wrote a line after the restore, or it
+ * ended in attention for a reason that is not that file (a crash loop the other faults caused).
+ * `ends`: each session's state at the end and its attention's message, if any.
+ */
+export function checkGoesOn(
+  restores: readonly { session: string; file: string; at: number }[],
+  lineTimes: ReadonlyMap<string, readonly number[]>,
+  ends: ReadonlyMap<string, { state: string; attention: string | null }>,
+): string[] {
+  const out: string[] = [];
+  for (const r of restores) {
+    if ((lineTimes.get(r.session) ?? []).some((t) => t > r.at)) continue;
+    const end = ends.get(r.session);
+    if (end?.state === 'attention' && end.attention !== null && !end.attention.includes(r.file)) continue;
+    out.push(`${r.session} did not go on after ${r.file} was put back (at the end: ${end?.state ?? 'unknown'}${end?.attention ? `: ${end.attention}` : ''})`);
+  }
+  return out;
 }

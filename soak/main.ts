@@ -1,4 +1,4 @@
-// `npm run soak -- [--faults N | --minutes M] [--seed S] [--sessions K] [--keep]`: the seeded soak,
+// `npm run soak -- [--faults N | --minutes M] [--seed S] [--sessions K] [--crash-loop-count C] [--keep]`: the seeded soak,
 // its seed printed first (stderr) so a failing run replays, then one JSON object on stdout; exits 1
 // on any violation. Runs as its own Node process (tsx).
 import { parseArgs } from 'node:util';
@@ -17,6 +17,7 @@ const { values } = parseArgs({
     seed: { type: 'string' },
     sessions: { type: 'string' },
     keep: { type: 'boolean' },
+    'crash-loop-count': { type: 'string' },
   },
 });
 
@@ -43,6 +44,7 @@ const result = await runSoak({
   minutes,
   sessions: count('sessions', values.sessions, DEFAULT_SESSIONS)!,
   keep: values.keep === true,
+  crashLoopCount: count('crash-loop-count', values['crash-loop-count'], undefined),
   log: (l) => process.stderr.write(`${l}\n`),
 });
 process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);

@@ -1,11 +1,12 @@
 // The soak's run: sessions of the soak agent under the real daemon, warmed up, then faults from the
 // seeded schedule one after another, then a settling bound, the figures and every invariant
 // checked. Returns one JSON-ready result; prints nothing but progress on `log`. Runs in the soak's process.
+import { badInput, type BadInputOutcome } from './faults/bad-input.js';
 import { downUp } from './faults/daemon-cycle.js';
 import { killAgent, killDaemon, killGroup, killTmux, type Outcome } from './faults/processes.js';
 import { sleep } from './faults/sleep.js';
-import { checkFootprint, checkNotStuck, checkOrphans } from './invariants.js';
-import { FAULT_KINDS, schedule, type Fault, type FaultKind } from './schedule.js';
+import { checkFootprint, checkGoesOn, checkNotStuck, checkOrphans } from './invariants.js';
+import { FAULT_KINDS, isBadInput, schedule, type Fault, type FaultKind } from './schedule.js';
 import { agentRecords, checkFiles, emptyFindings, fullWorkLog, INVARIANTS, longestBack, unownedHashes, type Findings } from './verdict.js';
 import { describe, footprint, World } from './world.js';
 import { until } from '../testkit/until.js';
@@ -19,6 +20,8 @@ export interface SoakOptions {
   sessions: number;
   /** Keep the temp root (its logs) after the run. */
   keep?: boolean;
+  /** Written to the daemon's settings.json before `mori up`: a long run kills each session more often than the built-in crash-loop count. */
+  crashLoopCount?: number;
   log?: (line: string) => void;
 }
 
@@ -50,13 +53,13 @@ const MINUTES_SCHEDULE = 100_000;
 
 /** Kinds the issue names that this soak does not inject yet, with why: said in the JSON, never silently left out. */
 export const SKIPPED: Record<string, string> = {
-  'bad-input': 'not injected yet (garbage session.json, FIFO or symlink state file, 5 MB session_state.md, rewritten work log)',
   network: 'not injected yet (probe target and API stand-in going away)',
   'usage-limit': 'not injected yet',
   'disk-full': 'not injected yet (needs a tmpfs in a mount namespace)',
 };
 
-async function inject(world: World, f: Fault): Promise<Outcome> {
+async function inject(world: World, f: Fault): Promise<Outcome & Partial<BadInputOutcome>> {
+  if (isBadInput(f.kind)) return badInput(world, f.kind, f.session, f.holdMs);
   switch (f.kind) {
     case 'kill-agent':
       return killAgent(world, f.session);
@@ -82,9 +85,11 @@ export async function runSoak(opts: SoakOptions): Promise<Record<string, unknown
   const findings: Findings = emptyFindings();
   const done: FaultDone[] = [];
   const warmDone: FaultDone[] = [];
+  const restores: { session: string; file: string; at: number }[] = [];
   try {
     log(`soak: seed ${opts.seed}, ${opts.sessions} sessions in ${world.root}`);
     await world.init();
+    if (opts.crashLoopCount !== undefined) world.settings({ restart: { crashLoopCount: opts.crashLoopCount } });
     const first = world.up();
     if (first.pid === null) throw new Error(`mori up --daemon failed: ${first.out}`);
     await until('every session writing', () => world.names.every((_, i) => lineCount(world, i) >= WARM_LINES), () => '', WARM_BOUND_MS, POLL_MS);
@@ -116,6 +121,8 @@ export async function runSoak(opts: SoakOptions): Promise<Record<string, unknown
       const at = Date.now();
       const outcome = await inject(world, f);
       done.push({ ...f, at, endAt: Date.now(), note: outcome.note });
+      findings.corruptNamed.push(...(outcome.problems ?? []).map((what) => ({ session: world.names[f.session]!, what: `fault #${f.i}: ${what}` })));
+      if (outcome.restored) restores.push({ session: world.names[f.session]!, ...outcome.restored });
       // Two daemons for one home at any moment is a violation however briefly it lasts.
       const daemons = world.processes().daemons;
       if (daemons.length > 1) findings.orphans.push({ session: null, what: `after fault #${f.i}: ${daemons.length} daemons: ${daemons.map(describe).join('; ')}` });
@@ -127,6 +134,9 @@ export async function runSoak(opts: SoakOptions): Promise<Record<string, unknown
     if (world.daemonPid() === null) world.up();
     const settled = await settle(world, lastFault);
     findings.stuck.push(...checkNotStuck(settled.states).map((what) => ({ session: null, what })));
+    const lineTimes = new Map(world.names.map((name, i) => [name, agentRecords(world, i).filter((r) => r.event === 'line').map((r) => r.at)] as const));
+    const ends = new Map(settled.states.map((s) => [s.name, { state: s.state, attention: s.attention }] as const));
+    findings.goesOn.push(...checkGoesOn(restores, lineTimes, ends).map((what) => ({ session: null, what })));
     const endPid = world.daemonPid();
     const end = endPid === null ? null : await quietFootprint(endPid);
     // A leak grows one daemon's footprint over its life. When a fault replaced the warmed-up daemon,
@@ -170,6 +180,7 @@ export async function runSoak(opts: SoakOptions): Promise<Record<string, unknown
       faultKinds,
       skipped: SKIPPED,
       sessions: opts.sessions,
+      settings: { crashLoopCount: opts.crashLoopCount ?? 'built-in' },
       violations,
       pass,
       figures: {
@@ -218,9 +229,9 @@ async function lasting(world: World): Promise<ReturnType<World['processes']>> {
 }
 
 /** Waits (up to the bound) until every session is running and has written a line since the last fault, limited, or in attention. */
-async function settle(world: World, lastFault: number): Promise<{ ms: number; states: { name: string; state: string }[] }> {
+async function settle(world: World, lastFault: number): Promise<{ ms: number; states: LiveStateOf[] }> {
   const t = Date.now();
-  let states: { name: string; state: string }[] = [];
+  let states: LiveStateOf[] = [];
   const read = (): boolean => {
     states = liveStates(world).map((s, i) => {
       const wrote = agentRecords(world, i).some((r) => r.event === 'line' && r.at > lastFault);
@@ -232,15 +243,25 @@ async function settle(world: World, lastFault: number): Promise<{ ms: number; st
   return { ms: Date.now() - t, states };
 }
 
-function liveStates(world: World): { name: string; state: string }[] {
+interface LiveStateOf {
+  name: string;
+  state: string;
+  attention: string | null;
+}
+
+function liveStates(world: World): LiveStateOf[] {
   const r = world.mori('ls', '--json');
-  let listed: { session?: { name?: string }; live?: { state?: string } }[] = [];
+  let listed: { session?: { name?: string }; live?: { name?: string; state?: string; attention?: { message?: string } } }[] = [];
   try {
     listed = (JSON.parse(r.stdout) as { sessions: typeof listed }).sessions;
   } catch {
     // no daemon answers: every state unknown
   }
-  return world.names.map((name) => ({ name, state: listed.find((s) => s.session?.name === name)?.live?.state ?? 'unknown (no live state)' }));
+  return world.names.map((name) => {
+    // A session whose session.json cannot be read is listed by its live state's name only.
+    const live = listed.find((s) => s.session?.name === name || s.live?.name === name)?.live;
+    return { name, state: live?.state ?? 'unknown (no live state)', attention: live?.attention?.message ?? null };
+  });
 }
 
 function tally(items: string[]): Record<string, number> {

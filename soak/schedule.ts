@@ -2,7 +2,12 @@
 // from a seed alone, so the same seed gives the same faults. Pure; any process.
 import { rng } from './prng.js';
 
-export const FAULT_KINDS = ['kill-agent', 'kill-group', 'kill-daemon', 'kill-tmux', 'down-up', 'sleep'] as const;
+/** The agent's bad input (soak/faults/bad-input.ts): its own state files made corrupt, unusable, huge or rewritten. */
+export const BAD_INPUT_KINDS = ['bad-session-json', 'fifo-state', 'symlink-state', 'huge-state', 'rewrite-work-log'] as const;
+export type BadInputKind = (typeof BAD_INPUT_KINDS)[number];
+export const isBadInput = (k: string): k is BadInputKind => (BAD_INPUT_KINDS as readonly string[]).includes(k);
+
+export const FAULT_KINDS = ['kill-agent', 'kill-group', 'kill-daemon', 'kill-tmux', 'down-up', 'sleep', ...BAD_INPUT_KINDS] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface Fault {
@@ -20,15 +25,21 @@ export interface Fault {
 /**
  * How often each fault comes, out of 100. The agent kills are the commonest fault of a real night;
  * the daemon-wide ones are rarer as each costs seconds of a loaded machine (a Node start, a sleep
- * past the drift detector's 5 s), and every agent they hit counts toward its crash-loop guard.
+ * past the drift detector's 5 s), and every agent they hit counts toward its crash-loop guard. The
+ * agent's bad input comes about one fault in ten, each holding for seconds.
  */
 export const FAULT_WEIGHTS: Readonly<Record<FaultKind, number>> = {
-  'kill-agent': 44,
-  'kill-group': 28,
-  'kill-daemon': 8,
-  'kill-tmux': 7,
-  'down-up': 8,
+  'kill-agent': 40,
+  'kill-group': 25,
+  'kill-daemon': 7,
+  'kill-tmux': 6,
+  'down-up': 7,
   sleep: 5,
+  'bad-session-json': 3,
+  'fifo-state': 2,
+  'symlink-state': 2,
+  'huge-state': 1,
+  'rewrite-work-log': 2,
 };
 
 /** Pauses between faults: short enough that faults overlap a resume under way, long enough for ~1 fault a second. */
@@ -37,6 +48,8 @@ const GAP_MS = [100, 800] as const;
 const DOWN_MS = [0, 2_000] as const;
 /** A sleep must outlast the drift detector's 5 s threshold (plus its 1 s tick) to be seen as one. */
 const SLEEP_MS = [6_500, 9_000] as const;
+/** A bad file stays a few seconds before it is put back: long enough for a `mori ls` and a resume to meet it. */
+const BAD_INPUT_MS = [2_000, 4_000] as const;
 
 export function schedule(seed: number, faults: number, sessions: number): Fault[] {
   const r = rng(seed);
@@ -45,7 +58,14 @@ export function schedule(seed: number, faults: number, sessions: number): Fault[
     const kind = r.pick(FAULT_WEIGHTS);
     const session = r.int(0, sessions - 1);
     const gapMs = r.int(GAP_MS[0], GAP_MS[1]);
-    const holdMs = kind === 'sleep' ? r.int(SLEEP_MS[0], SLEEP_MS[1]) : kind === 'kill-daemon' || kind === 'down-up' ? r.int(DOWN_MS[0], DOWN_MS[1]) : 0;
+    const holdMs =
+      kind === 'sleep'
+        ? r.int(SLEEP_MS[0], SLEEP_MS[1])
+        : kind === 'kill-daemon' || kind === 'down-up'
+          ? r.int(DOWN_MS[0], DOWN_MS[1])
+          : isBadInput(kind)
+            ? r.int(BAD_INPUT_MS[0], BAD_INPUT_MS[1])
+            : 0;
     out.push({ i, kind, session, gapMs, holdMs });
   }
   return out;

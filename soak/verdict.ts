@@ -18,6 +18,8 @@ export const INVARIANTS = [
   'interruptions',
   'workLog',
   'unownedOverwritten',
+  'corruptNamed',
+  'goesOn',
   'typedTwice',
   'nudgeWhileWorking',
   'stuck',

@@ -3,7 +3,7 @@
 // daemon started and stopped through the real `mori`, and what runs now found in /proc.
 // Runs in the soak's own Node process (Linux: /proc).
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -77,6 +77,11 @@ export class World {
       });
       await Promise.all(batch);
     }
+  }
+
+  /** Writes the daemon's settings.json (read when it starts): call before `up`. */
+  settings(value: Record<string, unknown>): void {
+    writeFileSync(path.join(this.home, 'settings.json'), `${JSON.stringify(value, null, 2)}\n`, { mode: 0o600 });
   }
 
   /** `mori up --daemon`: its pid, or null with the reason when another answers or it failed. */

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   checkFootprint,
+  checkGoesOn,
   checkInterruptions,
   checkNotStuck,
   checkNudgeWhileWorking,
@@ -39,6 +40,13 @@ describe('interruptions', () => {
     const bad = log('- SESSION INTERRUPTED - system sleep', '- soak s0 #3 ok');
     expect(checkInterruptions(bad, false)).toEqual([]);
     expect(checkInterruptions(bad, true)).toEqual([expect.stringContaining('never answered')]);
+  });
+
+  it("holds for one resume after an attention (the person's start), not for two", () => {
+    const attention = ['- SESSION INTERRUPTED - agent crashed', '- SESSION NEEDS ATTENTION - launch-failed: session_state.md: is a named pipe'];
+    expect(checkInterruptions(log(...attention, '- SESSION RESUMED - Mori exited; agent relaunched'), true)).toEqual([]);
+    const twice = log(...attention, '- SESSION RESUMED - Mori exited; agent relaunched', '- SESSION RESUMED - Mori exited; agent relaunched');
+    expect(checkInterruptions(twice, true)).toEqual([expect.stringContaining('a second resume')]);
   });
 
   it('fails on an attention without its reason', () => {
@@ -111,5 +119,21 @@ describe('stuck, footprint, orphans, unowned files', () => {
   it('unowned: a changed file fails', () => {
     expect(checkUnowned(new Map([['a', 'h1']]), new Map([['a', 'h1']]))).toEqual([]);
     expect(checkUnowned(new Map([['a', 'h1']]), new Map([['a', 'h2']]))).toEqual(['a changed']);
+  });
+});
+
+describe('goes on after a bad file is put back', () => {
+  const restores = [{ session: 's0', file: '/p/.mori/s0/session_state.md', at: 10_000 }];
+  const running = new Map([['s0', { state: 'running', attention: null }]]);
+
+  it('holds when the agent wrote a line after the restore, or the session ended in attention for another reason', () => {
+    expect(checkGoesOn(restores, new Map([['s0', [5_000, 12_000]]]), running)).toEqual([]);
+    expect(checkGoesOn(restores, new Map([['s0', [5_000]]]), new Map([['s0', { state: 'attention', attention: 'crash-loop: 5 crashes' }]]))).toEqual([]);
+  });
+
+  it('fails when no line came after the restore, or the attention still names the file put back', () => {
+    expect(checkGoesOn(restores, new Map([['s0', [5_000]]]), running)).toEqual([expect.stringContaining('did not go on')]);
+    const named = new Map([['s0', { state: 'attention', attention: 'launch-failed: /p/.mori/s0/session_state.md: is a named pipe' }]]);
+    expect(checkGoesOn(restores, new Map([['s0', [5_000]]]), named)).toEqual([expect.stringContaining('did not go on')]);
   });
 });

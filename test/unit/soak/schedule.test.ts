@@ -2,7 +2,7 @@
 // printed seed), another seed others, and every fault is drawn within its bounds.
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../../soak/prng.js';
-import { FAULT_KINDS, schedule } from '../../../soak/schedule.js';
+import { FAULT_KINDS, isBadInput, schedule } from '../../../soak/schedule.js';
 
 describe('soak schedule', () => {
   it('gives the same faults for the same seed', () => {
@@ -20,6 +20,10 @@ describe('soak schedule', () => {
     expect(new Set(plan.map((f) => f.kind))).toEqual(new Set(FAULT_KINDS));
     expect(plan.every((f) => f.session >= 0 && f.session < 20)).toBe(true);
     expect(plan.filter((f) => f.kind === 'sleep').every((f) => f.holdMs > 6_000)).toBe(true);
+    // A bad file stays seconds, both of its forms (the hold's parity) drawn.
+    const bad = plan.filter((f) => isBadInput(f.kind));
+    expect(bad.every((f) => f.holdMs >= 2_000 && f.holdMs <= 4_000)).toBe(true);
+    expect(new Set(bad.map((f) => f.holdMs % 2))).toEqual(new Set([0, 1]));
     expect(plan.map((f) => f.i)).toEqual(plan.map((_, i) => i));
   });
 
