@@ -139,21 +139,7 @@ export async function runSoak(opts: SoakOptions): Promise<Record<string, unknown
     findings.goesOn.push(...checkGoesOn(restores, lineTimes, ends).map((what) => ({ session: null, what })));
     const endPid = world.daemonPid();
     const end = endPid === null ? null : await quietFootprint(endPid);
-    // A leak grows one daemon's footprint over its life. When a fault replaced the warmed-up daemon,
-    // the one at the end is weighed against a fresh daemon over the same sessions instead (a `mori
-    // down` and `up`, settled and sampled the same way): comparing two daemons' lives says nothing.
-    let baseline = warm;
-    let baselineOf = 'the warmed-up daemon';
-    if (endPid !== warmPid) {
-      const at = Date.now();
-      await downUp(world, 0);
-      await settle(world, at);
-      const freshPid = world.daemonPid();
-      baseline = freshPid === null ? null : await quietFootprint(freshPid);
-      baselineOf = `a fresh daemon (${freshPid ?? 'none'}) over the same sessions`;
-      log(`soak: the daemon was replaced (${warmPid} → ${endPid}); baseline ${baselineOf}: ${JSON.stringify(baseline)}`);
-    }
-    findings.footprint.push(...checkFootprint(baseline, end).map((what) => ({ session: null, what: `${what} (against ${baselineOf})` })));
+    findings.footprint.push(...checkFootprint(warm, end).map((what) => ({ session: null, what })));
     const live = await lasting(world);
     checkFiles(
       world,
@@ -188,7 +174,6 @@ export async function runSoak(opts: SoakOptions): Promise<Record<string, unknown
         rssKiBAfter: end?.rssKiB ?? null,
         fdsBefore: warm?.fds ?? null,
         fdsAfter: end?.fds ?? null,
-        footprintBaseline: { of: baselineOf, rssKiB: baseline?.rssKiB ?? null, fds: baseline?.fds ?? null },
         daemonBefore: warmPid,
         daemonAfter: endPid,
         longestBackMs: back.ms,

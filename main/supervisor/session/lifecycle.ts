@@ -100,6 +100,13 @@ export function nextState(from: RuntimeState, event: LifecycleEvent): Step {
  */
 export const RESUME_FAILURE_WINDOW_MS = 15_000;
 
+/**
+ * Signals another process sends (a kill, a hang-up, the OOM killer's SIGKILL): an agent ended by one
+ * did not fail to load its session, so its next start still resumes by id — a fresh start would drop
+ * its conversation for something it did not do. A fault of its own (SIGSEGV, SIGABRT) still counts.
+ */
+const SENT_SIGNALS = new Set(['SIGKILL', 'SIGTERM', 'SIGHUP', 'SIGINT', 'SIGQUIT']);
+
 export interface ExitInput {
   exit: TerminalExit;
   /** The person asked for the stop (mori stop, the UI). */
@@ -141,7 +148,7 @@ export function decideOnExit(input: ExitInput): ExitDecision {
       restart: input.restart,
     };
   }
-  const resumeFailed = input.launch === 'resume' && input.uptimeMs < RESUME_FAILURE_WINDOW_MS;
+  const resumeFailed = input.launch === 'resume' && input.uptimeMs < RESUME_FAILURE_WINDOW_MS && !(input.exit.signal !== null && SENT_SIGNALS.has(input.exit.signal));
   const { state, decision } = onCrash(input.restart, input.now, input.uptimeMs, input.random, input.policy);
   if (decision.kind === 'crash-loop') {
     const minutes = Math.round(decision.windowMs / 60_000);

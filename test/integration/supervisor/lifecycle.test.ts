@@ -211,4 +211,21 @@ describe('Supervisor', () => {
     expect(file.ok && file.value.failedResume).toEqual({ file: FAKE_AGENT, agentSessionId: first!.sessionId });
     expect(events.some((e) => e.type === 'session.exited' && e.outcome === 'resume-failed')).toBe(true);
   });
+
+  it('resumes by id again an agent killed from outside at once after its resume: a kill is no failed resume', async () => {
+    const dir = await session('killed');
+    const s = supervisor({ env: agentEnv(), policy: { baseDelayMs: 100 }, random: () => 0.5, verify: false });
+    expect((await s.start()).ok).toBe(true);
+    await until('the agent to wait', () => events.some((e) => e.type === 'session.activity' && e.to === 'waiting'));
+    expect((await s.send('killed', 'crash')).ok).toBe(true);
+    await until('the resume', () => starts().length === 2);
+    process.kill((starts()[1] as unknown as { pid: number }).pid, 'SIGKILL');
+    await until('the next start', () => starts().length === 3);
+    const [first, resumed, again] = starts();
+    expect(resumed!.argv.slice(0, 2)).toEqual(['--resume', first!.sessionId]);
+    expect(again!.argv.slice(0, 2)).toEqual(['--resume', first!.sessionId]);
+    const file = readSessionFile(dir);
+    expect(file.ok && file.value.failedResume).toBeNull();
+    expect(readFileSync(path.join(dir, 'work_log.md'), 'utf8')).not.toContain('resume failed');
+  });
 });

@@ -85,6 +85,12 @@ describe('decideOnExit', () => {
     expect(decideOnExit({ ...exitBase, launch: 'resume', uptimeMs: 2000 })).toMatchObject({ resumeFailed: true });
     expect(decideOnExit({ ...exitBase, launch: 'resume', uptimeMs: RESUME_FAILURE_WINDOW_MS })).toMatchObject({ resumeFailed: false });
   });
+  it('a resume ended at once by a signal from outside (a kill, the OOM killer) is a crash, resumed by id again; its own fault is a failed resume', () => {
+    for (const signal of ['SIGKILL', 'SIGTERM', 'SIGHUP']) {
+      expect(decideOnExit({ ...exitBase, launch: 'resume', uptimeMs: 2000, exit: { code: null, signal } })).toMatchObject({ kind: 'restart', reason: 'crash', resumeFailed: false });
+    }
+    expect(decideOnExit({ ...exitBase, launch: 'resume', uptimeMs: 2000, exit: { code: null, signal: 'SIGSEGV' } })).toMatchObject({ resumeFailed: true });
+  });
   it('the fifth crash asks for attention(crash-loop)', () => {
     const restart = { attempt: 4, crashes: [10, 20, 30, 40] };
     expect(decideOnExit({ ...exitBase, restart })).toMatchObject({ kind: 'attention', reason: 'crash-loop', intent: { kind: 'attention', reason: 'crash-loop' } });
