@@ -102,8 +102,9 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the session header
     const { page } = w;
     await waitingAt('limity');
     const limitLine = (): string => {
-      // Claude's words, in a named zone: the next 3:05-style time a few minutes ahead, in UTC.
-      const reset = new Date(Math.floor(Date.now() / 60_000) * 60_000 + 3 * 60_000);
+      // Claude's words, in a named zone: a 3:05-style time an hour ahead, in UTC — past the end of
+      // this file, so the stopped session's reset never lands while a later test has a dialog open.
+      const reset = new Date(Math.floor(Date.now() / 60_000) * 60_000 + 60 * 60_000);
       const hh = reset.getUTCHours();
       return `You've hit your session limit · resets ${((hh + 11) % 12) + 1}:${String(reset.getUTCMinutes()).padStart(2, '0')}${hh < 12 ? 'am' : 'pm'} (UTC)`;
     };
@@ -277,7 +278,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the session header
     }
   });
 
-  it('shortcuts: Ctrl+1…9 select sessions, Ctrl+N opens New session, Ctrl+F searches the terminal with "No match", Ctrl+= / Ctrl+- size its text, ? lists them', async () => {
+  it('shortcuts: Ctrl+1…9 select sessions, Ctrl+N opens New session, Ctrl+F searches the terminal with "No match", Ctrl+= / Ctrl+- size its text', async () => {
     const { page } = w;
     const list = page.getByRole('listbox', { name: 'Sessions' });
     const selectedName = (): Promise<string> => list.getByRole('option', { selected: true }).locator('.session-name').innerText();
@@ -323,6 +324,14 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the session header
     await page.keyboard.press('Escape');
     await newSession.waitFor({ state: 'detached' });
     expect(inputs().length).toBe(before);
+  });
+
+  it('? in the list opens the shortcuts, in a terminal it is the agent\'s', async () => {
+    const { page } = w;
+    const list = page.getByRole('listbox', { name: 'Sessions' });
+    await list.getByRole('option', { name: /asker/ }).click();
+    await page.getByRole('region', { name: 'Terminal' }).getByText('Fake Agent').filter({ visible: true }).first().waitFor({ timeout: 25_000 });
+    const before = inputs().length;
     // `?` in the list opens the shortcuts; in a terminal it is the agent's.
     await list.focus();
     await page.keyboard.press('?');
