@@ -148,6 +148,25 @@ export function symlinkAt(target: string, dirFd: number, name: string): void {
   check(calls().symlinkat(target, dirFd, name), 'symlinkat', name);
 }
 
+/** fcntl's commands and flag for a descriptor's own flags: the same numbers on Linux and macOS. */
+const F_GETFD = 1;
+const F_SETFD = 2;
+const FD_CLOEXEC = 1;
+
+/**
+ * Marks a descriptor close-on-exec, so no program started later (another agent, git, a hook) holds
+ * it: for descriptors a library opened without the flag (node-pty's pty master on Linux).
+ */
+export function setCloseOnExec(fd: number): void {
+  const flags = check(calls().fcntl(fd, F_GETFD), 'fcntl(F_GETFD)');
+  if ((flags & FD_CLOEXEC) === 0) check(calls().fcntl(fd, F_SETFD, 'int', flags | FD_CLOEXEC), 'fcntl(F_SETFD)');
+}
+
+/** Whether a descriptor is marked close-on-exec. */
+export function isCloseOnExec(fd: number): boolean {
+  return (check(calls().fcntl(fd, F_GETFD), 'fcntl(F_GETFD)') & FD_CLOEXEC) !== 0;
+}
+
 /** macOS's fcntl command that writes a descriptor's path into a MAXPATHLEN (1024) byte buffer. */
 const F_GETPATH = 50;
 const MAXPATHLEN = 1024;

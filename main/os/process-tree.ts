@@ -98,7 +98,7 @@ export function innerPidsUnder(root: number): Map<number, number> {
   return out;
 }
 
-/** Parses one /proc/<pid>/stat line (the command name may hold spaces and parentheses). */
+/** Parses one /proc/<pid>/stat line (the command name may hold spaces and parentheses); null for a zombie. */
 export function parseProcStat(line: string): ProcInfo | null {
   const close = line.lastIndexOf(')');
   const open = line.indexOf('(');
@@ -106,6 +106,9 @@ export function parseProcStat(line: string): ProcInfo | null {
   const pid = Number(line.slice(0, open).trim());
   const rest = line.slice(close + 2).split(' ');
   // Fields after the name: state(0) ppid(1) pgrp(2) session(3) tty_nr(4) ... starttime(19).
+  // A zombie (Z) or dead (X) process has exited and only waits to be reaped (an init that is slow to
+  // reap, as in containers, keeps it for long): it runs nothing and holds nothing, so it is not here.
+  if (rest[0] === 'Z' || rest[0] === 'X') return null;
   const ppid = Number(rest[1]);
   const pgid = Number(rest[2]);
   const sid = Number(rest[3]);

@@ -3,6 +3,7 @@
 import { StringDecoder } from 'node:string_decoder';
 import { spawn, type IPty } from 'node-pty';
 import type { TerminalExit } from '../../../common/terminal.js';
+import { setCloseOnExec } from '../../os/libc.js';
 import { killTree, TERMINAL_MARKER_ENV } from '../../os/process-tree.js';
 import { signalName } from '../../os/signal-name.js';
 import type { PtySource, SpawnOptions } from '../terminal.js';
@@ -36,6 +37,7 @@ export class DirectPtySource implements PtySource {
       // Bytes, not text: the transcript keeps them as they are, and the text is decoded once, here.
       encoding: null,
     });
+    keepMasterPrivate(this.pty);
     // What the program printed last reaches the listeners even when the pty was paused as it ended.
     drainBeforeDestroy(this.pty);
     // With encoding null node-pty hands over Buffers (its typings say string).
@@ -92,5 +94,28 @@ export class DirectPtySource implements PtySource {
 
   async release(): Promise<void> {
     await this.kill();
+  }
+}
+
+/**
+ * node-pty opens a pty's master without close-on-exec on Linux, so every program this process starts
+ * afterwards (the next agent's pty, git, a hook) would inherit it: another agent could type into this
+ * one's terminal (answer its permission prompt) or read its screen, and the master held elsewhere
+ * keeps this program from the hang-up it must get when this process dies. Marked at once, before any
+ * other program starts (JavaScript runs nothing in between); a master that cannot be marked is not
+ * used: the program is ended and the spawn fails.
+ */
+function keepMasterPrivate(pty: IPty): void {
+  const fd = (pty as unknown as { _fd?: unknown })._fd;
+  try {
+    if (typeof fd !== 'number') throw new Error("node-pty gave no master descriptor ('_fd')");
+    setCloseOnExec(fd);
+  } catch (err) {
+    try {
+      pty.kill('SIGKILL');
+    } catch {
+      // already gone
+    }
+    throw new Error(`could not keep the terminal private to Mori: ${err instanceof Error ? err.message : String(err)}`);
   }
 }

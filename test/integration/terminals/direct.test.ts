@@ -2,7 +2,7 @@
 // process is SIGKILLed, and a new process ends everything the dead owner left running; its
 // transcript keeps the program's exact bytes.
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -70,6 +70,72 @@ describe('direct backend orphan sweep', () => {
     expect(pidAlive(r.value.pid)).toBe(true);
     await r.value.kill();
     await r.value.dispose();
+  });
+});
+
+describe('a direct pty master stays with its owner', () => {
+  const tmp = tempDir('direct-private');
+  const stray: { pid: number; start: string | null }[] = [];
+  afterAll(() => {
+    for (const { pid, start } of stray) if (start !== null && processStartTime(pid) === start) process.kill(pid, 'SIGKILL');
+    tmp.cleanup();
+  });
+  const ptmxHeldBy = (pid: number): number =>
+    readdirSync(`/proc/${pid}/fd`).filter((f) => {
+      try {
+        return readlinkSync(`/proc/${pid}/fd/${f}`) === '/dev/ptmx';
+      } catch {
+        return false;
+      }
+    }).length;
+
+  it.runIf(process.platform === 'linux')('gives no later program a master to type into, and every program hangs up when the owner is SIGKILLed', async () => {
+    const runDir = path.join(tmp.dir, 'run');
+    const owner = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('../../support/fixtures/terminals/direct-owner-two.ts', import.meta.url)), runDir, tmp.dir], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: testEnv(tmp.dir),
+    });
+    let ownerOut = '';
+    owner.stdout.on('data', (d: Buffer) => (ownerOut += d.toString()));
+    const m = await waitFor(() => /spawned (\d+) (\d+) (\d+) masters (\d+) injected (\w+)/.exec(ownerOut), 'the owner to start both programs', 20_000);
+    const [first, second, child] = [Number(m[1]), Number(m[2]), Number(m[3])];
+    for (const pid of [first, second, child]) stray.push({ pid, start: processStartTime(pid) });
+    // The second agent found no master of the first terminal, so nothing it wrote reached it.
+    expect({ masters: Number(m[4]), injected: m[5] }).toEqual({ masters: 0, injected: 'false' });
+    // Nor does a plain child process (git, a hook) hold one.
+    expect(ptmxHeldBy(child)).toBe(0);
+    expect(ptmxHeldBy(second)).toBe(0);
+
+    owner.kill('SIGKILL');
+    await new Promise((resolve) => owner.once('exit', resolve));
+    // With no other holder of their masters both terminals hang up, and both programs end with it.
+    await waitFor(() => !pidAlive(first) && !pidAlive(second), 'both programs to end with their hung-up terminals', 5000);
+  });
+
+  it('sweeps what an owner left when the owner is a zombie no one has reaped', async () => {
+    const runDir = path.join(tmp.dir, 'run-zombie');
+    const r = await new DirectBackend({ runDir }).spawn({ id: `zombie-owned-${process.pid}`, command: 'sleep', args: ['300'], cwd: tmp.dir, env: testEnv(tmp.dir), cols: 80, rows: 24, transcriptDir: null });
+    if (!r.ok) throw new Error(r.message);
+    const victim = r.value.pid;
+    stray.push({ pid: victim, start: processStartTime(victim) });
+    // A process that has exited but is not reaped: `sleep 0`'s parent execs into a sleep that never waits.
+    const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    let out = '';
+    parent.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    const zombie = Number((await waitFor(() => /(\d+)/.exec(out), 'the zombie pid', 5000))[1]);
+    await waitFor(() => /\) Z /.test(readFileSync(`/proc/${zombie}/stat`, 'utf8')), 'the child to be a zombie', 5000);
+    const zombieStart = Number(readFileSync(`/proc/${zombie}/stat`, 'utf8').split(') ')[1]!.split(' ')[19]);
+    // The record says the zombie owns the terminal (as a SIGKILLed daemon under a slow init does).
+    const file = path.join(runDir, 'direct', `zombie-owned-${process.pid}.json`);
+    writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), ownerPid: zombie, ownerStartTime: zombieStart }));
+    try {
+      const swept = await new DirectBackend({ runDir }).sweepOrphans();
+      expect(swept).toContain(victim);
+      await waitFor(() => !pidAlive(victim), 'the zombie-owned program to end', 5000);
+    } finally {
+      parent.kill('SIGKILL');
+      await r.value.dispose();
+    }
   });
 });
 

@@ -126,4 +126,8 @@ describe('tmux helpers', () => {
   it('parses /proc stat lines with odd command names', () => {
     expect(parseProcStat('42 (a b) c)) S 1 42 42 0 -1 4194560 0 0 0 0 0 0 0 0 20 0 1 0 777 0 0')).toMatchObject({ pid: 42, ppid: 1, pgid: 42, sid: 42, startTime: 777 });
   });
+  it('takes a zombie, which has exited and waits only to be reaped, for no process', () => {
+    expect(parseProcStat('43 (node) Z 1 43 43 0 -1 4194560 0 0 0 0 0 0 0 0 20 0 1 0 778 0 0')).toBeNull();
+    expect(parseProcStat('44 (node) X 1 44 44 0 -1 4194560 0 0 0 0 0 0 0 0 20 0 1 0 779 0 0')).toBeNull();
+  });
 });
