@@ -40,7 +40,8 @@ export const ON_USAGE_LIMIT_PATTERN = /^(?:wait|handoff:(?:claude|codex|gemini|o
 export const OnUsageLimit = z.string().check(z.regex(ON_USAGE_LIMIT_PATTERN, 'expected wait or handoff:<agent profile>[:back|:stay] (claude, codex, gemini, opencode, aider)'));
 export type OnUsageLimit = z.infer<typeof OnUsageLimit>;
 
-export const InterruptReason = z.enum(['sleep', 'network', 'crash', 'app-exit', 'reboot', 'supervisor-stopped', 'usage-limit']);
+/** Why a session was not running when it is brought back; `asked`: the person started it again after a stop, a finish or an attention. */
+export const InterruptReason = z.enum(['sleep', 'network', 'crash', 'app-exit', 'reboot', 'supervisor-stopped', 'usage-limit', 'asked']);
 export type InterruptReason = z.infer<typeof InterruptReason>;
 
 /** Why a session is not running now (DESIGN.md §1); `new` until it first starts, `running` while supervised. */

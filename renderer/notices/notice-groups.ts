@@ -45,6 +45,7 @@ const AFTER: Record<Episode['reason'], string> = {
   'app-exit': 'after Mori was closed',
   'supervisor-stopped': 'after Mori was stopped',
   'usage-limit': 'after its usage limit',
+  asked: 'when you started it again',
 };
 
 const INTERRUPTED: Record<Episode['reason'], string> = {
@@ -55,6 +56,7 @@ const INTERRUPTED: Record<Episode['reason'], string> = {
   'app-exit': 'Mori was closed',
   'supervisor-stopped': 'Mori was stopped',
   'usage-limit': 'The agent hit its usage limit',
+  asked: 'It was stopped until you started it again',
 };
 
 const capital = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);

@@ -12,6 +12,7 @@ export const REASON_PHRASES: Record<InterruptReason, string> = {
   reboot: 'a reboot',
   'supervisor-stopped': 'the supervisor stopping',
   'usage-limit': "the agent's usage limit",
+  asked: 'a stop until the person started it again',
 };
 
 export function interruptionFor(reason: InterruptReason, awayMs: number | null): Interruption {

@@ -199,5 +199,7 @@ export function startAction(input: {
   if (input.tmuxExit) return { kind: 'exited-while-down', exit: input.tmuxExit };
   if (input.intent.kind === 'new' && !input.hasRun) return { kind: 'new' };
   if (input.intent.kind === 'interrupted') return { kind: 'relaunch', reason: input.intent.reason };
+  // Stopped, finished or waiting for attention: only the person's start brings it back, and says so.
+  if (input.intent.kind === 'user-stopped' || input.intent.kind === 'finished' || input.intent.kind === 'attention') return { kind: 'relaunch', reason: 'asked' };
   return { kind: 'relaunch', reason: startupInterruption(input.lastBootId, input.currentBootId) };
 }

@@ -12,4 +12,5 @@ export const REASON_WORDS: Record<InterruptReason, string> = {
   reboot: 'reboot',
   'supervisor-stopped': 'supervisor stopped',
   'usage-limit': 'after usage limit',
+  asked: 'started again on request',
 };

@@ -100,6 +100,9 @@ describe('mori up', () => {
     expect(mori('send', 'ctl', 'hi').code).toBe(1);
     expect(mori('start', 'ctl').code).toBe(0);
     await until('a second start', () => starts().length === 2);
+    // The person's start after their stop is said as such, not as Mori having exited.
+    await until('the resume in the work log', () => /SESSION RESUMED - started again on request/.test(workLog('ctl')));
+    expect(workLog('ctl')).not.toMatch(/SESSION RESUMED - Mori exited/);
     expect(mori('stop', 'nope').code).toBe(3);
     first.child.kill('SIGINT');
     expect(await first.exited).toBe(0);

@@ -44,8 +44,8 @@ describe('interruptions', () => {
 
   it("holds for one resume after an attention (the person's start), not for two", () => {
     const attention = ['- SESSION INTERRUPTED - agent crashed', '- SESSION NEEDS ATTENTION - launch-failed: session_state.md: is a named pipe'];
-    expect(checkInterruptions(log(...attention, '- SESSION RESUMED - Mori exited; agent relaunched'), true)).toEqual([]);
-    const twice = log(...attention, '- SESSION RESUMED - Mori exited; agent relaunched', '- SESSION RESUMED - Mori exited; agent relaunched');
+    expect(checkInterruptions(log(...attention, '- SESSION RESUMED - started again on request; agent relaunched'), true)).toEqual([]);
+    const twice = log(...attention, '- SESSION RESUMED - started again on request; agent relaunched', '- SESSION RESUMED - started again on request; agent relaunched');
     expect(checkInterruptions(twice, true)).toEqual([expect.stringContaining('a second resume')]);
   });
 

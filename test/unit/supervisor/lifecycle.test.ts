@@ -117,6 +117,11 @@ describe('which sessions start, and how', () => {
     expect(startAction({ ...base, intent: { kind: 'running' }, currentBootId: 'b' })).toEqual({ kind: 'relaunch', reason: 'reboot' });
     expect(startAction({ ...base, intent: { kind: 'interrupted', reason: 'sleep' } })).toEqual({ kind: 'relaunch', reason: 'sleep' });
   });
+  it("says a stopped, finished or attention session came back by the person's start, not by Mori's exit", () => {
+    const base = { tmuxAlive: false, hasRun: true, lastBootId: 'a', currentBootId: 'a' };
+    for (const intent of [{ kind: 'user-stopped' }, { kind: 'finished' }, { kind: 'attention', reason: 'crash-loop' }] as const)
+      expect(startAction({ ...base, intent }), intent.kind).toEqual({ kind: 'relaunch', reason: 'asked' });
+  });
 });
 
 describe('the state machine', () => {
