@@ -19,6 +19,9 @@ import type { RestartState } from './restart-policy.js';
 type TimerKind = 'retry' | 'checkpoint' | 'stuck' | 'id-watch' | 'limit' | 'hand-back';
 
 /** The session's timers by purpose; each is cleared before it is set again, all at once on detach. */
+
+/** The words of an attention announced before this Mori started: its message was said in the work log then. */
+export const SAID_BEFORE = 'announced before Mori last started; its words are in the work log';
 export class SessionTimers {
   private readonly timers = new Map<TimerKind, Cancel>();
 
@@ -141,6 +144,9 @@ export class SessionRuntime {
     this.current = k === 'user-stopped' ? 'stopped' : k === 'finished' ? 'finished' : k === 'attention' ? 'attention' : 'idle';
     this.restartState = restart;
     this.failed = session.failedResume;
+    // Loaded in attention (an earlier Mori announced it): the reason is in the record; its words were
+    // said then, in the work log, so a listing still says why rather than nothing.
+    if (session.intent.kind === 'attention') this.attentionWhy = { reason: session.intent.reason, message: SAID_BEFORE };
     const project = projectDirOf(stateDir);
     this.projectDir = project.ok ? project.value : path.dirname(path.dirname(path.resolve(stateDir)));
   }

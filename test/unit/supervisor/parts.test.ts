@@ -16,7 +16,7 @@ import { checkAgentProgram, resolveProgram } from '../../../main/agents/agent-pr
 import { LaunchQueue } from '../../../main/supervisor/launch/launch-queue.js';
 import { crashTimes, recordCrash } from '../../../main/supervisor/session/restart-history.js';
 import { initialRestartState } from '../../../main/supervisor/session/restart-policy.js';
-import { SessionRuntime } from '../../../main/supervisor/session/session-runtime.js';
+import { SAID_BEFORE, SessionRuntime } from '../../../main/supervisor/session/session-runtime.js';
 import { SessionStore } from '../../../main/supervisor/session/session-store.js';
 import { SessionTransitions } from '../../../main/supervisor/session/transitions.js';
 
@@ -115,6 +115,22 @@ describe('SessionTransitions', () => {
     expect(events[0] && 'message' in events[0] && events[0].message).toMatch(/"ran" while the session was stopped/);
     const after = readSessionFile(created.value.stateDir);
     expect(after.ok && after.value.intent).toEqual({ kind: 'attention', reason: 'internal' });
+  });
+});
+
+describe('SessionRuntime', () => {
+  it('loaded in attention, says why (the recorded reason) rather than nothing', async () => {
+    const home = path.join(tmp, 'home-att');
+    const project = path.join(tmp, 'project-att');
+    mkdirSync(project);
+    const created = await createSession({ projectDir: project, name: 'waits', profile: 'claude', backend: 'direct', home });
+    if (!created.ok) throw new Error(created.message);
+    const file = readSessionFile(created.value.stateDir);
+    const profile = getProfile('claude');
+    if (!file.ok || !profile.ok) throw new Error('setup');
+    const rt = new SessionRuntime(created.value.stateDir, { ...file.value, intent: { kind: 'attention', reason: 'crash-loop' } }, profile.value, initialRestartState(), () => undefined);
+    expect(rt.state).toBe('attention');
+    expect(rt.attentionMessage).toEqual({ reason: 'crash-loop', message: SAID_BEFORE });
   });
 });
 
