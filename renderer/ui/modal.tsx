@@ -11,9 +11,15 @@ export function Modal(props: { title: string; onClose: () => void; children: Com
   const [opener] = useState(() => (document.activeElement instanceof HTMLElement ? document.activeElement : null));
   // Shown as the render commits, not after the next paint: a key typed right after the one that
   // opened the dialog (Ctrl+K, then the query) must land in the dialog, never in the terminal behind it.
+  // Whether this dialog is still on the page: its `close` event is a task queued when it closes, so it
+  // can come after the dialog has left (closed by Escape and removed at once) and after the next
+  // dialog has opened — that late event must not close the next one.
+  const live = useRef(true);
   useLayoutEffect(() => {
+    live.current = true;
     ref.current?.showModal();
     return () => {
+      live.current = false;
       // After the dialog has left the page: while it is still shown as modal, the rest of the page is
       // inert and focus cannot move there.
       queueMicrotask(() => {
@@ -23,7 +29,7 @@ export function Modal(props: { title: string; onClose: () => void; children: Com
   }, []);
   const titleId = `dialog-${props.title.replace(/\W+/g, '-').toLowerCase()}`;
   return (
-    <dialog ref={ref} aria-labelledby={titleId} class={props.wide ? 'wide' : ''} onClose={props.onClose}>
+    <dialog ref={ref} aria-labelledby={titleId} class={props.wide ? 'wide' : ''} onClose={() => live.current && props.onClose()}>
       <h2 id={titleId}>{props.title}</h2>
       {props.children}
     </dialog>

@@ -324,6 +324,15 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the session header
     await page.keyboard.press('Escape');
     await newSession.waitFor({ state: 'detached' });
     expect(inputs().length).toBe(before);
+    // `?` right after: the New session dialog's late close event must not close the shortcuts list.
+    await list.focus();
+    await page.keyboard.press('?');
+    const shortcuts = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await shortcuts.getByText('Leave the terminal for the sessions list').waitFor();
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await shortcuts.isVisible()).toBe(true);
+    await page.keyboard.press('Escape');
+    await shortcuts.waitFor({ state: 'detached' });
   });
 
   it('? in the list opens the shortcuts, in a terminal it is the agent\'s', async () => {
