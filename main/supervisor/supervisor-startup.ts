@@ -77,9 +77,17 @@ export class SessionStartup {
       return Promise.resolve();
     };
     switch (action.kind) {
-      case 'reattach':
-        if (await this.ports.launcher.reattach(rt)) return;
+      case 'reattach': {
+        // A sleep logged by the previous supervisor and never answered (it ended before the wake's
+        // resume): the agent is still there, but idle since the sleep; the wake's resume runs now.
+        const slept = rt.session.intent.kind === 'interrupted' && rt.session.intent.reason === 'sleep';
+        if (await this.ports.launcher.reattach(rt)) {
+          // Beside the other sessions' start, not in front of it: its checks take their own time.
+          if (slept && rt.terminal !== null) background(this.ports.resumer.resume(rt, 'sleep', null, { asked }), `resuming ${rt.name} after sleep`);
+          return;
+        }
         return later('the relaunch', () => this.ports.resumer.resume(rt, 'app-exit', null, { asked }));
+      }
       case 'exited-while-down': {
         if (rt.state !== 'idle') {
           // Stopped, finished or waiting for attention, and named to start: the old pane only goes.

@@ -3,7 +3,7 @@
 // with its resume command and the same agent session id; a second `mori up` refuses; SIGTERM leaves
 // tmux running and exits 0; the socket is private and the control commands act through it.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { spawn as spawnPty } from 'node-pty';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -56,6 +56,30 @@ describe('mori up', () => {
     expect(await second.exited).toBe(0);
     expect(workLog('tm')).toMatch(/SESSION INTERRUPTED - supervisor stopped/);
     expect(spawnSync('tmux', ['-L', socketName, 'ls']).status).toBe(0);
+  });
+
+  it('answers a sleep the killed supervisor logged but never resumed: re-attached, then verified and nudged once', async () => {
+    init('slept', 'tmux');
+    const first = up();
+    await until('the agent to wait', () => hasEvent(first, 'session.activity', { to: 'waiting' }), first.stderr());
+    first.child.kill('SIGKILL');
+    await first.exited;
+    // What a supervisor killed between a sleep and its wake leaves: the sleep logged, the intent interrupted.
+    const file = path.join(h.stateDir('slept'), 'session.json');
+    writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), intent: { kind: 'interrupted', reason: 'sleep' } }, null, 2));
+    const inputsBefore = readFileSync(record, 'utf8').split('\n').filter((l) => l.includes('"input"')).length;
+
+    const second = up();
+    await until('the resume after the re-attach', () => /SESSION RESUMED - system sleep/.test(workLog('slept')), second.stderr());
+    const log = workLog('slept');
+    expect(log.indexOf('REATTACHED')).toBeGreaterThan(-1);
+    expect(log.indexOf('REATTACHED')).toBeLessThan(log.indexOf('SESSION RESUMED - system sleep'));
+    expect(log).toMatch(/SESSION RESUMED - system sleep;.*nudged to continue/);
+    expect(log.match(/^- SESSION RESUMED/gm), log).toHaveLength(1);
+    expect(starts()).toHaveLength(1); // the same agent, nudged, not a new one
+    await until('the nudge to reach the agent', () => readFileSync(record, 'utf8').split('\n').filter((l) => l.includes('"input"')).length > inputsBefore);
+    second.child.kill('SIGTERM');
+    await second.exited;
   });
 
   it('resumes a direct session with its resume command and the same agent session id after a SIGKILL', async () => {
