@@ -142,6 +142,13 @@ export class ResumeController {
     const run = rt.run;
     const activity = rt.activity;
     const outcome = await ports.typist.type(rt, text, 'nudge');
+    if (run !== null && rt.run === run && ports.machine.shuttingDown && outcome.kind === 'submitted') {
+      // The supervisor began to stop while the nudge was being typed, and the agent took it: said and
+      // kept, so the next supervisor (which finds this agent still running) does not nudge it again.
+      ports.store.write(rt, (s) => (s.intent.kind === 'interrupted' && s.intent.reason === reason ? { ...s, intent: { kind: 'running' } } : s));
+      this.ports.journal.resumed(rt, reason, resumed, `agent still running, ${activity}: nudged to continue as the supervisor stopped`, run.launch, () => false);
+      return;
+    }
     if (run === null || gen !== rt.generation || rt.run !== run || ports.machine.shuttingDown) return;
     if (outcome.kind === 'not-submitted') {
       return this.restartAgent(rt, reason, resumed, gen, `agent still running, ${activity}, but the nudge was not taken (${outcome.why})`);

@@ -76,3 +76,23 @@ it('send: a text of 170+ characters is taken whole, and the call says so', async
   expect(sent).toEqual({ ok: true, value: { chars: text.length } });
   expect(inputs()).toEqual([text]);
 }, 60_000);
+
+it('a nudge the agent took while the supervisor began to stop is said in the work log, so the next supervisor does not type it again', async () => {
+  const s = await start('late', '');
+  await until('waiting', () => activity('waiting'));
+  // The supervisor's stop begins right as the nudge has been typed and taken, before the resume goes on.
+  const typist = (s as unknown as { parts: { typist: { type: (...a: unknown[]) => Promise<{ kind: string }> } } }).parts.typist;
+  const type = typist.type.bind(typist);
+  let stopping: Promise<void> | null = null;
+  typist.type = async (...a: unknown[]) => {
+    const outcome = await type(...a);
+    stopping = s.shutdown();
+    return outcome;
+  };
+  s.interruptSession('late', 'sleep');
+  await s.resumeSession('late', 'sleep');
+  await until('the stop to begin', () => stopping !== null, () => workLog('late'), 20_000);
+  await stopping;
+  expect(inputs().filter((l) => l.startsWith('You were interrupted'))).toHaveLength(1);
+  expect(workLog('late')).toMatch(/SESSION RESUMED - system sleep[^\n]*agent still running, waiting: nudged to continue as the supervisor stopped/);
+}, 60_000);
