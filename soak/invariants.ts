@@ -16,34 +16,41 @@ export interface AgentRecord {
 /** Mori's lifecycle entries in a work log, in order. */
 const ENTRY = /^- (SESSION INTERRUPTED|SESSION RESUMED|SESSION NEEDS ATTENTION|SESSION STARTED|SESSION STOPPED|SESSION FINISHED|REATTACHED)\b(.*)$/;
 
+/** The interruptions that are the supervisor's own: the next supervisor finding the agent running (REATTACHED) answers them. */
+const SUPERVISOR_OWN = / - (supervisor stopped|Mori exited)\b/;
+
 /**
- * Every SESSION INTERRUPTED answered by one SESSION RESUMED or a SESSION NEEDS ATTENTION with its
- * reason (or REATTACHED: the supervisor was what stopped, and the next one found the tmux agent
- * still running and went on with it, the interruption's one answer): a resume with no interruption pending is a second resume for one interruption; an
- * interruption still pending at the end is unanswered (`settled`: the run is over and the bound passed).
- * One resume may follow an attention: the person's `mori start` once they fixed what it named.
+ * Every SESSION INTERRUPTED answered by a SESSION RESUMED (one resume answers every interruption
+ * pending: it brings the agent back whatever stopped it) or a SESSION NEEDS ATTENTION with its
+ * reason. REATTACHED answers only the supervisor's own interruptions (it stopped, and the next one
+ * found the tmux agent still running): a sleep or network loss pending under it still needs its
+ * resume, or the agent sits idle since. A resume with no interruption pending is a second resume for
+ * one interruption; an interruption still pending at the end is unanswered (`settled`: the run is
+ * over and the bound passed). One resume may follow an attention: the person's `mori start` once
+ * they fixed what it named.
  */
 export function checkInterruptions(workLog: string, settled: boolean): string[] {
   const out: string[] = [];
-  let pending: string | null = null;
+  let pending: string[] = [];
   let afterAttention = false;
   let lastResume = '';
   for (const line of workLog.split('\n')) {
     const m = ENTRY.exec(line);
     if (!m) continue;
     const [, kind, rest] = m;
-    if (kind === 'SESSION INTERRUPTED') pending = line;
+    if (kind === 'SESSION INTERRUPTED') pending.push(line);
     else if (kind === 'SESSION RESUMED') {
-      if (pending === null && !afterAttention) out.push(`a second resume for one interruption: "${line}" after "${lastResume}"`);
-      pending = null;
+      if (pending.length === 0 && !afterAttention) out.push(`a second resume for one interruption: "${line}" after "${lastResume}"`);
+      pending = [];
       lastResume = line;
     } else if (kind === 'SESSION NEEDS ATTENTION') {
       if (!/^ - \S/.test(rest ?? '')) out.push(`an attention without its reason: "${line}"`);
-      pending = null;
-    } else pending = null;
+      pending = [];
+    } else if (kind === 'REATTACHED') pending = pending.filter((p) => !SUPERVISOR_OWN.test(p));
+    else pending = [];
     afterAttention = kind === 'SESSION NEEDS ATTENTION';
   }
-  if (settled && pending !== null) out.push(`an interruption never answered: "${pending}"`);
+  if (settled && pending.length > 0) out.push(`an interruption never answered: "${pending[0]}"`);
   return out;
 }
 

@@ -78,12 +78,14 @@ export class SessionStartup {
     };
     switch (action.kind) {
       case 'reattach': {
-        // A sleep logged by the previous supervisor and never answered (it ended before the wake's
-        // resume): the agent is still there, but idle since the sleep; the wake's resume runs now.
-        const slept = rt.session.intent.kind === 'interrupted' && rt.session.intent.reason === 'sleep';
+        // A sleep or network loss logged by the previous supervisor and never answered (it ended
+        // before the wake's or the network's resume): the agent is still there, but maybe idle since;
+        // that resume runs now (a network still down interrupts it again).
+        const intent = rt.session.intent;
+        const pending = intent.kind === 'interrupted' && (intent.reason === 'sleep' || intent.reason === 'network') ? intent.reason : null;
         if (await this.ports.launcher.reattach(rt)) {
           // Beside the other sessions' start, not in front of it: its checks take their own time.
-          if (slept && rt.terminal !== null) background(this.ports.resumer.resume(rt, 'sleep', null, { asked }), `resuming ${rt.name} after sleep`);
+          if (pending !== null && rt.terminal !== null) background(this.ports.resumer.resume(rt, pending, null, { asked }), `resuming ${rt.name} after the ${pending === 'sleep' ? 'sleep' : 'network loss'}`);
           return;
         }
         return later('the relaunch', () => this.ports.resumer.resume(rt, 'app-exit', null, { asked }));

@@ -31,6 +31,13 @@ describe('interruptions', () => {
     expect(checkInterruptions(ok, true)).toEqual([]);
   });
 
+  it('takes a re-attach as the answer to the supervisor stopping only: a sleep pending under it still needs its resume', () => {
+    const slept = ['- SESSION INTERRUPTED - system sleep', '- SESSION INTERRUPTED - supervisor stopped', '- REATTACHED - tmux session mori-x was still running (pid 4)'];
+    expect(checkInterruptions(log(...slept), true)).toEqual([expect.stringContaining('never answered: "- SESSION INTERRUPTED - system sleep"')]);
+    expect(checkInterruptions(log(...slept, '- SESSION RESUMED - system sleep; agent still running, waiting: nudged to continue'), true)).toEqual([]);
+    expect(checkInterruptions(log('- SESSION INTERRUPTED - supervisor stopped', '- REATTACHED - tmux session mori-x was still running (pid 4)'), true)).toEqual([]);
+  });
+
   it('fails on two resumes for one interruption', () => {
     const bad = log('- SESSION INTERRUPTED - system sleep', '- SESSION RESUMED - system sleep; nudged', '- SESSION RESUMED - system sleep; nudged');
     expect(checkInterruptions(bad, true)).toEqual([expect.stringContaining('a second resume')]);
