@@ -42,12 +42,10 @@ async function soak(seed: number, faults: number): Promise<Record<string, unknow
 }
 
 /**
- * Run on asking (`MORI_SOAK=1 npx vitest run test/integration/soak.test.ts`), not in every CI run yet:
- * one short run in four wrote an agent's numbered work-log line twice ("#8 after #8", a direct
- * session through daemon kills) and the cause is not found; a CI run red by chance would hide
- * every other result. `npm run soak` runs the same harness by hand.
+ * In every CI run. A run's two soaks take 3–6 minutes on two loaded cores (sleeps of 6.5–9 s and the
+ * daemon's restarts among the faults): the issue's "≈ 2 minutes" is the fault time alone.
  */
-describe.skipIf(process.env['MORI_SOAK'] !== '1')('soak', () => {
+describe('soak', () => {
   it(`holds every invariant through ${FIXED.faults} faults of seed ${FIXED.seed}`, async () => {
     const r = await soak(FIXED.seed, FIXED.faults);
     expect(r['faults']).toBe(FIXED.faults);
