@@ -40,6 +40,9 @@ export { START_STAGGER_MS } from './supervisor-parts.js';
 /** The lock that keeps a second supervisor (another `mori up`, the app) off this Mori home. */
 export const SUPERVISOR_LOCK = 'supervisor.lock';
 
+/** A stop waits this long at most for a nudge being typed: its text shown (5 s) and taken (5 s), with headroom. */
+const NUDGE_SETTLE_MS = 12_000;
+
 export class Supervisor {
   readonly home: string;
   private readonly parts: SupervisorParts;
@@ -277,6 +280,7 @@ export class Supervisor {
    */
   async shutdown(): Promise<void> {
     if (!this.parts.machine.beginShutdown()) return;
+    await this.parts.resumer.nudgesSettled(NUDGE_SETTLE_MS);
     await shutdownSessions({ store: this.parts.store, moves: this.parts.moves, emit: (e) => this.parts.events.emit(e), exits: this.parts.exits, checkpoints: this.parts.checkpoints }, this.parts.sessions.all());
     await this.parts.queue.close();
     this.parts.hooks.dispose();

@@ -58,7 +58,22 @@ export interface ResumeControllerPorts {
 }
 
 export class ResumeController {
+  /** Nudges being typed now: a stop waits for them, so one the agent took is said before the supervisor goes. */
+  private readonly nudging = new Set<Promise<void>>();
+
   constructor(private readonly ports: ResumeControllerPorts) {}
+
+  /**
+   * Resolves once every nudge being typed has ended (each is bounded by its typing's own deadlines),
+   * or after `boundMs`. A supervisor that stopped mid-nudge left the agent's input typed but unsaid:
+   * the next one, finding the agent still running after the sleep, typed it again.
+   */
+  async nudgesSettled(boundMs: number): Promise<void> {
+    if (this.nudging.size === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.allSettled([...this.nudging]), new Promise<void>((r) => (timer = setTimeout(r, boundMs)))]);
+    clearTimeout(timer);
+  }
 
   async resume(rt: SessionRuntime, reason: InterruptReason, context: ResumeContext | null, options: ResumeOptions = {}): Promise<void> {
     const { ports } = this;
@@ -125,7 +140,12 @@ export class ResumeController {
       const nudge = plain !== null && notice !== null ? `${plain} ${rollbackNoticeText(notice)}` : plain;
       // The action is issued here; its confirmation (the agent echoes the text and goes busy) takes
       // the agent's own time, so it goes on beside the next session's resume, not in front of it.
-      if (nudge !== null) return background(this.nudge(rt, reason, resumed, gen, nudge, stuckAfter, notice), `nudging ${rt.name}`);
+      if (nudge !== null) {
+        const typing = this.nudge(rt, reason, resumed, gen, nudge, stuckAfter, notice);
+        this.nudging.add(typing);
+        void typing.finally(() => this.nudging.delete(typing)).catch(() => undefined);
+        return background(typing, `nudging ${rt.name}`);
+      }
     }
     let what = `agent still running (${rt.activity})`;
     if (action.kind !== 'nudge' && rt.activity === 'working' && isRetrying(await run.terminal.screenText().catch(() => ''), rt.profile.typing)) {

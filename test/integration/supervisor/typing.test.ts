@@ -80,14 +80,14 @@ it('send: a text of 170+ characters is taken whole, and the call says so', async
 it('a nudge the agent took while the supervisor began to stop is said in the work log, so the next supervisor does not type it again', async () => {
   const s = await start('late', '');
   await until('waiting', () => activity('waiting'));
-  // The supervisor's stop begins right as the nudge has been typed and taken, before the resume goes on.
+  // The supervisor's stop begins as the nudge starts to be typed: it waits for the typing to end.
   const typist = (s as unknown as { parts: { typist: { type: (...a: unknown[]) => Promise<{ kind: string }> } } }).parts.typist;
   const type = typist.type.bind(typist);
   let stopping: Promise<void> | null = null;
   typist.type = async (...a: unknown[]) => {
-    const outcome = await type(...a);
-    stopping = s.shutdown();
-    return outcome;
+    const typing = type(...a);
+    setTimeout(() => (stopping = s.shutdown()), 0);
+    return typing;
   };
   s.interruptSession('late', 'sleep');
   await s.resumeSession('late', 'sleep');
