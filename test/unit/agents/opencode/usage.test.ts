@@ -14,7 +14,7 @@ import { SessionUsageReader } from '../../../../main/agents/usage/session-usage.
 import { priceProvider, requestCost } from '../../../../main/agents/usage/usage-cost.js';
 import type { UsageRecord } from '../../../../main/agents/usage/usage-record.js';
 import { queryWalDatabase } from '../../../../main/agents/usage/wal-database.js';
-import { AgentFileError, isAgentFileError } from '../../../../main/os/agent-file.js';
+import { isAgentFileError } from '../../../../main/os/agent-file.js';
 import { tempDir } from '../../../../testkit/mori-cli.js';
 
 const FIXTURE = path.join(import.meta.dirname, '../../..', 'support', 'fixtures', 'usage', 'opencode');
