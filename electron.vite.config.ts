@@ -12,9 +12,10 @@ export default defineConfig({
       outDir: 'out/main',
       rollupOptions: {
         input: { index: 'main/electron/index.ts', daemon: 'main/electron/daemon-entry.ts' },
-        // Native addons, loaded from disk (unpacked from the asar in a package): node-pty, and koffi
-        // (the C library's calls, main/os/libc.ts).
-        external: ['node-pty', 'koffi'],
+        // Loaded from disk (unpacked from the asar in a package): the native addons node-pty and koffi
+        // (the C library's calls, main/os/libc.ts), and SQLite's WASM build, which reads its
+        // sqlite3.wasm beside its own module (opencode's usage, main/agents/usage/wal-database.ts).
+        external: ['node-pty', 'koffi', '@sqlite.org/sqlite-wasm'],
       },
     },
   },

@@ -34,6 +34,8 @@ export interface LoggedRequest {
   at: number;
   /** The prompt's tokens as this stand-in counts them (the raw body's characters / 4), the total its usage reports. */
   inputTokens: number;
+  /** The usage its answer reported (a Messages request answered in full): the four counts as the API splits them. */
+  usage?: { input: number; cacheWrite: number; cacheRead: number; output: number };
 }
 
 export interface MessagesApiOptions {
@@ -195,7 +197,12 @@ export class MessagesApiStandIn {
     const model = typeof body?.['model'] === 'string' ? body['model'] : 'claude-stand-in';
     const id = `msg_standin_${this.nextId++}`;
     const usage = promptUsage(promptTokens, this.nextId > 2);
+    const logged = this.requests.at(-1) as LoggedRequest;
+    const reported = (output: number): void => {
+      logged.usage = { input: usage['input_tokens'] as number, cacheWrite: usage['cache_creation_input_tokens'] as number, cacheRead: usage['cache_read_input_tokens'] as number, output };
+    };
     if (body?.['stream'] !== true) {
+      reported(usage['output_tokens'] as number);
       return json(res, 200, {
         id, type: 'message', role: 'assistant', model, content: [{ type: 'text', text: turn.text }],
         stop_reason: 'end_turn', stop_sequence: null, usage,
@@ -219,7 +226,9 @@ export class MessagesApiStandIn {
       res.write(sse('content_block_stop', { type: 'content_block_stop', index: 1 }));
     }
     const stopReason = tool !== undefined ? 'tool_use' : 'end_turn';
-    res.write(sse('message_delta', { type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: Math.max(1, Math.ceil(turn.text.length / 4)) } }));
+    const outputTokens = Math.max(1, Math.ceil(turn.text.length / 4));
+    res.write(sse('message_delta', { type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: outputTokens } }));
+    reported(outputTokens);
     res.write(sse('message_stop', { type: 'message_stop' }));
     res.end();
   }

@@ -6,7 +6,8 @@
 //   - opened O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY (a FIFO opens at once, a symlink fails);
 //   - fstat'd on the opened handle, and used only when that handle is a regular file (a name swapped
 //     after any earlier stat is judged by what was actually opened);
-//   - read only up to a cap given by each call (a whole small file, a range from an offset, a tail).
+//   - read only up to a cap given by each call (a whole small file, a range from an offset, a tail,
+//     or in all through a handle held open for a reader that cannot wait: SQLite's VFS).
 // A refusal is an AgentFileError value naming the file and the problem, never a wait. Imports only
 // node; any Node process (the daemon's supervisor, the CLI).
 import { closeSync, constants, fstatSync, openSync, promises as fsp, readSync, type Dirent, type Stats } from 'node:fs';
@@ -71,6 +72,8 @@ function openError(file: string, err: unknown): AgentFileError {
   return new AgentFileError(file, 'unreadable', `cannot be opened (${code ?? String(err)})`);
 }
 
+const infoOf = (st: Stats): AgentFileInfo => ({ size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, dev: st.dev });
+
 function checkRegular(file: string, st: Stats): AgentFileError | null {
   return st.isFile() ? null : new AgentFileError(file, 'not-regular', `is ${kindOf(st)}, not a regular file`);
 }
@@ -85,7 +88,7 @@ async function openChecked(file: string): Promise<{ handle: fsp.FileHandle; info
   try {
     const st = await handle.stat();
     const refused = checkRegular(file, st);
-    if (refused === null) return { handle, info: { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, dev: st.dev } };
+    if (refused === null) return { handle, info: infoOf(st) };
     await handle.close().catch(() => undefined);
     return refused;
   } catch (err) {
@@ -131,6 +134,17 @@ export async function readAgentFile(file: string, maxBytes: number): Promise<Buf
     const bytes = await f.read(0, maxBytes + 1);
     if (bytes.length > maxBytes) return new AgentFileError(file, 'too-large', `grew past the ${maxBytes} bytes read`);
     return bytes;
+  });
+}
+
+/**
+ * The file as its fstat found it (the bytes up to that size, with that fstat), refused as too-large
+ * when it held more than `maxBytes`: for a file that is only appended to meanwhile (a write-ahead log).
+ */
+export async function readAgentFileAsOpened(file: string, maxBytes: number): Promise<AgentFileBytes | AgentFileError> {
+  return withAgentFile(file, async (f) => {
+    if (f.info.size > maxBytes) return new AgentFileError(file, 'too-large', `holds ${f.info.size} bytes, more than the ${maxBytes} read`);
+    return { ...f.info, bytes: await f.read(0, f.info.size), from: 0 };
   });
 }
 
@@ -239,6 +253,66 @@ export function readAgentFileSync(file: string, maxBytes: number): Buffer | Agen
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * A regular file held open for reads on the calling thread, for a reader that cannot wait (an SQLite
+ * VFS, whose reads are synchronous): a page at a time wherever the reader asks, at most `budget` bytes
+ * in all. Closed by its user.
+ */
+export interface SyncAgentFile {
+  readonly file: string;
+  /** Its fstat when opened. */
+  readonly info: AgentFileInfo;
+  /** Fills `into` from `position`; the count read (fewer only at the end). Throws an AgentFileError past the budget. */
+  read(into: Uint8Array, position: number): number;
+  /** Its fstat now, from the open handle (a write since it was opened shows as another size or mtime). */
+  restat(): AgentFileInfo;
+  close(): void;
+}
+
+/** Opens `file` as described at the top for reads on the calling thread, `budget` bytes at most in all. */
+export function openAgentFileSync(file: string, budget: number): SyncAgentFile | AgentFileError {
+  let fd: number;
+  try {
+    fd = openSync(file, AGENT_FILE_FLAGS);
+  } catch (err) {
+    return openError(file, err);
+  }
+  let st: Stats;
+  try {
+    st = fstatSync(fd);
+  } catch (err) {
+    closeSync(fd);
+    return new AgentFileError(file, 'unreadable', `cannot be examined (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+  }
+  const refused = checkRegular(file, st);
+  if (refused !== null) {
+    closeSync(fd);
+    return refused;
+  }
+  let spent = 0;
+  let open = true;
+  return {
+    file,
+    info: infoOf(st),
+    read(into, position) {
+      if (spent + into.length > budget) throw new AgentFileError(file, 'too-large', `took more than the ${budget} bytes one reading may take`);
+      let got = 0;
+      while (got < into.length) {
+        const n = readSync(fd, into, got, into.length - got, position + got);
+        if (n === 0) break;
+        got += n;
+      }
+      spent += got;
+      return got;
+    },
+    restat: () => infoOf(fstatSync(fd)),
+    close() {
+      if (open) closeSync(fd);
+      open = false;
+    },
+  };
 }
 
 /** The last `maxBytes` of `file` (all of it when smaller), on the calling thread, opened as above. */

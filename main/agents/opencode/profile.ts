@@ -5,7 +5,7 @@
 // digits) and takes none from the caller: the supervisor polls discoverSessionId from the launch on,
 // which reads the id from the `message=created` line opencode logs for the new session in this
 // directory (sessions.ts); its sessions live in an SQLite database, searched for the id's
-// bytes to know whether a resume can work. Retrying is working: opencode retries a failed request by
+// bytes to know whether a resume can work, and queried through SQLite (WASM) for its usage (usage.ts). Retrying is working: opencode retries a failed request by
 // itself under its prompt ("[retrying in 4s attempt #2]").
 // Flags and screens checked against opencode 1.18.33 driven against a loopback Messages API through
 // its built-in anthropic provider (screens: test/support/fixtures/agent-screens/opencode-*.txt;
@@ -15,6 +15,7 @@
 import { fail, ok } from '../../../common/result.js';
 import { opencodeHooks } from './hooks.js';
 import { opencodeLimits } from './limits.js';
+import { opencodeUsage } from './usage.js';
 import type { AgentProfile, Env } from '../profile.js';
 import { writtenSince } from '../record-files.js';
 import { nudgeText } from '../first-prompt.js';
@@ -100,4 +101,5 @@ export const opencodeProfile: AgentProfile = {
   idForm: { pattern: OPENCODE_ID_PATTERN, words: '"ses_" and 26 letters or digits' },
   hooks: opencodeHooks,
   limits: opencodeLimits,
+  usage: opencodeUsage,
 };

@@ -2,7 +2,7 @@
 // @pydantic/genai-prices' bundled table (its data ships in the package; nothing here ever asks it to
 // fetch, so prices change by upgrading the package), with a small table of windows it lacks. Per
 // request, so the >200k-token tiers apply to the requests that crossed them. Runs in the daemon's process.
-import { calcPrice } from '@pydantic/genai-prices';
+import { calcPrice, findProvider } from '@pydantic/genai-prices';
 import type { UsageRecord } from './usage-record.js';
 
 /** The table's package and version, shown beside every figure (a test holds it to the installed one). */
@@ -17,6 +17,19 @@ const WINDOW_OVERRIDES: Readonly<Record<string, number>> = {
   'gemini-2.5-pro': 1_048_576,
   'gemini-3-pro-preview': 1_048_576,
 };
+
+const providers = new Map<string, string>();
+
+/**
+ * The table's provider for one an agent names per request (opencode: `anthropic`, `openrouter`,
+ * `github-copilot`…): itself when the table knows it, else '' so the model is matched by its name
+ * alone (a gateway such as opencode's own `opencode` serving the providers' models).
+ */
+export function priceProvider(id: string): string {
+  let found = providers.get(id);
+  if (found === undefined) providers.set(id, (found = id !== '' && findProvider({ providerId: id }) !== undefined ? id : ''));
+  return found;
+}
 
 /** What calcPrice counts: all input tokens, of which the cache reads and writes are parts. */
 function priceUsage(r: UsageRecord): Record<string, number> {

@@ -1,6 +1,6 @@
 // Adds a session's usage records up per day (in a given time zone) as they are read, each request
-// priced once as it comes in (DESIGN.md §5 "Usage"), and keeps the last request for the context
-// figure. Runs in the daemon's process, inside a session's usage reader.
+// priced once as it comes in (DESIGN.md §5 "Usage"), and keeps the last request (not a subagent's)
+// for the context figure. Runs in the daemon's process, inside a session's usage reader.
 import { addTotals, emptyTotals, type LastRequest, type UsageDay, type UsageTotals } from '../../../common/usage.js';
 import { contextWindow, requestCost } from './usage-cost.js';
 import type { UsageRecord } from './usage-record.js';
@@ -28,7 +28,8 @@ export class UsageTally {
 
   add(r: UsageRecord): void {
     const day = Number.isNaN(r.atMs) ? UNDATED : this.dayOf(r.atMs);
-    const cost = requestCost(r, this.provider);
+    const provider = r.provider ?? this.provider;
+    const cost = requestCost(r, provider);
     const one: UsageTotals = {
       input: r.input,
       output: r.output,
@@ -40,11 +41,12 @@ export class UsageTally {
       models: r.model === null ? [] : [r.model],
     };
     this.days.set(day, addTotals(this.days.get(day) ?? emptyTotals(), one));
+    if (r.subagent === true) return;
     this.last_ = {
       atMs: Number.isNaN(r.atMs) ? null : r.atMs,
       model: r.model,
       contextTokens: r.contextTokens,
-      contextWindow: r.contextWindow ?? contextWindow(r.model, this.provider),
+      contextWindow: r.contextWindow ?? contextWindow(r.model, provider),
     };
   }
 

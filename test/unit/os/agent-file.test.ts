@@ -1,8 +1,9 @@
 // main/os/agent-file.ts on real files: a FIFO, a symlink, a directory and an oversized file are
 // refused at once with an error naming the file; a name swapped for a FIFO after a stat is judged by
-// the opened handle; ranges, tails, searches and lines read only what they are asked.
+// the opened handle; ranges, tails, searches and lines read only what they are asked, and a file held
+// open for synchronous reads (an SQLite VFS's) no more than its budget.
 import { spawnSync } from 'node:child_process';
-import { lstatSync, mkdirSync, renameSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, lstatSync, mkdirSync, renameSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -10,7 +11,9 @@ import {
   AgentFileError,
   forEachAgentFileLine,
   listAgentDir,
+  openAgentFileSync,
   readAgentFile,
+  readAgentFileAsOpened,
   readAgentFileRange,
   readAgentFileSync,
   readAgentFileTail,
@@ -55,12 +58,14 @@ describe('agent-file', () => {
       statAgentFile(fifo),
       agentFileContains(fifo, 'ses_', 1024),
       forEachAgentFileLine(fifo, () => true, 1024),
+      readAgentFileAsOpened(fifo, 1024),
     ]) {
       const r = await quickly<unknown>(read);
       refused(r, fifo, 'not-regular');
       expect((r as Error).message).toMatch(/named pipe/);
     }
     refused(readAgentFileSync(fifo, 1024), fifo, 'not-regular');
+    refused(openAgentFileSync(fifo, 1024), fifo, 'not-regular');
   });
 
   it('refuses a symlink (not followed, even to a plain file) and a directory', async () => {
@@ -70,6 +75,8 @@ describe('agent-file', () => {
     symlinkSync(target, link);
     refused(await readAgentFile(link, 1024), link, 'symlink');
     refused(readAgentFileSync(link, 1024), link, 'symlink');
+    refused(openAgentFileSync(link, 1024), link, 'symlink');
+    refused(await readAgentFileAsOpened(link, 1024), link, 'symlink');
     const sub = path.join(dir, 'a-dir.jsonl');
     mkdirSync(sub);
     const r = await readAgentFile(sub, 1024);
@@ -85,6 +92,35 @@ describe('agent-file', () => {
     refused(readAgentFileSync(file, 1024), file, 'too-large');
     expect((await readAgentFile(file, 2048)) as Buffer).toHaveLength(2048);
     expect(readAgentFileSync(file, 2048) as Buffer).toHaveLength(2048);
+  });
+
+  it('reads a file as opened (its fstat with it), and a held-open one only within its budget', async () => {
+    const file = path.join(dir, 'store.db');
+    writeFileSync(file, '0123456789abcdef');
+    refused(await readAgentFileAsOpened(file, 8), file, 'too-large');
+    const whole = await readAgentFileAsOpened(file, 16);
+    if (whole instanceof AgentFileError) throw whole;
+    expect([whole.bytes.toString(), whole.size, whole.from]).toEqual(['0123456789abcdef', 16, 0]);
+    const f = openAgentFileSync(file, 10);
+    if (f instanceof AgentFileError) throw f;
+    try {
+      const into = new Uint8Array(4);
+      expect([f.read(into, 2), Buffer.from(into).toString()]).toEqual([4, '2345']);
+      expect(f.read(into, 14)).toBe(2); // short only at the end
+      expect(f.info.size).toBe(16);
+      appendFileSync(file, 'more');
+      expect(f.restat().size).toBe(20);
+      // 6 of the 10 bytes spent: four more are too many.
+      let thrown: unknown;
+      try {
+        f.read(new Uint8Array(5), 0);
+      } catch (err) {
+        thrown = err;
+      }
+      refused(thrown, file, 'too-large');
+    } finally {
+      f.close();
+    }
   });
 
   it('judges what it opened: a file swapped for a FIFO after a stat is refused, not waited on', async () => {

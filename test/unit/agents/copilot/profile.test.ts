@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PROFILES } from '../../../../main/agents/profiles.js';
+import type { RecordUsageSource } from '../../../../main/agents/usage/usage-record.js';
 import { currentTurnText, detectActivity } from '../../../../main/agents/screen-activity.js';
 import { screenUsageLimit } from '../../../../main/agents/usage-limit/limit-detect.js';
 import { hookReport } from '../../../../main/agents/hooks/hook-events.js';
@@ -117,7 +118,7 @@ describe("Copilot CLI's launches and records", () => {
     expect(await copilot.transcriptExists(ref, env)).toBe(false);
     writeFileSync(path.join(dir, 'events.jsonl'), '{"type":"user.message","data":{"content":"hi"},"id":"b","timestamp":"t","parentId":"a"}\n', { flag: 'a' });
     expect(await copilot.transcriptExists(ref, env)).toBe(true);
-    expect(await copilot.usage?.file(ref, env)).toBe(path.join(dir, 'events.jsonl'));
+    expect(await (copilot.usage as RecordUsageSource | undefined)?.file(ref, env)).toBe(path.join(dir, 'events.jsonl'));
     expect(await copilot.transcriptExists({ agentSessionId: '../x', cwd: '/p' }, env)).toBe(false);
   });
 

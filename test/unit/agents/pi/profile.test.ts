@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PROFILES } from '../../../../main/agents/profiles.js';
+import type { RecordUsageSource } from '../../../../main/agents/usage/usage-record.js';
 import { detectActivity } from '../../../../main/agents/screen-activity.js';
 import { hookReport } from '../../../../main/agents/hooks/hook-events.js';
 import { hookLayer } from '../../../../main/agents/hooks/hook-layers.js';
@@ -95,7 +96,7 @@ describe("Pi's launches and records", () => {
     expect(await pi.transcriptExists(ref, e)).toBe(false);
     writeFileSync(path.join(dir, `${ID}.jsonl`), `${ANSWER}\n`, { flag: 'a' });
     expect(await pi.transcriptExists(ref, e)).toBe(true);
-    expect(await pi.usage?.file(ref, e)).toBe(path.join(dir, `${ID}.jsonl`));
+    expect(await (pi.usage as RecordUsageSource | undefined)?.file(ref, e)).toBe(path.join(dir, `${ID}.jsonl`));
     expect(pi.configPaths?.(e)).toEqual([path.join(tmp, 'agent')]);
   });
 

@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PROFILES } from '../../../../main/agents/profiles.js';
+import type { RecordUsageSource } from '../../../../main/agents/usage/usage-record.js';
 import { currentTurnText, detectActivity } from '../../../../main/agents/screen-activity.js';
 import { screenUsageLimit } from '../../../../main/agents/usage-limit/limit-detect.js';
 import { hookReport } from '../../../../main/agents/hooks/hook-events.js';
@@ -119,7 +120,7 @@ describe("Qwen Code's launches and records", () => {
     expect(await qwen.transcriptExists(ref, env)).toBe(false);
     writeFileSync(path.join(chats, `${ID}.jsonl`), `{"uuid":"b","parentUuid":null,"sessionId":"${ID}","timestamp":"2026-12-06T08:19:31.634Z","type":"user","message":{"role":"user","parts":[{"text":"hi"}]}}\n`, { flag: 'a' });
     expect(await qwen.transcriptExists(ref, env)).toBe(true);
-    expect(await qwen.usage?.file(ref, env)).toBe(path.join(chats, `${ID}.jsonl`));
+    expect(await (qwen.usage as RecordUsageSource | undefined)?.file(ref, env)).toBe(path.join(chats, `${ID}.jsonl`));
   });
 
   it('counts each answer of its chat once, the cached part apart and the reasoning inside the output', () => {
