@@ -12,6 +12,7 @@ import {
   checkWorkLogLines,
   type AgentRecord,
 } from './invariants.js';
+import { checkBackAfterNetwork, checkLimitInputs, type FaultSpan } from './net-invariants.js';
 import type { World } from './world.js';
 
 export const INVARIANTS = [
@@ -25,6 +26,7 @@ export const INVARIANTS = [
   'stuck',
   'footprint',
   'orphans',
+  'usageLimits',
 ] as const;
 export type Invariant = (typeof INVARIANTS)[number];
 
@@ -88,14 +90,25 @@ export function checkFiles(world: World, findings: Findings, faultTimes: readonl
     add('workLog', checkWorkLogLines(log, name, written));
     add('typedTwice', checkTypedTwice(records, faultTimes));
     add('nudgeWhileWorking', checkNudgeWhileWorking(records));
+    add('usageLimits', checkLimitInputs(records));
   }
   findings.unownedOverwritten.push(...checkUnowned(before, unownedHashes(world)).map((what) => ({ session: null, what })));
+}
+
+/** After the network's faults, every session back within `boundMs` of the network's return (net-invariants.ts). */
+export function checkNetworkBack(world: World, findings: Findings, faults: readonly FaultSpan[], boundMs: number): void {
+  const sessions = world.names.map((name, i) => {
+    const records = agentRecords(world, i);
+    return { name, lines: records.filter((r) => r.event === 'line').map((r) => r.at), limits: records.filter((r) => r.event === 'limit').map((r) => r.at) };
+  });
+  findings.stuck.push(...checkBackAfterNetwork(faults, sessions, boundMs).map((what) => ({ session: null, what })));
 }
 
 /**
  * The longest a session took to be back: from a fault that hit it (its agent's kill, or any
  * daemon-wide fault) to its agent's next numbered line. A session left in attention is not back by
- * design and is left out from the fault that put it there.
+ * design and is left out from the fault that put it there; one that met its usage limit meanwhile
+ * waited for its reset by design and is left out too.
  */
 export function longestBack(
   world: World,
@@ -103,12 +116,13 @@ export function longestBack(
 ): { ms: number; session: string | null; fault: number | null } {
   let best = { ms: 0, session: null as string | null, fault: null as number | null };
   for (let i = 0; i < world.sessions; i++) {
-    const lines = agentRecords(world, i)
-      .filter((r) => r.event === 'line')
-      .map((r) => r.at);
+    const records = agentRecords(world, i);
+    const lines = records.filter((r) => r.event === 'line').map((r) => r.at);
+    const limits = records.filter((r) => r.event === 'limit').map((r) => r.at);
     faults.forEach((f, k) => {
       if ((f.kind === 'kill-agent' || f.kind === 'kill-group') && f.session !== i) return;
       const next = lines.find((t) => t > f.endAt);
+      if (next !== undefined && limits.some((t) => t > f.at && t < next)) return;
       if (next !== undefined && next - f.at > best.ms) best = { ms: next - f.at, session: world.names[i]!, fault: k };
     });
   }
