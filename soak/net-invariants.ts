@@ -26,6 +26,28 @@ export function checkLimitInputs(records: readonly AgentRecord[]): string[] {
 }
 
 /**
+ * No agent of a limited session started again before its reset: Mori relaunches it at the plan's
+ * time, and a restart of Mori meanwhile keeps it limited (a relaunch would only meet the limit
+ * again). A start within the grace after the limit (Mori had not read it yet), or within one of
+ * `personSpans` (the soak's `mori start`, as a person who fixed a bad file), is not one.
+ */
+export function checkLimitRelaunch(records: readonly AgentRecord[], personSpans: readonly (readonly [number, number])[]): string[] {
+  const out: string[] = [];
+  for (const limit of records) {
+    if (limit.event !== 'limit' || limit.resetAt === undefined) continue;
+    const early = records.filter(
+      (r) => r.event === 'start' && r.pid !== limit.pid && r.at > limit.at + LIMIT_SEEN_GRACE_MS && r.at < limit.resetAt! && !personSpans.some(([from, to]) => r.at >= from && r.at <= to),
+    );
+    // Each early start once: a later limit record of the same reset names it again.
+    for (const r of early) {
+      const line = `agent pid ${r.pid} started ${Math.round((limit.resetAt - r.at) / 1000)} s before its usage limit's reset`;
+      if (!out.includes(line)) out.push(line);
+    }
+  }
+  return out;
+}
+
+/**
  * The state a `limited` session is counted in at the end, when the run has waited out every reset
  * and its jitter: `limited` (settled: it waits out its limit) only while its plan's resume is ahead;
  * without a plan, or past its resume time, it is not settled (the settling bound is the resume's

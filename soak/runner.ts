@@ -10,7 +10,7 @@ import { limitsDue, usageLimit, type LimitOutcome } from './faults/usage-limit.j
 import { limitedState } from './net-invariants.js';
 import { checkFootprint, checkGoesOn, checkNotStuck, checkOrphans } from './invariants.js';
 import { FAULT_KINDS, isBadInput, schedule, type Fault, type FaultKind } from './schedule.js';
-import { agentRecords, checkFiles, checkNetworkBack, emptyFindings, fullWorkLog, INVARIANTS, longestBack, unownedHashes, type Findings } from './verdict.js';
+import { agentRecords, checkFiles, checkNetworkFaults, emptyFindings, fullWorkLog, INVARIANTS, longestBack, unownedHashes, type Findings } from './verdict.js';
 import { describe, footprint, World } from './world.js';
 import { until } from '../testkit/until.js';
 
@@ -145,7 +145,7 @@ export async function runSoak(opts: SoakOptions): Promise<Record<string, unknown
     const lineTimes = new Map(world.names.map((name, i) => [name, agentRecords(world, i).filter((r) => r.event === 'line').map((r) => r.at)] as const));
     const ends = new Map(settled.states.map((s) => [s.name, { state: s.state, attention: s.attention }] as const));
     findings.goesOn.push(...checkGoesOn(restores, lineTimes, ends).map((what) => ({ session: null, what })));
-    checkNetworkBack(world, findings, done, SETTLE_BOUND_MS);
+    checkNetworkFaults(world, findings, done, SETTLE_BOUND_MS);
     const endPid = world.daemonPid();
     const end = endPid === null ? null : await quietFootprint(endPid);
     findings.footprint.push(...checkFootprint(warm, end).map((what) => ({ session: null, what })));

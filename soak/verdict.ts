@@ -12,7 +12,8 @@ import {
   checkWorkLogLines,
   type AgentRecord,
 } from './invariants.js';
-import { checkBackAfterNetwork, checkLimitInputs, type FaultSpan } from './net-invariants.js';
+import { checkBackAfterNetwork, checkLimitInputs, checkLimitRelaunch, type FaultSpan } from './net-invariants.js';
+import { isBadInput } from './schedule.js';
 import type { World } from './world.js';
 
 export const INVARIANTS = [
@@ -95,10 +96,19 @@ export function checkFiles(world: World, findings: Findings, faultTimes: readonl
   findings.unownedOverwritten.push(...checkUnowned(before, unownedHashes(world)).map((what) => ({ session: null, what })));
 }
 
-/** After the network's faults, every session back within `boundMs` of the network's return (net-invariants.ts). */
-export function checkNetworkBack(world: World, findings: Findings, faults: readonly FaultSpan[], boundMs: number): void {
+/** Bad-input faults end with the soak's `mori start` (as the person who fixed the file) within this of their end. */
+const PERSON_START_GRACE_MS = 5_000;
+
+/**
+ * The network's faults: every session back within `boundMs` of the network's return; no limited
+ * session's agent started again before its reset but by the soak's `mori start` after a bad file
+ * (net-invariants.ts).
+ */
+export function checkNetworkFaults(world: World, findings: Findings, faults: readonly FaultSpan[], boundMs: number): void {
   const sessions = world.names.map((name, i) => {
     const records = agentRecords(world, i);
+    const personSpans = faults.filter((f) => f.session === i && isBadInput(f.kind)).map((f) => [f.at, f.endAt + PERSON_START_GRACE_MS] as const);
+    findings.usageLimits.push(...checkLimitRelaunch(records, personSpans).map((what) => ({ session: name, what })));
     return { name, lines: records.filter((r) => r.event === 'line').map((r) => r.at), limits: records.filter((r) => r.event === 'limit').map((r) => r.at) };
   });
   findings.stuck.push(...checkBackAfterNetwork(faults, sessions, boundMs).map((what) => ({ session: null, what })));

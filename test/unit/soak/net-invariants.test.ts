@@ -7,7 +7,7 @@ import { PROFILES } from '../../../main/agents/profiles.js';
 import { screenUsageLimit } from '../../../main/agents/usage-limit/limit-detect.js';
 import { limitLine } from '../../../soak/faults/usage-limit.js';
 import { checkInterruptions, checkNotStuck, type AgentRecord } from '../../../soak/invariants.js';
-import { checkBackAfterNetwork, checkLimitInputs, LIMIT_SEEN_GRACE_MS, limitedState, type FaultSpan } from '../../../soak/net-invariants.js';
+import { checkBackAfterNetwork, checkLimitInputs, checkLimitRelaunch, LIMIT_SEEN_GRACE_MS, limitedState, type FaultSpan } from '../../../soak/net-invariants.js';
 
 const limit = (pid: number, at: number, resetAt: number): AgentRecord => ({ event: 'limit', pid, at, resetAt });
 const input = (pid: number, at: number): AgentRecord => ({ event: 'input', pid, at, line: 'Mori resumed the session', mode: 'idle', since: at - 1_000 });
@@ -20,6 +20,20 @@ describe('nothing typed at a usage limit before its reset', () => {
 
   it('fails on a nudge into the limited agent before its reset', () => {
     expect(checkLimitInputs([limit(1, 10_000, 70_000), input(1, 40_000)])).toEqual([expect.stringContaining('30 s before its reset')]);
+  });
+});
+
+describe('no relaunch at a usage limit before its reset', () => {
+  const start = (pid: number, at: number): AgentRecord => ({ event: 'start', pid, at });
+
+  it("holds for the relaunch at the plan's time, one within the grace (the limit not read yet), and the person's start", () => {
+    const records = [limit(1, 10_000, 70_000), start(2, 10_000 + LIMIT_SEEN_GRACE_MS - 500), start(3, 30_000), start(4, 72_000)];
+    expect(checkLimitRelaunch(records, [[29_000, 35_000]])).toEqual([]);
+  });
+
+  it('fails on an agent started again before the reset (a restart of Mori that forgot the limit), named once', () => {
+    const records = [limit(1, 10_000, 70_000), start(2, 20_000), limit(2, 20_100, 70_000)];
+    expect(checkLimitRelaunch(records, [])).toEqual(['agent pid 2 started 50 s before its usage limit\'s reset']);
   });
 });
 
