@@ -245,7 +245,7 @@ interface LiveStateOf {
 
 function liveStates(world: World): LiveStateOf[] {
   const r = world.mori('ls', '--json');
-  let listed: { session?: { name?: string }; live?: { name?: string; state?: string; attention?: { message?: string }; usageLimit?: { resumeAt: number } | null } }[] = [];
+  let listed: { session?: { name?: string }; live?: { name?: string; state?: string; attention?: { message?: string }; intent?: { kind?: string; reason?: string }; usageLimit?: { resumeAt: number } | null } }[] = [];
   try {
     listed = (JSON.parse(r.stdout) as { sessions: typeof listed }).sessions;
   } catch {
@@ -255,7 +255,9 @@ function liveStates(world: World): LiveStateOf[] {
     // A session whose session.json cannot be read is listed by its live state's name only.
     const live = listed.find((s) => s.session?.name === name || s.live?.name === name)?.live;
     const state = live?.state === undefined ? 'unknown (no live state)' : limitedState(live.state, live.usageLimit, Date.now());
-    return { name, state, attention: live?.attention?.message ?? null };
+    // The attention's message is the daemon's memory: one started since knows only its reason.
+    const reason = live?.intent?.kind === 'attention' ? `${live.intent.reason ?? 'unknown'} (its message not kept across a restart of the daemon)` : null;
+    return { name, state, attention: live?.attention?.message ?? reason };
   });
 }
 

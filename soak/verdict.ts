@@ -117,8 +117,8 @@ export function checkNetworkFaults(world: World, findings: Findings, faults: rea
 /**
  * The longest a session took to be back: from a fault that hit it (its agent's kill, or any
  * daemon-wide fault) to its agent's next numbered line. A session left in attention is not back by
- * design and is left out from the fault that put it there; one that met its usage limit meanwhile
- * waited for its reset by design and is left out too.
+ * design and is left out from the fault that put it there; one at its usage limit between the fault
+ * and its next line waited for the reset by design and is left out too.
  */
 export function longestBack(
   world: World,
@@ -128,11 +128,12 @@ export function longestBack(
   for (let i = 0; i < world.sessions; i++) {
     const records = agentRecords(world, i);
     const lines = records.filter((r) => r.event === 'line').map((r) => r.at);
-    const limits = records.filter((r) => r.event === 'limit').map((r) => r.at);
+    const limits = records.filter((r) => r.event === 'limit').map((r) => ({ at: r.at, resetAt: r.resetAt ?? r.at }));
     faults.forEach((f, k) => {
       if ((f.kind === 'kill-agent' || f.kind === 'kill-group') && f.session !== i) return;
       const next = lines.find((t) => t > f.endAt);
-      if (next !== undefined && limits.some((t) => t > f.at && t < next)) return;
+      // Waiting out a usage limit somewhere between the fault and its next line: back at the reset by design.
+      if (next !== undefined && limits.some((l) => l.at < next && l.resetAt > f.at)) return;
       if (next !== undefined && next - f.at > best.ms) best = { ms: next - f.at, session: world.names[i]!, fault: k };
     });
   }
