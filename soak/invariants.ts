@@ -11,10 +11,12 @@ export interface AgentRecord {
   line?: string;
   mode?: string;
   since?: number;
+  /** A `limit` record's reset (epoch ms): the agent met its usage limit and takes no turn before it. */
+  resetAt?: number;
 }
 
 /** Mori's lifecycle entries in a work log, in order. */
-const ENTRY = /^- (SESSION INTERRUPTED|SESSION RESUMED|SESSION NEEDS ATTENTION|SESSION STARTED|SESSION STOPPED|SESSION FINISHED|REATTACHED)\b(.*)$/;
+const ENTRY = /^- (SESSION INTERRUPTED|SESSION LIMITED|SESSION RESUMED|SESSION NEEDS ATTENTION|SESSION STARTED|SESSION STOPPED|SESSION FINISHED|REATTACHED)\b(.*)$/;
 
 /** The interruptions that are the supervisor's own: the next supervisor finding the agent running (REATTACHED) answers them. */
 const SUPERVISOR_OWN = / - (supervisor stopped|Mori exited)\b/;
@@ -27,7 +29,8 @@ const SUPERVISOR_OWN = / - (supervisor stopped|Mori exited)\b/;
  * resume, or the agent sits idle since. A resume with no interruption pending is a second resume for
  * one interruption; an interruption still pending at the end is unanswered (`settled`: the run is
  * over and the bound passed). One resume may follow an attention: the person's `mori start` once
- * they fixed what it named.
+ * they fixed what it named. A SESSION LIMITED is answered the same way, by the one resume after
+ * the limit's reset (a limit kept across a restart of Mori is logged again, still one episode).
  */
 export function checkInterruptions(workLog: string, settled: boolean): string[] {
   const out: string[] = [];
@@ -38,7 +41,7 @@ export function checkInterruptions(workLog: string, settled: boolean): string[] 
     const m = ENTRY.exec(line);
     if (!m) continue;
     const [, kind, rest] = m;
-    if (kind === 'SESSION INTERRUPTED') pending.push(line);
+    if (kind === 'SESSION INTERRUPTED' || kind === 'SESSION LIMITED') pending.push(line);
     else if (kind === 'SESSION RESUMED') {
       if (pending.length === 0 && !afterAttention) out.push(`a second resume for one interruption: "${line}" after "${lastResume}"`);
       pending = [];

@@ -5,9 +5,12 @@ import { badInput, type BadInputOutcome } from './faults/bad-input.js';
 import { downUp } from './faults/daemon-cycle.js';
 import { killAgent, killDaemon, killGroup, killTmux, type Outcome } from './faults/processes.js';
 import { sleep } from './faults/sleep.js';
+import { apiOutage, networkLoss } from './faults/network.js';
+import { limitsDue, usageLimit, type LimitOutcome } from './faults/usage-limit.js';
+import { limitedState } from './net-invariants.js';
 import { checkFootprint, checkGoesOn, checkNotStuck, checkOrphans } from './invariants.js';
 import { FAULT_KINDS, isBadInput, schedule, type Fault, type FaultKind } from './schedule.js';
-import { agentRecords, checkFiles, emptyFindings, fullWorkLog, INVARIANTS, longestBack, unownedHashes, type Findings } from './verdict.js';
+import { agentRecords, checkFiles, checkNetworkFaults, emptyFindings, fullWorkLog, INVARIANTS, longestBack, unownedHashes, type Findings } from './verdict.js';
 import { describe, footprint, World } from './world.js';
 import { until } from '../testkit/until.js';
 
@@ -53,12 +56,10 @@ const MINUTES_SCHEDULE = 100_000;
 
 /** Kinds the issue names that this soak does not inject yet, with why: said in the JSON, never silently left out. */
 export const SKIPPED: Record<string, string> = {
-  network: 'not injected yet (probe target and API stand-in going away)',
-  'usage-limit': 'not injected yet',
   'disk-full': 'not injected yet (needs a tmpfs in a mount namespace)',
 };
 
-async function inject(world: World, f: Fault): Promise<Outcome & Partial<BadInputOutcome>> {
+async function inject(world: World, f: Fault): Promise<Outcome & Partial<BadInputOutcome> & Partial<LimitOutcome>> {
   if (isBadInput(f.kind)) return badInput(world, f.kind, f.session, f.holdMs);
   switch (f.kind) {
     case 'kill-agent':
@@ -73,6 +74,12 @@ async function inject(world: World, f: Fault): Promise<Outcome & Partial<BadInpu
       return downUp(world, f.holdMs);
     case 'sleep':
       return sleep(world, f.holdMs);
+    case 'network':
+      return networkLoss(world, f.holdMs);
+    case 'api-outage':
+      return apiOutage(world, f.holdMs);
+    case 'usage-limit':
+      return usageLimit(world, f.session, f.holdMs);
   }
 }
 
@@ -121,7 +128,7 @@ export async function runSoak(opts: SoakOptions): Promise<Record<string, unknown
       const at = Date.now();
       const outcome = await inject(world, f);
       done.push({ ...f, at, endAt: Date.now(), note: outcome.note });
-      findings.corruptNamed.push(...(outcome.problems ?? []).map((what) => ({ session: world.names[f.session]!, what: `fault #${f.i}: ${what}` })));
+      findings[outcome.invariant ?? 'corruptNamed'].push(...(outcome.problems ?? []).map((what) => ({ session: world.names[f.session]!, what: `fault #${f.i}: ${what}` })));
       if (outcome.restored) restores.push({ session: world.names[f.session]!, ...outcome.restored });
       // Two daemons for one home at any moment is a violation however briefly it lasts.
       const daemons = world.processes().daemons;
@@ -132,11 +139,13 @@ export async function runSoak(opts: SoakOptions): Promise<Record<string, unknown
 
     // A daemon is up at the end (a login item's), whatever the last fault left.
     if (world.daemonPid() === null) world.up();
+    await limitsDue(world);
     const settled = await settle(world, lastFault);
     findings.stuck.push(...checkNotStuck(settled.states).map((what) => ({ session: null, what })));
     const lineTimes = new Map(world.names.map((name, i) => [name, agentRecords(world, i).filter((r) => r.event === 'line').map((r) => r.at)] as const));
     const ends = new Map(settled.states.map((s) => [s.name, { state: s.state, attention: s.attention }] as const));
     findings.goesOn.push(...checkGoesOn(restores, lineTimes, ends).map((what) => ({ session: null, what })));
+    checkNetworkFaults(world, findings, done, SETTLE_BOUND_MS);
     const endPid = world.daemonPid();
     const end = endPid === null ? null : await quietFootprint(endPid);
     findings.footprint.push(...checkFootprint(warm, end).map((what) => ({ session: null, what })));
@@ -236,7 +245,7 @@ interface LiveStateOf {
 
 function liveStates(world: World): LiveStateOf[] {
   const r = world.mori('ls', '--json');
-  let listed: { session?: { name?: string }; live?: { name?: string; state?: string; attention?: { message?: string } } }[] = [];
+  let listed: { session?: { name?: string }; live?: { name?: string; state?: string; attention?: { message?: string }; intent?: { kind?: string; reason?: string }; usageLimit?: { resumeAt: number } | null } }[] = [];
   try {
     listed = (JSON.parse(r.stdout) as { sessions: typeof listed }).sessions;
   } catch {
@@ -245,7 +254,10 @@ function liveStates(world: World): LiveStateOf[] {
   return world.names.map((name) => {
     // A session whose session.json cannot be read is listed by its live state's name only.
     const live = listed.find((s) => s.session?.name === name || s.live?.name === name)?.live;
-    return { name, state: live?.state ?? 'unknown (no live state)', attention: live?.attention?.message ?? null };
+    const state = live?.state === undefined ? 'unknown (no live state)' : limitedState(live.state, live.usageLimit, Date.now());
+    // The attention's message is the daemon's memory: one started since knows only its reason.
+    const reason = live?.intent?.kind === 'attention' ? `${live.intent.reason ?? 'unknown'} (its message not kept across a restart of the daemon)` : null;
+    return { name, state, attention: live?.attention?.message ?? reason };
   });
 }
 

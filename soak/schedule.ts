@@ -1,13 +1,16 @@
 // The soak's fault schedule: which fault, on which session, after what pause and for how long, drawn
 // from a seed alone, so the same seed gives the same faults. Pure; any process.
-import { rng } from './prng.js';
+import { rng, type Rng } from './prng.js';
 
 /** The agent's bad input (soak/faults/bad-input.ts): its own state files made corrupt, unusable, huge or rewritten. */
 export const BAD_INPUT_KINDS = ['bad-session-json', 'fifo-state', 'symlink-state', 'huge-state', 'rewrite-work-log'] as const;
 export type BadInputKind = (typeof BAD_INPUT_KINDS)[number];
 export const isBadInput = (k: string): k is BadInputKind => (BAD_INPUT_KINDS as readonly string[]).includes(k);
 
-export const FAULT_KINDS = ['kill-agent', 'kill-group', 'kill-daemon', 'kill-tmux', 'down-up', 'sleep', ...BAD_INPUT_KINDS] as const;
+/** The network's faults (soak/faults/network.ts, usage-limit.ts): the network lost, an API outage alone, a usage limit. */
+export const NETWORK_KINDS = ['network', 'api-outage', 'usage-limit'] as const;
+
+export const FAULT_KINDS = ['kill-agent', 'kill-group', 'kill-daemon', 'kill-tmux', 'down-up', 'sleep', ...BAD_INPUT_KINDS, ...NETWORK_KINDS] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface Fault {
@@ -18,7 +21,7 @@ export interface Fault {
   session: number;
   /** The pause before it, ms. */
   gapMs: number;
-  /** How long it lasts: the time a killed daemon stays down, a `down` before the `up`, a sleep. */
+  /** How long it lasts: the time a killed daemon stays down, a `down` before the `up`, a sleep, the network away; a usage limit's reset ahead. */
   holdMs: number;
 }
 
@@ -40,6 +43,12 @@ export const FAULT_WEIGHTS: Readonly<Record<FaultKind, number>> = {
   'symlink-state': 2,
   'huge-state': 1,
   'rewrite-work-log': 2,
+  // On top of the 100 above (a weight counts in proportion to the sum): the network's faults hold
+  // every session for seconds each (a limit one session for a minute, and the run's end waits out
+  // its reset), so they come rarer than the kills, yet a short run meets each.
+  network: 4,
+  'api-outage': 3,
+  'usage-limit': 2,
 };
 
 /** Pauses between faults: short enough that faults overlap a resume under way, long enough for ~1 fault a second. */
@@ -50,6 +59,16 @@ const DOWN_MS = [0, 2_000] as const;
 const SLEEP_MS = [6_500, 9_000] as const;
 /** A bad file stays a few seconds before it is put back: long enough for a `mori ls` and a resume to meet it. */
 const BAD_INPUT_MS = [2_000, 4_000] as const;
+/**
+ * The network away from a blip the daemon never sees (its probe calls it lost after three failed
+ * rounds, ~5 s at the soak's 1 s interval) to longer than a soak agent's own retries (10 s), whose
+ * turn then ends on its API error until the daemon nudges it after the network's return.
+ */
+const NETWORK_MS = [3_000, 20_000] as const;
+/** An API outage alone stays inside a soak agent's 10 s of retries: with the probe answering, nothing but the agent's own retry brings a turn back. */
+const API_OUTAGE_MS = [2_000, 7_000] as const;
+/** A usage limit's reset about a minute ahead (a clock-time form rounds it up to its minute). */
+const LIMIT_AHEAD_MS = [60_000, 75_000] as const;
 
 export function schedule(seed: number, faults: number, sessions: number): Fault[] {
   const r = rng(seed);
@@ -65,8 +84,16 @@ export function schedule(seed: number, faults: number, sessions: number): Fault[
           ? r.int(DOWN_MS[0], DOWN_MS[1])
           : isBadInput(kind)
             ? r.int(BAD_INPUT_MS[0], BAD_INPUT_MS[1])
-            : 0;
+            : networkHold(kind, r);
     out.push({ i, kind, session, gapMs, holdMs });
   }
   return out;
+}
+
+/** The hold of a network fault; 0 for any other kind. */
+function networkHold(kind: FaultKind, r: Rng): number {
+  if (kind === 'network') return r.int(NETWORK_MS[0], NETWORK_MS[1]);
+  if (kind === 'api-outage') return r.int(API_OUTAGE_MS[0], API_OUTAGE_MS[1]);
+  if (kind === 'usage-limit') return r.int(LIMIT_AHEAD_MS[0], LIMIT_AHEAD_MS[1]);
+  return 0;
 }

@@ -12,6 +12,8 @@ import {
   checkWorkLogLines,
   type AgentRecord,
 } from './invariants.js';
+import { checkBackAfterNetwork, checkLimitInputs, checkLimitRelaunch, type FaultSpan } from './net-invariants.js';
+import { isBadInput } from './schedule.js';
 import type { World } from './world.js';
 
 export const INVARIANTS = [
@@ -25,6 +27,7 @@ export const INVARIANTS = [
   'stuck',
   'footprint',
   'orphans',
+  'usageLimits',
 ] as const;
 export type Invariant = (typeof INVARIANTS)[number];
 
@@ -88,14 +91,34 @@ export function checkFiles(world: World, findings: Findings, faultTimes: readonl
     add('workLog', checkWorkLogLines(log, name, written));
     add('typedTwice', checkTypedTwice(records, faultTimes));
     add('nudgeWhileWorking', checkNudgeWhileWorking(records));
+    add('usageLimits', checkLimitInputs(records));
   }
   findings.unownedOverwritten.push(...checkUnowned(before, unownedHashes(world)).map((what) => ({ session: null, what })));
+}
+
+/** Bad-input faults end with the soak's `mori start` (as the person who fixed the file) within this of their end. */
+const PERSON_START_GRACE_MS = 5_000;
+
+/**
+ * The network's faults: every session back within `boundMs` of the network's return; no limited
+ * session's agent started again before its reset but by the soak's `mori start` after a bad file
+ * (net-invariants.ts).
+ */
+export function checkNetworkFaults(world: World, findings: Findings, faults: readonly FaultSpan[], boundMs: number): void {
+  const sessions = world.names.map((name, i) => {
+    const records = agentRecords(world, i);
+    const personSpans = faults.filter((f) => f.session === i && isBadInput(f.kind)).map((f) => [f.at, f.endAt + PERSON_START_GRACE_MS] as const);
+    findings.usageLimits.push(...checkLimitRelaunch(records, personSpans).map((what) => ({ session: name, what })));
+    return { name, lines: records.filter((r) => r.event === 'line').map((r) => r.at), limits: records.filter((r) => r.event === 'limit').map((r) => r.at) };
+  });
+  findings.stuck.push(...checkBackAfterNetwork(faults, sessions, boundMs).map((what) => ({ session: null, what })));
 }
 
 /**
  * The longest a session took to be back: from a fault that hit it (its agent's kill, or any
  * daemon-wide fault) to its agent's next numbered line. A session left in attention is not back by
- * design and is left out from the fault that put it there.
+ * design and is left out from the fault that put it there; one at its usage limit between the fault
+ * and its next line waited for the reset by design and is left out too.
  */
 export function longestBack(
   world: World,
@@ -103,12 +126,14 @@ export function longestBack(
 ): { ms: number; session: string | null; fault: number | null } {
   let best = { ms: 0, session: null as string | null, fault: null as number | null };
   for (let i = 0; i < world.sessions; i++) {
-    const lines = agentRecords(world, i)
-      .filter((r) => r.event === 'line')
-      .map((r) => r.at);
+    const records = agentRecords(world, i);
+    const lines = records.filter((r) => r.event === 'line').map((r) => r.at);
+    const limits = records.filter((r) => r.event === 'limit').map((r) => ({ at: r.at, resetAt: r.resetAt ?? r.at }));
     faults.forEach((f, k) => {
       if ((f.kind === 'kill-agent' || f.kind === 'kill-group') && f.session !== i) return;
       const next = lines.find((t) => t > f.endAt);
+      // Waiting out a usage limit somewhere between the fault and its next line: back at the reset by design.
+      if (next !== undefined && limits.some((l) => l.at < next && l.resetAt > f.at)) return;
       if (next !== undefined && next - f.at > best.ms) best = { ms: next - f.at, session: world.names[i]!, fault: k };
     });
   }

@@ -8,12 +8,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gitRepo, runMori, runMoriAsync, type MoriRun } from '../testkit/mori-cli.js';
+import { NetStandIns } from './stand-ins.js';
 
 export const FAKE_AGENT = fileURLToPath(new URL('../testkit/fake-agent.mjs', import.meta.url));
 /** A turn of the soak agent: long enough that a nudge into a working agent is seen as one, short enough for many lines a minute. */
 const TURN_MS = 1_500;
 /** `mori init` runs this many at once: a Node start each, on two shared cores. */
 const INIT_BATCH = 4;
+/** The daemon probes its target every second (a person's daemon every 30 s online, 5 s offline): a network lost for seconds is seen. */
+const PROBE_INTERVAL_MS = 1_000;
+/** The jitter after a usage limit's reset the daemon draws from (a person's: 60 s): a run waits seconds past the last reset, not a minute. */
+export const SOAK_LIMIT_JITTER_MS = 10_000;
 
 export class World {
   readonly root: string;
@@ -23,6 +28,8 @@ export class World {
   readonly socket: string;
   readonly env: NodeJS.ProcessEnv;
   readonly names: string[];
+  /** The probe target and the API stand-in (soak/stand-ins.ts), listening from init(). */
+  readonly net = new NetStandIns();
 
   constructor(readonly sessions: number) {
     this.root = realTmp(`mori-soak-`);
@@ -45,7 +52,8 @@ export class World {
       FAKE_AGENT_SCRIPT: '',
       MORI_START_STAGGER_MS: '0',
       MORI_RESTART_BASE_MS: '100',
-      MORI_PROBE: 'none',
+      MORI_PROBE_INTERVAL_MS: String(PROBE_INTERVAL_MS),
+      MORI_LIMIT_JITTER_MS: String(SOAK_LIMIT_JITTER_MS),
     };
   }
 
@@ -63,6 +71,8 @@ export class World {
 
   /** One git project and session per name, half of them on tmux (so a tmux server's death hits some). */
   async init(): Promise<void> {
+    await this.net.start();
+    Object.assign(this.env, this.net.env());
     for (let b = 0; b < this.sessions; b += INIT_BATCH) {
       const batch = this.names.slice(b, b + INIT_BATCH).map(async (name, k) => {
         const i = b + k;
@@ -158,6 +168,8 @@ export class World {
   /** Ends whatever is left (a soak that threw) and removes the root. */
   cleanup(keep: boolean): void {
     this.down();
+    // Each listener stops at once; its close callback (its last connections gone) is not waited for.
+    this.net.stop().catch(() => {});
     const left = this.processes();
     for (const pid of [...[...left.agents.values()].flat(), ...left.tmux, ...left.daemons]) signal(pid, 'SIGKILL');
     spawnSync('tmux', ['-L', this.socket, 'kill-server'], { stdio: 'ignore' });

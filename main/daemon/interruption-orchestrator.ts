@@ -2,7 +2,7 @@
 // suspend → every running session interrupted(sleep), checkpointed and logged at once; wake → wait
 // for the network (bounded) → resume each session with the time away, through the supervisor's one
 // resume path (which verifies first, restarting trusted services). Offline → sessions whose agent needs the network are
-// interrupted(network); online → verify → resume. What it knows of each session (its state, whether its
+// interrupted(network), and so is one that goes running while it is down; online → verify → resume. What it knows of each session (its state, whether its
 // agent needs the network) is the supervisor's, read off the sessions in memory. Runs in the supervisor's process.
 import type { SupervisorEvent } from '../../common/events.js';
 import type { Result } from '../../common/result.js';
@@ -29,6 +29,8 @@ export interface OrchestratedSupervisor {
   interruptSession(ref: string, reason: InterruptReason): Result<unknown>;
   resumeSession(ref: string, reason: InterruptReason, context?: ResumeContext): Promise<Result<unknown>>;
   publish(event: SupervisorEvent): void;
+  /** The supervisor's events: a session going running (started, resumed) while the network is down is held for it. */
+  on(listener: (event: SupervisorEvent) => void): () => void;
 }
 
 export interface OrchestratorOptions {
@@ -40,6 +42,9 @@ export class InterruptionOrchestrator {
   /** Bumped by every suspend and offline: a resume begun before it is abandoned. */
   private epoch = 0;
   private asleep = false;
+  /** Announced offline and not yet online again. */
+  private offline = false;
+  private disposed = false;
   private inFlight: AbortController | null = null;
   private pending: Promise<void> = Promise.resolve();
 
@@ -65,6 +70,9 @@ export class InterruptionOrchestrator {
         this.supervisor.publish({ type: 'network.online', ...e });
         this.onOnline(e.offlineMs);
       }),
+      supervisor.on((e) => {
+        if (e.type === 'session.started' || e.type === 'session.resumed') this.onRunning(e.sessionId);
+      }),
     );
   }
 
@@ -74,6 +82,7 @@ export class InterruptionOrchestrator {
   }
 
   dispose(): void {
+    this.disposed = true;
     for (const u of this.unsubscribe.splice(0)) u();
     this.inFlight?.abort();
   }
@@ -102,6 +111,7 @@ export class InterruptionOrchestrator {
   }
 
   private onOffline(): void {
+    this.offline = true;
     if (this.asleep) return;
     this.epoch++;
     this.inFlight?.abort();
@@ -109,9 +119,25 @@ export class InterruptionOrchestrator {
   }
 
   private onOnline(offlineMs: number): void {
+    this.offline = false;
     if (this.asleep) return;
     const epoch = this.epoch;
     this.schedule(() => this.resumeAll(sessionsToResume(this.views(), 'network'), 'network', offlineMs, epoch));
+  }
+
+  /**
+   * A session gone running while the network is down (a crash's restart, a usage limit's resume, a
+   * start, a wake's resume that stopped waiting for the network) is held as interrupted(network), as
+   * the loss held the others, so the network's return resumes it: its agent fails its requests
+   * meanwhile and, once its own retries run out, would be left at its API error with nothing to
+   * nudge it. Checked once the launch or resume that announced it is over (its SESSION RESUMED written).
+   */
+  private onRunning(id: string): void {
+    if (!this.offline || this.asleep) return;
+    setImmediate(() => {
+      if (this.disposed || !this.offline || this.asleep) return;
+      for (const s of sessionsToInterrupt(this.views().filter((v) => v.id === id), 'network')) this.supervisor.interruptSession(s, 'network');
+    });
   }
 
   /** Runs resumes one batch after another; a batch that fails is reported and the next still runs. */

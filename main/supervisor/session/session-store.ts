@@ -4,7 +4,8 @@
 // process (test/lint/session-file-writers.test.ts). A write that fails is never ignored: it is reported
 // once per distinct failure (the session needs attention: `state-unwritable`, with the path and the
 // OS error), recorded in the Mori home with the intent that was meant (state-problems.ts), and
-// cleared by the next write that succeeds. A state file that is not a plain file of its state dir (a
+// cleared by the next write that succeeds: this supervisor's, or the next one's first when this one
+// ended before (that write carries the recorded intent into session.json). A state file that is not a plain file of its state dir (a
 // symlink, a FIFO, a hard link: state-file-guard.ts) is `state-invalid` rather than unwritable: the
 // person has to look at that file. Work-log entries never wait on the event loop: when a compaction
 // holds the log, the entry is appended asynchronously, after any entry still waiting. Runs in the
@@ -19,7 +20,7 @@ import { appendEntry, appendEntryAsync, WORK_LOG_BUDGET_BYTES } from '../../stat
 import { CompactionBusy } from '../../state/work-log-lock.js';
 import { Emitter } from './emitter.js';
 import type { SessionRuntime } from './session-runtime.js';
-import { clearStateProblem, recordStateProblem, type StateProblemReason } from './state-problems.js';
+import { clearStateProblem, readStateProblem, recordStateProblem, type StateProblemReason } from './state-problems.js';
 
 export interface SessionStoreOptions {
   home: string;
@@ -33,6 +34,8 @@ export class SessionStore {
   private readonly failing = new Map<string, string>();
   /** The intent in memory that session.json could not be given, by id. */
   private readonly pending = new Map<string, SessionRecord['intent']>();
+  /** Sessions whose session.json this supervisor has written: a record left by an earlier one is settled. */
+  private readonly written = new Set<string>();
   /** Entries being appended asynchronously, by id: later entries of the session queue behind them. */
   private readonly deferred = new Map<string, Promise<void>>();
 
@@ -59,11 +62,16 @@ export class SessionStore {
    * the file was written.
    */
   write(rt: SessionRuntime, change: (s: SessionRecord) => SessionRecord): boolean {
-    const r = updateSessionFile(rt.stateDir, change);
+    // A problem an earlier supervisor recorded and did not live to clear: its intent (in memory since
+    // the load, session-set.ts) goes into the file with this first write, and the record with it.
+    const inherited = this.written.has(rt.id) ? null : readStateProblem(this.options.home, rt.id);
+    const intent = inherited?.pendingIntent ?? null;
+    const r = updateSessionFile(rt.stateDir, intent === null ? change : (s) => change({ ...s, intent }));
     if (r.ok) {
+      this.written.add(rt.id);
       rt.setSession(r.value);
       this.pending.delete(rt.id);
-      this.succeeded(rt, 'session');
+      this.succeeded(rt, 'session', inherited !== null);
       return true;
     }
     try {
@@ -133,8 +141,8 @@ export class SessionStore {
     this.failed(rt, 'log', `${(err as Error).message} (appending to the work log of ${rt.stateDir})`, reason);
   }
 
-  private succeeded(rt: SessionRuntime, file: 'session' | 'log'): void {
-    if (!this.failing.delete(`${rt.id}:${file}`)) return;
+  private succeeded(rt: SessionRuntime, file: 'session' | 'log', inherited = false): void {
+    if (!this.failing.delete(`${rt.id}:${file}`) && !inherited) return;
     if (this.failure(rt) === null) clearStateProblem(this.options.home, rt.id);
   }
 

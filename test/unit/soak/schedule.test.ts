@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../../soak/prng.js';
 import { FAULT_KINDS, isBadInput, schedule } from '../../../soak/schedule.js';
+import { RETRY_ATTEMPTS, RETRY_MS } from '../../../testkit/fake-agent-soak.mjs';
 
 describe('soak schedule', () => {
   it('gives the same faults for the same seed', () => {
@@ -15,7 +16,7 @@ describe('soak schedule', () => {
     expect(a).not.toEqual(b);
   });
 
-  it('draws every kind, sessions in range, and sleeps past the drift threshold', () => {
+  it('draws every kind, sessions in range, sleeps past the drift threshold, and each hold within its bounds', () => {
     const plan = schedule(7, 2_000, 20);
     expect(new Set(plan.map((f) => f.kind))).toEqual(new Set(FAULT_KINDS));
     expect(plan.every((f) => f.session >= 0 && f.session < 20)).toBe(true);
@@ -24,6 +25,13 @@ describe('soak schedule', () => {
     const bad = plan.filter((f) => isBadInput(f.kind));
     expect(bad.every((f) => f.holdMs >= 2_000 && f.holdMs <= 4_000)).toBe(true);
     expect(new Set(bad.map((f) => f.holdMs % 2))).toEqual(new Set([0, 1]));
+    // The network away for seconds; an API outage alone inside an agent's 10 s of retries; a usage
+    // limit's reset about a minute ahead, in both of its forms.
+    expect(plan.filter((f) => f.kind === 'network').every((f) => f.holdMs >= 3_000 && f.holdMs <= 20_000)).toBe(true);
+    expect(plan.filter((f) => f.kind === 'api-outage').every((f) => f.holdMs >= 2_000 && f.holdMs < RETRY_ATTEMPTS * RETRY_MS)).toBe(true);
+    const limits = plan.filter((f) => f.kind === 'usage-limit');
+    expect(limits.every((f) => f.holdMs >= 60_000 && f.holdMs <= 75_000)).toBe(true);
+    expect(new Set(limits.map((f) => f.holdMs % 2))).toEqual(new Set([0, 1]));
     expect(plan.map((f) => f.i)).toEqual(plan.map((_, i) => i));
   });
 
