@@ -1,12 +1,20 @@
 // A full disk under a session's state dir (a real tmpfs of a few MB; skipped with the reason where
 // none can be mounted): a write that fails leaves each file as it was — no torn work-log entry, no
-// empty or half session.json, no empty lock marker or temp file left — and says ENOSPC.
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+// empty or half session.json, no empty lock marker or temp file left — and says ENOSPC; the
+// supervisor's store holds what it could not write and writes it once space is back.
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { createSession } from '../../../main/state/state-dir.js';
 import { readSessionFile, updateSessionFile, updateSessionFileAsync } from '../../../main/state/session-file.js';
 import { appendEntry, appendEntryAsync } from '../../../main/state/work-log.js';
+import { getProfile } from '../../../main/agents/profiles.js';
+import { initialRestartState } from '../../../main/supervisor/session/restart-policy.js';
+import { SessionRuntime } from '../../../main/supervisor/session/session-runtime.js';
+import { SessionStore, STATE_RETRY_MS } from '../../../main/supervisor/session/session-store.js';
+import { readStateProblem } from '../../../main/supervisor/session/state-problems.js';
+import { ManualTime } from '../../support/fakes/manual-time.js';
+import { until } from '../../../testkit/until.js';
 import { fill, freeUp, mountSmallDisk, release, unmountSmallDisk, type Mounted } from '../../../testkit/small-disk.js';
 import { tempDir } from '../../../testkit/mori-cli.js';
 import { SESSION_FILE, WORK_LOG } from '../../../common/state-files.js';
@@ -25,13 +33,15 @@ afterAll(() => {
 });
 
 let stateDir = '';
+let home = '';
 let n = 0;
 beforeEach(async () => {
   if (skipped) return;
   release((disk as Mounted).dir);
   const project = path.join((disk as Mounted).dir, `p${n++}`);
-  (await import('node:fs')).mkdirSync(project);
-  const created = await createSession({ projectDir: project, name: 'full', profile: 'claude', backend: 'direct', home: tempDir('disk-full-home') });
+  mkdirSync(project);
+  home = tempDir('disk-full-home');
+  const created = await createSession({ projectDir: project, name: 'full', profile: 'claude', backend: 'direct', home });
   if (!created.ok) throw new Error(created.message);
   stateDir = created.value.stateDir;
 });
@@ -92,5 +102,39 @@ describe.skipIf(skipped !== null)('a full disk under the state dir', () => {
     expect(leftovers()).toEqual([]);
     release((disk as Mounted).dir);
     expect(updateSessionFile(stateDir, (s) => ({ ...s, task: 'written once space came back' })).ok).toBe(true);
+  });
+
+  it('the store holds the entries and the change it could not write, and writes them in order once space is back', async () => {
+    const file = readSessionFile(stateDir);
+    const profile = getProfile('claude');
+    if (!file.ok || !profile.ok) throw new Error('setup');
+    const rt = new SessionRuntime(stateDir, file.value, profile.value, initialRestartState(), () => undefined);
+    const time = new ManualTime(Date.now());
+    const store = new SessionStore({ home, clock: time, scheduler: time, loaded: (dir) => (dir === stateDir ? rt : null) });
+    const told: string[] = [];
+    store.onUnwritable((_, message) => told.push(message));
+    fill((disk as Mounted).dir);
+    expect(store.write(rt, (s) => ({ ...s, intent: { kind: 'interrupted', reason: 'crash' } }))).toBe(false);
+    expect(store.log(rt, 'SESSION INTERRUPTED - agent crash')).toBe(false);
+    expect(store.log(rt, 'SESSION RESUMED - agent claude')).toBe(true);
+    // Named: in the Mori home (another disk) and to the supervisor, which puts it in attention.
+    expect(told.join('\n')).toMatch(/ENOSPC/);
+    expect(readStateProblem(home, rt.id)?.message).toMatch(/ENOSPC/);
+    // Still full at the first try: nothing written, nothing torn.
+    time.advance(STATE_RETRY_MS);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(readSessionFile(stateDir)).toMatchObject({ ok: true, value: { intent: { kind: 'new' } } });
+    expect(readFileSync(path.join(stateDir, WORK_LOG), 'utf8')).not.toContain('SESSION INTERRUPTED - agent crash');
+    release((disk as Mounted).dir);
+    time.advance(STATE_RETRY_MS);
+    const log = (): string => readFileSync(path.join(stateDir, WORK_LOG), 'utf8');
+    await until('the held entries written', () => log().includes('STATE WRITTEN LATE'), () => log());
+    expect(readSessionFile(stateDir)).toMatchObject({ ok: true, value: { intent: { kind: 'interrupted', reason: 'crash' } } });
+    const at = (t: string): number => log().indexOf(t);
+    expect(at('SESSION INTERRUPTED - agent crash')).toBeGreaterThan(0);
+    expect(at('SESSION INTERRUPTED - agent crash')).toBeLessThan(at('SESSION RESUMED - agent claude'));
+    expect(at('SESSION RESUMED - agent claude')).toBeLessThan(at('STATE WRITTEN LATE - 2 entries above could not be written'));
+    expect(readStateProblem(home, rt.id)).toBeNull();
+    expect(leftovers()).toEqual([]);
   });
 });
