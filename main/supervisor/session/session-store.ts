@@ -11,8 +11,8 @@
 // not be written is not dropped: the changes of session.json it could not take and the work-log
 // entries it could not append are held in memory and tried again every STATE_RETRY_MS (a disk given
 // space again, a dir made writable), the changes replayed onto the file as it is then, the entries
-// appended in order with their own times; the next write then clears the problem. Runs in the
-// supervisor's process.
+// appended in order with their own times; the next write then clears the problem, also one an
+// earlier supervisor recorded (its pending intent written first). Runs in the supervisor's process.
 import { SessionRecord } from '../../../common/session.js';
 import { ok, type Result } from '../../../common/result.js';
 import { background } from '../../background.js';
@@ -23,7 +23,7 @@ import { appendEntry, appendEntryAsync, entryHeading, entryWasWritten, WORK_LOG_
 import { CompactionBusy } from '../../state/work-log-lock.js';
 import { Emitter } from './emitter.js';
 import type { SessionRuntime } from './session-runtime.js';
-import { clearStateProblem, recordStateProblem, type StateProblemReason } from './state-problems.js';
+import { clearStateProblem, readStateProblem, recordStateProblem, type StateProblemReason } from './state-problems.js';
 
 /**
  * A state write that failed is tried again this often while it keeps failing: a disk given space
@@ -64,6 +64,8 @@ export class SessionStore {
   /** The sessions with something to write again, and the timer of the next try. */
   private readonly retrying = new Map<string, SessionRuntime>();
   private retryTimer: Cancel | null = null;
+  /** Sessions whose problem on record (an earlier supervisor's) this store has taken over, by id. */
+  private readonly adopted = new Set<string>();
 
   private readonly unwritable = new Emitter<[rt: SessionRuntime, message: string, reason: StateProblemReason]>();
   /** A state file of `rt` could not be written; told once per distinct failure. */
@@ -99,6 +101,7 @@ export class SessionStore {
   }
 
   private writeFile(rt: SessionRuntime, change: (s: SessionRecord) => SessionRecord, keep: boolean): boolean {
+    this.adopt(rt);
     const unsaved = this.unsaved.get(rt.id) ?? [];
     // The changes the file could not take before go first, onto the file as it is now.
     const r = updateSessionFile(rt.stateDir, (s) => change(replay(unsaved, s)));
@@ -146,6 +149,7 @@ export class SessionStore {
    * reported like any other failure.
    */
   log(rt: SessionRuntime, line: string): boolean {
+    this.adopt(rt);
     const at = new Date(this.options.clock.wallMs());
     if (!this.deferred.has(rt.id) && !this.held.has(rt.id)) {
       try {
@@ -172,6 +176,28 @@ export class SessionStore {
       }
     });
     return true;
+  }
+
+  /**
+   * Takes over the problem an earlier supervisor recorded for `rt` and did not see cleared: its
+   * pending intent is held as a change session.json has yet to take (replayed by the next write, as
+   * the session runs on it already), and its failure stands until a write of this store succeeds,
+   * which then clears the record.
+   */
+  private adopt(rt: SessionRuntime): void {
+    if (this.adopted.has(rt.id)) return;
+    this.adopted.add(rt.id);
+    const problem = readStateProblem(this.options.home, rt.id);
+    if (problem === null || this.failure(rt) !== null) return;
+    const intent = problem.pendingIntent;
+    if (intent === null) {
+      this.failing.set(`${rt.id}:log`, problem.message);
+      return;
+    }
+    this.unsaved.set(rt.id, [(s) => ({ ...s, intent }), ...(this.unsaved.get(rt.id) ?? [])]);
+    this.pending.set(rt.id, intent);
+    this.failing.set(`${rt.id}:session`, problem.message);
+    this.retryLater(rt);
   }
 
   /** Runs `step` after the session's entries being appended, as one of them. */

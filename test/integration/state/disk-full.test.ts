@@ -137,4 +137,24 @@ describe.skipIf(skipped !== null)('a full disk under the state dir', () => {
     expect(readStateProblem(home, rt.id)).toBeNull();
     expect(leftovers()).toEqual([]);
   });
+
+  it("the next supervisor takes over a problem the last one recorded: its pending intent written, the record cleared", async () => {
+    const file = readSessionFile(stateDir);
+    const profile = getProfile('claude');
+    if (!file.ok || !profile.ok) throw new Error('setup');
+    const time = new ManualTime(Date.now());
+    const first = new SessionRuntime(stateDir, file.value, profile.value, initialRestartState(), () => undefined);
+    const before = new SessionStore({ home, clock: time, scheduler: time, loaded: () => first });
+    fill((disk as Mounted).dir);
+    expect(before.write(first, (s) => ({ ...s, intent: { kind: 'user-stopped' } }))).toBe(false);
+    expect(readStateProblem(home, first.id)?.pendingIntent).toEqual({ kind: 'user-stopped' });
+    // That supervisor is gone with what it held; space comes back; the next one loads the session
+    // with the pending intent in memory, as SessionSet does, and writes something else first.
+    release((disk as Mounted).dir);
+    const next = new SessionRuntime(stateDir, { ...file.value, intent: { kind: 'user-stopped' } }, profile.value, initialRestartState(), () => undefined);
+    const after = new SessionStore({ home, clock: time, scheduler: time, loaded: () => next });
+    expect(after.write(next, (s) => ({ ...s, lastCheckpoint: null }))).toBe(true);
+    expect(readSessionFile(stateDir)).toMatchObject({ ok: true, value: { intent: { kind: 'user-stopped' } } });
+    expect(readStateProblem(home, next.id)).toBeNull();
+  });
 });
