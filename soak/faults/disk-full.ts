@@ -98,13 +98,17 @@ export async function diskFull(world: World, holdMs: number): Promise<DiskFullOu
     }
     await new Promise((r) => setTimeout(r, POLL_MS));
   }
-  for (const graceEnd = Date.now() + NAMED_GRACE_MS; !named && Date.now() < graceEnd; ) {
+  // Named once Mori met it: an agent it saw killed has its interruption written (a lock marker is a
+  // new block, so it always fails). A session with no agent then (in backoff, in attention) may have
+  // had nothing to write while the disk was full.
+  const metIt = killed.note.startsWith('SIGKILL');
+  for (const graceEnd = Date.now() + NAMED_GRACE_MS; metIt && !named && Date.now() < graceEnd; ) {
     named = namesNoSpace(listed(world, name));
     if (!named) await new Promise((r) => setTimeout(r, POLL_MS));
   }
   // A daemon killed by the disk would not answer for the whole hold; one `mori ls` lost to load is not that.
   if (world.daemonPid() === null) problems.push(`${name}: no daemon answers after its disk filled`);
-  if (!named) problems.push(`${name}: its full disk was not named by mori ls (state problem or attention)`);
+  if (metIt && !named) problems.push(`${name}: its full disk was not named by mori ls (state problem or attention)`);
   problems.push(...checkLeftovers(before, namesIn(stateDir)).map((l) => `${name}: with its disk full, ${l}`));
   release(disk.dir);
   const at = Date.now();
