@@ -167,3 +167,62 @@ export function checkGoesOn(
   }
   return out;
 }
+
+/**
+ * session.json whole once every process is gone: there, not empty, JSON (an atomic write that failed,
+ * on a full disk or anywhere, leaves the version before); its backup too when there is one.
+ * `files`: each file's path and text (null when absent).
+ */
+export function checkSessionFiles(files: readonly { file: string; text: string | null; optional: boolean }[]): string[] {
+  const out: string[] = [];
+  for (const { file, text, optional } of files) {
+    if (text === null) {
+      if (!optional) out.push(`${file} is missing`);
+      continue;
+    }
+    if (text.length === 0) {
+      out.push(`${file} is empty`);
+      continue;
+    }
+    try {
+      JSON.parse(text);
+    } catch {
+      out.push(`${file} is not JSON (${text.length} bytes: ${JSON.stringify(text.slice(0, 60))}…)`);
+    }
+  }
+  return out;
+}
+
+/** Mori's names for a write in flight: an append's lock markers, an atomic write's temp file. */
+const IN_FLIGHT = /^work_log\.(?:appending|waiting)\.\d+\.[0-9a-f]+$|\.[0-9a-f]{12}\.tmp$/;
+/** A write in flight lasts milliseconds: one older than this, its writer alive, was left behind. */
+export const IN_FLIGHT_LEFT_MS = 2_000;
+
+/**
+ * Nothing of a failed write left in a state dir while its daemon runs: no lock marker or temp file
+ * that was not there before (`before`: the names then) and is older than IN_FLIGHT_LEFT_MS.
+ */
+export function checkLeftovers(before: ReadonlySet<string>, now: readonly { name: string; ageMs: number; size: number }[]): string[] {
+  return now
+    .filter((f) => IN_FLIGHT.test(f.name) && !before.has(f.name) && f.ageMs > IN_FLIGHT_LEFT_MS)
+    .map((f) => `${f.name} (${f.size} bytes, ${Math.round(f.ageMs / 1000)} s old) left behind`);
+}
+
+/**
+ * The daemon's CPU back to idle once the run settled. The agents keep working in turns, so the
+ * daemon is never idle: its level after warm-up (the same sessions working, no fault under way) is
+ * the baseline. Allowed: CPU_FACTOR times that, plus CPU_SLACK of a core, as two readings of one
+ * quiet daemon differ by a few hundredths of a core on a loaded machine; a timer or a watcher left
+ * running per fault shows far past it.
+ */
+export const CPU_FACTOR = 2;
+export const CPU_SLACK = 0.03;
+
+/** `warm`, `end`: the daemon's share of one core; `spinning`: the world's processes past their bound at the end. */
+export function checkCpu(warm: number | null, end: number | null, spinning: readonly { what: string; share: number }[]): string[] {
+  const out: string[] = [];
+  if (warm === null || end === null) out.push(`the daemon's CPU could not be read (${warm === null ? 'warm-up' : 'end'})`);
+  else if (end > warm * CPU_FACTOR + CPU_SLACK) out.push(`the daemon's CPU ${Math.round(warm * 100)} % of a core after warm-up → ${Math.round(end * 100)} % after the run`);
+  for (const s of spinning) out.push(`${s.what} spinning: ${Math.round(s.share * 100)} % of a core`);
+  return out;
+}

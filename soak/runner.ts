@@ -3,15 +3,17 @@
 // checked. Returns one JSON-ready result; prints nothing but progress on `log`. Runs in the soak's process.
 import { badInput, type BadInputOutcome } from './faults/bad-input.js';
 import { downUp } from './faults/daemon-cycle.js';
+import { diskFull, diskFullAtEnd } from './faults/disk-full.js';
 import { killAgent, killDaemon, killGroup, killTmux, type Outcome } from './faults/processes.js';
 import { sleep } from './faults/sleep.js';
 import { apiOutage, networkLoss } from './faults/network.js';
 import { limitsDue, usageLimit, type LimitOutcome } from './faults/usage-limit.js';
 import { limitedState } from './net-invariants.js';
-import { checkFootprint, checkGoesOn, checkNotStuck, checkOrphans } from './invariants.js';
+import { checkCpu, checkFootprint, checkGoesOn, checkNotStuck, checkOrphans } from './invariants.js';
+import { quietWindow } from './quiet.js';
 import { FAULT_KINDS, isBadInput, schedule, type Fault, type FaultKind } from './schedule.js';
-import { agentRecords, checkFiles, checkNetworkFaults, emptyFindings, fullWorkLog, INVARIANTS, longestBack, unownedHashes, type Findings } from './verdict.js';
-import { describe, footprint, World } from './world.js';
+import { agentRecords, checkFiles, checkNetworkFaults, checkStateFilesLeft, emptyFindings, fullWorkLog, INVARIANTS, longestBack, unownedHashes, type Findings } from './verdict.js';
+import { describe, World } from './world.js';
 import { until } from '../testkit/until.js';
 
 export interface SoakOptions {
@@ -38,9 +40,6 @@ export interface FaultDone extends Fault {
 export const SETTLE_BOUND_MS = 120_000;
 /** Warm-up: each session has written this many lines before the first fault and the footprint read. */
 const WARM_LINES = 2;
-/** The daemon's footprint is sampled over this long after warm-up and after the run settles: V8 collects its young generation several times meanwhile. */
-const QUIET_MS = 10_000;
-const QUIET_SAMPLES = 20;
 /** The warm-up's sleep: past the drift detector's 5 s threshold and its 1 s tick. */
 const WARM_SLEEP_MS = 6_500;
 /** Starting 20 sessions (a Node start and a git repository each) on two loaded cores. */
@@ -55,9 +54,7 @@ const LASTING_MS = 2_000;
 const MINUTES_SCHEDULE = 100_000;
 
 /** Kinds the issue names that this soak does not inject yet, with why: said in the JSON, never silently left out. */
-export const SKIPPED: Record<string, string> = {
-  'disk-full': 'not injected yet (needs a tmpfs in a mount namespace)',
-};
+export const SKIPPED: Record<string, string> = {};
 
 async function inject(world: World, f: Fault): Promise<Outcome & Partial<BadInputOutcome> & Partial<LimitOutcome>> {
   if (isBadInput(f.kind)) return badInput(world, f.kind, f.session, f.holdMs);
@@ -80,6 +77,8 @@ async function inject(world: World, f: Fault): Promise<Outcome & Partial<BadInpu
       return apiOutage(world, f.holdMs);
     case 'usage-limit':
       return usageLimit(world, f.session, f.holdMs);
+    case 'disk-full':
+      return diskFull(world, f.holdMs);
   }
 }
 
@@ -117,10 +116,12 @@ export async function runSoak(opts: SoakOptions): Promise<Record<string, unknown
     }
     await settle(world, warmDone[warmDone.length - 1]!.endAt);
     const warmPid = world.daemonPid();
-    const warm = warmPid === null ? null : await quietFootprint(warmPid);
+    const warm = warmPid === null ? null : await quietWindow(world, warmPid);
     log(`soak: warm after ${Math.round((Date.now() - t0) / 1000)} s: daemon ${warmPid} ${JSON.stringify(warm)}`);
 
-    const plan = schedule(opts.seed, opts.faults ?? MINUTES_SCHEDULE, opts.sessions);
+    // No small disk (not root, or no tmpfs here): its fault is said to be skipped, and never drawn.
+    const skipped = world.smallDisk ? SKIPPED : { ...SKIPPED, 'disk-full': world.smallDiskSkipped ?? 'no small disk' };
+    const plan = schedule(opts.seed, opts.faults ?? MINUTES_SCHEDULE, opts.sessions, world.smallDisk ? [] : ['disk-full']);
     const stopAt = opts.minutes !== undefined ? Date.now() + opts.minutes * 60_000 : Infinity;
     for (const f of plan) {
       if (Date.now() >= stopAt) break;
@@ -128,8 +129,10 @@ export async function runSoak(opts: SoakOptions): Promise<Record<string, unknown
       const at = Date.now();
       const outcome = await inject(world, f);
       done.push({ ...f, at, endAt: Date.now(), note: outcome.note });
-      findings[outcome.invariant ?? 'corruptNamed'].push(...(outcome.problems ?? []).map((what) => ({ session: world.names[f.session]!, what: `fault #${f.i}: ${what}` })));
-      if (outcome.restored) restores.push({ session: world.names[f.session]!, ...outcome.restored });
+      // A full disk is the small disk's session's, whichever session the schedule drew.
+      const hit = world.names[f.kind === 'disk-full' ? world.smallDiskSession : f.session]!;
+      findings[f.kind === 'disk-full' ? 'diskFull' : (outcome.invariant ?? 'corruptNamed')].push(...(outcome.problems ?? []).map((what) => ({ session: hit, what: `fault #${f.i}: ${what}` })));
+      if (outcome.restored) restores.push({ session: hit, ...outcome.restored });
       // Two daemons for one home at any moment is a violation however briefly it lasts.
       const daemons = world.processes().daemons;
       if (daemons.length > 1) findings.orphans.push({ session: null, what: `after fault #${f.i}: ${daemons.length} daemons: ${daemons.map(describe).join('; ')}` });
@@ -146,9 +149,11 @@ export async function runSoak(opts: SoakOptions): Promise<Record<string, unknown
     const ends = new Map(settled.states.map((s) => [s.name, { state: s.state, attention: s.attention }] as const));
     findings.goesOn.push(...checkGoesOn(restores, lineTimes, ends).map((what) => ({ session: null, what })));
     checkNetworkFaults(world, findings, done, SETTLE_BOUND_MS);
+    if (done.some((f) => f.kind === 'disk-full')) findings.diskFull.push(...(await diskFullAtEnd(world)));
     const endPid = world.daemonPid();
-    const end = endPid === null ? null : await quietFootprint(endPid);
+    const end = endPid === null ? null : await quietWindow(world, endPid);
     findings.footprint.push(...checkFootprint(warm, end).map((what) => ({ session: null, what })));
+    findings.cpu.push(...checkCpu(warm?.cpu ?? null, end?.cpu ?? null, end?.spinning ?? []).map((what) => ({ session: null, what })));
     const live = await lasting(world);
     checkFiles(
       world,
@@ -159,6 +164,7 @@ export async function runSoak(opts: SoakOptions): Promise<Record<string, unknown
     world.down();
     await until('the daemon gone', () => world.processes().daemons.length === 0, () => '', DOWN_BOUND_MS, POLL_MS).catch(() => {});
     const after = world.processes();
+    findings.stateFiles.push(...checkStateFilesLeft(world));
     const directAgents = [...after.agents].filter(([i]) => i % 2 === 1).flatMap(([, p]) => p).length;
     if (live.tmux.length > 1) log(`soak: tmux processes at the end: ${live.tmux.map(describe).join('; ')}`);
     findings.orphans.push(
@@ -173,7 +179,7 @@ export async function runSoak(opts: SoakOptions): Promise<Record<string, unknown
       seed: opts.seed,
       faults: done.length,
       faultKinds,
-      skipped: SKIPPED,
+      skipped,
       sessions: opts.sessions,
       settings: { crashLoopCount: opts.crashLoopCount ?? 'built-in' },
       violations,
@@ -183,6 +189,8 @@ export async function runSoak(opts: SoakOptions): Promise<Record<string, unknown
         rssKiBAfter: end?.rssKiB ?? null,
         fdsBefore: warm?.fds ?? null,
         fdsAfter: end?.fds ?? null,
+        cpuBefore: warm?.cpu ?? null,
+        cpuAfter: end?.cpu ?? null,
         daemonBefore: warmPid,
         daemonAfter: endPid,
         longestBackMs: back.ms,
@@ -196,20 +204,6 @@ export async function runSoak(opts: SoakOptions): Promise<Record<string, unknown
   } finally {
     world.cleanup(opts.keep === true);
   }
-}
-
-/**
- * The daemon's footprint at rest: the least RSS and fds of samples over QUIET_MS. One reading catches
- * V8's heap anywhere between two collections (±10 % of a 120 MB daemon), the least of many its floor.
- */
-async function quietFootprint(pid: number): Promise<{ rssKiB: number; fds: number } | null> {
-  let best: { rssKiB: number; fds: number } | null = null;
-  for (let k = 0; k < QUIET_SAMPLES; k++) {
-    await new Promise((r) => setTimeout(r, QUIET_MS / QUIET_SAMPLES));
-    const f = footprint(pid);
-    if (f) best = best ? { rssKiB: Math.min(best.rssKiB, f.rssKiB), fds: Math.min(best.fds, f.fds) } : f;
-  }
-  return best;
 }
 
 /** What runs now and still ran a moment before: a process being started or ending between two reads is left out. */
@@ -245,7 +239,7 @@ interface LiveStateOf {
 
 function liveStates(world: World): LiveStateOf[] {
   const r = world.mori('ls', '--json');
-  let listed: { session?: { name?: string }; live?: { name?: string; state?: string; attention?: { message?: string }; intent?: { kind?: string; reason?: string }; usageLimit?: { resumeAt: number } | null } }[] = [];
+  let listed: { session?: { name?: string; intent?: { kind?: string; reason?: string } }; live?: { name?: string; state?: string; attention?: { message?: string }; intent?: { kind?: string; reason?: string }; usageLimit?: { resumeAt: number } | null } }[] = [];
   try {
     listed = (JSON.parse(r.stdout) as { sessions: typeof listed }).sessions;
   } catch {
@@ -253,11 +247,13 @@ function liveStates(world: World): LiveStateOf[] {
   }
   return world.names.map((name) => {
     // A session whose session.json cannot be read is listed by its live state's name only.
-    const live = listed.find((s) => s.session?.name === name || s.live?.name === name)?.live;
+    const entry = listed.find((s) => s.session?.name === name || s.live?.name === name);
+    const live = entry?.live;
     const state = live?.state === undefined ? 'unknown (no live state)' : limitedState(live.state, live.usageLimit, Date.now());
-    // The attention's message is the daemon's memory: one started since knows only its reason.
-    const reason = live?.intent?.kind === 'attention' ? `${live.intent.reason ?? 'unknown'} (its message not kept across a restart of the daemon)` : null;
-    return { name, state, attention: live?.attention?.message ?? reason };
+    // A daemon that loaded the session in attention knows its reason from the intent alone.
+    const intent = entry?.session?.intent ?? live?.intent;
+    const kept = intent?.kind === 'attention' && intent.reason ? `${intent.reason} (the intent session.json keeps)` : null;
+    return { name, state, attention: live?.attention?.message ?? kept };
   });
 }
 

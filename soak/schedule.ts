@@ -10,7 +10,7 @@ export const isBadInput = (k: string): k is BadInputKind => (BAD_INPUT_KINDS as 
 /** The network's faults (soak/faults/network.ts, usage-limit.ts): the network lost, an API outage alone, a usage limit. */
 export const NETWORK_KINDS = ['network', 'api-outage', 'usage-limit'] as const;
 
-export const FAULT_KINDS = ['kill-agent', 'kill-group', 'kill-daemon', 'kill-tmux', 'down-up', 'sleep', ...BAD_INPUT_KINDS, ...NETWORK_KINDS] as const;
+export const FAULT_KINDS = ['kill-agent', 'kill-group', 'kill-daemon', 'kill-tmux', 'down-up', 'sleep', ...BAD_INPUT_KINDS, ...NETWORK_KINDS, 'disk-full'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface Fault {
@@ -26,10 +26,11 @@ export interface Fault {
 }
 
 /**
- * How often each fault comes, out of 100. The agent kills are the commonest fault of a real night;
+ * How often each fault comes, in parts of their sum (about 100). The agent kills are the commonest fault of a real night;
  * the daemon-wide ones are rarer as each costs seconds of a loaded machine (a Node start, a sleep
  * past the drift detector's 5 s), and every agent they hit counts toward its crash-loop guard. The
- * agent's bad input comes about one fault in ten, each holding for seconds.
+ * agent's bad input comes about one fault in ten, each holding for seconds. A full disk (of the one
+ * project on a small disk) about one in thirty: it holds for seconds and kills that project's agent.
  */
 export const FAULT_WEIGHTS: Readonly<Record<FaultKind, number>> = {
   'kill-agent': 40,
@@ -49,6 +50,7 @@ export const FAULT_WEIGHTS: Readonly<Record<FaultKind, number>> = {
   network: 4,
   'api-outage': 3,
   'usage-limit': 2,
+  'disk-full': 3,
 };
 
 /** Pauses between faults: short enough that faults overlap a resume under way, long enough for ~1 fault a second. */
@@ -69,12 +71,19 @@ const NETWORK_MS = [3_000, 20_000] as const;
 const API_OUTAGE_MS = [2_000, 7_000] as const;
 /** A usage limit's reset about a minute ahead (a clock-time form rounds it up to its minute). */
 const LIMIT_AHEAD_MS = [60_000, 75_000] as const;
+/**
+ * A disk stays full past Mori's retry of what it could not write (5 s) in some draws and not in
+ * others, and long enough for the killed agent's resume and a turn or two to meet it.
+ */
+const DISK_FULL_MS = [4_000, 8_000] as const;
 
-export function schedule(seed: number, faults: number, sessions: number): Fault[] {
+/** `skip`: kinds this run cannot inject (said in its JSON's `skipped`), never drawn. */
+export function schedule(seed: number, faults: number, sessions: number, skip: readonly FaultKind[] = []): Fault[] {
   const r = rng(seed);
   const out: Fault[] = [];
+  const weights = Object.fromEntries(Object.entries(FAULT_WEIGHTS).filter(([k]) => !skip.includes(k as FaultKind))) as Record<FaultKind, number>;
   for (let i = 0; i < faults; i++) {
-    const kind = r.pick(FAULT_WEIGHTS);
+    const kind = r.pick(weights);
     const session = r.int(0, sessions - 1);
     const gapMs = r.int(GAP_MS[0], GAP_MS[1]);
     const holdMs =
@@ -84,7 +93,9 @@ export function schedule(seed: number, faults: number, sessions: number): Fault[
           ? r.int(DOWN_MS[0], DOWN_MS[1])
           : isBadInput(kind)
             ? r.int(BAD_INPUT_MS[0], BAD_INPUT_MS[1])
-            : networkHold(kind, r);
+            : kind === 'disk-full'
+              ? r.int(DISK_FULL_MS[0], DISK_FULL_MS[1])
+              : networkHold(kind, r);
     out.push({ i, kind, session, gapMs, holdMs });
   }
   return out;

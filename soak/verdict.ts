@@ -4,8 +4,10 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { sessionFiles } from './faults/disk-full.js';
 import {
   checkInterruptions,
+  checkSessionFiles,
   checkNudgeWhileWorking,
   checkTypedTwice,
   checkUnowned,
@@ -26,8 +28,11 @@ export const INVARIANTS = [
   'nudgeWhileWorking',
   'stuck',
   'footprint',
+  'cpu',
   'orphans',
   'usageLimits',
+  'diskFull',
+  'stateFiles',
 ] as const;
 export type Invariant = (typeof INVARIANTS)[number];
 
@@ -138,4 +143,9 @@ export function longestBack(
     });
   }
   return best;
+}
+
+/** Once every process is gone: each session's session.json (and backup) whole. */
+export function checkStateFilesLeft(world: World): { session: string; what: string }[] {
+  return world.names.flatMap((name, i) => checkSessionFiles(sessionFiles(world.stateDir(i))).map((what) => ({ session: name, what })));
 }

@@ -3,12 +3,13 @@
 // daemon started and stopped through the real `mori`, and what runs now found in /proc.
 // Runs in the soak's own Node process (Linux: /proc).
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gitRepo, runMori, runMoriAsync, type MoriRun } from '../testkit/mori-cli.js';
 import { NetStandIns } from './stand-ins.js';
+import { mountSmallDisk, unmountSmallDisk, type Mounted } from '../testkit/small-disk.js';
 
 export const FAKE_AGENT = fileURLToPath(new URL('../testkit/fake-agent.mjs', import.meta.url));
 /** A turn of the soak agent: long enough that a nudge into a working agent is seen as one, short enough for many lines a minute. */
@@ -30,6 +31,10 @@ export class World {
   readonly names: string[];
   /** The probe target and the API stand-in (soak/stand-ins.ts), listening from init(). */
   readonly net = new NetStandIns();
+  /** The session whose project is on a small filesystem of its own (the disk-full fault's), its mount, or why there is none. */
+  readonly smallDiskSession: number;
+  smallDisk: Mounted | null = null;
+  smallDiskSkipped: string | null = null;
 
   constructor(readonly sessions: number) {
     this.root = realTmp(`mori-soak-`);
@@ -41,6 +46,9 @@ export class World {
     mkdirSync(this.records);
     this.socket = `mori-soak-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
     this.names = Array.from({ length: sessions }, (_, i) => `s${i}`);
+    // A direct session where there is one: its agent is the daemon's own child, so a full disk meets
+    // the daemon's writes and the agent's in one process tree.
+    this.smallDiskSession = Math.min(1, sessions - 1);
     this.env = {
       TMPDIR: this.tmp,
       MORI_TMUX_SOCKET: this.socket,
@@ -76,7 +84,13 @@ export class World {
     for (let b = 0; b < this.sessions; b += INIT_BATCH) {
       const batch = this.names.slice(b, b + INIT_BATCH).map(async (name, k) => {
         const i = b + k;
-        mkdirSync(this.project(i));
+        if (i === this.smallDiskSession) {
+          // Mounted before the repository and the state dir are made, so all of them live on it.
+          const m = mountSmallDisk(this.project(i));
+          if ('skipped' in m) this.smallDiskSkipped = m.skipped;
+          else this.smallDisk = m;
+        }
+        mkdirSync(this.project(i), { recursive: true });
         gitRepo(this.project(i));
         const backend = i % 2 === 0 ? 'tmux' : 'direct';
         const r = await runMoriAsync(['init', this.project(i), '--name', name, '--agent', 'claude', '--backend', backend, '--task', 'soak: work in turns'], {
@@ -173,6 +187,18 @@ export class World {
     const left = this.processes();
     for (const pid of [...[...left.agents.values()].flat(), ...left.tmux, ...left.daemons]) signal(pid, 'SIGKILL');
     spawnSync('tmux', ['-L', this.socket, 'kill-server'], { stdio: 'ignore' });
+    if (this.smallDisk) {
+      // Kept: a copy of what the small disk held, as the mount goes with it.
+      if (keep) {
+        try {
+          cpSync(this.smallDisk.dir, `${this.smallDisk.dir}.small-disk`, { recursive: true, verbatimSymlinks: true });
+        } catch (err) {
+          process.stderr.write(`soak: the small disk's files could not be kept: ${(err as Error).message}\n`);
+        }
+      }
+      unmountSmallDisk(this.smallDisk);
+    }
+    this.smallDisk = null;
     if (!keep) rmSync(this.root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   }
 }

@@ -59,12 +59,42 @@ export function soakSetup(dir, env) {
   };
 }
 
-/** One numbered line: begun, appended to the work log in one write, then recorded as written. */
+/**
+ * One numbered line: begun, appended in one write, then recorded as written. A write that fails (a
+ * full disk) is recorded as `line-failed` and the agent goes on, as a careful agent does; one the disk
+ * cut short is taken back first, so no torn line is left for the next line to join.
+ */
 export function soakLine(soak, record) {
   const n = soak.next++;
   record({ event: 'line-begin', n });
-  fs.appendFileSync(soak.workLog, `- soak ${soak.tag} #${n} ok\n`);
+  try {
+    appendWhole(soak.workLog, Buffer.from(`- soak ${soak.tag} #${n} ok\n`));
+  } catch (err) {
+    record({ event: 'line-failed', n, code: err.code ?? String(err) });
+    return;
+  }
   record({ event: 'line', n });
+}
+
+/** Appends `bytes` in one write, or not at all: a short write is cut off again while it is still the file's end. */
+function appendWhole(file, bytes) {
+  const fd = fs.openSync(file, 'a');
+  try {
+    const written = fs.writeSync(fd, bytes);
+    if (written === bytes.length) return;
+    const size = fs.fstatSync(fd).size;
+    const tail = Buffer.alloc(written);
+    const rfd = fs.openSync(file, 'r');
+    try {
+      fs.readSync(rfd, tail, 0, written, size - written);
+    } finally {
+      fs.closeSync(rfd);
+    }
+    if (tail.equals(bytes.subarray(0, written)) && fs.fstatSync(fd).size === size) fs.ftruncateSync(fd, size - written);
+    throw Object.assign(new Error(`short write (${written} of ${bytes.length} bytes)`), { code: 'ENOSPC' });
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /** Claude Code's words for a failed connection. */

@@ -2,14 +2,18 @@
 // process groups of running command checks and of services being started, and one process-wide
 // cancel that every verification listens to besides its own signal. `mori up` cancels on SIGTERM and
 // SIGINT, and kills the groups outright if shutting down overruns its deadline. Any Node process.
+import { joinSignals, type JoinedSignal } from '../joined-signal.js';
 import { signalGroup } from '../os/process-group.js';
 
 const shutdown = new AbortController();
 const groups = new Set<number>();
 
-/** The caller's signal joined with the process-wide cancel: aborted by whichever comes first. */
-export function withShutdown(signal?: AbortSignal): AbortSignal {
-  return signal ? AbortSignal.any([signal, shutdown.signal]) : shutdown.signal;
+/**
+ * The caller's signal joined with the process-wide cancel: aborted by whichever comes first. The
+ * caller releases it when its checks are done, so the process-wide cancel keeps nothing of it.
+ */
+export function withShutdown(signal?: AbortSignal): JoinedSignal {
+  return signal ? joinSignals(signal, shutdown.signal) : { signal: shutdown.signal, release: () => undefined };
 }
 
 /**

@@ -63,16 +63,21 @@ const processCommands = pool(PROCESS_COMMAND_CONCURRENCY);
  * running command's process group and resolves promptly, the checks not yet run coming back skipped.
  */
 export async function runChecks(checks: readonly CheckSpec[], context: RunContext): Promise<CheckResult[]> {
-  const ctx = { ...context, signal: withShutdown(context.signal) };
+  const joined = withShutdown(context.signal);
+  const ctx = { ...context, signal: joined.signal };
   const commands = pool(Math.max(1, ctx.commandConcurrency ?? COMMAND_CONCURRENCY));
   const probes = pool(Math.max(1, ctx.probeConcurrency ?? PROBE_CONCURRENCY));
-  return Promise.all(
-    checks.map(async (c) => {
-      const r = await (c.kind === 'command' ? commands(() => processCommands(() => runOne(c, ctx))) : probes(() => runOne(c, ctx)));
-      ctx.onResult?.(r);
-      return r;
-    }),
-  );
+  try {
+    return await Promise.all(
+      checks.map(async (c) => {
+        const r = await (c.kind === 'command' ? commands(() => processCommands(() => runOne(c, ctx))) : probes(() => runOne(c, ctx)));
+        ctx.onResult?.(r);
+        return r;
+      }),
+    );
+  } finally {
+    joined.release();
+  }
 }
 
 export async function runOne(c: CheckSpec, ctx: RunContext): Promise<CheckResult> {

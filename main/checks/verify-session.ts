@@ -74,61 +74,66 @@ export async function verifySession(stateDir: string, opts: VerifyOptions = {}):
   const pidTargets = derived.checks.filter((c) => c.kind === 'pid').map((c) => c.target);
   const pidBoots: PidBoots = notePids(session.value.pidBoots, pidTargets, boot, now());
 
-  const signal = withShutdown(opts.signal);
-  const ctx = {
-    projectDir: project.value,
-    trusted: trust.trusted,
-    pidBoots,
-    bootId: boot,
-    signal,
-    ...(opts.graceMs === undefined ? {} : { graceMs: opts.graceMs }),
-    ...(opts.commandConcurrency === undefined ? {} : { commandConcurrency: opts.commandConcurrency }),
-    ...(opts.probeConcurrency === undefined ? {} : { probeConcurrency: opts.probeConcurrency }),
-    ...(opts.onResult ? { onResult: opts.onResult } : {}),
-    // An approved command runs where the agent does: inside the session's sandbox.
-    sandbox: checkSandbox(session.value.sandbox, { projectDir: project.value, stateDir, moriHome: opts.home ?? moriHome(), env: process.env, ...(opts.sandboxPaths ? { paths: opts.sandboxPaths } : {}) }),
-  };
-  let results = await runChecks(derived.checks, ctx);
+  const joined = withShutdown(opts.signal);
+  const signal = joined.signal;
+  try {
+    const ctx = {
+      projectDir: project.value,
+      trusted: trust.trusted,
+      pidBoots,
+      bootId: boot,
+      signal,
+      ...(opts.graceMs === undefined ? {} : { graceMs: opts.graceMs }),
+      ...(opts.commandConcurrency === undefined ? {} : { commandConcurrency: opts.commandConcurrency }),
+      ...(opts.probeConcurrency === undefined ? {} : { probeConcurrency: opts.probeConcurrency }),
+      ...(opts.onResult ? { onResult: opts.onResult } : {}),
+      // An approved command runs where the agent does: inside the session's sandbox.
+      sandbox: checkSandbox(session.value.sandbox, { projectDir: project.value, stateDir, moriHome: opts.home ?? moriHome(), env: process.env, ...(opts.sandboxPaths ? { paths: opts.sandboxPaths } : {}) }),
+    };
+    let results = await runChecks(derived.checks, ctx);
 
-  const services: ServiceRecovery[] = [];
-  if (opts.restartServices) {
-    const outcomes = await Promise.all(
-      derived.services.map((svc) =>
-        recoverService(svc, derived.checks, results, { ...ctx, stateDir, ...(opts.serviceDeadlineMs === undefined ? {} : { deadlineMs: opts.serviceDeadlineMs }) }),
-      ),
-    );
-    for (const [i, o] of outcomes.entries()) {
-      services.push(o.recovery);
-      const svc = derived.services[i];
-      if (!svc || o.results.length === 0) continue;
-      // The service's checks are replaced by their results after the restart, in place.
-      const own = new Set(svc.checkIds);
-      const first = results.findIndex((r) => own.has(r.id));
-      const rest = results.filter((r) => !own.has(r.id));
-      rest.splice(first < 0 ? rest.length : Math.min(first, rest.length), 0, ...o.results);
-      results = rest;
+    const services: ServiceRecovery[] = [];
+    if (opts.restartServices) {
+      const outcomes = await Promise.all(
+        derived.services.map((svc) =>
+          recoverService(svc, derived.checks, results, { ...ctx, stateDir, ...(opts.serviceDeadlineMs === undefined ? {} : { deadlineMs: opts.serviceDeadlineMs }) }),
+        ),
+      );
+      for (const [i, o] of outcomes.entries()) {
+        services.push(o.recovery);
+        const svc = derived.services[i];
+        if (!svc || o.results.length === 0) continue;
+        // The service's checks are replaced by their results after the restart, in place.
+        const own = new Set(svc.checkIds);
+        const first = results.findIndex((r) => own.has(r.id));
+        const rest = results.filter((r) => !own.has(r.id));
+        rest.splice(first < 0 ? rest.length : Math.min(first, rest.length), 0, ...o.results);
+        results = rest;
+      }
     }
+
+    const at = now();
+    const summary = summarizeResults(results);
+    // Keep the records of the pids now named: those checked (a restarted service's pid replaces its
+    // old one), plus the old pid of a service whose new pid could not be written into the file.
+    const unwritten = new Set(derived.services.filter((_s, i) => services[i]?.pid != null && !services[i]?.pidWritten).flatMap((s) => s.checkIds));
+    const keep = [
+      ...results.filter((r) => r.kind === 'pid').map((r) => r.target),
+      ...derived.checks.filter((c) => c.kind === 'pid' && unwritten.has(c.id)).map((c) => c.target),
+    ];
+    const prunedBoots = notePids(pidBoots, [...new Set(keep)], boot, at);
+    const record: SessionChange = (s) => ({
+      ...s,
+      lastVerification: { at: at.toISOString(), results },
+      pidBoots: samePidBoots(s.pidBoots, prunedBoots) ? s.pidBoots : prunedBoots,
+    });
+
+    const logLines = opts.log === false ? [] : workLogLines(session.value.name, summary, services, trust, signal.aborted);
+    if (logLines.length > 0) await appendEntryAsync(stateDir, logLines, at);
+    return ok({ at: at.toISOString(), results, summary, services, trust, unparsed: derived.unparsed, notes: derived.notes, logLines, record });
+  } finally {
+    joined.release();
   }
-
-  const at = now();
-  const summary = summarizeResults(results);
-  // Keep the records of the pids now named: those checked (a restarted service's pid replaces its
-  // old one), plus the old pid of a service whose new pid could not be written into the file.
-  const unwritten = new Set(derived.services.filter((_s, i) => services[i]?.pid != null && !services[i]?.pidWritten).flatMap((s) => s.checkIds));
-  const keep = [
-    ...results.filter((r) => r.kind === 'pid').map((r) => r.target),
-    ...derived.checks.filter((c) => c.kind === 'pid' && unwritten.has(c.id)).map((c) => c.target),
-  ];
-  const prunedBoots = notePids(pidBoots, [...new Set(keep)], boot, at);
-  const record: SessionChange = (s) => ({
-    ...s,
-    lastVerification: { at: at.toISOString(), results },
-    pidBoots: samePidBoots(s.pidBoots, prunedBoots) ? s.pidBoots : prunedBoots,
-  });
-
-  const logLines = opts.log === false ? [] : workLogLines(session.value.name, summary, services, trust, signal.aborted);
-  if (logLines.length > 0) await appendEntryAsync(stateDir, logLines, at);
-  return ok({ at: at.toISOString(), results, summary, services, trust, unparsed: derived.unparsed, notes: derived.notes, logLines, record });
 }
 
 /** The one work-log entry of a verification, in the seed's shape with Mori's capital marker. */

@@ -6,6 +6,7 @@
 import type { NotifyTarget } from '../../common/daemon-settings.js';
 import { maskedUrl } from '../../common/notify-targets.js';
 import { noticeRequest, type SentNotice } from './notice-request.js';
+import { joinSignals } from '../joined-signal.js';
 
 export interface RetryPolicy {
   /** Tries in all, the first included. */
@@ -90,6 +91,7 @@ export class NoticeSender {
   private async attempt(target: NotifyTarget, n: SentNotice): Promise<{ ok: boolean; detail: string; retry: boolean }> {
     const req = noticeRequest(target, n, this.o.host);
     const { url, authorization } = splitCredentials(target.url);
+    const signal = joinSignals(AbortSignal.timeout(TRY_TIMEOUT_MS), this.stopped.signal);
     try {
       const res = await fetch(url, {
         method: 'POST',
@@ -97,12 +99,14 @@ export class NoticeSender {
         body: req.body,
         // A target that redirects is told as refused: the notice goes where the person said, or nowhere.
         redirect: 'error',
-        signal: AbortSignal.any([AbortSignal.timeout(TRY_TIMEOUT_MS), this.stopped.signal]),
+        signal: signal.signal,
       });
       await res.arrayBuffer().catch(() => undefined);
       return { ok: res.ok, detail: `HTTP ${res.status}`, retry: !res.ok && retryable(res.status) };
     } catch (err) {
       return { ok: false, detail: reasonOf(err), retry: true };
+    } finally {
+      signal.release();
     }
   }
 

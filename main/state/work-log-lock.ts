@@ -50,7 +50,14 @@ function compactionRunning(stateDir: string): { pid: number } | null {
 
 function createMarker(stateDir: string, prefix: string): string {
   const marker = path.join(stateDir, `${prefix}${process.pid}.${randomBytes(6).toString('hex')}`);
-  writeFileSync(marker, JSON.stringify(currentOwner('work log append')) + '\n', { flag: 'wx', mode: 0o600 });
+  try {
+    writeFileSync(marker, JSON.stringify(currentOwner('work log append')) + '\n', { flag: 'wx', mode: 0o600 });
+  } catch (err) {
+    // Created and not written (a full disk: the name takes no space, its content does): an empty
+    // marker of a live process would be left for every append that failed.
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') unlinkQuietly(marker);
+    throw err;
+  }
   return marker;
 }
 

@@ -10,7 +10,7 @@ import { scanWorkLog } from './work-log-scan.js';
 import { recordOwnWrite } from './own-writes.js';
 import { assertStatePath, openRegularSync, openStateFile } from './state-file-guard.js';
 import { compactWorkLog, pendingJournal, settleWorkLog, WORK_LOG_BUDGET_BYTES } from './work-log-compaction.js';
-import { openForAppend } from './work-log-files.js';
+import { openForAppend, shortAppendError, takeBackShortAppend } from './work-log-files.js';
 import { beginAppend, beginAppendSync } from './work-log-lock.js';
 import { WORK_LOG } from '../../common/state-files.js';
 
@@ -60,9 +60,11 @@ export function appendEntry(stateDir: string, lines: readonly string[], at = new
     try {
       const bytes = Buffer.from(formatEntry(at, lines), 'utf8');
       const written = writeSync(fd, bytes);
-      if (written !== bytes.length) throw new Error(`${file}: short write (${written} of ${bytes.length} bytes)`);
-      fsyncSync(fd);
-      size = fstatSync(fd).size;
+      if (written !== bytes.length) throw shortAppendError(file, written, bytes.length, takeBackShortAppend(fd, file, bytes, written));
+      size = afterWrite(() => {
+        fsyncSync(fd);
+        return fstatSync(fd).size;
+      });
     } finally {
       closeSync(fd);
     }
@@ -70,7 +72,7 @@ export function appendEntry(stateDir: string, lines: readonly string[], at = new
     release();
   }
   recordOwnWrite(file);
-  if (size > budget || pendingJournal(stateDir)) compactWorkLog(stateDir, budget, waitMs);
+  if (size > budget || pendingJournal(stateDir)) afterWrite(() => compactWorkLog(stateDir, budget, waitMs));
 }
 
 /**
@@ -89,9 +91,11 @@ export async function appendEntryAsync(stateDir: string, lines: readonly string[
     try {
       const bytes = Buffer.from(formatEntry(at, lines), 'utf8');
       const { bytesWritten } = await handle.write(bytes);
-      if (bytesWritten !== bytes.length) throw new Error(`${file}: short write (${bytesWritten} of ${bytes.length} bytes)`);
-      await handle.sync();
-      size = (await handle.stat()).size;
+      if (bytesWritten !== bytes.length) throw shortAppendError(file, bytesWritten, bytes.length, takeBackShortAppend(handle.fd, file, bytes, bytesWritten));
+      size = await afterWriteAsync(async () => {
+        await handle.sync();
+        return (await handle.stat()).size;
+      });
     } finally {
       await handle.close();
     }
@@ -99,7 +103,33 @@ export async function appendEntryAsync(stateDir: string, lines: readonly string[
     release();
   }
   recordOwnWrite(file);
-  if (size > budget || pendingJournal(stateDir)) compactWorkLog(stateDir, budget, 0);
+  if (size > budget || pendingJournal(stateDir)) afterWrite(() => compactWorkLog(stateDir, budget, 0));
+}
+
+/** Errors appendEntry threw once its entry was in the log (its compaction's): the entry must not be appended again. */
+const thrownAfterWrite = new WeakSet<object>();
+
+function afterWrite<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (typeof err === 'object' && err !== null) thrownAfterWrite.add(err);
+    throw err;
+  }
+}
+
+async function afterWriteAsync<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (typeof err === 'object' && err !== null) thrownAfterWrite.add(err);
+    throw err;
+  }
+}
+
+/** Whether an error of appendEntry or appendEntryAsync came after its entry was written (so it is in the log). */
+export function entryWasWritten(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && thrownAfterWrite.has(err);
 }
 
 const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?/;

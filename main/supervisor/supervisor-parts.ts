@@ -83,7 +83,7 @@ export function buildParts(options: SupervisorOptions): SupervisorParts {
 
   // session/
   const sessions = new SessionSet(home, clock);
-  const store = new SessionStore({ home, clock, loaded: (stateDir) => sessions.byStateDir(stateDir) ?? null });
+  const store = new SessionStore({ home, clock, scheduler, loaded: (stateDir) => sessions.byStateDir(stateDir) ?? null });
   const moves = new SessionTransitions(clock, store, emit);
   const direct = options.direct ?? new DirectBackend({ runDir: path.join(home, 'run') });
   const tmux = options.tmux === undefined ? new TmuxBackend() : options.tmux;

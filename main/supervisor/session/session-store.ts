@@ -4,27 +4,48 @@
 // process (test/lint/session-file-writers.test.ts). A write that fails is never ignored: it is reported
 // once per distinct failure (the session needs attention: `state-unwritable`, with the path and the
 // OS error), recorded in the Mori home with the intent that was meant (state-problems.ts), and
-// cleared by the next write that succeeds: this supervisor's, or the next one's first when this one
-// ended before (that write carries the recorded intent into session.json). A state file that is not a plain file of its state dir (a
+// cleared by the next write that succeeds. A state file that is not a plain file of its state dir (a
 // symlink, a FIFO, a hard link: state-file-guard.ts) is `state-invalid` rather than unwritable: the
 // person has to look at that file. Work-log entries never wait on the event loop: when a compaction
-// holds the log, the entry is appended asynchronously, after any entry still waiting. Runs in the
-// supervisor's process.
+// holds the log, the entry is appended asynchronously, after any entry still waiting. What could
+// not be written is not dropped: the changes of session.json it could not take and the work-log
+// entries it could not append are held in memory and tried again every STATE_RETRY_MS (a disk given
+// space again, a dir made writable), the changes replayed onto the file as it is then, the entries
+// appended in order with their own times; the next write then clears the problem, also one an
+// earlier supervisor recorded (its pending intent written first). Runs in the supervisor's process.
 import { SessionRecord } from '../../../common/session.js';
 import { ok, type Result } from '../../../common/result.js';
 import { background } from '../../background.js';
-import type { PowerClock } from '../../power/clock.js';
+import { systemScheduler, type Cancel, type PowerClock, type Scheduler } from '../../power/clock.js';
 import { readSessionFile, sessionFilePath, updateSessionFile, updateSessionFileAsync, type SessionChange } from '../../state/session-file.js';
 import { stateFileDefect, UnsafeStateFile } from '../../state/state-file-guard.js';
-import { appendEntry, appendEntryAsync, WORK_LOG_BUDGET_BYTES } from '../../state/work-log.js';
+import { appendEntry, appendEntryAsync, entryHeading, entryWasWritten, WORK_LOG_BUDGET_BYTES } from '../../state/work-log.js';
 import { CompactionBusy } from '../../state/work-log-lock.js';
 import { Emitter } from './emitter.js';
 import type { SessionRuntime } from './session-runtime.js';
 import { clearStateProblem, readStateProblem, recordStateProblem, type StateProblemReason } from './state-problems.js';
 
+/**
+ * A state write that failed is tried again this often while it keeps failing: a disk given space
+ * again is seen within seconds, and a try is one small write per failing session.
+ */
+export const STATE_RETRY_MS = 5_000;
+/**
+ * Work-log entries held per session while its log cannot be written; past this the oldest are
+ * dropped and counted. An interruption is two or three entries: hours of a crash loop fit.
+ */
+export const HELD_ENTRIES_MAX = 200;
+
+interface HeldEntry {
+  at: Date;
+  line: string;
+}
+
 export interface SessionStoreOptions {
   home: string;
   clock: PowerClock;
+  /** Times the retries of failed writes; the system's by default. */
+  scheduler?: Scheduler;
   /** The loaded session whose state dir this is, if any: its memory takes the changes written by update(). */
   loaded: (stateDir: string) => SessionRuntime | null;
 }
@@ -34,10 +55,17 @@ export class SessionStore {
   private readonly failing = new Map<string, string>();
   /** The intent in memory that session.json could not be given, by id. */
   private readonly pending = new Map<string, SessionRecord['intent']>();
-  /** Sessions whose session.json this supervisor has written: a record left by an earlier one is settled. */
-  private readonly written = new Set<string>();
   /** Entries being appended asynchronously, by id: later entries of the session queue behind them. */
   private readonly deferred = new Map<string, Promise<void>>();
+  /** Changes session.json could not take, by id, oldest first: replayed onto the file by the next write. */
+  private readonly unsaved = new Map<string, SessionChange[]>();
+  /** Work-log entries not appended, by id, oldest first, and how many were dropped past HELD_ENTRIES_MAX. */
+  private readonly held = new Map<string, { entries: HeldEntry[]; dropped: number; why: string }>();
+  /** The sessions with something to write again, and the timer of the next try. */
+  private readonly retrying = new Map<string, SessionRuntime>();
+  private retryTimer: Cancel | null = null;
+  /** Sessions whose problem on record (an earlier supervisor's) this store has taken over, by id. */
+  private readonly adopted = new Set<string>();
 
   private readonly unwritable = new Emitter<[rt: SessionRuntime, message: string, reason: StateProblemReason]>();
   /** A state file of `rt` could not be written; told once per distinct failure. */
@@ -53,25 +81,35 @@ export class SessionStore {
   /** Re-reads session.json (the person or `mori` may have changed it); keeps what is known when it cannot. */
   reload(rt: SessionRuntime): void {
     const r = readSessionFile(rt.stateDir);
-    if (r.ok) rt.setSession(r.value);
+    if (!r.ok) return;
+    try {
+      // What the file could not take yet still holds.
+      rt.setSession(replay(this.unsaved.get(rt.id) ?? [], r.value));
+    } catch {
+      rt.setSession(r.value);
+    }
   }
 
   /**
    * Changes session.json. On failure the change still holds in memory (the supervisor acts on what it
-   * meant), the failure is reported, and a changed intent is kept in the Mori home. Returns whether
-   * the file was written.
+   * meant), the failure is reported, a changed intent is kept in the Mori home, and the change is
+   * held to be replayed by the next write (a try every STATE_RETRY_MS). Returns whether the file was
+   * written.
    */
   write(rt: SessionRuntime, change: (s: SessionRecord) => SessionRecord): boolean {
-    // A problem an earlier supervisor recorded and did not live to clear: its intent (in memory since
-    // the load, session-set.ts) goes into the file with this first write, and the record with it.
-    const inherited = this.written.has(rt.id) ? null : readStateProblem(this.options.home, rt.id);
-    const intent = inherited?.pendingIntent ?? null;
-    const r = updateSessionFile(rt.stateDir, intent === null ? change : (s) => change({ ...s, intent }));
+    return this.writeFile(rt, change, true);
+  }
+
+  private writeFile(rt: SessionRuntime, change: (s: SessionRecord) => SessionRecord, keep: boolean): boolean {
+    this.adopt(rt);
+    const unsaved = this.unsaved.get(rt.id) ?? [];
+    // The changes the file could not take before go first, onto the file as it is now.
+    const r = updateSessionFile(rt.stateDir, (s) => change(replay(unsaved, s)));
     if (r.ok) {
-      this.written.add(rt.id);
       rt.setSession(r.value);
       this.pending.delete(rt.id);
-      this.succeeded(rt, 'session', inherited !== null);
+      this.unsaved.delete(rt.id);
+      this.succeeded(rt, 'session');
       return true;
     }
     try {
@@ -79,6 +117,9 @@ export class SessionStore {
     } catch {
       // the change itself is invalid: nothing better to hold than what was there
     }
+    // A try again (not `keep`) is already among them.
+    if (keep) this.unsaved.set(rt.id, [...unsaved, change]);
+    this.retryLater(rt);
     // What session.json should say but does not: the next supervisor honours it.
     this.pending.set(rt.id, rt.session.intent);
     // A session.json that is not a plain file (a FIFO, a symlink) is invalid, not merely unwritable.
@@ -103,29 +144,65 @@ export class SessionStore {
   }
 
   /**
-   * Appends a work-log entry. Returns whether it was written or queued; a queued entry that fails is
+   * Appends a work-log entry. Returns whether it was written or queued (behind an entry being
+   * appended, or held while the log cannot be written); a queued entry that fails is held and
    * reported like any other failure.
    */
   log(rt: SessionRuntime, line: string): boolean {
+    this.adopt(rt);
     const at = new Date(this.options.clock.wallMs());
-    if (!this.deferred.has(rt.id)) {
+    if (!this.deferred.has(rt.id) && !this.held.has(rt.id)) {
       try {
         appendEntry(rt.stateDir, [line], at, WORK_LOG_BUDGET_BYTES, false);
         this.succeeded(rt, 'log');
         return true;
       } catch (err) {
         if (!(err instanceof CompactionBusy)) {
+          if (!entryWasWritten(err)) this.hold(rt, { at, line }, err);
           this.logFailed(rt, err);
           return false;
         }
       }
     }
-    const queued = (this.deferred.get(rt.id) ?? Promise.resolve())
-      .then(() => appendEntryAsync(rt.stateDir, [line], at))
-      .then(
-        () => this.succeeded(rt, 'log'),
-        (err: unknown) => this.logFailed(rt, err),
-      );
+    this.enqueue(rt, async () => {
+      // Behind entries held: this one waits its turn, so the log keeps their order.
+      if (this.held.has(rt.id)) return this.hold(rt, { at, line }, null);
+      try {
+        await appendEntryAsync(rt.stateDir, [line], at);
+        this.succeeded(rt, 'log');
+      } catch (err) {
+        if (!entryWasWritten(err)) this.hold(rt, { at, line }, err);
+        this.logFailed(rt, err);
+      }
+    });
+    return true;
+  }
+
+  /**
+   * Takes over the problem an earlier supervisor recorded for `rt` and did not see cleared: its
+   * pending intent is held as a change session.json has yet to take (replayed by the next write, as
+   * the session runs on it already), and its failure stands until a write of this store succeeds,
+   * which then clears the record.
+   */
+  private adopt(rt: SessionRuntime): void {
+    if (this.adopted.has(rt.id)) return;
+    this.adopted.add(rt.id);
+    const problem = readStateProblem(this.options.home, rt.id);
+    if (problem === null || this.failure(rt) !== null) return;
+    const intent = problem.pendingIntent;
+    if (intent === null) {
+      this.failing.set(`${rt.id}:log`, problem.message);
+      return;
+    }
+    this.unsaved.set(rt.id, [(s) => ({ ...s, intent }), ...(this.unsaved.get(rt.id) ?? [])]);
+    this.pending.set(rt.id, intent);
+    this.failing.set(`${rt.id}:session`, problem.message);
+    this.retryLater(rt);
+  }
+
+  /** Runs `step` after the session's entries being appended, as one of them. */
+  private enqueue(rt: SessionRuntime, step: () => Promise<void>): void {
+    const queued = (this.deferred.get(rt.id) ?? Promise.resolve()).then(step);
     this.deferred.set(rt.id, queued);
     background(
       queued.finally(() => {
@@ -133,7 +210,68 @@ export class SessionStore {
       }),
       `appending to the work log of ${rt.stateDir}`,
     );
-    return true;
+  }
+
+  /** Keeps an entry that could not be appended (`err`: why, null when it only queued behind others). */
+  private hold(rt: SessionRuntime, entry: HeldEntry, err: unknown): void {
+    const h = this.held.get(rt.id) ?? { entries: [], dropped: 0, why: '' };
+    h.entries.push(entry);
+    if (h.entries.length > HELD_ENTRIES_MAX) {
+      h.entries.shift();
+      h.dropped += 1;
+    }
+    if (err !== null && h.why === '') h.why = (err as Error).message;
+    this.held.set(rt.id, h);
+    this.retryLater(rt);
+  }
+
+  /** Appends the held entries in order, then a note of why they are late; stops at the first that fails. */
+  private async appendHeld(rt: SessionRuntime): Promise<void> {
+    const h = this.held.get(rt.id);
+    if (!h) return;
+    const count = h.entries.length + h.dropped;
+    const first = h.entries[0]?.at;
+    while (h.entries.length > 0) {
+      const e = h.entries[0]!;
+      try {
+        await appendEntryAsync(rt.stateDir, [e.line], e.at);
+      } catch (err) {
+        if (entryWasWritten(err)) h.entries.shift();
+        this.logFailed(rt, err);
+        return;
+      }
+      h.entries.shift();
+    }
+    this.held.delete(rt.id);
+    const lost = h.dropped > 0 ? ` (the ${h.dropped} oldest were dropped, past ${HELD_ENTRIES_MAX} held)` : '';
+    const since = first ? ` since ${entryHeading(first)}` : '';
+    this.log(rt, `STATE WRITTEN LATE - ${count} entr${count === 1 ? 'y' : 'ies'} above could not be written${since}${lost}: ${h.why}`);
+  }
+
+  /** Tries the session's failed writes again after STATE_RETRY_MS. */
+  private retryLater(rt: SessionRuntime): void {
+    this.retrying.set(rt.id, rt);
+    this.retryTimer ??= (this.options.scheduler ?? systemScheduler).after(STATE_RETRY_MS, () => this.retry());
+  }
+
+  private retry(): void {
+    this.retryTimer = null;
+    const due = [...this.retrying.values()];
+    this.retrying.clear();
+    for (const rt of due) {
+      // A session removed or moved meanwhile: what it held goes with it.
+      if (this.options.loaded(rt.stateDir) !== rt) {
+        this.unsaved.delete(rt.id);
+        this.held.delete(rt.id);
+        continue;
+      }
+      if (this.unsaved.has(rt.id)) this.writeFile(rt, (s) => s, false);
+      if (this.held.has(rt.id)) {
+        this.enqueue(rt, () => this.appendHeld(rt));
+        this.retrying.set(rt.id, rt);
+      }
+    }
+    if (this.retrying.size > 0) this.retryTimer ??= (this.options.scheduler ?? systemScheduler).after(STATE_RETRY_MS, () => this.retry());
   }
 
   private logFailed(rt: SessionRuntime, err: unknown): void {
@@ -141,8 +279,8 @@ export class SessionStore {
     this.failed(rt, 'log', `${(err as Error).message} (appending to the work log of ${rt.stateDir})`, reason);
   }
 
-  private succeeded(rt: SessionRuntime, file: 'session' | 'log', inherited = false): void {
-    if (!this.failing.delete(`${rt.id}:${file}`) && !inherited) return;
+  private succeeded(rt: SessionRuntime, file: 'session' | 'log'): void {
+    if (!this.failing.delete(`${rt.id}:${file}`)) return;
     if (this.failure(rt) === null) clearStateProblem(this.options.home, rt.id);
   }
 
@@ -161,4 +299,9 @@ export class SessionStore {
     if (recorded !== null) process.stderr.write(`mori: ${rt.name}: cannot record that its state is unwritable either: ${recorded}\n`);
     if (known !== message) this.unwritable.fire(rt, message, reason);
   }
+}
+
+/** The changes session.json could not take, applied in order onto `s`. */
+function replay(changes: readonly SessionChange[], s: SessionRecord): SessionRecord {
+  return changes.reduce((acc, c) => SessionRecord.parse(c(acc)), s);
 }

@@ -57,7 +57,10 @@ export class SessionTransitions {
     // A running agent runs on and keeps its state (sleep and exits still apply); the event, the
     // record in the Mori home and `mori ls` say what is wrong.
     if (rt.terminal === null && !this.move(rt, 'attention')) return;
-    if (rt.state === 'attention') rt.noteAttention(reason, message);
+    // An attention for something else (a crash loop, a missing program) stays what the person must
+    // act on: a write failing since is said by this event and the state problem `mori ls` shows.
+    const why = rt.attentionMessage;
+    if (rt.state === 'attention' && (why === null || why.reason === 'state-unwritable' || why.reason === 'state-invalid')) rt.noteAttention(reason, message);
     this.emit({ type: 'session.attention', ...this.base(rt), reason, message });
   }
 

@@ -2,7 +2,10 @@
 // fails on one that breaks it.
 import { describe, expect, it } from 'vitest';
 import {
+  checkCpu,
   checkFootprint,
+  checkLeftovers,
+  checkSessionFiles,
   checkGoesOn,
   checkInterruptions,
   checkNotStuck,
@@ -142,5 +145,47 @@ describe('goes on after a bad file is put back', () => {
     expect(checkGoesOn(restores, new Map([['s0', [5_000]]]), running)).toEqual([expect.stringContaining('did not go on')]);
     const named = new Map([['s0', { state: 'attention', attention: 'launch-failed: /p/.mori/s0/session_state.md: is a named pipe' }]]);
     expect(checkGoesOn(restores, new Map([['s0', [5_000]]]), named)).toEqual([expect.stringContaining('did not go on')]);
+  });
+});
+
+describe('a full disk and the daemon back to idle', () => {
+  it('session files: whole JSON holds; an empty, a torn or a missing session.json fails, a missing backup does not', () => {
+    const ok = [
+      { file: 's/session.json', text: '{"id":"x"}\n', optional: false },
+      { file: 's/session.json.bak', text: null, optional: true },
+    ];
+    expect(checkSessionFiles(ok)).toEqual([]);
+    const bad = [
+      { file: 'a/session.json', text: '', optional: false },
+      { file: 'b/session.json', text: '{"id":"x", "na', optional: false },
+      { file: 'c/session.json', text: null, optional: false },
+      { file: 'c/session.json.bak', text: '', optional: true },
+    ];
+    expect(checkSessionFiles(bad)).toEqual([
+      'a/session.json is empty',
+      expect.stringContaining('b/session.json is not JSON'),
+      'c/session.json is missing',
+      'c/session.json.bak is empty',
+    ]);
+  });
+
+  it('leftovers: a write in flight, or one there before, holds; a new marker or temp file seconds old fails', () => {
+    const before = new Set(['work_log.appending.7.aaaaaaaaaaaa']);
+    const now = [
+      { name: 'work_log.md', ageMs: 60_000, size: 900 },
+      { name: 'work_log.appending.7.aaaaaaaaaaaa', ageMs: 60_000, size: 0 },
+      { name: 'work_log.appending.9.bbbbbbbbbbbb', ageMs: 10, size: 0 },
+      { name: 'session.json.0123456789ab.tmp', ageMs: 50, size: 0 },
+    ];
+    expect(checkLeftovers(before, now)).toEqual([]);
+    const left = [...now, { name: 'work_log.appending.9.cccccccccccc', ageMs: 5_000, size: 0 }, { name: 'session.json.ba9876543210.tmp', ageMs: 3_000, size: 12 }];
+    expect(checkLeftovers(before, left)).toEqual([expect.stringContaining('work_log.appending.9.cccccccccccc (0 bytes'), expect.stringContaining('session.json.ba9876543210.tmp (12 bytes')]);
+  });
+
+  it('cpu: back near the warm-up level holds; well above it, unread, or a process spinning fails', () => {
+    expect(checkCpu(0.04, 0.09, [])).toEqual([]);
+    expect(checkCpu(0.04, 0.2, [])).toEqual([expect.stringContaining('4 % of a core after warm-up → 20 %')]);
+    expect(checkCpu(null, 0.05, [])).toEqual([expect.stringContaining('could not be read (warm-up)')]);
+    expect(checkCpu(0.04, 0.05, [{ what: '123 (parent 1: tmux -C attach-session)', share: 0.97 }])).toEqual(['123 (parent 1: tmux -C attach-session) spinning: 97 % of a core']);
   });
 });

@@ -39,4 +39,11 @@ describe('soak schedule', () => {
     // The reference implementation's first value for seed 1, so a seed means the same everywhere.
     expect(mulberry32(1)()).toBeCloseTo(0.6270739405881613, 12);
   });
+
+  it('never draws a kind this run cannot inject, and draws a full disk where it can', () => {
+    expect(schedule(7, 2_000, 20, ['disk-full']).some((f) => f.kind === 'disk-full')).toBe(false);
+    const full = schedule(7, 2_000, 20).filter((f) => f.kind === 'disk-full');
+    expect(full.length).toBeGreaterThan(0);
+    expect(full.every((f) => f.holdMs >= 4_000 && f.holdMs <= 8_000)).toBe(true);
+  });
 });

@@ -1,6 +1,7 @@
 // The supervisor's small parts on their own: the agent's environment, the program check, the crash
 // history read back onto awake time, the launch queue surviving a failing job, an impossible
-// lifecycle move reported instead of thrown, and the one definition of a passed verification.
+// lifecycle move reported instead of thrown, an attention kept through a failed state write, and the
+// one definition of a passed verification.
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -115,6 +116,29 @@ describe('SessionTransitions', () => {
     expect(events[0] && 'message' in events[0] && events[0].message).toMatch(/"ran" while the session was stopped/);
     const after = readSessionFile(created.value.stateDir);
     expect(after.ok && after.value.intent).toEqual({ kind: 'attention', reason: 'internal' });
+  });
+
+  it('keeps an attention for another reason when a state write fails after it (a crash loop stays a crash loop)', async () => {
+    const home = path.join(tmp, 'home-loop');
+    const project = path.join(tmp, 'project-loop');
+    mkdirSync(project);
+    const created = await createSession({ projectDir: project, name: 'loop', profile: 'claude', backend: 'direct', home });
+    if (!created.ok) throw new Error(created.message);
+    const file = readSessionFile(created.value.stateDir);
+    const profile = getProfile('claude');
+    if (!file.ok || !profile.ok) throw new Error('setup');
+    const rt = new SessionRuntime(created.value.stateDir, file.value, profile.value, initialRestartState(), () => undefined);
+    const events: SupervisorEvent[] = [];
+    const store = new SessionStore({ home, clock: systemClock, scheduler: { after: () => () => undefined }, loaded: () => rt });
+    const moves = new SessionTransitions(systemClock, store, (e) => events.push(e));
+    store.onUnwritable((r, message, reason) => moves.unwritable(r, message, reason));
+    moves.attention(rt, 'crash-loop', 'the agent crashed 5 times within 10 minutes; not restarting it');
+    expect(rt.attentionMessage?.reason).toBe('crash-loop');
+    // A write that fails since (here a session.json that is not JSON): said, without replacing the reason.
+    writeFileSync(path.join(created.value.stateDir, 'session.json'), '{ not json');
+    expect(store.write(rt, (s) => ({ ...s, lastCheckpoint: null }))).toBe(false);
+    expect(events.at(-1)).toMatchObject({ type: 'session.attention', reason: 'state-unwritable' });
+    expect(rt.attentionMessage?.reason).toBe('crash-loop');
   });
 });
 

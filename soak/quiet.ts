@@ -1,0 +1,94 @@
+// The soak's reading of the daemon at rest, after warm-up and after the run settled: its footprint
+// (the least RSS and fds of samples over a window) and its CPU over the same window (utime + stime
+// from /proc/<pid>/stat), and every other process of the world that used a core's worth over it
+// (an agent or tmux process left spinning). Linux (/proc). Runs in the soak's process.
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, footprint, type World } from './world.js';
+
+/** The window: V8 collects its young generation several times over it, and the agents work a few turns. */
+export const QUIET_MS = 10_000;
+const QUIET_SAMPLES = 20;
+/** A process of the world past this share of one core over the window is spinning: a fake agent's turn is a timer, a tmux server's work a few writes. */
+export const SPINNING_SHARE = 0.3;
+
+export interface Quiet {
+  rssKiB: number;
+  fds: number;
+  /** The daemon's CPU over the window, as a share of one core. */
+  cpu: number;
+  /** Processes of the world (but the daemon) that used more than SPINNING_SHARE of a core. */
+  spinning: { what: string; share: number }[];
+}
+
+let ticksPerSecond: number | null = null;
+
+/** The kernel's clock ticks a second (/proc's unit of CPU time). */
+function clockTicks(): number {
+  if (ticksPerSecond === null) {
+    try {
+      ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+    } catch {
+      ticksPerSecond = 100; // Linux's USER_HZ nearly everywhere
+    }
+  }
+  return ticksPerSecond;
+}
+
+/** The CPU time (utime + stime, in clock ticks) a process has used, or null when it is gone. */
+export function cpuTicks(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // After the command's `)`: state is field 3; utime and stime are fields 14 and 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return null;
+  }
+}
+
+/** Every process of the world, the daemon's children (its tmux control clients, its ptys' agents) among them. */
+function worldPids(world: World, daemon: number): number[] {
+  const p = world.processes();
+  const pids = new Set([...[...p.agents.values()].flat(), ...p.tmux, ...p.daemons]);
+  for (const d of readdirSync('/proc').filter((x) => /^\d+$/.test(x))) {
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === daemon) pids.add(Number(d));
+    } catch {
+      // gone
+    }
+  }
+  pids.delete(daemon);
+  return [...pids];
+}
+
+/**
+ * The daemon at rest: the least RSS and fds of samples over QUIET_MS (one reading catches V8's heap
+ * anywhere between two collections, ±10 % of a 120 MB daemon; the least of many is its floor), its
+ * CPU over the window, and the world's processes that spun meanwhile. Null when the daemon is gone.
+ */
+export async function quietWindow(world: World, pid: number): Promise<Quiet | null> {
+  const others = worldPids(world, pid);
+  const t0 = Date.now();
+  const cpu0 = cpuTicks(pid);
+  const others0 = new Map(others.map((p) => [p, cpuTicks(p)] as const));
+  let best: { rssKiB: number; fds: number } | null = null;
+  for (let k = 0; k < QUIET_SAMPLES; k++) {
+    await new Promise((r) => setTimeout(r, QUIET_MS / QUIET_SAMPLES));
+    const f = footprint(pid);
+    if (f) best = best ? { rssKiB: Math.min(best.rssKiB, f.rssKiB), fds: Math.min(best.fds, f.fds) } : f;
+  }
+  const cpu1 = cpuTicks(pid);
+  const seconds = (Date.now() - t0) / 1000;
+  if (best === null || cpu0 === null || cpu1 === null) return null;
+  const share = (a: number, b: number): number => (b - a) / clockTicks() / seconds;
+  const spinning = others.flatMap((p) => {
+    const a = others0.get(p);
+    const b = cpuTicks(p);
+    if (a === null || a === undefined || b === null) return [];
+    const s = share(a, b);
+    return s > SPINNING_SHARE ? [{ what: describe(p), share: Math.round(s * 100) / 100 }] : [];
+  });
+  return { ...best, cpu: Math.round(share(cpu0, cpu1) * 1000) / 1000, spinning };
+}
