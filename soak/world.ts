@@ -1,6 +1,7 @@
 // The soak's world: a temp root with its own MORI_HOME, TMPDIR, tmux socket and one git project per
-// session (the fake agent in soak mode behind the claude profile, half on tmux, half direct), the
-// daemon started and stopped through the real `mori`, and what runs now found in /proc.
+// session (the fake agent in soak mode behind the claude profile, half on tmux, half direct; one
+// project on a small tmpfs of its own where one can be mounted), the daemon started and stopped
+// through the real `mori`, and what runs now found in /proc.
 // Runs in the soak's own Node process (Linux: /proc).
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
