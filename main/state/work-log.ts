@@ -35,16 +35,8 @@ export function entryHeading(at: Date): string {
 }
 
 /** The exact bytes of one entry. Starts with a newline so it never joins a last line without one. */
-/**
- * An entry quotes what an agent wrote (a broken session.json's parse error names its bytes): a NUL or
- * ESC in the log would make the agent's tools take it for a binary file, or move a terminal that
- * prints it. Control characters but tab are written as `\xHH`.
- */
-const controlsEscaped = (line: string): string =>
-  line.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
-
 export function formatEntry(at: Date, lines: readonly string[]): string {
-  const body = lines.flatMap((l) => l.split(/\r\n|\r|\n/)).map((l) => `- ${controlsEscaped(l)}`);
+  const body = lines.flatMap((l) => l.split(/\r\n|\r|\n/)).map((l) => `- ${l}`);
   return `\n## ${entryHeading(at)}\n${body.join('\n')}\n`;
 }
 
