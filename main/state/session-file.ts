@@ -11,6 +11,7 @@ import { copyFileSync, linkSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import { SESSION_SCHEMA_VERSION, SessionRecord, type SessionRecordInput } from '../../common/session.js';
 import { fail, ok, type Result } from '../../common/result.js';
+import { visibleText } from '../../common/visible-text.js';
 import { fsyncDir, fsyncDirAsync, tempNameFor, unlinkQuietly, writeTemp, writeTempSync } from './atomic-write.js';
 import { recordOwnWrite } from './own-writes.js';
 import { assertPlainStateFile, readRegularFileSync, UnsafeStateFile } from './state-file-guard.js';
@@ -37,7 +38,9 @@ export function parseSessionFile(file: string, text: string): Result<SessionReco
   try {
     json = JSON.parse(text);
   } catch (err) {
-    return fail('unreadable', `${file}: not valid JSON (${(err as Error).message})`);
+    // The parser's message quotes the file's bytes (an agent's): a NUL or ESC in it would go on into
+    // the work log and every listing, so they are said as escapes.
+    return fail('unreadable', `${file}: not valid JSON (${visibleText((err as Error).message)})`);
   }
   const version = (json as { schemaVersion?: unknown } | null)?.schemaVersion;
   if (typeof version === 'number' && version > SESSION_SCHEMA_VERSION) {
