@@ -78,14 +78,14 @@ export class SessionStartup {
     };
     switch (action.kind) {
       case 'reattach': {
-        // A sleep or network loss logged by the previous supervisor and never answered (it ended
-        // before the wake's or the network's resume): the agent is still there, but maybe idle since;
-        // that resume runs now (a network still down interrupts it again).
+        // A sleep logged by the previous supervisor and never answered (it ended before the wake's
+        // resume): the agent is still there, but maybe idle since; the wake's resume runs now. Not a
+        // network loss: that waits for the network's return, which this supervisor's probe tells.
         const intent = rt.session.intent;
-        const pending = intent.kind === 'interrupted' && (intent.reason === 'sleep' || intent.reason === 'network') ? intent.reason : null;
+        const pending = intent.kind === 'interrupted' && intent.reason === 'sleep' ? intent.reason : null;
         if (await this.ports.launcher.reattach(rt)) {
           // Beside the other sessions' start, not in front of it: its checks take their own time.
-          if (pending !== null && rt.terminal !== null) background(this.ports.resumer.resume(rt, pending, null, { asked }), `resuming ${rt.name} after the ${pending === 'sleep' ? 'sleep' : 'network loss'}`);
+          if (pending !== null && rt.terminal !== null) background(this.ports.resumer.resume(rt, pending, null, { asked }), `resuming ${rt.name} after the sleep`);
           return;
         }
         return later('the relaunch', () => this.ports.resumer.resume(rt, 'app-exit', null, { asked }));
