@@ -20,22 +20,13 @@ import {
   statAgentFile,
 } from '../../../main/os/agent-file.js';
 import { tempDir } from '../../../testkit/mori-cli.js';
+import { quickly } from '../../support/quickly.js';
 
 function mkfifo(file: string): void {
   const r = spawnSync('mkfifo', [file], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`mkfifo ${file}: ${r.stderr}`);
 }
 
-/** Resolves within `ms` or fails: a reader that waits on a FIFO would never settle. */
-async function quickly<T>(p: Promise<T>, ms = 1_000): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`still waiting after ${ms} ms`)), ms)));
-  try {
-    return await Promise.race([p, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 function refused(v: unknown, file: string, problem: AgentFileError['problem']): void {
   expect(v).toBeInstanceOf(AgentFileError);

@@ -16,6 +16,7 @@ import type { UsageRecord } from '../../../../main/agents/usage/usage-record.js'
 import { queryWalDatabase } from '../../../../main/agents/usage/wal-database.js';
 import { isAgentFileError } from '../../../../main/os/agent-file.js';
 import { tempDir } from '../../../../testkit/mori-cli.js';
+import { quickly } from '../../../support/quickly.js';
 
 const FIXTURE = path.join(import.meta.dirname, '../../..', 'support', 'fixtures', 'usage', 'opencode');
 interface Reported {
@@ -36,16 +37,6 @@ const sum = (rs: readonly Reported[]): Record<string, number> => ({
   cacheWrite: rs.reduce((n, r) => n + r.cacheWrite, 0),
 });
 
-/** Resolves within `ms` or fails: a reader that waits on a FIFO would never settle. */
-async function quickly<T>(p: Promise<T>, ms = 5_000): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`still waiting after ${ms} ms`)), ms)));
-  try {
-    return await Promise.race([p, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 function mkfifo(file: string): void {
   const r = spawnSync('mkfifo', [file], { encoding: 'utf8' });
@@ -135,10 +126,10 @@ describe('opencode usage', () => {
       writeFileSync(`${db}.saved`, saved);
       rmSync(planted);
       make(planted);
-      const got = await quickly(new OpencodeUsageStore(db).requests(sessions.main));
+      const got = await quickly(new OpencodeUsageStore(db).requests(sessions.main), 5_000);
       expect(isAgentFileError(got) && [got.file, got.problem]).toEqual([planted, problem]);
       // The daemon's reader, which had read the database before: the refusal said, nothing else read.
-      await quickly(held.refresh({ agentSessionId: sessions.main, cwd }));
+      await quickly(held.refresh({ agentSessionId: sessions.main, cwd }), 5_000);
       expect(held.problem).toContain(planted);
       expect(held.tally.total()).toMatchObject(all);
       const fresh = await tally(sessions.main);
