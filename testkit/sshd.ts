@@ -48,6 +48,7 @@ export class SshServer {
       const r = spawnSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'mori-test', '-f', file], { encoding: 'utf8' });
       if (r.status !== 0) throw new Error(`ssh-keygen failed: ${r.stderr}`);
     };
+    mkdirSync(path.join(d, 'home'));
     keygen(path.join(d, 'host_key'));
     keygen(path.join(d, 'id'));
     writeFileSync(path.join(d, 'authorized_keys'), readFileSync(path.join(d, 'id.pub')));
@@ -69,6 +70,9 @@ export class SshServer {
         'PubkeyAuthentication yes',
         `AllowUsers ${this.user}`,
         'LogLevel ERROR',
+        // The login's HOME is the test's own empty dir: the shell sshd starts reads no ~/.bashrc or
+        // ~/.profile of this machine's user (one that waits on a stale lock hung every login here).
+        `SetEnv HOME=${path.join(d, 'home')}`,
         '',
       ].join('\n'),
     );
