@@ -27,6 +27,8 @@ export interface SoakOptions {
   keep?: boolean;
   /** Written to the daemon's settings.json before `mori up`: a long run kills each session more often than the built-in crash-loop count. */
   crashLoopCount?: number;
+  /** Draw only these kinds (a replay narrowed to the faults that matter); every kind when absent. */
+  kinds?: readonly FaultKind[];
   log?: (line: string) => void;
 }
 
@@ -121,7 +123,8 @@ export async function runSoak(opts: SoakOptions): Promise<Record<string, unknown
 
     // No small disk (not root, or no tmpfs here): its fault is said to be skipped, and never drawn.
     const skipped = world.smallDisk ? SKIPPED : { ...SKIPPED, 'disk-full': world.smallDiskSkipped ?? 'no small disk' };
-    const plan = schedule(opts.seed, opts.faults ?? MINUTES_SCHEDULE, opts.sessions, world.smallDisk ? [] : ['disk-full']);
+    const left: FaultKind[] = [...(world.smallDisk ? [] : (['disk-full'] as const)), ...FAULT_KINDS.filter((k) => opts.kinds !== undefined && !opts.kinds.includes(k))];
+    const plan = schedule(opts.seed, opts.faults ?? MINUTES_SCHEDULE, opts.sessions, left);
     const stopAt = opts.minutes !== undefined ? Date.now() + opts.minutes * 60_000 : Infinity;
     for (const f of plan) {
       if (Date.now() >= stopAt) break;
@@ -181,7 +184,7 @@ export async function runSoak(opts: SoakOptions): Promise<Record<string, unknown
       faultKinds,
       skipped,
       sessions: opts.sessions,
-      settings: { crashLoopCount: opts.crashLoopCount ?? 'built-in' },
+      settings: { crashLoopCount: opts.crashLoopCount ?? 'built-in', ...(opts.kinds !== undefined ? { kinds: opts.kinds } : {}) },
       violations,
       pass,
       figures: {
