@@ -72,14 +72,16 @@ export interface LaunchRequest {
   restartedBecause?: string | null;
   /** The session was just handed to this agent's profile (resume/handoff.ts): the old agent was running or not, as it was. */
   handedOff?: boolean;
+  /** A follow-up on a resume already said (resume-journal.ts): noted, not said again. */
+  followUp?: boolean;
 }
 
 /** Where a relaunch says it resumes the session (resume/resume-journal.ts, the one writer of it). */
 export interface LaunchJournal {
   /** The resume has begun with the agent launched as `launch`. */
-  resuming(rt: SessionRuntime, launch: LaunchKind): void;
+  resuming(rt: SessionRuntime, launch: LaunchKind, followUp?: boolean): void;
   /** The SESSION RESUMED entry saying `what` was done, then, when `then` allows, `session.resumed`. */
-  resumed(rt: SessionRuntime, reason: InterruptReason, context: ResumeContext | null, what: string, launch: LaunchKind, then: () => boolean): void;
+  resumed(rt: SessionRuntime, reason: InterruptReason, context: ResumeContext | null, what: string, launch: LaunchKind, then: () => boolean, followUp?: boolean): void;
 }
 
 /** What launching and adopting an agent uses. */
@@ -151,7 +153,7 @@ export class AgentLauncher {
     if (!ready.ok) return moves.attention(rt, 'sandbox-unavailable', ready.message);
     // A hand-off may come while the old agent's run was the session's state (running): it is taken up, not launched anew.
     if (!moves.move(rt, req.reason === null && req.handedOff !== true ? 'launch' : 'resume')) return;
-    if (req.reason !== null) this.ports.journal.resuming(rt, kind);
+    if (req.reason !== null) this.ports.journal.resuming(rt, kind, req.followUp === true);
     const { backend, note } = await this.backendFor(rt.session.backend);
     const size = this.ports.size ?? DEFAULT_SIZE;
     const launchedAt = this.ports.clock.wallMs();
@@ -211,7 +213,7 @@ export class AgentLauncher {
       return;
     }
     const restarted = req.restartedBecause ? `${req.restartedBecause}: restarted; ` : '';
-    this.ports.journal.resumed(rt, req.reason, req.context, `${restarted}${words}${note}`, kind, adopt);
+    this.ports.journal.resumed(rt, req.reason, req.context, `${restarted}${words}${note}`, kind, adopt, req.followUp === true);
   }
 
   /** Adopts the tmux session a previous supervisor left running. False when it could not be opened. */

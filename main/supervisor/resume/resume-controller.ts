@@ -34,6 +34,8 @@ export interface ResumeOptions {
   asked?: boolean;
   /** A limited agent was seen at work past its reset: it continued by itself, so nothing is typed. */
   continuedByItself?: boolean;
+  /** A second look after a resume already said (its retries ran out, still stuck): what it does is noted, not said as another resume. */
+  followUp?: boolean;
 }
 
 /** What the resume path uses. */
@@ -83,7 +85,8 @@ export class ResumeController {
       intent: rt.session.intent.kind,
       agentRunning: rt.terminal !== null,
       verifyEnabled: ports.verify ?? true,
-      checksGiven: (context?.checks ?? null) !== null,
+      // A follow-up acts on what the resume before it verified.
+      checksGiven: (context?.checks ?? null) !== null || options.followUp === true,
     });
     if (plan.kind === 'skip') return;
     const gen = rt.takeCharge();
@@ -102,7 +105,8 @@ export class ResumeController {
     }
     const resumed: ResumeContext = { awayMs: context?.awayMs ?? null, checks };
     const run = rt.run;
-    if (run === null) return this.relaunch(rt, reason, resumed, gen);
+    const followUp = options.followUp === true;
+    if (run === null) return this.relaunch(rt, reason, resumed, gen, null, followUp);
     if (reason === 'usage-limit') {
       const live = (): boolean => gen === rt.generation && rt.run === run && !ports.machine.shuttingDown;
       if (options.continuedByItself === true) {
@@ -131,9 +135,9 @@ export class ResumeController {
       run.nudgedAt !== null,
       stuckAfter,
     );
-    if (action.kind === 'restart' || action.kind === 'relaunch') return this.restartAgent(rt, reason, resumed, gen, action.why);
+    if (action.kind === 'restart' || action.kind === 'relaunch') return this.restartAgent(rt, reason, resumed, gen, action.why, followUp);
     if (!ports.moves.move(rt, 'resume')) return;
-    this.ports.journal.resuming(rt, run.launch);
+    this.ports.journal.resuming(rt, run.launch, followUp);
     if (action.kind === 'nudge') {
       const notice = pendingRollbackNotice(rt.stateDir);
       const plain = rt.profile.nudge({ projectDir: rt.projectDir, name: rt.name });
@@ -141,7 +145,7 @@ export class ResumeController {
       // The action is issued here; its confirmation (the agent echoes the text and goes busy) takes
       // the agent's own time, so it goes on beside the next session's resume, not in front of it.
       if (nudge !== null) {
-        const typing = this.nudge(rt, reason, resumed, gen, nudge, stuckAfter, notice);
+        const typing = this.nudge(rt, reason, resumed, gen, nudge, stuckAfter, notice, followUp);
         this.nudging.add(typing);
         void typing.finally(() => this.nudging.delete(typing)).catch(() => undefined);
         return background(typing, `nudging ${rt.name}`);
@@ -153,11 +157,11 @@ export class ResumeController {
       what = 'agent still running, retrying a request by itself: left to it';
       this.watchRetrying(rt, reason);
     }
-    this.resumed(rt, reason, resumed, what);
+    this.resumed(rt, reason, resumed, what, followUp);
   }
 
   /** Types the nudge and acts on what came of it: resumed, left to its own retries, or restarted. */
-  private async nudge(rt: SessionRuntime, reason: InterruptReason, resumed: ResumeContext, gen: number, text: string, stuckAfter: number, notice: RollbackNotice | null): Promise<void> {
+  private async nudge(rt: SessionRuntime, reason: InterruptReason, resumed: ResumeContext, gen: number, text: string, stuckAfter: number, notice: RollbackNotice | null, followUp: boolean): Promise<void> {
     const { ports } = this;
     const run = rt.run;
     const activity = rt.activity;
@@ -166,30 +170,30 @@ export class ResumeController {
       // The supervisor began to stop while the nudge was being typed, and the agent took it: said and
       // kept, so the next supervisor (which finds this agent still running) does not nudge it again.
       ports.store.write(rt, (s) => (s.intent.kind === 'interrupted' && s.intent.reason === reason ? { ...s, intent: { kind: 'running' } } : s));
-      this.ports.journal.resumed(rt, reason, resumed, `agent still running, ${activity}: nudged to continue as the supervisor stopped`, run.launch, () => false);
+      this.ports.journal.resumed(rt, reason, resumed, `agent still running, ${activity}: nudged to continue as the supervisor stopped`, run.launch, () => false, followUp);
       return;
     }
     if (run === null || gen !== rt.generation || rt.run !== run || ports.machine.shuttingDown) return;
     if (outcome.kind === 'not-submitted') {
-      return this.restartAgent(rt, reason, resumed, gen, `agent still running, ${activity}, but the nudge was not taken (${outcome.why})`);
+      return this.restartAgent(rt, reason, resumed, gen, `agent still running, ${activity}, but the nudge was not taken (${outcome.why})`, followUp);
     }
     if (outcome.kind === 'agent-retrying') {
       this.watchRetrying(rt, reason);
-      return this.resumed(rt, reason, resumed, 'agent still running, retrying a request by itself: left to it');
+      return this.resumed(rt, reason, resumed, 'agent still running, retrying a request by itself: left to it', followUp);
     }
     if (notice !== null) this.clearNotice(rt, notice);
     run.markNudged(ports.clock.monoMs());
     this.watchForStuck(rt, reason, stuckAfter);
-    this.resumed(rt, reason, resumed, `agent still running, ${activity}: nudged to continue`);
+    this.resumed(rt, reason, resumed, `agent still running, ${activity}: nudged to continue`, followUp);
   }
 
   /** The live agent goes on: intent running, the SESSION RESUMED entry, `session.resumed`. */
-  private resumed(rt: SessionRuntime, reason: InterruptReason, resumed: ResumeContext, what: string): void {
+  private resumed(rt: SessionRuntime, reason: InterruptReason, resumed: ResumeContext, what: string, followUp = false): void {
     const { ports } = this;
     const run = rt.run;
     if (run === null) return;
     ports.store.write(rt, (s) => ({ ...s, intent: { kind: 'running' } }));
-    this.ports.journal.resumed(rt, reason, resumed, what, run.launch, () => ports.moves.move(rt, 'ran'));
+    this.ports.journal.resumed(rt, reason, resumed, what, run.launch, () => ports.moves.move(rt, 'ran'), followUp);
   }
 
   /** Verifies the environment; the summary for the log and the prompt, or what went wrong. */
@@ -201,7 +205,7 @@ export class ResumeController {
   }
 
   /** A dead agent: its resume command and id when its record exists, else fresh with the full prompt. */
-  private async relaunch(rt: SessionRuntime, reason: InterruptReason, context: ResumeContext, gen: number, restartedBecause: string | null = null): Promise<void> {
+  private async relaunch(rt: SessionRuntime, reason: InterruptReason, context: ResumeContext, gen: number, restartedBecause: string | null = null, followUp = false): Promise<void> {
     const { ports } = this;
     ports.store.reload(rt);
     // A crash can come before the poll saw the agent's id: one last look, or the resume is lost.
@@ -221,7 +225,7 @@ export class ResumeController {
     });
     if (plan.ok && plan.value.delivers !== undefined) this.clearNotice(rt, plan.value.delivers);
     if (gen !== rt.generation || ports.machine.shuttingDown) return;
-    await this.ports.launcher.launch(rt, plan, { reason, context, gen, restartedBecause });
+    await this.ports.launcher.launch(rt, plan, { reason, context, gen, restartedBecause, followUp });
   }
 
   /** The rollback note was delivered: cleared from session.json (a failure leaves it for the next prompt). */
@@ -230,17 +234,17 @@ export class ResumeController {
   }
 
   /** Restarts a live agent that a resume cannot move (stuck, or a nudge not taken) with its resume command. */
-  private async restartAgent(rt: SessionRuntime, reason: InterruptReason, resumed: ResumeContext, gen: number, why: string): Promise<void> {
+  private async restartAgent(rt: SessionRuntime, reason: InterruptReason, resumed: ResumeContext, gen: number, why: string, followUp: boolean): Promise<void> {
     const { ports } = this;
     const run = rt.run;
-    if (run === null) return this.relaunch(rt, reason, resumed, gen);
+    if (run === null) return this.relaunch(rt, reason, resumed, gen, null, followUp);
     const t = run.terminal;
     this.ports.exits.detach(rt, 'the agent is restarted');
     await t.kill().catch((err: unknown) => ports.store.log(rt, `SESSION NOTE - the stuck agent could not be ended: ${String(err)}`));
     background(t.dispose(), `releasing the terminal of ${rt.name}`);
     if (gen !== rt.generation || ports.machine.shuttingDown) return;
     // The relaunch writes the one SESSION RESUMED entry, saying why the agent was restarted.
-    return this.relaunch(rt, reason, resumed, gen, why);
+    return this.relaunch(rt, reason, resumed, gen, why, followUp);
   }
 
   /**
@@ -258,7 +262,7 @@ export class ResumeController {
           run.terminal.screenText().then((screen) => {
             if (rt.run !== run || this.ports.machine.shuttingDown) return;
             if (isRetrying(screen, rt.profile.typing)) return this.watchRetrying(rt, reason);
-            if (rt.activity === 'error' || rt.activity === 'waiting') background(this.resume(rt, reason, null), `nudging ${rt.name} after its retries`);
+            if (rt.activity === 'error' || rt.activity === 'waiting') background(this.resume(rt, reason, null, { followUp: true }), `nudging ${rt.name} after its retries`);
           }),
           `watching ${rt.name} retry by itself`,
         );
@@ -281,7 +285,7 @@ export class ResumeController {
           run.clearNudge();
           return;
         }
-        background(this.resume(rt, reason, null), `restarting the stuck agent of ${rt.name}`);
+        background(this.resume(rt, reason, null, { followUp: true }), `restarting the stuck agent of ${rt.name}`);
       }),
     );
   }

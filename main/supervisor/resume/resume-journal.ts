@@ -2,13 +2,16 @@
 // pair around a verification (a resume's or one the person asked for), whose results it has the
 // SessionStore record in session.json, `session.resuming`, and the
 // SESSION RESUMED work-log entry with its `session.resumed` event, written once per resume whether
-// the agent went on, was nudged, relaunched or restarted. Runs in the supervisor's process.
+// the agent went on, was nudged, relaunched or restarted. A follow-up on a resume already said (the
+// agent nudged once its own retries ran out, restarted when still stuck after a nudge) is a SESSION
+// NOTE without the events: one interruption, one SESSION RESUMED. Runs in the supervisor's process.
 import type { LaunchKind, SupervisorEvent } from '../../../common/events.js';
 import { fail, type Result } from '../../../common/result.js';
 import type { InterruptReason } from '../../../common/session.js';
 import { verifyChecks, type VerifyReport } from '../../checks/verify-report.js';
 import type { PowerClock } from '../../power/clock.js';
 import { resumeWords } from './resume-words.js';
+import { REASON_WORDS } from '../session/reason-words.js';
 import type { SessionRuntime } from '../session/session-runtime.js';
 import type { SessionStore } from '../session/session-store.js';
 import type { ResumeContext } from '../session/resume-context.js';
@@ -51,15 +54,22 @@ export class ResumeJournal {
   }
 
   /** The resume has begun with the agent launched (or found) as `launch`. */
-  resuming(rt: SessionRuntime, launch: LaunchKind): void {
+  resuming(rt: SessionRuntime, launch: LaunchKind, followUp = false): void {
+    if (followUp) return;
     this.ports.emit({ type: 'session.resuming', ...this.base(rt), launch });
   }
 
   /**
    * The SESSION RESUMED entry (why it was interrupted, what was found, `what` was done), then, when
-   * `then` (the lifecycle move that follows) allows, `session.resumed`.
+   * `then` (the lifecycle move that follows) allows, `session.resumed`. A `followUp` is a note of
+   * what was done after that resume, and no event.
    */
-  resumed(rt: SessionRuntime, reason: InterruptReason, context: ResumeContext | null, what: string, launch: LaunchKind, then: () => boolean = () => true): void {
+  resumed(rt: SessionRuntime, reason: InterruptReason, context: ResumeContext | null, what: string, launch: LaunchKind, then: () => boolean = () => true, followUp = false): void {
+    if (followUp) {
+      this.ports.store.log(rt, `SESSION NOTE - after the resume from ${REASON_WORDS[reason]}: ${what}`);
+      then();
+      return;
+    }
     this.ports.store.log(rt, `SESSION RESUMED - ${resumeWords(reason, context)}; ${what}`);
     if (!then()) return;
     this.ports.emit({ type: 'session.resumed', ...this.base(rt), launch });

@@ -63,7 +63,9 @@ it('an agent retrying by itself gets nothing typed and `send` is refused; once i
   // The countdown ends in the connection-error screen; the watcher then resumes, which nudges.
   await until('the nudge', () => inputs().some((l) => l.startsWith('You were interrupted')), () => workLog('retry'), 30_000);
   // The resume's log line is written once the nudge is confirmed, which can be after the agent read it.
-  await until('the nudge logged', () => /agent still running, error: nudged to continue/.test(workLog('retry')), () => workLog('retry'), 10_000);
+  // A follow-up on the resume already said: a note, not a second SESSION RESUMED for one interruption.
+  await until('the nudge noted', () => /SESSION NOTE - after the resume from network lost: agent still running, error: nudged to continue/.test(workLog('retry')), () => workLog('retry'), 10_000);
+  expect(workLog('retry').match(/SESSION RESUMED - /g)).toHaveLength(1);
   expect(starts()).toHaveLength(1);
 }, 60_000);
 
