@@ -4,6 +4,7 @@
 // holds the program instead, see pane-hold.ts). Runs in the supervisor's process.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
+import { endsWithParent } from '../../os/parent-death.js';
 import { ControlParser, type ControlEvent } from './tmux-protocol.js';
 import { tmuxClientEnv, type TmuxServer } from './tmux-server.js';
 
@@ -40,7 +41,9 @@ export class TmuxControlClient {
   readonly ready: Promise<void> = new Promise((resolve) => (this.markReady = resolve));
 
   constructor(file: string, args: string[], private readonly handlers: ControlClientHandlers) {
-    this.child = spawn(file, args, { env: tmuxClientEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+    // A control client left by a killed supervisor would hold its session's output for no one.
+    const [program, argv] = endsWithParent(file, args);
+    this.child = spawn(program, argv, { env: tmuxClientEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
     this.parser = new ControlParser((e) => this.onEvent(e));
     this.child.stdout?.setEncoding('latin1');
     this.child.stdout?.on('data', (chunk: string) => this.parser.push(chunk));
