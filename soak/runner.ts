@@ -13,7 +13,7 @@ import { checkCpu, checkFootprint, checkGoesOn, checkNotStuck, checkOrphans } fr
 import { quietWindow } from './quiet.js';
 import { FAULT_KINDS, isBadInput, schedule, type Fault, type FaultKind } from './schedule.js';
 import { agentRecords, checkFiles, checkNetworkFaults, checkStateFilesLeft, emptyFindings, fullWorkLog, INVARIANTS, longestBack, unownedHashes, type Findings } from './verdict.js';
-import { describe, World } from './world.js';
+import { describe, footprint, World } from './world.js';
 import { until } from '../testkit/until.js';
 
 export interface SoakOptions {
@@ -38,6 +38,8 @@ export interface FaultDone extends Fault {
   note: string;
 }
 
+/** The daemon's footprint is sampled this often (in faults) for the figures' track. */
+const TRACK_EVERY = 25;
 /** After the last fault, every session must be back (running and writing, limited, or in attention) within this bound. */
 export const SETTLE_BOUND_MS = 120_000;
 /** Warm-up: each session has written this many lines before the first fault and the footprint read. */
@@ -94,6 +96,8 @@ export async function runSoak(opts: SoakOptions): Promise<Record<string, unknown
   const done: FaultDone[] = [];
   const warmDone: FaultDone[] = [];
   const restores: { session: string; file: string; at: number }[] = [];
+  /** The daemon's footprint as the run goes (a sample every TRACK_EVERY faults): a leak climbs with the faults, a cache filling levels off. */
+  const track: { faults: number; daemon: number; rssKiB: number; fds: number }[] = [];
   try {
     log(`soak: seed ${opts.seed}, ${opts.sessions} sessions in ${world.root}`);
     await world.init();
@@ -139,7 +143,12 @@ export async function runSoak(opts: SoakOptions): Promise<Record<string, unknown
       // Two daemons for one home at any moment is a violation however briefly it lasts.
       const daemons = world.processes().daemons;
       if (daemons.length > 1) findings.orphans.push({ session: null, what: `after fault #${f.i}: ${daemons.length} daemons: ${daemons.map(describe).join('; ')}` });
-      if (done.length % 25 === 0) log(`soak: ${done.length} faults`);
+      if (done.length % TRACK_EVERY === 0) {
+        const pid = world.daemonPid();
+        const now = pid === null ? null : footprint(pid);
+        if (pid !== null && now !== null) track.push({ faults: done.length, daemon: pid, ...now });
+        log(`soak: ${done.length} faults; daemon ${pid ?? 'down'} ${now === null ? '' : `RSS ${Math.round(now.rssKiB / 1024)} MB, ${now.fds} fds`}`);
+      }
     }
     const lastFault = done[done.length - 1]?.endAt ?? Date.now();
 
@@ -196,6 +205,7 @@ export async function runSoak(opts: SoakOptions): Promise<Record<string, unknown
         cpuAfter: end?.cpu ?? null,
         daemonBefore: warmPid,
         daemonAfter: endPid,
+        footprintTrack: track,
         longestBackMs: back.ms,
         longestBackSession: back.session,
         settledMs: settled.ms,
