@@ -359,6 +359,9 @@ export function headerAdvice(info: Pick<LiveSession, 'state' | 'activity' | 'int
       return advice('A state file could not be read; fix it, then Restart.', /(session_state|environment)\.md/.test(message ?? '') ? ['open-state-file', 'restart'] : ['restart'], 'bad', { detail: message });
     case 'usage-limit':
       return advice('Usage limit: Mori stopped waiting for it.', ['restart'], 'warn', { detail: message });
+    case 'api-error':
+      // Its agent still runs at its prompt, its screen showing what the API answered; a start would find it running.
+      return advice("The agent kept failing at its API through Mori's nudges while the network answers: its API key or account likely needs you. Fix it, then Restart… the session. Its last output:", [], 'bad', { detail: message, screen: 'last-output' });
     case 'held-by-agent-daemon':
       // The agent's own background service runs the conversation: a resume here would start a copy of it.
       return advice("The agent's own background service holds this conversation. Open it there, or stop it there, then Restart:", ['restart'], 'warn', { detail: message });

@@ -34,6 +34,8 @@ export interface SupervisorOptions {
   activity?: ActivityReading;
   /** A nudged agent still in error this long after is restarted (default STUCK_AFTER_WAKE_MS). */
   stuckAfterWakeMs?: number;
+  /** The pause at its API error before each nudge of an agent left there (default API_ERROR_NUDGE_MS, resume/error-watch.ts); then attention. */
+  apiErrorNudgeMs?: readonly number[];
   size?: TerminalSize;
   /** The longest jitter after a usage limit's reset (default LIMIT_JITTER_MS; tests shorten it), and (tests only) its first or last slot instead of a random one. */
   usageLimit?: { jitterMs?: number; jitterSlot?: JitterSlot };

@@ -23,6 +23,7 @@ import { Handoff } from './resume/handoff.js';
 import { LimitHandoffs } from './resume/limit-handoff.js';
 import { LaunchQueue } from './launch/launch-queue.js';
 import { UsageLimits } from './limits/usage-limits.js';
+import { ErrorWatch } from './resume/error-watch.js';
 import { ResumeController } from './resume/resume-controller.js';
 import { ResumeJournal } from './resume/resume-journal.js';
 import { EventBus } from './session/event-bus.js';
@@ -63,6 +64,8 @@ export interface SupervisorParts {
   queue: LaunchQueue;
   journal: ResumeJournal;
   resumer: ResumeController;
+  /** Nudges an agent left at its API error, then hands it to the person (error-watch.ts). */
+  errors: ErrorWatch;
   handoff: Handoff;
   handBack: HandBack;
   startup: SessionStartup;
@@ -111,6 +114,7 @@ export function buildParts(options: SupervisorOptions): SupervisorParts {
     limits: { report: (rt, signal) => void limits.report(rt, signal), working: (rt) => limits.agentWorking(rt) },
   });
   const resumer = new ResumeController({ home, env, clock, scheduler, machine, store, moves, verify: options.verify, stuckAfterWakeMs: options.stuckAfterWakeMs, launcher, exits, journal, typist, resumePolicy: options.resumePolicy });
+  const errors = new ErrorWatch({ clock, scheduler, machine, store, moves, typist, nudgeMs: options.apiErrorNudgeMs });
   const handoff = new Handoff({ home, env, clock, machine, store, launcher, exits, checkpoints, emit });
   const handBack = new HandBack({ home, env, clock, scheduler, machine, store, launcher, exits, emit });
   // The Supervisor's own: bringing sessions up, removing and renaming them.
@@ -130,7 +134,12 @@ export function buildParts(options: SupervisorOptions): SupervisorParts {
   const limitHandoffs = new LimitHandoffs({ clock, scheduler, env, sessions, store, limits, handoff, handBack, onUsageLimit: options.onUsageLimit });
   events.on((e) => {
     if (e.type === 'session.limited') limitHandoffs.limited(e);
+    // Said as the run's monitor saw it, so the session's run is the one that changed.
+    if (e.type === 'session.activity') {
+      const rt = sessions.find(e.sessionId);
+      if (rt.ok) errors.activity(rt.value, e.from, e.to);
+    }
   });
 
-  return { home, clock, env, machine, events, sessions, store, moves, direct, tmux, typist, checkpoints, checkpointPorts, limits, hooks, exits, queue, journal, resumer, handoff, handBack, startup, stop, admin };
+  return { home, clock, env, machine, events, sessions, store, moves, direct, tmux, typist, checkpoints, checkpointPorts, limits, hooks, exits, queue, journal, resumer, errors, handoff, handBack, startup, stop, admin };
 }

@@ -67,6 +67,7 @@ export class Supervisor {
 
   /** Emits an event that happened outside the supervisor but belongs in its stream (power, network). */
   publish(e: SupervisorEvent): void {
+    if (e.type === 'network.offline' || e.type === 'network.online') this.parts.machine.setOffline(e.type === 'network.offline');
     this.parts.events.emit(e);
   }
 
@@ -280,7 +281,7 @@ export class Supervisor {
    */
   async shutdown(): Promise<void> {
     if (!this.parts.machine.beginShutdown()) return;
-    await this.parts.resumer.nudgesSettled(NUDGE_SETTLE_MS);
+    await Promise.all([this.parts.resumer.nudgesSettled(NUDGE_SETTLE_MS), this.parts.errors.nudgesSettled(NUDGE_SETTLE_MS)]);
     await shutdownSessions({ store: this.parts.store, moves: this.parts.moves, emit: (e) => this.parts.events.emit(e), exits: this.parts.exits, checkpoints: this.parts.checkpoints }, this.parts.sessions.all());
     await this.parts.queue.close();
     this.parts.hooks.dispose();

@@ -59,7 +59,7 @@ export class ExitHandler {
   /** Lets go of the running agent: its watchers, timers and views. */
   detach(rt: SessionRuntime, why: string): void {
     rt.endRun();
-    rt.timers.clear('checkpoint', 'stuck', 'id-watch');
+    rt.timers.clear('checkpoint', 'stuck', 'id-watch', 'api-error');
     endViews(rt, why);
   }
 

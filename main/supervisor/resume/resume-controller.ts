@@ -5,7 +5,7 @@
 // fresh; never the same failed resume twice); a live one that works is left alone; one that waits or
 // shows an error is nudged; one still in error after a nudge, or long after the wake, is restarted
 // with its resume command. Runs in the supervisor's process.
-import { pendingRollbackNotice, rollbackNoticeCleared, rollbackNoticeText, type RollbackNotice } from './rollback-notice.js';
+import { nudgeWithNotice, rollbackNoticeCleared, type RollbackNotice } from './rollback-notice.js';
 import type { InterruptReason } from '../../../common/session.js';
 import { background } from '../../background.js';
 import { isRetrying } from '../../agents/typing.js';
@@ -139,13 +139,11 @@ export class ResumeController {
     if (!ports.moves.move(rt, 'resume')) return;
     this.ports.journal.resuming(rt, run.launch, followUp);
     if (action.kind === 'nudge') {
-      const notice = pendingRollbackNotice(rt.stateDir);
-      const plain = rt.profile.nudge({ projectDir: rt.projectDir, name: rt.name });
-      const nudge = plain !== null && notice !== null ? `${plain} ${rollbackNoticeText(notice)}` : plain;
+      const nudge = nudgeWithNotice(rt);
       // The action is issued here; its confirmation (the agent echoes the text and goes busy) takes
       // the agent's own time, so it goes on beside the next session's resume, not in front of it.
       if (nudge !== null) {
-        const typing = this.nudge(rt, reason, resumed, gen, nudge, stuckAfter, notice, followUp);
+        const typing = this.nudge(rt, reason, resumed, gen, nudge.text, stuckAfter, nudge.notice, followUp);
         this.nudging.add(typing);
         void typing.finally(() => this.nudging.delete(typing)).catch(() => undefined);
         return background(typing, `nudging ${rt.name}`);

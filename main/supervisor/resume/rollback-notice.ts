@@ -3,6 +3,7 @@
 // change handed to the SessionStore). Read from the file each time (a rollback is often made by
 // `mori rollback`, another process). Runs in the supervisor's process and in `mori prompt`.
 import type { SessionRecord } from '../../../common/session.js';
+import type { AgentProfile } from '../../agents/profile.js';
 import { readSessionFile, type SessionChange } from '../../state/session-file.js';
 
 export type RollbackNotice = NonNullable<SessionRecord['rollbackNotice']>;
@@ -23,4 +24,15 @@ export function pendingRollbackNotice(stateDir: string): RollbackNotice | null {
 /** The change that clears the note once delivered, unless a newer rollback left another meanwhile. */
 export function rollbackNoticeCleared(delivered: RollbackNotice): SessionChange {
   return (s) => (s.rollbackNotice?.at === delivered.at ? { ...s, rollbackNotice: null } : s);
+}
+
+/**
+ * The nudge typed into a live agent (a resume's, an API error's): its profile's, with the rollback
+ * note when one is pending (to be cleared once the agent took it); null when the profile types none.
+ */
+export function nudgeWithNotice(rt: { profile: Pick<AgentProfile, 'nudge'>; projectDir: string; name: string; stateDir: string }): { text: string; notice: RollbackNotice | null } | null {
+  const plain = rt.profile.nudge({ projectDir: rt.projectDir, name: rt.name });
+  if (plain === null) return null;
+  const notice = pendingRollbackNotice(rt.stateDir);
+  return { text: notice !== null ? `${plain} ${rollbackNoticeText(notice)}` : plain, notice };
 }

@@ -15,8 +15,12 @@ import { projectDirOf } from '../../state/project-dir.js';
 import type { Terminal } from '../../terminals/terminal.js';
 import type { RestartState } from './restart-policy.js';
 
-/** What a session's timers are for: a restart in backoff, checkpoints, a stuck/retrying agent, learning an agent's id, the resume after a usage limit, the way back to the first agent at its reset. */
-type TimerKind = 'retry' | 'checkpoint' | 'stuck' | 'id-watch' | 'limit' | 'hand-back';
+/**
+ * What a session's timers are for: a restart in backoff, checkpoints, a stuck/retrying agent after a
+ * resume, learning an agent's id, the resume after a usage limit, the way back to the first agent at
+ * its reset, the next nudge of an agent left at its API error (resume/error-watch.ts).
+ */
+type TimerKind = 'retry' | 'checkpoint' | 'stuck' | 'id-watch' | 'limit' | 'hand-back' | 'api-error';
 
 /** The session's timers by purpose; each is cleared before it is set again, all at once on detach. */
 

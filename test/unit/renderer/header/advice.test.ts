@@ -19,9 +19,11 @@ describe('headerAdvice', () => {
     expect(retry?.sentence).toBe(`Usage limit: next try at ${clockWords(resumeAt)}.`);
   });
 
-  it('needs input asks with the prompt from the screen and a reply; a crash loop shows the last output and Restart', () => {
+  it('needs input asks with the prompt from the screen and a reply; a crash loop shows the last output and Restart; an API error its last output', () => {
     expect(headerAdvice(info({ activity: 'needs-input' }), null, NOW)).toMatchObject({ actions: ['reply'], screen: 'prompt', tone: 'warn' });
     expect(headerAdvice(attention('crash-loop'), null, NOW)).toMatchObject({ actions: ['restart'], screen: 'last-output', tone: 'bad' });
+    // At its API error through every nudge: its agent still runs (a start would do nothing); the words and its last output say what to fix.
+    expect(headerAdvice(attention('api-error'), 'the agent stayed at its API error for 1h 3m through 6 nudges', NOW)).toMatchObject({ actions: [], screen: 'last-output', tone: 'bad', detail: 'the agent stayed at its API error for 1h 3m through 6 nudges' });
   });
 
   it('agent-missing carries the install command to copy; needs-trust opens the checks; state-invalid opens the file the window edits', () => {
