@@ -67,8 +67,12 @@ const BAD_INPUT_MS = [2_000, 4_000] as const;
  * turn then ends on its API error until the daemon nudges it after the network's return.
  */
 const NETWORK_MS = [3_000, 20_000] as const;
-/** An API outage alone stays inside a soak agent's 10 s of retries: with the probe answering, nothing but the agent's own retry brings a turn back. */
-const API_OUTAGE_MS = [2_000, 7_000] as const;
+/**
+ * An API outage alone, the probe still answering: inside a soak agent's 10 s of retries in some
+ * draws (its own retry brings the turn back), past them in others (its turn ends on its API error,
+ * and the daemon's API-error watch nudges it a minute later, main/supervisor/resume/error-watch.ts).
+ */
+const API_OUTAGE_MS = [2_000, 25_000] as const;
 /** A usage limit's reset about a minute ahead (a clock-time form rounds it up to its minute). */
 const LIMIT_AHEAD_MS = [60_000, 75_000] as const;
 /**
