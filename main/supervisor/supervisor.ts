@@ -169,6 +169,8 @@ export class Supervisor {
       const outcome = await this.parts.typist.type(rt, text, 'send', enter);
       if (outcome.kind === 'submitted') return ok({ chars: text.length });
       if (outcome.kind === 'agent-retrying') return fail('failed', `session "${rt.name}": the agent is retrying a request by itself; nothing was typed (send again once it is done)`);
+      // A send is never refused for a working agent (only a nudge is): not met here.
+      if (outcome.kind === 'agent-working') return fail('failed', `session "${rt.name}": the agent is working; nothing was typed`);
       return fail('failed', `session "${rt.name}": the text was not taken: ${outcome.why}`);
     });
   }

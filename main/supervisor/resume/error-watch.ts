@@ -148,8 +148,8 @@ export class ErrorWatch {
     const { ports } = this;
     const outcome = await ports.typist.type(rt, nudge.text, 'nudge');
     if (rt.run !== s.run) return;
-    if (outcome.kind === 'agent-retrying') {
-      // Its own retries began as the nudge was about to be typed: nothing typed, not a try.
+    if (outcome.kind === 'agent-retrying' || outcome.kind === 'agent-working') {
+      // Its own retries, or a turn, began as the nudge was about to be typed: nothing typed, not a try.
       s.tries--;
       return;
     }

@@ -175,6 +175,11 @@ export class ResumeController {
     if (outcome.kind === 'not-submitted') {
       return this.restartAgent(rt, reason, resumed, gen, `agent still running, ${activity}, but the nudge was not taken (${outcome.why})`, followUp);
     }
+    if (outcome.kind === 'agent-working') {
+      // Its screen, read as the nudge was about to be typed, shows a turn under way (one begun by
+      // itself after the wake, or one the last reading missed): it goes on, nothing typed.
+      return this.resumed(rt, reason, resumed, 'agent still running, working by itself: nothing typed', followUp);
+    }
     if (outcome.kind === 'agent-retrying') {
       this.watchRetrying(rt, reason);
       return this.resumed(rt, reason, resumed, 'agent still running, retrying a request by itself: left to it', followUp);

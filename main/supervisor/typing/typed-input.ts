@@ -2,7 +2,8 @@
 // `mori send`, the first prompt typed into agents that take none on argv), DESIGN.md §4 "Resume
 // action". Text with Enter is delivered (deliverText): typed as the profile's TypingRules say, shown
 // on the screen, Enter sent on its own, the agent confirmed busy, Enter tried once more, else reported
-// not submitted; nothing is typed while the agent retries a request by itself. Keys without Enter are
+// not submitted; nothing is typed while the agent retries a request by itself, and no nudge while its
+// screen shows it working (what the supervisor last knew may be older: a wake, a turn begun unseen). Keys without Enter are
 // written as they are; an input that did not get through is logged (Typist). Runs in the supervisor's
 // process; delivery waits on the clock and scheduler it is given (the system's unless a test gives
 // its manual time).
@@ -20,13 +21,28 @@ export type TypedInputOutcome = DeliveryOutcome;
 /** What a typed input is for, for the work log when it does not get through. */
 export type TypedInputPurpose = 'nudge' | 'send' | 'first prompt';
 
-export async function typeInto(rt: SessionRuntime, terminal: Terminal, text: string, enter: boolean, env: Env, time: DeliveryTime = SYSTEM_TIME): Promise<TypedInputOutcome> {
+export async function typeInto(rt: SessionRuntime, terminal: Terminal, text: string, enter: boolean, env: Env, time: DeliveryTime = SYSTEM_TIME, purpose: TypedInputPurpose = 'send'): Promise<TypedInputOutcome> {
   if (terminal.exit !== null) return { kind: 'not-submitted', why: 'the agent has exited' };
   if (!enter) {
     terminal.write(text);
     return { kind: 'submitted' };
   }
-  return deliverText(deliveryTarget(rt, terminal, env), text, rt.profile.typing, time);
+  const target = deliveryTarget(rt, terminal, env);
+  // A nudge is for an agent that stopped; the person's own text may be queued into a working one.
+  if (purpose === 'nudge') target.workingNow = (screen) => workingNow(rt, terminal, env, screen);
+  return deliverText(target, text, rt.profile.typing, time);
+}
+
+/**
+ * Whether the agent works now: its screen says so, and its own status (claude's status file), where
+ * it keeps one, does not say otherwise (a line of its answer can look like a spinner's).
+ */
+async function workingNow(rt: SessionRuntime, t: Terminal, env: Env, screen: string): Promise<boolean> {
+  if (detectActivity(rt.profile, screen) !== 'working') return false;
+  const agentId = rt.session.agent.sessionId;
+  if (rt.profile.status === undefined || agentId === null) return true;
+  const reported = await rt.profile.status.find(env, agentId, t.pid).catch(() => null);
+  return reported === null || reported.activity === 'working';
 }
 
 /**
@@ -71,7 +87,7 @@ export class Typist {
   async type(rt: SessionRuntime, text: string, purpose: TypedInputPurpose, enter = true): Promise<TypedInputOutcome> {
     const { env, store, clock = systemClock, scheduler = systemScheduler } = this.ports;
     const t = rt.terminal;
-    const outcome: TypedInputOutcome = t ? await typeInto(rt, t, text, enter, env, { clock, scheduler }) : { kind: 'not-submitted', why: 'the agent is not running' };
+    const outcome: TypedInputOutcome = t ? await typeInto(rt, t, text, enter, env, { clock, scheduler }, purpose) : { kind: 'not-submitted', why: 'the agent is not running' };
     if (outcome.kind === 'not-submitted') store.log(rt, `INPUT NOT SUBMITTED - ${purpose}: ${outcome.why}`);
     else if (outcome.kind === 'agent-retrying' && purpose !== 'nudge') store.log(rt, `INPUT NOT SUBMITTED - ${purpose}: the agent was retrying a request by itself`);
     return outcome;
@@ -87,9 +103,11 @@ export interface DeliveryTarget {
   activity(): AgentActivity;
   /** Whether the agent is busy now, or went busy since this target was made (claude's status file, a fresh screen read). */
   busy?(): Promise<boolean>;
+  /** Set for a nudge: whether the agent works now (`screen` is the one just read), so nothing is typed into it. */
+  workingNow?(screen: string): Promise<boolean>;
 }
 
-export type DeliveryOutcome = { kind: 'submitted' } | { kind: 'not-submitted'; why: string } | { kind: 'agent-retrying' };
+export type DeliveryOutcome = { kind: 'submitted' } | { kind: 'not-submitted'; why: string } | { kind: 'agent-retrying' } | { kind: 'agent-working' };
 
 export interface DeliveryOptions extends Partial<DeliveryTime> {
   /** How long the typed text may take to show on screen (a busy 2-core machine, a slow TUI). */
@@ -143,6 +161,7 @@ export async function deliverText(target: DeliveryTarget, text: string, rules: T
   try {
     const before = await target.screenText();
     if (isRetrying(before, rules)) return { kind: 'agent-retrying' };
+    if ((await target.workingNow?.(before)) === true) return { kind: 'agent-working' };
     // The same text may already be on screen (an earlier nudge's echo): wait for one more showing.
     const shownBefore = shownCount(before, text, rules);
     for (const w of typedWrites(text, rules)) {

@@ -98,3 +98,20 @@ it('a nudge the agent took while the supervisor began to stop is said in the wor
   expect(inputs().filter((l) => l.startsWith('You were interrupted'))).toHaveLength(1);
   expect(workLog('late')).toMatch(/SESSION RESUMED - system sleep[^\n]*agent still running, waiting: nudged to continue as the supervisor stopped/);
 }, 60_000);
+
+it('no nudge into an agent whose screen shows it working, though the supervisor last read it waiting', async () => {
+  await h.session('busy');
+  // The monitor reads the screen only 10 s after output: what the supervisor knows stays "waiting"
+  // while the agent works, as after a wake or a turn begun unseen.
+  const s = h.supervisor({ env: h.env({ FAKE_AGENT_SCRIPT: '', FAKE_AGENT_NO_HOOKS: '1' }), verify: false, activity: { readDelayMs: 10_000, settleMs: 100 } });
+  expect((await s.start()).ok).toBe(true);
+  await until('waiting', () => activity('waiting'), undefined, 20_000);
+  expect((await s.send('busy', 'work:20000')).ok).toBe(true);
+  expect(events.filter((e) => e.type === 'session.activity').at(-1)).toMatchObject({ to: 'waiting' });
+  s.interruptSession('busy', 'network');
+  await s.resumeSession('busy', 'network');
+  await until('the resume logged', () => /SESSION RESUMED - network lost/.test(workLog('busy')), () => workLog('busy'), 10_000);
+  expect(workLog('busy')).toMatch(/SESSION RESUMED - network lost[^\n]*agent still running, working by itself: nothing typed/);
+  expect(inputs()).toEqual(['work:20000']);
+  expect(starts()).toHaveLength(1);
+}, 60_000);
