@@ -1,6 +1,7 @@
 // The soak's run: sessions of the soak agent under the real daemon, warmed up, then faults from the
 // seeded schedule one after another, then a settling bound, the figures and every invariant
-// checked. Returns one JSON-ready result; prints nothing but progress on `log`. Runs in the soak's process.
+// checked; the real Claude Code's session among them when installed (soak/real-claude.ts). Returns
+// one JSON-ready result; prints nothing but progress on `log`. Runs in the soak's process.
 import { badInput, type BadInputOutcome } from './faults/bad-input.js';
 import { downUp } from './faults/daemon-cycle.js';
 import { diskFull, diskFullAtEnd } from './faults/disk-full.js';
@@ -14,6 +15,7 @@ import { quietWindow } from './quiet.js';
 import { FAULT_KINDS, isBadInput, schedule, type Fault, type FaultKind } from './schedule.js';
 import { agentRecords, checkFiles, checkNetworkFaults, checkStateFilesLeft, emptyFindings, fullWorkLog, INVARIANTS, longestBack, unownedHashes, type Findings } from './verdict.js';
 import { describe, footprint, World } from './world.js';
+import { aimAtReal } from './real-claude.js';
 import { until } from '../testkit/until.js';
 
 export interface SoakOptions {
@@ -87,6 +89,11 @@ async function inject(world: World, f: Fault): Promise<Outcome & Partial<BadInpu
 }
 
 const lineCount = (world: World, i: number): number => agentRecords(world, i).filter((r) => r.event === 'line').length;
+/** Every session's name: the fake ones', then the real claude's. */
+const allNames = (world: World): string[] => [...world.names, ...(world.real ? [world.real.name] : [])];
+/** Whether session `i` worked since `t`: a fake agent's numbered line, the real claude's request to its API. */
+const workedSince = (world: World, i: number, t: number): boolean =>
+  i < world.sessions ? agentRecords(world, i).some((r) => r.event === 'line' && r.at > t) : world.real?.asked(t) === true;
 
 export async function runSoak(opts: SoakOptions): Promise<Record<string, unknown>> {
   const log = opts.log ?? (() => {});
@@ -104,7 +111,8 @@ export async function runSoak(opts: SoakOptions): Promise<Record<string, unknown
     if (opts.crashLoopCount !== undefined) world.settings({ restart: { crashLoopCount: opts.crashLoopCount } });
     const first = world.up();
     if (first.pid === null) throw new Error(`mori up --daemon failed: ${first.out}`);
-    await until('every session writing', () => world.names.every((_, i) => lineCount(world, i) >= WARM_LINES), () => '', WARM_BOUND_MS, POLL_MS);
+    const warmedUp = (): boolean => world.names.every((_, i) => lineCount(world, i) >= WARM_LINES) && (world.real?.turns.length ?? WARM_LINES) >= WARM_LINES;
+    await until('every session writing', warmedUp, () => '', WARM_BOUND_MS, POLL_MS);
     const before = unownedHashes(world);
 
     // Warm-up: the paths the faults take (a crash's relaunch on each backend, a wake's resume) run
@@ -126,9 +134,11 @@ export async function runSoak(opts: SoakOptions): Promise<Record<string, unknown
     log(`soak: warm after ${Math.round((Date.now() - t0) / 1000)} s: daemon ${warmPid} ${JSON.stringify(warm)}`);
 
     // No small disk (not root, or no tmpfs here): its fault is said to be skipped, and never drawn.
-    const skipped = world.smallDisk ? SKIPPED : { ...SKIPPED, 'disk-full': world.smallDiskSkipped ?? 'no small disk' };
+    const skipped: Record<string, string> = world.smallDisk ? { ...SKIPPED } : { ...SKIPPED, 'disk-full': world.smallDiskSkipped ?? 'no small disk' };
+    if (world.realSkipped !== null) skipped['realClaude'] = world.realSkipped;
     const left: FaultKind[] = [...(world.smallDisk ? [] : (['disk-full'] as const)), ...FAULT_KINDS.filter((k) => opts.kinds !== undefined && !opts.kinds.includes(k))];
-    const plan = schedule(opts.seed, opts.faults ?? MINUTES_SCHEDULE, opts.sessions, left);
+    const drawn = schedule(opts.seed, opts.faults ?? MINUTES_SCHEDULE, opts.sessions, left);
+    const plan = world.real ? aimAtReal(drawn, opts.seed, opts.sessions) : drawn;
     const stopAt = opts.minutes !== undefined ? Date.now() + opts.minutes * 60_000 : Infinity;
     for (const f of plan) {
       if (Date.now() >= stopAt) break;
@@ -137,7 +147,7 @@ export async function runSoak(opts: SoakOptions): Promise<Record<string, unknown
       const outcome = await inject(world, f);
       done.push({ ...f, at, endAt: Date.now(), note: outcome.note });
       // A full disk is the small disk's session's, whichever session the schedule drew.
-      const hit = world.names[f.kind === 'disk-full' ? world.smallDiskSession : f.session]!;
+      const hit = allNames(world)[f.kind === 'disk-full' ? world.smallDiskSession : f.session]!;
       findings[f.kind === 'disk-full' ? 'diskFull' : (outcome.invariant ?? 'corruptNamed')].push(...(outcome.problems ?? []).map((what) => ({ session: hit, what: `fault #${f.i}: ${what}` })));
       if (outcome.restored) restores.push({ session: hit, ...outcome.restored });
       // Two daemons for one home at any moment is a violation however briefly it lasts.
@@ -167,17 +177,18 @@ export async function runSoak(opts: SoakOptions): Promise<Record<string, unknown
     findings.footprint.push(...checkFootprint(warm, end).map((what) => ({ session: null, what })));
     findings.cpu.push(...checkCpu(warm?.cpu ?? null, end?.cpu ?? null, end?.spinning ?? []).map((what) => ({ session: null, what })));
     const live = await lasting(world);
-    checkFiles(
-      world,
-      findings,
-      [...warmDone, ...done].map((f) => f.at),
-      before,
-    );
+    const faultTimes = [...warmDone, ...done].map((f) => f.at);
+    checkFiles(world, findings, faultTimes, before);
+    const realEnd = world.real ? (ends.get(world.real.name)?.state ?? 'unknown') : null;
+    if (world.real) {
+      const found = world.real.check(faultTimes, live.agents.get(world.real.index)?.length ?? 0, realEnd!);
+      for (const k of ['interruptions', 'typedTwice', 'stuck'] as const) findings[k].push(...found[k].map((what) => ({ session: world.real!.name, what })));
+    }
     world.down();
     await until('the daemon gone', () => world.processes().daemons.length === 0, () => '', DOWN_BOUND_MS, POLL_MS).catch(() => {});
     const after = world.processes();
     findings.stateFiles.push(...checkStateFilesLeft(world));
-    const directAgents = [...after.agents].filter(([i]) => i % 2 === 1).flatMap(([, p]) => p).length;
+    const directAgents = [...after.agents].filter(([i]) => i < world.sessions && i % 2 === 1).flatMap(([, p]) => p).length;
     if (live.tmux.length > 1) log(`soak: tmux processes at the end: ${live.tmux.map(describe).join('; ')}`);
     findings.orphans.push(
       ...checkOrphans(live, { agents: 0, daemons: after.daemons.length, privateGitDirs: world.privateGitDirs().length, directAgents }).map((what) => ({ session: null, what })),
@@ -193,6 +204,7 @@ export async function runSoak(opts: SoakOptions): Promise<Record<string, unknown
       faultKinds,
       skipped,
       sessions: opts.sessions,
+      realClaude: world.real ? world.real.figures(done, realEnd) : null,
       settings: { crashLoopCount: opts.crashLoopCount ?? 'built-in', ...(opts.kinds !== undefined ? { kinds: opts.kinds } : {}) },
       violations,
       pass,
@@ -234,10 +246,7 @@ async function settle(world: World, lastFault: number): Promise<{ ms: number; st
   const t = Date.now();
   let states: LiveStateOf[] = [];
   const read = (): boolean => {
-    states = liveStates(world).map((s, i) => {
-      const wrote = agentRecords(world, i).some((r) => r.event === 'line' && r.at > lastFault);
-      return s.state === 'running' && !wrote ? { ...s, state: 'running but not writing' } : s;
-    });
+    states = liveStates(world).map((s, i) => (s.state === 'running' && !workedSince(world, i, lastFault) ? { ...s, state: 'running but not writing' } : s));
     return checkNotStuck(states).length === 0;
   };
   await until('every session settled', read, () => '', SETTLE_BOUND_MS, POLL_MS).catch(() => {});
@@ -258,7 +267,7 @@ function liveStates(world: World): LiveStateOf[] {
   } catch {
     // no daemon answers: every state unknown
   }
-  return world.names.map((name) => {
+  return allNames(world).map((name) => {
     // A session whose session.json cannot be read is listed by its live state's name only.
     const entry = listed.find((s) => s.session?.name === name || s.live?.name === name);
     const live = entry?.live;
@@ -282,7 +291,7 @@ function printViolations(world: World, seed: number, findings: Findings, done: r
   w(`soak: VIOLATIONS with seed ${seed} (replay: npm run soak -- --seed ${seed} --faults ${done.length} --sessions ${world.sessions})`);
   for (const k of INVARIANTS) for (const f of findings[k]) w(`  ${k}${f.session ? ` [${f.session}]` : ''}: ${f.what}`);
   w('soak: fault sequence:');
-  for (const f of done) w(`  #${f.i} +${f.at - (done[0]?.at ?? 0)} ms ${f.kind} s${f.session} hold ${f.holdMs}: ${f.note}`);
+  for (const f of done) w(`  #${f.i} +${f.at - (done[0]?.at ?? 0)} ms ${f.kind} ${allNames(world)[f.session]} hold ${f.holdMs}: ${f.note}`);
   const named = new Set(INVARIANTS.flatMap((k) => findings[k].map((f) => f.session)).filter((s): s is string => s !== null));
-  for (const name of named) w(`soak: work log of ${name}:\n${fullWorkLog(world, world.names.indexOf(name))}`);
+  for (const name of named) w(`soak: work log of ${name}:\n${name === world.real?.name ? world.real.workLog() : fullWorkLog(world, world.names.indexOf(name))}`);
 }

@@ -3,8 +3,11 @@
 // probe connects to (MORI_PROBE); the API stand-in is what each soak agent connects to at the start
 // of every turn (FAKE_AGENT_SOAK_API). Either is taken away (its listener closed: a connection is
 // refused) and brought back on the same port. Only a TCP handshake is asked of either, which the
-// kernel completes even while the soak's event loop waits on a `mori ls`. Runs in the soak's process.
+// kernel completes even while the soak's event loop waits on a `mori ls`. The real Claude Code's
+// Messages API stand-in (soak/real-claude.ts), when there is one, is the API too: it goes away and
+// comes back with the API listener. Runs in the soak's process.
 import { createServer, type Server } from 'node:net';
+import type { MessagesApiStandIn } from '../testkit/messages-api.js';
 
 /** A listener taken away is brought back on its port; another process may have taken it meanwhile: tried again this often … */
 const RELISTEN_RETRY_MS = 100;
@@ -55,6 +58,12 @@ class Listener {
 
 export class NetStandIns {
   private readonly listeners: Record<StandIn, Listener> = { probe: new Listener(), api: new Listener() };
+  private messages: MessagesApiStandIn | null = null;
+
+  /** The real Claude Code's Messages API, taken away and brought back with the API listener from now on. */
+  attach(messages: MessagesApiStandIn): void {
+    this.messages = messages;
+  }
 
   /** Both listening, on ports of their own. */
   async start(): Promise<void> {
@@ -69,13 +78,29 @@ export class NetStandIns {
 
   async away(which: readonly StandIn[]): Promise<void> {
     for (const w of which) await this.listeners[w].close();
+    if (which.includes('api')) await this.messages?.stop();
   }
 
   async back(which: readonly StandIn[]): Promise<void> {
     for (const w of which) if (!this.listeners[w].up) await this.listeners[w].open();
+    if (which.includes('api') && this.messages !== null) await restartOnItsPort(this.messages);
   }
 
   async stop(): Promise<void> {
     await this.away(['probe', 'api']);
+  }
+}
+
+/** The Messages API stand-in listening again on its port, tried again as a listener is (its port may be taken meanwhile). */
+async function restartOnItsPort(messages: MessagesApiStandIn): Promise<void> {
+  const deadline = Date.now() + RELISTEN_BOUND_MS;
+  for (;;) {
+    try {
+      await messages.restart();
+      return;
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, RELISTEN_RETRY_MS));
+    }
   }
 }

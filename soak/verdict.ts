@@ -105,7 +105,7 @@ export function checkFiles(world: World, findings: Findings, faultTimes: readonl
 const PERSON_START_GRACE_MS = 5_000;
 
 /**
- * The network's faults: every session back within `boundMs` of the network's return; no limited
+ * The network's faults: every session (the real claude's too) back within `boundMs` of the network's return; no limited
  * session's agent started again before its reset but by the soak's `mori start` after a bad file
  * (net-invariants.ts).
  */
@@ -116,6 +116,8 @@ export function checkNetworkFaults(world: World, findings: Findings, faults: rea
     findings.usageLimits.push(...checkLimitRelaunch(records, personSpans).map((what) => ({ session: name, what })));
     return { name, lines: records.filter((r) => r.event === 'line').map((r) => r.at), limits: records.filter((r) => r.event === 'limit').map((r) => r.at) };
   });
+  // The real claude (index `sessions`, as its faults name it) is back once it asks its API again; it meets no usage limit.
+  if (world.real) sessions.push({ name: world.real.name, lines: world.real.turns, limits: [] });
   findings.stuck.push(...checkBackAfterNetwork(faults, sessions, boundMs).map((what) => ({ session: null, what })));
 }
 

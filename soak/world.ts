@@ -1,7 +1,8 @@
 // The soak's world: a temp root with its own MORI_HOME, TMPDIR, tmux socket and one git project per
 // session (the fake agent in soak mode behind the claude profile, half on tmux, half direct; one
-// project on a small tmpfs of its own where one can be mounted), the daemon started and stopped
-// through the real `mori`, and what runs now found in /proc.
+// project on a small tmpfs of its own where one can be mounted; and the real Claude Code's session
+// when it is installed, soak/real-claude.ts), the daemon started and stopped through the real
+// `mori`, and what runs now found in /proc.
 // Runs in the soak's own Node process (Linux: /proc).
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gitRepo, runMori, runMoriAsync, type MoriRun } from '../testkit/mori-cli.js';
 import { NetStandIns } from './stand-ins.js';
+import { findRealClaude, REAL_TASK, RealClaude } from './real-claude.js';
 import { mountSmallDisk, unmountSmallDisk, type Mounted } from '../testkit/small-disk.js';
 
 export const FAKE_AGENT = fileURLToPath(new URL('../testkit/fake-agent.mjs', import.meta.url));
@@ -36,6 +38,9 @@ export class World {
   readonly smallDiskSession: number;
   smallDisk: Mounted | null = null;
   smallDiskSkipped: string | null = null;
+  /** The real Claude Code's session (index `sessions`, after the fake ones), or why there is none. */
+  readonly real: RealClaude | null = null;
+  readonly realSkipped: string | null = null;
 
   constructor(readonly sessions: number) {
     this.root = realTmp(`mori-soak-`);
@@ -50,10 +55,14 @@ export class World {
     // A direct session where there is one: its agent is the daemon's own child, so a full disk meets
     // the daemon's writes and the agent's in one process tree.
     this.smallDiskSession = Math.min(1, sessions - 1);
+    const real = findRealClaude();
+    if ('skipped' in real) this.realSkipped = real.skipped;
+    else this.real = new RealClaude(this.root, sessions, real, FAKE_AGENT);
     this.env = {
       TMPDIR: this.tmp,
       MORI_TMUX_SOCKET: this.socket,
-      MORI_AGENT_BIN_CLAUDE: FAKE_AGENT,
+      // One program for every session: the real claude's wrapper (which runs the fake agent anywhere but its project), else the fake agent.
+      MORI_AGENT_BIN_CLAUDE: this.real?.wrapper ?? FAKE_AGENT,
       CLAUDE_CONFIG_DIR: path.join(this.root, 'claude'),
       FAKE_AGENT_SOAK_DIR: this.records,
       FAKE_AGENT_SOAK_TURN_MS: String(TURN_MS),
@@ -78,10 +87,14 @@ export class World {
     return runMori(args, { home: this.home, cwd: this.root, env: this.env });
   }
 
-  /** One git project and session per name, half of them on tmux (so a tmux server's death hits some). */
+  /** One git project and session per name, half of them on tmux (so a tmux server's death hits some); then the real claude's, on tmux. */
   async init(): Promise<void> {
     await this.net.start();
     Object.assign(this.env, this.net.env());
+    if (this.real !== null) {
+      await this.real.start(String(this.env['CLAUDE_CONFIG_DIR']), path.join(this.root, 'real-home'), this.records);
+      this.net.attach(this.real.api!);
+    }
     for (let b = 0; b < this.sessions; b += INIT_BATCH) {
       const batch = this.names.slice(b, b + INIT_BATCH).map(async (name, k) => {
         const i = b + k;
@@ -101,6 +114,11 @@ export class World {
         if (r.code !== 0) throw new Error(`mori init ${name} failed: ${r.stderr}`);
       });
       await Promise.all(batch);
+    }
+    if (this.real !== null) {
+      const args = ['init', this.real.project, '--name', this.real.name, '--agent', 'claude', '--backend', 'tmux', '--task', REAL_TASK];
+      const r = await runMoriAsync(args, { home: this.home, env: this.env });
+      if (r.code !== 0) throw new Error(`mori init ${this.real.name} failed: ${r.stderr}`);
     }
   }
 
@@ -134,7 +152,7 @@ export class World {
     }
   }
 
-  /** Live processes of this world: fake agents by session index, tmux servers of its socket, daemons of its home. */
+  /** Live processes of this world: agents by session index (the real claude's at its own), tmux servers of its socket, daemons of its home. */
   processes(): { agents: Map<number, number[]>; tmux: number[]; daemons: number[] } {
     const agents = new Map<number, number[]>();
     const tmux: number[] = [];
@@ -157,6 +175,8 @@ export class World {
         }
         const i = this.names.findIndex((_, k) => cwd === this.project(k));
         if (i >= 0) agents.set(i, [...(agents.get(i) ?? []), pid]);
+      } else if (this.real !== null && this.real.isItsAgent(linkOf(`/proc/${d}/exe`), linkOf(`/proc/${d}/cwd`))) {
+        agents.set(this.real.index, [...(agents.get(this.real.index) ?? []), pid]);
       } else if (cmd[0]?.endsWith('tmux') && cmd.includes(this.socket)) {
         // A daemon's control-mode client is its child; any other tmux of the socket is a server (or an orphan).
         const parent = parentOf(pid);
@@ -201,6 +221,15 @@ export class World {
     }
     this.smallDisk = null;
     if (!keep) rmSync(this.root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+  }
+}
+
+/** Where a /proc link points, or '' when the process is gone (or not ours to read). */
+function linkOf(file: string): string {
+  try {
+    return readlinkSync(file);
+  } catch {
+    return '';
   }
 }
 

@@ -1,7 +1,8 @@
 // A stand-in for the Anthropic Messages API, so the real Claude Code can run in tests and
 // benchmarks with no traffic beyond loopback: `POST /v1/messages` answers with streamed SSE events (message_start,
 // content_block_start/delta/stop, message_delta, message_stop) or a JSON message, from a script of
-// turns; every request is logged (unknown routes too, answered 404); it can be stopped (open
+// turns (or one default turn); every request is logged (unknown routes too, answered 404), or handed to
+// a callback as it arrives; it can be stopped (open
 // connections cut, as when the API goes away) and started again on the same port (the API back);
 // `limitUntil(epochMs)` makes it answer every Messages request as a spent subscription does (HTTP 429
 // with the unified rate-limit headers Claude Code reads to print its limit line and reset time).
@@ -43,6 +44,13 @@ export interface MessagesApiOptions {
   port?: number;
   /** The reply of a turn when the script is empty. */
   defaultText?: string;
+  /** The whole turn answered when the script is empty (a delay, a tool call), instead of `defaultText` alone. */
+  defaultTurn?: ScriptedTurn;
+  /**
+   * Each request as it arrives, handed here instead of kept in `requests`: a long run (the soak's
+   * hours) would otherwise hold every body, each the whole conversation (tens of KB).
+   */
+  onRequest?: (r: LoggedRequest) => void;
   /**
    * How `limitUntil` refuses: `anthropic` (default) as the Messages API does a spent subscription;
    * `opencode-go` as OpenCode's Go gateway does (the same 429 with a `GoUsageLimitError` body and
@@ -90,13 +98,15 @@ export class MessagesApiStandIn {
   private readonly sockets = new Set<net.Socket>();
   private port_: number;
   private nextId = 1;
-  private readonly defaultText: string;
+  private readonly defaultTurn: ScriptedTurn;
+  private readonly onRequest: ((r: LoggedRequest) => void) | null;
   private limitedUntilMs: number | null = null;
   private readonly limitStyle: 'anthropic' | 'opencode-go';
 
   private constructor(options: MessagesApiOptions) {
     this.port_ = options.port ?? 0;
-    this.defaultText = options.defaultText ?? 'OK.';
+    this.defaultTurn = options.defaultTurn ?? { text: options.defaultText ?? 'OK.' };
+    this.onRequest = options.onRequest ?? null;
     this.limitStyle = options.limitStyle ?? 'anthropic';
   }
 
@@ -184,7 +194,9 @@ export class MessagesApiStandIn {
     const isMessages = req.method === 'POST' && url.pathname === '/v1/messages';
     const tools = Array.isArray(body?.['tools']) ? (body['tools'] as unknown[]) : [];
     const kind: LoggedRequest['kind'] = isMessages ? (tools.length > 0 ? 'turn' : 'side') : 'other';
-    this.requests.push({ method: req.method ?? '?', path: url.pathname, query: url.search, headers: req.headers, body, kind, at: Date.now(), inputTokens: promptTokens });
+    const logged: LoggedRequest = { method: req.method ?? '?', path: url.pathname, query: url.search, headers: req.headers, body, kind, at: Date.now(), inputTokens: promptTokens };
+    if (this.onRequest !== null) this.onRequest(logged);
+    else this.requests.push(logged);
 
     if (req.method === 'POST' && url.pathname === '/v1/messages/count_tokens') {
       return json(res, 200, { input_tokens: promptTokens });
@@ -193,11 +205,10 @@ export class MessagesApiStandIn {
       return json(res, 404, { type: 'error', error: { type: 'not_found_error', message: `no route ${req.method} ${url.pathname}` } });
     }
     if (this.limitedUntilMs !== null) return usageLimited(res, this.limitedUntilMs, this.limitStyle);
-    const turn: ScriptedTurn = kind === 'turn' ? (this.script.shift() ?? { text: this.defaultText }) : { text: 'OK' };
+    const turn: ScriptedTurn = kind === 'turn' ? (this.script.shift() ?? this.defaultTurn) : { text: 'OK' };
     const model = typeof body?.['model'] === 'string' ? body['model'] : 'claude-stand-in';
     const id = `msg_standin_${this.nextId++}`;
     const usage = promptUsage(promptTokens, this.nextId > 2);
-    const logged = this.requests.at(-1) as LoggedRequest;
     const reported = (output: number): void => {
       logged.usage = { input: usage['input_tokens'] as number, cacheWrite: usage['cache_creation_input_tokens'] as number, cacheRead: usage['cache_read_input_tokens'] as number, output };
     };

@@ -1,6 +1,7 @@
 // The Messages API stand-in (testkit/messages-api.ts) that the real Claude Code talks to in
 // tests: streamed SSE events in the API's order, scripted turns, the request log, a stop that cuts an
-// open stream and refuses connections, a restart on the same port, the usage-limit answer.
+// open stream and refuses connections, a restart on the same port, the usage-limit answer, a default
+// turn and requests handed to a callback.
 import { afterEach, expect, it } from 'vitest';
 import { messageTexts, MessagesApiStandIn } from '../../testkit/messages-api.js';
 
@@ -67,4 +68,20 @@ it('limitUntil answers every Messages request with the 429 and unified rate-limi
   expect(((await res.json()) as { error: { type: string } }).error.type).toBe('rate_limit_error');
   api.limitUntil(null);
   expect((await post(api.url, turnBody('back'))).status).toBe(200);
+});
+
+it('answers an empty script with its default turn (a tool call among it), and hands requests to onRequest instead of its log', async () => {
+  const seen: string[] = [];
+  api = await MessagesApiStandIn.start({
+    defaultTurn: { text: 'next step', toolUse: { name: 'Read', input: { file_path: '/x/notes.md' } } },
+    onRequest: (r) => seen.push(`${r.kind}:${messageTexts(r.body).at(-1)?.text ?? ''}`),
+  });
+  api.enqueue({ text: 'scripted' });
+  expect(await (await post(api.url, turnBody('first'))).text()).not.toContain('tool_use');
+  const second = await (await post(api.url, turnBody('second'))).text();
+  expect(second).toContain('"text":"next step"');
+  expect(second).toContain('"name":"Read"');
+  expect(second).toContain('"stop_reason":"tool_use"');
+  expect(seen).toEqual(['turn:first', 'turn:second']);
+  expect(api.requests).toEqual([]);
 });
