@@ -11,7 +11,7 @@ import { apiOutage, networkLoss } from './faults/network.js';
 import { limitsDue, usageLimit, type LimitOutcome } from './faults/usage-limit.js';
 import { limitedState } from './net-invariants.js';
 import { checkCpu, checkFootprint, checkGoesOn, checkNotStuck, checkOrphans } from './invariants.js';
-import { quietWindow } from './quiet.js';
+import { quietWindow, type Quiet } from './quiet.js';
 import { FAULT_KINDS, isBadInput, schedule, type Fault, type FaultKind } from './schedule.js';
 import { agentRecords, checkFiles, checkNetworkFaults, checkStateFilesLeft, emptyFindings, fullWorkLog, INVARIANTS, longestBack, unownedHashes, type Findings } from './verdict.js';
 import { describe, footprint, World } from './world.js';
@@ -174,10 +174,15 @@ export async function runSoak(opts: SoakOptions): Promise<Record<string, unknown
     if (done.some((f) => f.kind === 'disk-full')) findings.diskFull.push(...(await diskFullAtEnd(world)));
     const endPid = world.daemonPid();
     const end = endPid === null ? null : await quietWindow(world, endPid);
-    findings.footprint.push(...checkFootprint(warm, end).map((what) => ({ session: null, what })));
     findings.cpu.push(...checkCpu(warm?.cpu ?? null, end?.cpu ?? null, end?.spinning ?? []).map((what) => ({ session: null, what })));
+    // What a night left in the daemon is measured against a daemon with the same sessions: the
+    // warm-up's when it is the same process, else one started fresh now over the night's state (a
+    // daemon started late in the run holds what any daemon over those sessions holds, not a leak).
+    const restartAt = Date.now();
+    const fresh = endPid !== null && endPid !== warmPid ? await freshDaemon(world) : null;
+    findings.footprint.push(...checkFootprint(fresh?.quiet ?? warm, end).map((what) => ({ session: null, what })));
     const live = await lasting(world);
-    const faultTimes = [...warmDone, ...done].map((f) => f.at);
+    const faultTimes = [...warmDone, ...done].map((f) => f.at).concat(fresh !== null ? [restartAt] : []);
     checkFiles(world, findings, faultTimes, before);
     const realEnd = world.real ? (ends.get(world.real.name)?.state ?? 'unknown') : null;
     if (world.real) {
@@ -211,6 +216,8 @@ export async function runSoak(opts: SoakOptions): Promise<Record<string, unknown
       figures: {
         rssKiBBefore: warm?.rssKiB ?? null,
         rssKiBAfter: end?.rssKiB ?? null,
+        rssKiBFresh: fresh?.quiet?.rssKiB ?? null,
+        daemonFresh: fresh?.pid ?? null,
         fdsBefore: warm?.fds ?? null,
         fdsAfter: end?.fds ?? null,
         cpuBefore: warm?.cpu ?? null,
@@ -232,6 +239,16 @@ export async function runSoak(opts: SoakOptions): Promise<Record<string, unknown
 }
 
 /** What runs now and still ran a moment before: a process being started or ending between two reads is left out. */
+/** `mori down`, `mori up --daemon`, every session back, then the new daemon's footprint at rest. */
+async function freshDaemon(world: World): Promise<{ pid: number | null; quiet: Quiet | null }> {
+  world.down();
+  await until('the daemon gone', () => world.processes().daemons.length === 0, () => '', DOWN_BOUND_MS, POLL_MS).catch(() => {});
+  const up = world.up();
+  if (up.pid === null) return { pid: null, quiet: null };
+  await settle(world, Date.now());
+  return { pid: up.pid, quiet: await quietWindow(world, up.pid) };
+}
+
 async function lasting(world: World): Promise<ReturnType<World['processes']>> {
   const a = world.processes();
   await new Promise((r) => setTimeout(r, LASTING_MS));
