@@ -1,4 +1,4 @@
-// `npm run soak -- [--faults N | --minutes M] [--seed S] [--sessions K] [--crash-loop-count C] [--kinds K,…] [--keep]`: the seeded soak,
+// `npm run soak -- [--faults N] [--minutes M] [--seed S] [--sessions K] [--crash-loop-count C] [--kinds K,…] [--keep]`: the seeded soak,
 // its seed printed first (stderr) so a failing run replays, then one JSON object on stdout; exits 1
 // on any violation. Runs as its own Node process (tsx).
 import { parseArgs } from 'node:util';
@@ -33,10 +33,6 @@ function count(name: string, raw: string | undefined, fallback: number | undefin
   return n;
 }
 
-if (values.faults !== undefined && values.minutes !== undefined) {
-  process.stderr.write('soak: give --faults or --minutes, not both\n');
-  process.exit(2);
-}
 const seed = values.seed !== undefined ? Number(values.seed) >>> 0 : randomSeed();
 process.stderr.write(`soak: seed ${seed}\n`);
 const kinds = values.kinds?.split(',').map((k) => k.trim());
@@ -48,7 +44,8 @@ if (unknown.length > 0 || kinds?.length === 0) {
 const minutes = count('minutes', values.minutes, undefined);
 const result = await runSoak({
   seed,
-  faults: minutes === undefined ? count('faults', values.faults, DEFAULT_FAULTS) : undefined,
+  // Both given: whichever comes first ends the faults (a night's run bounded by the time it has).
+  faults: minutes === undefined || values.faults !== undefined ? count('faults', values.faults, DEFAULT_FAULTS) : undefined,
   minutes,
   sessions: count('sessions', values.sessions, DEFAULT_SESSIONS)!,
   keep: values.keep === true,
