@@ -237,7 +237,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the session header
     expect(await advice.getByRole('button').allInnerTexts()).toEqual(['Restart']);
     await w.shot('header-state-invalid');
     expect(startsOf('forged')).toBe(0);
-  });
+  }, 90_000); // three sessions' flows, each waiting up to 25 s for the daemon on a loaded machine
 
   it('the address follows the selection; an unknown session in it falls to the top of the list, also after a reload', async () => {
     const { page } = w;
