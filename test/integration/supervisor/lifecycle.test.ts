@@ -180,6 +180,9 @@ describe('Supervisor', () => {
     const s = supervisor({ env: agentEnv(), verify: false });
     await s.start();
     await until('waiting', () => events.some((e) => e.type === 'session.activity' && e.to === 'waiting'));
+    // Its status file says idle before it takes the task: the nudge waits for the task's turn to end
+    // (a nudge into a working agent is not typed), so the interruption comes after the turn's Stop.
+    await until('the first turn to end', () => readFileSync(h.record, 'utf8').includes('"name":"Stop"'));
     const interrupted = s.interruptSession('nudge', 'network');
     expect(interrupted.ok && interrupted.value.state).toBe('interrupted');
     const file = readSessionFile(dir);
