@@ -3,7 +3,9 @@
 // action". Text with Enter is delivered (deliverText): typed as the profile's TypingRules say, shown
 // on the screen, Enter sent on its own, the agent confirmed busy, Enter tried once more, else reported
 // not submitted; nothing is typed while the agent retries a request by itself, and no nudge while its
-// screen shows it working (what the supervisor last knew may be older: a wake, a turn begun unseen). Keys without Enter are
+// screen shows it working (what the supervisor last knew may be older: a wake, a turn begun unseen),
+// looked at before the text is typed and again before Enter (a turn it began by itself meanwhile
+// gets no Enter). Keys without Enter are
 // written as they are; an input that did not get through is logged (Typist). Runs in the supervisor's
 // process; delivery waits on the clock and scheduler it is given (the system's unless a test gives
 // its manual time).
@@ -29,20 +31,28 @@ export async function typeInto(rt: SessionRuntime, terminal: Terminal, text: str
   }
   const target = deliveryTarget(rt, terminal, env);
   // A nudge is for an agent that stopped; the person's own text may be queued into a working one.
-  if (purpose === 'nudge') target.workingNow = (screen) => workingNow(rt, terminal, env, screen);
+  if (purpose === 'nudge') {
+    const since = Date.now();
+    target.workingNow = (screen) => workingNow(rt, terminal, env, screen, since);
+  }
   return deliverText(target, text, rt.profile.typing, time);
 }
 
 /**
  * Whether the agent works now: its screen says so, and its own status (claude's status file), where
- * it keeps one, does not say otherwise (a line of its answer can look like a spinner's).
+ * it keeps one, does not say otherwise (a line of its answer can look like a spinner's); or that
+ * status, written since delivery began (`sinceMs`), says it works: a turn it began by itself while
+ * the text was typed, which a screen read through a lagging mirror may not show yet (typing alone
+ * does not change the status; one left by an earlier process is older than the delivery).
  */
-async function workingNow(rt: SessionRuntime, t: Terminal, env: Env, screen: string): Promise<boolean> {
-  if (detectActivity(rt.profile, screen) !== 'working') return false;
+async function workingNow(rt: SessionRuntime, t: Terminal, env: Env, screen: string, sinceMs: number): Promise<boolean> {
   const agentId = rt.session.agent.sessionId;
-  if (rt.profile.status === undefined || agentId === null) return true;
+  const onScreen = detectActivity(rt.profile, screen) === 'working';
+  if (rt.profile.status === undefined || agentId === null) return onScreen;
   const reported = await rt.profile.status.find(env, agentId, t.pid).catch(() => null);
-  return reported === null || reported.activity === 'working';
+  if (reported === null) return onScreen;
+  if (reported.activity === 'working' && reported.writtenAtMs >= sinceMs) return true;
+  return onScreen && reported.activity === 'working';
 }
 
 /**
@@ -103,7 +113,7 @@ export interface DeliveryTarget {
   activity(): AgentActivity;
   /** Whether the agent is busy now, or went busy since this target was made (claude's status file, a fresh screen read). */
   busy?(): Promise<boolean>;
-  /** Set for a nudge: whether the agent works now (`screen` is the one just read), so nothing is typed into it. */
+  /** Set for a nudge: whether the agent works now (`screen` is the one just read), so nothing is typed into it, and no Enter sent. */
   workingNow?(screen: string): Promise<boolean>;
 }
 
@@ -181,6 +191,10 @@ export async function deliverText(target: DeliveryTarget, text: string, rules: T
     };
     for (let attempt = 1; attempt <= ENTER_ATTEMPTS; attempt++) {
       if (rules.enterDelayMs > 0) await sleep(rules.enterDelayMs);
+      // A turn the agent began by itself while the text was typed (an agent's own turns start when
+      // they will): Enter would put a nudge into it. The text is left unsent in its input. Looked at
+      // before the first Enter only: after it, a turn under way is the one the Enter started.
+      if (attempt === 1 && (await target.workingNow?.(await target.screenText())) === true) return { kind: 'agent-working' };
       target.write(rules.enter);
       if (rules.confirm === 'none') return { kind: 'submitted' };
       if (await until(wentBusy, confirmTimeout, pollMs, time)) return { kind: 'submitted' };

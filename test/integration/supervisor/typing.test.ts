@@ -115,3 +115,17 @@ it('no nudge into an agent whose screen shows it working, though the supervisor 
   expect(inputs()).toEqual(['work:20000']);
   expect(starts()).toHaveLength(1);
 }, 60_000);
+
+it('no Enter after a nudge into an agent that began a turn by itself while the nudge was typed', async () => {
+  // Idle when the nudge is about to be typed; the typed text starts its own turn before any Enter (as
+  // an agent whose own turn, a wake's overdue timer, a background task, begins in that moment).
+  const s = await start('self', 'selfturn:20000');
+  await until('waiting', () => activity('waiting'));
+  s.interruptSession('self', 'network');
+  await s.resumeSession('self', 'network');
+  await until('the resume logged', () => /SESSION RESUMED - network lost/.test(workLog('self')), () => workLog('self'), 20_000);
+  expect(readFileSync(h.record, 'utf8')).toContain('"event":"self-turn"');
+  expect(workLog('self')).toMatch(/SESSION RESUMED - network lost[^\n]*agent still running, working by itself: nothing typed/);
+  expect(inputs()).toEqual([]);
+  expect(starts()).toHaveLength(1);
+}, 60_000);
