@@ -219,10 +219,13 @@ export const CPU_FACTOR = 2;
 export const CPU_SLACK = 0.03;
 
 /** `warm`, `end`: the daemon's share of one core; `spinning`: the world's processes past their bound at the end. */
+/** The most CPU allowed at the end after `warm` at warm-up (shares of a core); none read: any end reading is taken again. */
+export const cpuBound = (warm: number | null): number => (warm === null ? 0 : warm * CPU_FACTOR + CPU_SLACK);
+
 export function checkCpu(warm: number | null, end: number | null, spinning: readonly { what: string; share: number }[]): string[] {
   const out: string[] = [];
   if (warm === null || end === null) out.push(`the daemon's CPU could not be read (${warm === null ? 'warm-up' : 'end'})`);
-  else if (end > warm * CPU_FACTOR + CPU_SLACK) out.push(`the daemon's CPU ${Math.round(warm * 100)} % of a core after warm-up → ${Math.round(end * 100)} % after the run`);
+  else if (end > cpuBound(warm)) out.push(`the daemon's CPU ${Math.round(warm * 100)} % of a core after warm-up → ${Math.round(end * 100)} % after the run`);
   for (const s of spinning) out.push(`${s.what} spinning: ${Math.round(s.share * 100)} % of a core`);
   return out;
 }

@@ -1,9 +1,11 @@
 // The soak's reading of the daemon at rest, after warm-up and after the run settled: its footprint
 // (the least RSS and fds of samples over a window) and its CPU over the same window (utime + stime
 // from /proc/<pid>/stat), and every other process of the world that used a core's worth over it
-// (an agent or tmux process left spinning). Linux (/proc). Runs in the soak's process.
+// (an agent or tmux process left spinning); at the end, the window taken once the daemon is at rest
+// (restingWindow, cpu-rest.ts's rule). Linux (/proc). Runs in the soak's process.
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { anotherWindow, waitForAge } from './cpu-rest.js';
 import { describe, footprint, type World } from './world.js';
 
 /** The window: V8 collects its young generation several times over it, and the agents work a few turns. */
@@ -91,4 +93,35 @@ export async function quietWindow(world: World, pid: number): Promise<Quiet | nu
     return s > SPINNING_SHARE ? [{ what: describe(p), share: Math.round(s * 100) / 100 }] : [];
   });
   return { ...best, cpu: Math.round(share(cpu0, cpu1) * 1000) / 1000, spinning };
+}
+
+/** A process's age (ms since it started), from /proc/<pid>/stat's start time; null when it is gone. */
+export function processAgeMs(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // After the command's `)`: starttime is field 22, in clock ticks after boot.
+    const started = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]) / clockTicks();
+    const uptime = Number(readFileSync('/proc/uptime', 'utf8').split(' ')[0]);
+    return Number.isFinite(started) && Number.isFinite(uptime) ? Math.max(0, Math.round((uptime - started) * 1000)) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The daemon at rest at the end (cpu-rest.ts): no younger than the warm-up's was (`warmAgeMs`), then
+ * windows taken again while the CPU is above `bound` and still falling; the last one's reading.
+ */
+export async function restingWindow(world: World, pid: number, warmAgeMs: number | null, bound: number): Promise<Quiet | null> {
+  const wait = waitForAge(processAgeMs(pid), warmAgeMs);
+  if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+  const shares: number[] = [];
+  let last: Quiet | null = null;
+  for (;;) {
+    const q = await quietWindow(world, pid);
+    if (q === null) return last;
+    last = q;
+    shares.push(q.cpu);
+    if (!anotherWindow(shares, bound)) return last;
+  }
 }

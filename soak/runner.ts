@@ -10,8 +10,8 @@ import { sleep } from './faults/sleep.js';
 import { apiOutage, networkLoss } from './faults/network.js';
 import { limitsDue, usageLimit, type LimitOutcome } from './faults/usage-limit.js';
 import { limitedState } from './net-invariants.js';
-import { checkCpu, checkFootprint, checkGoesOn, checkNotStuck, checkOrphans } from './invariants.js';
-import { quietWindow, type Quiet } from './quiet.js';
+import { checkCpu, checkFootprint, cpuBound, checkGoesOn, checkNotStuck, checkOrphans } from './invariants.js';
+import { processAgeMs, quietWindow, restingWindow, type Quiet } from './quiet.js';
 import { FAULT_KINDS, isBadInput, schedule, type Fault, type FaultKind } from './schedule.js';
 import { agentRecords, checkFiles, checkNetworkFaults, checkStateFilesLeft, emptyFindings, fullWorkLog, INVARIANTS, longestBack, unownedHashes, type Findings } from './verdict.js';
 import { describe, footprint, World } from './world.js';
@@ -130,6 +130,7 @@ export async function runSoak(opts: SoakOptions): Promise<Record<string, unknown
     }
     await settle(world, warmDone[warmDone.length - 1]!.endAt);
     const warmPid = world.daemonPid();
+    const warmAgeMs = warmPid === null ? null : processAgeMs(warmPid);
     const warm = warmPid === null ? null : await quietWindow(world, warmPid);
     log(`soak: warm after ${Math.round((Date.now() - t0) / 1000)} s: daemon ${warmPid} ${JSON.stringify(warm)}`);
 
@@ -173,7 +174,8 @@ export async function runSoak(opts: SoakOptions): Promise<Record<string, unknown
     checkNetworkFaults(world, findings, done, SETTLE_BOUND_MS);
     if (done.some((f) => f.kind === 'disk-full')) findings.diskFull.push(...(await diskFullAtEnd(world)));
     const endPid = world.daemonPid();
-    const end = endPid === null ? null : await quietWindow(world, endPid);
+    // Read at rest, as the warm-up's was: a daemon started among the last faults is still resuming.
+    const end = endPid === null ? null : await restingWindow(world, endPid, warmAgeMs, cpuBound(warm?.cpu ?? null));
     findings.cpu.push(...checkCpu(warm?.cpu ?? null, end?.cpu ?? null, end?.spinning ?? []).map((what) => ({ session: null, what })));
     // What a night left in the daemon is measured against a daemon with the same sessions: the
     // warm-up's when it is the same process, else one started fresh now over the night's state (a

@@ -76,6 +76,30 @@ export interface PrivateGitDir {
   remove: () => void;
 }
 
+/** The private dirs of this process whose git run has not ended yet. */
+const liveDirs = new Set<string>();
+let exitHookInstalled = false;
+
+/**
+ * A process that exits while git runs (a daemon's shutdown past its deadline, process.exit from a
+ * command) removes the dirs of those runs as it goes: nothing would remove them after the last
+ * `mori down` (the sweep runs as a daemon starts). Only this process's own dirs, made above.
+ */
+function removeLiveDirsAtExit(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on('exit', () => {
+    for (const dir of liveDirs) {
+      try {
+        rmSync(dir, { recursive: true, force: true });
+      } catch {
+        // Exiting: what cannot be removed now is the next daemon's sweep's.
+      }
+    }
+    liveDirs.clear();
+  });
+}
+
 /** HEAD holds a ref name or an object id: far below this. */
 const HEAD_MAX_BYTES = 64 * 1024;
 
@@ -89,7 +113,12 @@ export function makePrivateGitDir(repo: RepoPaths, config: string): PrivateGitDi
   const head = read.toString('utf8');
   // The pid in the name lets a later sweep find the dirs of a process killed mid-run (private-git-sweep.ts).
   const dir = mkdtempSync(path.join(os.tmpdir(), `${PRIVATE_GIT_PREFIX}${process.pid}-`));
-  const remove = (): void => rmSync(dir, { recursive: true, force: true }); // symlinks are removed, never followed
+  liveDirs.add(dir);
+  removeLiveDirsAtExit();
+  const remove = (): void => {
+    liveDirs.delete(dir);
+    rmSync(dir, { recursive: true, force: true }); // symlinks are removed, never followed
+  };
   try {
     writeFileSync(path.join(dir, 'config'), config, { mode: 0o600 });
     writeFileSync(path.join(dir, 'HEAD'), head, { mode: 0o600 });

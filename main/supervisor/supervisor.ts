@@ -171,6 +171,8 @@ export class Supervisor {
       if (outcome.kind === 'agent-retrying') return fail('failed', `session "${rt.name}": the agent is retrying a request by itself; nothing was typed (send again once it is done)`);
       // A send is never refused for a working agent (only a nudge is): not met here.
       if (outcome.kind === 'agent-working') return fail('failed', `session "${rt.name}": the agent is working; nothing was typed`);
+      // A send stands whatever happens to the session meanwhile (it gives no inCharge): not met here.
+      if (outcome.kind === 'withdrawn') return fail('failed', `session "${rt.name}": nothing was typed`);
       return fail('failed', `session "${rt.name}": the text was not taken: ${outcome.why}`);
     });
   }

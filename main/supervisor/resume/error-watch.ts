@@ -146,10 +146,13 @@ export class ErrorWatch {
   /** Types the nudge; one taken is noted, one not taken is said by the Typist; then the next look is armed. */
   private async nudge(rt: SessionRuntime, s: Series, nudge: NonNullable<ReturnType<typeof nudgeWithNotice>>, stayed: string): Promise<void> {
     const { ports } = this;
-    const outcome = await ports.typist.type(rt, nudge.text, 'nudge');
+    // Withdrawn once the session is no longer this watch's (a usage limit, an interruption) as it types.
+    const stands = (): boolean => rt.run === s.run && rt.state === 'running' && !ports.machine.asleep && !ports.machine.offline;
+    const outcome = await ports.typist.type(rt, nudge.text, 'nudge', true, stands);
     if (rt.run !== s.run) return;
-    if (outcome.kind === 'agent-retrying' || outcome.kind === 'agent-working') {
-      // Its own retries, or a turn, began as the nudge was about to be typed: nothing typed, not a try.
+    if (outcome.kind === 'agent-retrying' || outcome.kind === 'agent-working' || outcome.kind === 'withdrawn') {
+      // Its own retries, or a turn, began as the nudge was about to be typed, or the session is no longer
+      // this watch's: nothing submitted, not a try (a withdrawn one is armed again by the next error).
       s.tries--;
       return;
     }

@@ -163,7 +163,9 @@ export class ResumeController {
     const { ports } = this;
     const run = rt.run;
     const activity = rt.activity;
-    const outcome = await ports.typist.type(rt, text, 'nudge');
+    // Typed only while this resume is still in charge: a usage limit met meanwhile (its own resume
+    // comes after the reset), a stop, or another resume takes it over, and the nudge is withdrawn.
+    const outcome = await ports.typist.type(rt, text, 'nudge', true, () => gen === rt.generation && rt.run === run);
     if (run !== null && rt.run === run && ports.machine.shuttingDown && outcome.kind === 'submitted') {
       // The supervisor began to stop while the nudge was being typed, and the agent took it: said and
       // kept, so the next supervisor (which finds this agent still running) does not nudge it again.

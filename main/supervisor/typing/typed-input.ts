@@ -23,8 +23,9 @@ export type TypedInputOutcome = DeliveryOutcome;
 /** What a typed input is for, for the work log when it does not get through. */
 export type TypedInputPurpose = 'nudge' | 'send' | 'first prompt';
 
-export async function typeInto(rt: SessionRuntime, terminal: Terminal, text: string, enter: boolean, env: Env, time: DeliveryTime = SYSTEM_TIME, purpose: TypedInputPurpose = 'send'): Promise<TypedInputOutcome> {
+export async function typeInto(rt: SessionRuntime, terminal: Terminal, text: string, enter: boolean, env: Env, time: DeliveryTime = SYSTEM_TIME, purpose: TypedInputPurpose = 'send', inCharge?: () => boolean): Promise<TypedInputOutcome> {
   if (terminal.exit !== null) return { kind: 'not-submitted', why: 'the agent has exited' };
+  if (inCharge !== undefined && !inCharge()) return { kind: 'withdrawn' };
   if (!enter) {
     terminal.write(text);
     return { kind: 'submitted' };
@@ -35,6 +36,7 @@ export async function typeInto(rt: SessionRuntime, terminal: Terminal, text: str
     const since = Date.now();
     target.workingNow = (screen) => workingNow(rt, terminal, env, screen, since);
   }
+  if (inCharge !== undefined) target.inCharge = inCharge;
   return deliverText(target, text, rt.profile.typing, time);
 }
 
@@ -94,10 +96,16 @@ export interface TypistPorts {
 export class Typist {
   constructor(private readonly ports: TypistPorts) {}
 
-  async type(rt: SessionRuntime, text: string, purpose: TypedInputPurpose, enter = true): Promise<TypedInputOutcome> {
+  /**
+   * `inCharge`, for an input typed on Mori's own account (a nudge): whether what asked for it still
+   * stands, looked at as the text is about to be written and before each Enter; once it does not (the
+   * session went to its usage limit, or another took charge, while the typing waited on a loaded
+   * machine), nothing more is written: `withdrawn`.
+   */
+  async type(rt: SessionRuntime, text: string, purpose: TypedInputPurpose, enter = true, inCharge?: () => boolean): Promise<TypedInputOutcome> {
     const { env, store, clock = systemClock, scheduler = systemScheduler } = this.ports;
     const t = rt.terminal;
-    const outcome: TypedInputOutcome = t ? await typeInto(rt, t, text, enter, env, { clock, scheduler }, purpose) : { kind: 'not-submitted', why: 'the agent is not running' };
+    const outcome: TypedInputOutcome = t ? await typeInto(rt, t, text, enter, env, { clock, scheduler }, purpose, inCharge) : { kind: 'not-submitted', why: 'the agent is not running' };
     if (outcome.kind === 'not-submitted') store.log(rt, `INPUT NOT SUBMITTED - ${purpose}: ${outcome.why}`);
     else if (outcome.kind === 'agent-retrying' && purpose !== 'nudge') store.log(rt, `INPUT NOT SUBMITTED - ${purpose}: the agent was retrying a request by itself`);
     return outcome;
@@ -115,9 +123,11 @@ export interface DeliveryTarget {
   busy?(): Promise<boolean>;
   /** Set for a nudge: whether the agent works now (`screen` is the one just read), so nothing is typed into it, and no Enter sent. */
   workingNow?(screen: string): Promise<boolean>;
+  /** Set for an input on Mori's own account: false once it no longer stands (see Typist.type), so nothing more is written. */
+  inCharge?(): boolean;
 }
 
-export type DeliveryOutcome = { kind: 'submitted' } | { kind: 'not-submitted'; why: string } | { kind: 'agent-retrying' } | { kind: 'agent-working' };
+export type DeliveryOutcome = { kind: 'submitted' } | { kind: 'not-submitted'; why: string } | { kind: 'agent-retrying' } | { kind: 'agent-working' } | { kind: 'withdrawn' };
 
 export interface DeliveryOptions extends Partial<DeliveryTime> {
   /** How long the typed text may take to show on screen (a busy 2-core machine, a slow TUI). */
@@ -172,6 +182,8 @@ export async function deliverText(target: DeliveryTarget, text: string, rules: T
     const before = await target.screenText();
     if (isRetrying(before, rules)) return { kind: 'agent-retrying' };
     if ((await target.workingNow?.(before)) === true) return { kind: 'agent-working' };
+    // The reads above can take seconds on a loaded machine: the input may no longer stand.
+    if (target.inCharge?.() === false) return { kind: 'withdrawn' };
     // The same text may already be on screen (an earlier nudge's echo): wait for one more showing.
     const shownBefore = shownCount(before, text, rules);
     for (const w of typedWrites(text, rules)) {
@@ -195,6 +207,8 @@ export async function deliverText(target: DeliveryTarget, text: string, rules: T
       // they will): Enter would put a nudge into it. The text is left unsent in its input. Looked at
       // before the first Enter only: after it, a turn under way is the one the Enter started.
       if (attempt === 1 && (await target.workingNow?.(await target.screenText())) === true) return { kind: 'agent-working' };
+      // Typed but not sent: an Enter now would submit it into an agent at its limit.
+      if (target.inCharge?.() === false) return { kind: 'withdrawn' };
       target.write(rules.enter);
       if (rules.confirm === 'none') return { kind: 'submitted' };
       if (await until(wentBusy, confirmTimeout, pollMs, time)) return { kind: 'submitted' };
