@@ -44,6 +44,8 @@ it("a wake's nudge typed as the agent meets its usage limit is withdrawn: no Ent
   const sup = h.supervisor({ env: h.env(), verify: false, scheduler: gate.scheduler });
   expect((await sup.start()).ok).toBe(true);
   await until('the agent at its prompt', () => h.events.some((e) => e.type === 'session.activity' && e.name === 'lim' && e.to === 'waiting'));
+  // Its status says idle before it takes the task: the task's turn ends first (a nudge into a working agent is not typed).
+  await until('the first turn to end', () => h.records().some((r) => r['event'] === 'hook' && r['name'] === 'Stop'));
 
   // A sleep and its wake: the resume nudges the live agent at its prompt, held before its Enter.
   expect(sup.interruptSession('lim', 'sleep').ok).toBe(true);
