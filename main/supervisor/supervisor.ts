@@ -107,6 +107,9 @@ export class Supervisor {
       const loaded = sessions.load(dir);
       if (!loaded.ok) return this.abortStart(loaded);
     }
+    // What an earlier supervisor could not write and left on record (entries held, an intent) goes
+    // first, before anything of this start: a resume's entry after the interruption it answers.
+    for (const rt of sessions.all()) this.parts.store.adopt(rt);
     const census = paneCensus(tmux ? await tmux.list().catch(() => []) : []);
     const toStart = sessions.all().filter((rt) => (wanted.size > 0 ? wanted.has(path.resolve(rt.stateDir)) : meantToRun(rt.session) || census.alive.has(rt.id)));
     for (const rt of toStart) {

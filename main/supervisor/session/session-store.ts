@@ -12,7 +12,10 @@
 // entries it could not append are held in memory and tried again every STATE_RETRY_MS (a disk given
 // space again, a dir made writable), the changes replayed onto the file as it is then, the entries
 // appended in order with their own times; the next write then clears the problem, also one an
-// earlier supervisor recorded (its pending intent written first). Runs in the supervisor's process.
+// earlier supervisor recorded (its pending intent written first). The entries held are kept in that
+// record too, rewritten as they go: a supervisor that ends before it could append them (killed while
+// the disk is full) leaves them to the next, which appends them before any entry of its own, so an
+// interruption is never lost under the resume that answers it. Runs in the supervisor's process.
 import { SessionRecord } from '../../../common/session.js';
 import { ok, type Result } from '../../../common/result.js';
 import { background } from '../../background.js';
@@ -23,7 +26,7 @@ import { appendEntry, appendEntryAsync, entryHeading, entryWasWritten, WORK_LOG_
 import { CompactionBusy } from '../../state/work-log-lock.js';
 import { Emitter } from './emitter.js';
 import type { SessionRuntime } from './session-runtime.js';
-import { clearStateProblem, readStateProblem, recordStateProblem, type StateProblemReason } from './state-problems.js';
+import { clearStateProblem, readStateProblem, recordStateProblem, type StateProblem, type StateProblemReason } from './state-problems.js';
 
 /**
  * A state write that failed is tried again this often while it keeps failing: a disk given space
@@ -66,6 +69,8 @@ export class SessionStore {
   private retryTimer: Cancel | null = null;
   /** Sessions whose problem on record (an earlier supervisor's) this store has taken over, by id. */
   private readonly adopted = new Set<string>();
+  /** The record last written (or taken over) in the Mori home, by id: rewritten as the entries held change. */
+  private readonly recorded = new Map<string, StateProblem>();
 
   private readonly unwritable = new Emitter<[rt: SessionRuntime, message: string, reason: StateProblemReason]>();
   /** A state file of `rt` could not be written; told once per distinct failure. */
@@ -179,16 +184,28 @@ export class SessionStore {
   }
 
   /**
-   * Takes over the problem an earlier supervisor recorded for `rt` and did not see cleared: its
-   * pending intent is held as a change session.json has yet to take (replayed by the next write, as
-   * the session runs on it already), and its failure stands until a write of this store succeeds,
-   * which then clears the record.
+   * Takes over the problem an earlier supervisor recorded for `rt` and did not see cleared: the
+   * work-log entries it still held are appended now (again every STATE_RETRY_MS while they cannot
+   * be), ahead of every entry of this store; its pending intent is held as a change session.json has
+   * yet to take (replayed by the next write, as the session runs on it already); and its failure
+   * stands until a write of this store succeeds, which then clears the record. At the supervisor's
+   * start for every session it loaded, else at the session's first write; once.
    */
-  private adopt(rt: SessionRuntime): void {
+  adopt(rt: SessionRuntime): void {
     if (this.adopted.has(rt.id)) return;
     this.adopted.add(rt.id);
     const problem = readStateProblem(this.options.home, rt.id);
     if (problem === null || this.failure(rt) !== null) return;
+    this.recorded.set(rt.id, problem);
+    const held = problem.held;
+    if (held !== undefined && held.entries.length + held.dropped > 0) {
+      const now = new Date(this.options.clock.wallMs());
+      const entries = held.entries.map((e) => ({ at: Number.isNaN(Date.parse(e.at)) ? now : new Date(e.at), line: e.line }));
+      this.held.set(rt.id, { entries, dropped: held.dropped, why: held.why });
+      this.failing.set(`${rt.id}:log`, problem.message);
+      this.enqueue(rt, () => this.appendHeld(rt));
+      this.retryLater(rt);
+    }
     const intent = problem.pendingIntent;
     if (intent === null) {
       this.failing.set(`${rt.id}:log`, problem.message);
@@ -223,6 +240,8 @@ export class SessionStore {
     if (err !== null && h.why === '') h.why = (err as Error).message;
     this.held.set(rt.id, h);
     this.retryLater(rt);
+    // One held for its error is recorded with that failure (logFailed); one only queued, here.
+    if (err === null) this.recordHeld(rt);
   }
 
   /** Appends the held entries in order, then a note of why they are late; stops at the first that fails. */
@@ -241,8 +260,12 @@ export class SessionStore {
         return;
       }
       h.entries.shift();
+      // Off the record once in the log: a supervisor ending now leaves the rest, not this one again
+      // (ending between the two, it leaves this one to be appended twice, never lost).
+      this.recordHeld(rt);
     }
     this.held.delete(rt.id);
+    this.recordHeld(rt);
     const lost = h.dropped > 0 ? ` (the ${h.dropped} oldest were dropped, past ${HELD_ENTRIES_MAX} held)` : '';
     const since = first ? ` since ${entryHeading(first)}` : '';
     this.log(rt, `STATE WRITTEN LATE - ${count} entr${count === 1 ? 'y' : 'ies'} above could not be written${since}${lost}: ${h.why}`);
@@ -281,13 +304,38 @@ export class SessionStore {
 
   private succeeded(rt: SessionRuntime, file: 'session' | 'log'): void {
     if (!this.failing.delete(`${rt.id}:${file}`)) return;
-    if (this.failure(rt) === null) clearStateProblem(this.options.home, rt.id);
+    if (this.failure(rt) !== null) return;
+    clearStateProblem(this.options.home, rt.id);
+    this.recorded.delete(rt.id);
+  }
+
+  /** The entries held for the session as its record keeps them; undefined when none is. */
+  private heldRecord(id: string): StateProblem['held'] {
+    const h = this.held.get(id);
+    if (h === undefined || h.entries.length + h.dropped === 0) return undefined;
+    return { entries: h.entries.map((e) => ({ at: e.at.toISOString(), line: e.line })), dropped: h.dropped, why: h.why };
+  }
+
+  /** Rewrites the session's record with the entries held now (while it has one: a failure stands). */
+  private recordHeld(rt: SessionRuntime): void {
+    const last = this.recorded.get(rt.id);
+    if (last === undefined || this.failure(rt) === null) return;
+    const { held: _was, ...rest } = last;
+    const held = this.heldRecord(rt.id);
+    this.record(rt, held === undefined ? rest : { ...rest, held });
+  }
+
+  private record(rt: SessionRuntime, problem: StateProblem): void {
+    this.recorded.set(rt.id, problem);
+    const err = recordStateProblem(this.options.home, problem);
+    if (err !== null) process.stderr.write(`mori: ${rt.name}: cannot record that its state is unwritable either: ${err}\n`);
   }
 
   private failed(rt: SessionRuntime, file: 'session' | 'log', message: string, reason: StateProblemReason): void {
     const known = this.failing.get(`${rt.id}:${file}`);
     this.failing.set(`${rt.id}:${file}`, message);
-    const recorded = recordStateProblem(this.options.home, {
+    const held = this.heldRecord(rt.id);
+    this.record(rt, {
       sessionId: rt.id,
       name: rt.name,
       stateDir: rt.stateDir,
@@ -295,8 +343,8 @@ export class SessionStore {
       reason,
       at: new Date(this.options.clock.wallMs()).toISOString(),
       pendingIntent: this.pending.get(rt.id) ?? null,
+      ...(held === undefined ? {} : { held }),
     });
-    if (recorded !== null) process.stderr.write(`mori: ${rt.name}: cannot record that its state is unwritable either: ${recorded}\n`);
     if (known !== message) this.unwritable.fire(rt, message, reason);
   }
 }

@@ -1,7 +1,9 @@
 // State files Mori could not write, recorded in the Mori home (the state dir is the thing that cannot
-// be written): which session, which file, the OS error, and the intent that was meant to be stored
-// (a stop the person asked for must not turn into an auto-resume). `mori ls` shows them; the next
-// supervisor honours the pending intent; a later successful write clears the record. Any Node process.
+// be written): which session, which file, the OS error, the intent that was meant to be stored (a
+// stop the person asked for must not turn into an auto-resume) and the work-log entries still held
+// (an interruption must not vanish with the supervisor that held it). `mori ls` shows them; the next
+// supervisor honours the pending intent and appends the held entries; a later successful write clears
+// the record. Any Node process.
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import * as z from 'zod/mini';
@@ -26,6 +28,18 @@ export const StateProblem = z.object({
   at: z.string(),
   /** The intent that could not be stored, when the failed write changed it. */
   pendingIntent: z.nullable(Intent),
+  /**
+   * The work-log entries the supervisor held, not appended yet, oldest first (each with its own
+   * time, an ISO string), how many it dropped past its bound, and why the first could not be
+   * written. Absent when none is held (and in records of older versions).
+   */
+  held: z.optional(
+    z.object({
+      entries: z.array(z.object({ at: z.string(), line: z.string() })),
+      dropped: z.number(),
+      why: z.string(),
+    }),
+  ),
 });
 export type StateProblem = z.infer<typeof StateProblem>;
 

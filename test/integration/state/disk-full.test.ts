@@ -138,6 +138,41 @@ describe.skipIf(skipped !== null)('a full disk under the state dir', () => {
     expect(leftovers()).toEqual([]);
   });
 
+  it('entries held by a supervisor that ended are on record; the next appends them once, in order, before its own', async () => {
+    const file = readSessionFile(stateDir);
+    const profile = getProfile('claude');
+    if (!file.ok || !profile.ok) throw new Error('setup');
+    const time = new ManualTime(Date.now());
+    const first = new SessionRuntime(stateDir, file.value, profile.value, initialRestartState(), () => undefined);
+    // Its own time, never moved: its retry never comes.
+    const gone = new ManualTime(Date.now());
+    const before = new SessionStore({ home, clock: gone, scheduler: gone, loaded: () => first });
+    fill((disk as Mounted).dir);
+    expect(before.log(first, 'SESSION INTERRUPTED - agent crash')).toBe(false);
+    // Queued behind the one held: on record as well.
+    expect(before.log(first, 'SESSION NOTE - behind it')).toBe(true);
+    await until('both on record', () => readStateProblem(home, first.id)?.held?.entries.length === 2);
+    expect(readStateProblem(home, first.id)?.held?.entries.map((e) => e.line)).toEqual(['SESSION INTERRUPTED - agent crash', 'SESSION NOTE - behind it']);
+    // That supervisor is gone with its memory; space comes back.
+    release((disk as Mounted).dir);
+    const next = new SessionRuntime(stateDir, file.value, profile.value, initialRestartState(), () => undefined);
+    const after = new SessionStore({ home, clock: time, scheduler: time, loaded: () => next });
+    after.adopt(next);
+    expect(after.log(next, 'SESSION RESUMED - agent crash')).toBe(true);
+    const log = (): string => readFileSync(path.join(stateDir, WORK_LOG), 'utf8');
+    await until('the record cleared', () => readStateProblem(home, next.id) === null && log().includes('SESSION RESUMED'), () => log());
+    const at = (t: string): number => log().indexOf(t);
+    expect(at('SESSION INTERRUPTED - agent crash')).toBeGreaterThan(0);
+    expect(at('SESSION INTERRUPTED - agent crash')).toBeLessThan(at('SESSION NOTE - behind it'));
+    expect(at('SESSION NOTE - behind it')).toBeLessThan(at('SESSION RESUMED - agent crash'));
+    // A third supervisor finds nothing left to append.
+    const third = new SessionStore({ home, clock: time, scheduler: time, loaded: () => next });
+    third.adopt(next);
+    time.advance(STATE_RETRY_MS);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(log().match(/SESSION INTERRUPTED - agent crash/g)).toHaveLength(1);
+  });
+
   it("the next supervisor takes over a problem the last one recorded: its pending intent written, the record cleared", async () => {
     const file = readSessionFile(stateDir);
     const profile = getProfile('claude');
