@@ -198,6 +198,13 @@ export const SessionRecord = z.object({
    * started), keyed by the pid: a `(pid N)` check is valid only in that boot.
    */
   pidBoots: z._default(z.record(z.string(), z.object({ bootId: z.string(), seenAt: z.string() })), {}),
+  /**
+   * The nudge a resume is typing into a live agent (DESIGN.md §4, "Resume action"): for which
+   * interruption, into which process (its pid, and its start time so a reused pid does not match),
+   * and since when (wall-clock epoch ms). Cleared when that resume ends; a supervisor killed meanwhile
+   * leaves it, so the next one, finding that process still there, does not type it again if it took it.
+   */
+  nudgeTyped: z._default(z.nullable(z.object({ reason: InterruptReason, pid: z.int(), pidStart: z.nullable(z.string()), at: z.number() })), null),
   /** The usage limit the session waits out, kept across Mori restarts and reboots; null when none. */
   usageLimit: z._default(z.nullable(UsageLimitPlan), null),
   /** Handed to another agent until its first agent's usage limit resets; null when not (or for good). */

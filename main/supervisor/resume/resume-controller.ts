@@ -6,6 +6,7 @@
 // shows an error is nudged; one still in error after a nudge, or long after the wake, is restarted
 // with its resume command. Runs in the supervisor's process.
 import { nudgeWithNotice, rollbackNoticeCleared, type RollbackNotice } from './rollback-notice.js';
+import { nudgeCleared, nudgeMarked, nudgeTakenBefore, nudgeTyped } from './nudge-record.js';
 import type { InterruptReason } from '../../../common/session.js';
 import { background } from '../../background.js';
 import { isRetrying } from '../../agents/typing.js';
@@ -136,10 +137,13 @@ export class ResumeController {
       stuckAfter,
     );
     if (action.kind === 'restart' || action.kind === 'relaunch') return this.restartAgent(rt, reason, resumed, gen, action.why, followUp);
+    const nudge = action.kind === 'nudge' ? nudgeWithNotice(rt) : null;
+    const tookEarlier = rt.session.nudgeTyped !== null && (await this.earlierNudgeTaken(rt, reason, nudge?.text ?? null));
+    if (gen !== rt.generation || rt.run !== run || ports.machine.shuttingDown) return;
     if (!ports.moves.move(rt, 'resume')) return;
     this.ports.journal.resuming(rt, run.launch, followUp);
+    if (tookEarlier) return this.resumed(rt, reason, resumed, `agent still running, ${rt.activity}: the nudge typed before the supervisor stopped was taken: nothing typed`, followUp);
     if (action.kind === 'nudge') {
-      const nudge = nudgeWithNotice(rt);
       // The action is issued here; its confirmation (the agent echoes the text and goes busy) takes
       // the agent's own time, so it goes on beside the next session's resume, not in front of it.
       if (nudge !== null) {
@@ -163,17 +167,28 @@ export class ResumeController {
     const { ports } = this;
     const run = rt.run;
     const activity = rt.activity;
+    // On record before the text is typed: a supervisor killed before it saw the agent take it leaves
+    // the next one what it needs to tell whether to type it again (nudge-record.ts).
+    const mark = run === null ? null : await nudgeTyped(reason, run.terminal.pid, ports.clock.wallMs());
+    if (mark !== null) ports.store.write(rt, nudgeMarked(mark));
     // Typed only while this resume is still in charge: a usage limit met meanwhile (its own resume
     // comes after the reset), a stop, or another resume takes it over, and the nudge is withdrawn.
     const outcome = await ports.typist.type(rt, text, 'nudge', true, () => gen === rt.generation && rt.run === run);
     if (run !== null && rt.run === run && ports.machine.shuttingDown && outcome.kind === 'submitted') {
       // The supervisor began to stop while the nudge was being typed, and the agent took it: said and
       // kept, so the next supervisor (which finds this agent still running) does not nudge it again.
-      ports.store.write(rt, (s) => (s.intent.kind === 'interrupted' && s.intent.reason === reason ? { ...s, intent: { kind: 'running' } } : s));
+      ports.store.write(rt, (s) => {
+        const cleared = nudgeCleared(mark ?? undefined)(s);
+        return cleared.intent.kind === 'interrupted' && cleared.intent.reason === reason ? { ...cleared, intent: { kind: 'running' } } : cleared;
+      });
       this.ports.journal.resumed(rt, reason, resumed, `agent still running, ${activity}: nudged to continue as the supervisor stopped`, run.launch, () => false, followUp);
       return;
     }
-    if (run === null || gen !== rt.generation || rt.run !== run || ports.machine.shuttingDown) return;
+    if (run === null || gen !== rt.generation || rt.run !== run || ports.machine.shuttingDown) {
+      // This resume ends here; one that goes on clears the record as it is said (resumed, relaunch).
+      if (mark !== null) ports.store.write(rt, nudgeCleared(mark));
+      return;
+    }
     if (outcome.kind === 'not-submitted') {
       return this.restartAgent(rt, reason, resumed, gen, `agent still running, ${activity}, but the nudge was not taken (${outcome.why})`, followUp);
     }
@@ -192,12 +207,24 @@ export class ResumeController {
     this.resumed(rt, reason, resumed, `agent still running, ${activity}: nudged to continue`, followUp);
   }
 
-  /** The live agent goes on: intent running, the SESSION RESUMED entry, `session.resumed`. */
+  /**
+   * Whether a nudge an earlier supervisor typed for this interruption, into this same agent process,
+   * was taken (nudge-record.ts); `text` is the nudge this resume would type (null: none). A record
+   * that does not hold is cleared: this resume types its own.
+   */
+  private async earlierNudgeTaken(rt: SessionRuntime, reason: InterruptReason, text: string | null): Promise<boolean> {
+    // An agent back at its error after taking it failed again: the nudge is for that new failure.
+    const taken = text !== null && rt.activity !== 'error' && (await nudgeTakenBefore(rt, reason, this.ports.env, text));
+    if (!taken) this.ports.store.write(rt, nudgeCleared());
+    return taken;
+  }
+
+  /** The live agent goes on: intent running (a nudge on record cleared), the SESSION RESUMED entry, `session.resumed`. */
   private resumed(rt: SessionRuntime, reason: InterruptReason, resumed: ResumeContext, what: string, followUp = false): void {
     const { ports } = this;
     const run = rt.run;
     if (run === null) return;
-    ports.store.write(rt, (s) => ({ ...s, intent: { kind: 'running' } }));
+    ports.store.write(rt, (s) => ({ ...s, intent: { kind: 'running' }, nudgeTyped: null }));
     this.ports.journal.resumed(rt, reason, resumed, what, run.launch, () => ports.moves.move(rt, 'ran'), followUp);
   }
 
@@ -213,6 +240,8 @@ export class ResumeController {
   private async relaunch(rt: SessionRuntime, reason: InterruptReason, context: ResumeContext, gen: number, restartedBecause: string | null = null, followUp = false): Promise<void> {
     const { ports } = this;
     ports.store.reload(rt);
+    // A nudge on record went into an agent that is gone: this resume ends in a new one.
+    if (rt.session.nudgeTyped !== null) ports.store.write(rt, nudgeCleared());
     // A crash can come before the poll saw the agent's id: one last look, or the resume is lost.
     await this.ports.launcher.ids.discover(rt);
     if (gen !== rt.generation || ports.machine.shuttingDown) return;
