@@ -5,6 +5,7 @@ import { lookup } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
+import { joinSignals } from '../joined-signal.js';
 
 export interface ProbeResult {
   status: 'pass' | 'fail' | 'timeout' | 'skipped';
@@ -14,15 +15,21 @@ export interface ProbeResult {
 /** A site that redirects more than this is broken or looping; browsers allow ~20, a health URL needs 1 or 2. */
 const MAX_REDIRECTS = 5;
 
-/** One signal that fires on the caller's cancel or on the timeout, and says which. */
+/**
+ * One signal that fires on the caller's cancel or on the timeout, and says which; clear() when the
+ * probe ends leaves nothing in the caller's signal, which a verification's probes all share.
+ */
 function deadline(timeoutMs: number, signal?: AbortSignal): { signal: AbortSignal; why: () => 'timeout' | 'cancelled' | null; clear: () => void } {
   const timer = new AbortController();
   const t = setTimeout(() => timer.abort(), timeoutMs);
-  const combined = signal ? AbortSignal.any([signal, timer.signal]) : timer.signal;
+  const joined = signal ? joinSignals(signal, timer.signal) : { signal: timer.signal, release: () => undefined };
   return {
-    signal: combined,
+    signal: joined.signal,
     why: () => (signal?.aborted ? 'cancelled' : timer.signal.aborted ? 'timeout' : null),
-    clear: () => clearTimeout(t),
+    clear: () => {
+      clearTimeout(t);
+      joined.release();
+    },
   };
 }
 

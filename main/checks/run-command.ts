@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import type { CheckWrap } from '../sandbox/check-sandbox.js';
 import { trackGroup, untrackGroup } from './in-flight.js';
+import { onAbort } from '../joined-signal.js';
 import { OutputTail } from './output-tail.js';
 import { groupAlive, signalGroup } from '../os/process-group.js';
 
@@ -74,14 +75,14 @@ export function runCommand(command: string, opts: CommandOptions): Promise<Comma
       killTimer = setTimeout(() => signalGroup(pgid, 'SIGKILL'), grace);
     };
     const timer = setTimeout(() => stop('timeout'), opts.timeoutMs);
-    const onAbort = () => stop('cancelled');
-    opts.signal?.addEventListener('abort', onAbort, { once: true });
+    const cancel = () => stop('cancelled');
+    const stopHearing = opts.signal ? onAbort(opts.signal, cancel) : undefined;
 
     const finish = async (code: number | null, sig: NodeJS.Signals | null, spawnError?: Error) => {
       if (done) return;
       done = true;
       clearTimeout(timer);
-      opts.signal?.removeEventListener('abort', onAbort);
+      stopHearing?.();
       if (pgid !== null) {
         // Whatever the shell left behind in its group goes with it: a check leaves nothing running.
         if (stopped === null && groupAlive(pgid)) signalGroup(pgid, 'SIGKILL');

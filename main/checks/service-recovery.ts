@@ -16,6 +16,7 @@ import { environmentLines } from './load-checks.js';
 import { withPid } from './pid-writeback.js';
 import { OutputTail } from './output-tail.js';
 import { trackGroup, untrackGroup } from './in-flight.js';
+import { onAbort } from '../joined-signal.js';
 import { groupAlive, signalGroup } from '../os/process-group.js';
 import { runOne, type RunContext } from './run-checks.js';
 import { KILL_GRACE_MS } from './run-command.js';
@@ -220,11 +221,11 @@ function delay(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {
       clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
+      stop?.();
       resolve();
     };
     const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
+    const stop = signal ? onAbort(signal, done) : undefined;
   });
 }
 

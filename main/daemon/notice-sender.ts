@@ -6,7 +6,7 @@
 import type { NotifyTarget } from '../../common/daemon-settings.js';
 import { maskedUrl } from '../../common/notify-targets.js';
 import { noticeRequest, type SentNotice } from './notice-request.js';
-import { joinSignals } from '../joined-signal.js';
+import { joinSignals, onAbort } from '../joined-signal.js';
 
 export interface RetryPolicy {
   /** Tries in all, the first included. */
@@ -111,15 +111,15 @@ export class NoticeSender {
   }
 
   private sleep(ms: number): Promise<void> {
-    const signal = this.stopped.signal;
+    // Every delivery waiting at once shares the stop's one listener (joined-signal.ts).
     return new Promise((resolve) => {
       const done = (): void => {
         clearTimeout(t);
-        signal.removeEventListener('abort', done);
+        stop();
         resolve();
       };
       const t = setTimeout(done, ms);
-      signal.addEventListener('abort', done, { once: true });
+      const stop = onAbort(this.stopped.signal, done);
     });
   }
 }

@@ -7,6 +7,7 @@
 import path from 'node:path';
 import { isAgentFileError, listAgentDir, statAgentFile, withAgentFile } from '../../os/agent-file.js';
 import type { AgentActivity } from '../../../common/agent-activity.js';
+import { pidAlive } from '../../os/pid-alive.js';
 import { innerPidsUnder, processCwd } from '../../os/process-tree.js';
 import type { AgentStatus, Env } from '../profile.js';
 import { claudeConfigDir, claudeTranscriptPath } from './transcript.js';
@@ -71,16 +72,43 @@ export async function readClaudeStatusByPid(env: Env, pid: number): Promise<Clau
 
 /**
  * The status file of the claude process running `sessionId`, found without knowing its pid (the pty's
- * child may be a wrapper, or tmux's). The dir holds one small file per running claude.
+ * child may be a wrapper, or tmux's). The dir holds one small file per running claude, and one left by
+ * each claude that was killed (it removes its own only on a clean exit): a resumed conversation keeps
+ * its id, so several files may name it. The live one is taken: a claude under the terminal's process
+ * `root` where it is known, else one whose pid is alive, else the one written last.
  */
-export async function findClaudeStatus(env: Env, sessionId: string): Promise<ClaudeSessionStatus | null> {
+export async function findClaudeStatus(
+  env: Env,
+  sessionId: string,
+  root?: number,
+  pidsUnder: (root: number) => ReadonlyMap<number, number> = innerPidsUnder,
+  cwdOf: (pid: number) => string | null = processCwd,
+): Promise<ClaudeSessionStatus | null> {
   const dir = path.join(claudeConfigDir(env), 'sessions');
+  const matches: ClaudeSessionStatus[] = [];
   for (const { name } of await listAgentDir(dir, MAX_STATUS_FILES)) {
     if (!name.endsWith('.json')) continue;
     const parsed = await readStatusFile(path.join(dir, name));
-    if (parsed !== null && parsed.sessionId === sessionId) return parsed;
+    if (parsed !== null && parsed.sessionId === sessionId) matches.push(parsed);
   }
-  return null;
+  if (matches.length <= 1) return matches[0] ?? null;
+  // Only when several name it is the process table read: the usual case is one file.
+  const under = root === undefined ? null : pidsUnder(root);
+  const rank = (s: ClaudeSessionStatus): number => (under !== null && isUnder(s, under, cwdOf) ? 2 : pidAlive(s.pid) ? 1 : 0);
+  const ranked = matches.map((s) => ({ s, rank: rank(s) }));
+  ranked.sort((a, b) => b.rank - a.rank || b.s.writtenAtMs - a.s.writtenAtMs);
+  return ranked[0]?.s ?? null;
+}
+
+/**
+ * Whether a status file is of a process under the root whose `pidsUnder` map is given. claude names the
+ * file by the pid it knows itself by, inside a sandbox its pid namespace's, where every claude has the
+ * same few pids: such a pid counts only when the file names the folder that process runs in.
+ */
+function isUnder(s: ClaudeSessionStatus, under: ReadonlyMap<number, number>, cwdOf: (pid: number) => string | null): boolean {
+  const outer = under.get(s.pid);
+  if (!(s.pid > 0) || outer === undefined) return false;
+  return outer === s.pid || (s.cwd !== null && s.cwd === cwdOf(outer));
 }
 
 /**
@@ -104,12 +132,11 @@ export async function findClaudeStatusUnder(
   const under = pidsUnder(root);
   for (const { name } of names) {
     const pid = Number(/^(\d+)\.json$/.exec(name)?.[1]);
-    const outer = under.get(pid);
-    if (!(pid > 0) || outer === undefined) continue;
+    if (!(pid > 0) || !under.has(pid)) continue;
     const parsed = await readStatusFile(path.join(dir, name));
     // The file's own pid must be the one it is named for: a file copied from another process says nothing.
     if (parsed === null || parsed.pid !== pid) continue;
-    if (outer === pid || (parsed.cwd !== null && parsed.cwd === cwdOf(outer))) return parsed;
+    if (isUnder(parsed, under, cwdOf)) return parsed;
   }
   return null;
 }
@@ -144,8 +171,8 @@ export function combineActivity(reported: AgentActivity | null, screen: AgentAct
   return reported ?? screen;
 }
 
-/** Its status capability: the file naming this session, else the one of a claude running under the terminal's process `pid`. */
+/** Its status capability: the file naming this session (the live one of several), else the one of a claude running under the terminal's process `pid`. */
 export async function findClaudeAgentStatus(env: Env, agentSessionId: string, pid: number): Promise<AgentStatus | null> {
-  const s = (await findClaudeStatus(env, agentSessionId)) ?? (await findClaudeStatusUnder(env, pid, innerPidsUnder));
+  const s = (await findClaudeStatus(env, agentSessionId, pid)) ?? (await findClaudeStatusUnder(env, pid, innerPidsUnder));
   return s === null ? null : { activity: activityFromClaudeStatus(s.status), sessionId: s.sessionId, writtenAtMs: s.writtenAtMs };
 }
