@@ -3,7 +3,7 @@
 // process group and session, so it outlives the daemon that started it and a restarted daemon finds
 // it again by its dir. Runs in the daemon (and in tests).
 import { spawn } from 'node:child_process';
-import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { closeSync, lstatSync, mkdirSync, openSync, unlinkSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fail, ok, type Result } from '../../common/result.js';
@@ -111,8 +111,19 @@ export async function stopNetProxy(dir: string): Promise<void> {
   while (pidAlive(s.pid)) {
     if (Date.now() > deadline) {
       process.kill(s.pid, 'SIGKILL');
+      // Killed, it cannot remove its socket as its own exit does (a loaded machine can take longer
+      // than the grace): removed here, and only a socket (the path is Mori's, in its own home).
+      removeSocket(s.socket);
       break;
     }
     await sleep(POLL_MS);
+  }
+}
+
+function removeSocket(socket: string): void {
+  try {
+    if (lstatSync(socket).isSocket()) unlinkSync(socket);
+  } catch {
+    // already gone
   }
 }

@@ -135,6 +135,18 @@ setInterval(() => {}, 60_000);`;
     rmSync(b.dir, { recursive: true, force: true });
     await until('the proxy to exit once its socket is gone', () => !isRunning(pidB), () => `pid ${pidB}`, 15_000);
   });
+
+  it('a proxy that does not end within the grace is killed, and its socket removed for it', async () => {
+    const a = await proxy('frozen', []);
+    const pid = (await netProxyRunning(a.dir))?.pid ?? 0;
+    expect(pid).toBeGreaterThan(0);
+    // Stopped, it cannot answer SIGTERM, as a proxy on a machine too loaded to exit within the grace.
+    process.kill(pid, 'SIGSTOP');
+    await stopNetProxy(a.dir);
+    expect(existsSync(a.socket)).toBe(false);
+    expect(await netProxyRunning(a.dir)).toBeNull();
+    await until('the frozen proxy killed', () => !isRunning(pid), () => `pid ${pid}`, 15_000);
+  });
 });
 
 function isRunning(pid: number): boolean {
