@@ -183,6 +183,18 @@ describe('Supervisor', () => {
     // Its status file says idle before it takes the task: the nudge waits for the task's turn to end
     // (a nudge into a working agent is not typed), so the interruption comes after the turn's Stop.
     await until('the first turn to end', () => readFileSync(h.record, 'utf8').includes('"name":"Stop"'));
+    // The supervisor's reading of that turn may come late (it settles over 1.5 s): the interruption
+    // comes once it reads the agent waiting and has said nothing new for 2 s.
+    let lastCount = -1;
+    let quietSince = Date.now();
+    await until('the reading to settle at waiting', () => {
+      const acts = events.filter((e) => e.type === 'session.activity');
+      if (acts.length !== lastCount) {
+        lastCount = acts.length;
+        quietSince = Date.now();
+      }
+      return s.list().find((x) => x.name === 'nudge')?.activity === 'waiting' && Date.now() - quietSince >= 2_000;
+    });
     const interrupted = s.interruptSession('nudge', 'network');
     expect(interrupted.ok && interrupted.value.state).toBe('interrupted');
     const file = readSessionFile(dir);
