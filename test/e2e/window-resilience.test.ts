@@ -197,7 +197,8 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the window keeps a
     await page.getByRole('tab', { name: 'environment.md' }).click();
     await page.getByRole('textbox', { name: 'environment.md text' }).getByText('Cache: localhost:2').waitFor();
     await w.shot('environment');
-  });
+    // 90 s: its waits (a `mori down`, a `mori up`, the page's own bounds) add past 30 s on a loaded machine; the 5 s bound is checked above.
+  }, 90_000);
 
   // Three reloads, two screenshots and a save: more than the 30 s default on a loaded runner.
   it('an unsaved edit survives a session switch and a reload, marks its tab, asks before closing, saves on Ctrl+S; Compare shows a merge view', { timeout: 90_000 }, async () => {
