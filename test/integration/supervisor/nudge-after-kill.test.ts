@@ -31,6 +31,20 @@ it('a nudge typed by a supervisor killed before it saw it taken is not typed aga
   h.init('s', 'tmux');
   const first = h.up();
   await until('the agent to wait', () => hasEvent(first, 'session.activity', { to: 'waiting' }), first.stderr);
+  // Its status says idle before it takes the task, and a nudge into a working agent is not typed: the
+  // sleep comes once the task's turn ended (its Stop) and the supervisor's reading settled at waiting
+  // (it settles over 1.5 s: nothing new for 2 s).
+  await until('the first turn to end', () => records().some((r) => r['event'] === 'hook' && r['name'] === 'Stop'), first.stderr);
+  let seen = -1;
+  let quietSince = Date.now();
+  await until('the reading to settle at waiting', () => {
+    const acts = first.lines().filter((e) => e['type'] === 'session.activity');
+    if (acts.length !== seen) {
+      seen = acts.length;
+      quietSince = Date.now();
+    }
+    return acts.at(-1)?.['to'] === 'waiting' && Date.now() - quietSince >= 2_000;
+  }, first.stderr);
   // A sleep as the app's power events tell it; the wake's resume nudges the agent, which SIGKILLs this
   // supervisor as it takes the nudge's Enter: before the supervisor could see it taken.
   writeFileSync(killFile, String(first.child.pid));
