@@ -3,13 +3,15 @@
 // `mori log`, the supervisor) never interleave. Readers read the tail only. Past its budget the log's
 // older entries move to work_log.archive.md (work-log-compaction.ts; Mori's appends hold the shared
 // side of work-log-lock.ts so none is lost to it). A log that is a symlink or a hard link is refused
-// (UnsafeStateFile), never written through; so is one that is a FIFO, never opened blocking. Any Node process.
+// (UnsafeStateFile), never written through; so is one that is a FIFO, never opened blocking. An entry
+// written into a log renamed over meanwhile is carried to the new one (work-log-carry.ts). Any Node process.
 import { closeSync, fstatSync, fsyncSync, readSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { scanWorkLog } from './work-log-scan.js';
 import { recordOwnWrite } from './own-writes.js';
 import { assertStatePath, openRegularSync, openStateFile } from './state-file-guard.js';
 import { compactWorkLog, pendingJournal, settleWorkLog, WORK_LOG_BUDGET_BYTES } from './work-log-compaction.js';
+import { carryOver } from './work-log-carry.js';
 import { openForAppend, shortAppendError, takeBackShortAppend } from './work-log-files.js';
 import { beginAppend, beginAppendSync } from './work-log-lock.js';
 import { WORK_LOG } from '../../common/state-files.js';
@@ -65,6 +67,8 @@ export function appendEntry(stateDir: string, lines: readonly string[], at = new
         fsyncSync(fd);
         return fstatSync(fd).size;
       });
+      // The log renamed over meanwhile (an editor's save): the entry goes to the log there is now.
+      size = carryOver(fd, file, bytes) ?? size;
     } finally {
       closeSync(fd);
     }
@@ -96,6 +100,7 @@ export async function appendEntryAsync(stateDir: string, lines: readonly string[
         await handle.sync();
         return (await handle.stat()).size;
       });
+      size = carryOver(handle.fd, file, bytes) ?? size;
     } finally {
       await handle.close();
     }

@@ -111,11 +111,44 @@ function putBack(file: string, good: Buffer): void {
   renameSync(tmp, file);
 }
 
+/** The agent's own note, added as it rewrites its work log. */
+const NOTE = Buffer.from('\n- the agent tidied this log\n');
+/** Where an entry of Mori's begins (main/state/work-log.ts formatEntry): a newline, then its heading. */
+const ENTRY_START = '\n## ';
+
+/**
+ * The bytes `late` (appended to the old file after it was read) less each entry of Mori's that the
+ * new file already has past `since` (its first bytes: the old text and the note). The agent's own
+ * lines, and anything else, are kept.
+ */
+export function notCarried(late: Buffer, file: string, since: number): Buffer {
+  const fresh = readFileSync(file).subarray(since).toString('utf8');
+  const text = late.toString('utf8');
+  const parts: string[] = [];
+  let at = 0;
+  while (at < text.length) {
+    const next = text.indexOf(ENTRY_START, at + 1);
+    parts.push(text.slice(at, next === -1 ? text.length : next));
+    at = next === -1 ? text.length : next;
+  }
+  // An entry is its heading and its bullets; an agent's line after it in the same part stays.
+  const kept = parts.flatMap((part) => {
+    if (!part.startsWith(ENTRY_START)) return [part];
+    const soakLine = part.search(/^- soak \S+ #\d+ ok$/m);
+    const entry = soakLine === -1 ? part : part.slice(0, soakLine);
+    const rest = soakLine === -1 ? '' : part.slice(soakLine);
+    return fresh.includes(entry) ? [rest] : [part];
+  });
+  return Buffer.from(kept.join(''), 'utf8');
+}
+
 /**
  * The agent rewrites its work log as an editor saves: the whole file with a note of its own added,
  * to a new file renamed over the old. Lines appended to the old file between the read and the rename
  * (the agent's own turn ending, Mori's entry) are carried over from the old inode, so the soak loses
- * none itself; any lost after is lost by whoever wrote into the old file.
+ * none itself; any lost after is lost by whoever wrote into the old file. Mori carries over an entry
+ * of its own that it finds went into the old file (main/state/work-log-carry.ts): one already in the
+ * new file since the rename is not carried twice.
  */
 function rewriteByRename(file: string): void {
   const fd = openSync(file, 'r');
@@ -129,10 +162,10 @@ function rewriteByRename(file: string): void {
     };
     const text = read(0);
     const tmp = `${file}.soak-rewrite`;
-    writeFileSync(tmp, Buffer.concat([text, Buffer.from('\n- the agent tidied this log\n')]));
+    writeFileSync(tmp, Buffer.concat([text, NOTE]));
     renameSync(tmp, file);
     const late = read(text.length);
-    if (late.length > 0) writeFileSync(file, late, { flag: 'a' });
+    if (late.length > 0) writeFileSync(file, notCarried(late, file, text.length + NOTE.length), { flag: 'a' });
   } finally {
     closeSync(fd);
   }
