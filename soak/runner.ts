@@ -203,7 +203,7 @@ export async function runSoak(opts: SoakOptions): Promise<Record<string, unknown
     const back = longestBack(world, done);
     const violations = Object.fromEntries(INVARIANTS.map((k) => [k, findings[k].length]));
     const pass = INVARIANTS.every((k) => findings[k].length === 0);
-    if (!pass) printViolations(world, opts.seed, findings, done);
+    if (!pass) printViolations(world, opts, findings, done);
     const faultKinds = Object.fromEntries(FAULT_KINDS.map((k: FaultKind) => [k, done.filter((f) => f.kind === k).length]));
     return {
       seed: opts.seed,
@@ -305,9 +305,10 @@ function tally(items: string[]): Record<string, number> {
 }
 
 /** On any violation: the seed, the fault sequence and each session's work log named by a finding, on stderr. */
-function printViolations(world: World, seed: number, findings: Findings, done: readonly FaultDone[]): void {
+function printViolations(world: World, opts: SoakOptions, findings: Findings, done: readonly FaultDone[]): void {
   const w = (s: string): boolean => process.stderr.write(`${s}\n`);
-  w(`soak: VIOLATIONS with seed ${seed} (replay: npm run soak -- --seed ${seed} --faults ${done.length} --sessions ${world.sessions})`);
+  const more = `${opts.kinds !== undefined ? ` --kinds ${opts.kinds.join(',')}` : ''}${opts.crashLoopCount !== undefined ? ` --crash-loop-count ${opts.crashLoopCount}` : ''}`;
+  w(`soak: VIOLATIONS with seed ${opts.seed} (replay: npm run soak -- --seed ${opts.seed} --faults ${done.length} --sessions ${world.sessions}${more})`);
   for (const k of INVARIANTS) for (const f of findings[k]) w(`  ${k}${f.session ? ` [${f.session}]` : ''}: ${f.what}`);
   w('soak: fault sequence:');
   for (const f of done) w(`  #${f.i} +${f.at - (done[0]?.at ?? 0)} ms ${f.kind} ${allNames(world)[f.session]} hold ${f.holdMs}: ${f.note}`);

@@ -1,7 +1,8 @@
 // The soak's real Claude Code (soak/real-claude.ts): the wrapper the daemon runs for every session
 // starts the real CLI in its session's project only, with the stand-in as its API, whose requests
 // it digests as they arrive; a short soak of
-// two fake sessions and the real one (`MORI_SOAK=1`, as test/integration/soak.test.ts) hits the real
+// two fake sessions and the real one (on asking, `MORI_SOAK=1`: test/integration/soak.test.ts, in
+// every suite, has the real one among its sessions but draws no network fault) hits the real
 // one with agent kills and the network's faults, and it is resumed and holds every invariant.
 // Real processes, tmux, ptys, signals and the real CLI against its stand-in; skipped, with why, when
 // Claude Code is not installed.
@@ -81,7 +82,7 @@ describe('the soak\'s real claude', () => {
     }
   });
 
-  /** Run on asking (`MORI_SOAK=1`), as the soak's own test: minutes of two loaded cores. */
+  /** Run on asking (`MORI_SOAK=1`): the network's faults hold every session for seconds each. */
   describe.skipIf(process.env['MORI_SOAK'] !== '1' || 'skipped' in installed)(`a short soak with it${skipped}`, () => {
     it(`is hit by ${FAULTS} faults of seed ${SEED} (its agent killed among them), resumed, and every invariant holds`, async () => {
       const lines: string[] = [];
