@@ -304,9 +304,17 @@ export class SessionStore {
 
   private succeeded(rt: SessionRuntime, file: 'session' | 'log'): void {
     if (!this.failing.delete(`${rt.id}:${file}`)) return;
-    if (this.failure(rt) !== null) return;
-    clearStateProblem(this.options.home, rt.id);
-    this.recorded.delete(rt.id);
+    const still = this.failure(rt);
+    if (still === null) {
+      clearStateProblem(this.options.home, rt.id);
+      this.recorded.delete(rt.id);
+      return;
+    }
+    // The work log still fails, so the record stays; but session.json took every change, so the
+    // intent it held is no longer pending: left there, a next supervisor would put it back over the
+    // file's newer one (a crash's interrupted over the relaunch's running: a second resume for it).
+    const last = this.recorded.get(rt.id);
+    if (file === 'session' && last !== undefined && last.pendingIntent !== null) this.record(rt, { ...last, message: still, pendingIntent: null });
   }
 
   /** The entries held for the session as its record keeps them; undefined when none is. */
