@@ -21,6 +21,35 @@ export interface Quiet {
   cpu: number;
   /** Processes of the world (but the daemon) that used more than SPINNING_SHARE of a core. */
   spinning: { what: string; share: number }[];
+  /** The daemon's threads that used more than THREAD_SHARE of a core over the window (its main thread, V8's and libuv's workers), busiest first. */
+  threads: { name: string; share: number }[];
+  /** At the end, each window's CPU (restingWindow takes up to four). */
+  windows?: number[];
+}
+
+/** A daemon thread past this share of a core over the window is named in `threads`: where a busy daemon spends its time. */
+const THREAD_SHARE = 0.02;
+
+/** CPU ticks of each thread of `pid`, by thread id, with its name. */
+function threadTicks(pid: number): Map<number, { name: string; ticks: number }> {
+  const out = new Map<number, { name: string; ticks: number }>();
+  let tids: string[] = [];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return out;
+  }
+  for (const tid of tids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(Number(tid), { name, ticks: Number(fields[11]) + Number(fields[12]) });
+    } catch {
+      // the thread ended
+    }
+  }
+  return out;
 }
 
 let ticksPerSecond: number | null = null;
@@ -74,6 +103,7 @@ export async function quietWindow(world: World, pid: number): Promise<Quiet | nu
   const others = worldPids(world, pid);
   const t0 = Date.now();
   const cpu0 = cpuTicks(pid);
+  const threads0 = threadTicks(pid);
   const others0 = new Map(others.map((p) => [p, cpuTicks(p)] as const));
   let best: { rssKiB: number; fds: number } | null = null;
   for (let k = 0; k < QUIET_SAMPLES; k++) {
@@ -82,6 +112,7 @@ export async function quietWindow(world: World, pid: number): Promise<Quiet | nu
     if (f) best = best ? { rssKiB: Math.min(best.rssKiB, f.rssKiB), fds: Math.min(best.fds, f.fds) } : f;
   }
   const cpu1 = cpuTicks(pid);
+  const threads1 = threadTicks(pid);
   const seconds = (Date.now() - t0) / 1000;
   if (best === null || cpu0 === null || cpu1 === null) return null;
   const share = (a: number, b: number): number => (b - a) / clockTicks() / seconds;
@@ -92,7 +123,11 @@ export async function quietWindow(world: World, pid: number): Promise<Quiet | nu
     const s = share(a, b);
     return s > SPINNING_SHARE ? [{ what: describe(p), share: Math.round(s * 100) / 100 }] : [];
   });
-  return { ...best, cpu: Math.round(share(cpu0, cpu1) * 1000) / 1000, spinning };
+  const threads = [...threads1]
+    .map(([tid, t]) => ({ name: `${t.name} ${tid}${tid === pid ? ' (main)' : ''}`, share: Math.round(share(threads0.get(tid)?.ticks ?? 0, t.ticks) * 100) / 100 }))
+    .filter((t) => t.share > THREAD_SHARE)
+    .sort((a, b) => b.share - a.share);
+  return { ...best, cpu: Math.round(share(cpu0, cpu1) * 1000) / 1000, spinning, threads };
 }
 
 /** A process's age (ms since it started), from /proc/<pid>/stat's start time; null when it is gone. */
@@ -120,8 +155,8 @@ export async function restingWindow(world: World, pid: number, warmAgeMs: number
   for (;;) {
     const q = await quietWindow(world, pid);
     if (q === null) return last;
-    last = q;
     shares.push(q.cpu);
+    last = { ...q, windows: [...shares] };
     if (!anotherWindow(shares, bound)) return last;
   }
 }

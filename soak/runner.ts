@@ -224,6 +224,9 @@ export async function runSoak(opts: SoakOptions): Promise<Record<string, unknown
         fdsAfter: end?.fds ?? null,
         cpuBefore: warm?.cpu ?? null,
         cpuAfter: end?.cpu ?? null,
+        // Where the daemon's CPU went at the end (its threads), and each end window's reading.
+        cpuThreadsAfter: end?.threads ?? null,
+        cpuWindowsAfter: end?.windows ?? null,
         daemonBefore: warmPid,
         daemonAfter: endPid,
         footprintTrack: track,
