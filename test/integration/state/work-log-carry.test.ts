@@ -2,6 +2,7 @@
 // save) is carried to the new log (main/state/work-log-carry.ts): not lost in the old file, not
 // written twice when the rewriter took it along, never written through a link. The rename is made
 // at the moment between the append's open and its write, through the real file system.
+import { execFileSync } from 'node:child_process';
 import fs, { closeSync, existsSync, mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
 import { open } from 'node:fs/promises';
@@ -95,6 +96,20 @@ describe('an entry written into a work log renamed over meanwhile', () => {
       renameSync(`${file}.link`, file);
       expect(() => carryOver(fd, file, entry)).toThrow(UnsafeStateFile);
       expect(readFileSync(outside, 'utf8')).toBe('# the person\'s notes\n');
+    } finally {
+      closeSync(fd);
+    }
+  });
+
+  it('is never written into a FIFO renamed in: refused at once, nothing blocks', () => {
+    const file = log();
+    const entry = Buffer.from(formatEntry(new Date(2026, 11, 6, 20, 8), ['SESSION INTERRUPTED - agent crashed']));
+    const fd = openForAppend(file);
+    try {
+      writeSync(fd, entry);
+      execFileSync('mkfifo', [`${file}.fifo`]);
+      renameSync(`${file}.fifo`, file);
+      expect(() => carryOver(fd, file, entry)).toThrow(file);
     } finally {
       closeSync(fd);
     }
