@@ -8,7 +8,7 @@ import path from 'node:path';
 import { isAgentFileError, listAgentDir, statAgentFile, withAgentFile } from '../../os/agent-file.js';
 import type { AgentActivity } from '../../../common/agent-activity.js';
 import { pidAlive } from '../../os/pid-alive.js';
-import { innerPidsUnder, processCwd } from '../../os/process-tree.js';
+import { descendsFrom, innerPidsUnder, processCwd } from '../../os/process-tree.js';
 import type { AgentStatus, Env } from '../profile.js';
 import { claudeConfigDir, claudeTranscriptPath } from './transcript.js';
 
@@ -56,7 +56,7 @@ function parseStatusFile(text: string, writtenAtMs: number): ClaudeSessionStatus
  * file as it writes it: a stat by name could see a newer file than the text read). Null when absent,
  * unreadable or not a status.
  */
-async function readStatusFile(file: string): Promise<ClaudeSessionStatus | null> {
+export async function readClaudeStatusFile(file: string): Promise<ClaudeSessionStatus | null> {
   // Only a plain file, opened without waiting: a FIFO or a device says nothing about claude.
   const read = await withAgentFile(file, async (f) => {
     if (f.info.size > STATUS_MAX_BYTES) return null;
@@ -67,37 +67,86 @@ async function readStatusFile(file: string): Promise<ClaudeSessionStatus | null>
 
 /** `sessions/<pid>.json` of that claude process, or null when absent or unreadable. */
 export async function readClaudeStatusByPid(env: Env, pid: number): Promise<ClaudeSessionStatus | null> {
-  return readStatusFile(path.join(claudeConfigDir(env), 'sessions', `${pid}.json`));
+  return readClaudeStatusFile(path.join(claudeConfigDir(env), 'sessions', `${pid}.json`));
 }
+
+/** How findClaudeStatus looks: the terminal's process, and the readers of processes and files (a test counts through them). */
+export interface StatusSearch {
+  /** The terminal's process (claude itself, or a wrapper, a shell or a sandbox above it): a claude under it is the live one. */
+  root?: number;
+  pidsUnder?: (root: number) => ReadonlyMap<number, number>;
+  cwdOf?: (pid: number) => string | null;
+  read?: (file: string) => Promise<ClaudeSessionStatus | null>;
+}
+
+/**
+ * The file found last for a conversation under a terminal's process, read first on the next look: the
+ * activity monitor looks up to four times a second per session, and a listing and a read of every
+ * file in the dir each time is what made a night's daemon busy at rest (hundreds of files left by
+ * killed claudes). Kept only for a claude directly under the terminal (the best a search can find);
+ * cut at this many entries, the oldest first, as terminals come and go.
+ */
+const lastFound = new Map<string, string>();
+const LAST_FOUND_MAX = 512;
+
+function rememberFound(key: string, file: string): void {
+  lastFound.delete(key);
+  lastFound.set(key, file);
+  if (lastFound.size > LAST_FOUND_MAX) lastFound.delete(lastFound.keys().next().value as string);
+}
+
+/** Whether the process a file names (by its own pid, not a sandbox's) is `root` or under it: a few reads of /proc, not a listing. */
+const directlyUnder = (s: ClaudeSessionStatus, file: string, root: number): boolean =>
+  s.pid > 0 && path.basename(file) === `${s.pid}.json` && pidAlive(s.pid) && descendsFrom(s.pid, root);
 
 /**
  * The status file of the claude process running `sessionId`, found without knowing its pid (the pty's
  * child may be a wrapper, or tmux's). The dir holds one small file per running claude, and one left by
  * each claude that was killed (it removes its own only on a clean exit): a resumed conversation keeps
  * its id, so several files may name it. The live one is taken: a claude under the terminal's process
- * `root` where it is known, else one whose pid is alive, else the one written last.
+ * `root` where it is known, else one whose pid is alive, else the one written last. Files named for
+ * processes that are gone are read only when no file of a live one names it (after a night of kills
+ * they are most of the dir), and the file found under a terminal is read first on the next look.
  */
-export async function findClaudeStatus(
-  env: Env,
-  sessionId: string,
-  root?: number,
-  pidsUnder: (root: number) => ReadonlyMap<number, number> = innerPidsUnder,
-  cwdOf: (pid: number) => string | null = processCwd,
-): Promise<ClaudeSessionStatus | null> {
+export async function findClaudeStatus(env: Env, sessionId: string, search: StatusSearch = {}): Promise<ClaudeSessionStatus | null> {
+  const { root, pidsUnder = innerPidsUnder, cwdOf = processCwd, read = readClaudeStatusFile } = search;
   const dir = path.join(claudeConfigDir(env), 'sessions');
-  const matches: ClaudeSessionStatus[] = [];
+  const key = root === undefined ? null : `${dir}\n${sessionId}\n${root}`;
+  const known = key === null ? undefined : lastFound.get(key);
+  if (key !== null && known !== undefined) {
+    const s = await read(known);
+    if (s !== null && s.sessionId === sessionId && directlyUnder(s, known, root as number)) return s;
+    lastFound.delete(key);
+  }
+  const live: string[] = [];
+  const gone: string[] = [];
   for (const { name } of await listAgentDir(dir, MAX_STATUS_FILES)) {
     if (!name.endsWith('.json')) continue;
-    const parsed = await readStatusFile(path.join(dir, name));
-    if (parsed !== null && parsed.sessionId === sessionId) matches.push(parsed);
+    const pid = Number(/^(\d+)\.json$/.exec(name)?.[1]);
+    (pid > 0 && pidAlive(pid) ? live : gone).push(path.join(dir, name));
   }
-  if (matches.length <= 1) return matches[0] ?? null;
+  const matching = async (files: string[]): Promise<{ file: string; s: ClaudeSessionStatus }[]> => {
+    const out: { file: string; s: ClaudeSessionStatus }[] = [];
+    for (const file of files) {
+      const s = await read(file);
+      if (s !== null && s.sessionId === sessionId) out.push({ file, s });
+    }
+    return out;
+  };
+  let matches = await matching(live);
+  if (matches.length === 0) matches = await matching(gone);
+  let best = matches[0];
   // Only when several name it is the process table read: the usual case is one file.
-  const under = root === undefined ? null : pidsUnder(root);
-  const rank = (s: ClaudeSessionStatus): number => (under !== null && isUnder(s, under, cwdOf) ? 2 : pidAlive(s.pid) ? 1 : 0);
-  const ranked = matches.map((s) => ({ s, rank: rank(s) }));
-  ranked.sort((a, b) => b.rank - a.rank || b.s.writtenAtMs - a.s.writtenAtMs);
-  return ranked[0]?.s ?? null;
+  if (matches.length > 1) {
+    const under = root === undefined ? null : pidsUnder(root);
+    const rank = (s: ClaudeSessionStatus): number => (under !== null && isUnder(s, under, cwdOf) ? 2 : pidAlive(s.pid) ? 1 : 0);
+    const ranked = matches.map((m) => ({ m, rank: rank(m.s) }));
+    ranked.sort((a, b) => b.rank - a.rank || b.m.s.writtenAtMs - a.m.s.writtenAtMs);
+    best = ranked[0]?.m;
+  }
+  if (best === undefined) return null;
+  if (key !== null && directlyUnder(best.s, best.file, root as number)) rememberFound(key, best.file);
+  return best.s;
 }
 
 /**
@@ -133,7 +182,7 @@ export async function findClaudeStatusUnder(
   for (const { name } of names) {
     const pid = Number(/^(\d+)\.json$/.exec(name)?.[1]);
     if (!(pid > 0) || !under.has(pid)) continue;
-    const parsed = await readStatusFile(path.join(dir, name));
+    const parsed = await readClaudeStatusFile(path.join(dir, name));
     // The file's own pid must be the one it is named for: a file copied from another process says nothing.
     if (parsed === null || parsed.pid !== pid) continue;
     if (isUnder(parsed, under, cwdOf)) return parsed;
@@ -173,6 +222,6 @@ export function combineActivity(reported: AgentActivity | null, screen: AgentAct
 
 /** Its status capability: the file naming this session (the live one of several), else the one of a claude running under the terminal's process `pid`. */
 export async function findClaudeAgentStatus(env: Env, agentSessionId: string, pid: number): Promise<AgentStatus | null> {
-  const s = (await findClaudeStatus(env, agentSessionId, pid)) ?? (await findClaudeStatusUnder(env, pid, innerPidsUnder));
+  const s = (await findClaudeStatus(env, agentSessionId, { root: pid })) ?? (await findClaudeStatusUnder(env, pid, innerPidsUnder));
   return s === null ? null : { activity: activityFromClaudeStatus(s.status), sessionId: s.sessionId, writtenAtMs: s.writtenAtMs };
 }
