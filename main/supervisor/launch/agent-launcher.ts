@@ -49,6 +49,15 @@ import { NO_SCREEN_PATTERNS } from '../signals/no-screen-patterns.js';
  */
 const MODE_RETRY_MS = 3_000;
 
+/**
+ * A terminal that could not be started (`failed`: the backend ran and did not succeed, e.g. the tmux
+ * server killed while the launch made its session) is tried again after each of these waits before the
+ * session asks for attention: a killed server is gone within a second and the next start makes a new
+ * one; a launch still failing after some seconds is the person's to look at. A refusal (a missing
+ * directory, a session that exists) is not tried again.
+ */
+const SPAWN_RETRY_DELAYS_MS = [1_000, 3_000];
+
 /** The size a terminal starts at before any view says otherwise: a common laptop terminal. */
 export const DEFAULT_SIZE = { cols: 120, rows: 40 };
 
@@ -171,16 +180,15 @@ export class AgentLauncher {
       if (hooks !== null) this.ports.hooks?.end(rt, hooks.nonce);
       return moves.attention(rt, 'sandbox-unavailable', line.message);
     }
-    const spawned = await backend.spawn({
-      id: rt.id,
-      command: line.value.command,
-      args: line.value.args,
-      cwd: spec.cwd,
-      env: { ...env, ...line.value.env },
-      cols: size.cols,
-      rows: size.rows,
-      transcriptDir: path.join(rt.stateDir, TRANSCRIPT_DIR),
-    });
+    const spawn = { id: rt.id, command: line.value.command, args: line.value.args, cwd: spec.cwd, env: { ...env, ...line.value.env }, cols: size.cols, rows: size.rows };
+    let spawned = await backend.spawn({ ...spawn, transcriptDir: path.join(rt.stateDir, TRANSCRIPT_DIR) });
+    for (const delayMs of SPAWN_RETRY_DELAYS_MS) {
+      if (spawned.ok || spawned.code !== 'failed' || req.gen !== rt.generation || this.ports.machine.shuttingDown) break;
+      store.log(rt, `SESSION NOTE - the agent's terminal could not be started (${spawned.message}); trying again in ${delayMs / 1000}s`);
+      await new Promise<void>((resolve) => this.ports.scheduler.after(delayMs, resolve, true));
+      if (req.gen !== rt.generation || this.ports.machine.shuttingDown) break;
+      spawned = await backend.spawn({ ...spawn, transcriptDir: path.join(rt.stateDir, TRANSCRIPT_DIR) });
+    }
     if (hooks !== null && (!spawned.ok || req.gen !== rt.generation || this.ports.machine.shuttingDown)) this.ports.hooks?.end(rt, hooks.nonce);
     if (req.gen !== rt.generation || this.ports.machine.shuttingDown) {
       // Stopped or taken over meanwhile: this agent must not run.

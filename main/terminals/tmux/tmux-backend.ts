@@ -116,7 +116,8 @@ export class TmuxBackend implements PersistentTerminalBackend {
     const pane = info.ok ? parsePaneLine(info.lines[0] ?? '') : null;
     if (!pane) {
       await giveUp();
-      return fail('not-found', `no tmux session ${name} on socket ${this.server.socketName}`);
+      // A session just made and gone (its server killed meanwhile) is a launch that failed, not an absence.
+      return fail(launch ? 'failed' : 'not-found', `no tmux session ${name} on socket ${this.server.socketName}`);
     }
     const paneSource = new TmuxPaneSource({ server: this.server, client, sessionName: name, marker: `tmux:${id}`, pane, scheduler: this.scheduler });
     source = paneSource;
