@@ -4,7 +4,8 @@
 // is kept in `$MORI_HOME/hooks/runs/<session id>` so a supervisor that re-attaches a tmux agent
 // reads the same dir. A call is a report and nothing more: it may set the activity and, on
 // SessionStart, the agent's session id in session.json (checked against the profile's id form) —
-// never a command, an approval or another write. The run's files are removed when it ends.
+// never a command, an approval or another write. The run's files are removed when it ends, or at
+// the session's next launch when its supervisor was killed first.
 // Runs in the supervisor's process.
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -85,7 +86,12 @@ export class HookSignals {
         return null;
       }
       mkdirSync(path.join(dir, RUNS_DIR), { recursive: true, mode: 0o700 });
+      const previous = this.currentNonce(rt.id);
       writeFileSync(path.join(dir, RUNS_DIR, rt.id), nonce, { mode: 0o600 });
+      // The session's last run is over (a session has one agent), and ended without its files removed
+      // when its supervisor was killed: removed now, or a night of kills leaves one dir per relaunch.
+      // One still read here (a hand-off's old agent) is removed when it ends.
+      if (previous !== null && previous !== nonce && !this.spools.has(previous)) this.remove(previous);
     } catch (err) {
       this.remove(nonce);
       this.ports.store.log(rt, `HOOKS OFF - ${err instanceof Error ? err.message : String(err)}; activity is read from the screen alone`);
