@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { TerminalExit } from '../../common/terminal.js';
 import { background } from '../background.js';
 import { bootId } from '../os/boot-id.js';
+import { removeAbandonedTemps } from '../state/abandoned-temps.js';
 import { TRANSCRIPT_DIR } from '../state/state-dir.js';
 import type { PersistentSessionInfo } from '../terminals/terminal.js';
 import type { AgentLauncher } from './launch/agent-launcher.js';
@@ -68,6 +69,8 @@ export class SessionStartup {
   /** Re-attaches and exit readings happen now; launches wait in the staggered queue unless `asked`. */
   async bringUp(rt: SessionRuntime, action: StartAction, asked: boolean): Promise<void> {
     const gen = rt.generation;
+    // File times are wall-clock: an abandoned temp file's age is read against the wall clock.
+    background(removeAbandonedTemps(rt.stateDir, Date.now()), `removing abandoned temp files of ${rt.name}`);
     const later = (what: string, job: () => Promise<void>): Promise<void> => {
       if (asked) return job();
       this.ports.queue.enqueue(`${what} of ${rt.name}`, async () => {
