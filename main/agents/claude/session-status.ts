@@ -8,7 +8,7 @@ import path from 'node:path';
 import { isAgentFileError, listAgentDir, statAgentFile, withAgentFile } from '../../os/agent-file.js';
 import type { AgentActivity } from '../../../common/agent-activity.js';
 import { pidAlive } from '../../os/pid-alive.js';
-import { descendsFrom, innerPidsUnder, processCwd } from '../../os/process-tree.js';
+import { descendsFrom, hasProc, innerPidsUnder, processCwd } from '../../os/process-tree.js';
 import type { AgentStatus, Env } from '../profile.js';
 import { claudeConfigDir, claudeTranscriptPath } from './transcript.js';
 
@@ -95,9 +95,13 @@ function rememberFound(key: string, file: string): void {
   if (lastFound.size > LAST_FOUND_MAX) lastFound.delete(lastFound.keys().next().value as string);
 }
 
-/** Whether the process a file names (by its own pid, not a sandbox's) is `root` or under it: a few reads of /proc, not a listing. */
+/**
+ * Whether the process a file names (by its own pid, not a sandbox's) is `root` or under it: a few reads
+ * of /proc, not a listing. Where there is no /proc only root itself counts (`ps` per look would cost
+ * more than the search it saves).
+ */
 const directlyUnder = (s: ClaudeSessionStatus, file: string, root: number): boolean =>
-  s.pid > 0 && path.basename(file) === `${s.pid}.json` && pidAlive(s.pid) && descendsFrom(s.pid, root);
+  s.pid > 0 && path.basename(file) === `${s.pid}.json` && pidAlive(s.pid) && (s.pid === root || (hasProc && descendsFrom(s.pid, root)));
 
 /**
  * The status file of the claude process running `sessionId`, found without knowing its pid (the pty's
